@@ -1,0 +1,25 @@
+# Compiler flags live on INTERFACE targets linked PRIVATE: nothing here touches global flags or leaks
+# into consumers.
+include(GNUInstallDirs)
+
+add_library(gameplan_warnings INTERFACE)
+if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+  target_compile_options(gameplan_warnings INTERFACE -Wall -Wextra -Wpedantic)
+  if(GAMEPLAN_WERROR)
+    target_compile_options(gameplan_warnings INTERFACE -Werror)
+  endif()
+elseif(MSVC)
+  target_compile_options(gameplan_warnings INTERFACE /W4 $<$<BOOL:${GAMEPLAN_WERROR}>:/WX>)
+endif()
+
+if(GAMEPLAN_SANITIZE)
+  # Applied project-wide on purpose: a sanitized test binary must link sanitized code only.
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  add_link_options(-fsanitize=address,undefined)
+endif()
+
+# Installed targets take the warning flags directly (an exported target may not link a non-exported one).
+function(gameplan_target_warnings target)
+  get_target_property(opts gameplan_warnings INTERFACE_COMPILE_OPTIONS)
+  target_compile_options(${target} PRIVATE ${opts})
+endfunction()

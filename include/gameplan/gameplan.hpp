@@ -1,0 +1,7 @@
+#pragma once
+/// @file gameplan.hpp
+/// Umbrella header: the whole public core API (search engine, GOAP, pathfinding).
+/// The text loaders live in <gameplan/io/...> and need the gameplan::io target.
+#include <gameplan/config.hpp>
+#include <gameplan/status.hpp>
+#include <gameplan/search/search_context.hpp>

@@ -1,0 +1,110 @@
+#pragma once
+/// @file indexed_heap.hpp
+/// A binary min-heap of dense node indices with O(log n) decrease-key.
+///
+/// Every entry carries its key inline (so comparisons never chase a pointer into the node arrays) and
+/// the heap keeps a position array indexed by node, so a node's entry can be found and moved up in
+/// O(log n) when a cheaper route to it is found. The position array is sized to the largest node index
+/// ever seen and is *not* cleared between searches: a position is only meaningful while the caller
+/// knows the node is in the heap (the search context tracks that with its generation stamps).
+///
+/// Ordering is strict and deterministic: `Key::operator<` must be a strict weak order in which no two
+/// distinct live entries compare equal (the search engine appends an insertion sequence number).
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace gameplan::search {
+
+/// Index of a node in a search space. Dense: every search space maps its states to [0, bound).
+using NodeIndex = std::uint32_t;
+
+/// Sentinel for "no node" (no parent, no goal).
+inline constexpr NodeIndex kNoNode = UINT32_MAX;
+
+/// Binary min-heap keyed by `Key`, holding node indices, with decrease-key.
+/// @tparam Key totally ordered by `operator<`; small and trivially copyable.
+/// Not thread-safe; one per search context.
+template <class Key>
+class IndexedHeap {
+public:
+    struct Entry {
+        Key key;
+        NodeIndex node;
+    };
+
+    /// Makes `position()` valid for node indices below `bound`. Allocates only when growing.
+    void reserve_nodes(std::size_t bound) {
+        if (m_position.size() < bound) m_position.resize(bound);
+    }
+    /// Reserves room for `count` simultaneous entries. Allocates only when growing.
+    void reserve_entries(std::size_t count) { m_entries.reserve(count); }
+
+    [[nodiscard]] bool empty() const noexcept { return m_entries.empty(); }
+    [[nodiscard]] std::size_t size() const noexcept { return m_entries.size(); }
+    void clear() noexcept { m_entries.clear(); }
+
+    [[nodiscard]] const Entry& top() const noexcept { return m_entries.front(); }
+
+    /// Inserts `node` (which must not be in the heap). `reserve_nodes` must cover `node`.
+    void push(NodeIndex node, const Key& key) {
+        m_entries.push_back(Entry{key, node});
+        sift_up(m_entries.size() - 1);
+    }
+
+    /// Removes and returns the minimum entry. Precondition: !empty().
+    Entry pop() noexcept {
+        Entry result = m_entries.front();
+        Entry last = m_entries.back();
+        m_entries.pop_back();
+        if (!m_entries.empty()) {
+            m_entries.front() = last;
+            m_position[last.node] = 0;
+            sift_down(0);
+        }
+        return result;
+    }
+
+    /// Lowers the key of `node`, which must be in the heap, to `key` (which must not be greater).
+    void decrease(NodeIndex node, const Key& key) noexcept {
+        const std::size_t at = m_position[node];
+        m_entries[at].key = key;
+        sift_up(at);
+    }
+
+private:
+    void sift_up(std::size_t at) noexcept {
+        Entry moving = m_entries[at];
+        while (at > 0) {
+            const std::size_t parent = (at - 1) / 2;
+            if (!(moving.key < m_entries[parent].key)) break;
+            m_entries[at] = m_entries[parent];
+            m_position[m_entries[at].node] = static_cast<std::uint32_t>(at);
+            at = parent;
+        }
+        m_entries[at] = moving;
+        m_position[moving.node] = static_cast<std::uint32_t>(at);
+    }
+
+    void sift_down(std::size_t at) noexcept {
+        const std::size_t count = m_entries.size();
+        Entry moving = m_entries[at];
+        for (;;) {
+            std::size_t child = 2 * at + 1;
+            if (child >= count) break;
+            if (child + 1 < count && m_entries[child + 1].key < m_entries[child].key) ++child;
+            if (!(m_entries[child].key < moving.key)) break;
+            m_entries[at] = m_entries[child];
+            m_position[m_entries[at].node] = static_cast<std::uint32_t>(at);
+            at = child;
+        }
+        m_entries[at] = moving;
+        m_position[moving.node] = static_cast<std::uint32_t>(at);
+    }
+
+    std::vector<Entry> m_entries;
+    std::vector<std::uint32_t> m_position;  // node -> index in m_entries; valid only while queued
+};
+
+}  // namespace gameplan::search

@@ -1,0 +1,306 @@
+#pragma once
+/// @file search_context.hpp
+/// The generic best-first search engine (A*, weighted A*, Dijkstra) shared by GOAP and pathfinding.
+///
+/// Overview
+/// --------
+/// A *search space* names its states with dense indices (`NodeIndex`: a grid cell index, or the id a
+/// GOAP state registry hands out when it interns a world state), enumerates successors with step costs,
+/// estimates the remaining cost, and says which states are goals. The engine owns everything else: the
+/// per-node arrays (g, h, parent, edge label, generation stamp), an indexed heap with decrease-key and a
+/// fixed tie-break, the budget, the statistics, and a resumable begin / step form.
+///
+/// A `SearchContext` is meant to be created once and reused for every query: its arrays grow to the
+/// largest node index seen and are never cleared. Each node carries the *generation* of the search that
+/// last touched it; a stale stamp means "unvisited", so starting a new search is O(1). After warm-up a
+/// query allocates nothing (the tests prove it with a counting allocator).
+///
+/// Ordering (determinism): the open list pops the smallest f = g + h; ties go to the smaller h (the
+/// deeper node), then to the node pushed *last* (LIFO), which finishes ties along one line instead of
+/// fanning out. The same inputs therefore always give the same result.
+///
+/// Optimality: with an admissible heuristic the first goal popped is optimal. Closed nodes are re-opened
+/// when a cheaper route is found, so admissible-but-inconsistent heuristics stay optimal; with a
+/// consistent heuristic re-opening never happens (`SearchStats::reopened` stays 0).
+///
+/// Thread-safety: a context is used by one thread at a time; use one context per thread.
+
+#include <gameplan/search/indexed_heap.hpp>
+#include <gameplan/status.hpp>
+
+#include <chrono>
+#include <concepts>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <vector>
+
+namespace gameplan::search {
+
+/// Arithmetic a cost type needs. Specialise for composite costs (e.g. lexicographic cost + length).
+template <class Cost>
+struct CostTraits {
+    static constexpr Cost zero() noexcept { return Cost{0}; }
+    static constexpr Cost infinity() noexcept { return std::numeric_limits<Cost>::infinity(); }
+    static constexpr bool is_infinite(const Cost& c) noexcept { return !(c < infinity()); }
+};
+
+/// Limits on one search. Defaults are unlimited.
+struct Budget {
+    /// Maximum number of node expansions over the whole search (all slices together).
+    std::uint64_t max_expansions = UINT64_MAX;
+    /// Wall-clock deadline; checked every 64 expansions. Default: none.
+    std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+};
+
+/// Counters of one search.
+struct SearchStats {
+    std::uint64_t expanded = 0;   ///< nodes popped from the open list and expanded
+    std::uint64_t generated = 0;  ///< successor edges relaxed (including ones that did not improve g)
+    std::uint64_t reopened = 0;   ///< closed nodes put back on the open list (inconsistent heuristic)
+};
+
+/// Successor callback passed to `Space::expand`: `sink(successor, step_cost, edge_label)`.
+template <class Cost>
+using SuccessorSink = void(NodeIndex, Cost, std::uint32_t);
+
+/// What the engine needs from a search space. `expand` must call `sink(succ, step, label)` once per
+/// successor; `node_bound()` must exceed every index the space has handed out so far (it may grow while
+/// expanding: a GOAP registry interns new states on the fly). `heuristic` returning
+/// `CostTraits<Cost>::infinity()` prunes the node (proved dead end).
+template <class Space, class Cost>
+concept SearchSpace = requires(Space& space, NodeIndex node, void (*sink)(NodeIndex, Cost, std::uint32_t)) {
+    { space.node_bound() } -> std::convertible_to<std::size_t>;
+    { space.heuristic(node) } -> std::convertible_to<Cost>;
+    { space.is_goal(node) } -> std::convertible_to<bool>;
+    space.expand(node, sink);
+};
+
+/// Reusable A* / Dijkstra state. See the file overview.
+/// @tparam Cost step/path cost: `double`, `float`, an integer type, or a composite with `+`, `<` and
+///         a `CostTraits` specialisation.
+template <class Cost>
+class SearchContext {
+public:
+    using Traits = CostTraits<Cost>;
+
+    /// Open-list key: f, then h (smaller first), then insertion sequence (later first).
+    struct Key {
+        Cost f;
+        Cost h;
+        std::uint32_t sequence;
+        friend bool operator<(const Key& a, const Key& b) noexcept {
+            if (a.f < b.f) return true;
+            if (b.f < a.f) return false;
+            if (a.h < b.h) return true;
+            if (b.h < a.h) return false;
+            return a.sequence > b.sequence;
+        }
+    };
+
+    SearchContext() = default;
+
+    /// Pre-sizes the per-node arrays for indices below `bound` and the heap for `open_entries`.
+    /// Optional: the context grows on demand, but reserving up front makes the first query
+    /// allocation-free too.
+    void reserve(std::size_t bound, std::size_t open_entries = 0) {
+        grow(bound);
+        if (open_entries) m_heap.reserve_entries(open_entries);
+    }
+
+    /// Starts a search from one start node with g = 0. Any previous search is forgotten in O(1).
+    template <class Space>
+        requires SearchSpace<Space, Cost>
+    void begin(Space& space, NodeIndex start, const Budget& budget = {}) {
+        const Cost zero = Traits::zero();
+        begin(space, std::span<const NodeIndex>(&start, 1), std::span<const Cost>(&zero, 1), budget);
+    }
+
+    /// Starts a search from several sources, each with its own initial g (multi-source Dijkstra or
+    /// A*: a distance field, or "nearest of many" when the goal test accepts any target).
+    /// `start_costs` may be empty (all zero) or have one entry per start.
+    template <class Space>
+        requires SearchSpace<Space, Cost>
+    void begin(Space& space, std::span<const NodeIndex> starts, std::span<const Cost> start_costs,
+               const Budget& budget = {}) {
+        new_generation();
+        m_heap.clear();
+        m_stats = {};
+        m_budget = budget;
+        m_goal = kNoNode;
+        m_status = Status::InProgress;
+        m_sequence = 0;
+        grow(space.node_bound());
+        for (std::size_t i = 0; i < starts.size(); ++i) {
+            const NodeIndex s = starts[i];
+            const Cost g0 = start_costs.empty() ? Traits::zero() : start_costs[i];
+            if (is_open(s) && !(g0 < m_g[s])) continue;
+            const Cost h = space.heuristic(s);
+            if (Traits::is_infinite(h)) continue;
+            if (is_open(s)) {
+                m_g[s] = g0;
+                m_heap.decrease(s, Key{g0 + h, h, ++m_sequence});
+            } else {
+                m_stamp[s] = m_generation;
+                m_g[s] = g0;
+                m_h[s] = h;
+                m_parent[s] = kNoNode;
+                m_label[s] = UINT32_MAX;
+                m_heap.push(s, Key{g0 + h, h, ++m_sequence});
+            }
+        }
+    }
+
+    /// Runs up to `slice_expansions` expansions. Returns `InProgress` if the slice ran out first,
+    /// otherwise the final status (`Found`, `NoPath`, `BudgetExhausted`). Calling step() after a final
+    /// status returns that status again.
+    template <class Space>
+        requires SearchSpace<Space, Cost>
+    Status step(Space& space, std::uint64_t slice_expansions = UINT64_MAX) {
+        if (m_status != Status::InProgress) return m_status;
+        const bool has_deadline = m_budget.deadline != std::chrono::steady_clock::time_point::max();
+        std::uint64_t slice_left = slice_expansions;
+        while (!m_heap.empty()) {
+            const NodeIndex node = m_heap.top().node;
+            if (space.is_goal(node)) {
+                m_goal = node;
+                return m_status = Status::Found;
+            }
+            if (m_stats.expanded >= m_budget.max_expansions) return m_status = Status::BudgetExhausted;
+            if (has_deadline && (m_stats.expanded & 63u) == 0 &&
+                std::chrono::steady_clock::now() >= m_budget.deadline)
+                return m_status = Status::BudgetExhausted;
+            if (slice_left == 0) return Status::InProgress;
+            --slice_left;
+            m_heap.pop();
+            m_stamp[node] = m_generation + 1;  // closed
+            ++m_stats.expanded;
+            const Cost g_node = m_g[node];
+            space.expand(node, [&](NodeIndex succ, Cost step_cost, std::uint32_t label) {
+                relax(space, node, g_node, succ, step_cost, label);
+            });
+        }
+        return m_status = Status::NoPath;
+    }
+
+    /// begin() + step() until a final status.
+    template <class Space>
+        requires SearchSpace<Space, Cost>
+    Status run(Space& space, NodeIndex start, const Budget& budget = {}) {
+        begin(space, start, budget);
+        return step(space);
+    }
+
+    /// Status of the current search (`InProgress` until it finishes).
+    [[nodiscard]] Status status() const noexcept { return m_status; }
+    /// The goal node reached, or kNoNode.
+    [[nodiscard]] NodeIndex goal() const noexcept { return m_goal; }
+    [[nodiscard]] const SearchStats& stats() const noexcept { return m_stats; }
+    /// Nodes currently on the open list.
+    [[nodiscard]] std::size_t open_size() const noexcept { return m_heap.size(); }
+
+    /// True if the current search has generated `node` (open or closed).
+    [[nodiscard]] bool reached(NodeIndex node) const noexcept {
+        return node < m_stamp.size() && (m_stamp[node] == m_generation || m_stamp[node] == m_generation + 1);
+    }
+    /// True if the current search has expanded `node`.
+    [[nodiscard]] bool closed(NodeIndex node) const noexcept {
+        return node < m_stamp.size() && m_stamp[node] == m_generation + 1;
+    }
+    /// Best known cost from the start(s); exact for closed nodes. Precondition: reached(node).
+    [[nodiscard]] Cost g(NodeIndex node) const noexcept { return m_g[node]; }
+    /// Predecessor on the best known route (kNoNode for a start). Precondition: reached(node).
+    [[nodiscard]] NodeIndex parent(NodeIndex node) const noexcept { return m_parent[node]; }
+    /// Edge label the space gave the edge parent(node) -> node. Precondition: reached(node).
+    [[nodiscard]] std::uint32_t label(NodeIndex node) const noexcept { return m_label[node]; }
+
+    /// Writes the node sequence start..node into `out` (cleared first). Allocates only if `out` must grow.
+    void path_to(NodeIndex node, std::vector<NodeIndex>& out) const {
+        out.clear();
+        for (NodeIndex n = node; n != kNoNode; n = m_parent[n]) out.push_back(n);
+        for (std::size_t i = 0, j = out.size(); i + 1 < j; ++i, --j) std::swap(out[i], out[j - 1]);
+    }
+
+    /// Current generation stamp; exposed for specialised loops that share this context's arrays.
+    [[nodiscard]] std::uint32_t generation() const noexcept { return m_generation; }
+
+private:
+    [[nodiscard]] bool is_open(NodeIndex node) const noexcept { return m_stamp[node] == m_generation; }
+
+    template <class Space>
+    void relax(Space& space, NodeIndex from, const Cost& g_from, NodeIndex succ, const Cost& step_cost,
+               std::uint32_t label) {
+        ++m_stats.generated;
+        if (succ >= m_stamp.size()) grow(std::max<std::size_t>(space.node_bound(), std::size_t{succ} + 1));
+        const Cost g_new = g_from + step_cost;
+        const std::uint32_t stamp = m_stamp[succ];
+        if (stamp == m_generation) {  // open: decrease-key if better
+            if (!(g_new < m_g[succ])) return;
+            m_g[succ] = g_new;
+            m_parent[succ] = from;
+            m_label[succ] = label;
+            m_heap.decrease(succ, Key{g_new + m_h[succ], m_h[succ], ++m_sequence});
+            return;
+        }
+        if (stamp == m_generation + 1) {  // closed: re-open only if strictly better
+            if (!(g_new < m_g[succ])) return;
+            ++m_stats.reopened;
+            m_stamp[succ] = m_generation;
+            m_g[succ] = g_new;
+            m_parent[succ] = from;
+            m_label[succ] = label;
+            m_heap.push(succ, Key{g_new + m_h[succ], m_h[succ], ++m_sequence});
+            return;
+        }
+        const Cost h = space.heuristic(succ);
+        if (Traits::is_infinite(h)) {  // proved dead end: close it for this search
+            m_stamp[succ] = m_generation + 1;
+            m_g[succ] = Traits::zero();  // any later route is "not better"; never a parent of anything
+            m_parent[succ] = kNoNode;
+            m_h[succ] = h;
+            return;
+        }
+        m_stamp[succ] = m_generation;
+        m_g[succ] = g_new;
+        m_h[succ] = h;
+        m_parent[succ] = from;
+        m_label[succ] = label;
+        m_heap.push(succ, Key{g_new + h, h, ++m_sequence});
+    }
+
+    void grow(std::size_t bound) {
+        if (bound <= m_stamp.size()) return;
+        std::size_t n = m_stamp.empty() ? 64 : m_stamp.size();
+        while (n < bound) n *= 2;
+        m_stamp.resize(n, 0);
+        m_g.resize(n);
+        m_h.resize(n);
+        m_parent.resize(n);
+        m_label.resize(n);
+        m_heap.reserve_nodes(n);
+    }
+
+    void new_generation() {
+        // Generations advance by 2: stamp == gen means open, gen + 1 closed, anything else unvisited.
+        if (m_generation >= UINT32_MAX - 4) {
+            std::fill(m_stamp.begin(), m_stamp.end(), 0u);
+            m_generation = 0;
+        }
+        m_generation += 2;
+    }
+
+    std::vector<std::uint32_t> m_stamp;
+    std::vector<Cost> m_g;
+    std::vector<Cost> m_h;
+    std::vector<NodeIndex> m_parent;
+    std::vector<std::uint32_t> m_label;
+    IndexedHeap<Key> m_heap;
+    SearchStats m_stats;
+    Budget m_budget;
+    NodeIndex m_goal = kNoNode;
+    Status m_status = Status::NoPath;
+    std::uint32_t m_generation = 0;
+    std::uint32_t m_sequence = 0;
+};
+
+}  // namespace gameplan::search

@@ -1,0 +1,32 @@
+// gameplan: command-line front end of the library. Public API only.
+#include "commands.hpp"
+
+#include <gameplan/config.hpp>
+#include <gameplan/io/load_error.hpp>
+
+#include <exception>
+#include <iostream>
+
+int main(int argc, char** argv) {
+    CLI::App app{"gameplan: GOAP planning and A* pathfinding for games"};
+    app.set_version_flag("--version", std::string("gameplan ") + gameplan::version());
+    app.require_subcommand(1);
+    int exit_code = 0;
+    // Subcommands register here.
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int rc = app.exit(e);
+        return rc == 0 ? 0 : 2;
+    } catch (const gameplan::io::LoadError& e) {
+        std::cerr << "gameplan: " << e.what() << '\n';
+        return 2;
+    } catch (const gameplan::cli::UsageError& e) {
+        std::cerr << "gameplan: " << e.what() << '\n';
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "gameplan: error: " << e.what() << '\n';
+        return 2;
+    }
+    return exit_code;
+}
