@@ -92,10 +92,10 @@ struct PlanOptions {
     std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
     /// Per-call enable mask, one byte per action (0 = disabled); empty = all enabled. Read during
     /// begin()/plan() only, so the caller may reuse the buffer afterwards.
-    std::span<const std::uint8_t> enabled;
+    std::span<const std::uint8_t> enabled = {};
     /// Per-call action costs, one per action (finite, >= 0); empty = the domain's costs. Read during
     /// begin()/plan() only.
-    std::span<const double> costs;
+    std::span<const double> costs = {};
     /// Benchmarking aid: use the any-width state representation even when the relevant atoms fit in
     /// one 64-bit word. Results are identical; only speed differs.
     bool force_generic_representation = false;
