@@ -156,6 +156,8 @@ public:
         Path overflow_path;
         std::size_t overflow_offset = 0;
         Path path_at_stop;
+        std::size_t stop_offset = 0;  // where scanning ended (the first byte not understood, or `stop`)
+        std::size_t token_at_stop = std::string_view::npos;  // start of a token cut off by `stop`
     };
 
     // Scans up to byte `stop`, looking for `target` (a member's key or an element's value).
@@ -203,8 +205,13 @@ public:
                 if (c != '"' || m_stack.empty()) break;
                 const std::size_t key_offset = pos;
                 std::string key;
-                if (!read_string(pos, stop, &key)) break;
+                if (!read_string(pos, stop, &key)) {
+                    r.token_at_stop = key_offset;
+                    pos = key_offset;
+                    break;
+                }
                 Frame& f = m_stack.back();
+                f.has_key = true;
                 if (!f.keys.insert(key).second && !r.duplicate) {
                     r.duplicate = true;
                     f.key = key;
@@ -229,19 +236,25 @@ public:
                 }
                 if (c == '{' || c == '[') {
                     if (m_stack.size() >= kMaxDepth) break;
-                    m_stack.push_back(Frame{c == '{', 0, {}, {}});
+                    m_stack.push_back(Frame{c == '{', 0, {}, {}, false});
                     ++pos;
                     expect = c == '{' ? Expect::KeyOrEnd : Expect::ValueOrEnd;
                     continue;
                 }
                 if (c == '"') {
-                    if (!read_string(pos, stop, nullptr)) break;
+                    const std::size_t begin = pos;
+                    if (!read_string(pos, stop, nullptr)) {
+                        r.token_at_stop = begin;
+                        pos = begin;
+                        break;
+                    }
                 } else {
                     const std::size_t begin = pos;
                     while (pos < stop && (std::isalnum(static_cast<unsigned char>(m_text[pos])) || m_text[pos] == '+' ||
                                           m_text[pos] == '-' || m_text[pos] == '.'))
                         ++pos;
                     if (pos == begin) break;
+                    if (pos >= stop) r.token_at_stop = begin;
                     if (!r.overflow && (c == '-' || std::isdigit(static_cast<unsigned char>(c)))) {
                         const std::string literal(m_text.substr(begin, pos - begin));
                         if (std::isinf(std::strtod(literal.c_str(), nullptr))) {
@@ -260,6 +273,7 @@ public:
             if (c == ',') {
                 ++pos;
                 if (f.object) {
+                    f.has_key = false;
                     expect = Expect::Key;
                 } else {
                     ++f.index;
@@ -274,6 +288,7 @@ public:
             }
         }
         r.path_at_stop = current_path();
+        r.stop_offset = std::min(pos, stop);
         return r;
     }
 
@@ -285,11 +300,15 @@ private:
         std::size_t index;
         std::string key;
         std::set<std::string> keys;
+        bool has_key = false;  // objects: a key has been read and its member is current
     };
 
     Path current_path() const {
         Path p;
-        for (const Frame& f : m_stack) p.push_back(f.object ? PathElem{false, 0, f.key} : PathElem{true, f.index, {}});
+        for (const Frame& f : m_stack) {
+            if (f.object && !f.has_key) break;
+            p.push_back(f.object ? PathElem{false, 0, f.key} : PathElem{true, f.index, {}});
+        }
         return p;
     }
 
@@ -397,14 +416,22 @@ public:
         try {
             root = Json::parse(m_text.begin(), m_text.end());
         } catch (const nlohmann::json::parse_error& e) {
-            const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
+            // nlohmann reports the last byte it read, i.e. the end of the offending token; the scanner
+            // stops at the token's first byte, which is where a reader should look.
+            const std::size_t last_read = e.byte > 0 ? e.byte - 1 : 0;
+            const Scanner::Result where = Scanner(m_text).scan(nullptr, last_read + 1);
             std::string message = e.what();
             // "[json.exception.parse_error.101] parse error at line 1, column 9: syntax error ..." -> "syntax error ..."
             if (const std::size_t cut = message.find(": ", message.find("column")); cut != std::string::npos)
                 message = message.substr(cut + 2);
-            if (offset + 1 >= m_text.size() && message.find("end of input") != std::string::npos)
-                message = "truncated JSON: " + message;
-            fail_at(offset, Scanner(m_text).scan(nullptr, offset).path_at_stop, printable(message));
+            const bool truncated = last_read + 1 >= m_text.size() && message.find("end of input") != std::string::npos;
+            if (truncated) message = "truncated JSON: " + message;
+            const std::size_t offset = truncated ? m_text.size()
+                                       : where.token_at_stop != std::string_view::npos
+                                           ? where.token_at_stop
+                                           : std::min(where.stop_offset, last_read);
+
+            fail_at(offset, where.path_at_stop, printable(message));
         } catch (const nlohmann::json::exception&) {
             // Number out of range ("1e400"): find it ourselves, nlohmann does not say where.
             const Scanner::Result r = Scanner(m_text).scan(nullptr);
