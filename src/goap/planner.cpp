@@ -45,6 +45,7 @@ struct detail::PlannerImpl {
     std::vector<std::uint32_t> worklist;       // domain literals
     std::vector<std::uint32_t> compact_of_atom;
     std::vector<std::uint32_t> atom_of_compact;
+    std::vector<Literal> goal_literals;
 
     // Compact model of the query.
     std::size_t relevant_atoms = 0;  // R
@@ -194,18 +195,22 @@ struct BackwardSpace {
         const std::size_t count = p.search_action_id.size();
         const std::uint64_t* a = p.search_action_words.data();
         for (std::size_t s = 0; s < count; ++s, a += 4 * W) {
-            bool achieves = false;
+            // Relevance and consistency first: most actions set no literal of the sub-goal, and the
+            // one-word case then costs two ANDs.
+            std::uint64_t achieved = 0;
             bool ok = true;
-            bool changed = false;
             for (std::size_t w = 0; w < W; ++w) {
-                const std::uint64_t pre_care = a[w], pre_values = a[W + w];
-                const std::uint64_t eff_care = a[2 * W + w], eff_values = a[3 * W + w];
-                const std::uint64_t common = eff_care & care[w];
-                if (common & (eff_values ^ values[w])) {  // the action undoes a sub-goal literal
+                const std::uint64_t common = a[2 * W + w] & care[w];
+                if (common & (a[3 * W + w] ^ values[w])) {  // the action undoes a sub-goal literal
                     ok = false;
                     break;
                 }
-                achieves |= common != 0;
+                achieved |= common;
+            }
+            if (!ok || achieved == 0) continue;
+            bool changed = false;
+            for (std::size_t w = 0; w < W; ++w) {
+                const std::uint64_t pre_care = a[w], pre_values = a[W + w], eff_care = a[2 * W + w];
                 const std::uint64_t rest = care[w] & ~eff_care;  // sub-goal literals the action leaves alone
                 if (pre_care & rest & (pre_values ^ values[w])) {  // precondition contradicts what must persist
                     ok = false;
@@ -215,7 +220,7 @@ struct BackwardSpace {
                 next[W + w] = (values[w] & rest) | pre_values;
                 changed |= next[w] != care[w] || next[W + w] != values[w];
             }
-            if (!ok || !achieves || !changed) continue;
+            if (!ok || !changed) continue;
             const std::uint32_t id = p.registry.intern<kW ? 2 * kW : 0>(next);
             sink(id, PlanCost{p.search_action_cost[s], 1}, p.search_action_id[s]);
         }
@@ -262,6 +267,7 @@ detail::PlannerImpl::PlannerImpl(const Domain& d) : domain(&d), atoms(d.atom_cou
     scratch.assign(4 * max_words, 0);
     plan.reserve(64);
     unreachable.reserve(atoms);
+    goal_literals.reserve(atoms);
 }
 
 // h_max over the compact relaxed problem from `state` (W words), written to cost[0, 2R). A
@@ -340,7 +346,11 @@ bool detail::PlannerImpl::compile(const WorldState& start, const Condition& goal
             atom_of_compact.push_back(l.atom.value);
         }
     };
-    goal.for_each(mark_literal);
+    goal_literals.clear();
+    goal.for_each([&](Literal l) {
+        goal_literals.push_back(l);
+        mark_literal(l);
+    });
     while (!worklist.empty()) {
         const std::uint32_t li = worklist.back();
         worklist.pop_back();
@@ -366,17 +376,17 @@ bool detail::PlannerImpl::compile(const WorldState& start, const Condition& goal
     goal_values.assign(W, 0);
     start_words.assign(W, 0);
     goal_literal.assign(2 * R, 0);
-    goal_count = 0;
-    goal.for_each([&](Literal l) {
+    goal_count = goal_literals.size();
+    for (const Literal& l : goal_literals) {
         const std::uint32_t c = compact_of_atom[l.atom.value];
         set_bit(goal_care.data(), c);
         if (l.value) set_bit(goal_values.data(), c);
         goal_literal[compact_literal(l)] = 1;
-        ++goal_count;
-    });
+    }
     for (std::size_t c = 0; c < R; ++c)
         if (start.get(AtomId(atom_of_compact[c]))) set_bit(start_words.data(), c);
 
+    // Relevant actions as compact literal lists (for h_max) and as words (for the search) in one pass.
     const std::size_t K = relevant_actions.size();
     relevant_cost.clear();
     pre_offset.assign(1, 0);
@@ -386,16 +396,30 @@ bool detail::PlannerImpl::compile(const WorldState& start, const Condition& goal
     pre_count.clear();
     no_pre_actions.clear();
     consumer_offset.assign(2 * R + 1, 0);
+    search_action_id.clear();
+    search_action_cost.clear();
+    search_action_words.assign(K * 4 * W, 0);
     for (std::size_t k = 0; k < K; ++k) {
         const ActionId a(relevant_actions[k]);
-        relevant_cost.push_back(options.costs.empty() ? d.action_cost(a) : options.costs[a.value]);
+        const double c = options.costs.empty() ? d.action_cost(a) : options.costs[a.value];
+        relevant_cost.push_back(c);
+        search_action_id.push_back(a.value);
+        search_action_cost.push_back(c);
+        std::uint64_t* words_k = search_action_words.data() + k * 4 * W;
         for (const Literal& l : d.precondition_literals(a)) {
-            const std::uint32_t cl = compact_literal(l);
-            pre_list.push_back(cl);
-            ++consumer_offset[cl + 1];
+            const std::uint32_t ca = compact_of_atom[l.atom.value];
+            pre_list.push_back(2 * ca + (l.value ? 1u : 0u));
+            ++consumer_offset[2 * ca + (l.value ? 1u : 0u) + 1];
+            set_bit(words_k, ca);
+            if (l.value) set_bit(words_k + W, ca);
         }
-        for (const Literal& l : d.effect_literals(a))
-            if (atom_stamp[l.atom.value] == gen) eff_list.push_back(compact_literal(l));
+        for (const Literal& l : d.effect_literals(a)) {
+            if (atom_stamp[l.atom.value] != gen) continue;  // projected away
+            const std::uint32_t ca = compact_of_atom[l.atom.value];
+            eff_list.push_back(2 * ca + (l.value ? 1u : 0u));
+            set_bit(words_k + 2 * W, ca);
+            if (l.value) set_bit(words_k + 3 * W, ca);
+        }
         pre_offset.push_back(static_cast<std::uint32_t>(pre_list.size()));
         eff_offset.push_back(static_cast<std::uint32_t>(eff_list.size()));
         pre_count.push_back(pre_offset[k + 1] - pre_offset[k]);
@@ -414,34 +438,27 @@ bool detail::PlannerImpl::compile(const WorldState& start, const Condition& goal
     h_scratch.resize(2 * R);
     h_max(start_words.data(), h_start.data(), false);
     unreachable.clear();
-    goal.for_each([&](Literal l) {
+    for (const Literal& l : goal_literals)
         if (h_start[compact_literal(l)] == kInf) unreachable.push_back(l);
-    });
     if (!unreachable.empty()) return false;
 
-    // 4. Search actions: relevant actions whose preconditions are all reachable.
-    search_action_id.clear();
-    search_action_cost.clear();
-    search_action_words.clear();
+    // 4. Drop relevant actions with a precondition unreachable from the start (rare; in place).
+    std::size_t kept = 0;
     for (std::size_t k = 0; k < K; ++k) {
         bool reachable = true;
         for (std::uint32_t i = pre_offset[k]; i < pre_offset[k + 1]; ++i)
             if (h_start[pre_list[i]] == kInf) reachable = false;
         if (!reachable) continue;
-        search_action_id.push_back(relevant_actions[k]);
-        search_action_cost.push_back(relevant_cost[k]);
-        const std::size_t base = search_action_words.size();
-        search_action_words.resize(base + 4 * W, 0);
-        std::uint64_t* a = search_action_words.data() + base;
-        for (std::uint32_t i = pre_offset[k]; i < pre_offset[k + 1]; ++i) {
-            set_bit(a, pre_list[i] >> 1);
-            if (pre_list[i] & 1u) set_bit(a + W, pre_list[i] >> 1);
+        if (kept != k) {
+            search_action_id[kept] = search_action_id[k];
+            search_action_cost[kept] = search_action_cost[k];
+            std::copy_n(search_action_words.data() + k * 4 * W, 4 * W, search_action_words.data() + kept * 4 * W);
         }
-        for (std::uint32_t i = eff_offset[k]; i < eff_offset[k + 1]; ++i) {
-            set_bit(a + 2 * W, eff_list[i] >> 1);
-            if (eff_list[i] & 1u) set_bit(a + 3 * W, eff_list[i] >> 1);
-        }
+        ++kept;
     }
+    search_action_id.resize(kept);
+    search_action_cost.resize(kept);
+    search_action_words.resize(kept * 4 * W);
     return true;
 }
 
@@ -463,8 +480,9 @@ decltype(auto) detail::PlannerImpl::with_space(Fn&& fn) {
     return fn(space);
 }
 
+// begin() and step() are untimed: the public entry points time themselves, so plan() reads the clock
+// twice per query rather than four times.
 Status detail::PlannerImpl::begin(const WorldState& start, const Condition& goal, const PlanOptions& options) {
-    const Clock::time_point t0 = Clock::now();
     plan.clear();
     unreachable.clear();
     stats = {};
@@ -478,17 +496,9 @@ Status detail::PlannerImpl::begin(const WorldState& start, const Condition& goal
     if (valid)
         for (const double c : options.costs)
             if (!std::isfinite(c) || c < 0) valid = false;
-    if (!valid) {
-        status = Status::InvalidQuery;
-        micros = micros_since(t0);
-        return status;
-    }
+    if (!valid) return status = Status::InvalidQuery;
     direction = options.direction;
-    if (!compile(start, goal, options)) {
-        status = Status::NoPath;
-        micros = micros_since(t0);
-        return status;
-    }
+    if (!compile(start, goal, options)) return status = Status::NoPath;
     one_word = words == 1 && !options.force_generic_representation;
     const std::size_t W = words;
     registry.reset(direction == Direction::Forward ? W : 2 * W);
@@ -504,20 +514,15 @@ Status detail::PlannerImpl::begin(const WorldState& start, const Condition& goal
         const std::uint32_t root_id = registry.intern<0>(root);
         context.begin(space, root_id, budget);
     });
-    status = Status::InProgress;
-    micros = micros_since(t0);
-    return status;
+    return status = Status::InProgress;
 }
 
 Status detail::PlannerImpl::step(std::uint64_t slice) {
     if (status != Status::InProgress) return status;
-    const Clock::time_point t0 = Clock::now();
     const Status s = with_space([&](auto& space) { return context.step(space, slice); });
     stats = context.stats();
     if (s == Status::Found) extract_plan();
-    status = s;
-    micros += micros_since(t0);
-    return status;
+    return status = s;
 }
 
 void detail::PlannerImpl::extract_plan() {
@@ -539,15 +544,26 @@ Planner& Planner::operator=(Planner&&) noexcept = default;
 const Domain& Planner::domain() const noexcept { return *m_impl->domain; }
 
 PlanResult Planner::plan(const WorldState& start, const Condition& goal, const PlanOptions& options) {
-    if (begin(start, goal, options) == Status::InProgress) (void)step();
+    const Clock::time_point t0 = Clock::now();
+    if (m_impl->begin(start, goal, options) == Status::InProgress) (void)m_impl->step(UINT64_MAX);
+    m_impl->micros = micros_since(t0);
     return result();
 }
 
 Status Planner::begin(const WorldState& start, const Condition& goal, const PlanOptions& options) {
-    return m_impl->begin(start, goal, options);
+    const Clock::time_point t0 = Clock::now();
+    const Status s = m_impl->begin(start, goal, options);
+    m_impl->micros = micros_since(t0);
+    return s;
 }
 
-Status Planner::step(std::uint64_t max_expansions) { return m_impl->step(max_expansions); }
+Status Planner::step(std::uint64_t max_expansions) {
+    if (m_impl->status != Status::InProgress) return m_impl->status;
+    const Clock::time_point t0 = Clock::now();
+    const Status s = m_impl->step(max_expansions);
+    m_impl->micros += micros_since(t0);
+    return s;
+}
 
 PlanResult Planner::result() const noexcept {
     const detail::PlannerImpl& p = *m_impl;
