@@ -72,10 +72,28 @@ struct detail::PlannerImpl {
     std::vector<std::uint32_t> remaining;
     std::vector<HeapEntry> heap;
 
-    // Search actions: words laid out [pre_care | pre_values | eff_care | eff_values], W each.
-    std::vector<std::uint32_t> search_action_id;
-    std::vector<double> search_action_cost;
-    std::vector<std::uint64_t> search_action_words;
+    // Relevant actions as words laid out [pre_care | pre_values | eff_care | eff_values], W each.
+    std::vector<std::uint64_t> action_words;
+    // The same restricted to actions whose preconditions are reachable from the start; only filled
+    // when some relevant action is not (otherwise the search reads the relevant arrays directly).
+    std::vector<std::uint32_t> filtered_id;
+    std::vector<double> filtered_cost;
+    std::vector<std::uint64_t> filtered_words;
+    // What the search iterates: either the relevant or the filtered arrays.
+    const std::uint32_t* search_id = nullptr;
+    const double* search_cost = nullptr;
+    const std::uint64_t* search_words = nullptr;
+    std::size_t search_count = 0;
+
+    // The goal-dependent part of the compiled query is kept for the next query when goal, enable
+    // mask and costs are unchanged (an agent replanning the same goal); only the start-dependent
+    // part (start projection, h_max from the start, reachability) is redone.
+    bool cache_valid = false;
+    Condition cached_goal;
+    bool cached_has_enabled = false;
+    bool cached_has_costs = false;
+    std::vector<std::uint8_t> cached_enabled;
+    std::vector<double> cached_costs;
 
     // Search.
     detail::StateRegistry registry;
@@ -94,7 +112,9 @@ struct detail::PlannerImpl {
 
     Status begin(const WorldState& start, const Condition& goal, const PlanOptions& options);
     Status step(std::uint64_t slice);
-    bool compile(const WorldState& start, const Condition& goal, const PlanOptions& options);
+    bool cache_hit(const Condition& goal, const PlanOptions& options) const noexcept;
+    void compile_goal(const Condition& goal, const PlanOptions& options);
+    bool compile_start(const WorldState& start);
     double h_max(const std::uint64_t* state, double* literal_cost, bool stop_at_goal);
     void extract_plan();
 
@@ -132,8 +152,8 @@ struct ForwardSpace {
         std::uint64_t* cur = p.scratch.data();
         std::uint64_t* next = cur + W;
         std::memcpy(cur, p.registry.state(node), W * sizeof(std::uint64_t));
-        const std::size_t count = p.search_action_id.size();
-        const std::uint64_t* a = p.search_action_words.data();
+        const std::size_t count = p.search_count;
+        const std::uint64_t* a = p.search_words;
         for (std::size_t s = 0; s < count; ++s, a += 4 * W) {
             bool applicable = true;
             for (std::size_t w = 0; w < W; ++w)
@@ -149,7 +169,7 @@ struct ForwardSpace {
             }
             if (!changed) continue;  // a self-loop never improves a path
             const std::uint32_t id = p.registry.intern<kW>(next);
-            sink(id, PlanCost{p.search_action_cost[s], 1}, p.search_action_id[s]);
+            sink(id, PlanCost{p.search_cost[s], 1}, p.search_id[s]);
         }
     }
 };
@@ -192,8 +212,8 @@ struct BackwardSpace {
         std::memcpy(cur, p.registry.state(node), 2 * W * sizeof(std::uint64_t));
         const std::uint64_t* care = cur;
         const std::uint64_t* values = cur + W;
-        const std::size_t count = p.search_action_id.size();
-        const std::uint64_t* a = p.search_action_words.data();
+        const std::size_t count = p.search_count;
+        const std::uint64_t* a = p.search_words;
         for (std::size_t s = 0; s < count; ++s, a += 4 * W) {
             // Relevance and consistency first: most actions set no literal of the sub-goal, and the
             // one-word case then costs two ANDs.
@@ -222,7 +242,7 @@ struct BackwardSpace {
             }
             if (!ok || !changed) continue;
             const std::uint32_t id = p.registry.intern<kW ? 2 * kW : 0>(next);
-            sink(id, PlanCost{p.search_action_cost[s], 1}, p.search_action_id[s]);
+            sink(id, PlanCost{p.search_cost[s], 1}, p.search_id[s]);
         }
     }
 };
@@ -261,9 +281,13 @@ detail::PlannerImpl::PlannerImpl(const Domain& d) : domain(&d), atoms(d.atom_cou
     h_scratch.reserve(2 * atoms);
     remaining.reserve(actions);
     heap.reserve(eff_total + 1);
-    search_action_id.reserve(actions);
-    search_action_cost.reserve(actions);
-    search_action_words.reserve(actions * 4 * max_words);
+    action_words.reserve(actions * 4 * max_words);
+    filtered_id.reserve(actions);
+    filtered_cost.reserve(actions);
+    filtered_words.reserve(actions * 4 * max_words);
+    cached_goal = Condition(atoms);
+    cached_enabled.assign(actions, 0);
+    cached_costs.assign(actions, 0.0);
     scratch.assign(4 * max_words, 0);
     plan.reserve(64);
     unreachable.reserve(atoms);
@@ -321,7 +345,19 @@ double detail::PlannerImpl::h_max(const std::uint64_t* state, double* literal_co
     return goal_left == 0 ? h : kInf;
 }
 
-bool detail::PlannerImpl::compile(const WorldState& start, const Condition& goal, const PlanOptions& options) {
+bool detail::PlannerImpl::cache_hit(const Condition& goal, const PlanOptions& options) const noexcept {
+    if (!cache_valid || !(goal == cached_goal)) return false;
+    if (options.enabled.empty() != !cached_has_enabled || options.costs.empty() != !cached_has_costs) return false;
+    if (!options.enabled.empty() && !std::equal(options.enabled.begin(), options.enabled.end(), cached_enabled.begin()))
+        return false;
+    // Bitwise, so that a changed NaN-free cost always misses and -0.0 vs 0.0 merely recompiles.
+    if (!options.costs.empty() &&
+        std::memcmp(options.costs.data(), cached_costs.data(), options.costs.size() * sizeof(double)) != 0)
+        return false;
+    return true;
+}
+
+void detail::PlannerImpl::compile_goal(const Condition& goal, const PlanOptions& options) {
     const Domain& d = *domain;
     if (generation == UINT32_MAX) {
         std::fill(literal_stamp.begin(), literal_stamp.end(), 0u);
@@ -374,7 +410,6 @@ bool detail::PlannerImpl::compile(const WorldState& start, const Condition& goal
     };
     goal_care.assign(W, 0);
     goal_values.assign(W, 0);
-    start_words.assign(W, 0);
     goal_literal.assign(2 * R, 0);
     goal_count = goal_literals.size();
     for (const Literal& l : goal_literals) {
@@ -383,8 +418,6 @@ bool detail::PlannerImpl::compile(const WorldState& start, const Condition& goal
         if (l.value) set_bit(goal_values.data(), c);
         goal_literal[compact_literal(l)] = 1;
     }
-    for (std::size_t c = 0; c < R; ++c)
-        if (start.get(AtomId(atom_of_compact[c]))) set_bit(start_words.data(), c);
 
     // Relevant actions as compact literal lists (for h_max) and as words (for the search) in one pass.
     const std::size_t K = relevant_actions.size();
@@ -396,16 +429,12 @@ bool detail::PlannerImpl::compile(const WorldState& start, const Condition& goal
     pre_count.clear();
     no_pre_actions.clear();
     consumer_offset.assign(2 * R + 1, 0);
-    search_action_id.clear();
-    search_action_cost.clear();
-    search_action_words.assign(K * 4 * W, 0);
+    action_words.assign(K * 4 * W, 0);
     for (std::size_t k = 0; k < K; ++k) {
         const ActionId a(relevant_actions[k]);
         const double c = options.costs.empty() ? d.action_cost(a) : options.costs[a.value];
         relevant_cost.push_back(c);
-        search_action_id.push_back(a.value);
-        search_action_cost.push_back(c);
-        std::uint64_t* words_k = search_action_words.data() + k * 4 * W;
+        std::uint64_t* words_k = action_words.data() + k * 4 * W;
         for (const Literal& l : d.precondition_literals(a)) {
             const std::uint32_t ca = compact_of_atom[l.atom.value];
             pre_list.push_back(2 * ca + (l.value ? 1u : 0u));
@@ -433,32 +462,59 @@ bool detail::PlannerImpl::compile(const WorldState& start, const Condition& goal
             consumer_list[consumer_fill[pre_list[i]]++] = static_cast<std::uint32_t>(k);
     remaining.resize(K);
 
-    // 3. h_max from the start: failure explanation, reachability pruning, backward heuristic table.
     h_start.resize(2 * R);
     h_scratch.resize(2 * R);
+
+    cached_goal = goal;
+    cached_has_enabled = !options.enabled.empty();
+    cached_has_costs = !options.costs.empty();
+    std::copy(options.enabled.begin(), options.enabled.end(), cached_enabled.begin());
+    std::copy(options.costs.begin(), options.costs.end(), cached_costs.begin());
+    cache_valid = true;
+}
+
+bool detail::PlannerImpl::compile_start(const WorldState& start) {
+    const std::size_t R = relevant_atoms;
+    const std::size_t W = words;
+    const std::size_t K = relevant_actions.size();
+    start_words.assign(W, 0);
+    for (std::size_t c = 0; c < R; ++c)
+        if (start.get(AtomId(atom_of_compact[c]))) set_bit(start_words.data(), c);
+
+    // h_max from the start: failure explanation, reachability pruning, backward heuristic table.
     h_max(start_words.data(), h_start.data(), false);
     unreachable.clear();
     for (const Literal& l : goal_literals)
-        if (h_start[compact_literal(l)] == kInf) unreachable.push_back(l);
+        if (h_start[2 * compact_of_atom[l.atom.value] + (l.value ? 1u : 0u)] == kInf) unreachable.push_back(l);
     if (!unreachable.empty()) return false;
 
-    // 4. Drop relevant actions with a precondition unreachable from the start (rare; in place).
-    std::size_t kept = 0;
+    // Actions with a precondition unreachable from the start can never fire: leave them out.
+    bool all_reachable = true;
+    for (std::size_t i = 0; i < pre_list.size() && all_reachable; ++i) all_reachable = h_start[pre_list[i]] != kInf;
+    if (all_reachable) {
+        search_id = relevant_actions.data();
+        search_cost = relevant_cost.data();
+        search_words = action_words.data();
+        search_count = K;
+        return true;
+    }
+    filtered_id.clear();
+    filtered_cost.clear();
+    filtered_words.clear();
     for (std::size_t k = 0; k < K; ++k) {
         bool reachable = true;
         for (std::uint32_t i = pre_offset[k]; i < pre_offset[k + 1]; ++i)
             if (h_start[pre_list[i]] == kInf) reachable = false;
         if (!reachable) continue;
-        if (kept != k) {
-            search_action_id[kept] = search_action_id[k];
-            search_action_cost[kept] = search_action_cost[k];
-            std::copy_n(search_action_words.data() + k * 4 * W, 4 * W, search_action_words.data() + kept * 4 * W);
-        }
-        ++kept;
+        filtered_id.push_back(relevant_actions[k]);
+        filtered_cost.push_back(relevant_cost[k]);
+        filtered_words.insert(filtered_words.end(), action_words.begin() + static_cast<std::ptrdiff_t>(k * 4 * W),
+                              action_words.begin() + static_cast<std::ptrdiff_t>((k + 1) * 4 * W));
     }
-    search_action_id.resize(kept);
-    search_action_cost.resize(kept);
-    search_action_words.resize(kept * 4 * W);
+    search_id = filtered_id.data();
+    search_cost = filtered_cost.data();
+    search_words = filtered_words.data();
+    search_count = filtered_id.size();
     return true;
 }
 
@@ -488,8 +544,7 @@ Status detail::PlannerImpl::begin(const WorldState& start, const Condition& goal
     stats = {};
     cost = 0;
     micros = 0;
-    relevant_atoms = 0;
-    search_action_id.clear();
+    search_count = 0;
     bool valid = start.atom_count() == atoms && goal.atom_count() == atoms &&
                  (options.enabled.empty() || options.enabled.size() == actions) &&
                  (options.costs.empty() || options.costs.size() == actions);
@@ -498,7 +553,8 @@ Status detail::PlannerImpl::begin(const WorldState& start, const Condition& goal
             if (!std::isfinite(c) || c < 0) valid = false;
     if (!valid) return status = Status::InvalidQuery;
     direction = options.direction;
-    if (!compile(start, goal, options)) return status = Status::NoPath;
+    if (!cache_hit(goal, options)) compile_goal(goal, options);
+    if (!compile_start(start)) return status = Status::NoPath;
     one_word = words == 1 && !options.force_generic_representation;
     const std::size_t W = words;
     registry.reset(direction == Direction::Forward ? W : 2 * W);
@@ -579,7 +635,7 @@ PlanResult Planner::result() const noexcept {
 }
 
 std::span<const Literal> Planner::unreachable_goals() const noexcept { return m_impl->unreachable; }
-std::size_t Planner::relevant_action_count() const noexcept { return m_impl->search_action_id.size(); }
+std::size_t Planner::relevant_action_count() const noexcept { return m_impl->search_count; }
 std::size_t Planner::relevant_atom_count() const noexcept { return m_impl->relevant_atoms; }
 
 void Planner::reserve(std::size_t states) {

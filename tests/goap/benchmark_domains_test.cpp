@@ -8,7 +8,8 @@
 
 #include <fstream>
 #include <map>
-#include <regex>
+#include <sstream>
+#include <vector>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -21,11 +22,17 @@ namespace {
 std::map<std::string, double> readme_costs() {
     std::ifstream in(test::benchmark_dir() / "goap" / "README.md");
     std::map<std::string, double> out;
-    const std::regex row(R"(^\|\s*([A-Za-z0-9_]+\.json)\s*\|\s*(\d+)\s*\|\s*(\d+)\s*\|\s*([0-9.]+)\s*\|)");
     std::string line;
     while (std::getline(in, line)) {
-        std::smatch m;
-        if (std::regex_search(line, m, row)) out[m[1]] = std::stod(m[4]);
+        std::vector<std::string> cells;
+        std::stringstream row(line);
+        for (std::string cell; std::getline(row, cell, '|');) {
+            const auto b = cell.find_first_not_of(' '), e = cell.find_last_not_of(' ');
+            cells.push_back(b == std::string::npos ? std::string() : cell.substr(b, e - b + 1));
+        }
+        // cells[0] is the text before the first '|'
+        if (cells.size() < 5 || cells[1].size() < 6 || cells[1].substr(cells[1].size() - 5) != ".json") continue;
+        out[cells[1]] = std::stod(cells[4]);
     }
     return out;
 }

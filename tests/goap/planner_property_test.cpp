@@ -174,6 +174,7 @@ void check(const RefProblem& p, const std::string& label, const std::vector<std:
             ASSERT_EQ(r.status, Status::Found) << where;
             double simulated = 0;
             ASSERT_TRUE(simulate(p, r.plan, simulated, costs)) << where << ": plan is not valid";
+            for (const ActionId a : r.plan) ASSERT_TRUE(enabled.empty() || enabled[a.value]) << where << ": disabled action used";
             ASSERT_EQ(simulated, ref.cost) << where;
             ASSERT_EQ(r.cost, ref.cost) << where;
             ASSERT_EQ(static_cast<int>(r.plan.size()), ref.length) << where << ": not the fewest actions among optimal plans";
@@ -312,5 +313,53 @@ TEST(PlannerProperty, UnreachableGoals) {
         }
         check(p, cat("unreachable ", i));
         if (HasFatalFailure()) return;
+    }
+}
+
+// One planner reused across a stream of queries that change the goal, the start, the enable mask and
+// the costs in every combination (the planner keeps the goal-dependent compilation when goal, mask and
+// costs repeat): every answer must equal the brute force for that query.
+TEST(PlannerProperty, ReusedPlannerAcrossChangingQueries) {
+    std::mt19937 rng(8);
+    for (int i = 0; i < 100; ++i) {
+        const RefProblem base = random_problem(rng);
+        const Built b = build(base);
+        Planner planner(b.domain);
+        const std::size_t n = base.actions.size();
+        std::vector<std::uint8_t> enabled(n, 1);
+        std::vector<double> costs(n, 1.0);
+        RefProblem p = base;
+        for (int q = 0; q < 30; ++q) {
+            switch (rng() % 5) {
+                case 0: p.start[rng() % p.start.size()] = rng() % 2 == 0; break;
+                case 1: p.goal = random_literals(rng, p.atoms, 1 + static_cast<int>(rng() % 3)); break;
+                case 2: enabled[rng() % n] = rng() % 2; break;
+                case 3: costs[rng() % n] = static_cast<double>(rng() % 5); break;
+                default: break;  // repeat the previous query exactly
+            }
+            const bool use_mask = q % 3 != 0, use_costs = q % 4 != 0;
+            const std::vector<std::uint8_t> no_mask;
+            const std::vector<double> no_costs;
+            const RefAnswer ref = reference(p, use_mask ? enabled : no_mask, use_costs ? costs : no_costs);
+            WorldState start = b.domain.make_state();
+            for (int a = 0; a < p.atoms; ++a) start.set(AtomId(static_cast<std::uint32_t>(a)), p.start[static_cast<std::size_t>(a)]);
+            Condition goal = b.domain.make_condition();
+            for (const auto& [a, v] : p.goal) goal.set(AtomId(static_cast<std::uint32_t>(a)), v);
+            PlanOptions o;
+            o.direction = q % 2 ? Direction::Forward : Direction::Backward;
+            if (use_mask) o.enabled = enabled;
+            if (use_costs) o.costs = costs;
+            const PlanResult r = planner.plan(start, goal, o);
+            if (!ref.reachable) {
+                ASSERT_EQ(r.status, Status::NoPath) << "problem " << i << " query " << q;
+                continue;
+            }
+            ASSERT_EQ(r.status, Status::Found) << "problem " << i << " query " << q;
+            ASSERT_EQ(r.cost, ref.cost) << "problem " << i << " query " << q;
+            ASSERT_EQ(static_cast<int>(r.plan.size()), ref.length) << "problem " << i << " query " << q;
+            double simulated = 0;
+            ASSERT_TRUE(simulate(p, r.plan, simulated, use_costs ? costs : no_costs));
+            for (const ActionId a : r.plan) ASSERT_TRUE(!use_mask || enabled[a.value]) << "disabled action used";
+        }
     }
 }
