@@ -178,6 +178,7 @@ void check(const RefProblem& p, const std::string& label, const std::vector<std:
             ASSERT_EQ(simulated, ref.cost) << where;
             ASSERT_EQ(r.cost, ref.cost) << where;
             ASSERT_EQ(static_cast<int>(r.plan.size()), ref.length) << where << ": not the fewest actions among optimal plans";
+            ASSERT_EQ(r.stats.reopened, 0u) << where << ": both heuristics are consistent";
         }
 }
 

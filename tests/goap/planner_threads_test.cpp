@@ -35,7 +35,7 @@ TEST(PlannerThreads, SharedDomainSameResultsAsSequential) {
     const int atoms = 40;
     DomainBuilder b;
     for (int i = 0; i < atoms; ++i) b.add_atom(cat("p", i));
-    for (int a = 0; a < 120; ++a) {
+    for (int a = 0; a < 60; ++a) {
         std::vector<Literal> pre, eff;
         for (int k = 0; k < 2; ++k) pre.push_back(Literal{AtomId(static_cast<std::uint32_t>(rng() % atoms)), rng() % 2 == 0});
         for (int k = 0; k < 2; ++k) eff.push_back(Literal{AtomId(static_cast<std::uint32_t>(rng() % atoms)), rng() % 2 == 0});
@@ -44,7 +44,7 @@ TEST(PlannerThreads, SharedDomainSameResultsAsSequential) {
     const Domain domain = b.build();
     std::vector<WorldState> starts;
     std::vector<Condition> goals;
-    for (int q = 0; q < 200; ++q) {
+    for (int q = 0; q < 100; ++q) {
         WorldState s = domain.make_state();
         for (int i = 0; i < atoms; ++i) s.set(AtomId(static_cast<std::uint32_t>(i)), rng() % 2 == 0);
         Condition g = domain.make_condition();
@@ -55,7 +55,7 @@ TEST(PlannerThreads, SharedDomainSameResultsAsSequential) {
     const auto run = [&](Planner& planner, std::size_t q) {
         PlanOptions o;
         o.direction = q % 2 ? Direction::Forward : Direction::Backward;
-        o.max_expansions = 20000;
+        o.max_expansions = 2000;
         const PlanResult r = planner.plan(starts[q], goals[q], o);
         return Outcome{r.status, r.cost, {r.plan.begin(), r.plan.end()}, r.stats.expanded};
     };
@@ -66,7 +66,7 @@ TEST(PlannerThreads, SharedDomainSameResultsAsSequential) {
         for (std::size_t q = 0; q < starts.size(); ++q) sequential.push_back(run(planner, q));
     }
     const unsigned threads = 4;
-    constexpr std::size_t kStride[] = {1, 3, 7, 9};  // coprime with 200: each thread visits every query
+    constexpr std::size_t kStride[] = {1, 3, 7, 9};  // coprime with 100: each thread visits every query
     std::vector<std::vector<Outcome>> parallel(threads, std::vector<Outcome>(starts.size()));
     std::vector<std::thread> pool;
     for (unsigned t = 0; t < threads; ++t)
@@ -84,5 +84,5 @@ TEST(PlannerThreads, SharedDomainSameResultsAsSequential) {
         found += sequential[q].status == Status::Found;
         for (unsigned t = 0; t < threads; ++t) EXPECT_EQ(parallel[t][q], sequential[q]) << "query " << q << " thread " << t;
     }
-    EXPECT_GT(found, 20u);
+    EXPECT_GT(found, 10u);
 }
