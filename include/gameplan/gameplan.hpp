@@ -5,3 +5,6 @@
 #include <gameplan/config.hpp>
 #include <gameplan/status.hpp>
 #include <gameplan/search/search_context.hpp>
+#include <gameplan/goap/world_state.hpp>
+#include <gameplan/goap/domain.hpp>
+#include <gameplan/goap/planner.hpp>

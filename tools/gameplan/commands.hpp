@@ -9,4 +9,7 @@ namespace gameplan::cli {
 struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
+
+/// `gameplan plan DOMAIN.json [--direction forward|backward] [--max-nodes N] [--goal NAME] [--json]`.
+void add_plan_command(CLI::App& app, int& exit_code);
 }  // namespace gameplan::cli

@@ -1,0 +1,167 @@
+#pragma once
+/// @file planner.hpp
+/// The GOAP planner: cost-optimal A* over world states, forward or backward, allocation-free when reused.
+///
+/// Overview
+/// --------
+/// `Planner` finds the cheapest action sequence that takes a start `WorldState` to a state satisfying a
+/// goal `Condition`, proves that none exists, or reports that its budget ran out. One planner object is
+/// created per thread (or per agent batch) for one `Domain` and reused for every query.
+///
+/// Each planning call runs in two phases:
+///
+/// 1. *Compile the query* (O(size of the relevant part of the domain), no allocation after warm-up).
+///    Per-call inputs are applied first: an optional enable mask (one byte per action; procedural
+///    preconditions such as seed 001's "is there a tree within reach?") and optional cost overrides
+///    (dynamic costs such as a walking distance), both evaluated once by the caller per call. Then a
+///    *relevance analysis* walks back from the goal: a literal is relevant if the goal needs it or a
+///    relevant action needs it, an action is relevant if it is enabled and sets a relevant literal.
+///    Other actions can never be part of an optimal plan (removing them from any plan leaves a valid
+///    plan that is no more expensive), and atoms that no relevant literal mentions are projected away.
+///    The relevant atoms are renumbered densely, so a 1,000-atom domain whose goal touches 40 atoms
+///    is searched with one 64-bit word per state. Finally h_max is computed from the start over the
+///    relevant part: goal literals it cannot reach are reported (`unreachable_goals()`), and actions
+///    with an unreachable precondition are dropped.
+/// 2. *Search* with `gameplan::search::SearchContext`, states interned by a registry (hash table over
+///    fixed-width bit states in flat storage, dense ids, generation-stamped so a new query resets in
+///    O(1)). The inner loops are specialised for states of one 64-bit word and generic otherwise.
+///    - Forward: states are complete assignments of the relevant atoms; h = h_max from the state
+///      (a relaxed-reachability Dijkstra over the relevant literals, stopped once the goal is reached).
+///    - Backward (regression, as in the seeds): states are sub-goals (care + values); an action
+///      regresses a sub-goal if it sets one of its literals and contradicts none; the search ends at a
+///      sub-goal the start satisfies; h = max over the sub-goal's literals of their h_max from the start
+///      (computed once in phase 1, so a node costs O(words)).
+///    Both heuristics are admissible and consistent, so both directions return optimal plans.
+///
+/// Cost and ties: the search minimises the pair (total cost, number of actions) lexicographically, so
+/// among equal-cost plans the one with fewer actions wins. Among plans equal in both, the result is
+/// the first one the search reaches: successors are generated in action declaration order, and the
+/// open list breaks f ties by smaller h, then most recently generated (the engine's rule). That order
+/// depends only on the domain, the query and the direction, so the same call always returns the same
+/// plan, on every run and thread. Costs are doubles: for costs whose sums are exact (integers, binary
+/// fractions) optimality is exact; otherwise it holds up to floating-point rounding.
+///
+/// Resumable: `begin()` then `step(budget)` until it returns a final status gives exactly the plan a
+/// single `plan()` call gives (the search pauses between slices, it never restarts).
+///
+/// Memory: all per-query storage (registry, search arrays, heuristic tables, plan) is owned by the
+/// planner and only grows; after a warm-up query of the same or larger size a call allocates nothing.
+/// Thread-safety: a planner is used by one thread at a time. Many planners may share one const
+/// `Domain` on many threads; the domain must outlive its planners.
+
+#include <gameplan/goap/domain.hpp>
+#include <gameplan/goap/world_state.hpp>
+#include <gameplan/search/search_context.hpp>
+#include <gameplan/status.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+
+namespace gameplan::goap {
+
+namespace detail {
+struct PlannerImpl;
+}
+
+/// Search direction.
+enum class Direction : std::uint8_t {
+    Forward,   ///< progression from the start state; h = h_max per state
+    Backward,  ///< regression from the goal over sub-goals; h = h_max from the start, computed once
+};
+
+/// The direction used when a caller does not choose: backward. Measured on every shared benchmark
+/// domain it expands about as many nodes as forward search but each node is several times cheaper
+/// (its heuristic is a table lookup, not a relaxed-planning pass); see docs/benchmarks.md.
+inline constexpr Direction kDefaultDirection = Direction::Backward;
+
+/// "forward" / "backward".
+[[nodiscard]] constexpr std::string_view to_string(Direction direction) noexcept {
+    return direction == Direction::Forward ? "forward" : "backward";
+}
+
+/// Per-call inputs of a planning query besides start and goal. All fields are optional.
+struct PlanOptions {
+    /// Search direction; both are optimal.
+    Direction direction = kDefaultDirection;
+    /// Maximum number of node expansions over the whole query; exceeding it returns BudgetExhausted.
+    std::uint64_t max_expansions = UINT64_MAX;
+    /// Wall-clock deadline (checked every 64 expansions); passing it returns BudgetExhausted.
+    std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+    /// Per-call enable mask, one byte per action (0 = disabled); empty = all enabled. Read during
+    /// begin()/plan() only, so the caller may reuse the buffer afterwards.
+    std::span<const std::uint8_t> enabled = {};
+    /// Per-call action costs, one per action (finite, >= 0); empty = the domain's costs. Read during
+    /// begin()/plan() only.
+    std::span<const double> costs = {};
+    /// Benchmarking aid: use the any-width state representation even when the relevant atoms fit in
+    /// one 64-bit word. Results are identical; only speed differs.
+    bool force_generic_representation = false;
+};
+
+/// Outcome of a planning query.
+struct PlanResult {
+    /// Found, NoPath (no plan exists: "no_plan"), BudgetExhausted, InvalidQuery (state/goal/options do
+    /// not match the domain), or InProgress (resumable search not finished).
+    Status status = Status::InvalidQuery;
+    /// Total cost of `plan` (0 unless Found).
+    double cost = 0;
+    /// The plan in execution order. Points into the planner; valid until its next begin()/plan().
+    std::span<const ActionId> plan;
+    /// Expanded / generated / reopened nodes of the search.
+    search::SearchStats stats;
+    /// Wall-clock time spent in begin() and step() for this query, in microseconds.
+    double micros = 0;
+};
+
+/// Reusable GOAP planner for one domain. See the file overview.
+class Planner {
+public:
+    /// A planner for `domain`, which must outlive it. Allocates its per-domain tables.
+    explicit Planner(const Domain& domain);
+    ~Planner();
+    Planner(Planner&&) noexcept;
+    Planner& operator=(Planner&&) noexcept;
+    Planner(const Planner&) = delete;
+    Planner& operator=(const Planner&) = delete;
+
+    /// The planner's domain.
+    [[nodiscard]] const Domain& domain() const noexcept;
+
+    /// Plans from `start` to any state satisfying `goal`: begin() + step() until final + result().
+    /// Returns Found with an optimal plan, NoPath, BudgetExhausted or InvalidQuery. No allocation after
+    /// warm-up.
+    [[nodiscard]] PlanResult plan(const WorldState& start, const Condition& goal, const PlanOptions& options = {});
+
+    /// Starts a resumable query (start, goal and options are copied; they need not outlive the call).
+    /// Returns InProgress, or a final status when the query is decided up front: InvalidQuery, NoPath
+    /// (a goal literal is unreachable even in the relaxation; see unreachable_goals()).
+    [[nodiscard]] Status begin(const WorldState& start, const Condition& goal, const PlanOptions& options = {});
+    /// Continues the current query for at most `max_expansions` expansions. Returns InProgress if the
+    /// slice ran out, otherwise the final status (repeated on later calls).
+    [[nodiscard]] Status step(std::uint64_t max_expansions = UINT64_MAX);
+    /// The current query's result (plan and cost once Found; statistics so far otherwise).
+    [[nodiscard]] PlanResult result() const noexcept;
+
+    /// Failure explanation of the current query: the goal literals that cannot be reached even when
+    /// delete effects are ignored, using only enabled actions (no relevant action can ever set them from
+    /// this start). Empty when every goal literal is reachable on its own; a NoPath with an empty list
+    /// means the goal literals interfere (reaching one undoes another). Valid until the next begin().
+    [[nodiscard]] std::span<const Literal> unreachable_goals() const noexcept;
+
+    /// Number of actions that survived relevance and reachability pruning in the current query.
+    [[nodiscard]] std::size_t relevant_action_count() const noexcept;
+    /// Number of atoms the current query searches over after projection.
+    [[nodiscard]] std::size_t relevant_atom_count() const noexcept;
+
+    /// Pre-sizes the state registry and search arrays for `states` states so that even the first
+    /// query up to that size allocates nothing.
+    void reserve(std::size_t states);
+
+private:
+    std::unique_ptr<detail::PlannerImpl> m_impl;
+};
+
+}  // namespace gameplan::goap

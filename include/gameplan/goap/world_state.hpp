@@ -1,0 +1,279 @@
+#pragma once
+/// @file world_state.hpp
+/// GOAP world states and conditions as fixed-width bit sets.
+///
+/// Overview
+/// --------
+/// A GOAP domain names a set of boolean *atoms* ("hungry", "安全区内", ...) and interns each name once to
+/// a dense `AtomId`. Everything the planner reasons about is then a set of bits over those ids:
+///
+/// - `AtomSet`: a set of atoms (one bit per atom). Used for masks, e.g. the domain's *shared* atoms.
+/// - `WorldState`: the value of every atom (bit set = true). A complete assignment.
+/// - `Condition`: a partial assignment as a *care* mask plus *values* (values ⊆ care). Preconditions,
+///   effects and goals are conditions; atoms outside `care` are "don't care" (preconditions, goals) or
+///   "unchanged" (effects).
+///
+/// There is no limit on the number of atoms: a set holds ceil(atoms / 64) 64-bit words, sized once when
+/// it is created for a domain (`Domain::make_state()` etc.). Operations on sets of the same size never
+/// allocate; copy-assigning a set to one of the same size reuses its storage. Bits past the last atom are
+/// always zero, so two sets of one domain compare equal exactly when their atoms do.
+///
+/// Shared and private atoms (seed 000): a world blackboard owns the *shared* atoms, each agent owns its
+/// *private* ones, and the agent plans over its *view* = the world's shared atoms + its private atoms.
+/// `WorldState::assign_view` builds that view; `WorldState::assign_masked` writes a view's atoms back to
+/// the owner after effects were applied.
+///
+/// Thread-safety: plain values. Concurrent reads are safe; writes need exclusive access.
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace gameplan::goap {
+
+/// Dense index of an atom within its domain. Default-constructed ids are invalid.
+struct AtomId {
+    static constexpr std::uint32_t kInvalid = UINT32_MAX;
+    std::uint32_t value = kInvalid;
+
+    constexpr AtomId() noexcept = default;
+    constexpr explicit AtomId(std::uint32_t v) noexcept : value(v) {}
+    /// True unless this is the invalid id.
+    [[nodiscard]] constexpr bool valid() const noexcept { return value != kInvalid; }
+    friend constexpr bool operator==(AtomId, AtomId) noexcept = default;
+    friend constexpr auto operator<=>(AtomId, AtomId) noexcept = default;
+};
+
+/// Dense index of an action within its domain (declaration order). Default-constructed ids are invalid.
+struct ActionId {
+    static constexpr std::uint32_t kInvalid = UINT32_MAX;
+    std::uint32_t value = kInvalid;
+
+    constexpr ActionId() noexcept = default;
+    constexpr explicit ActionId(std::uint32_t v) noexcept : value(v) {}
+    /// True unless this is the invalid id.
+    [[nodiscard]] constexpr bool valid() const noexcept { return value != kInvalid; }
+    friend constexpr bool operator==(ActionId, ActionId) noexcept = default;
+    friend constexpr auto operator<=>(ActionId, ActionId) noexcept = default;
+};
+
+/// One atom with a required or assigned value: `atom = value`.
+struct Literal {
+    AtomId atom;
+    bool value = true;
+    friend constexpr bool operator==(const Literal&, const Literal&) noexcept = default;
+};
+
+/// Number of 64-bit words needed for `atom_count` atoms.
+[[nodiscard]] constexpr std::size_t words_for_atoms(std::size_t atom_count) noexcept { return (atom_count + 63) / 64; }
+
+/// A set of atoms of one domain (one bit per atom). See the file overview.
+class AtomSet {
+public:
+    /// An empty set for zero atoms.
+    AtomSet() = default;
+    /// An empty set able to hold atoms [0, atom_count). Allocates ceil(atom_count / 64) words.
+    explicit AtomSet(std::size_t atom_count) : m_atoms(atom_count), m_words(words_for_atoms(atom_count), 0) {}
+
+    /// Number of atoms the set ranges over (not the number of members; see `count()`).
+    [[nodiscard]] std::size_t atom_count() const noexcept { return m_atoms; }
+    /// Number of 64-bit words of storage.
+    [[nodiscard]] std::size_t word_count() const noexcept { return m_words.size(); }
+    /// The storage words; bit (i % 64) of word (i / 64) is atom i. Bits past atom_count() are zero.
+    [[nodiscard]] std::span<const std::uint64_t> words() const noexcept { return m_words; }
+
+    /// Membership of `atom`. Precondition: atom.value < atom_count(). O(1).
+    [[nodiscard]] bool test(AtomId atom) const noexcept { return (m_words[atom.value >> 6] >> (atom.value & 63)) & 1u; }
+    /// Adds (`on` = true) or removes `atom`. Precondition: atom.value < atom_count(). O(1).
+    void set(AtomId atom, bool on = true) noexcept {
+        const std::uint64_t bit = std::uint64_t{1} << (atom.value & 63);
+        if (on) m_words[atom.value >> 6] |= bit;
+        else m_words[atom.value >> 6] &= ~bit;
+    }
+    /// Removes `atom`. O(1).
+    void reset(AtomId atom) noexcept { set(atom, false); }
+    /// Removes every atom. O(words).
+    void clear() noexcept { std::fill(m_words.begin(), m_words.end(), std::uint64_t{0}); }
+    /// Number of members. O(words).
+    [[nodiscard]] std::size_t count() const noexcept {
+        std::size_t n = 0;
+        for (const std::uint64_t w : m_words) n += static_cast<std::size_t>(std::popcount(w));
+        return n;
+    }
+    /// True if the set has no member. O(words).
+    [[nodiscard]] bool empty() const noexcept {
+        for (const std::uint64_t w : m_words)
+            if (w) return false;
+        return true;
+    }
+    /// Calls `fn(AtomId)` for each member in increasing id order.
+    template <class Fn>
+    void for_each(Fn&& fn) const {
+        for (std::size_t w = 0; w < m_words.size(); ++w)
+            for (std::uint64_t bits = m_words[w]; bits; bits &= bits - 1)
+                fn(AtomId(static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)))));
+    }
+
+    friend bool operator==(const AtomSet& a, const AtomSet& b) noexcept {
+        return a.m_atoms == b.m_atoms && a.m_words == b.m_words;
+    }
+
+    /// Mutable storage, for code that builds sets word by word. Callers must keep bits past
+    /// atom_count() zero.
+    [[nodiscard]] std::span<std::uint64_t> mutable_words() noexcept { return m_words; }
+
+private:
+    std::size_t m_atoms = 0;
+    std::vector<std::uint64_t> m_words;
+};
+
+class Condition;
+
+/// A complete assignment: the value of every atom of a domain (member = true). See the file overview.
+class WorldState {
+public:
+    /// A state over zero atoms.
+    WorldState() = default;
+    /// A state over atoms [0, atom_count), all false. Allocates ceil(atom_count / 64) words.
+    explicit WorldState(std::size_t atom_count) : m_bits(atom_count) {}
+
+    /// Number of atoms the state assigns.
+    [[nodiscard]] std::size_t atom_count() const noexcept { return m_bits.atom_count(); }
+    /// Number of 64-bit words of storage.
+    [[nodiscard]] std::size_t word_count() const noexcept { return m_bits.word_count(); }
+    /// The storage words (bit i = atom i is true).
+    [[nodiscard]] std::span<const std::uint64_t> words() const noexcept { return m_bits.words(); }
+    /// The true atoms as a set.
+    [[nodiscard]] const AtomSet& true_atoms() const noexcept { return m_bits; }
+
+    /// Value of `atom`. Precondition: atom.value < atom_count(). O(1).
+    [[nodiscard]] bool get(AtomId atom) const noexcept { return m_bits.test(atom); }
+    /// Sets `atom` to `value`. O(1).
+    void set(AtomId atom, bool value) noexcept { m_bits.set(atom, value); }
+    /// Sets every atom to false. O(words).
+    void clear() noexcept { m_bits.clear(); }
+
+    /// True if every atom `condition` cares about has the required value. Sizes must match. O(words).
+    [[nodiscard]] bool satisfies(const Condition& condition) const noexcept;
+    /// Applies `effects`: atoms in its care mask take its values, others are unchanged. Sizes must match.
+    /// O(words).
+    void apply(const Condition& effects) noexcept;
+
+    /// Copies the atoms in `mask` from `source`, leaving the others. Sizes must match. O(words).
+    /// Typical use: after an agent's effects changed its view, write the shared atoms back to the world
+    /// (`world.assign_masked(view, shared)`).
+    void assign_masked(const WorldState& source, const AtomSet& mask) noexcept;
+    /// Copies the atoms *not* in `mask` from `source` (the private atoms when `mask` is the shared set).
+    void assign_unmasked(const WorldState& source, const AtomSet& mask) noexcept;
+    /// Seed 000's merge: this = the world's shared atoms + the agent's private atoms, i.e.
+    /// `(world & shared) | (agent & ~shared)`. Sizes must match; never allocates. O(words).
+    void assign_view(const WorldState& world, const WorldState& agent, const AtomSet& shared) noexcept;
+
+    friend bool operator==(const WorldState& a, const WorldState& b) noexcept { return a.m_bits == b.m_bits; }
+
+    /// Mutable storage words. Callers must keep bits past atom_count() zero.
+    [[nodiscard]] std::span<std::uint64_t> mutable_words() noexcept { return m_bits.mutable_words(); }
+
+private:
+    AtomSet m_bits;
+};
+
+/// A partial assignment (values + care). See the file overview.
+class Condition {
+public:
+    /// A condition over zero atoms (satisfied by everything).
+    Condition() = default;
+    /// An empty condition ("don't care" everywhere) over atoms [0, atom_count).
+    explicit Condition(std::size_t atom_count) : m_care(atom_count), m_values(atom_count) {}
+
+    /// Number of atoms the condition ranges over.
+    [[nodiscard]] std::size_t atom_count() const noexcept { return m_care.atom_count(); }
+    /// Number of 64-bit words of each mask.
+    [[nodiscard]] std::size_t word_count() const noexcept { return m_care.word_count(); }
+    /// Atoms the condition constrains.
+    [[nodiscard]] const AtomSet& care() const noexcept { return m_care; }
+    /// Required values; a subset of care().
+    [[nodiscard]] const AtomSet& values() const noexcept { return m_values; }
+
+    /// Requires (or assigns) `atom = value`, replacing an earlier requirement on the same atom. O(1).
+    void set(AtomId atom, bool value) noexcept {
+        m_care.set(atom, true);
+        m_values.set(atom, value);
+    }
+    /// Makes `atom` "don't care" again. O(1).
+    void reset(AtomId atom) noexcept {
+        m_care.set(atom, false);
+        m_values.set(atom, false);
+    }
+    /// Removes every requirement. O(words).
+    void clear() noexcept {
+        m_care.clear();
+        m_values.clear();
+    }
+    /// True if the condition constrains `atom`.
+    [[nodiscard]] bool cares(AtomId atom) const noexcept { return m_care.test(atom); }
+    /// Required value of `atom` (false when it is not constrained).
+    [[nodiscard]] bool value(AtomId atom) const noexcept { return m_values.test(atom); }
+    /// Number of constrained atoms. O(words).
+    [[nodiscard]] std::size_t size() const noexcept { return m_care.count(); }
+    /// True if nothing is constrained.
+    [[nodiscard]] bool empty() const noexcept { return m_care.empty(); }
+    /// True if `state` satisfies every requirement. O(words).
+    [[nodiscard]] bool satisfied_by(const WorldState& state) const noexcept { return state.satisfies(*this); }
+    /// Calls `fn(Literal)` for each constrained atom in increasing id order.
+    template <class Fn>
+    void for_each(Fn&& fn) const {
+        m_care.for_each([&](AtomId a) { fn(Literal{a, m_values.test(a)}); });
+    }
+
+    friend bool operator==(const Condition& a, const Condition& b) noexcept {
+        return a.m_care == b.m_care && a.m_values == b.m_values;
+    }
+
+private:
+    AtomSet m_care;
+    AtomSet m_values;
+};
+
+inline bool WorldState::satisfies(const Condition& condition) const noexcept {
+    const auto s = words();
+    const auto care = condition.care().words();
+    const auto values = condition.values().words();
+    for (std::size_t w = 0; w < s.size(); ++w)
+        if ((s[w] & care[w]) != values[w]) return false;
+    return true;
+}
+
+inline void WorldState::apply(const Condition& effects) noexcept {
+    const auto s = mutable_words();
+    const auto care = effects.care().words();
+    const auto values = effects.values().words();
+    for (std::size_t w = 0; w < s.size(); ++w) s[w] = (s[w] & ~care[w]) | values[w];
+}
+
+inline void WorldState::assign_masked(const WorldState& source, const AtomSet& mask) noexcept {
+    const auto s = mutable_words();
+    const auto src = source.words();
+    const auto m = mask.words();
+    for (std::size_t w = 0; w < s.size(); ++w) s[w] = (s[w] & ~m[w]) | (src[w] & m[w]);
+}
+
+inline void WorldState::assign_unmasked(const WorldState& source, const AtomSet& mask) noexcept {
+    const auto s = mutable_words();
+    const auto src = source.words();
+    const auto m = mask.words();
+    for (std::size_t w = 0; w < s.size(); ++w) s[w] = (s[w] & m[w]) | (src[w] & ~m[w]);
+}
+
+inline void WorldState::assign_view(const WorldState& world, const WorldState& agent, const AtomSet& shared) noexcept {
+    const auto s = mutable_words();
+    const auto wo = world.words();
+    const auto ag = agent.words();
+    const auto m = shared.words();
+    for (std::size_t w = 0; w < s.size(); ++w) s[w] = (wo[w] & m[w]) | (ag[w] & ~m[w]);
+}
+
+}  // namespace gameplan::goap

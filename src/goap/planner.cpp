@@ -1,0 +1,647 @@
+#include <gameplan/goap/planner.hpp>
+
+#include "plan_cost.hpp"
+#include "state_registry.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+namespace gameplan::goap {
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+using detail::PlanCost;
+using Clock = std::chrono::steady_clock;
+
+double micros_since(Clock::time_point t0) {
+    return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+}
+}  // namespace
+
+// All per-query state. Vectors are sized (or reserved) to the domain's maxima at construction, so a
+// query only writes into existing storage; the registry and the search context grow with the largest
+// search seen and then stay.
+//
+// Index spaces: "domain" atoms/literals/actions as in Domain; "compact" atoms c in [0, R) are the
+// relevant atoms of the current query (compact literal = 2c + value); "relevant" actions k in [0, K)
+// are the relevant enabled actions in declaration order; "search" actions s in [0, S) are the
+// relevant actions whose preconditions are reachable from the start.
+struct detail::PlannerImpl {
+    explicit PlannerImpl(const Domain& d);
+
+    const Domain* domain;
+    std::size_t atoms = 0;
+    std::size_t actions = 0;
+
+    // Relevance analysis (domain index space), generation-stamped.
+    std::uint32_t generation = 0;
+    std::vector<std::uint32_t> literal_stamp;  // 2 * atoms
+    std::vector<std::uint32_t> atom_stamp;     // atoms
+    std::vector<std::uint32_t> action_stamp;   // actions
+    std::vector<std::uint32_t> worklist;       // domain literals
+    std::vector<std::uint32_t> compact_of_atom;
+    std::vector<std::uint32_t> atom_of_compact;
+    std::vector<Literal> goal_literals;
+
+    // Compact model of the query.
+    std::size_t relevant_atoms = 0;  // R
+    std::size_t words = 1;           // W = max(1, ceil(R / 64))
+    std::vector<std::uint32_t> relevant_actions;  // domain ids, sorted
+    std::vector<double> relevant_cost;
+    std::vector<std::uint32_t> pre_offset, pre_list;  // compact literals, CSR by relevant action
+    std::vector<std::uint32_t> eff_offset, eff_list;
+    std::vector<std::uint32_t> pre_count;
+    std::vector<std::uint32_t> consumer_offset, consumer_list;  // relevant actions, CSR by compact literal
+    std::vector<std::uint32_t> consumer_fill;
+    std::vector<std::uint32_t> no_pre_actions;
+    std::vector<std::uint8_t> goal_literal;  // 2R flags
+    std::size_t goal_count = 0;
+    std::vector<std::uint64_t> goal_care, goal_values, start_words;  // W each
+
+    // h_max.
+    struct HeapEntry {
+        double cost;
+        std::uint32_t literal;
+    };
+    std::vector<double> h_start;    // 2R: h_max of each compact literal from the start
+    std::vector<double> h_scratch;  // 2R: per-state h_max (forward)
+    std::vector<std::uint32_t> remaining;
+    std::vector<HeapEntry> heap;
+
+    // Relevant actions as words laid out [pre_care | pre_values | eff_care | eff_values], W each.
+    std::vector<std::uint64_t> action_words;
+    // The same restricted to actions whose preconditions are reachable from the start; only filled
+    // when some relevant action is not (otherwise the search reads the relevant arrays directly).
+    std::vector<std::uint32_t> filtered_id;
+    std::vector<double> filtered_cost;
+    std::vector<std::uint64_t> filtered_words;
+    // What the search iterates: either the relevant or the filtered arrays.
+    const std::uint32_t* search_id = nullptr;
+    const double* search_cost = nullptr;
+    const std::uint64_t* search_words = nullptr;
+    std::size_t search_count = 0;
+
+    // The goal-dependent part of the compiled query is kept for the next query when goal, enable
+    // mask and costs are unchanged (an agent replanning the same goal); only the start-dependent
+    // part (start projection, h_max from the start, reachability) is redone.
+    bool cache_valid = false;
+    Condition cached_goal;
+    bool cached_has_enabled = false;
+    bool cached_has_costs = false;
+    std::vector<std::uint8_t> cached_enabled;
+    std::vector<double> cached_costs;
+
+    // Search.
+    detail::StateRegistry registry;
+    search::SearchContext<PlanCost> context;
+    std::vector<std::uint64_t> scratch;  // 4 * max words: current + successor state
+    Direction direction = kDefaultDirection;
+    bool one_word = true;
+
+    // Result.
+    Status status = Status::InvalidQuery;
+    search::SearchStats stats;
+    double cost = 0;
+    double micros = 0;
+    std::vector<ActionId> plan;
+    std::vector<Literal> unreachable;
+
+    Status begin(const WorldState& start, const Condition& goal, const PlanOptions& options);
+    Status step(std::uint64_t slice);
+    bool cache_hit(const Condition& goal, const PlanOptions& options) const noexcept;
+    void compile_goal(const Condition& goal, const PlanOptions& options);
+    bool compile_start(const WorldState& start);
+    double h_max(const std::uint64_t* state, double* literal_cost, bool stop_at_goal);
+    void extract_plan();
+
+    template <class Fn>
+    decltype(auto) with_space(Fn&& fn);
+};
+
+namespace {
+
+inline bool bit(const std::uint64_t* words, std::size_t i) noexcept { return (words[i >> 6] >> (i & 63)) & 1u; }
+inline void set_bit(std::uint64_t* words, std::size_t i) noexcept { words[i >> 6] |= std::uint64_t{1} << (i & 63); }
+
+// Forward search space: states are complete assignments of the compact atoms (W words).
+template <std::size_t kW>
+struct ForwardSpace {
+    detail::PlannerImpl& p;
+
+    [[nodiscard]] std::size_t width() const noexcept { return kW ? kW : p.words; }
+    [[nodiscard]] std::size_t node_bound() const noexcept { return p.registry.size(); }
+
+    [[nodiscard]] bool is_goal(search::NodeIndex node) const noexcept {
+        const std::uint64_t* s = p.registry.state(node);
+        for (std::size_t w = 0; w < width(); ++w)
+            if ((s[w] & p.goal_care[w]) != p.goal_values[w]) return false;
+        return true;
+    }
+
+    [[nodiscard]] PlanCost heuristic(search::NodeIndex node) {
+        return PlanCost{p.h_max(p.registry.state(node), p.h_scratch.data(), true), 0};
+    }
+
+    template <class Sink>
+    void expand(search::NodeIndex node, Sink&& sink) {
+        const std::size_t W = width();
+        std::uint64_t* cur = p.scratch.data();
+        std::uint64_t* next = cur + W;
+        std::memcpy(cur, p.registry.state(node), W * sizeof(std::uint64_t));
+        const std::size_t count = p.search_count;
+        const std::uint64_t* a = p.search_words;
+        for (std::size_t s = 0; s < count; ++s, a += 4 * W) {
+            bool applicable = true;
+            for (std::size_t w = 0; w < W; ++w)
+                if ((cur[w] & a[w]) != a[W + w]) {
+                    applicable = false;
+                    break;
+                }
+            if (!applicable) continue;
+            bool changed = false;
+            for (std::size_t w = 0; w < W; ++w) {
+                next[w] = (cur[w] & ~a[2 * W + w]) | a[3 * W + w];
+                changed |= next[w] != cur[w];
+            }
+            if (!changed) continue;  // a self-loop never improves a path
+            const std::uint32_t id = p.registry.intern<kW>(next);
+            sink(id, PlanCost{p.search_cost[s], 1}, p.search_id[s]);
+        }
+    }
+};
+
+// Backward search space: states are sub-goals, [care | values] (2W words), values within care.
+template <std::size_t kW>
+struct BackwardSpace {
+    detail::PlannerImpl& p;
+
+    [[nodiscard]] std::size_t width() const noexcept { return kW ? kW : p.words; }
+    [[nodiscard]] std::size_t node_bound() const noexcept { return p.registry.size(); }
+
+    [[nodiscard]] bool is_goal(search::NodeIndex node) const noexcept {
+        const std::size_t W = width();
+        const std::uint64_t* g = p.registry.state(node);
+        for (std::size_t w = 0; w < W; ++w)
+            if ((p.start_words[w] & g[w]) != g[W + w]) return false;
+        return true;
+    }
+
+    [[nodiscard]] PlanCost heuristic(search::NodeIndex node) const noexcept {
+        const std::size_t W = width();
+        const std::uint64_t* g = p.registry.state(node);
+        const double* h = p.h_start.data();
+        double best = 0;
+        for (std::size_t w = 0; w < W; ++w)
+            for (std::uint64_t bits = g[w]; bits; bits &= bits - 1) {
+                const std::size_t b = static_cast<std::size_t>(std::countr_zero(bits));
+                const std::size_t literal = 2 * (w * 64 + b) + ((g[W + w] >> b) & 1u);
+                best = std::max(best, h[literal]);
+            }
+        return PlanCost{best, 0};
+    }
+
+    template <class Sink>
+    void expand(search::NodeIndex node, Sink&& sink) {
+        const std::size_t W = width();
+        std::uint64_t* cur = p.scratch.data();
+        std::uint64_t* next = cur + 2 * W;
+        std::memcpy(cur, p.registry.state(node), 2 * W * sizeof(std::uint64_t));
+        const std::uint64_t* care = cur;
+        const std::uint64_t* values = cur + W;
+        const std::size_t count = p.search_count;
+        const std::uint64_t* a = p.search_words;
+        for (std::size_t s = 0; s < count; ++s, a += 4 * W) {
+            // Relevance and consistency first: most actions set no literal of the sub-goal, and the
+            // one-word case then costs two ANDs.
+            std::uint64_t achieved = 0;
+            bool ok = true;
+            for (std::size_t w = 0; w < W; ++w) {
+                const std::uint64_t common = a[2 * W + w] & care[w];
+                if (common & (a[3 * W + w] ^ values[w])) {  // the action undoes a sub-goal literal
+                    ok = false;
+                    break;
+                }
+                achieved |= common;
+            }
+            if (!ok || achieved == 0) continue;
+            bool changed = false;
+            for (std::size_t w = 0; w < W; ++w) {
+                const std::uint64_t pre_care = a[w], pre_values = a[W + w], eff_care = a[2 * W + w];
+                const std::uint64_t rest = care[w] & ~eff_care;  // sub-goal literals the action leaves alone
+                if (pre_care & rest & (pre_values ^ values[w])) {  // precondition contradicts what must persist
+                    ok = false;
+                    break;
+                }
+                next[w] = rest | pre_care;
+                next[W + w] = (values[w] & rest) | pre_values;
+                changed |= next[w] != care[w] || next[W + w] != values[w];
+            }
+            if (!ok || !changed) continue;
+            const std::uint32_t id = p.registry.intern<kW ? 2 * kW : 0>(next);
+            sink(id, PlanCost{p.search_cost[s], 1}, p.search_id[s]);
+        }
+    }
+};
+
+}  // namespace
+
+detail::PlannerImpl::PlannerImpl(const Domain& d) : domain(&d), atoms(d.atom_count()), actions(d.action_count()) {
+    std::size_t pre_total = 0, eff_total = 0;
+    for (std::uint32_t a = 0; a < actions; ++a) {
+        pre_total += d.precondition_literals(ActionId(a)).size();
+        eff_total += d.effect_literals(ActionId(a)).size();
+    }
+    const std::size_t max_words = std::max<std::size_t>(1, words_for_atoms(atoms));
+    literal_stamp.assign(2 * atoms, 0);
+    atom_stamp.assign(atoms, 0);
+    action_stamp.assign(actions, 0);
+    worklist.reserve(2 * atoms);
+    compact_of_atom.assign(atoms, 0);
+    atom_of_compact.reserve(atoms);
+    relevant_actions.reserve(actions);
+    relevant_cost.reserve(actions);
+    pre_offset.reserve(actions + 1);
+    eff_offset.reserve(actions + 1);
+    pre_list.reserve(pre_total);
+    eff_list.reserve(eff_total);
+    pre_count.reserve(actions);
+    consumer_offset.reserve(2 * atoms + 1);
+    consumer_fill.reserve(2 * atoms + 1);
+    consumer_list.reserve(pre_total);
+    no_pre_actions.reserve(actions);
+    goal_literal.reserve(2 * atoms);
+    goal_care.reserve(max_words);
+    goal_values.reserve(max_words);
+    start_words.reserve(max_words);
+    h_start.reserve(2 * atoms);
+    h_scratch.reserve(2 * atoms);
+    remaining.reserve(actions);
+    heap.reserve(eff_total + 1);
+    action_words.reserve(actions * 4 * max_words);
+    filtered_id.reserve(actions);
+    filtered_cost.reserve(actions);
+    filtered_words.reserve(actions * 4 * max_words);
+    cached_goal = Condition(atoms);
+    cached_enabled.assign(actions, 0);
+    cached_costs.assign(actions, 0.0);
+    scratch.assign(4 * max_words, 0);
+    plan.reserve(64);
+    unreachable.reserve(atoms);
+    goal_literals.reserve(atoms);
+}
+
+// h_max over the compact relaxed problem from `state` (W words), written to cost[0, 2R). A
+// generalised Dijkstra: literals are settled in nondecreasing cost; an action fires when its last
+// precondition settles, at that precondition's cost (= the max over its preconditions) plus its own.
+// With stop_at_goal the pass ends when the last goal literal settles; the result is that literal's
+// cost (the max over the goal), or infinity if some goal literal is unreachable.
+double detail::PlannerImpl::h_max(const std::uint64_t* state, double* literal_cost, bool stop_at_goal) {
+    const std::size_t R = relevant_atoms;
+    std::fill(literal_cost, literal_cost + 2 * R, kInf);
+    std::copy(pre_count.begin(), pre_count.end(), remaining.begin());
+    heap.clear();
+    std::size_t goal_left = goal_count;
+    if (goal_left == 0 && stop_at_goal) return 0;
+    double h = 0;
+    const auto heap_order = [](const HeapEntry& x, const HeapEntry& y) { return x.cost > y.cost; };
+    const auto fire = [&](std::uint32_t k, double at) {
+        const double v = at + relevant_cost[k];
+        for (std::uint32_t i = eff_offset[k]; i < eff_offset[k + 1]; ++i) {
+            const std::uint32_t e = eff_list[i];
+            if (v < literal_cost[e]) {
+                literal_cost[e] = v;
+                heap.push_back(HeapEntry{v, e});
+                std::push_heap(heap.begin(), heap.end(), heap_order);
+            }
+        }
+    };
+    // Returns true when the goal is complete and the caller may stop.
+    const auto settle = [&](std::uint32_t literal, double at) {
+        if (goal_literal[literal]) {
+            h = at;
+            if (--goal_left == 0 && stop_at_goal) return true;
+        }
+        for (std::uint32_t i = consumer_offset[literal]; i < consumer_offset[literal + 1]; ++i) {
+            const std::uint32_t k = consumer_list[i];
+            if (--remaining[k] == 0) fire(k, at);
+        }
+        return false;
+    };
+    for (std::size_t c = 0; c < R; ++c) literal_cost[2 * c + (bit(state, c) ? 1 : 0)] = 0;
+    for (const std::uint32_t k : no_pre_actions) fire(k, 0);
+    for (std::size_t c = 0; c < R; ++c)
+        if (settle(static_cast<std::uint32_t>(2 * c + (bit(state, c) ? 1 : 0)), 0)) return h;
+    while (!heap.empty()) {
+        std::pop_heap(heap.begin(), heap.end(), heap_order);
+        const HeapEntry top = heap.back();
+        heap.pop_back();
+        if (top.cost > literal_cost[top.literal]) continue;  // stale: improved after it was pushed
+        if (settle(top.literal, top.cost)) return h;
+    }
+    return goal_left == 0 ? h : kInf;
+}
+
+bool detail::PlannerImpl::cache_hit(const Condition& goal, const PlanOptions& options) const noexcept {
+    if (!cache_valid || !(goal == cached_goal)) return false;
+    if (options.enabled.empty() != !cached_has_enabled || options.costs.empty() != !cached_has_costs) return false;
+    if (!options.enabled.empty() && !std::equal(options.enabled.begin(), options.enabled.end(), cached_enabled.begin()))
+        return false;
+    // Bitwise, so that a changed NaN-free cost always misses and -0.0 vs 0.0 merely recompiles.
+    if (!options.costs.empty() &&
+        std::memcmp(options.costs.data(), cached_costs.data(), options.costs.size() * sizeof(double)) != 0)
+        return false;
+    return true;
+}
+
+void detail::PlannerImpl::compile_goal(const Condition& goal, const PlanOptions& options) {
+    const Domain& d = *domain;
+    if (generation == UINT32_MAX) {
+        std::fill(literal_stamp.begin(), literal_stamp.end(), 0u);
+        std::fill(atom_stamp.begin(), atom_stamp.end(), 0u);
+        std::fill(action_stamp.begin(), action_stamp.end(), 0u);
+        generation = 0;
+    }
+    const std::uint32_t gen = ++generation;
+
+    // 1. Relevance: walk back from the goal literals through enabled achievers.
+    worklist.clear();
+    relevant_actions.clear();
+    atom_of_compact.clear();
+    const auto mark_literal = [&](Literal l) {
+        const std::uint32_t li = literal_index(l);
+        if (literal_stamp[li] == gen) return;
+        literal_stamp[li] = gen;
+        worklist.push_back(li);
+        if (atom_stamp[l.atom.value] != gen) {
+            atom_stamp[l.atom.value] = gen;
+            compact_of_atom[l.atom.value] = static_cast<std::uint32_t>(atom_of_compact.size());
+            atom_of_compact.push_back(l.atom.value);
+        }
+    };
+    goal_literals.clear();
+    goal.for_each([&](Literal l) {
+        goal_literals.push_back(l);
+        mark_literal(l);
+    });
+    while (!worklist.empty()) {
+        const std::uint32_t li = worklist.back();
+        worklist.pop_back();
+        for (const ActionId a : d.achievers(Literal{AtomId(li >> 1), (li & 1u) != 0})) {
+            if (action_stamp[a.value] == gen) continue;
+            if (!options.enabled.empty() && options.enabled[a.value] == 0) continue;
+            action_stamp[a.value] = gen;
+            relevant_actions.push_back(a.value);
+            for (const Literal& p : d.precondition_literals(a)) mark_literal(p);
+        }
+    }
+    std::sort(relevant_actions.begin(), relevant_actions.end());
+
+    // 2. Compact model.
+    const std::size_t R = atom_of_compact.size();
+    relevant_atoms = R;
+    words = std::max<std::size_t>(1, words_for_atoms(R));
+    const std::size_t W = words;
+    const auto compact_literal = [&](const Literal& l) {
+        return 2 * compact_of_atom[l.atom.value] + (l.value ? 1u : 0u);
+    };
+    goal_care.assign(W, 0);
+    goal_values.assign(W, 0);
+    goal_literal.assign(2 * R, 0);
+    goal_count = goal_literals.size();
+    for (const Literal& l : goal_literals) {
+        const std::uint32_t c = compact_of_atom[l.atom.value];
+        set_bit(goal_care.data(), c);
+        if (l.value) set_bit(goal_values.data(), c);
+        goal_literal[compact_literal(l)] = 1;
+    }
+
+    // Relevant actions as compact literal lists (for h_max) and as words (for the search) in one pass.
+    const std::size_t K = relevant_actions.size();
+    relevant_cost.clear();
+    pre_offset.assign(1, 0);
+    eff_offset.assign(1, 0);
+    pre_list.clear();
+    eff_list.clear();
+    pre_count.clear();
+    no_pre_actions.clear();
+    consumer_offset.assign(2 * R + 1, 0);
+    action_words.assign(K * 4 * W, 0);
+    for (std::size_t k = 0; k < K; ++k) {
+        const ActionId a(relevant_actions[k]);
+        const double c = options.costs.empty() ? d.action_cost(a) : options.costs[a.value];
+        relevant_cost.push_back(c);
+        std::uint64_t* words_k = action_words.data() + k * 4 * W;
+        for (const Literal& l : d.precondition_literals(a)) {
+            const std::uint32_t ca = compact_of_atom[l.atom.value];
+            pre_list.push_back(2 * ca + (l.value ? 1u : 0u));
+            ++consumer_offset[2 * ca + (l.value ? 1u : 0u) + 1];
+            set_bit(words_k, ca);
+            if (l.value) set_bit(words_k + W, ca);
+        }
+        for (const Literal& l : d.effect_literals(a)) {
+            if (atom_stamp[l.atom.value] != gen) continue;  // projected away
+            const std::uint32_t ca = compact_of_atom[l.atom.value];
+            eff_list.push_back(2 * ca + (l.value ? 1u : 0u));
+            set_bit(words_k + 2 * W, ca);
+            if (l.value) set_bit(words_k + 3 * W, ca);
+        }
+        pre_offset.push_back(static_cast<std::uint32_t>(pre_list.size()));
+        eff_offset.push_back(static_cast<std::uint32_t>(eff_list.size()));
+        pre_count.push_back(pre_offset[k + 1] - pre_offset[k]);
+        if (pre_count.back() == 0) no_pre_actions.push_back(static_cast<std::uint32_t>(k));
+    }
+    for (std::size_t l = 0; l < 2 * R; ++l) consumer_offset[l + 1] += consumer_offset[l];
+    consumer_fill.assign(consumer_offset.begin(), consumer_offset.end() - 1);
+    consumer_list.resize(pre_list.size());
+    for (std::size_t k = 0; k < K; ++k)
+        for (std::uint32_t i = pre_offset[k]; i < pre_offset[k + 1]; ++i)
+            consumer_list[consumer_fill[pre_list[i]]++] = static_cast<std::uint32_t>(k);
+    remaining.resize(K);
+
+    h_start.resize(2 * R);
+    h_scratch.resize(2 * R);
+
+    cached_goal = goal;
+    cached_has_enabled = !options.enabled.empty();
+    cached_has_costs = !options.costs.empty();
+    std::copy(options.enabled.begin(), options.enabled.end(), cached_enabled.begin());
+    std::copy(options.costs.begin(), options.costs.end(), cached_costs.begin());
+    cache_valid = true;
+}
+
+bool detail::PlannerImpl::compile_start(const WorldState& start) {
+    const std::size_t R = relevant_atoms;
+    const std::size_t W = words;
+    const std::size_t K = relevant_actions.size();
+    start_words.assign(W, 0);
+    for (std::size_t c = 0; c < R; ++c)
+        if (start.get(AtomId(atom_of_compact[c]))) set_bit(start_words.data(), c);
+
+    // h_max from the start: failure explanation, reachability pruning, backward heuristic table.
+    h_max(start_words.data(), h_start.data(), false);
+    unreachable.clear();
+    for (const Literal& l : goal_literals)
+        if (h_start[2 * compact_of_atom[l.atom.value] + (l.value ? 1u : 0u)] == kInf) unreachable.push_back(l);
+    if (!unreachable.empty()) return false;
+
+    // Actions with a precondition unreachable from the start can never fire: leave them out.
+    bool all_reachable = true;
+    for (std::size_t i = 0; i < pre_list.size() && all_reachable; ++i) all_reachable = h_start[pre_list[i]] != kInf;
+    if (all_reachable) {
+        search_id = relevant_actions.data();
+        search_cost = relevant_cost.data();
+        search_words = action_words.data();
+        search_count = K;
+        return true;
+    }
+    filtered_id.clear();
+    filtered_cost.clear();
+    filtered_words.clear();
+    for (std::size_t k = 0; k < K; ++k) {
+        bool reachable = true;
+        for (std::uint32_t i = pre_offset[k]; i < pre_offset[k + 1]; ++i)
+            if (h_start[pre_list[i]] == kInf) reachable = false;
+        if (!reachable) continue;
+        filtered_id.push_back(relevant_actions[k]);
+        filtered_cost.push_back(relevant_cost[k]);
+        filtered_words.insert(filtered_words.end(), action_words.begin() + static_cast<std::ptrdiff_t>(k * 4 * W),
+                              action_words.begin() + static_cast<std::ptrdiff_t>((k + 1) * 4 * W));
+    }
+    search_id = filtered_id.data();
+    search_cost = filtered_cost.data();
+    search_words = filtered_words.data();
+    search_count = filtered_id.size();
+    return true;
+}
+
+template <class Fn>
+decltype(auto) detail::PlannerImpl::with_space(Fn&& fn) {
+    if (direction == Direction::Forward) {
+        if (one_word) {
+            ForwardSpace<1> space{*this};
+            return fn(space);
+        }
+        ForwardSpace<0> space{*this};
+        return fn(space);
+    }
+    if (one_word) {
+        BackwardSpace<1> space{*this};
+        return fn(space);
+    }
+    BackwardSpace<0> space{*this};
+    return fn(space);
+}
+
+// begin() and step() are untimed: the public entry points time themselves, so plan() reads the clock
+// twice per query rather than four times.
+Status detail::PlannerImpl::begin(const WorldState& start, const Condition& goal, const PlanOptions& options) {
+    plan.clear();
+    unreachable.clear();
+    stats = {};
+    cost = 0;
+    micros = 0;
+    search_count = 0;
+    bool valid = start.atom_count() == atoms && goal.atom_count() == atoms &&
+                 (options.enabled.empty() || options.enabled.size() == actions) &&
+                 (options.costs.empty() || options.costs.size() == actions);
+    if (valid)
+        for (const double c : options.costs)
+            if (!std::isfinite(c) || c < 0) valid = false;
+    if (!valid) return status = Status::InvalidQuery;
+    direction = options.direction;
+    if (!cache_hit(goal, options)) compile_goal(goal, options);
+    if (!compile_start(start)) return status = Status::NoPath;
+    one_word = words == 1 && !options.force_generic_representation;
+    const std::size_t W = words;
+    registry.reset(direction == Direction::Forward ? W : 2 * W);
+    std::uint64_t* root = scratch.data();
+    if (direction == Direction::Forward) {
+        std::copy(start_words.begin(), start_words.end(), root);
+    } else {
+        std::copy(goal_care.begin(), goal_care.end(), root);
+        std::copy(goal_values.begin(), goal_values.end(), root + W);
+    }
+    const search::Budget budget{options.max_expansions, options.deadline};
+    with_space([&](auto& space) {
+        const std::uint32_t root_id = registry.intern<0>(root);
+        context.begin(space, root_id, budget);
+    });
+    return status = Status::InProgress;
+}
+
+Status detail::PlannerImpl::step(std::uint64_t slice) {
+    if (status != Status::InProgress) return status;
+    const Status s = with_space([&](auto& space) { return context.step(space, slice); });
+    stats = context.stats();
+    if (s == Status::Found) extract_plan();
+    return status = s;
+}
+
+void detail::PlannerImpl::extract_plan() {
+    const search::NodeIndex goal_node = context.goal();
+    cost = context.g(goal_node).cost;
+    plan.clear();
+    for (search::NodeIndex n = goal_node; context.parent(n) != search::kNoNode; n = context.parent(n))
+        plan.push_back(ActionId(context.label(n)));
+    // Forward: the parent chain runs goal -> start, so reverse it. Backward: it runs from the sub-goal
+    // the start satisfies up to the goal, which is already execution order.
+    if (direction == Direction::Forward) std::reverse(plan.begin(), plan.end());
+}
+
+Planner::Planner(const Domain& domain) : m_impl(std::make_unique<detail::PlannerImpl>(domain)) {}
+Planner::~Planner() = default;
+Planner::Planner(Planner&&) noexcept = default;
+Planner& Planner::operator=(Planner&&) noexcept = default;
+
+const Domain& Planner::domain() const noexcept { return *m_impl->domain; }
+
+PlanResult Planner::plan(const WorldState& start, const Condition& goal, const PlanOptions& options) {
+    const Clock::time_point t0 = Clock::now();
+    if (m_impl->begin(start, goal, options) == Status::InProgress) (void)m_impl->step(UINT64_MAX);
+    m_impl->micros = micros_since(t0);
+    return result();
+}
+
+Status Planner::begin(const WorldState& start, const Condition& goal, const PlanOptions& options) {
+    const Clock::time_point t0 = Clock::now();
+    const Status s = m_impl->begin(start, goal, options);
+    m_impl->micros = micros_since(t0);
+    return s;
+}
+
+Status Planner::step(std::uint64_t max_expansions) {
+    if (m_impl->status != Status::InProgress) return m_impl->status;
+    const Clock::time_point t0 = Clock::now();
+    const Status s = m_impl->step(max_expansions);
+    m_impl->micros += micros_since(t0);
+    return s;
+}
+
+PlanResult Planner::result() const noexcept {
+    const detail::PlannerImpl& p = *m_impl;
+    PlanResult r;
+    r.status = p.status;
+    r.stats = p.stats;
+    r.micros = p.micros;
+    if (p.status == Status::Found) {
+        r.cost = p.cost;
+        r.plan = p.plan;
+    }
+    return r;
+}
+
+std::span<const Literal> Planner::unreachable_goals() const noexcept { return m_impl->unreachable; }
+std::size_t Planner::relevant_action_count() const noexcept { return m_impl->search_count; }
+std::size_t Planner::relevant_atom_count() const noexcept { return m_impl->relevant_atoms; }
+
+void Planner::reserve(std::size_t states) {
+    const std::size_t width = 2 * std::max<std::size_t>(1, words_for_atoms(m_impl->atoms));
+    m_impl->registry.reserve(states, width);
+    m_impl->context.reserve(states, states);
+}
+
+}  // namespace gameplan::goap

@@ -1,0 +1,664 @@
+#include <gameplan/io/domain_json.hpp>
+#include <gameplan/io/load_error.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <sstream>
+#include <unordered_map>
+
+namespace gameplan::io {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// ---- JSON paths -------------------------------------------------------------------------------------
+
+struct PathElem {
+    bool is_index = false;
+    std::size_t index = 0;
+    std::string key;
+};
+using Path = std::vector<PathElem>;
+
+Path operator/(Path p, std::string key) {
+    p.push_back(PathElem{false, 0, std::move(key)});
+    return p;
+}
+Path operator/(Path p, std::size_t index) {
+    p.push_back(PathElem{true, index, {}});
+    return p;
+}
+
+bool simple_key(const std::string& key) {
+    if (key.empty()) return false;
+    for (const char c : key) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u >= 0x80) continue;  // non-ASCII UTF-8 (e.g. Chinese atom names) reads fine unquoted
+        if (!(std::isalnum(u) || c == '_' || c == '-')) return false;
+    }
+    return true;
+}
+
+// Printable form of a string for messages: control bytes escaped, valid UTF-8 kept.
+std::string printable(std::string_view s) {
+    std::string out;
+    for (const char c : s) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u == 0x7f || c == '"' || c == '\\') {
+            static const char* hex = "0123456789abcdef";
+            out += "\\x";
+            out += hex[u >> 4];
+            out += hex[u & 15];
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+std::string format_path(const Path& path) {
+    std::string out;
+    for (const PathElem& e : path) {
+        if (e.is_index) {
+            out += '[' + std::to_string(e.index) + ']';
+        } else if (simple_key(e.key)) {
+            if (!out.empty()) out += '.';
+            out += e.key;
+        } else {
+            out += "[\"" + printable(e.key) + "\"]";
+        }
+    }
+    return out;
+}
+
+// ---- positions --------------------------------------------------------------------------------------
+
+struct Position {
+    std::size_t line = 1;
+    std::size_t column = 1;
+};
+
+// 1-based line and column of byte `offset`; columns count characters (UTF-8 lead bytes), not bytes.
+Position position_of(std::string_view text, std::size_t offset) {
+    Position p;
+    offset = std::min(offset, text.size());
+    for (std::size_t i = 0; i < offset; ++i) {
+        const auto u = static_cast<unsigned char>(text[i]);
+        if (text[i] == '\n') {
+            ++p.line;
+            p.column = 1;
+        } else if ((u & 0xC0) != 0x80) {
+            ++p.column;
+        }
+    }
+    return p;
+}
+
+// Offset of the first byte that is not part of well-formed UTF-8, or npos.
+std::size_t invalid_utf8_offset(std::string_view s) {
+    std::size_t i = 0;
+    while (i < s.size()) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        std::size_t len = 0;
+        std::uint32_t cp = 0;
+        if (c < 0x80) {
+            ++i;
+            continue;
+        } else if ((c & 0xE0) == 0xC0) {
+            len = 2;
+            cp = c & 0x1F;
+        } else if ((c & 0xF0) == 0xE0) {
+            len = 3;
+            cp = c & 0x0F;
+        } else if ((c & 0xF8) == 0xF0) {
+            len = 4;
+            cp = c & 0x07;
+        } else {
+            return i;
+        }
+        if (i + len > s.size()) return i;
+        for (std::size_t k = 1; k < len; ++k) {
+            const auto cc = static_cast<unsigned char>(s[i + k]);
+            if ((cc & 0xC0) != 0x80) return i;
+            cp = (cp << 6) | (cc & 0x3F);
+        }
+        const bool overlong = (len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000);
+        if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
+        i += len;
+    }
+    return std::string_view::npos;
+}
+
+// ---- a tolerant scanner that maps JSON paths to byte offsets ----------------------------------------
+// nlohmann-json validates and builds values but does not keep positions. Positions are needed only when
+// something is wrong, so this scanner re-reads the text on demand. It never trusts its input (it also
+// runs on text that failed to parse, up to the error), is iterative (no recursion depth to exhaust),
+// and stops cleanly at anything it does not understand. One pass on every load also rejects duplicate
+// object keys, which nlohmann would silently collapse.
+
+class Scanner {
+public:
+    explicit Scanner(std::string_view text) : m_text(text) {}
+
+    struct Result {
+        bool found = false;
+        std::size_t offset = 0;
+        bool duplicate = false;
+        Path duplicate_path;
+        std::size_t duplicate_offset = 0;
+        bool overflow = false;
+        Path overflow_path;
+        std::size_t overflow_offset = 0;
+        Path path_at_stop;
+        std::size_t stop_offset = 0;  // where scanning ended (the first byte not understood, or `stop`)
+        std::size_t token_at_stop = std::string_view::npos;  // start of a token cut off by `stop`
+    };
+
+    // Scans up to byte `stop`, looking for `target` (a member's key or an element's value).
+    Result scan(const Path* target, std::size_t stop = std::string_view::npos) {
+        Result r;
+        std::size_t pos = 0;
+        if (m_text.substr(0, 3) == "\xEF\xBB\xBF") pos = 3;
+        stop = std::min(stop, m_text.size());
+        enum class Expect { Value, Key, AfterValue, KeyOrEnd, ValueOrEnd };
+        Expect expect = Expect::Value;
+        m_stack.clear();
+        const auto matches = [&]() {
+            if (!target || target->size() != m_stack.size()) return false;
+            for (std::size_t i = 0; i < m_stack.size(); ++i) {
+                const Frame& f = m_stack[i];
+                const PathElem& e = (*target)[i];
+                if (f.object != !e.is_index) return false;
+                if (f.object ? f.key != e.key : f.index != e.index) return false;
+            }
+            return true;
+        };
+        for (;;) {
+            while (pos < stop && std::isspace(static_cast<unsigned char>(m_text[pos]))) ++pos;
+            if (pos >= stop) break;
+            const char c = m_text[pos];
+            if (expect == Expect::KeyOrEnd) {
+                if (c == '}') {
+                    ++pos;
+                    m_stack.pop_back();
+                    expect = Expect::AfterValue;
+                    continue;
+                }
+                expect = Expect::Key;
+            }
+            if (expect == Expect::ValueOrEnd) {
+                if (c == ']') {
+                    ++pos;
+                    m_stack.pop_back();
+                    expect = Expect::AfterValue;
+                    continue;
+                }
+                expect = Expect::Value;
+            }
+            if (expect == Expect::Key) {
+                if (c != '"' || m_stack.empty()) break;
+                const std::size_t key_offset = pos;
+                std::string key;
+                if (!read_string(pos, stop, &key)) {
+                    r.token_at_stop = key_offset;
+                    pos = key_offset;
+                    break;
+                }
+                Frame& f = m_stack.back();
+                f.has_key = true;
+                if (!f.keys.insert(key).second && !r.duplicate) {
+                    r.duplicate = true;
+                    f.key = key;
+                    r.duplicate_path = current_path();
+                    r.duplicate_offset = key_offset;
+                }
+                f.key = std::move(key);
+                if (!r.found && matches()) {
+                    r.found = true;
+                    r.offset = key_offset;
+                }
+                while (pos < stop && std::isspace(static_cast<unsigned char>(m_text[pos]))) ++pos;
+                if (pos >= stop || m_text[pos] != ':') break;
+                ++pos;
+                expect = Expect::Value;
+                continue;
+            }
+            if (expect == Expect::Value) {
+                if (!r.found && matches() && (m_stack.empty() || !m_stack.back().object)) {
+                    r.found = true;
+                    r.offset = pos;
+                }
+                if (c == '{' || c == '[') {
+                    if (m_stack.size() >= kMaxDepth) break;
+                    m_stack.push_back(Frame{c == '{', 0, {}, {}, false});
+                    ++pos;
+                    expect = c == '{' ? Expect::KeyOrEnd : Expect::ValueOrEnd;
+                    continue;
+                }
+                if (c == '"') {
+                    const std::size_t begin = pos;
+                    if (!read_string(pos, stop, nullptr)) {
+                        r.token_at_stop = begin;
+                        pos = begin;
+                        break;
+                    }
+                } else {
+                    const std::size_t begin = pos;
+                    while (pos < stop && (std::isalnum(static_cast<unsigned char>(m_text[pos])) || m_text[pos] == '+' ||
+                                          m_text[pos] == '-' || m_text[pos] == '.'))
+                        ++pos;
+                    if (pos == begin) break;
+                    if (pos >= stop) r.token_at_stop = begin;
+                    if (!r.overflow && (c == '-' || std::isdigit(static_cast<unsigned char>(c)))) {
+                        const std::string literal(m_text.substr(begin, pos - begin));
+                        if (std::isinf(std::strtod(literal.c_str(), nullptr))) {
+                            r.overflow = true;
+                            r.overflow_path = current_path();
+                            r.overflow_offset = begin;
+                        }
+                    }
+                }
+                expect = Expect::AfterValue;
+                continue;
+            }
+            // AfterValue
+            if (m_stack.empty()) break;
+            Frame& f = m_stack.back();
+            if (c == ',') {
+                ++pos;
+                if (f.object) {
+                    f.has_key = false;
+                    expect = Expect::Key;
+                } else {
+                    ++f.index;
+                    expect = Expect::Value;
+                }
+            } else if (c == (f.object ? '}' : ']')) {
+                ++pos;
+                m_stack.pop_back();
+                expect = Expect::AfterValue;
+            } else {
+                break;
+            }
+        }
+        r.path_at_stop = current_path();
+        r.stop_offset = std::min(pos, stop);
+        return r;
+    }
+
+private:
+    static constexpr std::size_t kMaxDepth = 10000;
+
+    struct Frame {
+        bool object;
+        std::size_t index;
+        std::string key;
+        std::set<std::string> keys;
+        bool has_key = false;  // objects: a key has been read and its member is current
+    };
+
+    Path current_path() const {
+        Path p;
+        for (const Frame& f : m_stack) {
+            if (f.object && !f.has_key) break;
+            p.push_back(f.object ? PathElem{false, 0, f.key} : PathElem{true, f.index, {}});
+        }
+        return p;
+    }
+
+    static int hex_value(char c) {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        return -1;
+    }
+
+    static void append_utf8(std::string& out, std::uint32_t cp) {
+        if (cp < 0x80) {
+            out += static_cast<char>(cp);
+        } else if (cp < 0x800) {
+            out += static_cast<char>(0xC0 | (cp >> 6));
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        } else if (cp < 0x10000) {
+            out += static_cast<char>(0xE0 | (cp >> 12));
+            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        } else {
+            out += static_cast<char>(0xF0 | (cp >> 18));
+            out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        }
+    }
+
+    bool read_hex4(std::size_t& pos, std::size_t stop, std::uint32_t& out) const {
+        if (pos + 4 > stop) return false;
+        out = 0;
+        for (int k = 0; k < 4; ++k) {
+            const int v = hex_value(m_text[pos + static_cast<std::size_t>(k)]);
+            if (v < 0) return false;
+            out = out * 16 + static_cast<std::uint32_t>(v);
+        }
+        pos += 4;
+        return true;
+    }
+
+    // Reads a string starting at the opening quote; decodes it into `out` when given.
+    bool read_string(std::size_t& pos, std::size_t stop, std::string* out) const {
+        ++pos;
+        while (pos < stop) {
+            const char c = m_text[pos++];
+            if (c == '"') return true;
+            if (c != '\\') {
+                if (out) *out += c;
+                continue;
+            }
+            if (pos >= stop) return false;
+            const char e = m_text[pos++];
+            char decoded = 0;
+            switch (e) {
+                case '"': decoded = '"'; break;
+                case '\\': decoded = '\\'; break;
+                case '/': decoded = '/'; break;
+                case 'b': decoded = '\b'; break;
+                case 'f': decoded = '\f'; break;
+                case 'n': decoded = '\n'; break;
+                case 'r': decoded = '\r'; break;
+                case 't': decoded = '\t'; break;
+                case 'u': {
+                    std::uint32_t cp = 0;
+                    if (!read_hex4(pos, stop, cp)) return false;
+                    if (cp >= 0xD800 && cp <= 0xDBFF && pos + 1 < stop && m_text[pos] == '\\' && m_text[pos + 1] == 'u') {
+                        std::size_t look = pos + 2;
+                        std::uint32_t low = 0;
+                        if (read_hex4(look, stop, low) && low >= 0xDC00 && low <= 0xDFFF) {
+                            cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+                            pos = look;
+                        }
+                    }
+                    if (out) append_utf8(*out, cp);
+                    continue;
+                }
+                default: return false;
+            }
+            if (out) *out += decoded;
+        }
+        return false;
+    }
+
+    std::string_view m_text;
+    std::vector<Frame> m_stack;
+};
+
+// ---- the schema -------------------------------------------------------------------------------------
+
+class Loader {
+public:
+    Loader(std::string_view text, std::string_view file) : m_text(text), m_file(file) {}
+
+    DomainFile load() {
+        if (m_text.find_first_not_of(" \t\r\n") == std::string_view::npos ||
+            m_text == "\xEF\xBB\xBF")
+            throw LoadError(m_file, 1, 1, "", "file is empty (expected a JSON object)");
+        if (const std::size_t bad = invalid_utf8_offset(m_text); bad != std::string_view::npos) {
+            static const char* hex = "0123456789ABCDEF";
+            const auto u = static_cast<unsigned char>(m_text[bad]);
+            fail_at(bad, Scanner(m_text).scan(nullptr, bad).path_at_stop,
+                    std::string("invalid UTF-8 (byte 0x") + hex[u >> 4] + hex[u & 15] + ")");
+        }
+        Json root;
+        try {
+            root = Json::parse(m_text.begin(), m_text.end());
+        } catch (const nlohmann::json::parse_error& e) {
+            // nlohmann reports the last byte it read, i.e. the end of the offending token; the scanner
+            // stops at the token's first byte, which is where a reader should look.
+            const std::size_t last_read = e.byte > 0 ? e.byte - 1 : 0;
+            const Scanner::Result where = Scanner(m_text).scan(nullptr, last_read + 1);
+            std::string message = e.what();
+            // "[json.exception.parse_error.101] parse error at line 1, column 9: syntax error ..." -> "syntax error ..."
+            if (const std::size_t cut = message.find(": ", message.find("column")); cut != std::string::npos)
+                message = message.substr(cut + 2);
+            const bool truncated = last_read + 1 >= m_text.size() && message.find("end of input") != std::string::npos;
+            if (truncated) message = "truncated JSON: " + message;
+            const std::size_t offset = truncated ? m_text.size()
+                                       : where.token_at_stop != std::string_view::npos
+                                           ? where.token_at_stop
+                                           : std::min(where.stop_offset, last_read);
+
+            fail_at(offset, where.path_at_stop, printable(message));
+        } catch (const nlohmann::json::exception&) {
+            // Number out of range ("1e400"): find it ourselves, nlohmann does not say where.
+            const Scanner::Result r = Scanner(m_text).scan(nullptr);
+            if (r.overflow) fail_at(r.overflow_offset, r.overflow_path, "number out of range");
+            throw LoadError(m_file, 0, 0, "", "invalid JSON number");
+        }
+        if (const Scanner::Result r = Scanner(m_text).scan(nullptr); r.duplicate)
+            fail_at(r.duplicate_offset, r.duplicate_path, "duplicate key");
+        return read(root);
+    }
+
+private:
+    [[noreturn]] void fail_at(std::size_t offset, const Path& path, const std::string& message) const {
+        const Position p = position_of(m_text, offset);
+        throw LoadError(m_file, p.line, p.column, format_path(path), message);
+    }
+
+    // Error at a field of a valid document: locate the deepest existing prefix of `path`.
+    [[noreturn]] void fail(const Path& path, const std::string& message) const {
+        Path probe = path;
+        for (;;) {
+            Scanner scanner(m_text);
+            const Scanner::Result r = scanner.scan(&probe);
+            if (r.found) fail_at(r.offset, path, message);
+            if (probe.empty()) break;
+            probe.pop_back();
+        }
+        fail_at(0, path, message);
+    }
+
+    static const char* type_name(const Json& j) {
+        switch (j.type()) {
+            case Json::value_t::null: return "null";
+            case Json::value_t::object: return "an object";
+            case Json::value_t::array: return "an array";
+            case Json::value_t::string: return "a string";
+            case Json::value_t::boolean: return "a boolean";
+            case Json::value_t::binary: return "binary";
+            case Json::value_t::discarded: return "discarded";
+            default: return "a number";
+        }
+    }
+
+    void expect_type(const Json& j, Json::value_t type, const Path& path, const char* what) const {
+        if (j.type() != type) fail(path, std::string("must be ") + what + " (found " + type_name(j) + ")");
+    }
+
+    void check_keys(const Json& object, const Path& path, std::initializer_list<std::string_view> known) const {
+        for (const auto& [key, value] : object.items()) {
+            if (!key.empty() && key[0] == '_') continue;
+            bool ok = false;
+            for (const std::string_view k : known) ok |= key == k;
+            if (!ok) {
+                std::string list;
+                for (const std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string(k);
+                fail(path / key, "unknown field (expected one of: " + list + "; keys starting with '_' are ignored)");
+            }
+        }
+    }
+
+    goap::AtomId atom(const std::string& name, const Path& path) {
+        if (name.empty()) fail(path, "atom name must not be empty");
+        if (m_declared) {
+            const goap::AtomId id = m_builder.find_atom(name);
+            if (!id.valid()) fail(path, "unknown atom '" + printable(name) + "' (not listed in \"atoms\")");
+            return id;
+        }
+        return m_builder.add_atom(name);
+    }
+
+    // An object atom -> bool, as literals.
+    std::vector<goap::Literal> literals(const Json& j, const Path& path) {
+        expect_type(j, Json::value_t::object, path, "an object mapping atom names to true/false");
+        std::vector<goap::Literal> out;
+        for (const auto& [key, value] : j.items()) {
+            const goap::AtomId id = atom(key, path / key);
+            if (!value.is_boolean()) fail(path / key, std::string("must be true or false (found ") + type_name(value) + ")");
+            out.push_back(goap::Literal{id, value.get<bool>()});
+        }
+        return out;
+    }
+
+    goap::Condition condition(const std::vector<goap::Literal>& lits, std::size_t atoms) const {
+        goap::Condition c(atoms);
+        for (const goap::Literal& l : lits) c.set(l.atom, l.value);
+        return c;
+    }
+
+    DomainFile read(const Json& root) {
+        const Path top;
+        expect_type(root, Json::value_t::object, top, "a JSON object");
+        check_keys(root, top, {"atoms", "shared", "actions", "start", "goal", "goals"});
+
+        if (root.contains("atoms")) {
+            const Json& atoms = root["atoms"];
+            const Path p = top / "atoms";
+            expect_type(atoms, Json::value_t::array, p, "an array of atom names");
+            for (std::size_t i = 0; i < atoms.size(); ++i) {
+                if (!atoms[i].is_string()) fail(p / i, std::string("must be a string (found ") + type_name(atoms[i]) + ")");
+                const std::string& name = atoms[i].get_ref<const std::string&>();
+                if (name.empty()) fail(p / i, "atom name must not be empty");
+                if (m_builder.find_atom(name).valid()) fail(p / i, "duplicate atom '" + printable(name) + "'");
+                m_builder.add_atom(name);
+            }
+            m_declared = true;
+        }
+        if (root.contains("shared")) {
+            const Json& shared = root["shared"];
+            const Path p = top / "shared";
+            expect_type(shared, Json::value_t::array, p, "an array of atom names");
+            for (std::size_t i = 0; i < shared.size(); ++i) {
+                if (!shared[i].is_string()) fail(p / i, std::string("must be a string (found ") + type_name(shared[i]) + ")");
+                m_builder.set_shared(atom(shared[i].get<std::string>(), p / i), true);
+            }
+        }
+
+        if (!root.contains("actions")) fail(top / "actions", "missing required field (an array of actions)");
+        const Json& actions = root["actions"];
+        const Path ap = top / "actions";
+        expect_type(actions, Json::value_t::array, ap, "an array of actions");
+        for (std::size_t i = 0; i < actions.size(); ++i) {
+            const Json& a = actions[i];
+            const Path p = ap / i;
+            expect_type(a, Json::value_t::object, p, "an object with name, cost, preconditions, effects");
+            check_keys(a, p, {"name", "cost", "preconditions", "effects"});
+            if (!a.contains("name")) fail(p / "name", "missing required field (a non-empty string)");
+            if (!a["name"].is_string() || a["name"].get_ref<const std::string&>().empty())
+                fail(p / "name", std::string("must be a non-empty string (found ") +
+                                     (a["name"].is_string() ? "an empty string" : type_name(a["name"])) + ")");
+            const std::string& name = a["name"].get_ref<const std::string&>();
+            if (!a.contains("cost")) fail(p / "cost", "missing required field (a finite number >= 0)");
+            const Json& cost = a["cost"];
+            if (!cost.is_number() || !std::isfinite(cost.get<double>()) || cost.get<double>() < 0)
+                fail(p / "cost", "must be a finite number >= 0");
+            std::vector<goap::Literal> pre, eff;
+            if (a.contains("preconditions")) pre = literals(a["preconditions"], p / "preconditions");
+            if (a.contains("effects")) eff = literals(a["effects"], p / "effects");
+            const goap::DomainError err = m_builder.add_action(name, cost.get<double>(), pre, eff);
+            if (err == goap::DomainError::DuplicateAction) {
+                fail(p / "name", "duplicate action name '" + printable(name) + "' (also actions[" +
+                                     std::to_string(m_action_index.at(name)) + "])");
+            }
+            if (err != goap::DomainError::None) fail(p, std::string(goap::to_string(err)));
+            m_action_index.emplace(name, i);
+        }
+
+        // Literals of start/goal/goals are collected first so that atoms they introduce exist before
+        // the domain (and thus the atom count) is fixed.
+        std::vector<goap::Literal> start, goal;
+        if (root.contains("start")) start = literals(root["start"], top / "start");
+        const bool has_goal = root.contains("goal");
+        if (has_goal) goal = literals(root["goal"], top / "goal");
+        struct NamedGoal {
+            std::string name;
+            std::vector<goap::Literal> literals;
+            double priority;
+        };
+        std::vector<NamedGoal> named;
+        if (root.contains("goals")) {
+            const Json& goals = root["goals"];
+            const Path p = top / "goals";
+            expect_type(goals, Json::value_t::object, p, "an object mapping goal names to {\"conditions\": ..., \"priority\": ...}");
+            for (const auto& [name, g] : goals.items()) {
+                const Path gp = p / name;
+                if (name.empty()) fail(gp, "goal name must not be empty");
+                expect_type(g, Json::value_t::object, gp, "an object {\"conditions\": {atom: bool}, \"priority\": number}");
+                check_keys(g, gp, {"conditions", "priority"});
+                if (!g.contains("conditions")) fail(gp / "conditions", "missing required field (an object atom -> bool)");
+                NamedGoal ng{name, literals(g["conditions"], gp / "conditions"), 0.0};
+                if (g.contains("priority")) {
+                    const Json& pr = g["priority"];
+                    if (!pr.is_number() || !std::isfinite(pr.get<double>())) fail(gp / "priority", "must be a finite number");
+                    ng.priority = pr.get<double>();
+                }
+                named.push_back(std::move(ng));
+            }
+        }
+
+        DomainFile out;
+        out.domain = m_builder.build();
+        const std::size_t n = out.domain.atom_count();
+        out.start = goap::WorldState(n);
+        for (const goap::Literal& l : start) out.start.set(l.atom, l.value);
+        if (has_goal) out.goal = condition(goal, n);
+        for (NamedGoal& g : named) out.goals.push_back(goap::Goal{std::move(g.name), condition(g.literals, n), g.priority});
+        return out;
+    }
+
+    std::string_view m_text;
+    std::string m_file;
+    goap::DomainBuilder m_builder;
+    bool m_declared = false;
+    std::unordered_map<std::string, std::size_t> m_action_index;
+};
+
+}  // namespace
+
+const goap::Goal* DomainFile::find_goal(std::string_view name) const noexcept {
+    for (const goap::Goal& g : goals)
+        if (g.name == name) return &g;
+    return nullptr;
+}
+
+const goap::Condition* DomainFile::default_goal() const noexcept {
+    if (goal) return &*goal;
+    const goap::Goal* best = nullptr;
+    for (const goap::Goal& g : goals)
+        if (!best || g.priority > best->priority) best = &g;
+    return best ? &best->condition : nullptr;
+}
+
+DomainFile parse_domain_json(std::string_view text, std::string_view file_name) {
+    return Loader(text, file_name).load();
+}
+
+DomainFile load_domain_json(const std::filesystem::path& path) {
+    const std::string name = path.string();
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) throw LoadError(name, 0, 0, "", "is a directory, not a domain file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        const bool exists = std::filesystem::exists(path, ec);
+        throw LoadError(name, 0, 0, "", exists ? "cannot open file for reading" : "cannot open file: no such file");
+    }
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) throw LoadError(name, 0, 0, "", "read error");
+    return parse_domain_json(text, name);
+}
+
+}  // namespace gameplan::io
