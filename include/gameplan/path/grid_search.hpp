@@ -155,11 +155,33 @@ private:
     struct FreeDeleter {
         void operator()(CellState* p) const noexcept { std::free(p); }
     };
-    using Key = search::SearchContext<double>::Key;
+    // Open-list key with the engine's order (smallest f, then smallest h, then most recently pushed),
+    // packed into two integers so a comparison is branch-free: f and h are non-negative doubles, whose
+    // bit patterns order like their values; h is rounded to float to share a word with the sequence.
+    struct Key {
+        std::uint64_t f_bits;
+        std::uint64_t tie;  // float bits of h << 32 | ~sequence
+        friend bool operator<(const Key& a, const Key& b) noexcept {
+#if defined(__SIZEOF_INT128__)
+            __extension__ using U128 = unsigned __int128;
+            return ((U128(a.f_bits) << 64) | a.tie) < ((U128(b.f_bits) << 64) | b.tie);
+#else
+            return a.f_bits < b.f_bits || (a.f_bits == b.f_bits && a.tie < b.tie);
+#endif
+        }
+    };
+    [[nodiscard]] static Key make_key(double f, double h, std::uint32_t sequence) noexcept;
     using StepFunction = Status (GridPathfinder::*)(std::uint64_t);
+    // How the inner loop computes h: specialised for the common single-goal cases.
+    enum class HMode : std::uint8_t { Generic, Octile, Manhattan, Zero };
+    static constexpr unsigned kHeapArity = 4;  // measured faster than binary on the MovingAI maps
 
-    template <DiagonalRule Rule, bool kTerrain>
+    template <DiagonalRule Rule, bool kTerrain, HMode kH>
     Status run(std::uint64_t slice_expansions);
+    template <DiagonalRule Rule, bool kTerrain>
+    static StepFunction pick_step(HMode mode) noexcept;
+    template <HMode kH>
+    [[nodiscard]] double heuristic_fast(std::int32_t x, std::int32_t y) const noexcept;
     [[nodiscard]] double heuristic_at(std::int32_t x, std::int32_t y) const noexcept;
     [[nodiscard]] bool is_goal(std::uint32_t node) const noexcept;
     [[nodiscard]] bool reached_node(std::uint32_t node) const noexcept;
@@ -168,7 +190,7 @@ private:
 
     std::unique_ptr<CellState[], FreeDeleter> m_cells;  // calloc'd: zero stamps, untouched pages stay lazy
     std::size_t m_capacity = 0;
-    search::IndexedHeap<Key> m_heap;
+    search::IndexedHeap<Key, kHeapArity> m_heap;
     std::vector<std::uint32_t> m_goal_stamp;  // multi-goal marks (stamp == generation), sized on first use
 
     const GridMap* m_map = nullptr;
