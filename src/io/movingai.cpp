@@ -310,23 +310,30 @@ GridMap load_grid_map(const std::filesystem::path& file, const MapLoadOptions& o
     return parse_text_map(text, file.string(), options);
 }
 
-MapHeader read_movingai_map_header(const std::filesystem::path& file) {
+MapHeader read_map_size(const std::filesystem::path& file) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(file, ec)) throw LoadError(file.string(), 0, 0, "", "file not found");
     std::ifstream in(file, std::ios::binary);
     if (!in) throw LoadError(file.string(), 0, 0, "", "cannot open file");
-    // The header is a few short lines; read a bounded prefix up to and including the 'map' line.
+    // A MovingAI header is a few short lines: read a bounded prefix up to and including 'map'.
     std::string text;
     std::string line;
+    bool movingai = false;
     for (int i = 0; i < 64 && std::getline(in, line); ++i) {
         text += line;
         text += '\n';
         const auto tokens = tokenize(line);
-        if (!tokens.empty() && tokens[0].text == "map") break;
+        if (tokens.empty()) continue;
+        if (!movingai && tokens[0].text != "type") break;
+        movingai = true;
+        if (tokens[0].text == "map") break;
     }
-    const std::vector<Line> lines = split_lines(text);
-    const ParsedHeader header = parse_header(lines, file.string());
-    return MapHeader{header.width, header.height};
+    if (movingai) {
+        const ParsedHeader header = parse_header(split_lines(text), file.string());
+        return MapHeader{header.width, header.height};
+    }
+    const GridMap map = load_text_map(file);
+    return MapHeader{map.width(), map.height()};
 }
 
 // ---- scenarios ---------------------------------------------------------------------------------
@@ -473,12 +480,12 @@ std::filesystem::path resolve_scenario_map(const std::filesystem::path& scenario
     for (const fs::path& candidate : candidates) {
         if (!fs::is_regular_file(candidate, ec)) continue;
         try {
-            const MapHeader header = read_movingai_map_header(candidate);
+            const MapHeader header = read_map_size(candidate);
             if (header.width == scenario.map_width && header.height == scenario.map_height) return candidate;
             tried += "\n  " + candidate.string() + " (exists, but is " + std::to_string(header.width) + " x " +
                      std::to_string(header.height) + ")";
         } catch (const LoadError& e) {
-            tried += "\n  " + candidate.string() + " (exists, but is not a MovingAI map: " + e.message() + ")";
+            tried += "\n  " + candidate.string() + " (exists, but is not a map: " + e.message() + ")";
         }
     }
     if (tried.empty()) tried = " none of the candidates exists (use --map to name the map)";

@@ -40,6 +40,7 @@
 ///      `scenarios/<set>/<name>.map.scen` -> `<root>/maps/<set>/<name>.map`);
 ///   3. `<ancestor>/maps/<scenario folder name>/<file name>` for each ancestor (the bg512 quirk);
 ///   4. `<file name>` next to the scenario file.
+/// Either map format may be named (a plain-text grid is matched by its row count and length).
 ///
 /// Errors: every reader throws `io::LoadError` naming the file, the 1-based line and column and the
 /// field (`height`, `map`, `start-x`, `optimal-length`, ...). Oversized maps (beyond
@@ -83,14 +84,14 @@ struct MapLoadOptions {
 /// Reads a map in either format: MovingAI if the first line starts with `type`, else plain text.
 [[nodiscard]] path::GridMap load_grid_map(const std::filesystem::path& file, const MapLoadOptions& options = {});
 
-/// Width and height declared by a MovingAI map header.
+/// Width and height of a map file.
 struct MapHeader {
     std::int64_t width = 0;
     std::int64_t height = 0;
 };
-/// Reads only the header of a MovingAI `.map` file (cheap; used to match scenario files to maps).
-/// Throws LoadError.
-[[nodiscard]] MapHeader read_movingai_map_header(const std::filesystem::path& file);
+/// Reads the size of a map file in either format: only the header of a MovingAI `.map` (cheap), the
+/// whole file for a plain-text grid. Used to match scenario files to maps. Throws LoadError.
+[[nodiscard]] MapHeader read_map_size(const std::filesystem::path& file);
 
 /// One problem of a scenario file.
 struct Scenario {
