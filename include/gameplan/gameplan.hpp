@@ -5,3 +5,7 @@
 #include <gameplan/config.hpp>
 #include <gameplan/status.hpp>
 #include <gameplan/search/search_context.hpp>
+#include <gameplan/path/grid_map.hpp>
+#include <gameplan/path/grid_rules.hpp>
+#include <gameplan/path/grid_search.hpp>
+#include <gameplan/path/grid_space.hpp>

@@ -57,6 +57,7 @@ void GridPathfinder::reserve(const GridMap& map, std::size_t open_entries) {
 
 Status GridPathfinder::prepare(const GridMap& map, const GridSearchOptions& options) {
     m_heap.clear();
+    m_held_node = search::kNoNode;
     m_stats = {};
     m_found = search::kNoNode;
     m_goal_node = search::kNoNode;
@@ -94,6 +95,7 @@ Status GridPathfinder::begin(const GridMap& map, std::span<const GridPoint> sour
     if (prepare(map, options) != Status::InProgress) return m_status;
     const auto invalid = [&] {
         m_heap.clear();
+        m_held_node = search::kNoNode;
         m_step = nullptr;
         return m_status = Status::InvalidQuery;
     };
@@ -153,6 +155,7 @@ Status GridPathfinder::step(std::uint64_t slice_expansions) {
     // A reset() between slices would leave our indices pointing into arrays of another shape.
     if (m_map->node_bound() != m_bound || m_map->stride() != m_stride) {
         m_heap.clear();
+        m_held_node = search::kNoNode;
         return m_status = Status::InvalidQuery;
     }
     return (this->*m_step)(slice_expansions);
@@ -167,24 +170,6 @@ inline double GridPathfinder::heuristic_at(std::int32_t x, std::int32_t y) const
         best = std::min(best, heuristic_distance(m_heuristic, dx, dy));
     }
     return best * m_h_scale;
-}
-
-template <GridPathfinder::HMode kH>
-inline double GridPathfinder::heuristic_fast(std::int32_t x, std::int32_t y) const noexcept {
-    if constexpr (kH == HMode::Zero) {
-        return 0.0;
-    } else if constexpr (kH == HMode::Generic) {
-        return heuristic_at(x, y);
-    } else {
-        const std::int32_t dx = std::abs(x - m_h_goals[0].x);
-        const std::int32_t dy = std::abs(y - m_h_goals[0].y);
-        if constexpr (kH == HMode::Manhattan) {
-            return m_h_scale * static_cast<double>(dx + dy);
-        } else {
-            const std::int32_t lo = std::min(dx, dy), hi = std::max(dx, dy);
-            return m_h_scale * (static_cast<double>(hi) + (kDiagonalStep - 1.0) * static_cast<double>(lo));
-        }
-    }
 }
 
 template <DiagonalRule Rule, bool kTerrain>
@@ -208,35 +193,90 @@ Status GridPathfinder::run(std::uint64_t slice_expansions) {
     const std::uint32_t* const terrain = m_map->cost_data().data();
     if (kTerrain && m_map->cost_data().size() != m_bound) {  // costs dropped by a reset() of equal size
         m_heap.clear();
+        m_held_node = search::kNoNode;
         return m_status = Status::InvalidQuery;
     }
+    // Everything the loop reads or counts lives in locals: the heap calls would otherwise force the
+    // compiler to reload members and store counters around every push.
     const std::uint32_t stride = m_stride;
     const std::uint32_t open = search::open_stamp(m_generation);
     const std::uint32_t closed = search::closed_stamp(m_generation);
     const bool has_deadline = m_budget.deadline != std::chrono::steady_clock::time_point::max();
+    const std::uint64_t max_expansions = m_budget.max_expansions;
+    const std::int32_t goal_x = m_h_goals[0].x, goal_y = m_h_goals[0].y;
+    const double h_scale = m_h_scale;
     CellState* const cells = m_cells.get();
     std::uint64_t slice_left = slice_expansions;
+    std::uint64_t expanded = m_stats.expanded;
+    std::uint64_t generated = m_stats.generated;
+    std::uint32_t sequence = m_sequence;
+    const auto leave = [&](Status status) {
+        m_stats.expanded = expanded;
+        m_stats.generated = generated;
+        m_sequence = sequence;
+        if (status != Status::InProgress) m_status = status;
+        return status;
+    };
+    const auto heuristic = [&](std::int32_t x, std::int32_t y) GAMEPLAN_FORCE_INLINE -> double {
+        if constexpr (kH == HMode::Zero) {
+            return 0.0;
+        } else if constexpr (kH == HMode::Generic) {
+            return heuristic_at(x, y);
+        } else {
+            const std::int32_t dx = std::abs(x - goal_x);
+            const std::int32_t dy = std::abs(y - goal_y);
+            if constexpr (kH == HMode::Manhattan) {
+                return h_scale * static_cast<double>(dx + dy);
+            } else {
+                const std::int32_t lo = std::min(dx, dy), hi = std::max(dx, dy);
+                return h_scale * (static_cast<double>(hi) + (kDiagonalStep - 1.0) * static_cast<double>(lo));
+            }
+        }
+    };
 
-    while (!m_heap.empty()) {
-        const std::uint32_t node = m_heap.top().node;
+    // A one-entry buffer sits in front of the heap: the best successor of the last expansion is held
+    // there, and since it is usually the next cell to expand, the push and the pop it would cost are
+    // both saved. Each pop takes the smaller of the held entry and the heap top, so the expansion order
+    // is exactly the heap's.
+    std::uint32_t held = m_held_node;
+    Key held_key = m_held_key;
+    const auto leave_held = [&](Status status) {
+        m_held_node = held;
+        m_held_key = held_key;
+        return leave(status);
+    };
+    for (;;) {
+        std::uint32_t node;
+        bool from_held = false;
+        if (held != search::kNoNode && (m_heap.empty() || held_key < m_heap.top().key)) {
+            node = held;
+            from_held = true;
+        } else if (!m_heap.empty()) {
+            node = m_heap.top().node;
+        } else {
+            break;
+        }
         if (is_goal(node)) {
             m_found = node;
-            return m_status = Status::Found;
+            return leave_held(Status::Found);
         }
-        if (m_stats.expanded >= m_budget.max_expansions) return m_status = Status::BudgetExhausted;
-        if (has_deadline && (m_stats.expanded & 63u) == 0 && std::chrono::steady_clock::now() >= m_budget.deadline)
-            return m_status = Status::BudgetExhausted;
-        if (slice_left == 0) return Status::InProgress;
+        if (expanded >= max_expansions) return leave_held(Status::BudgetExhausted);
+        if (has_deadline && (expanded & 63u) == 0 && std::chrono::steady_clock::now() >= m_budget.deadline)
+            return leave_held(Status::BudgetExhausted);
+        if (slice_left == 0) return leave_held(Status::InProgress);
         --slice_left;
-        m_heap.pop();
+        if (from_held)
+            held = search::kNoNode;
+        else
+            m_heap.pop();
         cells[node].stamp = closed;
-        ++m_stats.expanded;
+        ++expanded;
         const double g = cells[node].g;
         const auto x = static_cast<std::int32_t>(node % stride);
         const auto y = static_cast<std::int32_t>(node / stride);
 
         const auto relax = [&](std::uint32_t next, std::int32_t nx, std::int32_t ny, double length) GAMEPLAN_FORCE_INLINE {
-            ++m_stats.generated;
+            ++generated;
             CellState& cell = cells[next];
             if (cell.stamp == closed) return;
             double step = length;
@@ -246,13 +286,27 @@ Status GridPathfinder::run(std::uint64_t slice_expansions) {
                 if (!(g_next < cell.g)) return;
                 cell.g = g_next;
                 cell.parent = node;
-                const double h = heuristic_fast<kH>(nx, ny);
-                m_heap.decrease(next, make_key(g_next + h, h, ++m_sequence));
+                const double h = heuristic(nx, ny);
+                const Key key = make_key(g_next + h, h, ++sequence);
+                if (next == held)
+                    held_key = key;
+                else
+                    m_heap.decrease(next, key);
                 return;
             }
-            const double h = heuristic_fast<kH>(nx, ny);
+            const double h = heuristic(nx, ny);
             cell = CellState{g_next, node, open};
-            m_heap.push(next, make_key(g_next + h, h, ++m_sequence));
+            const Key key = make_key(g_next + h, h, ++sequence);
+            if (held == search::kNoNode) {
+                held = next;
+                held_key = key;
+            } else if (key < held_key) {
+                m_heap.push(held, held_key);
+                held = next;
+                held_key = key;
+            } else {
+                m_heap.push(next, key);
+            }
         };
 
         const std::uint32_t up = node - stride, down = node + stride;
@@ -269,7 +323,7 @@ Status GridPathfinder::run(std::uint64_t slice_expansions) {
             if (pass[down + 1] && diagonal_allowed(Rule, pass_down, pass_right)) relax(down + 1, x + 1, y + 1, kDiagonalStep);
         }
     }
-    return m_status = Status::NoPath;
+    return leave_held(Status::NoPath);
 }
 
 bool GridPathfinder::reached_node(std::uint32_t node) const noexcept {

@@ -12,11 +12,13 @@
 /// (the path is written into a caller-owned `GridPath` whose buffer is reused).
 ///
 /// The inner loop is a specialised 8-neighbour expansion over the map's padded passability bytes (no
-/// bounds checks, no callbacks), instantiated per diagonal rule and per "terrain costs or not". It
-/// reuses the generic engine's pieces: `search::IndexedHeap` with `SearchContext<double>::Key` (so the
-/// tie-break is the engine's: smallest f, then smallest h, then the most recently pushed), the stamp
-/// protocol, `search::Budget`, `search::SearchStats` and `gameplan::Status`. `grid_space.hpp` offers the
-/// same grid as a plain `search::SearchSpace` for the generic `SearchContext`.
+/// bounds checks, no callbacks), instantiated per diagonal rule, per "terrain costs or not" and per
+/// heuristic shape. It reuses the generic engine's pieces: `search::IndexedHeap` (4-ary here), the
+/// generation-stamp protocol, `search::Budget`, `search::SearchStats` and `gameplan::Status`. The open
+/// list orders like the engine's `SearchContext`: smallest f, then smallest h, then the most recently
+/// pushed (LIFO); the key is packed into two integers for a branch-free comparison, which compares h at
+/// float precision (ties closer than that fall to LIFO). `grid_space.hpp` offers the same grid as a plain
+/// `search::SearchSpace` for the generic `SearchContext`.
 ///
 /// Costs are doubles: 1 per cardinal step and sqrt(2) per diagonal step, times the terrain cost of the
 /// cell entered. Results match the MovingAI optimal lengths to within rounding of the printed digits.
@@ -133,7 +135,9 @@ public:
     /// The map's version() when the current search began.
     [[nodiscard]] std::uint64_t map_version() const noexcept { return m_map_version; }
     /// Cells currently on the open list.
-    [[nodiscard]] std::size_t open_size() const noexcept { return m_heap.size(); }
+    [[nodiscard]] std::size_t open_size() const noexcept {
+        return m_heap.size() + (m_held_node != search::kNoNode ? 1 : 0);
+    }
 
     /// True if the current search has generated the cell (open or closed). False off the map.
     [[nodiscard]] bool reached(GridPoint p) const noexcept;
@@ -180,8 +184,6 @@ private:
     Status run(std::uint64_t slice_expansions);
     template <DiagonalRule Rule, bool kTerrain>
     static StepFunction pick_step(HMode mode) noexcept;
-    template <HMode kH>
-    [[nodiscard]] double heuristic_fast(std::int32_t x, std::int32_t y) const noexcept;
     [[nodiscard]] double heuristic_at(std::int32_t x, std::int32_t y) const noexcept;
     [[nodiscard]] bool is_goal(std::uint32_t node) const noexcept;
     [[nodiscard]] bool reached_node(std::uint32_t node) const noexcept;
@@ -191,6 +193,8 @@ private:
     std::unique_ptr<CellState[], FreeDeleter> m_cells;  // calloc'd: zero stamps, untouched pages stay lazy
     std::size_t m_capacity = 0;
     search::IndexedHeap<Key, kHeapArity> m_heap;
+    std::uint32_t m_held_node = search::kNoNode;  // open-list entry buffered in front of the heap
+    Key m_held_key{};
     std::vector<std::uint32_t> m_goal_stamp;  // multi-goal marks (stamp == generation), sized on first use
 
     const GridMap* m_map = nullptr;
