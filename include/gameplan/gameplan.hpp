@@ -8,3 +8,7 @@
 #include <gameplan/goap/world_state.hpp>
 #include <gameplan/goap/domain.hpp>
 #include <gameplan/goap/planner.hpp>
+#include <gameplan/path/grid_map.hpp>
+#include <gameplan/path/grid_rules.hpp>
+#include <gameplan/path/grid_search.hpp>
+#include <gameplan/path/grid_space.hpp>

@@ -1,6 +1,6 @@
 #pragma once
 /// @file indexed_heap.hpp
-/// A binary min-heap of dense node indices with O(log n) decrease-key.
+/// A d-ary (binary by default) min-heap of dense node indices with O(log n) decrease-key.
 ///
 /// Every entry carries its key inline (so comparisons never chase a pointer into the node arrays) and
 /// the heap keeps a position array indexed by node, so a node's entry can be found and moved up in
@@ -23,11 +23,16 @@ using NodeIndex = std::uint32_t;
 /// Sentinel for "no node" (no parent, no goal).
 inline constexpr NodeIndex kNoNode = UINT32_MAX;
 
-/// Binary min-heap keyed by `Key`, holding node indices, with decrease-key.
+/// d-ary min-heap keyed by `Key`, holding node indices, with decrease-key.
 /// @tparam Key totally ordered by `operator<`; small and trivially copyable.
+/// @tparam Arity children per node: 2 (binary, the default) or more. A 4-ary heap is shallower, so
+///         pop and sift-up touch half as many levels; the grid pathfinder uses it. The pop order is the
+///         same for every arity because the key order is total.
 /// Not thread-safe; one per search context.
-template <class Key>
+template <class Key, unsigned Arity = 2>
 class IndexedHeap {
+    static_assert(Arity >= 2, "a heap needs at least two children per node");
+
 public:
     struct Entry {
         Key key;
@@ -74,33 +79,46 @@ public:
     }
 
 private:
+    // The sift loops work on raw pointers so the compiler can keep them in registers across the
+    // position-array stores.
     void sift_up(std::size_t at) noexcept {
-        Entry moving = m_entries[at];
+        Entry* const entries = m_entries.data();
+        std::uint32_t* const position = m_position.data();
+        const Entry moving = entries[at];
         while (at > 0) {
-            const std::size_t parent = (at - 1) / 2;
-            if (!(moving.key < m_entries[parent].key)) break;
-            m_entries[at] = m_entries[parent];
-            m_position[m_entries[at].node] = static_cast<std::uint32_t>(at);
+            const std::size_t parent = (at - 1) / Arity;
+            if (!(moving.key < entries[parent].key)) break;
+            entries[at] = entries[parent];
+            position[entries[at].node] = static_cast<std::uint32_t>(at);
             at = parent;
         }
-        m_entries[at] = moving;
-        m_position[moving.node] = static_cast<std::uint32_t>(at);
+        entries[at] = moving;
+        position[moving.node] = static_cast<std::uint32_t>(at);
     }
 
     void sift_down(std::size_t at) noexcept {
+        Entry* const entries = m_entries.data();
+        std::uint32_t* const position = m_position.data();
         const std::size_t count = m_entries.size();
-        Entry moving = m_entries[at];
+        const Entry moving = entries[at];
         for (;;) {
-            std::size_t child = 2 * at + 1;
-            if (child >= count) break;
-            if (child + 1 < count && m_entries[child + 1].key < m_entries[child].key) ++child;
-            if (!(m_entries[child].key < moving.key)) break;
-            m_entries[at] = m_entries[child];
-            m_position[m_entries[at].node] = static_cast<std::uint32_t>(at);
+            const std::size_t first = Arity * at + 1;
+            if (first >= count) break;
+            std::size_t child = first;
+            if (first + Arity <= count) {  // a full group: fixed trip count, unrolled by the compiler
+                for (std::size_t c = first + 1; c < first + Arity; ++c)
+                    child = entries[c].key < entries[child].key ? c : child;
+            } else {
+                for (std::size_t c = first + 1; c < count; ++c)
+                    child = entries[c].key < entries[child].key ? c : child;
+            }
+            if (!(entries[child].key < moving.key)) break;
+            entries[at] = entries[child];
+            position[entries[at].node] = static_cast<std::uint32_t>(at);
             at = child;
         }
-        m_entries[at] = moving;
-        m_position[moving.node] = static_cast<std::uint32_t>(at);
+        entries[at] = moving;
+        position[moving.node] = static_cast<std::uint32_t>(at);
     }
 
     std::vector<Entry> m_entries;

@@ -25,6 +25,7 @@
 ///
 /// Thread-safety: a context is used by one thread at a time; use one context per thread.
 
+#include <gameplan/search/generation.hpp>
 #include <gameplan/search/indexed_heap.hpp>
 #include <gameplan/status.hpp>
 
@@ -282,11 +283,7 @@ private:
 
     void new_generation() {
         // Generations advance by 2: stamp == gen means open, gen + 1 closed, anything else unvisited.
-        if (m_generation >= UINT32_MAX - 4) {
-            std::fill(m_stamp.begin(), m_stamp.end(), 0u);
-            m_generation = 0;
-        }
-        m_generation += 2;
+        advance_generation(m_generation, [&] { std::fill(m_stamp.begin(), m_stamp.end(), kUnvisitedStamp); });
     }
 
     std::vector<std::uint32_t> m_stamp;

@@ -1,0 +1,221 @@
+#pragma once
+/// @file grid_search.hpp
+/// A* and Dijkstra on a GridMap: the reusable `GridPathfinder`.
+///
+/// Overview
+/// --------
+/// `GridPathfinder` is a search object in the style of Detour's `dtNavMeshQuery`: create one per thread,
+/// size it once for a map (`reserve`, or implicitly by the first query), then run any number of queries.
+/// It owns all per-cell search state in flat arrays indexed by the map's node index, each entry stamped
+/// with the generation of the search that last touched it (search/generation.hpp), so a new query
+/// starts in O(1) and nothing is ever cleared. After warm-up a query performs **no heap allocation**
+/// (the path is written into a caller-owned `GridPath` whose buffer is reused).
+///
+/// The inner loop is a specialised 8-neighbour expansion over the map's padded passability bytes (no
+/// bounds checks, no callbacks), instantiated per diagonal rule, per "terrain costs or not" and per
+/// heuristic shape. It reuses the generic engine's pieces: `search::IndexedHeap` (4-ary here), the
+/// generation-stamp protocol, `search::Budget`, `search::SearchStats` and `gameplan::Status`. The open
+/// list orders like the engine's `SearchContext`: smallest f, then smallest h, then the most recently
+/// pushed (LIFO); the key is packed into two integers for a branch-free comparison, which compares h at
+/// float precision (ties closer than that fall to LIFO). `grid_space.hpp` offers the same grid as a plain
+/// `search::SearchSpace` for the generic `SearchContext`.
+///
+/// Costs are doubles: 1 per cardinal step and sqrt(2) per diagonal step, times the terrain cost of the
+/// cell entered. Results match the MovingAI optimal lengths to within rounding of the printed digits.
+///
+/// Optimality. With weight 1 and an admissible heuristic (Auto, and every built-in heuristic except
+/// Manhattan on 8-connected movement) the returned path is optimal. All built-in admissible heuristics are
+/// also consistent, so a cell is expanded at most once and closed cells are never re-opened. With weight
+/// w > 1 the path costs at most w times the optimum (weighted A* without re-expansion keeps that bound
+/// for consistent heuristics; Likhachev, Gordon and Thrun 2003) and is usually found with far fewer
+/// expansions.
+///
+/// Resumable form: `begin` validates the query and seeds the open list; `step(n)` expands at most n cells
+/// and returns `InProgress` while unfinished; `finish` writes the path. `find_path` does all three.
+/// Several sources (multi-source Dijkstra / A*) and several goals (nearest of many) are supported by the
+/// span overload of `begin`; with no goals at all the search floods every reachable cell (a distance
+/// field readable through `g()`) and ends with `NoPath`.
+///
+/// Statuses: `Found`; `NoPath` (the goal is not reachable); `BudgetExhausted` (options.budget ran out);
+/// `InvalidQuery` (empty map, a point off the map, a blocked start or goal, weight < 1 or not finite, or
+/// the map was `reset` to another size during a sliced search).
+///
+/// Map changes. The pathfinder keeps a pointer to the map between `begin` and `finish`; the map must
+/// outlive the search. Cells may change between slices without any risk to memory safety, but the
+/// result then mixes old and new map states: compare `map_version()` with the map's `version()` and
+/// restart if they differ (the request queue of a later issue does exactly that).
+///
+/// Memory: about 20 bytes per map cell (16 bytes of state plus the heap's 4-byte position), allocated
+/// when a larger map is first seen, plus 32 bytes per open-list entry. State pages a search never touches
+/// are never written, so a short query on a huge map stays cheap.
+///
+/// Thread-safety: one pathfinder per thread; many pathfinders may search the same const map at once.
+
+#include <gameplan/path/grid_map.hpp>
+#include <gameplan/path/grid_rules.hpp>
+#include <gameplan/search/indexed_heap.hpp>
+#include <gameplan/search/search_context.hpp>
+#include <gameplan/status.hpp>
+
+#include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace gameplan::path {
+
+/// How a grid query moves and searches. The defaults are the MovingAI rules with plain A*.
+struct GridSearchOptions {
+    Movement movement = Movement::Eight;                     ///< 4- or 8-connected
+    DiagonalRule diagonal = DiagonalRule::NoCornerCutting;  ///< diagonal filter for Movement::Eight
+    Heuristic heuristic = Heuristic::Auto;                   ///< Auto = tightest admissible; Zero = Dijkstra
+    double weight = 1.0;                                     ///< weighted A*: f = g + weight * h, weight >= 1
+    search::Budget budget{};                                 ///< expansion / deadline limits (whole search)
+};
+
+/// A path: the cells from start to goal inclusive, and its cost.
+struct GridPath {
+    std::vector<GridPoint> cells;  ///< start first, goal last; empty when no path was found
+    double cost = 0.0;             ///< sum of the step costs (0 for start == goal; +infinity when none)
+};
+
+/// Writes into `out` (cleared first) the corner points of a path: its first cell, every cell where the
+/// step direction changes, and its last cell. Allocates only if `out` must grow. O(path length).
+void corner_points(std::span<const GridPoint> cells, std::vector<GridPoint>& out);
+
+/// Reusable A* / Dijkstra search over a GridMap. See the file overview.
+class GridPathfinder {
+public:
+    /// Maximum number of goals the heuristic takes into account (the minimum over all of them). With
+    /// more goals the search is a plain Dijkstra (heuristic zero), which is still exact.
+    static constexpr std::size_t kMaxHeuristicGoals = 16;
+
+    GridPathfinder() = default;
+    GridPathfinder(GridPathfinder&&) noexcept = default;
+    GridPathfinder& operator=(GridPathfinder&&) noexcept = default;
+    GridPathfinder(const GridPathfinder&) = delete;
+    GridPathfinder& operator=(const GridPathfinder&) = delete;
+
+    /// Sizes the per-cell state for `map` (and the open list for `open_entries` entries) so that even
+    /// the first query does not allocate. Optional. May throw std::bad_alloc.
+    void reserve(const GridMap& map, std::size_t open_entries = 1u << 14);
+
+    /// Starts a search from `start` to `goal`. Returns `InProgress`, or `InvalidQuery` (see overview).
+    /// Any previous search is forgotten in O(1).
+    Status begin(const GridMap& map, GridPoint start, GridPoint goal, const GridSearchOptions& options = {});
+
+    /// Starts a search from every cell of `sources` (all with g = 0) to the nearest cell of `goals`.
+    /// With empty `goals` the search floods all reachable cells and ends with `NoPath`.
+    /// Returns `InProgress`, or `InvalidQuery` (no source, or a source/goal off the map or blocked).
+    Status begin(const GridMap& map, std::span<const GridPoint> sources, std::span<const GridPoint> goals,
+                 const GridSearchOptions& options = {});
+
+    /// Expands at most `slice_expansions` cells. Returns `InProgress` if the slice ran out first, else
+    /// the final status, which later calls return again. O(slice * log(open)).
+    Status step(std::uint64_t slice_expansions = UINT64_MAX);
+
+    /// Writes the path to the goal reached into `out` (cleared when there is none) and returns the
+    /// status. Allocates only if `out.cells` must grow.
+    Status finish(GridPath& out) const;
+
+    /// begin + step + finish.
+    Status find_path(const GridMap& map, GridPoint start, GridPoint goal, const GridSearchOptions& options,
+                     GridPath& out);
+
+    /// Status of the current search (`InProgress` until finished).
+    [[nodiscard]] Status status() const noexcept { return m_status; }
+    /// Counters of the current search.
+    [[nodiscard]] const search::SearchStats& stats() const noexcept { return m_stats; }
+    /// The goal cell reached (valid when status() == Found).
+    [[nodiscard]] GridPoint goal_reached() const noexcept;
+    /// Cost of the path found, or +infinity when none.
+    [[nodiscard]] double cost() const noexcept;
+    /// The map's version() when the current search began.
+    [[nodiscard]] std::uint64_t map_version() const noexcept { return m_map_version; }
+    /// Cells currently on the open list.
+    [[nodiscard]] std::size_t open_size() const noexcept {
+        return m_heap.size() + (m_held_node != search::kNoNode ? 1 : 0);
+    }
+
+    /// True if the current search has generated the cell (open or closed). False off the map.
+    [[nodiscard]] bool reached(GridPoint p) const noexcept;
+    /// True if the current search has expanded the cell: its g() is then final (exact distance from the
+    /// nearest source when the heuristic is consistent and the weight is 1). False off the map.
+    [[nodiscard]] bool closed(GridPoint p) const noexcept;
+    /// Best known cost from the nearest source, or +infinity if the cell was not reached.
+    [[nodiscard]] double g(GridPoint p) const noexcept;
+    /// Writes the best known route from a source to a reached cell into `out` (cleared first; empty
+    /// if the cell was not reached).
+    void path_to(GridPoint p, GridPath& out) const;
+
+private:
+    struct CellState {
+        double g;              // best known cost from a source
+        std::uint32_t parent;  // node index of the predecessor, search::kNoNode for a source
+        std::uint32_t stamp;   // generation protocol (search/generation.hpp)
+    };
+    struct FreeDeleter {
+        void operator()(CellState* p) const noexcept { std::free(p); }
+    };
+    // Open-list key with the engine's order (smallest f, then smallest h, then most recently pushed),
+    // packed into two integers so a comparison is branch-free: f and h are non-negative doubles, whose
+    // bit patterns order like their values; h is rounded to float to share a word with the sequence.
+    struct Key {
+        std::uint64_t f_bits;
+        std::uint64_t tie;  // float bits of h << 32 | ~sequence
+        friend bool operator<(const Key& a, const Key& b) noexcept {
+#if defined(__SIZEOF_INT128__)
+            __extension__ using U128 = unsigned __int128;
+            return ((U128(a.f_bits) << 64) | a.tie) < ((U128(b.f_bits) << 64) | b.tie);
+#else
+            return a.f_bits < b.f_bits || (a.f_bits == b.f_bits && a.tie < b.tie);
+#endif
+        }
+    };
+    [[nodiscard]] static Key make_key(double f, double h, std::uint32_t sequence) noexcept;
+    using StepFunction = Status (GridPathfinder::*)(std::uint64_t);
+    // How the inner loop computes h: specialised for the common single-goal cases.
+    enum class HMode : std::uint8_t { Generic, Octile, Manhattan, Zero };
+    static constexpr unsigned kHeapArity = 4;  // measured faster than binary on the MovingAI maps
+
+    template <DiagonalRule Rule, bool kTerrain, HMode kH>
+    Status run(std::uint64_t slice_expansions);
+    template <DiagonalRule Rule, bool kTerrain>
+    static StepFunction pick_step(HMode mode) noexcept;
+    [[nodiscard]] double heuristic_at(std::int32_t x, std::int32_t y) const noexcept;
+    [[nodiscard]] bool is_goal(std::uint32_t node) const noexcept;
+    [[nodiscard]] bool reached_node(std::uint32_t node) const noexcept;
+    Status prepare(const GridMap& map, const GridSearchOptions& options);
+    void ensure_capacity(std::size_t bound);
+
+    std::unique_ptr<CellState[], FreeDeleter> m_cells;  // calloc'd: zero stamps, untouched pages stay lazy
+    std::size_t m_capacity = 0;
+    search::IndexedHeap<Key, kHeapArity> m_heap;
+    std::uint32_t m_held_node = search::kNoNode;  // open-list entry buffered in front of the heap
+    Key m_held_key{};
+    std::vector<std::uint32_t> m_goal_stamp;  // multi-goal marks (stamp == generation), sized on first use
+
+    const GridMap* m_map = nullptr;
+    std::uint32_t m_bound = 0;   // map.node_bound() at begin; detects a reset map between slices
+    std::uint32_t m_stride = 0;  // map.stride() at begin
+    std::uint64_t m_map_version = 0;
+    StepFunction m_step = nullptr;
+
+    Heuristic m_heuristic = Heuristic::Zero;
+    double m_h_scale = 0.0;  // weight * map.min_cost()
+    std::array<GridPoint, kMaxHeuristicGoals> m_h_goals{};  // padded coordinates (x + 1, y + 1)
+    std::size_t m_h_goal_count = 0;
+    std::uint32_t m_goal_node = search::kNoNode;  // single goal; kNoNode with multi-goal or flood
+    bool m_multi_goal = false;
+
+    search::Budget m_budget{};
+    search::SearchStats m_stats{};
+    Status m_status = Status::NoPath;
+    std::uint32_t m_found = search::kNoNode;
+    std::uint32_t m_generation = search::kUnvisitedStamp;
+    std::uint32_t m_sequence = 0;
+};
+
+}  // namespace gameplan::path

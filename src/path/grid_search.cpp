@@ -1,0 +1,390 @@
+#include <gameplan/path/grid_search.hpp>
+
+#include <gameplan/search/generation.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <new>
+
+namespace gameplan::path {
+
+// The relaxation step is called from eight places per expansion; inlining it is worth ~2x.
+#if defined(__GNUC__) || defined(__clang__)
+#define GAMEPLAN_FORCE_INLINE __attribute__((always_inline))
+#else
+#define GAMEPLAN_FORCE_INLINE
+#endif
+
+namespace {
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+}  // namespace
+
+void corner_points(std::span<const GridPoint> cells, std::vector<GridPoint>& out) {
+    out.clear();
+    if (cells.empty()) return;
+    out.push_back(cells.front());
+    for (std::size_t i = 1; i + 1 < cells.size(); ++i) {
+        const int dx0 = cells[i].x - cells[i - 1].x, dy0 = cells[i].y - cells[i - 1].y;
+        const int dx1 = cells[i + 1].x - cells[i].x, dy1 = cells[i + 1].y - cells[i].y;
+        if (dx0 != dx1 || dy0 != dy1) out.push_back(cells[i]);
+    }
+    if (cells.size() > 1) out.push_back(cells.back());
+}
+
+inline GridPathfinder::Key GridPathfinder::make_key(double f, double h, std::uint32_t sequence) noexcept {
+    const auto h_bits = std::bit_cast<std::uint32_t>(static_cast<float>(h));
+    return Key{std::bit_cast<std::uint64_t>(f), (std::uint64_t{h_bits} << 32) | std::uint64_t{~sequence}};
+}
+
+void GridPathfinder::ensure_capacity(std::size_t bound) {
+    if (bound <= m_capacity) return;
+    // calloc: the zero stamps mean "unvisited", and large blocks come straight from the kernel as
+    // zero pages that are only materialised when a search touches them.
+    auto* fresh = static_cast<CellState*>(std::calloc(bound, sizeof(CellState)));
+    if (!fresh) throw std::bad_alloc();
+    m_cells.reset(fresh);
+    m_capacity = bound;
+}
+
+void GridPathfinder::reserve(const GridMap& map, std::size_t open_entries) {
+    ensure_capacity(map.node_bound());
+    m_heap.reserve_nodes(map.node_bound());
+    m_heap.reserve_entries(std::min<std::size_t>(open_entries, map.node_bound()));
+}
+
+Status GridPathfinder::prepare(const GridMap& map, const GridSearchOptions& options) {
+    m_heap.clear();
+    m_held_node = search::kNoNode;
+    m_stats = {};
+    m_found = search::kNoNode;
+    m_goal_node = search::kNoNode;
+    m_multi_goal = false;
+    m_h_goal_count = 0;
+    m_sequence = 0;
+    m_step = nullptr;
+    m_map = nullptr;
+    if (map.empty() || !(options.weight >= 1.0) || !std::isfinite(options.weight))
+        return m_status = Status::InvalidQuery;
+
+    m_map = &map;
+    m_bound = map.node_bound();
+    m_stride = map.stride();
+    m_map_version = map.version();
+    ensure_capacity(m_bound);
+    m_heap.reserve_nodes(m_bound);
+    search::advance_generation(m_generation, [&] {
+        for (std::size_t i = 0; i < m_capacity; ++i) m_cells[i].stamp = search::kUnvisitedStamp;
+        std::fill(m_goal_stamp.begin(), m_goal_stamp.end(), search::kUnvisitedStamp);
+    });
+    m_budget = options.budget;
+    m_heuristic = resolve_heuristic(options.movement, options.diagonal, options.heuristic);
+    m_h_scale = options.weight * static_cast<double>(map.min_cost());
+
+    return m_status = Status::InProgress;
+}
+
+Status GridPathfinder::begin(const GridMap& map, GridPoint start, GridPoint goal, const GridSearchOptions& options) {
+    return begin(map, std::span<const GridPoint>(&start, 1), std::span<const GridPoint>(&goal, 1), options);
+}
+
+Status GridPathfinder::begin(const GridMap& map, std::span<const GridPoint> sources, std::span<const GridPoint> goals,
+                             const GridSearchOptions& options) {
+    if (prepare(map, options) != Status::InProgress) return m_status;
+    const auto invalid = [&] {
+        m_heap.clear();
+        m_held_node = search::kNoNode;
+        m_step = nullptr;
+        return m_status = Status::InvalidQuery;
+    };
+    if (sources.empty()) return invalid();
+    for (const GridPoint& p : sources)
+        if (!map.passable(p)) return invalid();
+    for (const GridPoint& p : goals)
+        if (!map.passable(p)) return invalid();
+
+    if (goals.size() == 1) {
+        m_goal_node = map.index(goals[0]);
+    } else if (!goals.empty()) {
+        m_multi_goal = true;
+        if (m_goal_stamp.size() < m_bound) m_goal_stamp.resize(m_bound, search::kUnvisitedStamp);
+        for (const GridPoint& p : goals) m_goal_stamp[map.index(p)] = m_generation;
+    }
+    if (goals.empty() || goals.size() > kMaxHeuristicGoals) m_heuristic = Heuristic::Zero;
+    for (std::size_t i = 0; i < goals.size() && i < kMaxHeuristicGoals; ++i)
+        m_h_goals[i] = GridPoint{goals[i].x + 1, goals[i].y + 1};
+    m_h_goal_count = std::min(goals.size(), kMaxHeuristicGoals);
+
+    const HMode mode = m_heuristic == Heuristic::Zero                                  ? HMode::Zero
+                       : m_h_goal_count == 1 && m_heuristic == Heuristic::Octile    ? HMode::Octile
+                       : m_h_goal_count == 1 && m_heuristic == Heuristic::Manhattan ? HMode::Manhattan
+                                                                                    : HMode::Generic;
+    const bool terrain = map.has_terrain_costs();
+    switch (effective_diagonal(options.movement, options.diagonal)) {
+        case DiagonalRule::Never:
+            m_step = terrain ? pick_step<DiagonalRule::Never, true>(mode) : pick_step<DiagonalRule::Never, false>(mode);
+            break;
+        case DiagonalRule::NoCornerCutting:
+            m_step = terrain ? pick_step<DiagonalRule::NoCornerCutting, true>(mode)
+                             : pick_step<DiagonalRule::NoCornerCutting, false>(mode);
+            break;
+        case DiagonalRule::OneObstacle:
+            m_step = terrain ? pick_step<DiagonalRule::OneObstacle, true>(mode)
+                             : pick_step<DiagonalRule::OneObstacle, false>(mode);
+            break;
+        case DiagonalRule::Always:
+            m_step = terrain ? pick_step<DiagonalRule::Always, true>(mode) : pick_step<DiagonalRule::Always, false>(mode);
+            break;
+    }
+
+    for (const GridPoint& p : sources) {
+        const std::uint32_t node = map.index(p);
+        CellState& cell = m_cells[node];
+        if (cell.stamp == search::open_stamp(m_generation)) continue;  // duplicate source, already g = 0
+        const double h = heuristic_at(p.x + 1, p.y + 1);
+        cell = CellState{0.0, search::kNoNode, search::open_stamp(m_generation)};
+        m_heap.push(node, make_key(h, h, ++m_sequence));
+    }
+    return m_status;
+}
+
+Status GridPathfinder::step(std::uint64_t slice_expansions) {
+    if (m_status != Status::InProgress || m_step == nullptr) return m_status;
+    // A reset() between slices would leave our indices pointing into arrays of another shape.
+    if (m_map->node_bound() != m_bound || m_map->stride() != m_stride) {
+        m_heap.clear();
+        m_held_node = search::kNoNode;
+        return m_status = Status::InvalidQuery;
+    }
+    return (this->*m_step)(slice_expansions);
+}
+
+inline double GridPathfinder::heuristic_at(std::int32_t x, std::int32_t y) const noexcept {
+    if (m_heuristic == Heuristic::Zero) return 0.0;
+    double best = kInfinity;
+    for (std::size_t i = 0; i < m_h_goal_count; ++i) {
+        const double dx = std::abs(x - m_h_goals[i].x);
+        const double dy = std::abs(y - m_h_goals[i].y);
+        best = std::min(best, heuristic_distance(m_heuristic, dx, dy));
+    }
+    return best * m_h_scale;
+}
+
+template <DiagonalRule Rule, bool kTerrain>
+GridPathfinder::StepFunction GridPathfinder::pick_step(HMode mode) noexcept {
+    switch (mode) {
+        case HMode::Generic: return &GridPathfinder::run<Rule, kTerrain, HMode::Generic>;
+        case HMode::Octile: return &GridPathfinder::run<Rule, kTerrain, HMode::Octile>;
+        case HMode::Manhattan: return &GridPathfinder::run<Rule, kTerrain, HMode::Manhattan>;
+        case HMode::Zero: return &GridPathfinder::run<Rule, kTerrain, HMode::Zero>;
+    }
+    return nullptr;
+}
+
+inline bool GridPathfinder::is_goal(std::uint32_t node) const noexcept {
+    return node == m_goal_node || (m_multi_goal && m_goal_stamp[node] == m_generation);
+}
+
+template <DiagonalRule Rule, bool kTerrain, GridPathfinder::HMode kH>
+Status GridPathfinder::run(std::uint64_t slice_expansions) {
+    const std::uint8_t* const pass = m_map->passable_data().data();
+    const std::uint32_t* const terrain = m_map->cost_data().data();
+    if (kTerrain && m_map->cost_data().size() != m_bound) {  // costs dropped by a reset() of equal size
+        m_heap.clear();
+        m_held_node = search::kNoNode;
+        return m_status = Status::InvalidQuery;
+    }
+    // Everything the loop reads or counts lives in locals: the heap calls would otherwise force the
+    // compiler to reload members and store counters around every push.
+    const std::uint32_t stride = m_stride;
+    const std::uint32_t open = search::open_stamp(m_generation);
+    const std::uint32_t closed = search::closed_stamp(m_generation);
+    const bool has_deadline = m_budget.deadline != std::chrono::steady_clock::time_point::max();
+    const std::uint64_t max_expansions = m_budget.max_expansions;
+    const std::int32_t goal_x = m_h_goals[0].x, goal_y = m_h_goals[0].y;
+    const double h_scale = m_h_scale;
+    CellState* const cells = m_cells.get();
+    std::uint64_t slice_left = slice_expansions;
+    std::uint64_t expanded = m_stats.expanded;
+    std::uint64_t generated = m_stats.generated;
+    std::uint32_t sequence = m_sequence;
+    const auto leave = [&](Status status) {
+        m_stats.expanded = expanded;
+        m_stats.generated = generated;
+        m_sequence = sequence;
+        if (status != Status::InProgress) m_status = status;
+        return status;
+    };
+    const auto heuristic = [&](std::int32_t x, std::int32_t y) GAMEPLAN_FORCE_INLINE -> double {
+        if constexpr (kH == HMode::Zero) {
+            return 0.0;
+        } else if constexpr (kH == HMode::Generic) {
+            return heuristic_at(x, y);
+        } else {
+            const std::int32_t dx = std::abs(x - goal_x);
+            const std::int32_t dy = std::abs(y - goal_y);
+            if constexpr (kH == HMode::Manhattan) {
+                return h_scale * static_cast<double>(dx + dy);
+            } else {
+                const std::int32_t lo = std::min(dx, dy), hi = std::max(dx, dy);
+                return h_scale * (static_cast<double>(hi) + (kDiagonalStep - 1.0) * static_cast<double>(lo));
+            }
+        }
+    };
+
+    // A one-entry buffer sits in front of the heap: the best successor of the last expansion is held
+    // there, and since it is usually the next cell to expand, the push and the pop it would cost are
+    // both saved. Each pop takes the smaller of the held entry and the heap top, so the expansion order
+    // is exactly the heap's.
+    std::uint32_t held = m_held_node;
+    Key held_key = m_held_key;
+    const auto leave_held = [&](Status status) {
+        m_held_node = held;
+        m_held_key = held_key;
+        return leave(status);
+    };
+    for (;;) {
+        std::uint32_t node;
+        bool from_held = false;
+        if (held != search::kNoNode && (m_heap.empty() || held_key < m_heap.top().key)) {
+            node = held;
+            from_held = true;
+        } else if (!m_heap.empty()) {
+            node = m_heap.top().node;
+        } else {
+            break;
+        }
+        if (is_goal(node)) {
+            m_found = node;
+            return leave_held(Status::Found);
+        }
+        if (expanded >= max_expansions) return leave_held(Status::BudgetExhausted);
+        if (has_deadline && (expanded & 63u) == 0 && std::chrono::steady_clock::now() >= m_budget.deadline)
+            return leave_held(Status::BudgetExhausted);
+        if (slice_left == 0) return leave_held(Status::InProgress);
+        --slice_left;
+        if (from_held)
+            held = search::kNoNode;
+        else
+            m_heap.pop();
+        cells[node].stamp = closed;
+        ++expanded;
+        const double g = cells[node].g;
+        const auto x = static_cast<std::int32_t>(node % stride);
+        const auto y = static_cast<std::int32_t>(node / stride);
+
+        const auto relax = [&](std::uint32_t next, std::int32_t nx, std::int32_t ny, double length) GAMEPLAN_FORCE_INLINE {
+            ++generated;
+            CellState& cell = cells[next];
+            if (cell.stamp == closed) return;
+            double step = length;
+            if constexpr (kTerrain) step *= static_cast<double>(terrain[next]);
+            const double g_next = g + step;
+            if (cell.stamp == open) {
+                if (!(g_next < cell.g)) return;
+                cell.g = g_next;
+                cell.parent = node;
+                const double h = heuristic(nx, ny);
+                const Key key = make_key(g_next + h, h, ++sequence);
+                if (next == held)
+                    held_key = key;
+                else
+                    m_heap.decrease(next, key);
+                return;
+            }
+            const double h = heuristic(nx, ny);
+            cell = CellState{g_next, node, open};
+            const Key key = make_key(g_next + h, h, ++sequence);
+            if (held == search::kNoNode) {
+                held = next;
+                held_key = key;
+            } else if (key < held_key) {
+                m_heap.push(held, held_key);
+                held = next;
+                held_key = key;
+            } else {
+                m_heap.push(next, key);
+            }
+        };
+
+        const std::uint32_t up = node - stride, down = node + stride;
+        const bool pass_up = pass[up] != 0, pass_down = pass[down] != 0;
+        const bool pass_left = pass[node - 1] != 0, pass_right = pass[node + 1] != 0;
+        if (pass_up) relax(up, x, y - 1, 1.0);
+        if (pass_down) relax(down, x, y + 1, 1.0);
+        if (pass_left) relax(node - 1, x - 1, y, 1.0);
+        if (pass_right) relax(node + 1, x + 1, y, 1.0);
+        if constexpr (Rule != DiagonalRule::Never) {
+            if (pass[up - 1] && diagonal_allowed(Rule, pass_up, pass_left)) relax(up - 1, x - 1, y - 1, kDiagonalStep);
+            if (pass[up + 1] && diagonal_allowed(Rule, pass_up, pass_right)) relax(up + 1, x + 1, y - 1, kDiagonalStep);
+            if (pass[down - 1] && diagonal_allowed(Rule, pass_down, pass_left)) relax(down - 1, x - 1, y + 1, kDiagonalStep);
+            if (pass[down + 1] && diagonal_allowed(Rule, pass_down, pass_right)) relax(down + 1, x + 1, y + 1, kDiagonalStep);
+        }
+    }
+    return leave_held(Status::NoPath);
+}
+
+bool GridPathfinder::reached_node(std::uint32_t node) const noexcept {
+    if (node >= m_capacity) return false;
+    const std::uint32_t stamp = m_cells[node].stamp;
+    return stamp == search::open_stamp(m_generation) || stamp == search::closed_stamp(m_generation);
+}
+
+bool GridPathfinder::reached(GridPoint p) const noexcept {
+    return m_map && m_map->contains(p) && reached_node(m_map->index(p));
+}
+
+bool GridPathfinder::closed(GridPoint p) const noexcept {
+    if (!m_map || !m_map->contains(p)) return false;
+    const std::uint32_t node = m_map->index(p);
+    return node < m_capacity && m_cells[node].stamp == search::closed_stamp(m_generation);
+}
+
+double GridPathfinder::g(GridPoint p) const noexcept {
+    if (!reached(p)) return kInfinity;
+    return m_cells[m_map->index(p)].g;
+}
+
+GridPoint GridPathfinder::goal_reached() const noexcept {
+    if (m_status != Status::Found || !m_map) return GridPoint{-1, -1};
+    return m_map->point(m_found);
+}
+
+double GridPathfinder::cost() const noexcept {
+    return m_status == Status::Found ? m_cells[m_found].g : kInfinity;
+}
+
+void GridPathfinder::path_to(GridPoint p, GridPath& out) const {
+    out.cells.clear();
+    out.cost = kInfinity;
+    if (!reached(p)) return;
+    const std::uint32_t target = m_map->index(p);
+    std::size_t length = 0;
+    for (std::uint32_t n = target; n != search::kNoNode; n = m_cells[n].parent) ++length;
+    out.cells.resize(length);
+    std::size_t at = length;
+    for (std::uint32_t n = target; n != search::kNoNode; n = m_cells[n].parent) out.cells[--at] = m_map->point(n);
+    out.cost = m_cells[target].g;
+}
+
+Status GridPathfinder::finish(GridPath& out) const {
+    if (m_status == Status::Found) {
+        path_to(m_map->point(m_found), out);
+    } else {
+        out.cells.clear();
+        out.cost = kInfinity;
+    }
+    return m_status;
+}
+
+Status GridPathfinder::find_path(const GridMap& map, GridPoint start, GridPoint goal, const GridSearchOptions& options,
+                                 GridPath& out) {
+    if (begin(map, start, goal, options) == Status::InProgress) step();
+    return finish(out);
+}
+
+}  // namespace gameplan::path
+
+#undef GAMEPLAN_FORCE_INLINE

@@ -1,0 +1,209 @@
+// `gameplan path MAP --from X,Y --to X,Y ...`: one grid query, printed as text, JSON or an ASCII picture.
+// Also home of GridRunner, the algorithm dispatch shared with `gameplan scen`.
+#include "commands.hpp"
+
+#include <gameplan/io/movingai.hpp>
+#include <gameplan/path/grid_map.hpp>
+#include <gameplan/path/grid_rules.hpp>
+#include <gameplan/path/grid_search.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gameplan::cli {
+
+std::string_view to_string(GridAlgorithm algorithm) noexcept {
+    switch (algorithm) {
+        case GridAlgorithm::AStar: return "astar";
+    }
+    return "unknown";
+}
+
+GridRunner::GridRunner(const path::GridMap& map, GridAlgorithm algorithm, const path::GridSearchOptions& options)
+    : m_map(map), m_algorithm(algorithm), m_options(options) {
+    m_astar.reserve(map);  // so the first query's time is the search, not the allocation
+}
+
+GridRun GridRunner::run(path::GridPoint from, path::GridPoint to, path::GridPath& out) {
+    GridRun result;
+    const auto t0 = std::chrono::steady_clock::now();
+    switch (m_algorithm) {
+        case GridAlgorithm::AStar:
+            result.status = m_astar.find_path(m_map, from, to, m_options, out);
+            result.expanded = m_astar.stats().expanded;
+            break;
+    }
+    result.micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+    return result;
+}
+
+namespace {
+
+struct PathArgs {
+    std::string map_file;
+    std::string from;
+    std::string to;
+    std::string movement = "8";
+    std::string diagonal = "no-corner-cutting";
+    std::string heuristic = "auto";
+    double weight = 1.0;
+    std::uint64_t max_expansions = 0;
+    bool json = false;
+    bool render = false;
+    bool corners = false;
+};
+
+/// Parses "X,Y" (integers). Throws UsageError naming the option.
+path::GridPoint parse_point(const std::string& text, const char* option, const path::GridMap& map) {
+    const auto comma = text.find(',');
+    const auto bad = [&](const std::string& why) {
+        return UsageError(std::string(option) + ": " + why + " (expected X,Y, got '" + text + "')");
+    };
+    if (comma == std::string::npos) throw bad("missing comma");
+    std::int64_t xy[2] = {0, 0};
+    const std::string_view parts[2] = {std::string_view(text).substr(0, comma), std::string_view(text).substr(comma + 1)};
+    for (int i = 0; i < 2; ++i) {
+        const auto [end, ec] = std::from_chars(parts[i].data(), parts[i].data() + parts[i].size(), xy[i]);
+        if (ec == std::errc::result_out_of_range) throw bad("coordinate out of range");
+        if (ec != std::errc() || end != parts[i].data() + parts[i].size() || parts[i].empty())
+            throw bad("coordinates must be integers");
+    }
+    if (!map.contains(xy[0], xy[1]))
+        throw UsageError(std::string(option) + " " + text + " is outside the map (x in [0, " + std::to_string(map.width() - 1) +
+                         "], y in [0, " + std::to_string(map.height() - 1) + "])");
+    return path::GridPoint{static_cast<std::int32_t>(xy[0]), static_cast<std::int32_t>(xy[1])};
+}
+
+/// The map around the path (or around start and goal when there is none), two cells of margin.
+void render(std::ostream& out, const path::GridMap& map, const path::GridPath& result, path::GridPoint from, path::GridPoint to) {
+    std::int32_t x0 = std::min(from.x, to.x), x1 = std::max(from.x, to.x);
+    std::int32_t y0 = std::min(from.y, to.y), y1 = std::max(from.y, to.y);
+    for (const auto& c : result.cells) {
+        x0 = std::min(x0, c.x), x1 = std::max(x1, c.x);
+        y0 = std::min(y0, c.y), y1 = std::max(y1, c.y);
+    }
+    x0 = std::max(0, x0 - 2), y0 = std::max(0, y0 - 2);
+    x1 = std::min(map.width() - 1, x1 + 2), y1 = std::min(map.height() - 1, y1 + 2);
+    const std::size_t w = std::size_t(x1 - x0 + 1);
+    std::vector<std::string> rows(std::size_t(y1 - y0 + 1), std::string(w, ' '));
+    for (std::int32_t y = y0; y <= y1; ++y)
+        for (std::int32_t x = x0; x <= x1; ++x) {
+            char c = '@';
+            if (map.passable({x, y})) {
+                const auto cost = map.cost({x, y});
+                c = cost == 1 ? '.' : cost <= 9 ? char('0' + cost) : '+';
+            }
+            rows[std::size_t(y - y0)][std::size_t(x - x0)] = c;
+        }
+    for (const auto& c : result.cells) rows[std::size_t(c.y - y0)][std::size_t(c.x - x0)] = '*';
+    rows[std::size_t(from.y - y0)][std::size_t(from.x - x0)] = 'S';
+    rows[std::size_t(to.y - y0)][std::size_t(to.x - x0)] = 'G';
+    out << "map region x " << x0 << ".." << x1 << ", y " << y0 << ".." << y1
+        << "  (S start, G goal, * path, . free, 2-9 terrain cost, + cost > 9, @ blocked)\n";
+    for (const auto& row : rows) out << row << '\n';
+}
+
+void run_path(const PathArgs& args, int& exit_code) {
+    const path::GridMap map = io::load_grid_map(args.map_file);
+    const path::GridPoint from = parse_point(args.from, "--from", map);
+    const path::GridPoint to = parse_point(args.to, "--to", map);
+    if (!std::isfinite(args.weight) || args.weight < 1.0)
+        throw UsageError("--weight must be a finite number >= 1, got " + std::to_string(args.weight));
+    path::GridSearchOptions options;
+    options.movement = *path::parse_movement(args.movement);
+    options.diagonal = *path::parse_diagonal_rule(args.diagonal);
+    options.heuristic = *path::parse_heuristic(args.heuristic);
+    options.weight = args.weight;
+    if (args.max_expansions > 0) options.budget.max_expansions = args.max_expansions;
+
+    GridRunner runner(map, GridAlgorithm::AStar, options);
+    path::GridPath result;
+    const GridRun run = runner.run(from, to, result);
+
+    std::string problem;
+    if (run.status == Status::InvalidQuery) {
+        if (!map.passable(from)) problem = "start " + args.from + " is blocked";
+        else if (!map.passable(to)) problem = "goal " + args.to + " is blocked";
+        else problem = "invalid query";
+    }
+    std::vector<path::GridPoint> corners;
+    if (args.corners) path::corner_points(result.cells, corners);
+
+    if (args.json) {
+        nlohmann::ordered_json j;
+        j["status"] = to_string(run.status);
+        j["cost"] = run.status == Status::Found ? nlohmann::ordered_json(result.cost) : nlohmann::ordered_json(nullptr);
+        nlohmann::ordered_json cells = nlohmann::ordered_json::array();
+        for (const auto& c : result.cells) cells.push_back({c.x, c.y});
+        j["path"] = std::move(cells);
+        if (args.corners) {
+            nlohmann::ordered_json points = nlohmann::ordered_json::array();
+            for (const auto& c : corners) points.push_back({c.x, c.y});
+            j["corners"] = std::move(points);
+        }
+        j["expanded"] = run.expanded;
+        j["micros"] = std::round(run.micros * 10.0) / 10.0;
+        if (!problem.empty()) j["error"] = problem;
+        std::cout << j.dump() << '\n';
+    } else {
+        std::cout << "status: " << to_string(run.status) << '\n';
+        if (run.status == Status::Found) {
+            std::cout << "cost: " << std::setprecision(10) << result.cost << '\n'
+                      << "cells: " << result.cells.size() << '\n';
+        }
+        std::cout << "expanded: " << run.expanded << '\n'
+                  << "micros: " << std::fixed << std::setprecision(1) << run.micros << std::defaultfloat << '\n';
+        if (run.status == Status::Found) {
+            const auto& shown = args.corners ? corners : result.cells;
+            std::cout << (args.corners ? "corners:" : "path:");
+            for (const auto& c : shown) std::cout << " (" << c.x << ',' << c.y << ')';
+            std::cout << '\n';
+        }
+    }
+    if (args.render) render(std::cout, map, result, from, to);
+    if (!problem.empty()) std::cerr << "gameplan: " << problem << '\n';
+    switch (run.status) {
+        case Status::Found: exit_code = 0; break;
+        case Status::InvalidQuery: exit_code = 2; break;
+        default: exit_code = 1; break;
+    }
+}
+
+}  // namespace
+
+void add_path_command(CLI::App& app, int& exit_code) {
+    auto args = std::make_shared<PathArgs>();
+    CLI::App* cmd = app.add_subcommand("path", "Find a path on a grid map (MovingAI .map or plain-text grid)");
+    cmd->add_option("map", args->map_file, "Map file")->required();
+    cmd->add_option("--from", args->from, "Start cell X,Y (0,0 is the upper-left cell)")->required();
+    cmd->add_option("--to", args->to, "Goal cell X,Y")->required();
+    cmd->add_option("--movement", args->movement, "4- or 8-connected movement")
+        ->check(CLI::IsMember({"4", "8"}))
+        ->capture_default_str();
+    cmd->add_option("--diagonal", args->diagonal, "Diagonal rule for 8-connected movement")
+        ->check(CLI::IsMember({"never", "no-corner-cutting", "one-obstacle", "always"}))
+        ->capture_default_str();
+    cmd->add_option("--heuristic", args->heuristic, "Heuristic (auto = tightest admissible for the movement rule)")
+        ->check(CLI::IsMember({"auto", "manhattan", "octile", "euclidean", "chebyshev", "zero"}))
+        ->capture_default_str();
+    cmd->add_option("--weight", args->weight, "Weighted A*: f = g + W*h, W >= 1 (cost at most W x optimal)")
+        ->capture_default_str();
+    cmd->add_option("--max-expansions", args->max_expansions, "Expansion budget (0 = unlimited)");
+    cmd->add_flag("--json", args->json, "Print one JSON object");
+    cmd->add_flag("--render", args->render, "Print the map around the path in ASCII");
+    cmd->add_flag("--corners", args->corners, "Report only the path's corner points");
+    cmd->callback([args, &exit_code] { run_path(*args, exit_code); });
+}
+
+}  // namespace gameplan::cli
