@@ -122,8 +122,11 @@ class Planner {
 public:
     /// A planner for `domain`, which must outlive it. Allocates its per-domain tables.
     explicit Planner(const Domain& domain);
+    /// Releases the planner's storage.
     ~Planner();
+    /// Movable (the moved-from planner may only be destroyed or assigned to); not copyable.
     Planner(Planner&&) noexcept;
+    /// Move assignment; see the move constructor.
     Planner& operator=(Planner&&) noexcept;
     Planner(const Planner&) = delete;
     Planner& operator=(const Planner&) = delete;
