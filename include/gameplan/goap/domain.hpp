@@ -17,7 +17,7 @@
 /// index (literal -> actions whose effects set it) the planner's relevance analysis walks; literal
 /// index = 2 * atom + value.
 ///
-/// Complexity: building is O(total literals · log) ; lookups by name are O(log n) and never allocate.
+/// Complexity: building is O(total literals · log); lookups by name are O(log n) and never allocate.
 
 #include <gameplan/goap/world_state.hpp>
 

@@ -21,7 +21,8 @@
 ///    The relevant atoms are renumbered densely, so a 1,000-atom domain whose goal touches 40 atoms
 ///    is searched with one 64-bit word per state. Finally h_max is computed from the start over the
 ///    relevant part: goal literals it cannot reach are reported (`unreachable_goals()`), and actions
-///    with an unreachable precondition are dropped.
+///    with an unreachable precondition are dropped. The goal-dependent part of this (relevance,
+///    compaction, action tables) is reused by the next query if goal, mask and costs are unchanged.
 /// 2. *Search* with `gameplan::search::SearchContext`, states interned by a registry (hash table over
 ///    fixed-width bit states in flat storage, dense ids, generation-stamped so a new query resets in
 ///    O(1)). The inner loops are specialised for states of one 64-bit word and generic otherwise.
@@ -121,8 +122,11 @@ class Planner {
 public:
     /// A planner for `domain`, which must outlive it. Allocates its per-domain tables.
     explicit Planner(const Domain& domain);
+    /// Releases the planner's storage.
     ~Planner();
+    /// Movable (the moved-from planner may only be destroyed or assigned to); not copyable.
     Planner(Planner&&) noexcept;
+    /// Move assignment; see the move constructor.
     Planner& operator=(Planner&&) noexcept;
     Planner(const Planner&) = delete;
     Planner& operator=(const Planner&) = delete;

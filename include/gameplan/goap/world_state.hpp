@@ -36,10 +36,14 @@ namespace gameplan::goap {
 
 /// Dense index of an atom within its domain. Default-constructed ids are invalid.
 struct AtomId {
+    /// The invalid id's value.
     static constexpr std::uint32_t kInvalid = UINT32_MAX;
+    /// Dense index (declaration order); kInvalid when invalid.
     std::uint32_t value = kInvalid;
 
+    /// The invalid id.
     constexpr AtomId() noexcept = default;
+    /// The id with index `v` (explicit: no implicit integer conversion).
     constexpr explicit AtomId(std::uint32_t v) noexcept : value(v) {}
     /// True unless this is the invalid id.
     [[nodiscard]] constexpr bool valid() const noexcept { return value != kInvalid; }
@@ -49,10 +53,14 @@ struct AtomId {
 
 /// Dense index of an action within its domain (declaration order). Default-constructed ids are invalid.
 struct ActionId {
+    /// The invalid id's value.
     static constexpr std::uint32_t kInvalid = UINT32_MAX;
+    /// Dense index (declaration order); kInvalid when invalid.
     std::uint32_t value = kInvalid;
 
+    /// The invalid id.
     constexpr ActionId() noexcept = default;
+    /// The id with index `v` (explicit: no implicit integer conversion).
     constexpr explicit ActionId(std::uint32_t v) noexcept : value(v) {}
     /// True unless this is the invalid id.
     [[nodiscard]] constexpr bool valid() const noexcept { return value != kInvalid; }
@@ -62,8 +70,8 @@ struct ActionId {
 
 /// One atom with a required or assigned value: `atom = value`.
 struct Literal {
-    AtomId atom;
-    bool value = true;
+    AtomId atom;        ///< the atom
+    bool value = true;  ///< its required or assigned value
     friend constexpr bool operator==(const Literal&, const Literal&) noexcept = default;
 };
 
@@ -117,6 +125,7 @@ public:
                 fn(AtomId(static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)))));
     }
 
+    /// Same atom count and same members.
     friend bool operator==(const AtomSet& a, const AtomSet& b) noexcept {
         return a.m_atoms == b.m_atoms && a.m_words == b.m_words;
     }
@@ -172,6 +181,7 @@ public:
     /// `(world & shared) | (agent & ~shared)`. Sizes must match; never allocates. O(words).
     void assign_view(const WorldState& world, const WorldState& agent, const AtomSet& shared) noexcept;
 
+    /// Same atom count and same values.
     friend bool operator==(const WorldState& a, const WorldState& b) noexcept { return a.m_bits == b.m_bits; }
 
     /// Mutable storage words. Callers must keep bits past atom_count() zero.
@@ -229,6 +239,7 @@ public:
         m_care.for_each([&](AtomId a) { fn(Literal{a, m_values.test(a)}); });
     }
 
+    /// Same atom count, same constrained atoms, same values.
     friend bool operator==(const Condition& a, const Condition& b) noexcept {
         return a.m_care == b.m_care && a.m_values == b.m_values;
     }
