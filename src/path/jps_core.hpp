@@ -9,6 +9,7 @@
 //
 //   template <class Emit> void straight(uint32_t node, int32_t x, int32_t y, int dir, Emit&& emit);
 //   template <class Emit> void diagonal(uint32_t node, int32_t x, int32_t y, int dir, Emit&& emit);
+//   void prefetch(uint32_t node);  // a hint: `node` will probably be expanded soon
 //
 // where (x, y) are padded coordinates (map coordinates + 1) and emit(succ, sx, sy, cost) relaxes one
 // successor reached by "k diagonal steps, then m straight steps" of total length `cost`. Both jumpers
@@ -150,6 +151,9 @@ public:
             if (slice_left == 0) return Status::InProgress;
             --slice_left;
             m_heap.pop();
+            // The next expansion is most likely the new top (unless a successor beats it): start
+            // fetching its table / neighbourhood now, the expansion below hides the latency.
+            if (!m_heap.empty()) jumper.prefetch(m_heap.top().node);
             cells[node].stamp = closed;
             ++m_stats.expanded;
             const double g = cells[node].g;
@@ -191,6 +195,7 @@ public:
                 const double h = heuristic(sx, sy);
                 cell = CellState{g_next, node, open};
                 m_heap.push(succ, Key{g_next + h, h, ++m_sequence});
+                jumper.prefetch(succ);
             };
             while (mask != 0) {
                 const int d = std::countr_zero(mask);

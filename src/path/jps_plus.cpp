@@ -18,11 +18,19 @@ constexpr bool is_diagonal(int d) noexcept { return (d & 1) != 0; }
 // OnlineJumper (jps.cpp) emits, in the same order.
 struct TableJumper {
     const std::int16_t* entries = nullptr;
+    const std::uint8_t* pass = nullptr;
+    std::uint32_t stride = 0;
     std::uint32_t delta[8] = {};
     detail::JpsTarget goal{};
 
     [[nodiscard]] std::int32_t entry(std::uint32_t node, int d) const noexcept {
         return entries[static_cast<std::size_t>(node) * 8 + static_cast<std::size_t>(d)];
+    }
+
+    void prefetch(std::uint32_t node) const noexcept {
+        __builtin_prefetch(entries + static_cast<std::size_t>(node) * 8);
+        __builtin_prefetch(pass + node - stride);
+        __builtin_prefetch(pass + node + stride);
     }
 
     template <class Emit>
@@ -244,6 +252,8 @@ struct JpsPlusPathfinder::Impl {
         if (!t.passable(start) || !t.passable(goal)) return search.invalid();
         search.begin(t.passable_data(), t.node_bound(), t.stride(), start, goal, options);
         jumper.entries = t.entries();
+        jumper.pass = t.passable_data();
+        jumper.stride = t.stride();
         for (int d = 0; d < 8; ++d) jumper.delta[d] = dir_delta(d, t.stride());
         jumper.goal = search.goal();
         return Status::InProgress;
