@@ -111,63 +111,102 @@ struct OnlineJumper {
         __builtin_prefetch(pass + node + delta[detail::kDirS]);
     }
 
-    [[nodiscard]] std::int32_t scan(std::int32_t x, std::int32_t y, int d) const noexcept {
-        switch (d) {
-            case detail::kDirE: return scan_forward(row(y), row(y - 1), row(y + 1), x);
-            case detail::kDirW: return scan_backward(row(y), row(y - 1), row(y + 1), x);
-            case detail::kDirS: return scan_forward(col(x), col(x - 1), col(x + 1), y);
-            default: return scan_backward(col(x), col(x - 1), col(x + 1), y);
+    // Scan of straight direction D from (x, y), given the bit line through (x, y) in D's orientation
+    // (the row for E/W, the column for N/S) and the line stride.
+    template <int D>
+    [[nodiscard]] static std::int32_t scan(const std::uint64_t* line, std::ptrdiff_t line_stride, std::int32_t x,
+                                           std::int32_t y) noexcept {
+        if constexpr (D == detail::kDirE) return scan_forward(line, line - line_stride, line + line_stride, x);
+        if constexpr (D == detail::kDirW) return scan_backward(line, line - line_stride, line + line_stride, x);
+        if constexpr (D == detail::kDirS) return scan_forward(line, line - line_stride, line + line_stride, y);
+        if constexpr (D == detail::kDirN) return scan_backward(line, line - line_stride, line + line_stride, y);
+    }
+
+    [[nodiscard]] static bool bit_at(const std::uint64_t* line, std::int32_t position) noexcept {
+        const auto b = static_cast<std::uint32_t>(position) + kLineMargin;
+        return ((line[b >> 6] >> (b & 63)) & 1u) != 0;
+    }
+
+    // Emits the jump point (entry v > 0) or the goal found by a scan of direction D from (x, y).
+    template <int D, class Emit>
+    void emit_ray(std::int32_t v, std::uint32_t node, std::int32_t x, std::int32_t y, double base, Emit& emit) const {
+        constexpr std::int32_t dx = detail::kDirDx[D], dy = detail::kDirDy[D];
+        std::int32_t t = 0;
+        if constexpr (dx != 0) {
+            if (goal.y == y) t = (goal.x - x) * dx;
+        } else {
+            if (goal.x == x) t = (goal.y - y) * dy;
         }
-    }
-
-    [[nodiscard]] bool free_cell(std::int32_t x, std::int32_t y) const noexcept {
-        const auto b = static_cast<std::uint32_t>(x) + kLineMargin;
-        return ((row(y)[b >> 6] >> (b & 63)) & 1u) != 0;
-    }
-
-    // Scans one straight ray and emits its jump point or the goal. Returns the scan's entry.
-    template <class Emit>
-    std::int32_t ray(std::uint32_t node, std::int32_t x, std::int32_t y, int d, double base, Emit& emit) const {
-        const std::int32_t v = scan(x, y, d);
-        const std::int32_t t = detail::target_on_ray(goal, x, y, d);
-        if (t != 0 && t <= detail::reach_of(v)) {
+        if (t > 0 && t <= detail::reach_of(v)) {
             emit(goal.node, goal.x, goal.y, base + t);
         } else if (v > 0) {
-            emit(node + static_cast<std::uint32_t>(v) * delta[d], x + v * detail::kDirDx[d], y + v * detail::kDirDy[d],
-                 base + v);
+            emit(node + static_cast<std::uint32_t>(v) * delta[D], x + v * dx, y + v * dy, base + v);
         }
-        return v;
     }
 
-    template <class Emit>
-    void straight(std::uint32_t node, std::int32_t x, std::int32_t y, int d, Emit& emit) const {
-        ray(node, x, y, d, 0.0, emit);
+    template <int D, class Emit>
+    void straight_in(std::uint32_t node, std::int32_t x, std::int32_t y, Emit& emit) const {
+        std::int32_t v;
+        if constexpr (D == detail::kDirE || D == detail::kDirW)
+            v = scan<D>(row(y), row_words, x, y);
+        else
+            v = scan<D>(col(x), col_words, x, y);
+        emit_ray<D>(v, node, x, y, 0.0, emit);
     }
 
-    template <class Emit>
-    void diagonal(std::uint32_t node, std::int32_t x, std::int32_t y, int d, Emit& emit) const {
-        const int dv = detail::vertical_part(d), dh = detail::horizontal_part(d);
-        const std::uint32_t step = delta[d];
-        const std::int32_t ddx = detail::kDirDx[d], ddy = detail::kDirDy[d];
-        std::uint32_t z = node;
-        std::int32_t t = 0;
+    // The diagonal walk, with the direction known at compile time and the row and column bit lines of
+    // the current cell stepped along with it.
+    template <int D, class Emit>
+    void diagonal_in(std::uint32_t node, std::int32_t x, std::int32_t y, Emit& emit) const {
+        constexpr int dv = detail::vertical_part(D), dh = detail::horizontal_part(D);
+        constexpr std::int32_t ddx = detail::kDirDx[D], ddy = detail::kDirDy[D];
+        const std::uint32_t step = delta[D];
+        const std::ptrdiff_t rs = row_words, cs = col_words;
+        const std::uint64_t* r = row(y);  // row of the current cell
+        const std::uint64_t* c = col(x);  // column of the current cell
         // The next diagonal step needs both straight neighbours free, which the two scans of the
         // current cell report for free (an entry of 0 means a blocked neighbour), and the diagonal
         // cell itself, one bit of the row bitmap: no byte-map lookups in the walk.
-        if (!(free_cell(x + ddx, y) && free_cell(x, y + ddy) && free_cell(x + ddx, y + ddy))) return;
+        if (!(bit_at(r, x + ddx) && bit_at(r + ddy * rs, x) && bit_at(r + ddy * rs, x + ddx))) return;
+        std::uint32_t z = node;
+        std::int32_t t = 0;
         for (;;) {
             z += step;
             x += ddx;
             y += ddy;
+            r += ddy * rs;
+            c += ddx * cs;
             ++t;
             const double base = t * kDiagonalStep;
             if (z == goal.node) {
                 emit(goal.node, goal.x, goal.y, base);
                 return;
             }
-            const std::int32_t vv = ray(z, x, y, dv, base, emit);
-            const std::int32_t vh = ray(z, x, y, dh, base, emit);
-            if (vv == 0 || vh == 0 || !free_cell(x + ddx, y + ddy)) return;
+            const std::int32_t vv = scan<dv>(c, cs, x, y);
+            emit_ray<dv>(vv, z, x, y, base, emit);
+            const std::int32_t vh = scan<dh>(r, rs, x, y);
+            emit_ray<dh>(vh, z, x, y, base, emit);
+            if (vv == 0 || vh == 0 || !bit_at(r + ddy * rs, x + ddx)) return;
+        }
+    }
+
+    template <class Emit>
+    void straight(std::uint32_t node, std::int32_t x, std::int32_t y, int d, Emit& emit) const {
+        switch (d) {
+            case detail::kDirN: return straight_in<detail::kDirN>(node, x, y, emit);
+            case detail::kDirE: return straight_in<detail::kDirE>(node, x, y, emit);
+            case detail::kDirS: return straight_in<detail::kDirS>(node, x, y, emit);
+            default: return straight_in<detail::kDirW>(node, x, y, emit);
+        }
+    }
+
+    template <class Emit>
+    void diagonal(std::uint32_t node, std::int32_t x, std::int32_t y, int d, Emit& emit) const {
+        switch (d) {
+            case detail::kDirNE: return diagonal_in<detail::kDirNE>(node, x, y, emit);
+            case detail::kDirSE: return diagonal_in<detail::kDirSE>(node, x, y, emit);
+            case detail::kDirSW: return diagonal_in<detail::kDirSW>(node, x, y, emit);
+            default: return diagonal_in<detail::kDirNW>(node, x, y, emit);
         }
     }
 };

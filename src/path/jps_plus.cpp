@@ -132,6 +132,9 @@ JpsSupport JumpTable::build(const GridMap& map) {
     const auto data = map.passable_data();
     m_pass.assign(data.begin(), data.end());
     m_entries.assign(m_pass.size() * 8, 0);
+    // An update walks back at most one ray per seed: 6 seeds per straight direction, each ray shorter
+    // than the map side, bound the straight entries whose sign can change, so updates never allocate.
+    m_changed.reserve(12 * (static_cast<std::size_t>(map.width()) + static_cast<std::size_t>(map.height())) + 64);
     m_width = map.width();
     m_height = map.height();
     m_stride = map.stride();

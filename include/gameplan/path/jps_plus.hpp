@@ -77,7 +77,8 @@ public:
 
     /// Re-reads cell `p` of `map` and repairs the entries that depend on it. Returns the number of
     /// entries rewritten (0 when the cell did not change, when `p` is off the map, or when the table
-    /// was not built from `map`). Allocates only to grow an internal work list (reused afterwards).
+    /// was not built from `map`). Proportional to the number of entries that change; never allocates
+    /// (its work list is sized by build).
     std::size_t update_cell(const GridMap& map, GridPoint p);
 
     /// True if the table is built and in step with `map` (see the overview). O(1).
