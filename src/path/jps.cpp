@@ -30,63 +30,63 @@ JpsSupport check_jps_support(const GridMap& map, const GridSearchOptions& option
 
 namespace {
 
-constexpr std::uint64_t kLow63 = (std::uint64_t{1} << 63) - 1;
-
-// Bits of a line (a row, or a column of the transposed copy) start at bit 64 of the line's words, so a
-// 64-bit window that begins up to 62 cells before the line (a westward scan near the border) stays in
-// bounds; bits outside the padded line are 0 = blocked, like the border.
+// Bits of a line (a row, or a column of the transposed copy) start at bit 64 of the line's words, and
+// one more word follows the line, so a scan can always read the word before and after the one it is
+// in; bits outside the padded line are 0 = blocked, like the border.
 constexpr std::uint32_t kLineMargin = 64;
 
 constexpr std::uint32_t words_per_line(std::uint32_t length) noexcept { return (length + kLineMargin + 63) / 64 + 1; }
 
-// 64 cells of a line starting at bit `bit`: bit j of the result is cell bit + j - kLineMargin.
-inline std::uint64_t window(const std::uint64_t* line, std::uint32_t bit) noexcept {
-    const std::uint32_t i = bit >> 6, o = bit & 63;
-    return (line[i] >> o) | ((line[i + 1] << 1) << (63 - o));
-}
-
 // Straight scan towards increasing positions from position p along `line`, whose neighbouring lines
 // are `side_a` and `side_b`. Returns the jump table entry (see jps_plus.hpp): +d for a jump point d
 // cells away (a free cell whose neighbour in a side line is free while the side cell before it is
-// blocked), -d when the line is blocked after d free cells. 63 cells per iteration.
+// blocked), -d when the line is blocked after d free cells.
+//
+// Works on the aligned 64-bit words of the three lines: bit k of (A << 1 | carry) is the side cell
+// before cell k, so `A & ~(A << 1 | carry)` marks forced neighbours of a whole word at once, and the
+// first stop (forced neighbour or wall) is one count-trailing-zeros away. The word before the first
+// one always exists (kLineMargin), and the border cell guarantees a stop.
 inline std::int32_t scan_forward(const std::uint64_t* line, const std::uint64_t* side_a, const std::uint64_t* side_b,
                                  std::int32_t p) noexcept {
-    std::int32_t s = p + 1;
-    for (;;) {
-        const auto bit = static_cast<std::uint32_t>(s) + kLineMargin;
-        const std::uint64_t r = window(line, bit);
-        const std::uint64_t a = window(side_a, bit - 1);  // bit j: side cell s + j - 1
-        const std::uint64_t b = window(side_b, bit - 1);
-        const std::uint64_t forced = ((a >> 1) & ~a) | ((b >> 1) & ~b);
-        const std::uint64_t stop = (forced | ~r) & kLow63;
-        if (stop != 0) {
-            const int j = std::countr_zero(stop);
-            const std::int32_t c = s + j;
-            return ((r >> j) & 1u) ? c - p : -(c - p - 1);
-        }
-        s += 63;
+    const auto first = static_cast<std::uint32_t>(p + 1) + kLineMargin;
+    std::uint32_t i = first >> 6;
+    std::uint64_t a = side_a[i], b = side_b[i], r = line[i];
+    std::uint64_t forced = (a & ~((a << 1) | (side_a[i - 1] >> 63))) | (b & ~((b << 1) | (side_b[i - 1] >> 63)));
+    std::uint64_t stop = (forced | ~r) & (~std::uint64_t{0} << (first & 63));
+    while (stop == 0) {
+        const std::uint64_t carry_a = a >> 63, carry_b = b >> 63;
+        ++i;
+        a = side_a[i];
+        b = side_b[i];
+        r = line[i];
+        forced = (a & ~((a << 1) | carry_a)) | (b & ~((b << 1) | carry_b));
+        stop = forced | ~r;
     }
+    const int j = std::countr_zero(stop);
+    const std::int32_t c = static_cast<std::int32_t>((i << 6) + static_cast<std::uint32_t>(j) - kLineMargin);
+    return ((r >> j) & 1u) ? c - p : -(c - p - 1);
 }
 
-// Mirror of scan_forward towards decreasing positions.
+// Mirror of scan_forward towards decreasing positions: the side cell before cell k is k + 1.
 inline std::int32_t scan_backward(const std::uint64_t* line, const std::uint64_t* side_a, const std::uint64_t* side_b,
                                   std::int32_t p) noexcept {
-    std::int32_t s = p - 1;
-    for (;;) {
-        const std::int32_t base = s - 62;  // cell of bit 0; bits 0..62 are cells s - 62 .. s
-        const auto bit = static_cast<std::uint32_t>(base + static_cast<std::int32_t>(kLineMargin));
-        const std::uint64_t r = window(line, bit);
-        const std::uint64_t a = window(side_a, bit);
-        const std::uint64_t b = window(side_b, bit);
-        const std::uint64_t forced = (a & ~(a >> 1)) | (b & ~(b >> 1));
-        const std::uint64_t stop = (forced | ~r) & kLow63;
-        if (stop != 0) {
-            const int j = 63 - std::countl_zero(stop);
-            const std::int32_t c = base + j;
-            return ((r >> j) & 1u) ? p - c : -(p - c - 1);
-        }
-        s -= 63;
+    const auto first = static_cast<std::uint32_t>(p - 1) + kLineMargin;
+    std::uint32_t i = first >> 6;
+    std::uint64_t a = side_a[i], b = side_b[i], r = line[i];
+    std::uint64_t forced = (a & ~((a >> 1) | (side_a[i + 1] << 63))) | (b & ~((b >> 1) | (side_b[i + 1] << 63)));
+    std::uint64_t stop = (forced | ~r) & (~std::uint64_t{0} >> (63 - (first & 63)));
+    while (stop == 0) {
+        const std::uint64_t carry_a = a << 63, carry_b = b << 63;
+        --i;
+        a = side_a[i];
+        b = side_b[i];
+        r = line[i];
+        forced = (a & ~((a >> 1) | carry_a)) | (b & ~((b >> 1) | carry_b));
+        stop = forced | ~r;
     }
+    const int j = 63 - std::countl_zero(stop);
+    const std::int32_t c = static_cast<std::int32_t>((i << 6) + static_cast<std::uint32_t>(j) - kLineMargin);
+    return ((r >> j) & 1u) ? p - c : -(p - c - 1);
 }
 
 // Successor generation by scanning the bit-packed snapshot (see jps_core.hpp for the contract).

@@ -2,8 +2,8 @@
 // Private to the path module: the best-first loop shared by JpsPathfinder (online scanning) and
 // JpsPlusPathfinder (jump tables), and the direction conventions both use.
 //
-// The loop is the engine's A* over jump points: search::IndexedHeap keyed by SearchContext<double>::Key,
-// generation stamps (search/generation.hpp), search::Budget, search::SearchStats and Status. What differs
+// The loop is the engine's A* over jump points: search::IndexedHeap (with the engine's tie-break order in
+// a packed key), generation stamps (search/generation.hpp), search::Budget, search::SearchStats and Status. What differs
 // between the two pathfinders is only how the successors of a jump point in one direction are found; a
 // *Jumper* supplies that:
 //
@@ -80,7 +80,26 @@ constexpr std::int32_t reach_of(std::int32_t entry) noexcept { return entry > 0 
 /// The A* loop over jump points with its reusable per-cell state. See the file comment.
 class JpsSearch {
 public:
-    using Key = search::SearchContext<double>::Key;
+    // Open-list key with the engine's order (smallest f, then smallest h, then most recently pushed),
+    // packed into two integers so a comparison is branch-free: f and h are non-negative doubles whose
+    // bit patterns order like their values; h is rounded to float to share a word with the sequence
+    // (the same packing as GridPathfinder's key).
+    struct Key {
+        std::uint64_t f_bits;
+        std::uint64_t tie;  // float bits of h << 32 | ~sequence
+        friend bool operator<(const Key& a, const Key& b) noexcept {
+#if defined(__SIZEOF_INT128__)
+            __extension__ using U128 = unsigned __int128;
+            return ((U128(a.f_bits) << 64) | a.tie) < ((U128(b.f_bits) << 64) | b.tie);
+#else
+            return a.f_bits < b.f_bits || (a.f_bits == b.f_bits && a.tie < b.tie);
+#endif
+        }
+    };
+    [[nodiscard]] static Key make_key(double f, double h, std::uint32_t sequence) noexcept {
+        const auto h_bits = std::bit_cast<std::uint32_t>(static_cast<float>(h));
+        return Key{std::bit_cast<std::uint64_t>(f), (std::uint64_t{h_bits} << 32) | std::uint64_t{~sequence}};
+    }
 
     /// Sizes the per-cell state for `bound` padded node indices and the open list for `open_entries`.
     void reserve(std::uint32_t bound, std::size_t open_entries) {
@@ -122,7 +141,7 @@ public:
         const std::uint32_t node = (static_cast<std::uint32_t>(start.y) + 1) * stride + static_cast<std::uint32_t>(start.x) + 1;
         const double h = heuristic(start.x + 1, start.y + 1);
         m_cells[node] = CellState{0.0, search::kNoNode, search::open_stamp(m_generation)};
-        m_heap.push(node, Key{h, h, ++m_sequence});
+        m_heap.push(node, make_key(h, h, ++m_sequence));
         m_active = true;
         return m_status = Status::InProgress;
     }
@@ -189,12 +208,12 @@ public:
                     cell.g = g_next;
                     cell.parent = node;
                     const double h = heuristic(sx, sy);
-                    m_heap.decrease(succ, Key{g_next + h, h, ++m_sequence});
+                    m_heap.decrease(succ, make_key(g_next + h, h, ++m_sequence));
                     return;
                 }
                 const double h = heuristic(sx, sy);
                 cell = CellState{g_next, node, open};
-                m_heap.push(succ, Key{g_next + h, h, ++m_sequence});
+                m_heap.push(succ, make_key(g_next + h, h, ++m_sequence));
                 jumper.prefetch(succ);
             };
             while (mask != 0) {
