@@ -172,7 +172,10 @@ public:
             m_heap.pop();
             // The next expansion is most likely the new top (unless a successor beats it): start
             // fetching its table / neighbourhood now, the expansion below hides the latency.
-            if (!m_heap.empty()) jumper.prefetch(m_heap.top().node);
+            if (!m_heap.empty()) {
+                jumper.prefetch(m_heap.top().node);
+                __builtin_prefetch(cells + m_heap.top().node);
+            }
             cells[node].stamp = closed;
             ++m_stats.expanded;
             const double g = cells[node].g;
