@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
     int exit_code = 0;
     // Subcommands register here.
     gameplan::cli::add_plan_command(app, exit_code);
+    gameplan::cli::add_simulate_command(app, exit_code);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
