@@ -66,13 +66,17 @@ public:
         std::size_t index;
         std::string key;
         std::set<std::string> keys;
+        bool has_key = false;  // objects: the current member's key has been read
     };
 
     [[nodiscard]] const std::vector<Frame>& stack() const noexcept { return m_stack; }
 
     [[nodiscard]] JsonPath current_path() const {
         JsonPath p;
-        for (const Frame& f : m_stack) p.push_back(f.object ? JsonPathElem{false, 0, f.key} : JsonPathElem{true, f.index, {}});
+        for (const Frame& f : m_stack) {
+            if (f.object && !f.has_key) break;  // between members: the path is the object itself
+            p.push_back(f.object ? JsonPathElem{false, 0, f.key} : JsonPathElem{true, f.index, {}});
+        }
         return p;
     }
 
@@ -80,7 +84,7 @@ public:
         if (path.size() != m_stack.size()) return false;
         for (std::size_t i = 0; i < path.size(); ++i) {
             const Frame& f = m_stack[i];
-            if (f.object == path[i].is_index) return false;
+            if (f.object == path[i].is_index || (f.object && !f.has_key)) return false;
             if (f.object ? f.key != path[i].key : f.index != path[i].index) return false;
         }
         return true;
@@ -125,6 +129,7 @@ public:
                 Frame& f = m_stack.back();
                 const bool duplicate = !f.keys.insert(key).second;
                 f.key = std::move(key);
+                f.has_key = true;
                 if (!v.key(key_offset, duplicate)) return;
                 while (pos < stop && std::isspace(static_cast<unsigned char>(m_text[pos]))) ++pos;
                 if (pos >= stop || m_text[pos] != ':') return;
@@ -136,7 +141,7 @@ public:
                 if (!v.value_begin(pos)) return;
                 if (c == '{' || c == '[') {
                     if (m_stack.size() >= kMaxDepth) return;
-                    m_stack.push_back(Frame{c == '{', 0, {}, {}});
+                    m_stack.push_back(Frame{c == '{', 0, {}, {}, false});
                     ++pos;
                     expect = c == '{' ? Expect::KeyOrEnd : Expect::ValueOrEnd;
                     continue;
@@ -160,6 +165,7 @@ public:
             if (c == ',') {
                 ++pos;
                 if (f.object) {
+                    f.has_key = false;
                     expect = Expect::Key;
                 } else {
                     ++f.index;

@@ -307,6 +307,7 @@ private:
                     expect_type(r, Json::value_t::object, pp / i, "a rule {\"if\": {atom: bool}, \"value\": number}");
                     check_keys(r, pp / i, {"if", "value"});
                     goap::PriorityRule rule;
+                    rule.when = m_domain->make_condition();  // no "if": always holds
                     if (r.contains("if")) rule.when = condition(r["if"], pp / i / "if");
                     if (!r.contains("value")) fail(pp / i / "value", "missing required field (a finite number)");
                     if (!r["value"].is_number() || !std::isfinite(r["value"].get<double>()))
