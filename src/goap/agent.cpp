@@ -2,6 +2,8 @@
 // See include/gameplan/goap/agent.hpp for the semantics this file implements.
 #include <gameplan/goap/agent.hpp>
 
+#include "agent_plan_cache.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -64,6 +66,7 @@ void AgentStats::add(const AgentStats& o) noexcept {
     expanded += o.expanded;
     checks += o.checks;
     cost_calls += o.cost_calls;
+    cache_hits += o.cache_hits;
     priority_calls += o.priority_calls;
     actions_started += o.actions_started;
     actions_succeeded += o.actions_succeeded;
@@ -76,13 +79,14 @@ void AgentStats::add(const AgentStats& o) noexcept {
 
 Agent::Agent(AgentSystem& system, AgentId id, AgentParams&& params)
     : m_system(&system),
-      m_id(id),
-      m_name(std::move(params.name)),
-      m_type(std::move(params.type)),
       m_domain(&system.domain()),
+      m_type_ptr(params.type.get()),
       m_user_data(params.user_data),
       m_budget(params.max_expansions_per_tick == 0 ? 1 : params.max_expansions_per_tick),
+      m_id(id),
       m_direction(params.direction),
+      m_type(std::move(params.type)),
+      m_name(std::move(params.name)),
       m_goals(std::move(params.goals)) {
     const Domain& d = *m_domain;
     const std::size_t atoms = d.atom_count();
@@ -95,10 +99,14 @@ Agent::Agent(AgentSystem& system, AgentId id, AgentParams&& params)
     }
     m_view = WorldState(atoms);
     m_scratch = WorldState(atoms);
-    m_priority.assign(m_goals.size(), 0.0);
+    m_priority.resize(m_goals.size());
+    for (std::size_t g = 0; g < m_goals.size(); ++g) {
+        m_dynamic_priorities |= static_cast<bool>(m_goals[g].priority_fn);
+        m_priority[g] = std::isnan(m_goals[g].priority) ? kInactivePriority : m_goals[g].priority;
+    }
     m_candidates.reserve(m_goals.size());
     m_callback_actions.reserve(m_goals.size());
-    for (const AgentGoal& g : m_goals) m_callback_actions.push_back(callback_actions_for(d, *m_type, g.condition));
+    for (const AgentGoal& g : m_goals) m_callback_actions.push_back(callback_actions_for(d, *m_type_ptr, g.condition));
     m_enabled.assign(d.action_count(), 1);
     m_costs.assign(d.action_count(), 0.0);
     m_plan.reserve(8);
@@ -122,11 +130,7 @@ void Agent::set_pending(ReplanTrigger trigger, ActionId action) noexcept {
 }
 
 Agent::PendingEvent& Agent::emit(AgentEventKind kind, std::uint64_t tick) {
-    if (!m_record) {
-        m_discard = PendingEvent{};
-        m_discard.event.kind = kind;
-        return m_discard;
-    }
+    if (!m_record) return m_discard;  // written to and never read
     PendingEvent& p = m_events.emplace_back();
     p.event.kind = kind;
     p.event.tick = tick;
@@ -159,6 +163,7 @@ bool Agent::refresh_view(const Blackboard& world) {
 }
 
 void Agent::evaluate_priorities(std::uint64_t tick) {
+    if (!m_dynamic_priorities) return;  // fixed priorities were stored once, at construction
     for (std::uint32_t g = 0; g < m_goals.size(); ++g) {
         const AgentGoal& goal = m_goals[g];
         if (goal.priority_fn) {
@@ -199,7 +204,7 @@ void Agent::abort_running(AbortReason reason, std::uint64_t tick) {
     e.event.abort_reason = reason;
     e.event.ticks = m_ticks_running;
     // The behaviour's abort hook is game code: it runs in the act phase, on the calling thread.
-    if (m_type->behaviour(a)->abort) {
+    if (m_type_ptr->behaviour(a)->abort) {
         m_abort_hook_pending = true;
         m_abort_hook_action = a;
         m_abort_hook_reason = reason;
@@ -240,7 +245,7 @@ void Agent::begin_selection(ReplanTrigger trigger, ActionId action, bool specula
 
 void Agent::prepare_query(std::uint32_t goal, std::uint64_t tick, PlanOptions& options) {
     options.direction = m_direction;
-    const AgentType& type = *m_type;
+    const AgentType& type = *m_type_ptr;
     if (!type.has_callbacks()) {
         if (!type.all_plannable()) options.enabled = type.plannable_mask();
         return;
@@ -318,6 +323,16 @@ void Agent::end_selection_without_plan(std::uint64_t tick) {
     e.event.idle_reason = m_idle_reason;
 }
 
+void Agent::record_failure(std::uint32_t goal, std::uint64_t expanded, std::span<const Literal> unreachable, std::uint64_t tick) {
+    ++m_stats.plans_failed;
+    m_any_failed = true;
+    PendingEvent& e = emit(AgentEventKind::PlanFailed, tick);
+    e.event.goal = goal;
+    e.event.priority = m_priority[goal];
+    e.event.expanded = expanded;
+    emit_literals(e, unreachable);
+}
+
 void Agent::continue_selection(PlannerSlot slot, std::uint64_t tick) {
     std::uint64_t budget = m_budget;
     while (m_candidate < m_candidates.size()) {
@@ -331,14 +346,41 @@ void Agent::continue_selection(PlannerSlot slot, std::uint64_t tick) {
         const std::uint32_t g = m_candidates[m_candidate];
         Planner& planner = m_planner ? *m_planner : **slot.scratch;
         Status status = Status::InProgress;
+        std::uint64_t before = 0;  // a new search has expanded nothing yet
         if (!m_search_active) {
             PlanOptions options;
             prepare_query(g, tick, options);
             ++m_stats.searches;
+            if (slot.cache) {
+                m_query_hash = detail::PlanCache::make_key(m_query_key, static_cast<std::uint8_t>(options.direction), m_view,
+                                                           m_goals[g].condition, options.enabled, options.costs);
+                const detail::PlanCache::Entry* hit = slot.cache->find(m_query_hash, m_query_key);
+                // A hit stands in for the search only when that search would have finished within this
+                // tick's budget, and it uses up the same budget: timing never depends on the cache.
+                if (hit && (budget == UINT64_MAX || hit->expanded < budget)) {
+                    ++m_stats.cache_hits;
+                    m_stats.expanded += hit->expanded;
+                    if (budget != UINT64_MAX) budget -= hit->expanded;
+                    if (hit->status == Status::Found) {
+                        PlanResult r;
+                        r.status = Status::Found;
+                        r.cost = hit->cost;
+                        r.plan = hit->plan;
+                        r.stats.expanded = hit->expanded;
+                        adopt_plan(g, r, tick);
+                        finish_search(slot);
+                        return;
+                    }
+                    record_failure(g, hit->expanded, hit->unreachable, tick);
+                    ++m_candidate;
+                    continue;
+                }
+            }
             m_search_active = true;
             status = planner.begin(m_view, m_goals[g].condition, options);
+        } else {
+            before = planner.result().stats.expanded;
         }
-        const std::uint64_t before = planner.result().stats.expanded;
         if (status == Status::InProgress) status = planner.step(budget);
         const PlanResult result = planner.result();
         const std::uint64_t used = result.stats.expanded - before;
@@ -357,19 +399,16 @@ void Agent::continue_selection(PlannerSlot slot, std::uint64_t tick) {
             e.event.expanded = result.stats.expanded;
             return;
         }
+        if (slot.cache && (status == Status::Found || status == Status::NoPath))
+            slot.cache->insert(m_query_hash, m_query_key, status, result.cost, result.stats.expanded, result.plan,
+                               planner.unreachable_goals());
         if (status == Status::Found) {
             adopt_plan(g, result, tick);
             finish_search(slot);
             return;
         }
         // NoPath (InvalidQuery cannot happen: every input is sized for the domain).
-        ++m_stats.plans_failed;
-        m_any_failed = true;
-        PendingEvent& e = emit(AgentEventKind::PlanFailed, tick);
-        e.event.goal = g;
-        e.event.priority = m_priority[g];
-        e.event.expanded = result.stats.expanded;
-        emit_literals(e, planner.unreachable_goals());
+        record_failure(g, result.stats.expanded, planner.unreachable_goals(), tick);
         m_search_active = false;
         ++m_candidate;
     }
@@ -380,7 +419,7 @@ void Agent::continue_selection(PlannerSlot slot, std::uint64_t tick) {
 bool Agent::next_action_startable(std::uint64_t tick) {
     const ActionId a = m_plan[m_step];
     if (!m_view.satisfies(m_domain->preconditions(a))) return false;
-    if (const ContextCheck& check = m_type->check(a)) {
+    if (const ContextCheck& check = m_type_ptr->check(a)) {
         ++m_stats.checks;
         if (!check(PlanningContext{*this, m_view, a, m_goal, tick, m_user_data})) return false;
     }
@@ -467,16 +506,22 @@ void Agent::act(Blackboard& world, std::uint64_t tick, bool record) {
         m_abort_hook_pending = false;
         m_scratch.assign_view(world.state(), m_private, m_domain->shared_atoms());
         ActionContext ctx{*this, world, m_abort_hook_action, m_scratch, tick, m_abort_hook_ticks, m_user_data};
-        m_type->behaviour(m_abort_hook_action)->abort(ctx, m_abort_hook_reason);
+        m_type_ptr->behaviour(m_abort_hook_action)->abort(ctx, m_abort_hook_reason);
     }
     if (m_status != AgentStatus::Acting || m_selecting || m_step >= m_plan.size()) return;
     const ActionId a = m_plan[m_step];
-    const Behaviour& behaviour = *m_type->behaviour(a);
+    const Behaviour& behaviour = *m_type_ptr->behaviour(a);
     const AtomSet& shared = m_domain->shared_atoms();
-    m_scratch.assign_view(world.state(), m_private, shared);
+    // The live view. When neither the world nor the private atoms changed since this agent's think
+    // phase, it is the view the agent already holds.
+    const WorldState* live = &m_view;
+    if (world.version() != m_seen_world_version || m_private_version != m_seen_private_version) {
+        m_scratch.assign_view(world.state(), m_private, shared);
+        live = &m_scratch;
+    }
     if (!m_running) {
         // Re-check against the live view: an agent earlier in this tick may have changed the world.
-        if (!m_scratch.satisfies(m_domain->preconditions(a))) {
+        if (!live->satisfies(m_domain->preconditions(a))) {
             set_pending(ReplanTrigger::PreconditionsFailed, a);
             return;
         }
@@ -485,11 +530,11 @@ void Agent::act(Blackboard& world, std::uint64_t tick, bool record) {
         ++m_stats.actions_started;
         emit(AgentEventKind::ActionStarted, tick).event.action = a;
         if (behaviour.start) {
-            ActionContext ctx{*this, world, a, m_scratch, tick, 0, m_user_data};
+            ActionContext ctx{*this, world, a, *live, tick, 0, m_user_data};
             behaviour.start(ctx);
         }
     }
-    ActionContext ctx{*this, world, a, m_scratch, tick, m_ticks_running, m_user_data};
+    ActionContext ctx{*this, world, a, *live, tick, m_ticks_running, m_user_data};
     const ActionStatus status = behaviour.update(ctx);
     ++m_stats.updates;
     ++m_ticks_running;
@@ -537,7 +582,7 @@ void Agent::release_for_removal(std::uint64_t tick, bool record) {
         Blackboard& world = m_system->blackboard();
         m_scratch.assign_view(world.state(), m_private, m_domain->shared_atoms());
         ActionContext ctx{*this, world, m_abort_hook_action, m_scratch, tick, m_abort_hook_ticks, m_user_data};
-        m_type->behaviour(m_abort_hook_action)->abort(ctx, m_abort_hook_reason);
+        m_type_ptr->behaviour(m_abort_hook_action)->abort(ctx, m_abort_hook_reason);
     }
     if (m_planner) m_system->release_planner(std::move(m_planner));
 }
@@ -627,18 +672,22 @@ void AgentSystem::think(Executor* executor) {
     const std::size_t n = m_agents.size();
     const std::size_t workers = executor ? std::max<std::size_t>(1, executor->concurrency()) : 1;
     if (m_worker_planners.size() < workers) m_worker_planners.resize(workers);
+    if (m_worker_caches.size() < workers) m_worker_caches.resize(workers);
+    for (std::size_t w = 0; w < workers; ++w)
+        if (!m_worker_caches[w] && m_options.plan_cache_entries > 0)
+            m_worker_caches[w] = std::make_unique<detail::PlanCache>(m_options.plan_cache_entries);
     const std::size_t chunk = m_options.chunk_size;
     const std::size_t tasks = (n + chunk - 1) / chunk;
     if (workers == 1 || tasks <= 1) {
         if (!m_worker_planners[0]) m_worker_planners[0] = std::make_unique<Planner>(*m_domain);
-        const Agent::PlannerSlot slot{&m_worker_planners[0], this};
+        const Agent::PlannerSlot slot{&m_worker_planners[0], this, m_worker_caches[0].get()};
         for (const std::unique_ptr<Agent>& a : m_agents)
             if (a) a->think(slot, m_tick, record);
     } else {
         for (std::size_t w = 0; w < workers; ++w)
             if (!m_worker_planners[w]) m_worker_planners[w] = std::make_unique<Planner>(*m_domain);
         executor->run(tasks, [this, record](std::size_t task, std::size_t worker) {
-            const Agent::PlannerSlot slot{&m_worker_planners[worker], this};
+            const Agent::PlannerSlot slot{&m_worker_planners[worker], this, m_worker_caches[worker].get()};
             const std::size_t begin = task * m_options.chunk_size;
             const std::size_t end = std::min(begin + m_options.chunk_size, m_agents.size());
             for (std::size_t i = begin; i < end; ++i)

@@ -76,8 +76,10 @@ struct PlanLog {
 
 // Runs one agent until it has `entries` planning outcomes (or `max_ticks` passed).
 PlanLog run_single(const Domain& d, const std::vector<AgentGoal>& goals, std::uint64_t budget, Direction dir,
-                   std::size_t entries, int max_ticks) {
-    AgentSystem s(d);
+                   std::size_t entries, int max_ticks, bool cache = false) {
+    AgentSystemOptions options;
+    options.plan_cache_entries = cache ? 64 : 0;  // without the cache, stats.expanded is work done now
+    AgentSystem s(d, options);
     struct Obs final : AgentObserver {
         PlanLog log;
         void on_event(const Agent&, const AgentEvent& e) override {
@@ -109,7 +111,9 @@ PlanLog run_single(const Domain& d, const std::vector<AgentGoal>& goals, std::ui
     for (int t = 0; t < max_ticks && obs.log.entries.size() < entries; ++t) {
         s.tick();
         const std::uint64_t now = s.find(id)->stats().expanded;
-        EXPECT_LE(now - before, budget);  // never more than the budget in one tick
+        if (!cache) {
+            EXPECT_LE(now - before, budget);  // never more than the budget in one tick
+        }
         before = now;
     }
     return obs.log;
@@ -135,6 +139,11 @@ TEST(AgentBudget, BudgetedAgentsAdoptExactlyTheUnbudgetedPlans) {
             EXPECT_EQ(budgeted.entries, reference.entries) << "seed " << seed << " budget " << budget;
             paused += budgeted.paused;
         }
+        // The plan cache answers repeated queries without searching: same outcomes again.
+        PlanLog cached = run_single(d, goals, 2, dir, reference.entries.size(), 100000, true);
+        ASSERT_GE(cached.entries.size(), reference.entries.size());
+        cached.entries.resize(reference.entries.size());
+        EXPECT_EQ(cached.entries, reference.entries) << "seed " << seed << " with the plan cache";
     }
     EXPECT_GT(plans, 100u);
     EXPECT_GT(paused, 100u);
@@ -204,7 +213,7 @@ struct WorldRun {
     AgentStats totals;
 };
 
-WorldRun run_world(std::uint64_t seed, Executor* executor) {
+WorldRun run_world(std::uint64_t seed, Executor* executor, std::size_t cache_entries = 1024) {
     Rng rng(seed);
     const Domain d = random_domain(rng, 10, 24, 3);
     AgentTypeBuilder b(d, "t");
@@ -223,6 +232,7 @@ WorldRun run_world(std::uint64_t seed, Executor* executor) {
     const auto type = b.build().type;
     AgentSystemOptions options;
     options.chunk_size = 16;
+    options.plan_cache_entries = cache_entries;
     AgentSystem s(d, options);
     Recorder rec;
     s.set_observer(&rec);
@@ -268,6 +278,7 @@ TEST(AgentBatch, IdenticalTracesForAnyThreadCount) {
         EXPECT_GT(inline_run.totals.plans_found, 500u);
         EXPECT_GT(inline_run.totals.actions_failed, 10u);
         EXPECT_GT(inline_run.totals.actions_aborted, 10u);
+        EXPECT_GT(inline_run.totals.cache_hits, 100u);  // the plan cache is exercised (and must not matter)
         for (const std::size_t threads : {1, 2, 4}) {
             ThreadPool pool(threads);
             const WorldRun r = run_world(seed, &pool);
@@ -275,6 +286,16 @@ TEST(AgentBatch, IdenticalTracesForAnyThreadCount) {
             EXPECT_TRUE(r.states == inline_run.states);
             EXPECT_TRUE(r.world == inline_run.world);
             EXPECT_EQ(r.totals.expanded, inline_run.totals.expanded);
+        }
+        // Without the plan cache (every query searched) and with a tiny one (constant eviction): the same.
+        for (const std::size_t entries : {0, 4}) {
+            const WorldRun r = run_world(seed, nullptr, entries);
+            EXPECT_TRUE(r.trace == inline_run.trace) << "seed " << seed << ", cache " << entries;
+            EXPECT_TRUE(r.states == inline_run.states);
+            EXPECT_EQ(r.totals.expanded, inline_run.totals.expanded);
+            if (entries == 0) {
+                EXPECT_EQ(r.totals.cache_hits, 0u);
+            }
         }
     }
 }

@@ -235,3 +235,46 @@ TEST(AgentCallbacks, EveryAdoptedPlanIsOptimalForTheGivenCostsAndMask) {
 
 }  // namespace
 }  // namespace gameplan::goap
+
+namespace gameplan::goap {
+namespace {
+
+// Agents that share a situation share planner answers: with per-agent costs that take 25 values, only
+// the first query of each distinct (view, goal, costs) is searched, and the trace is the same as with
+// no cache at all.
+TEST(AgentPlanCache, RepeatedQueriesAreAnsweredWithoutSearchingAndChangeNothing) {
+    const Domain d = routes_domain();
+    AgentTypeBuilder b(d, "t");
+    for (std::uint32_t a = 0; a < d.action_count(); ++a)
+        b.bind(d.action_name(ActionId(a)), Behaviour([](ActionContext&) { return ActionStatus::Failure; }));
+    b.set_cost("walk_to_tree", [](const PlanningContext& c) { return static_cast<double>(c.agent.id().index % 25) / 4.0; });
+    const auto type = b.build().type;
+    const auto run = [&](std::size_t entries) {
+        AgentSystemOptions options;
+        options.plan_cache_entries = entries;
+        AgentSystem s(d, options);
+        Recorder rec;
+        s.set_observer(&rec);
+        for (int i = 0; i < 200; ++i) {
+            AgentParams p;
+            p.name = "villager";
+            p.name += std::to_string(i);
+            p.type = type;
+            p.goals = {test::goal(d, "wood", {{"has_wood", true}})};
+            (void)s.add_agent(std::move(p));
+        }
+        for (int t = 0; t < 5; ++t) s.tick();
+        return std::make_pair(rec.text(), s.total_stats());
+    };
+    const auto [cached_trace, cached] = run(1024);
+    const auto [plain_trace, plain] = run(0);
+    EXPECT_EQ(cached_trace, plain_trace);
+    EXPECT_EQ(cached.searches, plain.searches);
+    EXPECT_EQ(cached.expanded, plain.expanded);
+    EXPECT_EQ(plain.cache_hits, 0u);
+    EXPECT_EQ(cached.searches, 1000u);
+    EXPECT_EQ(cached.cache_hits, 1000u - 25u);  // 25 distinct cost values, one search each
+}
+
+}  // namespace
+}  // namespace gameplan::goap

@@ -82,6 +82,9 @@
 namespace gameplan::goap {
 
 class AgentSystem;
+namespace detail {
+class PlanCache;
+}
 
 /// Priority meaning "this goal is not active now" (also any NaN): the agent ignores the goal.
 inline constexpr double kInactivePriority = -std::numeric_limits<double>::infinity();
@@ -131,7 +134,11 @@ struct AgentStats {
     std::uint64_t searches = 0;           ///< planner queries started (one per goal tried)
     std::uint64_t plans_found = 0;        ///< queries that found a plan
     std::uint64_t plans_failed = 0;       ///< queries that proved no plan exists
-    std::uint64_t expanded = 0;           ///< planner node expansions
+    std::uint64_t expanded = 0;           ///< node expansions of the searches whose answers were used
+                                          ///< (a plan-cache hit counts the expansions of the search it
+                                          ///< repeats, so this does not depend on the cache)
+    std::uint64_t cache_hits = 0;         ///< searches answered by the plan cache (depends on the cache
+                                          ///< size and, with an executor, on which worker ran the agent)
     std::uint64_t checks = 0;             ///< context-check calls
     std::uint64_t cost_calls = 0;         ///< cost-function calls
     std::uint64_t priority_calls = 0;     ///< priority-function calls
@@ -162,7 +169,7 @@ public:
     /// Its name (AgentParams::name).
     [[nodiscard]] const std::string& name() const noexcept { return m_name; }
     /// Its type.
-    [[nodiscard]] const AgentType& type() const noexcept { return *m_type; }
+    [[nodiscard]] const AgentType& type() const noexcept { return *m_type_ptr; }
     /// The domain it plans in.
     [[nodiscard]] const Domain& domain() const noexcept { return *m_domain; }
     /// The system that owns it.
@@ -234,6 +241,7 @@ private:
     struct PlannerSlot {
         std::unique_ptr<Planner>* scratch;
         AgentSystem* system;
+        detail::PlanCache* cache;  // the worker's plan cache, or nullptr
     };
 
     Agent(AgentSystem& system, AgentId id, AgentParams&& params);
@@ -252,6 +260,7 @@ private:
     void begin_selection(ReplanTrigger trigger, ActionId action, bool speculative, bool evaluated, std::uint64_t tick);
     void continue_selection(PlannerSlot slot, std::uint64_t tick);
     void prepare_query(std::uint32_t goal, std::uint64_t tick, PlanOptions& options);
+    void record_failure(std::uint32_t goal, std::uint64_t expanded, std::span<const Literal> unreachable, std::uint64_t tick);
     void adopt_plan(std::uint32_t goal, const PlanResult& result, std::uint64_t tick);
     void end_selection_without_plan(std::uint64_t tick);
     void finish_search(PlannerSlot slot);
@@ -262,81 +271,82 @@ private:
     void emit_plan(PendingEvent& event, std::span<const ActionId> plan);
     void emit_literals(PendingEvent& event, std::span<const Literal> literals);
 
-    // Identity.
+    // Hot state first: what every tick reads (one or two cache lines for an agent with nothing to do).
     AgentSystem* m_system;
-    AgentId m_id;
-    std::string m_name;
-    std::shared_ptr<const AgentType> m_type;
     const Domain* m_domain;
+    const AgentType* m_type_ptr;
     void* m_user_data;
-    std::uint64_t m_budget;
-    Direction m_direction;
-
-    // Goals: per goal, the relevant actions that have a check or cost callback (computed once).
-    std::vector<AgentGoal> m_goals;
-    std::vector<double> m_priority;
-    std::vector<std::vector<ActionId>> m_callback_actions;
-
-    // State and change detection.
-    WorldState m_private;
-    WorldState m_view;     // believed view: last observed + own effects since
-    WorldState m_scratch;  // live view / plan simulation
     std::uint64_t m_private_version = 0;
     std::uint64_t m_seen_world_version = UINT64_MAX;
     std::uint64_t m_seen_private_version = UINT64_MAX;
     std::uint64_t m_context_version = 0;
     std::uint64_t m_seen_context_version = 0;
-    bool m_dirty = false;  // a change arrived while a search was paused; examine it afterwards
-
-    // Plan execution.
-    AgentStatus m_status = AgentStatus::Idle;
-    IdleReason m_idle_reason = IdleReason::GoalsSatisfied;
-    std::uint32_t m_goal = kNoGoal;
-    std::vector<ActionId> m_plan;
-    std::size_t m_step = 0;
-    double m_plan_cost = 0;
-    bool m_running = false;
-    bool m_plan_fresh = false;  // plan adopted in this think phase (its first action was just checked)
     std::uint64_t m_ticks_running = 0;
-    // An abort decided in the think phase (maybe on a worker thread) calls the behaviour's abort hook
-    // in the act phase, on the calling thread.
-    bool m_abort_hook_pending = false;
-    ActionId m_abort_hook_action;
-    AbortReason m_abort_hook_reason = AbortReason::External;
-    std::uint64_t m_abort_hook_ticks = 0;
-
-    // Requests and pending triggers.
+    std::size_t m_step = 0;
+    AgentStatus m_status = AgentStatus::Idle;
+    bool m_running = false;
+    bool m_selecting = false;
+    bool m_has_pending = true;
     bool m_abort_requested = false;
     bool m_replan_requested = false;
-    bool m_has_pending = true;
-    ReplanTrigger m_pending = ReplanTrigger::Start;
-    ActionId m_pending_action;
-
-    // Goal selection / search.
-    bool m_selecting = false;
+    bool m_dirty = false;       // a change arrived while a search was paused; examine it afterwards
+    bool m_plan_fresh = false;  // plan adopted in this think phase (its first action was just checked)
+    bool m_record = false;      // events are buffered (the system has an observer)
+    bool m_abort_hook_pending = false;
+    bool m_dynamic_priorities = false;  // some goal has a priority function
     bool m_speculative = false;
     bool m_search_active = false;
     bool m_any_failed = false;
+    ReplanTrigger m_pending = ReplanTrigger::Start;
+    IdleReason m_idle_reason = IdleReason::GoalsSatisfied;
+    AbortReason m_abort_hook_reason = AbortReason::External;
+    std::uint32_t m_goal = kNoGoal;
+    ActionId m_pending_action;
+    // An abort decided in the think phase (maybe on a worker thread) calls the behaviour's abort hook
+    // in the act phase, on the calling thread.
+    ActionId m_abort_hook_action;
+    std::uint64_t m_abort_hook_ticks = 0;
+    std::uint64_t m_budget;
+    double m_plan_cost = 0;
+    std::vector<ActionId> m_plan;
+    WorldState m_private;
+    WorldState m_view;     // believed view: last observed + own effects since
+    WorldState m_scratch;  // live view / plan simulation
+    AgentStats m_stats;
+
+    // Colder state.
+    AgentId m_id;
+    Direction m_direction;
+    std::shared_ptr<const AgentType> m_type;
+    std::string m_name;
+    // Goals: per goal, the relevant actions that have a check or cost callback (computed once).
+    std::vector<AgentGoal> m_goals;
+    std::vector<double> m_priority;
+    std::vector<std::vector<ActionId>> m_callback_actions;
+    // Goal selection / search.
     std::vector<std::uint32_t> m_candidates;
     std::size_t m_candidate = 0;
     std::unique_ptr<Planner> m_planner;  // held while a search is paused across ticks
     std::vector<std::uint8_t> m_enabled;
     std::vector<double> m_costs;
-
+    std::vector<std::uint64_t> m_query_key;  // plan-cache key of the search in progress
+    std::uint64_t m_query_hash = 0;
     // Buffered events (only when the system has an observer).
-    bool m_record = false;
-    PendingEvent m_discard;  // target of emit() when nothing is recorded
     std::vector<PendingEvent> m_events;
     std::vector<ActionId> m_event_actions;
     std::vector<Literal> m_event_literals;
-
-    AgentStats m_stats;
+    PendingEvent m_discard;  // target of emit() when nothing is recorded
 };
 
 /// Options of an `AgentSystem`.
 struct AgentSystemOptions {
     /// Agents per executor task in the think phase (larger = less scheduling overhead).
     std::size_t chunk_size = 128;
+    /// Entries of each worker's plan cache (rounded up to a power of two; 0 = no cache). The cache keys
+    /// every input of a planner query (view, goal, direction, enable mask, costs) and returns exactly
+    /// the answer the search would give, so it never changes a result, only skips repeated searches
+    /// (many agents in the same situation). See AgentStats::cache_hits.
+    std::size_t plan_cache_entries = 1024;
 };
 
 /// Owns the world blackboard, the agents and their planners, and ticks them. See the file overview.
@@ -403,6 +413,7 @@ private:
     AgentObserver* m_observer = nullptr;
     std::uint64_t m_tick = 0;
     std::vector<std::unique_ptr<Planner>> m_worker_planners;
+    std::vector<std::unique_ptr<detail::PlanCache>> m_worker_caches;
     std::mutex m_pool_mutex;
     std::vector<std::unique_ptr<Planner>> m_free_planners;
 };
