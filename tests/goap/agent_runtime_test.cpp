@@ -284,6 +284,37 @@ TEST(AgentRuntime, PlanInvalidatedByTheWorldKeepsTheRunningActionWhenTheNewPlanS
     EXPECT_EQ(rec.of("w", AgentEventKind::ActionSucceeded).at(0).ticks, 3u);
 }
 
+TEST(AgentRuntime, GoalThatBecomesUnreachableFallsBackToTheNextGoal) {
+    // Crossing needs the bridge; when it collapses mid-plan the crossing goal has no plan any more
+    // (its failure names the unreachable atom) and the agent falls back to its next goal.
+    const Domain d = build([](DomainBuilder& b) {
+        b.add_atom("bridge_up", true);
+        (void)b.add_action("walk_to_bridge", 1, {}, {{"at_bridge", true}});
+        (void)b.add_action("cross", 1, {{"at_bridge", true}, {"bridge_up", true}}, {{"across", true}});
+        (void)b.add_action("fish", 1, {}, {{"fed", true}});
+    });
+    AgentSystem s(d);
+    ASSERT_TRUE(s.blackboard().set("bridge_up", true));
+    Recorder rec;
+    s.set_observer(&rec);
+    add(s, "w", test::scripted_type(d, {{"walk_to_bridge", Script{3}}}),
+        {test::goal(d, "cross", {{"across", true}}, 2), test::goal(d, "eat", {{"fed", true}}, 1)});
+    s.tick();
+    ASSERT_TRUE(s.blackboard().set("bridge_up", false));
+    tick(s, 2);
+    EXPECT_EQ(rec.triggers("w"), (std::vector<Trig>{Trig::Start, Trig::PlanInvalidated, Trig::GoalReached}));
+    const auto failed = rec.of("w", AgentEventKind::PlanFailed);
+    ASSERT_EQ(failed.size(), 2u);  // at the replan (tick 1), and again once eating is done (tick 2)
+    EXPECT_EQ(failed[0].goal, "cross");
+    EXPECT_EQ(failed[0].tick, 1u);
+    ASSERT_EQ(failed[0].unreachable.size(), 1u);
+    EXPECT_EQ(failed[0].unreachable[0].atom, d.find_atom("across"));
+    EXPECT_EQ(rec.of("w", AgentEventKind::GoalChosen).at(1).goal, "eat");
+    EXPECT_EQ(rec.of("w", AgentEventKind::Idle).at(0).idle_reason, IdleReason::NoPlan);
+    EXPECT_EQ(rec.of("w", AgentEventKind::ActionAborted).at(0).abort_reason, AbortReason::Replaced);
+    EXPECT_EQ(rec.started("w"), (Names{"walk_to_bridge", "fish"}));
+}
+
 TEST(AgentRuntime, GoalReachedByTheWorldAbortsTheRunningAction) {
     const Domain d = build([](DomainBuilder& b) {
         b.add_atom("done", true);
