@@ -17,6 +17,8 @@ struct UsageError : std::runtime_error {
 
 /// `gameplan plan DOMAIN.json [--direction forward|backward] [--max-nodes N] [--goal NAME] [--json]`.
 void add_plan_command(CLI::App& app, int& exit_code);
+/// `gameplan simulate SCENARIO.json [--ticks N] [--threads N] [--json]`.
+void add_simulate_command(CLI::App& app, int& exit_code);
 }  // namespace gameplan::cli
 
 namespace gameplan::cli {

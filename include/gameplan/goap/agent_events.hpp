@@ -1,0 +1,133 @@
+#pragma once
+/// @file agent_events.hpp
+/// "Why did it do that": the events an agent runtime reports to an observer, with their reasons.
+///
+/// Overview
+/// --------
+/// Every decision of an agent is reported as an `AgentEvent`: a replan and its trigger, each goal it
+/// tried (plan found, or plan failed with the goal atoms no relevant action can reach), the goal it
+/// chose, each action started / succeeded / failed / aborted (with the reason), and going idle.
+/// Events carry the tick number and are delivered to an `AgentObserver` on the thread that calls
+/// `AgentSystem::tick`, in a deterministic order: within a tick, first every agent's *think* events
+/// (replans, planning) in agent order, then every agent's *act* events (actions) in agent order. The
+/// order does not depend on the executor or its thread count.
+///
+/// A typical trace (seed 000's enemy, see examples/goap/scenarios/space_shooter.json):
+/// ```
+/// tick 0  enemy  replan (start)
+/// tick 0  enemy  plan found for kill_player: aim, shoot (cost 5)
+/// tick 0  enemy  goal chosen: kill_player (priority 10)
+/// tick 0  enemy  action started: aim
+/// tick 1  enemy  action succeeded: aim (2 ticks)
+/// ```
+///
+/// Thread-safety: events are plain values; the spans inside point into runtime storage and are valid
+/// only during the observer call.
+
+#include <gameplan/goap/behaviour.hpp>
+#include <gameplan/goap/world_state.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace gameplan::goap {
+
+class Domain;
+
+/// Handle of an agent in its `AgentSystem`: slot index plus a generation, so the handle of a removed
+/// agent never names a later agent reusing the slot. Default-constructed handles are invalid.
+struct AgentId {
+    static constexpr std::uint32_t kInvalid = UINT32_MAX;
+    std::uint32_t index = kInvalid;
+    std::uint32_t generation = 0;
+
+    /// True unless this is the invalid handle (it may still name a removed agent).
+    [[nodiscard]] constexpr bool valid() const noexcept { return index != kInvalid; }
+    friend constexpr bool operator==(AgentId, AgentId) noexcept = default;
+};
+
+/// "No goal": the value of goal indices when none applies.
+inline constexpr std::uint32_t kNoGoal = UINT32_MAX;
+
+/// Why an agent (re)started goal selection and planning.
+enum class ReplanTrigger : std::uint8_t {
+    Start,                ///< the agent's first tick
+    ActionFailed,         ///< the running action's behaviour returned Failure
+    ActionAborted,        ///< `Agent::abort()` was called
+    PreconditionsFailed,  ///< the next action's preconditions or context check failed just before it
+                          ///< started, or the running action's preconditions stopped holding
+    PlanInvalidated,      ///< the view changed so that the rest of the plan no longer reaches the goal
+    GoalReached,          ///< the plan completed, or the view now satisfies the goal (someone else did it)
+    GoalDropped,          ///< the current goal's priority function now reports it inactive
+    HigherPriorityGoal,   ///< a more important goal is active and unsatisfied (tried without dropping
+                          ///< the current plan: if none of them has a plan, the current plan continues)
+    ViewChanged,          ///< an idle agent's view or context changed: a goal may have become achievable
+    Requested,            ///< `Agent::request_replan()` was called
+};
+/// Number of ReplanTrigger values (for per-trigger counters).
+inline constexpr std::size_t kReplanTriggerCount = 10;
+
+/// Why an agent is idle.
+enum class IdleReason : std::uint8_t {
+    GoalsSatisfied,  ///< every active goal is satisfied (or no goal is active)
+    NoPlan,          ///< no active, unsatisfied goal has a plan from the current view
+};
+
+/// Kind of an `AgentEvent`.
+enum class AgentEventKind : std::uint8_t {
+    Replan,           ///< goal selection starts: `trigger`, `goal` (the goal being pursued), `action`
+                      ///< (the action concerned for ActionFailed / ActionAborted / PreconditionsFailed)
+    PlanFound,        ///< a goal has a plan: `goal`, `priority`, `plan`, `cost`, `expanded`
+    PlanFailed,       ///< a goal has no plan: `goal`, `priority`, `unreachable` (goal literals no enabled
+                      ///< relevant action can ever set; empty = reachable one by one but not together),
+                      ///< `expanded`
+    PlanningPaused,   ///< the per-tick node budget ran out; the search resumes next tick: `goal`, `expanded`
+    GoalChosen,       ///< the agent commits to `goal` (with `priority`); `previous_goal` is the goal before
+    Idle,             ///< the agent has nothing to do: `idle_reason`
+    ActionStarted,    ///< `action` starts (its behaviour's start + first update run this tick)
+    ActionSucceeded,  ///< `action`'s behaviour returned Success after `ticks` updates; effects applied
+    ActionFailed,     ///< `action`'s behaviour returned Failure after `ticks` updates
+    ActionAborted,    ///< the runtime stopped `action` after `ticks` updates: `abort_reason`
+};
+
+/// Stable snake_case names, used in JSON traces ("plan_found", "higher_priority_goal", ...).
+[[nodiscard]] std::string_view to_string(ReplanTrigger trigger) noexcept;
+[[nodiscard]] std::string_view to_string(IdleReason reason) noexcept;
+[[nodiscard]] std::string_view to_string(AgentEventKind kind) noexcept;
+
+/// One runtime event. Fields not listed for a kind (see AgentEventKind) keep their defaults.
+struct AgentEvent {
+    AgentEventKind kind = AgentEventKind::Replan;
+    std::uint64_t tick = 0;                 ///< tick number of the system
+    AgentId agent;                          ///< the agent
+    std::uint32_t goal = kNoGoal;           ///< index into the agent's goals
+    std::uint32_t previous_goal = kNoGoal;  ///< GoalChosen: the goal pursued before (kNoGoal if none)
+    ActionId action;                        ///< the action concerned
+    ReplanTrigger trigger = ReplanTrigger::Start;
+    AbortReason abort_reason = AbortReason::External;
+    IdleReason idle_reason = IdleReason::GoalsSatisfied;
+    double cost = 0;                        ///< PlanFound: plan cost (under this call's costs)
+    double priority = 0;                    ///< goal priority as evaluated for this selection
+    std::uint64_t expanded = 0;             ///< planner expansions of the search (so far)
+    std::uint64_t ticks = 0;                ///< ActionSucceeded/Failed/Aborted: update() calls of the run
+    std::span<const ActionId> plan;         ///< PlanFound: the plan, in execution order
+    std::span<const Literal> unreachable;   ///< PlanFailed: unreachable goal literals
+};
+
+/// Receives events. Called on the thread that runs `AgentSystem::tick`, never concurrently.
+class AgentObserver {
+public:
+    virtual ~AgentObserver() = default;
+    /// One event of `agent`. The event's spans are valid during this call only.
+    virtual void on_event(const Agent& agent, const AgentEvent& event) = 0;
+};
+
+/// A one-line English description of `event` (without tick and agent name), e.g.
+/// `plan found for kill_player: aim, shoot (cost 5)` or `action aborted: chop_wood (replaced)`.
+/// Goal names come from `agent`, atom and action names from its domain.
+[[nodiscard]] std::string describe(const Agent& agent, const AgentEvent& event);
+
+}  // namespace gameplan::goap

@@ -1,0 +1,391 @@
+#include "json_locator.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <set>
+
+namespace gameplan::io::detail {
+
+JsonPath operator/(JsonPath path, std::string key) {
+    path.push_back(JsonPathElem{false, 0, std::move(key)});
+    return path;
+}
+
+JsonPath operator/(JsonPath path, std::size_t index) {
+    path.push_back(JsonPathElem{true, index, {}});
+    return path;
+}
+
+namespace {
+
+bool simple_key(const std::string& key) {
+    if (key.empty()) return false;
+    for (const char c : key) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u >= 0x80) continue;  // non-ASCII UTF-8 (Chinese atom names) reads fine unquoted
+        if (!(std::isalnum(u) || c == '_' || c == '-')) return false;
+    }
+    return true;
+}
+
+int hex_value(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+void append_utf8(std::string& out, std::uint32_t cp) {
+    if (cp < 0x80) {
+        out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+        out += static_cast<char>(0xC0 | (cp >> 6));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        out += static_cast<char>(0xE0 | (cp >> 12));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+        out += static_cast<char>(0xF0 | (cp >> 18));
+        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+}
+
+// Iterative tolerant scanner. The visitor gets value_begin(offset), value_end(offset) and
+// key(offset, duplicate) with the scanner's stack describing the current path; any of them may return
+// false to stop.
+class Scanner {
+public:
+    explicit Scanner(std::string_view text) : m_text(text) {}
+
+    struct Frame {
+        bool object;
+        std::size_t index;
+        std::string key;
+        std::set<std::string> keys;
+        bool has_key = false;  // objects: the current member's key has been read
+    };
+
+    [[nodiscard]] const std::vector<Frame>& stack() const noexcept { return m_stack; }
+
+    [[nodiscard]] JsonPath current_path() const {
+        JsonPath p;
+        for (const Frame& f : m_stack) {
+            if (f.object && !f.has_key) break;  // between members: the path is the object itself
+            p.push_back(f.object ? JsonPathElem{false, 0, f.key} : JsonPathElem{true, f.index, {}});
+        }
+        return p;
+    }
+
+    [[nodiscard]] bool at(const JsonPath& path) const {
+        if (path.size() != m_stack.size()) return false;
+        for (std::size_t i = 0; i < path.size(); ++i) {
+            const Frame& f = m_stack[i];
+            if (f.object == path[i].is_index || (f.object && !f.has_key)) return false;
+            if (f.object ? f.key != path[i].key : f.index != path[i].index) return false;
+        }
+        return true;
+    }
+
+    template <class Visitor>
+    void scan(Visitor& v, std::size_t stop = std::string_view::npos) {
+        enum class Expect { Value, Key, AfterValue, KeyOrEnd, ValueOrEnd };
+        std::size_t pos = m_text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+        stop = std::min(stop, m_text.size());
+        Expect expect = Expect::Value;
+        m_stack.clear();
+        for (;;) {
+            while (pos < stop && std::isspace(static_cast<unsigned char>(m_text[pos]))) ++pos;
+            if (pos >= stop) return;
+            const char c = m_text[pos];
+            if (expect == Expect::KeyOrEnd) {
+                if (c == '}') {
+                    ++pos;
+                    m_stack.pop_back();
+                    if (!v.value_end(pos)) return;
+                    expect = Expect::AfterValue;
+                    continue;
+                }
+                expect = Expect::Key;
+            }
+            if (expect == Expect::ValueOrEnd) {
+                if (c == ']') {
+                    ++pos;
+                    m_stack.pop_back();
+                    if (!v.value_end(pos)) return;
+                    expect = Expect::AfterValue;
+                    continue;
+                }
+                expect = Expect::Value;
+            }
+            if (expect == Expect::Key) {
+                if (c != '"' || m_stack.empty()) return;
+                const std::size_t key_offset = pos;
+                std::string key;
+                if (!read_string(pos, stop, &key)) return;
+                Frame& f = m_stack.back();
+                const bool duplicate = !f.keys.insert(key).second;
+                f.key = std::move(key);
+                f.has_key = true;
+                if (!v.key(key_offset, duplicate)) return;
+                while (pos < stop && std::isspace(static_cast<unsigned char>(m_text[pos]))) ++pos;
+                if (pos >= stop || m_text[pos] != ':') return;
+                ++pos;
+                expect = Expect::Value;
+                continue;
+            }
+            if (expect == Expect::Value) {
+                if (!v.value_begin(pos)) return;
+                if (c == '{' || c == '[') {
+                    if (m_stack.size() >= kMaxDepth) return;
+                    m_stack.push_back(Frame{c == '{', 0, {}, {}, false});
+                    ++pos;
+                    expect = c == '{' ? Expect::KeyOrEnd : Expect::ValueOrEnd;
+                    continue;
+                }
+                if (c == '"') {
+                    if (!read_string(pos, stop, nullptr)) return;
+                } else {
+                    const std::size_t begin = pos;
+                    while (pos < stop && (std::isalnum(static_cast<unsigned char>(m_text[pos])) || m_text[pos] == '+' ||
+                                          m_text[pos] == '-' || m_text[pos] == '.'))
+                        ++pos;
+                    if (pos == begin) return;
+                }
+                if (!v.value_end(pos)) return;
+                expect = Expect::AfterValue;
+                continue;
+            }
+            // AfterValue
+            if (m_stack.empty()) return;
+            Frame& f = m_stack.back();
+            if (c == ',') {
+                ++pos;
+                if (f.object) {
+                    f.has_key = false;
+                    expect = Expect::Key;
+                } else {
+                    ++f.index;
+                    expect = Expect::Value;
+                }
+            } else if (c == (f.object ? '}' : ']')) {
+                ++pos;
+                m_stack.pop_back();
+                if (!v.value_end(pos)) return;
+                expect = Expect::AfterValue;
+            } else {
+                return;
+            }
+        }
+    }
+
+private:
+    static constexpr std::size_t kMaxDepth = 10000;
+
+    bool read_hex4(std::size_t& pos, std::size_t stop, std::uint32_t& out) const {
+        if (pos + 4 > stop) return false;
+        out = 0;
+        for (std::size_t k = 0; k < 4; ++k) {
+            const int v = hex_value(m_text[pos + k]);
+            if (v < 0) return false;
+            out = out * 16 + static_cast<std::uint32_t>(v);
+        }
+        pos += 4;
+        return true;
+    }
+
+    // Reads a string starting at its opening quote; decodes it into `out` when given.
+    bool read_string(std::size_t& pos, std::size_t stop, std::string* out) const {
+        ++pos;
+        while (pos < stop) {
+            const char c = m_text[pos++];
+            if (c == '"') return true;
+            if (c != '\\') {
+                if (out) *out += c;
+                continue;
+            }
+            if (pos >= stop) return false;
+            const char e = m_text[pos++];
+            switch (e) {
+                case '"': if (out) *out += '"'; break;
+                case '\\': if (out) *out += '\\'; break;
+                case '/': if (out) *out += '/'; break;
+                case 'b': if (out) *out += '\b'; break;
+                case 'f': if (out) *out += '\f'; break;
+                case 'n': if (out) *out += '\n'; break;
+                case 'r': if (out) *out += '\r'; break;
+                case 't': if (out) *out += '\t'; break;
+                case 'u': {
+                    std::uint32_t cp = 0;
+                    if (!read_hex4(pos, stop, cp)) return false;
+                    if (cp >= 0xD800 && cp <= 0xDBFF && pos + 6 <= stop && m_text[pos] == '\\' && m_text[pos + 1] == 'u') {
+                        std::size_t p2 = pos + 2;
+                        std::uint32_t lo = 0;
+                        if (read_hex4(p2, stop, lo) && lo >= 0xDC00 && lo <= 0xDFFF) {
+                            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                            pos = p2;
+                        }
+                    }
+                    if (out) append_utf8(*out, cp);
+                    break;
+                }
+                default: return false;
+            }
+        }
+        return false;
+    }
+
+    std::string_view m_text;
+    std::vector<Frame> m_stack;
+};
+
+}  // namespace
+
+std::string printable(std::string_view s) {
+    std::string out;
+    for (const char c : s) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u == 0x7f || c == '"' || c == '\\') {
+            static const char* hex = "0123456789abcdef";
+            out += "\\x";
+            out += hex[u >> 4];
+            out += hex[u & 15];
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+std::string format_json_path(const JsonPath& path) {
+    std::string out;
+    for (const JsonPathElem& e : path) {
+        if (e.is_index) {
+            out += '[' + std::to_string(e.index) + ']';
+        } else if (simple_key(e.key)) {
+            if (!out.empty()) out += '.';
+            out += e.key;
+        } else {
+            out += "[\"" + printable(e.key) + "\"]";
+        }
+    }
+    return out;
+}
+
+TextPosition position_of(std::string_view text, std::size_t offset) {
+    TextPosition p;
+    offset = std::min(offset, text.size());
+    for (std::size_t i = 0; i < offset; ++i) {
+        const auto u = static_cast<unsigned char>(text[i]);
+        if (text[i] == '\n') {
+            ++p.line;
+            p.column = 1;
+        } else if ((u & 0xC0) != 0x80) {
+            ++p.column;
+        }
+    }
+    return p;
+}
+
+std::size_t invalid_utf8_offset(std::string_view s) {
+    std::size_t i = 0;
+    while (i < s.size()) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        std::size_t len = 0;
+        std::uint32_t cp = 0;
+        if (c < 0x80) {
+            ++i;
+            continue;
+        }
+        if ((c & 0xE0) == 0xC0) {
+            len = 2;
+            cp = c & 0x1F;
+        } else if ((c & 0xF0) == 0xE0) {
+            len = 3;
+            cp = c & 0x0F;
+        } else if ((c & 0xF8) == 0xF0) {
+            len = 4;
+            cp = c & 0x07;
+        } else {
+            return i;
+        }
+        if (i + len > s.size()) return i;
+        for (std::size_t k = 1; k < len; ++k) {
+            const auto cc = static_cast<unsigned char>(s[i + k]);
+            if ((cc & 0xC0) != 0x80) return i;
+            cp = (cp << 6) | (cc & 0x3F);
+        }
+        const bool overlong = (len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000);
+        if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
+        i += len;
+    }
+    return std::string_view::npos;
+}
+
+JsonLocation locate(std::string_view text, const JsonPath& path) {
+    struct Visitor {
+        Scanner& scanner;
+        const JsonPath& path;
+        JsonLocation loc;
+        bool key(std::size_t offset, bool) {
+            if (!loc.found && scanner.at(path)) loc.key = offset;
+            return true;
+        }
+        bool value_begin(std::size_t offset) {
+            if (!loc.found && scanner.at(path)) {
+                loc.found = true;
+                loc.begin = offset;
+            }
+            return true;
+        }
+        bool value_end(std::size_t offset) {
+            if (loc.found && scanner.at(path)) {
+                loc.end = offset;
+                return false;
+            }
+            return true;
+        }
+    };
+    Scanner scanner(text);
+    Visitor v{scanner, path, {}};
+    scanner.scan(v);
+    if (!v.loc.found) v.loc.key = std::string_view::npos;
+    return v.loc;
+}
+
+JsonPath path_at(std::string_view text, std::size_t offset) {
+    struct Visitor {
+        bool key(std::size_t, bool) { return true; }
+        bool value_begin(std::size_t) { return true; }
+        bool value_end(std::size_t) { return true; }
+    };
+    Scanner scanner(text);
+    Visitor v;
+    scanner.scan(v, offset);
+    return scanner.current_path();
+}
+
+DuplicateKey find_duplicate_key(std::string_view text) {
+    struct Visitor {
+        Scanner& scanner;
+        DuplicateKey dup;
+        bool key(std::size_t offset, bool duplicate) {
+            if (!duplicate) return true;
+            dup.found = true;
+            dup.path = scanner.current_path();
+            dup.offset = offset;
+            return false;
+        }
+        bool value_begin(std::size_t) { return true; }
+        bool value_end(std::size_t) { return true; }
+    };
+    Scanner scanner(text);
+    Visitor v{scanner, {}};
+    scanner.scan(v);
+    return v.dup;
+}
+
+}  // namespace gameplan::io::detail

@@ -1,0 +1,65 @@
+#pragma once
+// Private helper of the JSON loaders: maps JSON paths to positions in the source text.
+//
+// nlohmann-json validates and builds values but keeps no positions. Positions are needed only when
+// something is wrong (and to cut an inline sub-document out of a file), so this tolerant scanner
+// re-reads the text on demand. It never trusts its input (it also runs on text that failed to parse),
+// is iterative (no recursion depth to exhaust), and stops cleanly at anything it does not understand.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gameplan::io::detail {
+
+/// One step of a JSON path: an object key or an array index.
+struct JsonPathElem {
+    bool is_index = false;
+    std::size_t index = 0;
+    std::string key;
+};
+using JsonPath = std::vector<JsonPathElem>;
+
+/// `p / "key"` and `p / 3` extend a path.
+JsonPath operator/(JsonPath path, std::string key);
+JsonPath operator/(JsonPath path, std::size_t index);
+
+/// Printable form: `agents[2].goals[0]`, `types.enemy.actions["two words"]`.
+std::string format_json_path(const JsonPath& path);
+
+/// A message-safe copy of `s`: control bytes escaped, valid UTF-8 kept.
+std::string printable(std::string_view s);
+
+/// 1-based line and column of byte `offset`; columns count characters (UTF-8 lead bytes).
+struct TextPosition {
+    std::size_t line = 1;
+    std::size_t column = 1;
+};
+TextPosition position_of(std::string_view text, std::size_t offset);
+
+/// Offset of the first byte that is not well-formed UTF-8, or npos.
+std::size_t invalid_utf8_offset(std::string_view text);
+
+/// Where a path is in the text. `key` is the offset of the member's key (objects) and npos for array
+/// elements and the root; `begin`/`end` delimit the value (end = npos if the value never closes).
+struct JsonLocation {
+    bool found = false;
+    std::size_t key = std::string_view::npos;
+    std::size_t begin = std::string_view::npos;
+    std::size_t end = std::string_view::npos;
+};
+JsonLocation locate(std::string_view text, const JsonPath& path);
+
+/// The path being read at byte `offset` (for syntax errors reported at an offset).
+JsonPath path_at(std::string_view text, std::size_t offset);
+
+/// First duplicate object key, if any: its path and the key's offset.
+struct DuplicateKey {
+    bool found = false;
+    JsonPath path;
+    std::size_t offset = 0;
+};
+DuplicateKey find_duplicate_key(std::string_view text);
+
+}  // namespace gameplan::io::detail

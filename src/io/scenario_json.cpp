@@ -1,0 +1,499 @@
+// Scenario JSON loader (docs/formats.md, "Scenario JSON").
+#include <gameplan/io/domain_json.hpp>
+#include <gameplan/io/load_error.hpp>
+#include <gameplan/io/scenario_json.hpp>
+
+#include "json_locator.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <unordered_map>
+
+namespace gameplan::io {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+using detail::JsonPath;
+using detail::operator/;
+using detail::printable;
+
+// Rebuilds `domain` with the atoms in `extra` marked shared as well (ids and actions unchanged).
+goap::Domain with_shared(const goap::Domain& domain, const std::vector<goap::AtomId>& extra) {
+    goap::DomainBuilder b;
+    std::vector<bool> shared(domain.atom_count(), false);
+    for (const goap::AtomId a : extra) shared[a.value] = true;
+    for (std::uint32_t i = 0; i < domain.atom_count(); ++i)
+        b.add_atom(domain.atom_name(goap::AtomId(i)), shared[i] || domain.is_shared(goap::AtomId(i)));
+    for (std::uint32_t i = 0; i < domain.action_count(); ++i) {
+        const goap::ActionId a(i);
+        (void)b.add_action(domain.action_name(a), domain.action_cost(a), domain.precondition_literals(a),
+                           domain.effect_literals(a));
+    }
+    return b.build();
+}
+
+class Loader {
+public:
+    Loader(std::string_view text, std::string_view file, const ScenarioParseOptions& options)
+        : m_text(text), m_file(file), m_options(options) {}
+
+    goap::Scenario load() {
+        bool blank = true;
+        for (const char c : m_text) blank &= std::isspace(static_cast<unsigned char>(c)) != 0;
+        if (blank) throw LoadError(m_file, 0, 0, "", "empty file (expected a JSON object describing a scenario)");
+        if (const std::size_t bad = detail::invalid_utf8_offset(m_text); bad != std::string_view::npos)
+            fail_at(bad, detail::path_at(m_text, bad), "invalid UTF-8");
+        Json root;
+        try {
+            root = Json::parse(m_text.begin(), m_text.end());
+        } catch (const nlohmann::json::parse_error& e) {
+            const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
+            std::string message = e.what();
+            if (const std::size_t cut = message.find(": ", message.find("column")); cut != std::string::npos)
+                message = message.substr(cut + 2);
+            if (offset + 1 >= m_text.size() && message.find("end of input") != std::string::npos)
+                message = "truncated JSON: " + message;
+            fail_at(offset, detail::path_at(m_text, offset), printable(message));
+        } catch (const nlohmann::json::exception& e) {
+            throw LoadError(m_file, 0, 0, "", std::string("invalid JSON: ") + e.what());
+        }
+        if (const detail::DuplicateKey d = detail::find_duplicate_key(m_text); d.found)
+            fail_at(d.offset, d.path, "duplicate key");
+        return read(root);
+    }
+
+private:
+    // ---- errors -----------------------------------------------------------------------------------
+
+    [[noreturn]] void fail_at(std::size_t offset, const JsonPath& path, const std::string& message) const {
+        const detail::TextPosition p = detail::position_of(m_text, offset);
+        throw LoadError(m_file, p.line, p.column, detail::format_json_path(path), message);
+    }
+
+    // Error at a field of a valid document: point at the deepest existing prefix of `path` (a member's
+    // key, or an element's value).
+    [[noreturn]] void fail(const JsonPath& path, const std::string& message) const {
+        JsonPath probe = path;
+        for (;;) {
+            const detail::JsonLocation loc = detail::locate(m_text, probe);
+            if (loc.found) fail_at(loc.key != std::string_view::npos ? loc.key : loc.begin, path, message);
+            if (probe.empty()) break;
+            probe.pop_back();
+        }
+        fail_at(0, path, message);
+    }
+
+    static const char* type_name(const Json& j) {
+        switch (j.type()) {
+            case Json::value_t::null: return "null";
+            case Json::value_t::object: return "an object";
+            case Json::value_t::array: return "an array";
+            case Json::value_t::string: return "a string";
+            case Json::value_t::boolean: return "a boolean";
+            default: return j.is_number() ? "a number" : "an unsupported value";
+        }
+    }
+
+    void expect_type(const Json& j, Json::value_t type, const JsonPath& path, const std::string& what) const {
+        if (j.type() != type) fail(path, "must be " + what + " (found " + type_name(j) + ")");
+    }
+
+    void check_keys(const Json& object, const JsonPath& path, std::initializer_list<std::string_view> known) const {
+        for (const auto& [key, value] : object.items()) {
+            if (!key.empty() && key[0] == '_') continue;
+            bool ok = false;
+            for (const std::string_view k : known) ok |= key == k;
+            if (!ok) {
+                std::string list;
+                for (const std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string(k);
+                fail(path / key, "unknown field (expected one of: " + list + "; keys starting with '_' are ignored)");
+            }
+        }
+    }
+
+    std::uint64_t integer(const Json& j, const JsonPath& path, std::uint64_t min) const {
+        std::uint64_t v = 0;
+        if (j.is_number_unsigned()) v = j.get<std::uint64_t>();
+        else if (j.is_number_integer() && j.get<std::int64_t>() >= 0) v = static_cast<std::uint64_t>(j.get<std::int64_t>());
+        else fail(path, "must be an integer >= " + std::to_string(min) + " (found " + type_name(j) + ")");
+        if (v < min) fail(path, "must be an integer >= " + std::to_string(min));
+        return v;
+    }
+
+    std::string string(const Json& j, const JsonPath& path, const char* what) const {
+        if (!j.is_string() || j.get_ref<const std::string&>().empty())
+            fail(path, std::string("must be ") + what + " (found " + (j.is_string() ? "an empty string" : type_name(j)) + ")");
+        return j.get<std::string>();
+    }
+
+    // ---- names ------------------------------------------------------------------------------------
+
+    goap::AtomId atom(const std::string& name, const JsonPath& path) const {
+        const goap::AtomId id = m_domain->find_atom(name);
+        if (!id.valid()) fail(path, "unknown atom '" + printable(name) + "' (the domain has no such atom)");
+        return id;
+    }
+
+    goap::ActionId action(const std::string& name, const JsonPath& path) const {
+        const goap::ActionId id = m_domain->find_action(name);
+        if (!id.valid()) {
+            std::string names;
+            for (std::uint32_t i = 0; i < m_domain->action_count(); ++i)
+                names += (i ? ", " : "") + m_domain->action_name(goap::ActionId(i));
+            fail(path, "unknown action '" + printable(name) + "' (the domain's actions: " + names + ")");
+        }
+        return id;
+    }
+
+    enum class Owner { Any, Shared, Private };
+
+    std::vector<goap::Literal> literals(const Json& j, const JsonPath& path, Owner owner) const {
+        expect_type(j, Json::value_t::object, path, "an object mapping atom names to true/false");
+        std::vector<goap::Literal> out;
+        for (const auto& [key, value] : j.items()) {
+            const goap::AtomId id = atom(key, path / key);
+            if (!value.is_boolean()) fail(path / key, std::string("must be true or false (found ") + type_name(value) + ")");
+            if (owner == Owner::Shared && !m_domain->is_shared(id))
+                fail(path / key, "atom '" + printable(key) +
+                                     "' is private (agent-owned): set it in an agent's \"state\" or a timeline entry with \"agent\"");
+            if (owner == Owner::Private && m_domain->is_shared(id))
+                fail(path / key, "atom '" + printable(key) +
+                                     "' is shared (world-owned): set it in \"world\" or a timeline entry without \"agent\"");
+            out.push_back(goap::Literal{id, value.get<bool>()});
+        }
+        return out;
+    }
+
+    goap::Condition condition(const Json& j, const JsonPath& path) const {
+        goap::Condition c = m_domain->make_condition();
+        for (const goap::Literal l : literals(j, path, Owner::Any)) c.set(l.atom, l.value);
+        return c;
+    }
+
+    // ---- domain -----------------------------------------------------------------------------------
+
+    DomainFile read_domain(const Json& root) {
+        const JsonPath path = JsonPath{} / "domain";
+        if (!root.contains("domain")) fail(path, "missing required field (a domain file name or an inline domain object)");
+        const Json& d = root["domain"];
+        if (d.is_string()) {
+            if (!m_options.allow_domain_files) fail(path, "domain files are not allowed here (use an inline domain object)");
+            const std::string name = d.get<std::string>();
+            if (name.empty()) fail(path, "must be a domain file name (found an empty string)");
+            const std::filesystem::path file = m_options.base_dir / std::filesystem::path(name);
+            std::error_code ec;
+            if (!std::filesystem::is_regular_file(file, ec))
+                fail(path, "cannot open domain file '" + printable(file.string()) + "': " +
+                               (std::filesystem::exists(file, ec) ? "not a regular file" : "no such file"));
+            return load_domain_json(file);  // its errors name the domain file itself
+        }
+        if (!d.is_object()) fail(path, std::string("must be a domain file name or a domain object (found ") + type_name(d) + ")");
+        const detail::JsonLocation loc = detail::locate(m_text, path);
+        if (!loc.found || loc.end == std::string_view::npos) fail(path, "cannot locate the inline domain");
+        const std::string_view sub = m_text.substr(loc.begin, loc.end - loc.begin);
+        try {
+            return parse_domain_json(sub, m_file);
+        } catch (const LoadError& e) {
+            // Translate positions inside the sub-document to positions in this file.
+            const detail::TextPosition base = detail::position_of(m_text, loc.begin);
+            std::size_t line = base.line, column = base.column;
+            if (e.line() > 0) {
+                line = base.line + e.line() - 1;
+                column = e.line() == 1 ? base.column + e.column() - 1 : e.column();
+            }
+            std::string field = "domain";
+            if (!e.field().empty()) field += (e.field()[0] == '[' ? "" : ".") + e.field();
+            throw LoadError(m_file, line, column, field, e.message());
+        }
+    }
+
+    // ---- parts --------------------------------------------------------------------------------------
+
+    goap::ScenarioType read_type(const std::string& name, const Json& t, const JsonPath& path) const {
+        expect_type(t, Json::value_t::object, path, "an object {\"actions\": {...}, \"exclude\": [...]}");
+        check_keys(t, path, {"actions", "exclude"});
+        goap::ScenarioType type;
+        type.name = name;
+        std::set<std::uint32_t> bound, excluded;
+        if (t.contains("exclude")) {
+            const JsonPath p = path / "exclude";
+            expect_type(t["exclude"], Json::value_t::array, p, "an array of action names");
+            for (std::size_t i = 0; i < t["exclude"].size(); ++i) {
+                const std::string a = string(t["exclude"][i], p / i, "an action name");
+                if (!excluded.insert(action(a, p / i).value).second) fail(p / i, "action '" + printable(a) + "' is excluded twice");
+                type.excluded.push_back(a);
+            }
+        }
+        if (t.contains("actions")) {
+            const JsonPath p = path / "actions";
+            expect_type(t["actions"], Json::value_t::object, p, "an object mapping action names to behaviours");
+            for (const auto& [key, value] : t["actions"].items()) {
+                const JsonPath ap = p / key;
+                const goap::ActionId id = action(key, ap);
+                if (excluded.count(id.value)) fail(ap, "action '" + printable(key) + "' is both bound and excluded");
+                bound.insert(id.value);
+                goap::ScenarioAction sa;
+                sa.action = key;
+                if (value.is_number()) {
+                    sa.ticks = static_cast<std::uint32_t>(std::min<std::uint64_t>(integer(value, ap, 1), UINT32_MAX));
+                } else {
+                    expect_type(value, Json::value_t::object, ap,
+                                "a number of ticks or an object {\"ticks\", \"behaviour\", \"succeeds\", \"cost\", \"enabled\"}");
+                    check_keys(value, ap, {"ticks", "behaviour", "succeeds", "cost", "enabled"});
+                    if (value.contains("ticks"))
+                        sa.ticks = static_cast<std::uint32_t>(std::min<std::uint64_t>(integer(value["ticks"], ap / "ticks", 1), UINT32_MAX));
+                    if (value.contains("behaviour")) sa.behaviour = string(value["behaviour"], ap / "behaviour", "a behaviour name");
+                    if (value.contains("succeeds")) {
+                        if (!value["succeeds"].is_boolean()) fail(ap / "succeeds", "must be true or false");
+                        sa.succeeds = value["succeeds"].get<bool>();
+                    }
+                    if (value.contains("cost")) {
+                        const Json& c = value["cost"];
+                        if (!c.is_number() || !std::isfinite(c.get<double>()) || c.get<double>() < 0)
+                            fail(ap / "cost", "must be a finite number >= 0");
+                        sa.cost = c.get<double>();
+                    }
+                    if (value.contains("enabled")) {
+                        if (!value["enabled"].is_boolean()) fail(ap / "enabled", "must be true or false");
+                        sa.enabled = value["enabled"].get<bool>();
+                    }
+                }
+                type.actions.push_back(std::move(sa));
+            }
+        }
+        // Bind-time validation: every action the type may plan needs a behaviour.
+        for (std::uint32_t a = 0; a < m_domain->action_count(); ++a)
+            if (!bound.count(a) && !excluded.count(a))
+                fail(t.contains("actions") ? path / "actions" : path,
+                     "action '" + printable(m_domain->action_name(goap::ActionId(a))) +
+                         "' is not bound (bind it here or list it in \"exclude\")");
+        return type;
+    }
+
+    goap::ScenarioGoal read_goal(const Json& g, const JsonPath& path) const {
+        if (g.is_string()) {
+            const std::string name = g.get<std::string>();
+            const goap::Goal* goal = m_domain_file->find_goal(name);
+            if (!goal) {
+                std::string names;
+                for (const goap::Goal& x : m_domain_file->goals) names += (names.empty() ? "" : ", ") + x.name;
+                fail(path, "no goal named '" + printable(name) + "' in the domain's \"goals\"" +
+                               (names.empty() ? std::string(" (it has none)") : " (available: " + names + ")"));
+            }
+            return goap::ScenarioGoal{goal->name, goal->condition, goal->priority, {}};
+        }
+        expect_type(g, Json::value_t::object, path, "a goal name or an object {\"name\", \"conditions\", \"priority\"}");
+        check_keys(g, path, {"name", "conditions", "priority"});
+        goap::ScenarioGoal goal;
+        if (!g.contains("name")) fail(path / "name", "missing required field (a non-empty string)");
+        goal.name = string(g["name"], path / "name", "a non-empty string");
+        if (!g.contains("conditions")) fail(path / "conditions", "missing required field (an object atom -> bool)");
+        goal.condition = condition(g["conditions"], path / "conditions");
+        if (g.contains("priority")) {
+            const Json& p = g["priority"];
+            const JsonPath pp = path / "priority";
+            if (p.is_number()) {
+                if (!std::isfinite(p.get<double>())) fail(pp, "must be a finite number");
+                goal.priority = p.get<double>();
+            } else if (p.is_array()) {
+                if (p.empty()) fail(pp, "must hold at least one rule {\"if\": {...}, \"value\": number}");
+                for (std::size_t i = 0; i < p.size(); ++i) {
+                    const Json& r = p[i];
+                    expect_type(r, Json::value_t::object, pp / i, "a rule {\"if\": {atom: bool}, \"value\": number}");
+                    check_keys(r, pp / i, {"if", "value"});
+                    goap::PriorityRule rule;
+                    rule.when = m_domain->make_condition();  // no "if": always holds
+                    if (r.contains("if")) rule.when = condition(r["if"], pp / i / "if");
+                    if (!r.contains("value")) fail(pp / i / "value", "missing required field (a finite number)");
+                    if (!r["value"].is_number() || !std::isfinite(r["value"].get<double>()))
+                        fail(pp / i / "value", "must be a finite number");
+                    rule.value = r["value"].get<double>();
+                    goal.rules.push_back(std::move(rule));
+                }
+            } else {
+                fail(pp, std::string("must be a number or an array of rules (found ") + type_name(p) + ")");
+            }
+        }
+        return goal;
+    }
+
+    goap::ScenarioAgent read_agent(const Json& a, const JsonPath& path, const std::set<std::string>& types,
+                                   std::set<std::string>& names) const {
+        expect_type(a, Json::value_t::object, path, "an object {\"name\", \"type\", \"state\", \"goals\"}");
+        check_keys(a, path, {"name", "type", "state", "goals", "max_expansions_per_tick"});
+        goap::ScenarioAgent agent;
+        if (!a.contains("name")) fail(path / "name", "missing required field (a non-empty string)");
+        agent.name = string(a["name"], path / "name", "a non-empty string");
+        if (agent.name == "world") fail(path / "name", "the name 'world' is reserved (traces use it for world events)");
+        if (!names.insert(agent.name).second) fail(path / "name", "duplicate agent name '" + printable(agent.name) + "'");
+        if (!a.contains("type")) fail(path / "type", "missing required field (a type name from \"types\")");
+        agent.type = string(a["type"], path / "type", "a type name");
+        if (!types.count(agent.type)) fail(path / "type", "unknown type '" + printable(agent.type) + "' (not in \"types\")");
+        agent.state = m_domain_file->start;  // the domain's start; the runtime ignores its shared part
+        if (a.contains("state"))
+            for (const goap::Literal l : literals(a["state"], path / "state", Owner::Private)) agent.state.set(l.atom, l.value);
+        if (a.contains("goals")) {
+            const JsonPath gp = path / "goals";
+            expect_type(a["goals"], Json::value_t::array, gp, "an array of goals");
+            std::set<std::string> goal_names;
+            for (std::size_t i = 0; i < a["goals"].size(); ++i) {
+                goap::ScenarioGoal g = read_goal(a["goals"][i], gp / i);
+                if (!goal_names.insert(g.name).second) fail(gp / i, "duplicate goal name '" + printable(g.name) + "'");
+                agent.goals.push_back(std::move(g));
+            }
+        }
+        if (a.contains("max_expansions_per_tick"))
+            agent.max_expansions_per_tick = integer(a["max_expansions_per_tick"], path / "max_expansions_per_tick", 1);
+        return agent;
+    }
+
+    void read_event(const Json& e, const JsonPath& path, const std::set<std::string>& agents,
+                    std::vector<goap::ScenarioEvent>& out) const {
+        expect_type(e, Json::value_t::object, path, "an object {\"tick\", \"agent\", and one of set/fail/abort/cost/enable}");
+        check_keys(e, path, {"tick", "agent", "set", "fail", "abort", "cost", "enable"});
+        if (!e.contains("tick")) fail(path / "tick", "missing required field (an integer >= 0)");
+        goap::ScenarioEvent base;
+        base.tick = integer(e["tick"], path / "tick", 0);
+        if (e.contains("agent")) {
+            base.agent = string(e["agent"], path / "agent", "an agent name");
+            if (!agents.count(base.agent)) fail(path / "agent", "unknown agent '" + printable(base.agent) + "'");
+        }
+        int kinds = 0;
+        for (const char* k : {"set", "fail", "abort", "cost", "enable"}) kinds += e.contains(k) ? 1 : 0;
+        if (kinds != 1) fail(path, "a timeline entry holds exactly one of: set, fail, abort, cost, enable");
+        const auto need_agent = [&](const char* kind) {
+            if (base.agent.empty()) fail(path / kind, std::string("\"") + kind + "\" needs an \"agent\"");
+        };
+        if (e.contains("set")) {
+            base.kind = goap::ScenarioEventKind::Set;
+            base.literals = literals(e["set"], path / "set", base.agent.empty() ? Owner::Shared : Owner::Private);
+            out.push_back(std::move(base));
+        } else if (e.contains("fail")) {
+            need_agent("fail");
+            base.kind = goap::ScenarioEventKind::Fail;
+            base.action = string(e["fail"], path / "fail", "an action name");
+            (void)action(base.action, path / "fail");
+            out.push_back(std::move(base));
+        } else if (e.contains("abort")) {
+            need_agent("abort");
+            if (!e["abort"].is_boolean() || !e["abort"].get<bool>()) fail(path / "abort", "must be true");
+            base.kind = goap::ScenarioEventKind::Abort;
+            out.push_back(std::move(base));
+        } else if (e.contains("cost")) {
+            need_agent("cost");
+            const JsonPath p = path / "cost";
+            expect_type(e["cost"], Json::value_t::object, p, "an object mapping action names to costs");
+            for (const auto& [key, value] : e["cost"].items()) {
+                (void)action(key, p / key);
+                if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0)
+                    fail(p / key, "must be a finite number >= 0");
+                goap::ScenarioEvent ev = base;
+                ev.kind = goap::ScenarioEventKind::Cost;
+                ev.action = key;
+                ev.value = value.get<double>();
+                out.push_back(std::move(ev));
+            }
+        } else {
+            need_agent("enable");
+            const JsonPath p = path / "enable";
+            expect_type(e["enable"], Json::value_t::object, p, "an object mapping action names to true/false");
+            for (const auto& [key, value] : e["enable"].items()) {
+                (void)action(key, p / key);
+                if (!value.is_boolean()) fail(p / key, "must be true or false");
+                goap::ScenarioEvent ev = base;
+                ev.kind = goap::ScenarioEventKind::Enable;
+                ev.action = key;
+                ev.enabled = value.get<bool>();
+                out.push_back(std::move(ev));
+            }
+        }
+    }
+
+    goap::Scenario read(const Json& root) {
+        const JsonPath top;
+        expect_type(root, Json::value_t::object, top, "a JSON object");
+        check_keys(root, top, {"domain", "shared", "world", "ticks", "direction", "types", "agents", "timeline"});
+
+        DomainFile file = read_domain(root);
+        goap::Scenario s;
+        s.name = m_file;
+        s.domain = std::move(file.domain);
+        m_domain = &s.domain;
+        m_domain_file = &file;
+        if (root.contains("shared")) {
+            const JsonPath p = top / "shared";
+            expect_type(root["shared"], Json::value_t::array, p, "an array of atom names");
+            std::vector<goap::AtomId> extra;
+            for (std::size_t i = 0; i < root["shared"].size(); ++i)
+                extra.push_back(atom(string(root["shared"][i], p / i, "an atom name"), p / i));
+            s.domain = with_shared(s.domain, extra);
+        }
+
+        s.world = file.start;
+        if (root.contains("world"))
+            for (const goap::Literal l : literals(root["world"], top / "world", Owner::Shared)) s.world.set(l.atom, l.value);
+        if (root.contains("ticks")) s.ticks = integer(root["ticks"], top / "ticks", 1);
+        if (root.contains("direction")) {
+            const std::string d = string(root["direction"], top / "direction", "\"forward\" or \"backward\"");
+            if (d != "forward" && d != "backward") fail(top / "direction", "must be \"forward\" or \"backward\"");
+            s.direction = d == "forward" ? goap::Direction::Forward : goap::Direction::Backward;
+        }
+
+        std::set<std::string> type_names;
+        if (!root.contains("types")) fail(top / "types", "missing required field (an object of agent types)");
+        expect_type(root["types"], Json::value_t::object, top / "types", "an object mapping type names to types");
+        for (const auto& [name, t] : root["types"].items()) {
+            s.types.push_back(read_type(name, t, top / "types" / name));
+            type_names.insert(name);
+        }
+
+        std::set<std::string> agent_names;
+        if (!root.contains("agents")) fail(top / "agents", "missing required field (an array of agents)");
+        expect_type(root["agents"], Json::value_t::array, top / "agents", "an array of agents");
+        for (std::size_t i = 0; i < root["agents"].size(); ++i)
+            s.agents.push_back(read_agent(root["agents"][i], top / "agents" / i, type_names, agent_names));
+
+        if (root.contains("timeline")) {
+            const JsonPath p = top / "timeline";
+            expect_type(root["timeline"], Json::value_t::array, p, "an array of events");
+            for (std::size_t i = 0; i < root["timeline"].size(); ++i) read_event(root["timeline"][i], p / i, agent_names, s.timeline);
+        }
+        m_domain_file = nullptr;
+        return s;
+    }
+
+    std::string_view m_text;
+    std::string m_file;
+    ScenarioParseOptions m_options;
+    const goap::Domain* m_domain = nullptr;
+    const DomainFile* m_domain_file = nullptr;
+};
+
+}  // namespace
+
+goap::Scenario parse_scenario_json(std::string_view text, std::string_view file_name, const ScenarioParseOptions& options) {
+    return Loader(text, file_name, options).load();
+}
+
+goap::Scenario load_scenario_json(const std::filesystem::path& path) {
+    const std::string name = path.string();
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) throw LoadError(name, 0, 0, "", "is a directory, not a scenario file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        const bool exists = std::filesystem::exists(path, ec);
+        throw LoadError(name, 0, 0, "", exists ? "cannot open file for reading" : "cannot open file: no such file");
+    }
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) throw LoadError(name, 0, 0, "", "read error");
+    ScenarioParseOptions options;
+    options.base_dir = path.parent_path();
+    return parse_scenario_json(text, name, options);
+}
+
+}  // namespace gameplan::io

@@ -1,0 +1,227 @@
+// `gameplan simulate SCENARIO.json [--ticks N] [--threads N] [--json]`
+#include "commands.hpp"
+
+#include <gameplan/goap/agent_scenario.hpp>
+#include <gameplan/io/scenario_json.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <iostream>
+#include <memory>
+#include <string>
+
+namespace gameplan::cli {
+
+namespace {
+
+struct SimulateArgs {
+    std::string file;
+    std::uint64_t ticks = 0;  // 0 = the scenario's "ticks"
+    std::size_t threads = 1;
+    bool json = false;
+};
+
+using Json = nlohmann::ordered_json;
+
+Json number(double v) {
+    if (v == std::floor(v) && std::fabs(v) < 9.0e15) return static_cast<std::int64_t>(v);
+    return v;
+}
+
+Json goal_json(const goap::Agent& agent, std::uint32_t goal) {
+    if (goal == goap::kNoGoal || goal >= agent.goals().size()) return nullptr;
+    return agent.goals()[goal].name;
+}
+
+// JSON Lines: one object per event, flushed as it happens.
+class JsonTrace final : public goap::ScenarioObserver {
+public:
+    JsonTrace(const goap::ScenarioRunner& runner, const goap::Domain& domain) : m_runner(runner), m_domain(domain) {}
+
+    void on_event(const goap::Agent& agent, const goap::AgentEvent& e) override {
+        Json j;
+        j["tick"] = e.tick;
+        j["agent"] = agent.name();
+        j["event"] = std::string(to_string(e.kind));
+        const auto action = [&](goap::ActionId a) { return Json(m_domain.action_name(a)); };
+        switch (e.kind) {
+            case goap::AgentEventKind::Replan:
+                j["trigger"] = std::string(to_string(e.trigger));
+                j["goal"] = goal_json(agent, e.goal);
+                if (e.action.valid()) j["action"] = action(e.action);
+                break;
+            case goap::AgentEventKind::PlanFound: {
+                j["goal"] = goal_json(agent, e.goal);
+                j["priority"] = number(e.priority);
+                Json plan = Json::array();
+                for (const goap::ActionId a : e.plan) plan.push_back(m_domain.action_name(a));
+                j["plan"] = plan;
+                j["cost"] = number(e.cost);
+                j["expanded"] = e.expanded;
+                break;
+            }
+            case goap::AgentEventKind::PlanFailed: {
+                j["goal"] = goal_json(agent, e.goal);
+                j["priority"] = number(e.priority);
+                Json unreachable = Json::object();
+                for (const goap::Literal l : e.unreachable) unreachable[m_domain.atom_name(l.atom)] = l.value;
+                j["unreachable"] = unreachable;
+                j["expanded"] = e.expanded;
+                break;
+            }
+            case goap::AgentEventKind::PlanningPaused:
+                j["goal"] = goal_json(agent, e.goal);
+                j["expanded"] = e.expanded;
+                break;
+            case goap::AgentEventKind::GoalChosen:
+                j["goal"] = goal_json(agent, e.goal);
+                j["priority"] = number(e.priority);
+                j["previous_goal"] = goal_json(agent, e.previous_goal);
+                break;
+            case goap::AgentEventKind::Idle: j["reason"] = std::string(to_string(e.idle_reason)); break;
+            case goap::AgentEventKind::ActionStarted:
+                j["action"] = action(e.action);
+                j["behaviour"] = m_runner.behaviour_label(agent, e.action);
+                break;
+            case goap::AgentEventKind::ActionSucceeded:
+            case goap::AgentEventKind::ActionFailed:
+                j["action"] = action(e.action);
+                j["ticks"] = e.ticks;
+                break;
+            case goap::AgentEventKind::ActionAborted:
+                j["action"] = action(e.action);
+                j["reason"] = std::string(to_string(e.abort_reason));
+                j["ticks"] = e.ticks;
+                break;
+        }
+        std::cout << j.dump() << '\n';
+    }
+
+    void on_timeline(const goap::ScenarioEvent& e, bool applied) override {
+        Json j;
+        j["tick"] = e.tick;
+        j["agent"] = e.agent.empty() ? std::string("world") : e.agent;
+        j["event"] = "timeline";
+        j["kind"] = std::string(to_string(e.kind));
+        j["applied"] = applied;
+        switch (e.kind) {
+            case goap::ScenarioEventKind::Set: {
+                Json set = Json::object();
+                for (const goap::Literal l : e.literals) set[m_domain.atom_name(l.atom)] = l.value;
+                j["set"] = set;
+                break;
+            }
+            case goap::ScenarioEventKind::Fail: j["action"] = e.action; break;
+            case goap::ScenarioEventKind::Abort: break;
+            case goap::ScenarioEventKind::Cost:
+                j["action"] = e.action;
+                j["cost"] = number(e.value);
+                break;
+            case goap::ScenarioEventKind::Enable:
+                j["action"] = e.action;
+                j["enabled"] = e.enabled;
+                break;
+        }
+        std::cout << j.dump() << '\n';
+    }
+
+private:
+    const goap::ScenarioRunner& m_runner;
+    const goap::Domain& m_domain;
+};
+
+// Text: one line per event, flushed as it happens.
+class TextTrace final : public goap::ScenarioObserver {
+public:
+    TextTrace(const goap::ScenarioRunner& runner, const goap::Domain& domain) : m_runner(runner), m_domain(domain) {}
+    void on_event(const goap::Agent& agent, const goap::AgentEvent& e) override {
+        std::string text = describe(agent, e);
+        if (e.kind == goap::AgentEventKind::ActionStarted) {
+            const std::string& label = m_runner.behaviour_label(agent, e.action);
+            if (label != m_domain.action_name(e.action)) text += " [" + label + "]";
+        }
+        std::cout << "tick " << e.tick << "  " << agent.name() << "  " << text << '\n';
+    }
+    void on_timeline(const goap::ScenarioEvent& e, bool applied) override {
+        std::cout << "tick " << e.tick << "  " << (e.agent.empty() ? std::string("world") : e.agent)
+                  << "  timeline: " << describe(m_domain, e, applied) << '\n';
+    }
+
+private:
+    const goap::ScenarioRunner& m_runner;
+    const goap::Domain& m_domain;
+};
+
+int run_simulate(const SimulateArgs& args) {
+    const goap::Scenario scenario = io::load_scenario_json(args.file);
+    goap::ScenarioRunner runner(scenario);
+    if (!runner.error().empty()) throw UsageError(runner.error());
+    const std::uint64_t ticks = args.ticks > 0 ? args.ticks : scenario.ticks;
+    std::unique_ptr<goap::ThreadPool> pool;
+    if (args.threads > 1) pool = std::make_unique<goap::ThreadPool>(args.threads);
+
+    std::unique_ptr<goap::ScenarioObserver> observer;
+    if (args.json) observer = std::make_unique<JsonTrace>(runner, scenario.domain);
+    else observer = std::make_unique<TextTrace>(runner, scenario.domain);
+    if (!args.json)
+        std::cout << "scenario " << args.file << ": " << scenario.agents.size()
+                  << (scenario.agents.size() == 1 ? " agent, " : " agents, ") << ticks << " ticks\n";
+    runner.set_observer(observer.get());
+    runner.run(ticks, pool.get());
+
+    goap::AgentSystem& system = runner.system();
+    if (args.json) {
+        Json end;
+        end["tick"] = system.current_tick();
+        end["event"] = "end";
+        Json agents = Json::array();
+        for (const goap::AgentId id : runner.agents()) {
+            const goap::Agent& a = *system.find(id);
+            Json j;
+            j["agent"] = a.name();
+            j["status"] = std::string(to_string(a.status()));
+            j["goal"] = goal_json(a, a.current_goal());
+            j["replans"] = a.stats().replans;
+            j["searches"] = a.stats().searches;
+            j["actions_started"] = a.stats().actions_started;
+            j["actions_succeeded"] = a.stats().actions_succeeded;
+            j["actions_failed"] = a.stats().actions_failed;
+            j["actions_aborted"] = a.stats().actions_aborted;
+            agents.push_back(j);
+        }
+        end["agents"] = agents;
+        std::cout << end.dump() << '\n';
+    } else {
+        std::cout << "after " << system.current_tick() << " ticks:\n";
+        for (const goap::AgentId id : runner.agents()) {
+            const goap::Agent& a = *system.find(id);
+            const goap::AgentStats& s = a.stats();
+            std::cout << "  " << a.name() << ": " << to_string(a.status());
+            if (a.status() == goap::AgentStatus::Idle) std::cout << " (" << to_string(a.idle_reason()) << ")";
+            else if (a.current_goal() != goap::kNoGoal) std::cout << " (goal " << a.goals()[a.current_goal()].name << ")";
+            std::cout << ", " << s.actions_started << " actions started (" << s.actions_succeeded << " succeeded, "
+                      << s.actions_failed << " failed, " << s.actions_aborted << " aborted), " << s.replans
+                      << " replans, " << s.searches << " searches\n";
+        }
+    }
+    return 0;
+}
+
+}  // namespace
+
+void add_simulate_command(CLI::App& app, int& exit_code) {
+    auto args = std::make_shared<SimulateArgs>();
+    CLI::App* cmd = app.add_subcommand(
+        "simulate", "Run a scripted agent scenario and print its trace (exit 0, or 2 on bad input)");
+    cmd->add_option("scenario", args->file, "Scenario JSON file (see docs/formats.md, \"Scenario JSON\")")->required();
+    cmd->add_option("--ticks", args->ticks, "Number of ticks to run (default: the scenario's \"ticks\")")
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--threads", args->threads, "Plan on a thread pool of this size (same trace for any value)")
+        ->check(CLI::Range(1, 256));
+    cmd->add_flag("--json", args->json, "Print JSON Lines: one event object per line with its tick, then an \"end\" record");
+    cmd->callback([args, &exit_code] { exit_code = run_simulate(*args); });
+}
+
+}  // namespace gameplan::cli
