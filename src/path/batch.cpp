@@ -30,11 +30,17 @@ void BatchPathfinder::work(Context& context) noexcept {
         for (std::size_t i = first; i < last; ++i) {
             const PathQuery& query = m_queries[i];
             PathQueryResult& result = m_results[i];
-            result.status = context.finder.find_path(*m_map, query.start, query.goal, m_options.search, context.path);
-            result.cost = context.path.cost;
+            Status status = context.finder.begin(*m_map, query.start, query.goal, m_options.search);
+            if (status == Status::InProgress) status = context.finder.step();
+            result.status = status;
+            result.cost = context.finder.cost();
             result.expanded = context.finder.stats().expanded;
             if (m_options.paths) {
-                result.cells.assign(context.path.cells.begin(), context.path.cells.end());
+                // Write into the result's own buffer: a batch run again with the same results reuses the
+                // capacity each query needed last time, whichever thread runs it now.
+                context.path.cells.swap(result.cells);
+                (void)context.finder.finish(context.path);
+                context.path.cells.swap(result.cells);
             } else {
                 result.cells.clear();
             }

@@ -23,10 +23,20 @@ PathRequestQueue::PathRequestQueue(const GridMap& map, const QueueOptions& optio
     for (Lane& lane : m_lanes) lane.finder.reserve(map);
 }
 
-void PathRequestQueue::reserve(std::size_t requests) {
-    m_slots.reserve(requests);
+void PathRequestQueue::reserve(std::size_t requests, std::size_t path_cells) {
     m_pending.reserve(requests);
     m_completed.reserve(requests);
+    if (requests > m_slots.size()) {
+        m_slots.reserve(requests);
+        // New slots go on the free list in index order, so the first submissions take the lowest ones.
+        const auto first = static_cast<std::uint32_t>(m_slots.size());
+        m_slots.resize(requests);
+        for (std::uint32_t index = static_cast<std::uint32_t>(requests); index-- > first;) {
+            m_slots[index].next_free = m_free;
+            m_free = index;
+        }
+    }
+    for (Slot& slot : m_slots) slot.result.path.cells.reserve(path_cells);
 }
 
 const PathRequestQueue::Slot* PathRequestQueue::live_slot(PathHandle handle) const noexcept {

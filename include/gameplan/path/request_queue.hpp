@@ -111,8 +111,10 @@ public:
     PathRequestQueue(const PathRequestQueue&) = delete;
     PathRequestQueue& operator=(const PathRequestQueue&) = delete;
 
-    /// Pre-sizes the queue for `requests` simultaneous requests (submit then allocates nothing).
-    void reserve(std::size_t requests);
+    /// Pre-sizes the queue for `requests` simultaneous requests, each result with room for paths of
+    /// `path_cells` cells, so that submit, update and take allocate nothing (paths longer than that
+    /// grow their buffer once). May throw std::bad_alloc.
+    void reserve(std::size_t requests, std::size_t path_cells = 0);
 
     /// Queues a request and returns its handle. O(log pending). Allocates only beyond the reserved
     /// number of simultaneous requests.
