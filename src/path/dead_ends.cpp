@@ -17,8 +17,7 @@ void DeadEnds::build(const GridMap& map, Movement movement, DiagonalRule diagona
     m_version = map.version();
     m_rule = rule;
 
-    m_pre.assign(bound, kNone);
-    m_region.assign(bound, kNoRegion);
+    std::vector<std::uint32_t> pre(bound, kNone), region(bound, kNoRegion);
     m_lo.clear();
     m_hi.clear();
     m_parent.clear();
@@ -33,8 +32,8 @@ void DeadEnds::build(const GridMap& map, Movement movement, DiagonalRule diagona
 
     // Iterative Tarjan: the explicit stack replaces recursion (a maze corridor is a path of 10^5 cells).
     for (std::uint32_t root = 0; root < bound; ++root) {
-        if (!pass[root] || m_pre[root] != kNone) continue;
-        m_pre[root] = low[root] = counter++;
+        if (!pass[root] || pre[root] != kNone) continue;
+        pre[root] = low[root] = counter++;
         order.push_back(root);
         stack.push_back(root);
         std::uint32_t root_children = 0;
@@ -46,13 +45,13 @@ void DeadEnds::build(const GridMap& map, Movement movement, DiagonalRule diagona
                 if (rule == DiagonalRule::Never && dir >= 4) continue;
                 if (!detail::step_legal(pass, stride, v, dir, rule)) continue;
                 const auto w = static_cast<std::uint32_t>(static_cast<std::int64_t>(v) + offsets[dir]);
-                if (m_pre[w] == kNone) {
+                if (pre[w] == kNone) {
                     parent[w] = v;
-                    m_pre[w] = low[w] = counter++;
+                    pre[w] = low[w] = counter++;
                     order.push_back(w);
                     stack.push_back(w);
                 } else if (w != parent[v]) {
-                    low[v] = std::min(low[v], m_pre[w]);
+                    low[v] = std::min(low[v], pre[w]);
                 }
                 continue;
             }
@@ -60,9 +59,9 @@ void DeadEnds::build(const GridMap& map, Movement movement, DiagonalRule diagona
             const std::uint32_t p = parent[v];
             if (p == kNone) continue;
             low[p] = std::min(low[p], low[v]);
-            if (low[v] >= m_pre[p]) {  // p separates v's subtree [pre(v), counter) from the rest
+            if (low[v] >= pre[p]) {  // p separates v's subtree [pre(v), counter) from the rest
                 own_region[v] = static_cast<std::uint32_t>(m_lo.size());
-                m_lo.push_back(m_pre[v]);
+                m_lo.push_back(pre[v]);
                 m_hi.push_back(counter);
                 m_parent.push_back(kNoRegion);
                 m_choke.push_back(p);
@@ -74,25 +73,27 @@ void DeadEnds::build(const GridMap& map, Movement movement, DiagonalRule diagona
         // A root with a single DFS child is no articulation point: that child's "region" is the whole
         // component but the root, which prunes nothing useful and would only cost a test per cell.
         if (root_children == 1 && first_child_region != kNoRegion) {
-            for (std::uint32_t i = m_pre[root]; i < counter; ++i)
+            for (std::uint32_t i = pre[root]; i < counter; ++i)
                 if (own_region[order[i]] == first_child_region) own_region[order[i]] = kNoRegion;
             m_hi[first_child_region] = m_lo[first_child_region];  // empty interval: never contains a query
         }
     }
     for (const std::uint32_t v : order) {  // preorder: a parent is labelled before its children
         const std::uint32_t own = own_region[v];
-        const std::uint32_t above = parent[v] != kNone ? m_region[parent[v]] : kNoRegion;
-        m_region[v] = own != kNoRegion ? own : above;
+        const std::uint32_t above = parent[v] != kNone ? region[parent[v]] : kNoRegion;
+        region[v] = own != kNoRegion ? own : above;
         if (own != kNoRegion) m_parent[own] = above;  // every region around the choke encloses this one
-        if (m_region[v] != kNoRegion) ++m_cells_in_regions;
+        if (region[v] != kNoRegion) ++m_cells_in_regions;
     }
+    m_cells.resize(bound);
+    for (std::uint32_t node = 0; node < bound; ++node) m_cells[node] = CellInfo{pre[node], region[node]};
 }
 
 DeadEnds::Query DeadEnds::query(std::uint32_t s, std::uint32_t t) const noexcept {
     Query q;
-    q.key_s = m_pre[s];
-    q.key_t = m_pre[t];
-    std::uint32_t r = m_region[s];
+    q.key_s = m_cells[s].key;
+    q.key_t = m_cells[t].key;
+    std::uint32_t r = m_cells[s].region;
     while (r != kNoRegion && !region_contains(r, q.key_t)) r = m_parent[r];
     if (r != kNoRegion) {
         q.lo = m_lo[r];

@@ -110,7 +110,7 @@ Status GridPathfinder::begin(const GridMap& map, std::span<const GridPoint> sour
         m_step = nullptr;
         return m_status = Status::NoPath;
     }
-    if (options.dead_ends != nullptr && sources.size() == 1 && goals.size() == 1 &&
+    if (options.dead_ends != nullptr && sources.size() == 1 && goals.size() == 1 && options.dead_ends->any() &&
         options.dead_ends->applies_to(map, options.movement, options.diagonal)) {
         m_dead_ends = options.dead_ends;
         m_dead_query = m_dead_ends->query(map.index(sources[0]), map.index(goals[0]));

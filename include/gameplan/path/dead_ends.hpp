@@ -56,7 +56,7 @@ public:
 
     /// True if built for this very map object at its current version().
     [[nodiscard]] bool current(const GridMap& map) const noexcept {
-        return m_map == &map && m_version == map.version() && m_pre.size() == map.node_bound();
+        return m_map == &map && m_version == map.version() && m_cells.size() == map.node_bound();
     }
     /// True if pruning is sound for a query on `map` under the rule: current, and built for a rule at
     /// least as permissive (a stricter rule has fewer steps, so a choke stays a choke). O(1).
@@ -82,9 +82,9 @@ public:
 
     /// Key of a cell, by node index (`GridMap::index`): its DFS preorder number, UINT32_MAX for a blocked
     /// cell. O(1).
-    [[nodiscard]] std::uint32_t key(std::uint32_t node) const noexcept { return m_pre[node]; }
+    [[nodiscard]] std::uint32_t key(std::uint32_t node) const noexcept { return m_cells[node].key; }
     /// Innermost region of a cell by node index, kNoRegion if none. O(1).
-    [[nodiscard]] std::uint32_t region(std::uint32_t node) const noexcept { return m_region[node]; }
+    [[nodiscard]] std::uint32_t region(std::uint32_t node) const noexcept { return m_cells[node].region; }
     /// Innermost region strictly enclosing region `r`, kNoRegion if none. O(1).
     [[nodiscard]] std::uint32_t parent_region(std::uint32_t r) const noexcept { return m_parent[r]; }
     /// Node index of the choke of region `r`: the one cell outside it next to it. O(1).
@@ -93,23 +93,27 @@ public:
     [[nodiscard]] bool region_contains(std::uint32_t r, std::uint32_t key) const noexcept {
         return key - m_lo[r] < m_hi[r] - m_lo[r];  // unsigned: key in [lo, hi)
     }
+    /// True if `query(s, t)` can prune anything at all for some s, t (the map has a dead end).
+    [[nodiscard]] bool any() const noexcept { return m_cells_in_regions > 0; }
     /// Prepares the pruning test for a search between the passable cells with node indices `s` and `t`.
     /// O(number of regions nested around s).
     [[nodiscard]] Query query(std::uint32_t s, std::uint32_t t) const noexcept;
     /// True if a search prepared by `q` may skip the passable cell `node` (see the overview). O(1).
     [[nodiscard]] bool prunable(std::uint32_t node, const Query& q) const noexcept {
-        const std::uint32_t key = m_pre[node];
-        if (key - q.lo >= q.hi - q.lo && node != q.choke) return true;  // beyond the region holding both
-        const std::uint32_t r = m_region[node];
-        return r != kNoRegion && !region_contains(r, q.key_s) && !region_contains(r, q.key_t);
+        const CellInfo cell = m_cells[node];  // one load: key and region share 8 bytes
+        if (cell.key - q.lo >= q.hi - q.lo && node != q.choke) return true;  // beyond the region holding both
+        return cell.region != kNoRegion && !region_contains(cell.region, q.key_s) && !region_contains(cell.region, q.key_t);
     }
 
 private:
     const GridMap* m_map = nullptr;
     std::uint64_t m_version = 0;
     DiagonalRule m_rule = DiagonalRule::NoCornerCutting;
-    std::vector<std::uint32_t> m_pre;     // per node: DFS preorder number (UINT32_MAX: blocked)
-    std::vector<std::uint32_t> m_region;  // per node: innermost region
+    struct CellInfo {
+        std::uint32_t key;     // DFS preorder number (UINT32_MAX: blocked)
+        std::uint32_t region;  // innermost region
+    };
+    std::vector<CellInfo> m_cells;        // per node
     std::vector<std::uint32_t> m_lo;      // per region: preorder interval [lo, hi)
     std::vector<std::uint32_t> m_hi;
     std::vector<std::uint32_t> m_parent;  // per region: enclosing region
