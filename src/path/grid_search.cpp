@@ -1,5 +1,6 @@
 #include <gameplan/path/grid_search.hpp>
 
+#include <gameplan/path/islands.hpp>
 #include <gameplan/search/generation.hpp>
 
 #include <algorithm>
@@ -66,6 +67,7 @@ Status GridPathfinder::prepare(const GridMap& map, const GridSearchOptions& opti
     m_sequence = 0;
     m_step = nullptr;
     m_map = nullptr;
+    m_dead_ends = nullptr;
     if (map.empty() || !(options.weight >= 1.0) || !std::isfinite(options.weight))
         return m_status = Status::InvalidQuery;
 
@@ -104,6 +106,17 @@ Status GridPathfinder::begin(const GridMap& map, std::span<const GridPoint> sour
         if (!map.passable(p)) return invalid();
     for (const GridPoint& p : goals)
         if (!map.passable(p)) return invalid();
+    if (options.islands != nullptr &&
+        options.islands->proves_unreachable(map, options.movement, options.diagonal, sources, goals)) {
+        m_heap.clear();
+        m_step = nullptr;
+        return m_status = Status::NoPath;
+    }
+    if (options.dead_ends != nullptr && sources.size() == 1 && goals.size() == 1 && options.dead_ends->any() &&
+        options.dead_ends->applies_to(map, options.movement, options.diagonal)) {
+        m_dead_ends = options.dead_ends;
+        m_dead_query = m_dead_ends->query(map.index(sources[0]), map.index(goals[0]));
+    }
 
     if (goals.size() == 1) {
         m_goal_node = map.index(goals[0]);
@@ -263,6 +276,15 @@ Status GridPathfinder::run(std::uint64_t slice_expansions) {
         if (expanded >= max_expansions) return leave_held(Status::BudgetExhausted);
         if (has_deadline && (expanded & 63u) == 0 && std::chrono::steady_clock::now() >= m_budget.deadline)
             return leave_held(Status::BudgetExhausted);
+        if (m_dead_ends != nullptr && m_dead_ends->prunable(node, m_dead_query)) {
+            // a dead end holding neither end of the query: never on a shortest route
+            if (from_held)
+                held = search::kNoNode;
+            else
+                m_heap.pop();
+            cells[node].stamp = closed;
+            continue;
+        }
         if (slice_left == 0) return leave_held(Status::InProgress);
         --slice_left;
         if (from_held)
@@ -345,6 +367,12 @@ bool GridPathfinder::closed(GridPoint p) const noexcept {
 double GridPathfinder::g(GridPoint p) const noexcept {
     if (!reached(p)) return kInfinity;
     return m_cells[m_map->index(p)].g;
+}
+
+GridPoint GridPathfinder::parent(GridPoint p) const noexcept {
+    if (!reached(p)) return GridPoint{-1, -1};
+    const std::uint32_t up = m_cells[m_map->index(p)].parent;
+    return up == search::kNoNode ? p : m_map->point(up);
 }
 
 GridPoint GridPathfinder::goal_reached() const noexcept {

@@ -3,9 +3,11 @@
 #include "commands.hpp"
 
 #include <gameplan/io/movingai.hpp>
+#include <gameplan/path/dead_ends.hpp>
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/grid_rules.hpp>
 #include <gameplan/path/grid_search.hpp>
+#include <gameplan/path/islands.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -26,12 +28,63 @@ namespace gameplan::cli {
 std::string_view to_string(GridAlgorithm algorithm) noexcept {
     switch (algorithm) {
         case GridAlgorithm::AStar: return "astar";
+        case GridAlgorithm::Dijkstra: return "dijkstra";
+        case GridAlgorithm::Jps: return "jps";
+        case GridAlgorithm::JpsPlus: return "jps-plus";
+        case GridAlgorithm::Hpa: return "hpa";
     }
     return "unknown";
 }
 
-GridRunner::GridRunner(const path::GridMap& map, GridAlgorithm algorithm, const path::GridSearchOptions& options)
-    : m_map(map), m_algorithm(algorithm), m_options(options) {
+std::optional<GridAlgorithm> parse_grid_algorithm(std::string_view name) noexcept {
+    for (const GridAlgorithm algorithm : kGridAlgorithms)
+        if (name == to_string(algorithm)) return algorithm;
+    return std::nullopt;
+}
+
+bool grid_algorithm_available(GridAlgorithm algorithm) noexcept {
+    switch (algorithm) {
+        case GridAlgorithm::AStar:
+        case GridAlgorithm::Dijkstra: return true;
+        // Merge hooks: return true once the algorithm is wired into GridRunner below.
+        case GridAlgorithm::Jps:
+        case GridAlgorithm::JpsPlus:
+        case GridAlgorithm::Hpa: return false;
+    }
+    return false;
+}
+
+bool grid_algorithm_exact(GridAlgorithm algorithm) noexcept {
+    switch (algorithm) {
+        case GridAlgorithm::AStar:
+        case GridAlgorithm::Dijkstra:
+        case GridAlgorithm::Jps:
+        case GridAlgorithm::JpsPlus: return true;
+        case GridAlgorithm::Hpa: return false;
+    }
+    return false;
+}
+
+// Merge hook: true once the smoothing pass (smoothing.hpp) is called at the end of GridRunner::run.
+bool grid_smoothing_available() noexcept { return false; }
+
+void require_available(GridAlgorithm algorithm, bool smooth) {
+    if (!grid_algorithm_available(algorithm))
+        throw UsageError("algorithm " + std::string(to_string(algorithm)) + " is not available in this build");
+    if (smooth && !grid_smoothing_available()) throw UsageError("--smooth is not available in this build");
+}
+
+GridRunner::GridRunner(const path::GridMap& map, GridAlgorithm algorithm, const path::GridSearchOptions& options, bool smooth)
+    : m_map(map), m_algorithm(algorithm), m_options(options), m_smooth(smooth) {
+    require_available(algorithm, smooth);
+    switch (m_algorithm) {
+        case GridAlgorithm::AStar: break;
+        case GridAlgorithm::Dijkstra: m_options.heuristic = path::Heuristic::Zero; break;
+        case GridAlgorithm::Jps:      // merge hook: build the JPS searcher for `map`
+        case GridAlgorithm::JpsPlus:  // merge hook: preprocess the jump tables of `map`
+        case GridAlgorithm::Hpa:      // merge hook: build the cluster graph of `map`
+            break;
+    }
     m_astar.reserve(map);  // so the first query's time is the search, not the allocation
 }
 
@@ -40,9 +93,22 @@ GridRun GridRunner::run(path::GridPoint from, path::GridPoint to, path::GridPath
     const auto t0 = std::chrono::steady_clock::now();
     switch (m_algorithm) {
         case GridAlgorithm::AStar:
+        case GridAlgorithm::Dijkstra:
             result.status = m_astar.find_path(m_map, from, to, m_options, out);
             result.expanded = m_astar.stats().expanded;
             break;
+        case GridAlgorithm::Jps:      // merge hook: jps search into `out`
+        case GridAlgorithm::JpsPlus:  // merge hook: jps+ search into `out`
+        case GridAlgorithm::Hpa:      // merge hook: hpa* search + refinement into `out`
+            // Unreachable: the constructor refuses algorithms that are not wired in.
+            result.status = Status::InvalidQuery;
+            out.cells.clear();
+            out.cost = std::numeric_limits<double>::infinity();
+            break;
+    }
+    if (m_smooth && result.status == Status::Found) {
+        // Merge hook: smooth `out` in place (string pulling under m_options' diagonal rule) and update
+        // out.cost; the constructor refuses --smooth until then.
     }
     result.micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
     return result;
@@ -59,6 +125,10 @@ struct PathArgs {
     std::string heuristic = "auto";
     double weight = 1.0;
     std::uint64_t max_expansions = 0;
+    std::string algorithm = "astar";
+    bool smooth = false;
+    bool islands = false;
+    bool dead_ends = false;
     bool json = false;
     bool render = false;
     bool corners = false;
@@ -115,6 +185,10 @@ void render(std::ostream& out, const path::GridMap& map, const path::GridPath& r
 }
 
 void run_path(const PathArgs& args, int& exit_code) {
+    const GridAlgorithm algorithm = *parse_grid_algorithm(args.algorithm);
+    require_available(algorithm, args.smooth);  // before loading a map it could not search
+    if (algorithm == GridAlgorithm::Dijkstra && args.heuristic != "auto" && args.heuristic != "zero")
+        throw UsageError("--heuristic " + args.heuristic + " contradicts --algorithm dijkstra (a zero heuristic)");
     const path::GridMap map = io::load_grid_map(args.map_file);
     const path::GridPoint from = parse_point(args.from, "--from", map);
     const path::GridPoint to = parse_point(args.to, "--to", map);
@@ -127,9 +201,32 @@ void run_path(const PathArgs& args, int& exit_code) {
     options.weight = args.weight;
     if (args.max_expansions > 0) options.budget.max_expansions = args.max_expansions;
 
-    GridRunner runner(map, GridAlgorithm::AStar, options);
+    path::Islands islands;
+    if (args.islands) {
+        islands.build(map, options.movement, options.diagonal);
+        options.islands = &islands;
+    }
+    path::DeadEnds dead_ends;
+    if (args.dead_ends) {
+        dead_ends.build(map, options.movement, options.diagonal);
+        options.dead_ends = &dead_ends;
+    }
+
+    GridRunner runner(map, algorithm, options, args.smooth);
     path::GridPath result;
     const GridRun run = runner.run(from, to, result);
+    // Inexact results are compared with the optimum of an exact search under the same rules.
+    std::optional<double> suboptimality;
+    if (!runner.exact() && run.status == Status::Found) {
+        path::GridSearchOptions exact = options;
+        exact.weight = 1.0;
+        exact.heuristic = path::Heuristic::Auto;
+        exact.budget = {};
+        path::GridPathfinder reference;
+        path::GridPath optimal;
+        if (reference.find_path(map, from, to, exact, optimal) == Status::Found)
+            suboptimality = optimal.cost > 0 ? result.cost / optimal.cost - 1.0 : 0.0;
+    }
 
     std::string problem;
     if (run.status == Status::InvalidQuery) {
@@ -154,6 +251,7 @@ void run_path(const PathArgs& args, int& exit_code) {
         }
         j["expanded"] = run.expanded;
         j["micros"] = std::round(run.micros * 10.0) / 10.0;
+        if (suboptimality) j["suboptimality"] = *suboptimality;
         if (!problem.empty()) j["error"] = problem;
         std::cout << j.dump() << '\n';
     } else {
@@ -162,6 +260,7 @@ void run_path(const PathArgs& args, int& exit_code) {
             std::cout << "cost: " << std::setprecision(10) << result.cost << '\n'
                       << "cells: " << result.cells.size() << '\n';
         }
+        if (suboptimality) std::cout << "suboptimality: " << std::setprecision(4) << *suboptimality * 100.0 << "%\n";
         std::cout << "expanded: " << run.expanded << '\n'
                   << "micros: " << std::fixed << std::setprecision(1) << run.micros << std::defaultfloat << '\n';
         if (run.status == Status::Found) {
@@ -200,6 +299,12 @@ void add_path_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--weight", args->weight, "Weighted A*: f = g + W*h, W >= 1 (cost at most W x optimal)")
         ->capture_default_str();
     cmd->add_option("--max-expansions", args->max_expansions, "Expansion budget (0 = unlimited)");
+    cmd->add_option("--algorithm", args->algorithm, "Search algorithm (dijkstra = A* with a zero heuristic)")
+        ->check(CLI::IsMember({"astar", "dijkstra", "jps", "jps-plus", "hpa"}))
+        ->capture_default_str();
+    cmd->add_flag("--smooth", args->smooth, "Smooth the path (string pulling under the diagonal rule)");
+    cmd->add_flag("--islands", args->islands, "Answer unreachable goals from precomputed islands, without searching");
+    cmd->add_flag("--dead-ends", args->dead_ends, "Skip dead-end regions holding neither end (helps on mazes)");
     cmd->add_flag("--json", args->json, "Print one JSON object");
     cmd->add_flag("--render", args->render, "Print the map around the path in ASCII");
     cmd->add_flag("--corners", args->corners, "Report only the path's corner points");

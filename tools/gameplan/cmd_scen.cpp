@@ -1,22 +1,30 @@
-// `gameplan scen SCEN [--map MAP] [--json]`: runs every problem of a MovingAI scenario file and checks
-// each cost against the file's optimal length (one unit of the last printed digit).
+// `gameplan scen SCEN [--map MAP] [--algorithm A] [--threads N] [--islands] [--json]`: runs every problem
+// of a MovingAI scenario file and checks each cost against the file's optimal length (one unit of the
+// last printed digit); inexact algorithms report their suboptimality instead.
 #include "commands.hpp"
 
 #include <gameplan/io/movingai.hpp>
+#include <gameplan/path/dead_ends.hpp>
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/grid_search.hpp>
+#include <gameplan/path/islands.hpp>
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
-#include <map>
 #include <cmath>
+#include <map>
+#include <optional>
 #include <sstream>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <unistd.h>
@@ -27,6 +35,11 @@ namespace {
 struct ScenArgs {
     std::string scen_file;
     std::string map_file;
+    std::string algorithm = "astar";
+    unsigned threads = 1;
+    bool smooth = false;
+    bool islands = false;
+    bool dead_ends = false;
     bool json = false;
 };
 
@@ -55,6 +68,9 @@ private:
 };
 
 void run_scen(const ScenArgs& args, int& exit_code) {
+    const GridAlgorithm algorithm = *parse_grid_algorithm(args.algorithm);
+    require_available(algorithm, args.smooth);
+    if (args.threads < 1 || args.threads > 256) throw UsageError("--threads must be in [1, 256], got " + std::to_string(args.threads));
     const std::filesystem::path scen_path(args.scen_file);
     const io::ScenarioFile scen = io::load_movingai_scenarios(scen_path);
 
@@ -64,9 +80,14 @@ void run_scen(const ScenArgs& args, int& exit_code) {
     struct LoadedMap {
         std::string name;
         path::GridMap map;
+        path::Islands islands;
+        path::DeadEnds dead_ends;
+        path::GridSearchOptions options;
     };
     std::vector<std::unique_ptr<LoadedMap>> maps;
     std::vector<const LoadedMap*> map_of(scen.scenarios.size(), nullptr);
+    std::size_t island_count = 0;
+    double prepare_ms = 0;
     for (const auto& [written, ids] : by_map) {
         auto loaded = std::make_unique<LoadedMap>();
         const std::filesystem::path file =
@@ -76,36 +97,82 @@ void run_scen(const ScenArgs& args, int& exit_code) {
         io::ScenarioFile subset{scen.file, scen.version, {}};
         for (std::size_t id : ids) subset.scenarios.push_back(scen.scenarios[id]);
         io::check_scenarios_fit(subset, loaded->map, loaded->name);
+        const auto t0 = std::chrono::steady_clock::now();
+        if (args.islands) {
+            loaded->islands.build(loaded->map);
+            loaded->options.islands = &loaded->islands;
+            island_count += loaded->islands.island_count();
+        }
+        if (args.dead_ends) {
+            loaded->dead_ends.build(loaded->map);
+            loaded->options.dead_ends = &loaded->dead_ends;
+        }
+        prepare_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         for (std::size_t id : ids) map_of[id] = loaded.get();
         maps.push_back(std::move(loaded));
     }
 
-    std::size_t mismatches = 0;
-    double total_micros = 0;
+    // Solve every scenario (on --threads threads, each with its own runner), then report in file order.
+    struct Outcome {
+        GridRun run;
+        double cost = 0;
+        bool exact = true;
+    };
+    std::vector<Outcome> outcomes(scen.scenarios.size());
+    std::atomic<std::size_t> next{0}, done{0};
+    ProgressBar progress(args.json ? 0 : scen.scenarios.size());
+    const auto solve = [&](bool report_progress) {
+        path::GridPath result;
+        std::unique_ptr<GridRunner> runner;
+        const LoadedMap* runner_map = nullptr;
+        for (std::size_t i = next.fetch_add(1); i < scen.scenarios.size(); i = next.fetch_add(1)) {
+            if (map_of[i] != runner_map) {
+                runner_map = map_of[i];
+                runner = std::make_unique<GridRunner>(runner_map->map, algorithm, runner_map->options, args.smooth);
+            }
+            const io::Scenario& s = scen.scenarios[i];
+            outcomes[i].run = runner->run(s.start, s.goal, result);
+            outcomes[i].cost = result.cost;
+            outcomes[i].exact = runner->exact();
+            const std::size_t finished = done.fetch_add(1) + 1;
+            if (report_progress) progress.update(finished);
+        }
+    };
+    std::vector<std::thread> workers;
+    for (unsigned t = 1; t < args.threads; ++t) workers.emplace_back(solve, false);
+    solve(true);
+    for (std::thread& worker : workers) worker.join();
+    progress.update(scen.scenarios.size());
+    progress.clear();
+
+    std::size_t mismatches = 0, inexact = 0;
+    double total_micros = 0, total_suboptimality = 0, max_suboptimality = 0;
     std::uint64_t total_expanded = 0;
     std::vector<std::string> mismatch_lines;
-    ProgressBar progress(args.json ? 0 : scen.scenarios.size());
-    path::GridPath result;
-    std::unique_ptr<GridRunner> runner;
-    const LoadedMap* runner_map = nullptr;
     for (std::size_t i = 0; i < scen.scenarios.size(); ++i) {
         const io::Scenario& s = scen.scenarios[i];
-        if (map_of[i] != runner_map) {
-            runner_map = map_of[i];
-            runner = std::make_unique<GridRunner>(runner_map->map, GridAlgorithm::AStar, path::GridSearchOptions{});
+        const Outcome& o = outcomes[i];
+        const bool found = o.run.status == Status::Found;
+        // Exact algorithms must hit the optimum; inexact ones must find a path no shorter than it
+        // (smoothed, any-angle paths may be shorter than the grid optimum and are only measured).
+        bool match = found && io::matches_optimal(s, o.cost);
+        std::optional<double> suboptimality;
+        if (!o.exact && found) {
+            suboptimality = s.optimal > 0 ? o.cost / s.optimal - 1.0 : 0.0;
+            match = args.smooth || match || o.cost >= s.optimal - s.tolerance;
+            ++inexact;
+            total_suboptimality += *suboptimality;
+            max_suboptimality = std::max(max_suboptimality, *suboptimality);
         }
-        const GridRun run = runner->run(s.start, s.goal, result);
-        const bool found = run.status == Status::Found;
-        const bool match = found && io::matches_optimal(s, result.cost);
-        total_micros += run.micros;
-        total_expanded += run.expanded;
+        total_micros += o.run.micros;
+        total_expanded += o.run.expanded;
         if (!match) {
             ++mismatches;
             if (!args.json && mismatch_lines.size() < 20) {
                 std::ostringstream line;
                 line << "mismatch: scenario " << i << " (line " << s.line << ") from " << s.start.x << ',' << s.start.y
-                     << " to " << s.goal.x << ',' << s.goal.y << ": " << to_string(run.status);
-                if (found) line << " cost " << std::setprecision(10) << result.cost;
+                     << " to " << s.goal.x << ',' << s.goal.y << ": " << to_string(o.run.status);
+                if (found) line << " cost " << std::setprecision(10) << o.cost;
                 line << ", optimal " << s.optimal;
                 mismatch_lines.push_back(line.str());
             }
@@ -113,19 +180,19 @@ void run_scen(const ScenArgs& args, int& exit_code) {
         if (args.json) {
             nlohmann::ordered_json j;
             j["id"] = i;
-            j["cost"] = found ? nlohmann::ordered_json(result.cost) : nlohmann::ordered_json(nullptr);
+            j["cost"] = found ? nlohmann::ordered_json(o.cost) : nlohmann::ordered_json(nullptr);
             j["optimal"] = s.optimal;
-            j["expanded"] = run.expanded;
-            j["micros"] = std::round(run.micros * 100.0) / 100.0;
+            j["expanded"] = o.run.expanded;
+            j["micros"] = std::round(o.run.micros * 100.0) / 100.0;
+            if (suboptimality) j["suboptimality"] = *suboptimality;
             j["match"] = match;
-            if (!found) j["status"] = to_string(run.status);
+            if (!found) j["status"] = to_string(o.run.status);
             std::cout << j.dump() << '\n';
         }
-        progress.update(i + 1);
     }
-    progress.clear();
 
     const double n = scen.scenarios.empty() ? 1.0 : double(scen.scenarios.size());
+    const double mean_suboptimality = inexact ? total_suboptimality / double(inexact) : 0.0;
     if (args.json) {
         nlohmann::ordered_json summary;
         summary["summary"] = true;
@@ -133,10 +200,17 @@ void run_scen(const ScenArgs& args, int& exit_code) {
         summary["mismatches"] = mismatches;
         summary["mean_micros"] = std::round(total_micros / n * 100.0) / 100.0;
         summary["mean_expanded"] = std::round(double(total_expanded) / n * 10.0) / 10.0;
-        summary["algorithm"] = to_string(GridAlgorithm::AStar);
+        summary["algorithm"] = to_string(algorithm);
         nlohmann::ordered_json names = nlohmann::ordered_json::array();
         for (const auto& m : maps) names.push_back(m->name);
         summary["maps"] = std::move(names);
+        summary["threads"] = args.threads;
+        if (inexact) {
+            summary["mean_suboptimality"] = mean_suboptimality;
+            summary["max_suboptimality"] = max_suboptimality;
+        }
+        if (args.islands) summary["islands"] = island_count;
+        if (args.islands || args.dead_ends) summary["prepare_ms"] = std::round(prepare_ms * 100.0) / 100.0;
         std::cout << summary.dump() << '\n';
     } else {
         for (const auto& line : mismatch_lines) std::cout << line << '\n';
@@ -146,6 +220,14 @@ void run_scen(const ScenArgs& args, int& exit_code) {
                   << "mismatches: " << mismatches << '\n'
                   << "mean µs: " << std::fixed << std::setprecision(2) << total_micros / n << '\n'
                   << "mean expansions: " << std::setprecision(1) << double(total_expanded) / n << std::defaultfloat << '\n';
+        if (algorithm != GridAlgorithm::AStar) std::cout << "algorithm: " << to_string(algorithm) << '\n';
+        if (inexact)
+            std::cout << "mean suboptimality: " << std::setprecision(4) << mean_suboptimality * 100.0 << "%\n"
+                      << "max suboptimality: " << max_suboptimality * 100.0 << "%\n";
+        if (args.islands) std::cout << "islands: " << island_count << '\n';
+        if (args.islands || args.dead_ends)
+            std::cout << "preparation ms: " << std::fixed << std::setprecision(2) << prepare_ms << std::defaultfloat << '\n';
+        if (args.threads > 1) std::cout << "threads: " << args.threads << '\n';
     }
     exit_code = mismatches == 0 ? 0 : 1;
 }
@@ -157,6 +239,14 @@ void add_scen_command(CLI::App& app, int& exit_code) {
     CLI::App* cmd = app.add_subcommand("scen", "Run a MovingAI scenario file and check every optimal length");
     cmd->add_option("scen", args->scen_file, "Scenario file (.scen)")->required();
     cmd->add_option("--map", args->map_file, "Map file (default: the map named in the scenario lines, found next to it)");
+    cmd->add_option("--algorithm", args->algorithm, "Search algorithm (dijkstra = A* with a zero heuristic)")
+        ->check(CLI::IsMember({"astar", "dijkstra", "jps", "jps-plus", "hpa"}))
+        ->capture_default_str();
+    cmd->add_option("--threads", args->threads, "Solve the scenarios on N threads (each with its own search state)")
+        ->capture_default_str();
+    cmd->add_flag("--smooth", args->smooth, "Smooth every path (string pulling); reports suboptimality");
+    cmd->add_flag("--islands", args->islands, "Precompute islands: unreachable scenarios are answered without search");
+    cmd->add_flag("--dead-ends", args->dead_ends, "Skip dead-end regions holding neither end (helps on mazes)");
     cmd->add_flag("--json", args->json, "One JSON object per scenario, then a summary object");
     cmd->callback([args, &exit_code] { run_scen(*args, exit_code); });
 }

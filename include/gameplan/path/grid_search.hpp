@@ -51,6 +51,7 @@
 ///
 /// Thread-safety: one pathfinder per thread; many pathfinders may search the same const map at once.
 
+#include <gameplan/path/dead_ends.hpp>
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/grid_rules.hpp>
 #include <gameplan/search/indexed_heap.hpp>
@@ -66,6 +67,8 @@
 
 namespace gameplan::path {
 
+class Islands;  // islands.hpp
+
 /// How a grid query moves and searches. The defaults are the MovingAI rules with plain A*.
 struct GridSearchOptions {
     Movement movement = Movement::Eight;                     ///< 4- or 8-connected
@@ -73,6 +76,14 @@ struct GridSearchOptions {
     Heuristic heuristic = Heuristic::Auto;                   ///< Auto = tightest admissible; Zero = Dijkstra
     double weight = 1.0;                                     ///< weighted A*: f = g + weight * h, weight >= 1
     search::Budget budget{};                                 ///< expansion / deadline limits (whole search)
+    /// Optional unreachability precheck (islands.hpp): when the islands apply to the map and rule and no
+    /// source shares an island with a goal, `begin` returns `NoPath` at once, expanding nothing. Ignored
+    /// when stale or built for a stricter rule. Not owned; must outlive the search.
+    const Islands* islands = nullptr;
+    /// Optional dead-end pruning (dead_ends.hpp) for single-source, single-goal queries: cells in dead-end
+    /// regions holding neither end are never expanded. Same cost, fewer expansions on mazes; ignored when
+    /// stale or built for a stricter rule. Not owned; must outlive the search.
+    const DeadEnds* dead_ends = nullptr;
 };
 
 /// A path: the cells from start to goal inclusive, and its cost.
@@ -149,6 +160,9 @@ public:
     /// Writes the best known route from a source to a reached cell into `out` (cleared first; empty
     /// if the cell was not reached).
     void path_to(GridPoint p, GridPath& out) const;
+    /// The cell before `p` on its best known route from a source: one step toward the nearest source
+    /// (a flow field's direction). Returns `p` itself for a source, {-1, -1} if `p` was not reached. O(1).
+    [[nodiscard]] GridPoint parent(GridPoint p) const noexcept;
 
 private:
     struct CellState {
@@ -209,6 +223,9 @@ private:
     std::size_t m_h_goal_count = 0;
     std::uint32_t m_goal_node = search::kNoNode;  // single goal; kNoNode with multi-goal or flood
     bool m_multi_goal = false;
+
+    const DeadEnds* m_dead_ends = nullptr;  // pruning in force for this search, or null
+    DeadEnds::Query m_dead_query{};
 
     search::Budget m_budget{};
     search::SearchStats m_stats{};

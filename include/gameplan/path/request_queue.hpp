@@ -1,0 +1,204 @@
+#pragma once
+/// @file request_queue.hpp
+/// A frame-budgeted queue of path requests (seed 002: "spread pathfinding over several game cycles").
+///
+/// Overview
+/// --------
+/// A game submits path requests whenever units need them and calls `update(max_expansions)` once per
+/// frame; the queue advances the searches by at most that many cell expansions in total, so pathfinding
+/// never stalls a frame, and hands finished paths back by handle.
+///
+/// Budget. `update(n)` expands at most n cells, counted exactly: each search runs in slices through
+/// `GridPathfinder::step(slice)`, which never expands more than its slice, and the slices of one update
+/// sum to at most n. (Work that expands nothing is not counted: starting a search, a request answered by
+/// the islands precheck, a start equal to its goal, re-validating a finished path.)
+///
+/// Order (deterministic: no clocks, no threads, no addresses). Each request has an integer priority,
+/// higher first; equal priorities run in submission order. With `QueueOptions::aging_frames` = N > 0,
+/// every N updates a request has waited count as one priority level: a request submitted at frame s with
+/// priority p ranks by p - s / N, so a steady stream of urgent requests cannot starve an old one. Up to
+/// `QueueOptions::lanes` searches run at once, each in its own lane (its own `GridPathfinder`, about 20
+/// bytes per map cell); the budget of an update is shared evenly between the running searches, in a lane
+/// order that rotates every update, and budget left over by searches that finish is passed on to the
+/// others and to newly started requests. One lane (the default) is a strict first-come, first-served
+/// queue per priority; more lanes keep one long search from holding up the short ones behind it.
+///
+/// Handles are salted: slot index + generation. Cancelling or taking a result frees the slot and bumps
+/// its generation, so an old handle can never reach a newer request (its state is `Unknown`).
+///
+/// Map changes. The queue watches `GridMap::version()`. A running search whose map changed is restarted
+/// from scratch, which re-validates it (a now-blocked start or goal gives `InvalidQuery`; the islands
+/// precheck may answer `NoPath` at once); `PathResult::restarts` counts this. A finished result not yet
+/// taken is re-validated at the next update: a found path is checked step by step against the new map
+/// (legal steps, same cost) and kept if it holds (it may no longer be the cheapest), otherwise the request
+/// goes back to the queue with its original rank; a request that found no path is queued again, since a
+/// path may exist now. `PathResult::map_version` says which map version a result was checked against.
+///
+/// Memory: after `reserve` (or once the largest number of simultaneous requests has been seen), and with
+/// `take` handing path buffers back and forth, submitting, updating and taking allocate nothing.
+///
+/// Thread-safety: none; one queue is used by one thread (the game loop). Searches in different queues
+/// may run on different threads.
+
+#include <gameplan/path/grid_map.hpp>
+#include <gameplan/path/grid_search.hpp>
+#include <gameplan/status.hpp>
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace gameplan::path {
+
+/// Salted handle of a path request: slot index + generation. Default-constructed = invalid.
+struct PathHandle {
+    std::uint32_t index = UINT32_MAX;  ///< slot in the queue
+    std::uint32_t generation = 0;      ///< slot generation when issued (never 0 for a real handle)
+    /// True for a handle issued by a queue (it may still be stale).
+    [[nodiscard]] constexpr bool valid() const noexcept { return generation != 0; }
+    friend constexpr bool operator==(const PathHandle&, const PathHandle&) noexcept = default;
+};
+
+/// Where a request stands.
+enum class RequestState : std::uint8_t {
+    Unknown,  ///< invalid or stale handle: never issued, cancelled, or its result was taken
+    Pending,  ///< waiting for a lane
+    Running,  ///< being searched (spread over updates)
+    Done,     ///< finished; the result waits for `take`
+};
+
+/// One path request.
+struct PathRequest {
+    GridPoint start;                 ///< where the unit is
+    GridPoint goal;                  ///< where it wants to go
+    GridSearchOptions options{};     ///< rules, heuristic, per-request budget, islands precheck
+    std::int32_t priority = 0;       ///< higher runs first
+};
+
+/// Queue configuration.
+struct QueueOptions {
+    std::uint32_t lanes = 1;          ///< searches in progress at once (>= 1; 0 is treated as 1)
+    std::uint32_t aging_frames = 0;   ///< N updates of waiting = +1 priority; 0 = strict priorities
+    bool revalidate_done = true;      ///< re-check results not yet taken when the map changes
+};
+
+/// A finished request.
+struct PathResult {
+    Status status = Status::NoPath;  ///< Found, NoPath, BudgetExhausted (per-request budget), InvalidQuery
+    GridPath path;                   ///< cells start..goal and cost (empty / +infinity when not found)
+    std::uint64_t expanded = 0;      ///< cell expansions spent on this request, restarts included
+    std::uint32_t restarts = 0;      ///< restarts because the map changed while it ran
+    std::uint64_t map_version = 0;   ///< the map version the result was computed or checked against
+    std::uint64_t submitted_frame = 0;  ///< value of `frame()` when submitted
+    std::uint64_t completed_frame = 0;  ///< value of `frame()` in the update that finished it
+};
+
+/// What one `update` did.
+struct QueueUpdateStats {
+    std::uint64_t expanded = 0;     ///< cell expansions in this update (<= its budget)
+    std::uint32_t started = 0;      ///< requests that got a lane
+    std::uint32_t completed = 0;    ///< requests finished (see `completed()`)
+    std::uint32_t restarted = 0;    ///< running searches restarted after a map change
+    std::uint32_t revalidated = 0;  ///< finished results checked after a map change
+    std::uint32_t requeued = 0;     ///< finished results sent back to the queue by that check
+};
+
+/// Frame-budgeted path request queue over one map. See the file overview.
+class PathRequestQueue {
+public:
+    /// A queue for `map`, which must outlive it. Allocates one pathfinder per lane, sized for the map.
+    explicit PathRequestQueue(const GridMap& map, const QueueOptions& options = {});
+    PathRequestQueue(const PathRequestQueue&) = delete;
+    PathRequestQueue& operator=(const PathRequestQueue&) = delete;
+
+    /// Pre-sizes the queue for `requests` simultaneous requests, each result with room for paths of
+    /// `path_cells` cells, so that submit, update and take allocate nothing (paths longer than that
+    /// grow their buffer once). May throw std::bad_alloc.
+    void reserve(std::size_t requests, std::size_t path_cells = 0);
+
+    /// Queues a request and returns its handle. O(log pending). Allocates only beyond the reserved
+    /// number of simultaneous requests.
+    PathHandle submit(const PathRequest& request);
+
+    /// Cancels a pending or running request, or discards a finished result. Frees the slot (the handle
+    /// becomes stale). Returns false for an invalid or stale handle. O(1).
+    bool cancel(PathHandle handle) noexcept;
+
+    /// State of a request. O(1).
+    [[nodiscard]] RequestState state(PathHandle handle) const noexcept;
+    /// Cell expansions spent on a request so far (restarts included): its progress while it runs, the
+    /// final count when done, 0 for a pending request or a stale handle. O(1).
+    [[nodiscard]] std::uint64_t expanded(PathHandle handle) const noexcept;
+    /// The result of a finished request, or nullptr unless state(handle) == Done. The pointer stays valid
+    /// until the next call of a non-const member.
+    [[nodiscard]] const PathResult* result(PathHandle handle) const noexcept;
+    /// Moves the result of a finished request into `out` and frees the slot. `out`'s old path buffer is
+    /// kept by the queue for reuse, so a caller that keeps taking into the same object allocates nothing.
+    /// Returns false (and leaves `out` alone) unless state(handle) == Done.
+    bool take(PathHandle handle, PathResult& out) noexcept;
+
+    /// Advances the searches by at most `max_expansions` cell expansions in total (see the overview),
+    /// starting queued requests as lanes free up. O(max_expansions * log(open)) plus O(log pending) per
+    /// request started.
+    QueueUpdateStats update(std::uint64_t max_expansions);
+
+    /// Handles of the requests finished by the last update, in the order they finished.
+    [[nodiscard]] std::span<const PathHandle> completed() const noexcept { return m_completed; }
+    /// Number of updates so far.
+    [[nodiscard]] std::uint64_t frame() const noexcept { return m_frame; }
+    /// Requests waiting for a lane.
+    [[nodiscard]] std::size_t pending_count() const noexcept { return m_pending_count; }
+    /// Requests being searched.
+    [[nodiscard]] std::size_t running_count() const noexcept;
+    /// Requests submitted and not yet cancelled or taken (pending + running + done).
+    [[nodiscard]] std::size_t size() const noexcept { return m_live; }
+    /// The map.
+    [[nodiscard]] const GridMap& map() const noexcept { return *m_map; }
+
+private:
+    struct Slot {
+        PathRequest request;
+        PathResult result;
+        std::uint64_t sequence = 0;  // submission order (tie-break), kept across re-queues
+        std::int64_t rank = 0;       // aging-adjusted priority key, larger first
+        std::uint32_t generation = 1;
+        std::uint32_t lane = UINT32_MAX;
+        RequestState state = RequestState::Unknown;
+        std::uint32_t next_free = UINT32_MAX;
+    };
+    struct PendingEntry {
+        std::int64_t rank;
+        std::uint64_t sequence;
+        std::uint32_t slot;
+        std::uint32_t generation;
+    };
+    struct Lane {
+        GridPathfinder finder;
+        std::uint32_t slot = UINT32_MAX;  // request being searched, UINT32_MAX when free
+    };
+
+    [[nodiscard]] const Slot* live_slot(PathHandle handle) const noexcept;
+    void push_pending(std::uint32_t slot);
+    bool pop_pending(std::uint32_t& slot) noexcept;
+    void release(std::uint32_t slot) noexcept;
+    void start(Lane& lane, std::uint32_t slot, QueueUpdateStats& stats);
+    void complete(Lane& lane, Status status, QueueUpdateStats& stats);
+    void revalidate_done(QueueUpdateStats& stats);
+    [[nodiscard]] bool path_still_valid(const Slot& slot) const noexcept;
+
+    const GridMap* m_map;
+    QueueOptions m_options;
+    std::vector<Slot> m_slots;
+    std::vector<Lane> m_lanes;
+    std::vector<PendingEntry> m_pending;  // binary heap (std::push_heap order), stale entries skipped
+    std::vector<PathHandle> m_completed;
+    std::uint32_t m_free = UINT32_MAX;    // free-slot list through Slot::next_free
+    std::size_t m_pending_count = 0;
+    std::size_t m_live = 0;
+    std::uint64_t m_sequence = 0;
+    std::uint64_t m_frame = 0;
+    std::uint64_t m_seen_version = 0;
+    std::uint32_t m_lane_cursor = 0;
+};
+
+}  // namespace gameplan::path
