@@ -46,9 +46,9 @@ bool grid_algorithm_available(GridAlgorithm algorithm) noexcept {
     switch (algorithm) {
         case GridAlgorithm::AStar:
         case GridAlgorithm::Dijkstra: return true;
-        // Merge hooks: return true once the algorithm is wired into GridRunner below.
         case GridAlgorithm::Jps:
-        case GridAlgorithm::JpsPlus:
+        case GridAlgorithm::JpsPlus: return true;
+        // Merge hook: return true once HPA* is wired into GridRunner below.
         case GridAlgorithm::Hpa: return false;
     }
     return false;
@@ -80,9 +80,19 @@ GridRunner::GridRunner(const path::GridMap& map, GridAlgorithm algorithm, const 
     switch (m_algorithm) {
         case GridAlgorithm::AStar: break;
         case GridAlgorithm::Dijkstra: m_options.heuristic = path::Heuristic::Zero; break;
-        case GridAlgorithm::Jps:      // merge hook: build the JPS searcher for `map`
-        case GridAlgorithm::JpsPlus:  // merge hook: preprocess the jump tables of `map`
-        case GridAlgorithm::Hpa:      // merge hook: build the cluster graph of `map`
+        case GridAlgorithm::Jps:
+        case GridAlgorithm::JpsPlus: {
+            const path::JpsSupport support = path::check_jps_support(map, m_options);
+            if (support != path::JpsSupport::Ok)
+                throw UsageError("algorithm " + std::string(to_string(algorithm)) + ": " +
+                                 std::string(path::describe(support)));
+            if (m_algorithm == GridAlgorithm::Jps)
+                m_jps.sync(map);
+            else
+                (void)m_jps_plus.build(map);  // preprocessing: part of setup, not of a query
+            break;
+        }
+        case GridAlgorithm::Hpa:  // merge hook: build the cluster graph of `map`
             break;
     }
     m_astar.reserve(map);  // so the first query's time is the search, not the allocation
@@ -97,9 +107,15 @@ GridRun GridRunner::run(path::GridPoint from, path::GridPoint to, path::GridPath
             result.status = m_astar.find_path(m_map, from, to, m_options, out);
             result.expanded = m_astar.stats().expanded;
             break;
-        case GridAlgorithm::Jps:      // merge hook: jps search into `out`
-        case GridAlgorithm::JpsPlus:  // merge hook: jps+ search into `out`
-        case GridAlgorithm::Hpa:      // merge hook: hpa* search + refinement into `out`
+        case GridAlgorithm::Jps:
+            result.status = m_jps.find_path(m_map, from, to, m_options, out);
+            result.expanded = m_jps.stats().expanded;
+            break;
+        case GridAlgorithm::JpsPlus:
+            result.status = m_jps_plus.find_path(m_map, from, to, m_options, out);
+            result.expanded = m_jps_plus.stats().expanded;
+            break;
+        case GridAlgorithm::Hpa:  // merge hook: hpa* search + refinement into `out`
             // Unreachable: the constructor refuses algorithms that are not wired in.
             result.status = Status::InvalidQuery;
             out.cells.clear();

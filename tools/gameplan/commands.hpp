@@ -5,6 +5,8 @@
 #include <CLI/CLI.hpp>
 
 #include <gameplan/path/grid_search.hpp>
+#include <gameplan/path/jps.hpp>
+#include <gameplan/path/jps_plus.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -84,6 +86,8 @@ private:
     path::GridSearchOptions m_options;
     bool m_smooth;
     path::GridPathfinder m_astar;  // astar and dijkstra
+    path::JpsPathfinder m_jps;
+    path::JpsPlusPathfinder m_jps_plus;
     // Merge hook: the JPS / JPS+ / HPA* search objects (and their preprocessing) become members here.
 };
 }  // namespace gameplan::cli
