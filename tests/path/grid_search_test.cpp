@@ -534,3 +534,24 @@ TEST(GridPathfinder, HugeMapShortQuery) {
     EXPECT_NEAR(path.cost, 8191 * std::sqrt(2.0), 1e-6);
     EXPECT_EQ(path.cells.size(), 8192u);
 }
+
+TEST(GridPathfinder, ExtremeShapes) {
+    // The widest and tallest accepted maps: the largest strides and row indices.
+    GridPathfinder finder;
+    GridPath path;
+    GridMap wide;
+    ASSERT_EQ(wide.reset(kMaxGridSide, 3), GridSizeCheck::Ok);
+    ASSERT_EQ(finder.find_path(wide, {0, 0}, {kMaxGridSide - 1, 2}, {}, path), Status::Found);
+    EXPECT_NEAR(path.cost, (kMaxGridSide - 1 - 2) + 2 * std::sqrt(2.0), 1e-9);
+    EXPECT_EQ(path.cells.back(), (GridPoint{kMaxGridSide - 1, 2}));
+    GridMap tall;
+    ASSERT_EQ(tall.reset(3, kMaxGridSide), GridSizeCheck::Ok);
+    tall.set_passable({1, 20000}, false);
+    tall.set_passable({0, 20000}, false);
+    ASSERT_EQ(finder.find_path(tall, {0, kMaxGridSide - 1}, {0, 0}, {}, path), Status::Found);
+    EXPECT_NEAR(path.cost, (kMaxGridSide - 1 - 4) + 4 * std::sqrt(2.0), 1e-9);  // two cells out and back
+    for (std::size_t i = 1; i < path.cells.size(); ++i) {
+        EXPECT_LE(std::abs(path.cells[i].x - path.cells[i - 1].x), 1);
+        EXPECT_LE(std::abs(path.cells[i].y - path.cells[i - 1].y), 1);
+    }
+}

@@ -103,8 +103,11 @@ public:
     /// more goals the search is a plain Dijkstra (heuristic zero), which is still exact.
     static constexpr std::size_t kMaxHeuristicGoals = 16;
 
+    /// An empty pathfinder; it sizes itself on the first query (or `reserve`). Never allocates.
     GridPathfinder() = default;
+    /// Movable (the state moves with it); not copyable, as the state can be hundreds of megabytes.
     GridPathfinder(GridPathfinder&&) noexcept = default;
+    /// See the move constructor.
     GridPathfinder& operator=(GridPathfinder&&) noexcept = default;
     GridPathfinder(const GridPathfinder&) = delete;
     GridPathfinder& operator=(const GridPathfinder&) = delete;
