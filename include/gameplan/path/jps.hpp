@@ -31,7 +31,7 @@
 ///
 /// Snapshot. The pathfinder keeps its own copy of the map's passability (a byte per cell plus the two
 /// bit-packed copies, about 1.25 bytes per cell), synchronised automatically: a query on a map whose
-/// address, size or `version()` differs from the snapshot first rebuilds it (O(cells), about 0.3 ms for
+/// address, size or `version()` differs from the snapshot first rebuilds it (O(cells), about 0.5 ms for
 /// 512 x 512; see docs/benchmarks.md). To avoid the rebuild after a change, call `update_cell` for each
 /// changed cell (O(1)): it updates the copy and its version count. A search only ever reads the
 /// snapshot, so a sliced search is memory-safe and self-consistent even if the map changes between
