@@ -7,7 +7,8 @@
 /// `BatchPathfinder` owns a small pool of worker threads (std::thread), each with its own
 /// `GridPathfinder`; the calling thread works too, so `threads` = 1 runs everything on the caller with
 /// no thread at all. `run` hands out the queries in chunks through one atomic counter (dynamic load
-/// balancing: queries differ in cost by orders of magnitude) and returns when all are answered.
+/// balancing: queries differ in cost by orders of magnitude; chunks shrink to single queries as the
+/// batch drains, so the threads finish together) and returns when all are answered.
 ///
 /// Determinism. A query's result depends only on the map, the query and the options, never on which
 /// thread ran it or what that thread ran before (a `GridPathfinder` clears nothing between queries, but
@@ -58,7 +59,7 @@ struct PathQueryResult {
 struct BatchOptions {
     GridSearchOptions search{};  ///< rules, heuristic, budget, islands precheck for every query
     bool paths = false;          ///< also write each path's cells (else only status, cost, expansions)
-    std::uint32_t chunk = 8;     ///< queries a thread claims at once (>= 1)
+    std::uint32_t chunk = 8;     ///< most queries a thread claims at once (>= 1; fewer near the end)
 };
 
 /// A reusable pool of search threads. See the file overview.
