@@ -16,9 +16,10 @@
 /// fixed). Each result is written to its own slot, so the results are identical to a sequential run,
 /// for any thread count and any scheduling (tests/path/batch_test.cpp checks it).
 ///
-/// Throughput. Searches only read the shared map, so threads do not contend; on this two-core machine
-/// 2 threads give about 2x the throughput of 1 when both cores are free (see docs/scale.md for the
-/// figures and how they were measured on a shared, loaded machine).
+/// Throughput. Searches only read the shared map and each thread owns its search state, so threads
+/// share nothing but caches and memory bandwidth: CPU-time measurements project 2 threads at about 2x
+/// the throughput of 1 on two free cores (docs/scale.md explains how this was measured on a shared,
+/// oversubscribed machine, where wall-clock ratios only reflect the OS's share).
 ///
 /// Memory: about 20 bytes per map cell per thread (touched lazily), plus the results' path buffers,
 /// which are reused when the same results are passed again (no allocation after warm-up).
