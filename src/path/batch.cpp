@@ -22,8 +22,14 @@ BatchPathfinder::~BatchPathfinder() {
 
 void BatchPathfinder::work(Context& context) noexcept {
     const std::size_t total = m_queries.size();
-    const std::size_t chunk = std::max<std::uint32_t>(1, m_options.chunk);
+    const std::size_t max_chunk = std::max<std::uint32_t>(1, m_options.chunk);
+    const std::size_t threads = m_contexts.size();
     for (;;) {
+        // Guided self-scheduling: claims shrink as the batch drains, so the threads finish together even
+        // when the last queries are the expensive ones (scenario files sort them by length).
+        const std::size_t seen = m_next.load(std::memory_order_relaxed);
+        const std::size_t left = seen < total ? total - seen : 0;
+        const std::size_t chunk = std::clamp<std::size_t>(left / (4 * threads), 1, max_chunk);
         const std::size_t first = m_next.fetch_add(chunk, std::memory_order_relaxed);
         if (first >= total) return;
         const std::size_t last = std::min(total, first + chunk);

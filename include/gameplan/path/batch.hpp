@@ -7,7 +7,8 @@
 /// `BatchPathfinder` owns a small pool of worker threads (std::thread), each with its own
 /// `GridPathfinder`; the calling thread works too, so `threads` = 1 runs everything on the caller with
 /// no thread at all. `run` hands out the queries in chunks through one atomic counter (dynamic load
-/// balancing: queries differ in cost by orders of magnitude) and returns when all are answered.
+/// balancing: queries differ in cost by orders of magnitude; chunks shrink to single queries as the
+/// batch drains, so the threads finish together) and returns when all are answered.
 ///
 /// Determinism. A query's result depends only on the map, the query and the options, never on which
 /// thread ran it or what that thread ran before (a `GridPathfinder` clears nothing between queries, but
@@ -15,9 +16,10 @@
 /// fixed). Each result is written to its own slot, so the results are identical to a sequential run,
 /// for any thread count and any scheduling (tests/path/batch_test.cpp checks it).
 ///
-/// Throughput. Searches only read the shared map, so threads do not contend; on this two-core machine
-/// 2 threads give about 2x the throughput of 1 when both cores are free (see docs/scale.md for the
-/// figures and how they were measured on a shared, loaded machine).
+/// Throughput. Searches only read the shared map and each thread owns its search state, so threads
+/// share nothing but caches and memory bandwidth: CPU-time measurements project 2 threads at about 2x
+/// the throughput of 1 on two free cores (docs/scale.md explains how this was measured on a shared,
+/// oversubscribed machine, where wall-clock ratios only reflect the OS's share).
 ///
 /// Memory: about 20 bytes per map cell per thread (touched lazily), plus the results' path buffers,
 /// which are reused when the same results are passed again (no allocation after warm-up).
@@ -58,7 +60,7 @@ struct PathQueryResult {
 struct BatchOptions {
     GridSearchOptions search{};  ///< rules, heuristic, budget, islands precheck for every query
     bool paths = false;          ///< also write each path's cells (else only status, cost, expansions)
-    std::uint32_t chunk = 8;     ///< queries a thread claims at once (>= 1)
+    std::uint32_t chunk = 8;     ///< most queries a thread claims at once (>= 1; fewer near the end)
 };
 
 /// A reusable pool of search threads. See the file overview.

@@ -50,7 +50,7 @@ public:
     DeadEnds() = default;
 
     /// Analyses `map` under the movement rule, O(cells), and remembers the map object and its version.
-    /// Allocates about 25 bytes per cell of scratch space; may throw std::bad_alloc.
+    /// Allocates about 30 bytes per cell of scratch space while it runs; may throw std::bad_alloc.
     void build(const GridMap& map, Movement movement = Movement::Eight,
                DiagonalRule diagonal = DiagonalRule::NoCornerCutting);
 
