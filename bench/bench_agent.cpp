@@ -8,6 +8,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <ctime>
 #include <memory>
 #include <string>
 
@@ -15,6 +16,13 @@ namespace {
 
 using namespace gameplan;
 using namespace gameplan::goap;
+
+// Core time of the whole process (all threads), in seconds: the load-independent measure of work.
+double process_cpu_seconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
 
 const io::DomainFile& example(const char* name) {
     static const io::DomainFile shooter = io::load_domain_json(std::string(GAMEPLAN_SOURCE_DIR) + "/examples/goap/space_shooter.json");
@@ -79,10 +87,13 @@ void BM_AgentReplanEveryTick(benchmark::State& state) {
     std::unique_ptr<ThreadPool> pool = threads > 1 ? std::make_unique<ThreadPool>(threads) : nullptr;
     for (int i = 0; i < 3; ++i) s.tick(pool.get());  // warm-up
     const AgentStats before = s.total_stats();
+    const double cpu0 = process_cpu_seconds();
     for (auto _ : state) s.tick(pool.get());
+    const double cpu = process_cpu_seconds() - cpu0;
     const AgentStats after = s.total_stats();
     const double ticks = static_cast<double>(state.iterations());
     state.counters["agents/s"] = benchmark::Counter(static_cast<double>(agents) * ticks, benchmark::Counter::kIsRate);
+    state.counters["cpu_ms/tick"] = cpu * 1e3 / ticks;  // core time for all agents, all threads
     state.counters["replans/tick"] = static_cast<double>(after.replans - before.replans) / ticks;
     state.counters["expanded/tick"] = static_cast<double>(after.expanded - before.expanded) / ticks;
     state.counters["searches/tick"] = static_cast<double>((after.searches - after.cache_hits) - (before.searches - before.cache_hits)) / ticks;
@@ -180,11 +191,13 @@ BENCHMARK_TEMPLATE(BM_AgentReplanEveryTick, kShooter)
     ->ArgNames({"agents", "threads", "dyncost", "cache"})
     ->ArgsProduct({{10000}, {1, 2}, {0, 1}, {0, 1}})
     ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()  // CPU = core time of all threads; Time = wall clock
     ->UseRealTime();
 BENCHMARK_TEMPLATE(BM_AgentReplanEveryTick, kHunger)
     ->ArgNames({"agents", "threads", "dyncost", "cache"})
     ->ArgsProduct({{10000}, {1, 2}, {0, 1}, {0, 1}})
     ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()  // CPU = core time of all threads; Time = wall clock
     ->UseRealTime();
 BENCHMARK(BM_AgentQuietTicks)->ArgNames({"agents"})->Arg(1000)->Arg(10000)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_AgentWorldChangesNoReplan)->ArgNames({"agents"})->Arg(1000)->Arg(10000)->Unit(benchmark::kMicrosecond);

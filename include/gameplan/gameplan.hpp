@@ -1,6 +1,6 @@
 #pragma once
 /// @file gameplan.hpp
-/// Umbrella header: the whole public core API (search engine, GOAP, pathfinding).
+/// Umbrella header: the whole public core API (search engine, GOAP planner and agent runtime, pathfinding).
 /// The text loaders live in <gameplan/io/...> and need the gameplan::io target.
 #include <gameplan/config.hpp>
 #include <gameplan/status.hpp>
@@ -12,3 +12,9 @@
 #include <gameplan/path/grid_rules.hpp>
 #include <gameplan/path/grid_search.hpp>
 #include <gameplan/path/grid_space.hpp>
+#include <gameplan/goap/blackboard.hpp>
+#include <gameplan/goap/behaviour.hpp>
+#include <gameplan/goap/agent_events.hpp>
+#include <gameplan/goap/agent_batch.hpp>
+#include <gameplan/goap/agent.hpp>
+#include <gameplan/goap/agent_scenario.hpp>

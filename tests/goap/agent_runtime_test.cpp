@@ -315,6 +315,33 @@ TEST(AgentRuntime, GoalThatBecomesUnreachableFallsBackToTheNextGoal) {
     EXPECT_EQ(rec.started("w"), (Names{"walk_to_bridge", "fish"}));
 }
 
+TEST(AgentRuntime, NoPlanLeftAbortsTheRunningActionAndIdles) {
+    const Domain d = build([](DomainBuilder& b) {
+        b.add_atom("power", true);
+        (void)b.add_action("a", 1, {}, {{"x", true}});
+        (void)b.add_action("b", 1, {{"x", true}, {"power", true}}, {{"done", true}});
+    });
+    AgentSystem s(d);
+    ASSERT_TRUE(s.blackboard().set("power", true));
+    Recorder rec;
+    s.set_observer(&rec);
+    const AgentId id = add(s, "w", test::scripted_type(d, {{"a", Script{3}}}), {test::goal(d, "g", {{"done", true}})});
+    s.tick();
+    ASSERT_TRUE(s.blackboard().set("power", false));
+    s.tick();
+    EXPECT_EQ(rec.triggers("w"), (std::vector<Trig>{Trig::Start, Trig::PlanInvalidated}));
+    const auto aborted = rec.of("w", AgentEventKind::ActionAborted);
+    ASSERT_EQ(aborted.size(), 1u);
+    EXPECT_EQ(aborted[0].abort_reason, AbortReason::NoPlan);
+    EXPECT_EQ(s.find(id)->status(), AgentStatus::Idle);
+    EXPECT_EQ(s.find(id)->idle_reason(), IdleReason::NoPlan);
+    EXPECT_TRUE(s.find(id)->plan().empty());
+    ASSERT_TRUE(s.blackboard().set("power", true));  // back: the idle agent tries again
+    tick(s, 5);
+    EXPECT_EQ(rec.triggers("w").back(), Trig::GoalReached);
+    EXPECT_EQ(rec.started("w"), (Names{"a", "a", "b"}));
+}
+
 TEST(AgentRuntime, GoalReachedByTheWorldAbortsTheRunningAction) {
     const Domain d = build([](DomainBuilder& b) {
         b.add_atom("done", true);

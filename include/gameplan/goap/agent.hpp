@@ -51,8 +51,14 @@
 /// without an executor, for any thread count (planners are deterministic; events produced in parallel
 /// are buffered per agent and delivered in agent order).
 ///
+/// Plan cache: each worker keeps an exact cache of planner answers keyed by every input of the query
+/// (AgentSystemOptions::plan_cache_entries), so agents in the same situation share one search. A hit
+/// returns exactly what the search would, and is only used where the search would have finished within
+/// the tick's budget: the cache never changes a plan, an event or a timing.
+///
 /// Memory and speed: after warm-up a tick allocates nothing unless an observer is set (events are
-/// buffered) or the agent set changes; an agent with nothing to do costs a few comparisons per tick.
+/// buffered), the agent set changes, or (with several workers) budgeted searches paused across ticks
+/// need more planners than the pool holds; an agent with nothing to do costs a few comparisons per tick.
 ///
 /// Thread-safety: one thread drives a system (tick, add/remove agents, blackboard and agent writes
 /// between ticks). During `tick(executor)`, context checks, cost functions and priority functions run
@@ -309,6 +315,8 @@ private:
     std::uint64_t m_budget;
     double m_plan_cost = 0;
     std::vector<ActionId> m_plan;
+    std::vector<double> m_priority;
+    std::vector<std::uint32_t> m_candidates;
     WorldState m_private;
     WorldState m_view;     // believed view: last observed + own effects since
     WorldState m_scratch;  // live view / plan simulation
@@ -321,10 +329,8 @@ private:
     std::string m_name;
     // Goals: per goal, the relevant actions that have a check or cost callback (computed once).
     std::vector<AgentGoal> m_goals;
-    std::vector<double> m_priority;
     std::vector<std::vector<ActionId>> m_callback_actions;
     // Goal selection / search.
-    std::vector<std::uint32_t> m_candidates;
     std::size_t m_candidate = 0;
     std::unique_ptr<Planner> m_planner;  // held while a search is paused across ticks
     std::vector<std::uint8_t> m_enabled;

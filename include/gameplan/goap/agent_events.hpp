@@ -14,11 +14,15 @@
 ///
 /// A typical trace (seed 000's enemy, see examples/goap/scenarios/space_shooter.json):
 /// ```
-/// tick 0  enemy  replan (start)
+/// tick 0  enemy  replan: start
 /// tick 0  enemy  plan found for kill_player: aim, shoot (cost 5)
 /// tick 0  enemy  goal chosen: kill_player (priority 10)
-/// tick 0  enemy  action started: aim
+/// tick 0  enemy  action started: aim [lock_on]
 /// tick 1  enemy  action succeeded: aim (2 ticks)
+/// ...
+/// tick 6  enemy  action failed: aim (2 ticks)
+/// tick 7  enemy  replan: action_failed (aim)
+/// tick 7  enemy  plan found for kill_player: evade, low_accuracy_shot (cost 2)
 /// ```
 ///
 /// Thread-safety: events are plain values; the spans inside point into runtime storage and are valid
