@@ -6,6 +6,7 @@
 #include <gameplan/path/grid_space.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -41,6 +42,7 @@ HierarchicalMap& HierarchicalMap::operator=(HierarchicalMap&& other) noexcept {
     m_map_version = other.m_map_version;
     m_clusters = std::move(other.m_clusters);
     m_nodes = std::move(other.m_nodes);
+    m_node_block = std::move(other.m_node_block);
     m_node_xy = std::move(other.m_node_xy);
     m_free_nodes = std::move(other.m_free_nodes);
     m_node_of_cell = std::move(other.m_node_of_cell);
@@ -52,7 +54,7 @@ HierarchicalMap& HierarchicalMap::operator=(HierarchicalMap&& other) noexcept {
 
 std::size_t HierarchicalMap::edge_count() const noexcept {
     std::size_t count = 0;
-    for (const Cluster& c : m_clusters) count += c.edges.size();
+    for (const Cluster& c : m_clusters) count += c.edge_steps.size();
     return count;
 }
 
@@ -60,7 +62,7 @@ std::size_t HierarchicalMap::memory_bytes() const noexcept {
     std::size_t bytes = m_nodes.capacity() * sizeof(Node) + m_free_nodes.capacity() * sizeof(std::uint32_t) +
                         m_node_of_cell.capacity() * sizeof(std::uint32_t) + m_clusters.capacity() * sizeof(Cluster);
     for (const Cluster& c : m_clusters)
-        bytes += c.nodes.capacity() * sizeof(std::uint32_t) + c.edges.capacity() * sizeof(Edge) + c.steps.capacity() +
+        bytes += c.nodes.capacity() * sizeof(std::uint32_t) + c.blocks.capacity() * sizeof(std::uint32_t) + c.steps.capacity() +
                  c.edge_steps.capacity() * sizeof(std::uint32_t) +
                  (c.dist_from.capacity() + c.dist_to.capacity()) * sizeof(float) +
                  (c.right.capacity() + c.down.capacity() + c.down_right.capacity() + c.down_left.capacity()) *
@@ -73,6 +75,7 @@ HierarchyBuild HierarchicalMap::build(const GridMap& map, const HierarchyOptions
     m_width = m_height = 0;
     m_clusters.clear();
     m_nodes.clear();
+    m_node_block.clear();
     m_node_xy.clear();
     m_free_nodes.clear();
     m_node_of_cell.clear();
@@ -112,23 +115,38 @@ HierarchyBuild HierarchicalMap::build(const GridMap& map, const HierarchyOptions
     return HierarchyBuild::Ok;
 }
 
-void HierarchicalMap::add_run_transitions(std::vector<Transition>& out, std::uint32_t first_a, std::uint32_t along,
-                                          std::uint32_t across, std::int32_t run_begin, std::int32_t run_length) const {
-    const auto add = [&](std::int32_t i) {
-        const std::uint32_t a = first_a + static_cast<std::uint32_t>(run_begin + i) * along;
-        out.push_back(Transition{a, a + across});
+void HierarchicalMap::add_entrance_transitions(std::vector<Transition>& out, const std::uint8_t* pass, std::uint32_t first_a,
+                                               std::uint32_t along, std::uint32_t across, std::int32_t begin,
+                                               std::int32_t end) const {
+    // [begin, end] spans one entrance along the border: both ends are open pairs, and so are the
+    // positions wanted below after snapping each to the nearest open pair (the lower one on a tie).
+    const auto open_at = [&](std::int32_t i) {
+        const std::uint32_t a = first_a + static_cast<std::uint32_t>(i) * along;
+        return i >= begin && i <= end && pass[a] && pass[a + across];
     };
-    if (run_length < m_options.entrance_split) {
-        add((run_length - 1) / 2);
+    const std::size_t first = out.size();
+    const auto add = [&](std::int32_t wanted) {
+        std::int32_t at = wanted;
+        for (std::int32_t d = 1; !open_at(at); ++d) {
+            if (open_at(wanted - d)) at = wanted - d;
+            else if (open_at(wanted + d)) at = wanted + d;
+        }
+        const std::uint32_t a = first_a + static_cast<std::uint32_t>(at) * along;
+        if (out.size() == first || out.back().a != a) out.push_back(Transition{a, a + across});
+    };
+    const std::int32_t length = end - begin + 1;
+    if (length < m_options.entrance_split) {
+        add(begin + (length - 1) / 2);
         return;
     }
-    add(0);
-    const std::int32_t last = run_length - 1;
+    add(begin);
+    const std::int32_t last = length - 1;
     if (m_options.entrance_spacing > 0 && last > m_options.entrance_spacing) {
         const std::int32_t segments = (last + m_options.entrance_spacing - 1) / m_options.entrance_spacing;
-        for (std::int32_t s = 1; s < segments; ++s) add(static_cast<std::int32_t>((static_cast<std::int64_t>(s) * last + segments / 2) / segments));
+        for (std::int32_t k = 1; k < segments; ++k)
+            add(begin + static_cast<std::int32_t>((static_cast<std::int64_t>(k) * last + segments / 2) / segments));
     }
-    add(last);
+    add(end);
 }
 
 void HierarchicalMap::scan_transitions(const GridMap& map, std::uint32_t cluster) {
@@ -145,19 +163,34 @@ void HierarchicalMap::scan_transitions(const GridMap& map, std::uint32_t cluster
     ++m_build_stats.borders_scanned;
 
     // One border: cells a_i = first_a + i * along (i < length) in this cluster, b_i = a_i + across in the
-    // neighbour. `side` steps from a_i toward a_{i+1}; squeezes cross the border diagonally.
+    // neighbour. A maximal run of open pairs (a_i, b_i both passable) is an entrance; with merging,
+    // two consecutive runs form one entrance when the gap between them is bridged on both sides by
+    // the line of cells one step inside each cluster (`a_inside`, `b_inside`: whether those exist).
     const auto scan_border = [&](std::vector<Transition>& out, std::uint32_t first_a, std::uint32_t along,
-                                 std::uint32_t across, std::int32_t length) {
-        std::int32_t run_begin = -1;
-        for (std::int32_t i = 0; i <= length; ++i) {
+                                 std::uint32_t across, std::int32_t length, bool a_inside, bool b_inside) {
+        const auto open_at = [&](std::int32_t i) {
             const std::uint32_t a = first_a + static_cast<std::uint32_t>(i) * along;
-            const bool open = i < length && pass[a] && pass[a + across];
-            if (open && run_begin < 0) run_begin = i;
-            if (!open && run_begin >= 0) {
-                add_run_transitions(out, first_a, along, across, run_begin, i - run_begin);
-                run_begin = -1;
+            return pass[a] && pass[a + across];
+        };
+        const auto bridged = [&](std::int32_t from, std::int32_t to) {
+            if (!m_options.merge_entrances || !a_inside || !b_inside) return false;
+            for (std::int32_t i = from; i <= to; ++i) {
+                const std::uint32_t a = first_a + static_cast<std::uint32_t>(i) * along;
+                if (!pass[a - across] || !pass[a + 2 * across]) return false;
             }
+            return true;
+        };
+        std::int32_t begin = -1, last_open = -1;
+        for (std::int32_t i = 0; i < length; ++i) {
+            if (!open_at(i)) continue;
+            if (begin >= 0 && i > last_open + 1 && !bridged(last_open, i)) {
+                add_entrance_transitions(out, pass, first_a, along, across, begin, last_open);
+                begin = -1;
+            }
+            if (begin < 0) begin = i;
+            last_open = i;
         }
+        if (begin >= 0) add_entrance_transitions(out, pass, first_a, along, across, begin, last_open);
         if (!squeeze) return;
         for (std::int32_t i = 0; i + 1 < length; ++i) {
             const std::uint32_t a0 = first_a + static_cast<std::uint32_t>(i) * along;
@@ -171,8 +204,11 @@ void HierarchicalMap::scan_transitions(const GridMap& map, std::uint32_t cluster
     const std::uint32_t top_left = static_cast<std::uint32_t>(c.y0 + 1) * stride + static_cast<std::uint32_t>(c.x0 + 1);
     const std::uint32_t right_col = top_left + static_cast<std::uint32_t>(c.w - 1);
     const std::uint32_t bottom_row = top_left + static_cast<std::uint32_t>(c.h - 1) * stride;
-    if (cx + 1 < m_clusters_x) scan_border(c.right, right_col, stride, 1, c.h);
-    if (cy + 1 < m_clusters_y) scan_border(c.down, bottom_row, 1, stride, c.w);
+    // The neighbour to the right / below is narrower than a full cluster only at the map's edge.
+    if (cx + 1 < m_clusters_x)
+        scan_border(c.right, right_col, stride, 1, c.h, c.w >= 2, std::min(m_options.cluster_size, m_width - c.x0 - c.w) >= 2);
+    if (cy + 1 < m_clusters_y)
+        scan_border(c.down, bottom_row, 1, stride, c.w, c.h >= 2, std::min(m_options.cluster_size, m_height - c.y0 - c.h) >= 2);
     if (squeeze && cy + 1 < m_clusters_y) {
         if (cx + 1 < m_clusters_x) {
             const std::uint32_t a = bottom_row + static_cast<std::uint32_t>(c.w - 1);
@@ -221,9 +257,9 @@ void HierarchicalMap::assign_nodes(std::uint32_t cluster) {
         if (!std::binary_search(cells.begin(), cells.end(), cell)) {
             m_node_of_cell[cell] = search::kNoNode;
             m_nodes[id].cluster = search::kNoNode;
-            m_nodes[id].edges = nullptr;
             m_nodes[id].edge_count = 0;
             m_nodes[id].intra_count = 0;
+            m_node_block[id] = nullptr;
             m_free_nodes.push_back(id);
             --m_live_nodes;
         }
@@ -238,6 +274,7 @@ void HierarchicalMap::assign_nodes(std::uint32_t cluster) {
             } else {
                 id = static_cast<std::uint32_t>(m_nodes.size());
                 m_nodes.push_back(Node{});
+                m_node_block.push_back(nullptr);
                 m_node_xy.push_back(0);
             }
             m_node_of_cell[cell] = id;
@@ -250,7 +287,7 @@ void HierarchicalMap::assign_nodes(std::uint32_t cluster) {
         n.cluster = cluster;
         m_node_xy[id] = static_cast<std::uint32_t>(n.x) | static_cast<std::uint32_t>(n.y) << 16;
         n.slot = static_cast<std::uint32_t>(c.nodes.size());
-        n.edges = nullptr;
+        n.block_offset = 0;
         n.edge_begin = 0;
         n.edge_count = 0;
         n.intra_count = 0;
@@ -285,13 +322,13 @@ void HierarchicalMap::build_edges(const GridMap& map, std::uint32_t cluster) {
             s.flood.run(map, rect, m_options.diagonal, true, GridPoint{from.x, from.y}, stop_at);
             m_build_stats.local_expanded += s.flood.stats().expanded;
             for (std::uint32_t cell = 0; cell < cells; ++cell)
-                if (s.flood.settled(cell)) c.dist_to[cell * k + i] = static_cast<float>(s.flood.g(cell));
+                if (s.flood.settled(cell)) c.dist_to[i * cells + cell] = static_cast<float>(s.flood.g(cell));
         }
         s.flood.run(map, rect, m_options.diagonal, false, GridPoint{from.x, from.y}, stop_at);
         m_build_stats.local_expanded += s.flood.stats().expanded;
         if (tables)
             for (std::uint32_t cell = 0; cell < cells; ++cell)
-                if (s.flood.settled(cell)) c.dist_from[cell * k + i] = static_cast<float>(s.flood.g(cell));
+                if (s.flood.settled(cell)) c.dist_from[i * cells + cell] = static_cast<float>(s.flood.g(cell));
         for (std::size_t j = 0; j < k; ++j) {
             if (i == j) continue;
             const std::uint32_t target = s.targets[j];
@@ -307,7 +344,7 @@ void HierarchicalMap::build_edges(const GridMap& map, std::uint32_t cluster) {
         }
     }
 
-    c.edges.clear();
+    c.blocks.clear();
     c.edge_steps.clear();
     c.steps.clear();
     // Inter edges grouped by their source slot.
@@ -320,9 +357,15 @@ void HierarchicalMap::build_edges(const GridMap& map, std::uint32_t cluster) {
     std::size_t next_inter = 0;
 
     const std::uint32_t* terrain = map.has_terrain_costs() ? map.cost_data().data() : nullptr;
+    const auto push_edge = [&](double cost, std::uint32_t to) {
+        c.blocks.push_back(std::bit_cast<std::uint32_t>(static_cast<float>(cost)));
+        c.blocks.push_back(to);
+    };
     for (std::size_t i = 0; i < k; ++i) {
         Node& from = m_nodes[c.nodes[i]];
-        from.edge_begin = static_cast<std::uint32_t>(c.edges.size());
+        from.block_offset = static_cast<std::uint32_t>(c.blocks.size());
+        from.edge_begin = static_cast<std::uint32_t>(c.edge_steps.size());
+        c.blocks.insert(c.blocks.end(), kBlockHeader, 0u);
         for (std::size_t j = 0; j < k; ++j) {
             const double d = s.dist[i * k + j];
             if (i == j || d == kInfinity) continue;
@@ -335,23 +378,27 @@ void HierarchicalMap::build_edges(const GridMap& map, std::uint32_t cluster) {
             c.edge_steps.push_back(static_cast<std::uint32_t>(c.steps.size()));
             const std::uint8_t* path = s.pool.data() + s.path_begin[i * k + j];
             c.steps.insert(c.steps.end(), path, path + s.path_length[i * k + j]);
-            c.edges.push_back(Edge{static_cast<float>(d), c.nodes[j]});
+            push_edge(d, c.nodes[j]);
         }
-        from.intra_count = static_cast<std::uint32_t>(c.edges.size()) - from.edge_begin;
+        from.intra_count = static_cast<std::uint32_t>(c.edge_steps.size()) - from.edge_begin;
         for (; next_inter < inter.size() && inter[next_inter].first == i; ++next_inter) {
             const std::uint32_t to_cell = inter[next_inter].second;
             const std::int32_t tx = static_cast<std::int32_t>(to_cell % m_stride) - 1;
             const std::int32_t ty = static_cast<std::int32_t>(to_cell / m_stride) - 1;
             const std::int32_t dx = tx - from.x, dy = ty - from.y;
             const double length = (dx != 0 && dy != 0) ? kDiagonalStep : 1.0;
-            const double cost = length * (terrain ? static_cast<double>(terrain[to_cell]) : 1.0);
             c.edge_steps.push_back(static_cast<std::uint32_t>(c.steps.size()));
-            c.edges.push_back(Edge{static_cast<float>(cost), m_node_of_cell[to_cell]});
             c.steps.push_back(direction_code(dx, dy));
+            push_edge(length * (terrain ? static_cast<double>(terrain[to_cell]) : 1.0), m_node_of_cell[to_cell]);
         }
-        from.edge_count = static_cast<std::uint32_t>(c.edges.size()) - from.edge_begin;
+        from.edge_count = static_cast<std::uint32_t>(c.edge_steps.size()) - from.edge_begin;
+        std::uint32_t* header = c.blocks.data() + from.block_offset;
+        header[0] = from.edge_count;
+        header[1] = from.intra_count;
+        header[2] = cluster;
+        header[3] = from.slot;
     }
-    for (std::uint32_t id : c.nodes) m_nodes[id].edges = c.edges.data() + m_nodes[id].edge_begin;
+    for (std::uint32_t id : c.nodes) m_node_block[id] = c.blocks.data() + m_nodes[id].block_offset;
 }
 
 bool HierarchicalMap::update_cell(const GridMap& map, GridPoint p) {
@@ -359,13 +406,14 @@ bool HierarchicalMap::update_cell(const GridMap& map, GridPoint p) {
     const auto started = std::chrono::steady_clock::now();
     m_build_stats = {};
     Impl& s = *m_impl;
-    // Clusters holding a cell of p's 3 x 3 neighbourhood: every transition that depends on p (a pair
-    // containing p, or a squeeze whose 2 x 2 block contains p) lies on a border between two of them,
-    // and each such border is owned (as its right / down / corner list) by one of them.
-    std::uint32_t involved[9];  // up to 9 with 1 x 1 clusters
+    // Clusters holding a cell of p's 5 x 5 neighbourhood: every transition that depends on p (a pair
+    // containing p, a squeeze whose 2 x 2 block contains p, or a merge bridged through p, one step
+    // inside a cluster) lies on a border between two of them, and each such border is owned (as its
+    // right / down / corner list) by one of them.
+    std::uint32_t involved[25];  // up to 25 with 1 x 1 clusters, 4 with clusters of side 5 or more
     std::size_t count = 0;
-    for (std::int32_t dy = -1; dy <= 1; ++dy)
-        for (std::int32_t dx = -1; dx <= 1; ++dx) {
+    for (std::int32_t dy = -2; dy <= 2; ++dy)
+        for (std::int32_t dx = -2; dx <= 2; ++dx) {
             const GridPoint q{p.x + dx, p.y + dy};
             if (!map.contains(q)) continue;
             const std::uint32_t c = cluster_of(q.x, q.y);
@@ -416,11 +464,11 @@ void HierarchicalMap::edges(std::vector<AbstractEdgeView>& out) const {
     for (const Cluster& c : m_clusters)
         for (std::uint32_t id : c.nodes) {
             const Node& n = m_nodes[id];
-            for (std::uint32_t e = 0; e < n.edge_count; ++e) {
-                const Edge& edge = n.edges[e];
-                const Node& to = m_nodes[edge.to];
-                out.push_back(AbstractEdgeView{GridPoint{n.x, n.y}, GridPoint{to.x, to.y}, static_cast<double>(edge.cost),
-                                               to.cluster != n.cluster});
+            const std::uint32_t* edge = m_node_block[id] + kBlockHeader;
+            for (std::uint32_t e = 0; e < n.edge_count; ++e, edge += 2) {
+                const Node& to = m_nodes[edge[1]];
+                out.push_back(AbstractEdgeView{GridPoint{n.x, n.y}, GridPoint{to.x, to.y},
+                                               static_cast<double>(std::bit_cast<float>(edge[0])), to.cluster != n.cluster});
             }
         }
     const auto key = [](GridPoint p) { return std::pair{p.y, p.x}; };

@@ -9,6 +9,7 @@
 #include <gameplan/search/indexed_heap.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -37,10 +38,10 @@ double step_in(const GridMap& map, const Rect& rect, DiagonalRule rule, GridPoin
 }
 
 // Appends the cells after `from` of a shortest in-cluster path from -> target, read off the table of
-// distances cell -> target (`to_target[local * k + slot]`) by always stepping to the neighbour that
+// distances cell -> target (`to_target[local cell]`) by always stepping to the neighbour that
 // minimises step + remaining distance. The table values strictly decrease along the walk.
-void descend_to(const GridMap& map, const Rect& rect, DiagonalRule rule, const float* to_target, std::size_t k,
-                std::size_t slot, GridPoint from, GridPoint target, std::vector<GridPoint>& out) {
+void descend_to(const GridMap& map, const Rect& rect, DiagonalRule rule, const float* to_target, GridPoint from,
+                GridPoint target, std::vector<GridPoint>& out) {
     const std::uint32_t directions = rule == DiagonalRule::Never ? 4 : 8;
     GridPoint at = from;
     for (std::size_t guard = static_cast<std::size_t>(rect.w) * static_cast<std::size_t>(rect.h); at != target && guard > 0; --guard) {
@@ -50,7 +51,7 @@ void descend_to(const GridMap& map, const Rect& rect, DiagonalRule rule, const f
             const GridPoint q{at.x + kGridDirections[d].x, at.y + kGridDirections[d].y};
             const double step = step_in(map, rect, rule, at, q);
             if (step == kInfinity) continue;
-            const double value = step + static_cast<double>(to_target[rect.local(q) * k + slot]);
+            const double value = step + static_cast<double>(to_target[rect.local(q)]);
             if (value < best) {
                 best = value;
                 next = q;
@@ -63,9 +64,9 @@ void descend_to(const GridMap& map, const Rect& rect, DiagonalRule rule, const f
 }
 
 // Appends the cells after `source` of a shortest in-cluster path source -> to, read backwards off the
-// table of distances source -> cell (`from_source[local * k + slot]`).
-void descend_from(const GridMap& map, const Rect& rect, DiagonalRule rule, const float* from_source, std::size_t k,
-                  std::size_t slot, GridPoint source, GridPoint to, std::vector<GridPoint>& out) {
+// table of distances source -> cell (`from_source[local cell]`).
+void descend_from(const GridMap& map, const Rect& rect, DiagonalRule rule, const float* from_source, GridPoint source,
+                  GridPoint to, std::vector<GridPoint>& out) {
     if (source == to) return;
     const std::uint32_t directions = rule == DiagonalRule::Never ? 4 : 8;
     const std::size_t first = out.size();
@@ -79,7 +80,7 @@ void descend_from(const GridMap& map, const Rect& rect, DiagonalRule rule, const
             if (!rect.contains(p) || !map.passable(p)) continue;
             const double step = step_in(map, rect, rule, p, at);
             if (step == kInfinity) continue;
-            const double value = static_cast<double>(from_source[rect.local(p) * k + slot]) + step;
+            const double value = static_cast<double>(from_source[rect.local(p)]) + step;
             if (value < best) {
                 best = value;
                 previous = p;
@@ -162,6 +163,8 @@ Status HpaPathfinder::find_path(const HierarchicalMap& h, const GridMap& map, Gr
     const HierarchicalMap::Cluster& gcl = h.m_clusters[gc];
     const Rect srect{scl.x0, scl.y0, scl.w, scl.h}, grect{gcl.x0, gcl.y0, gcl.w, gcl.h};
     const std::size_t sk = scl.nodes.size(), gk = gcl.nodes.size();
+    const std::size_t scells = static_cast<std::size_t>(scl.w) * static_cast<std::size_t>(scl.h);
+    const std::size_t gcells = static_cast<std::size_t>(gcl.w) * static_cast<std::size_t>(gcl.h);
     const bool tables = rules.distance_tables;
     const float* const start_table = tables ? (scl.dist_to.empty() ? scl.dist_from.data() : scl.dist_to.data()) : nullptr;
     const float* const goal_table = tables ? gcl.dist_from.data() : nullptr;
@@ -184,7 +187,7 @@ Status HpaPathfinder::find_path(const HierarchicalMap& h, const GridMap& map, Gr
     }
     for (std::size_t i = 0; i < sk; ++i) {
         if (tables) {
-            s.start_cost[i] = static_cast<double>(start_table[srect.local(start) * sk + i]);
+            s.start_cost[i] = static_cast<double>(start_table[i * scells + srect.local(start)]);
         } else {
             const auto local = static_cast<std::uint32_t>(node_local(srect, scl.nodes[i]));
             s.start_cost[i] = s.start_flood.settled(local) ? s.start_flood.g(local) : kInfinity;
@@ -192,7 +195,7 @@ Status HpaPathfinder::find_path(const HierarchicalMap& h, const GridMap& map, Gr
     }
     for (std::size_t i = 0; i < gk; ++i) {
         if (tables) {
-            s.goal_cost[i] = static_cast<double>(goal_table[grect.local(goal) * gk + i]);
+            s.goal_cost[i] = static_cast<double>(goal_table[i * gcells + grect.local(goal)]);
         } else {
             const auto local = static_cast<std::uint32_t>(node_local(grect, gcl.nodes[i]));
             s.goal_cost[i] = s.goal_flood.settled(local) ? s.goal_flood.g(local) : kInfinity;
@@ -218,6 +221,7 @@ Status HpaPathfinder::find_path(const HierarchicalMap& h, const GridMap& map, Gr
     };
     const bool skip_intra = !rules.prune_implied_edges;
     const HierarchicalMap::Node* nodes = h.m_nodes.data();
+    const std::uint32_t* const* node_block = h.m_node_block.data();
     const std::uint32_t* node_xy = h.m_node_xy.data();
     Impl::State* const state = s.state.data();
     std::uint32_t sequence = 0;
@@ -242,6 +246,9 @@ Status HpaPathfinder::find_path(const HierarchicalMap& h, const GridMap& map, Gr
             break;
         }
         s.heap.pop();
+        // The next node to expand is usually the new top (unless a child beats it): fetch its block
+        // while this one is expanded.
+        if (!s.heap.empty() && s.heap.top().node < start_id) __builtin_prefetch(node_block[s.heap.top().node]);
         Impl::State& current = state[node];
         current.stamp = closed;
         ++stats.expanded;
@@ -277,15 +284,17 @@ Status HpaPathfinder::find_path(const HierarchicalMap& h, const GridMap& map, Gr
             if (direct < kInfinity) relax(goal_id, direct, kDirectLabel, 1, goal.x, goal.y);
             continue;
         }
-        const HierarchicalMap::Node& n = nodes[node];
-        const HierarchicalMap::Edge* edges = n.edges;
-        for (std::uint32_t e = entered_inside ? n.intra_count : 0; e < n.edge_count; ++e) {
-            const std::uint32_t xy = node_xy[edges[e].to];
-            relax(edges[e].to, static_cast<double>(edges[e].cost), e, e < n.intra_count ? 1u : 0u,
+        const std::uint32_t* block = node_block[node];
+        const std::uint32_t edge_count = block[0], intra_count = block[1];
+        const std::uint32_t* edge = block + HierarchicalMap::kBlockHeader;
+        for (std::uint32_t e = entered_inside ? intra_count : 0; e < edge_count; ++e) {
+            const std::uint32_t to = edge[2 * e + 1];
+            const std::uint32_t xy = node_xy[to];
+            relax(to, static_cast<double>(std::bit_cast<float>(edge[2 * e])), e, e < intra_count ? 1u : 0u,
                   static_cast<std::int32_t>(xy & 0xffffu), static_cast<std::int32_t>(xy >> 16));
         }
-        if (n.cluster == gc && !entered_inside && s.goal_cost[n.slot] < kInfinity)
-            relax(goal_id, s.goal_cost[n.slot], kGoalLabel, 1, goal.x, goal.y);
+        if (block[2] == gc && !entered_inside && s.goal_cost[block[3]] < kInfinity)
+            relax(goal_id, s.goal_cost[block[3]], kGoalLabel, 1, goal.x, goal.y);
     }
     if (status != Status::Found) return status;
 
@@ -307,7 +316,7 @@ Status HpaPathfinder::find_path(const HierarchicalMap& h, const GridMap& map, Gr
         const HierarchicalMap::Node& first = nodes[path[1]];
         if (tables) {
             out.cells.push_back(start);
-            descend_to(map, srect, rules.diagonal, start_table, sk, first.slot, start, GridPoint{first.x, first.y}, out.cells);
+            descend_to(map, srect, rules.diagonal, start_table + first.slot * scells, start, GridPoint{first.x, first.y}, out.cells);
         } else {
             append_from_start_flood(GridPoint{first.x, first.y});
         }
@@ -316,7 +325,7 @@ Status HpaPathfinder::find_path(const HierarchicalMap& h, const GridMap& map, Gr
             const HierarchicalMap::Cluster& c = h.m_clusters[from.cluster];
             const std::uint32_t label = state[path[i + 1]].label;
             const std::uint8_t* step = c.steps.data() + c.edge_steps[from.edge_begin + label];
-            const HierarchicalMap::Node& to = nodes[from.edges[label].to];
+            const HierarchicalMap::Node& to = nodes[node_block[path[i]][HierarchicalMap::kBlockHeader + 2 * label + 1]];
             GridPoint at{from.x, from.y};
             while (at.x != to.x || at.y != to.y) {
                 const GridPoint d = kGridDirections[*step++];
@@ -326,7 +335,7 @@ Status HpaPathfinder::find_path(const HierarchicalMap& h, const GridMap& map, Gr
         }
         const HierarchicalMap::Node& last = nodes[path[path.size() - 2]];
         if (tables) {
-            descend_from(map, grect, rules.diagonal, goal_table, gk, last.slot, GridPoint{last.x, last.y}, goal, out.cells);
+            descend_from(map, grect, rules.diagonal, goal_table + last.slot * gcells, GridPoint{last.x, last.y}, goal, out.cells);
         } else {
             for (std::uint32_t n = s.goal_flood.parent(s.goal_flood.local(GridPoint{last.x, last.y})); n != search::kNoNode;
                  n = s.goal_flood.parent(n))

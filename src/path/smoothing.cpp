@@ -18,75 +18,110 @@ namespace {
 // used up. 4-connected: |dx| + |dy| unit steps, preferring the axis whose next grid line the real
 // segment crosses first (major axis on a tie). Either way the walk has the minimum length.
 //
-// With `reversed` the costs are those of walking the result backwards (b -> a): each step costs the
+// With kReversed the costs are those of walking the result backwards (b -> a): each step costs the
 // terrain of the cell it leaves. Smoothing's backward pass runs on a reversed path and needs them.
-template <class Emit>
-bool walk_grid_line(const GridMap& map, GridPoint a, GridPoint b, DiagonalRule rule, double& cost, Emit&& emit,
-                    bool reversed = false) noexcept {
-    const std::uint8_t* pass = map.passable_data().data();
-    const std::uint32_t* terrain = map.has_terrain_costs() ? map.cost_data().data() : nullptr;
+template <bool kTerrain, bool kReversed, bool kEmit, class Emit>
+bool walk_line(const GridMap& map, GridPoint a, GridPoint b, DiagonalRule rule, double& cost, Emit&& emit) noexcept {
+    const std::uint8_t* const pass = map.passable_data().data();
+    [[maybe_unused]] const std::uint32_t* const terrain = map.cost_data().data();
     const auto stride = static_cast<std::int64_t>(map.stride());
     const std::int32_t dx = b.x - a.x, dy = b.y - a.y;
     const std::int32_t sx = dx < 0 ? -1 : 1, sy = dy < 0 ? -1 : 1;
     const std::int64_t adx = std::abs(dx), ady = std::abs(dy);
-    const auto index = [&](std::int32_t x, std::int32_t y) { return static_cast<std::size_t>((y + 1) * stride + (x + 1)); };
-    const auto enter = [&](std::size_t cell) { return terrain ? static_cast<double>(terrain[cell]) : 1.0; };
+    const std::int64_t step_x = sx, step_y = sy * stride;  // padded-index offsets
+    std::int64_t at = (a.y + 1) * stride + (a.x + 1);
     std::int32_t x = a.x, y = a.y;
-    cost = 0.0;
+    double total = 0.0;
+    const auto enter = [&](std::int64_t from, std::int64_t to) {
+        if constexpr (kTerrain) return static_cast<double>(terrain[kReversed ? from : to]);
+        else return 1.0;
+    };
 
     if (rule == DiagonalRule::Never) {
         std::int64_t ix = 0, iy = 0;
         while (ix < adx || iy < ady) {
+            // The real segment crosses the next vertical grid line at t = (2 ix + 1) / (2 adx), the next
+            // horizontal one at (2 iy + 1) / (2 ady); go along x first when that comes first (or ties).
             const bool x_first = iy == ady || (ix < adx && (2 * ix + 1) * ady <= (2 * iy + 1) * adx);
-            bool moved = false;
-            for (int attempt = 0; attempt < 2 && !moved; ++attempt) {
-                const bool along_x = (attempt == 0) == x_first;
-                if (along_x ? ix == adx : iy == ady) continue;
-                const std::int32_t nx = along_x ? x + sx : x, ny = along_x ? y : y + sy;
-                const std::size_t to = index(nx, ny);
-                if (!pass[to]) continue;
-                cost += enter(reversed ? index(x, y) : to);
-                x = nx;
-                y = ny;
-                (along_x ? ix : iy) += 1;
-                moved = true;
+            const bool x_ok = ix < adx && pass[at + step_x], y_ok = iy < ady && pass[at + step_y];
+            bool along_x;
+            if (x_first ? x_ok : !y_ok) along_x = true;
+            else if (y_ok) along_x = false;
+            else return false;
+            if (along_x && !x_ok) return false;
+            const std::int64_t next = at + (along_x ? step_x : step_y);
+            total += enter(at, next);
+            at = next;
+            if (along_x) {
+                ++ix;
+                x += sx;
+            } else {
+                ++iy;
+                y += sy;
             }
-            if (!moved) return false;
-            emit(GridPoint{x, y});
+            if constexpr (kEmit) emit(GridPoint{x, y});
         }
+        cost = total;
         return true;
     }
 
     const bool major_x = adx >= ady;
     const std::int64_t n = std::max(adx, ady), m = std::min(adx, ady);
-    std::int64_t minor = 0;  // minor-axis progress so far
+    const std::int64_t major = major_x ? step_x : step_y, minor = major_x ? step_y : step_x;
+    // Bresenham bookkeeping: after step i the line's minor coordinate is `wanted` = round(i m / n);
+    // `numerator` = 2 i m + n and `threshold` = 2 n (wanted + 1).
+    std::int64_t numerator = n, threshold = 2 * n, wanted = 0, taken = 0;
     for (std::int64_t i = 1; i <= n; ++i) {
-        const std::int64_t straights_left = (n - i + 1) - (m - minor);
-        const bool want_diagonal = (2 * i * m + n) / (2 * n) > minor;
-        bool moved = false;
-        for (int attempt = 0; attempt < 2 && !moved; ++attempt) {
-            const bool diagonal = (attempt == 0) == want_diagonal;
-            if (diagonal ? minor == m : straights_left == 0) continue;
-            const std::int32_t nx = major_x || diagonal ? x + sx : x;
-            const std::int32_t ny = !major_x || diagonal ? y + sy : y;
-            const std::size_t to = index(nx, ny);
-            if (!pass[to]) continue;
-            const double entered = enter(reversed ? index(x, y) : to);
-            if (diagonal) {
-                if (!diagonal_allowed(rule, pass[index(nx, y)] != 0, pass[index(x, ny)] != 0)) continue;
-                cost += kDiagonalStep * entered;
-                ++minor;
-            } else {
-                cost += entered;
-            }
-            x = nx;
-            y = ny;
-            moved = true;
+        numerator += 2 * m;
+        if (numerator >= threshold) {
+            ++wanted;
+            threshold += 2 * n;
         }
-        if (!moved) return false;
-        emit(GridPoint{x, y});
+        const std::int64_t straights_left = (n - i + 1) - (m - taken);
+        const bool want_diagonal = wanted > taken;
+        const std::int64_t diagonal_to = at + major + minor, straight_to = at + major;
+        const bool diagonal_ok = taken < m && pass[diagonal_to] &&
+                                 diagonal_allowed(rule, pass[at + step_x] != 0, pass[at + step_y] != 0);
+        const bool straight_ok = straights_left > 0 && pass[straight_to];
+        bool diagonal;
+        if (want_diagonal ? diagonal_ok : !straight_ok) diagonal = true;
+        else if (straight_ok) diagonal = false;
+        else return false;
+        if (diagonal && !diagonal_ok) return false;
+        const std::int64_t next = diagonal ? diagonal_to : straight_to;
+        total += (diagonal ? kDiagonalStep : 1.0) * enter(at, next);
+        at = next;
+        if (diagonal) ++taken;
+        if constexpr (kEmit) {
+            if (major_x) {
+                x += sx;
+                if (diagonal) y += sy;
+            } else {
+                y += sy;
+                if (diagonal) x += sx;
+            }
+            emit(GridPoint{x, y});
+        }
     }
+    cost = total;
     return true;
+}
+
+template <class Emit>
+bool walk_grid_line(const GridMap& map, GridPoint a, GridPoint b, DiagonalRule rule, double& cost, Emit&& emit,
+                    bool reversed = false) noexcept {
+    const bool terrain = map.has_terrain_costs();
+    if (!terrain) return walk_line<false, false, true>(map, a, b, rule, cost, emit);
+    return reversed ? walk_line<true, true, true>(map, a, b, rule, cost, emit)
+                    : walk_line<true, false, true>(map, a, b, rule, cost, emit);
+}
+
+// The same walk without emitting cells (a line-of-sight test that also prices the segment).
+bool test_grid_line(const GridMap& map, GridPoint a, GridPoint b, DiagonalRule rule, double& cost, bool reversed) noexcept {
+    const auto none = [](GridPoint) {};
+    if (!map.has_terrain_costs()) return walk_line<false, false, false>(map, a, b, rule, cost, none);
+    return reversed ? walk_line<true, true, false>(map, a, b, rule, cost, none)
+                    : walk_line<true, false, false>(map, a, b, rule, cost, none);
 }
 
 double step_cost_between(const GridMap& map, GridPoint from, GridPoint to) noexcept {
@@ -96,10 +131,12 @@ double step_cost_between(const GridMap& map, GridPoint from, GridPoint to) noexc
 
 // One string-pulling pass over `cells` (see smooth_path). With `reversed` the cells are a path stored
 // backwards, and costs are those of walking it in the original direction.
-void pull_strings(const GridMap& map, std::vector<GridPoint>& cells, DiagonalRule rule, std::uint32_t lookahead,
-                  bool reversed) noexcept {
+// Returns the number of shortcuts spliced in.
+std::size_t pull_strings(const GridMap& map, std::vector<GridPoint>& cells, DiagonalRule rule, std::uint32_t lookahead,
+                         bool reversed) noexcept {
     const std::size_t n = cells.size();
-    if (n < 3) return;
+    if (n < 3) return 0;
+    std::size_t shortcuts = 0;
     const bool terrain = map.has_terrain_costs();
     const auto step_cost = [&](GridPoint from, GridPoint to) {
         return reversed ? step_cost_between(map, to, from) : step_cost_between(map, from, to);
@@ -126,49 +163,66 @@ void pull_strings(const GridMap& map, std::vector<GridPoint>& cells, DiagonalRul
             const std::size_t length = rule == DiagonalRule::Never ? adx + ady : std::max(adx, ady);
             if (write + length > j) return false;  // never with a legal input path (see the invariant)
             double line = 0.0;
-            if (!walk_grid_line(map, from, cells[j], rule, line, [](GridPoint) {}, reversed)) return false;
+            if (!test_grid_line(map, from, cells[j], rule, line, reversed)) return false;
             if (!terrain) return true;
             double stretch = 0.0;
             for (std::size_t i = anchor + 1; i <= j; ++i) stretch += step_cost(cells[i - 1], cells[i]);
             return line <= stretch * (1.0 + 1e-12);
         };
-        std::size_t best = anchor + 1, first_miss = 0;
-        std::uint32_t misses = 0;
-        for (std::size_t j = next_turn(anchor);; j = next_turn(j)) {
-            if (shortcut(j)) {
-                best = j;
-                first_miss = 0;
-                misses = 0;
-            } else {
-                if (first_miss == 0) first_miss = j;
-                if (++misses > lookahead) break;
+        // The path runs straight from the anchor to its first turning point, which is therefore
+        // reached already (a straight run is its own taut segment); shortcuts start beyond it.
+        // Galloping: probe 1, 2, 4, ... turning points further while the ends are reachable, bisect
+        // the cells between the last reachable and the first unreachable probe, then look a few
+        // turning points further for a reachable one and gallop on from there.
+        const std::size_t first = next_turn(anchor);
+        std::size_t best = first;
+        while (best + 1 < n) {
+            std::size_t reached = best, failed = 0, j = best;
+            for (std::size_t stride = 1;; stride *= 2) {
+                for (std::size_t k = 0; k < stride && j + 1 < n; ++k) j = next_turn(j);
+                if (!shortcut(j)) {
+                    failed = j;
+                    break;
+                }
+                reached = j;
+                if (j + 1 >= n) break;
             }
-            if (j + 1 >= n) break;
-        }
-        // Cells strictly between `best` and the first turning point it could not reach lie on one
-        // straight run: find the farthest reachable one by bisection.
-        if (first_miss > best + 1) {
-            std::size_t lo = best, hi = first_miss;
-            while (hi - lo > 1) {
+            best = reached;
+            if (failed == 0) break;  // reached the goal
+            for (std::size_t lo = reached, hi = failed; hi - lo > 1;) {
                 const std::size_t mid = lo + (hi - lo) / 2;
-                (shortcut(mid) ? lo : hi) = mid;
+                if (shortcut(mid)) best = lo = mid;
+                else hi = mid;
             }
-            if (lo > best && shortcut(lo)) best = lo;
+            // Until something beyond the first turning point was reachable, one probe is enough to
+            // give up: in corridors nothing ever is, and a look-ahead there only costs time.
+            const std::uint32_t probes = best == first ? std::min<std::uint32_t>(lookahead, 1) : lookahead;
+            bool again = false;
+            j = failed;
+            for (std::uint32_t k = 0; k < probes && j + 1 < n && !again; ++k) {
+                j = next_turn(j);
+                if (shortcut(j)) {
+                    best = j;
+                    again = true;
+                }
+            }
+            if (!again) break;
         }
-        if (best == anchor + 1) {
-            // Nothing to pull from here: keep the straight run up to the next turning point as it is
-            // and continue from there (taut paths only bend at turning points).
-            const std::size_t until = next_turn(anchor);
-            for (std::size_t i = anchor + 1; i <= until; ++i) cells[++write] = cells[i];
-            anchor = until;
+        if (best == first) {
+            // Nothing to pull from here: keep the straight run up to the turning point as it is and
+            // continue from there (taut paths only bend at turning points).
+            for (std::size_t i = anchor + 1; i <= first; ++i) cells[++write] = cells[i];
+            anchor = first;
             continue;
         }
         const GridPoint target = cells[best];
         double unused = 0.0;
         (void)walk_grid_line(map, from, target, rule, unused, [&](GridPoint p) { cells[++write] = p; }, reversed);
         anchor = best;
+        ++shortcuts;
     }
     cells.resize(write + 1);
+    return shortcuts;
 }
 
 }  // namespace
@@ -176,7 +230,7 @@ void pull_strings(const GridMap& map, std::vector<GridPoint>& cells, DiagonalRul
 bool walkable_line(const GridMap& map, GridPoint a, GridPoint b, Movement movement, DiagonalRule rule,
                    double* cost) noexcept {
     double c = 0.0;
-    const bool ok = walk_grid_line(map, a, b, effective_diagonal(movement, rule), c, [](GridPoint) {});
+    const bool ok = test_grid_line(map, a, b, effective_diagonal(movement, rule), c, false);
     if (ok && cost) *cost = c;
     return ok;
 }
@@ -199,8 +253,8 @@ void smooth_path(const GridMap& map, GridPath& path, const SmoothingOptions& opt
     std::vector<GridPoint>& cells = path.cells;
     if (cells.size() < 3) return;
     const DiagonalRule rule = effective_diagonal(options.movement, options.diagonal);
-    pull_strings(map, cells, rule, options.lookahead, false);
-    if (options.backward_pass) {
+    const std::size_t shortcuts = pull_strings(map, cells, rule, options.lookahead, false);
+    if (options.backward_pass && shortcuts > 0) {
         // Greedy pulling leaves each shortcut's far end hugging the old path; pulling again from the
         // goal's side straightens those ends.
         std::reverse(cells.begin(), cells.end());

@@ -85,6 +85,11 @@ struct HierarchyOptions {
     /// Drop intra edges implied by two others (see the overview). Pays off in corridor maps; in open
     /// maps the search instead skips the intra edges of nodes it entered through an intra edge.
     bool prune_implied_edges = false;
+    /// Merge neighbouring runs of a border into one entrance when the gap between them is bridged on
+    /// both sides by the row (column) of cells one step inside each cluster: crossing anywhere in the
+    /// merged entrance then costs at most two extra steps, and scattered obstacles no longer shred a
+    /// border into many short entrances, each with its own transition.
+    bool merge_entrances = true;
     /// Keep every node's in-cluster distance to every cell of its cluster (4 bytes per cell and node
     /// of the cluster; twice that on maps with terrain costs, whose distances are directed). Start and
     /// goal are then connected by table lookups instead of two Dijkstra floods per query.
@@ -174,23 +179,21 @@ public:
 private:
     friend class HpaPathfinder;
     struct Impl;
-    // The part of an edge the abstract search reads: 8 bytes, so a node's edges share cache lines.
-    // The cost is a float (the search only orders by it; a refined path's cost is summed exactly from
-    // its cells). The cached cell path starts at the cluster's edge_steps[edge index].
-    struct Edge {
-        float cost;
-        std::uint32_t to;           // node id
-    };
-    // Hot fields first: the abstract search reads `edges`, the counts and the coordinates.
+    // What the abstract search reads lives in one block of 32-bit words per node, inside its cluster's
+    // pool: [edge count, intra count, cluster, slot, then per edge: float cost bits, target id]. The
+    // intra edges come first. One block is one or a few consecutive cache lines, reached through
+    // m_node_block. The cost is a float: the search only orders by it, and a refined path's cost is
+    // summed exactly from its cells. Cold data (cells, cached paths) lives elsewhere.
+    static constexpr std::uint32_t kBlockHeader = 4;
     struct Node {
-        const Edge* edges;          // this node's out edges inside its cluster's pool: intra first
-        std::uint32_t edge_count;
-        std::uint32_t intra_count;  // the first intra_count edges stay inside the cluster
         std::int32_t x, y;
-        std::uint32_t cell;         // padded map index
-        std::uint32_t cluster;      // kNoNode for a free id
-        std::uint32_t slot;         // position in its cluster's node list
-        std::uint32_t edge_begin;   // index of edges[0] in the cluster's pool
+        std::uint32_t cell;          // padded map index
+        std::uint32_t cluster;       // kNoNode for a free id
+        std::uint32_t slot;          // position in its cluster's node list
+        std::uint32_t block_offset;  // start of its block in the cluster's pool
+        std::uint32_t edge_begin;    // index of its first edge among the cluster's edges
+        std::uint32_t edge_count;
+        std::uint32_t intra_count;   // the first intra_count edges stay inside the cluster
     };
     struct Transition {
         std::uint32_t a;            // padded index of the cell in the lower-numbered cluster
@@ -200,19 +203,20 @@ private:
     struct Cluster {
         std::int32_t x0, y0, w, h;
         std::vector<std::uint32_t> nodes;  // node ids, in row-major cell order
-        std::vector<Edge> edges;
+        std::vector<std::uint32_t> blocks;      // the nodes' search blocks (see Node)
         std::vector<std::uint32_t> edge_steps;  // per edge: offset of its direction codes in `steps`
         std::vector<std::uint8_t> steps;        // direction codes 0..7; a path ends at its target
-        // With distance tables: [local cell * nodes.size() + slot] = distance node -> cell (`from`)
-        // and cell -> node (`to`; empty when equal to `from`, i.e. without terrain costs).
+        // With distance tables: [slot * w * h + local cell] = distance node -> cell (`from`) and
+        // cell -> node (`to`; empty when equal to `from`, i.e. without terrain costs). Node-major, so
+        // that refinement, which reads a cell's neighbours in one node's table, stays in cache.
         std::vector<float> dist_from, dist_to;
         // Transitions to the right, lower, lower-right and lower-left neighbours.
         std::vector<Transition> right, down, down_right, down_left;
     };
 
     void scan_transitions(const GridMap& map, std::uint32_t cluster);
-    void add_run_transitions(std::vector<Transition>& out, std::uint32_t first_a, std::uint32_t along,
-                             std::uint32_t across, std::int32_t run_begin, std::int32_t run_length) const;
+    void add_entrance_transitions(std::vector<Transition>& out, const std::uint8_t* pass, std::uint32_t first_a,
+                                  std::uint32_t along, std::uint32_t across, std::int32_t begin, std::int32_t end) const;
     template <class Visit>
     void for_each_transition(std::uint32_t cluster, Visit&& visit) const;
     void assign_nodes(std::uint32_t cluster);
@@ -230,6 +234,7 @@ private:
     std::uint64_t m_map_version = 0;
     std::vector<Cluster> m_clusters;
     std::vector<Node> m_nodes;
+    std::vector<const std::uint32_t*> m_node_block;  // per node id: its search block
     std::vector<std::uint32_t> m_node_xy;  // per node id: x | y << 16 (the heuristic's input, cache-dense)
     std::vector<std::uint32_t> m_free_nodes;
     std::vector<std::uint32_t> m_node_of_cell;  // padded index -> node id or kNoNode

@@ -54,10 +54,11 @@ struct SmoothingOptions {
     /// Shortcut ends are tried at the path's turning points (cells where the step direction changes)
     /// and at its last cell; this is how many consecutive unreachable turning points the look-ahead
     /// tolerates before settling on the farthest reachable one (then refined by bisection along the
-    /// straight run that follows it). 0 = stop at the first failure.
+    /// straight run that follows it). 0 = stop at the first failure. Before any turning point was
+    /// reachable from an anchor at most one miss is tolerated (corridors: nothing ever is).
     std::uint32_t lookahead = 4;
     /// After the pass from start to goal, pull again from goal to start (about halves what is left
-    /// to gain on open maps, for about 1.5 times the time).
+    /// to gain on open maps, for about 1.5 times the time). Skipped when the first pass found nothing.
     bool backward_pass = true;
 };
 
