@@ -131,30 +131,76 @@ double step_cost_between(const GridMap& map, GridPoint from, GridPoint to) noexc
 
 // One string-pulling pass over `cells` (see smooth_path). With `reversed` the cells are a path stored
 // backwards, and costs are those of walking it in the original direction.
+// The next turning point after index j of a path: the first k > j where the step direction changes
+// at k, or the last cell.
+std::size_t next_turn(const std::vector<GridPoint>& cells, std::size_t j) noexcept {
+    const std::size_t n = cells.size();
+    std::size_t k = j + 1;
+    while (k + 1 < n && cells[k].x - cells[k - 1].x == cells[k + 1].x - cells[k].x &&
+           cells[k].y - cells[k - 1].y == cells[k + 1].y - cells[k].y)
+        ++k;
+    return k;
+}
+
+// The farthest index reachable from `anchor` by one straight segment (`reachable(j)`), searched among
+// the path's turning points: the path runs straight from the anchor to its first turning point, which
+// is therefore reached already (a straight run is its own segment). Galloping: probe 1, 2, 4, ...
+// turning points further while the ends are reachable, bisect the cells between the last reachable
+// and the first unreachable probe, then look up to `lookahead` turning points further for a reachable
+// one and gallop on from there. Until something beyond the first turning point was reachable, one
+// probe is enough to give up: in corridors nothing ever is, and a look-ahead there only costs time.
+template <class Reachable>
+std::size_t farthest_reachable(const std::vector<GridPoint>& cells, std::size_t anchor, std::uint32_t lookahead,
+                               Reachable&& reachable) noexcept {
+    const std::size_t n = cells.size();
+    const std::size_t first = next_turn(cells, anchor);
+    std::size_t best = first;
+    while (best + 1 < n) {
+        std::size_t reached = best, failed = 0, j = best;
+        for (std::size_t stride = 1;; stride *= 2) {
+            for (std::size_t k = 0; k < stride && j + 1 < n; ++k) j = next_turn(cells, j);
+            if (!reachable(j)) {
+                failed = j;
+                break;
+            }
+            reached = j;
+            if (j + 1 >= n) break;
+        }
+        best = reached;
+        if (failed == 0) break;  // reached the last cell
+        for (std::size_t lo = reached, hi = failed; hi - lo > 1;) {
+            const std::size_t mid = lo + (hi - lo) / 2;
+            if (reachable(mid)) best = lo = mid;
+            else hi = mid;
+        }
+        const std::uint32_t probes = best == first ? std::min<std::uint32_t>(lookahead, 1) : lookahead;
+        bool again = false;
+        j = failed;
+        for (std::uint32_t k = 0; k < probes && j + 1 < n && !again; ++k) {
+            j = next_turn(cells, j);
+            if (reachable(j)) {
+                best = j;
+                again = true;
+            }
+        }
+        if (!again) break;
+    }
+    return best;
+}
+
 // Returns the number of shortcuts spliced in.
 std::size_t pull_strings(const GridMap& map, std::vector<GridPoint>& cells, DiagonalRule rule, std::uint32_t lookahead,
                          bool reversed) noexcept {
     const std::size_t n = cells.size();
     if (n < 3) return 0;
-    std::size_t shortcuts = 0;
     const bool terrain = map.has_terrain_costs();
     const auto step_cost = [&](GridPoint from, GridPoint to) {
         return reversed ? step_cost_between(map, to, from) : step_cost_between(map, from, to);
     };
-    // The next turning point after index j: the first k > j where the step direction changes at k,
-    // or the last cell. Only turning points are tried as shortcut ends; a straight run after the last
-    // reachable one is then bisected.
-    const auto next_turn = [&](std::size_t j) {
-        std::size_t k = j + 1;
-        while (k + 1 < n && cells[k].x - cells[k - 1].x == cells[k + 1].x - cells[k].x &&
-               cells[k].y - cells[k - 1].y == cells[k + 1].y - cells[k].y)
-            ++k;
-        return k;
-    };
     // Invariant: write <= anchor. A grid line has at most as many cells as any path between its ends,
     // so splicing the line anchor -> best into positions write+1.. never passes `best`, and every cell
     // still to be read (index >= anchor) is intact.
-    std::size_t write = 0, anchor = 0;
+    std::size_t write = 0, anchor = 0, shortcuts = 0;
     while (anchor + 1 < n) {
         const GridPoint from = cells[anchor];
         const auto shortcut = [&](std::size_t j) {
@@ -169,45 +215,8 @@ std::size_t pull_strings(const GridMap& map, std::vector<GridPoint>& cells, Diag
             for (std::size_t i = anchor + 1; i <= j; ++i) stretch += step_cost(cells[i - 1], cells[i]);
             return line <= stretch * (1.0 + 1e-12);
         };
-        // The path runs straight from the anchor to its first turning point, which is therefore
-        // reached already (a straight run is its own taut segment); shortcuts start beyond it.
-        // Galloping: probe 1, 2, 4, ... turning points further while the ends are reachable, bisect
-        // the cells between the last reachable and the first unreachable probe, then look a few
-        // turning points further for a reachable one and gallop on from there.
-        const std::size_t first = next_turn(anchor);
-        std::size_t best = first;
-        while (best + 1 < n) {
-            std::size_t reached = best, failed = 0, j = best;
-            for (std::size_t stride = 1;; stride *= 2) {
-                for (std::size_t k = 0; k < stride && j + 1 < n; ++k) j = next_turn(j);
-                if (!shortcut(j)) {
-                    failed = j;
-                    break;
-                }
-                reached = j;
-                if (j + 1 >= n) break;
-            }
-            best = reached;
-            if (failed == 0) break;  // reached the goal
-            for (std::size_t lo = reached, hi = failed; hi - lo > 1;) {
-                const std::size_t mid = lo + (hi - lo) / 2;
-                if (shortcut(mid)) best = lo = mid;
-                else hi = mid;
-            }
-            // Until something beyond the first turning point was reachable, one probe is enough to
-            // give up: in corridors nothing ever is, and a look-ahead there only costs time.
-            const std::uint32_t probes = best == first ? std::min<std::uint32_t>(lookahead, 1) : lookahead;
-            bool again = false;
-            j = failed;
-            for (std::uint32_t k = 0; k < probes && j + 1 < n && !again; ++k) {
-                j = next_turn(j);
-                if (shortcut(j)) {
-                    best = j;
-                    again = true;
-                }
-            }
-            if (!again) break;
-        }
+        const std::size_t first = next_turn(cells, anchor);
+        const std::size_t best = farthest_reachable(cells, anchor, lookahead, shortcut);
         if (best == first) {
             // Nothing to pull from here: keep the straight run up to the turning point as it is and
             // continue from there (taut paths only bend at turning points).
@@ -308,20 +317,14 @@ bool smooth_any_angle(const GridMap& map, GridPath& path, const SmoothingOptions
     std::vector<GridPoint>& cells = path.cells;
     const std::size_t n = cells.size();
     if (n < 2) return true;
+    // Waypoints only: the write position trails the anchor, so the pass runs in place.
     std::size_t write = 0, anchor = 0;
     double cost = 0.0;
     while (anchor + 1 < n) {
         const GridPoint from = cells[anchor];
-        std::size_t best = anchor + 1;
-        std::uint32_t failures = 0;
-        for (std::size_t j = anchor + 2; j < n; ++j) {
-            if (line_of_sight(map, from, cells[j], options.movement, options.diagonal)) {
-                best = j;
-                failures = 0;
-            } else if (++failures > options.lookahead) {
-                break;
-            }
-        }
+        const std::size_t best = farthest_reachable(cells, anchor, options.lookahead, [&](std::size_t j) {
+            return line_of_sight(map, from, cells[j], options.movement, options.diagonal);
+        });
         cells[++write] = cells[best];
         cost += euclidean_distance(from, cells[best]);
         anchor = best;

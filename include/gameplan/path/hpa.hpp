@@ -72,18 +72,22 @@ inline constexpr std::int32_t kMinClusterSize = 1;
 /// Largest accepted cluster side (a cluster's local search arrays hold side^2 cells).
 inline constexpr std::int32_t kMaxClusterSize = 256;
 
-/// How a hierarchy is built: movement rules and cluster geometry.
+/// How a hierarchy is built: movement rules and cluster geometry. The defaults were chosen on the
+/// shared MovingAI maps (docs/benchmarks.md): large clusters keep the abstract graph small, merged
+/// entrances with regular spacing keep paths short, distance tables make start/goal insertion free.
+/// Smaller clusters make `update_cell` cheaper (it re-floods whole clusters) and use less memory.
 struct HierarchyOptions {
-    std::int32_t cluster_size = 16;                         ///< cluster side in cells, [1, 256]
+    std::int32_t cluster_size = 64;                         ///< cluster side in cells, [1, 256]
     Movement movement = Movement::Eight;                    ///< 4- or 8-connected
     DiagonalRule diagonal = DiagonalRule::NoCornerCutting;  ///< diagonal filter for Movement::Eight
     /// Entrances shorter than this get one transition in their middle; longer ones one at each end.
     std::int32_t entrance_split = 6;
     /// If > 0, long entrances also get transitions in between, at most this many cells apart.
     /// More transitions: shorter paths, slower queries. 0 = ends only (Botea et al.).
-    std::int32_t entrance_spacing = 0;
-    /// Drop intra edges implied by two others (see the overview). Pays off in corridor maps; in open
-    /// maps the search instead skips the intra edges of nodes it entered through an intra edge.
+    std::int32_t entrance_spacing = 12;
+    /// Drop intra edges implied by two others (see the overview). Off by default: the search's rule
+    /// of not relaxing intra edges from a node entered through one (which needs every intra edge)
+    /// saves more, even in mazes.
     bool prune_implied_edges = false;
     /// Merge neighbouring runs of a border into one entrance when the gap between them is bridged on
     /// both sides by the row (column) of cells one step inside each cluster: crossing anywhere in the
@@ -92,7 +96,8 @@ struct HierarchyOptions {
     bool merge_entrances = true;
     /// Keep every node's in-cluster distance to every cell of its cluster (4 bytes per cell and node
     /// of the cluster; twice that on maps with terrain costs, whose distances are directed). Start and
-    /// goal are then connected by table lookups instead of two Dijkstra floods per query.
+    /// goal are then connected by table lookups instead of two Dijkstra floods per query. This is most
+    /// of the hierarchy's memory (see `memory_bytes`); turn it off for huge maps.
     bool distance_tables = true;
 };
 
@@ -288,12 +293,13 @@ public:
 
     /// Counters of the last query.
     [[nodiscard]] const HpaStats& stats() const noexcept { return m_stats; }
-    /// A certified lower bound of the optimal cost of the last query (when Found): the larger of the
-    /// scaled octile distance and, if start and goal share a cluster and the in-cluster flood reached
-    /// the goal... no better bound is claimed. Equal to the cost when start == goal.
+    /// A certified lower bound of the optimal cost of the last query (valid when it returned Found):
+    /// the octile distance (Manhattan for 4-connected movement) times the map's minimum terrain cost.
+    /// Equals the cost when the path found is a straight line in open space.
     [[nodiscard]] double lower_bound() const noexcept { return m_lower_bound; }
-    /// Certified upper bound of the last path's relative suboptimality: cost / lower_bound() - 1
-    /// (0 when the path is provably optimal, e.g. a straight line in open space). Loose in mazes.
+    /// Certified upper bound of the last path's relative suboptimality: cost / lower_bound() - 1, so
+    /// cost <= optimum * (1 + bound) always holds; 0 for start == goal, +infinity when nothing was
+    /// found. Tight in open space, loose in mazes (where the octile distance says little).
     [[nodiscard]] double suboptimality_bound() const noexcept;
 
 private:
