@@ -1,11 +1,24 @@
 #include "cluster_flood.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 
 namespace gameplan::path::detail {
 
+double ClusterFlood::heuristic(std::uint32_t local) const noexcept {
+    const GridPoint p = point(local);
+    const double dx = std::abs(p.x - m_aim.x), dy = std::abs(p.y - m_aim.y);
+    return m_h_scale * (m_four ? dx + dy : std::max(dx, dy) + (kDiagonalStep - 1.0) * std::min(dx, dy));
+}
+
 void ClusterFlood::run(const GridMap& map, const Rect& rect, DiagonalRule rule, bool reverse, GridPoint source,
-                       std::span<const std::uint32_t> targets) {
+                       std::span<const std::uint32_t> targets, const GridPoint* aim) {
     m_map = &map;
+    m_aimed = aim != nullptr;
+    if (aim) m_aim = *aim;
+    m_h_scale = static_cast<double>(map.min_cost());
+    m_four = rule == DiagonalRule::Never;
     m_rect = rect;
     m_stride = map.stride();
     const std::size_t cells = static_cast<std::size_t>(rect.w) * static_cast<std::size_t>(rect.h);
@@ -31,14 +44,15 @@ void ClusterFlood::run(const GridMap& map, const Rect& rect, DiagonalRule rule, 
     s.parent = search::kNoNode;
     s.stamp = search::open_stamp(m_generation);
     s.direction = 0;
-    m_heap.push(start, Key{0.0, 0.0, 0});
+    const double h0 = m_aimed ? heuristic(start) : 0.0;
+    m_heap.push(start, Key{h0, h0, 0});
 
     const bool terrain = map.has_terrain_costs();
 #define GAMEPLAN_FLOOD_CASE(RULE)                                                        \
     case RULE:                                                                            \
-        if (!terrain) flood<RULE, false, false>(start, targets_left);                     \
-        else if (reverse) flood<RULE, true, true>(start, targets_left);                   \
-        else flood<RULE, true, false>(start, targets_left);                               \
+        if (!terrain) flood<RULE, false, false>(targets_left);                            \
+        else if (reverse) flood<RULE, true, true>(targets_left);                          \
+        else flood<RULE, true, false>(targets_left);                                      \
         break;
     switch (rule) {
         GAMEPLAN_FLOOD_CASE(DiagonalRule::Never)
@@ -50,7 +64,7 @@ void ClusterFlood::run(const GridMap& map, const Rect& rect, DiagonalRule rule, 
 }
 
 template <DiagonalRule Rule, bool kTerrain, bool kReverse>
-void ClusterFlood::flood(std::uint32_t /*source*/, std::size_t targets_left) {
+void ClusterFlood::flood(std::size_t targets_left) {
     const std::uint8_t* const pass = m_map->passable_data().data();
     const std::uint32_t* const terrain = m_map->cost_data().data();
     const std::uint32_t stride = m_stride;
@@ -85,14 +99,16 @@ void ClusterFlood::flood(std::uint32_t /*source*/, std::size_t targets_left) {
                 s.g = g_next;
                 s.parent = node;
                 s.direction = direction;
-                m_heap.decrease(next, Key{g_next, 0.0, ++sequence});
+                const double h = m_aimed ? heuristic(next) : 0.0;
+                m_heap.decrease(next, Key{g_next + h, h, ++sequence});
                 return;
             }
             s.g = g_next;
             s.parent = node;
             s.direction = direction;
             s.stamp = open;
-            m_heap.push(next, Key{g_next, 0.0, ++sequence});
+            const double h = m_aimed ? heuristic(next) : 0.0;
+            m_heap.push(next, Key{g_next + h, h, ++sequence});
         };
 
         // Direction codes follow kGridDirections: 0 up, 1 down, 2 left, 3 right, 4..7 diagonals.

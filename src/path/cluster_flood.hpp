@@ -33,8 +33,11 @@ public:
     /// Runs a Dijkstra from `source` (must be passable and inside `rect`) until every cell of
     /// `targets` (local ids) is settled, or the rectangle is exhausted. Allocates only when the
     /// rectangle is larger than any seen before.
+    /// With `aim` (which must be the only target) the search is an A* toward it instead: octile
+    /// distance (Manhattan for DiagonalRule::Never) times the map's minimum terrain cost, consistent,
+    /// so the aim's g is still exact when it settles.
     void run(const GridMap& map, const Rect& rect, DiagonalRule rule, bool reverse, GridPoint source,
-             std::span<const std::uint32_t> targets);
+             std::span<const std::uint32_t> targets, const GridPoint* aim = nullptr);
 
     [[nodiscard]] std::uint32_t local(GridPoint p) const noexcept {
         return static_cast<std::uint32_t>((p.y - m_rect.y0) * m_rect.w + (p.x - m_rect.x0));
@@ -69,7 +72,8 @@ private:
     using Key = search::SearchContext<double>::Key;
 
     template <DiagonalRule Rule, bool kTerrain, bool kReverse>
-    void flood(std::uint32_t source, std::size_t targets_left);
+    void flood(std::size_t targets_left);
+    [[nodiscard]] double heuristic(std::uint32_t local) const noexcept;
 
     std::vector<State> m_state;
     search::IndexedHeap<Key> m_heap;
@@ -78,6 +82,10 @@ private:
     Rect m_rect{};
     std::uint32_t m_stride = 0;
     std::uint32_t m_generation = search::kUnvisitedStamp;
+    bool m_aimed = false;
+    GridPoint m_aim{};
+    double m_h_scale = 0.0;  // minimum terrain cost
+    bool m_four = false;     // Manhattan instead of octile
 };
 
 }  // namespace gameplan::path::detail

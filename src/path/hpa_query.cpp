@@ -176,7 +176,9 @@ Status HpaPathfinder::find_path(const HierarchicalMap& h, const GridMap& map, Gr
         if (!tables)
             for (std::uint32_t id : scl.nodes) s.targets.push_back(static_cast<std::uint32_t>(node_local(srect, id)));
         if (sc == gc) s.targets.push_back(static_cast<std::uint32_t>(srect.local(goal)));
-        s.start_flood.run(map, {scl.x0, scl.y0, scl.w, scl.h}, rules.diagonal, false, start, s.targets);
+        // With tables the goal is the only target: aim at it.
+        s.start_flood.run(map, {scl.x0, scl.y0, scl.w, scl.h}, rules.diagonal, false, start, s.targets,
+                          tables ? &goal : nullptr);
         m_stats.insertion_expanded += s.start_flood.stats().expanded;
     }
     if (!tables) {
