@@ -349,6 +349,36 @@ TEST(HpaUpdate, EqualsFreshBuildAfterEveryChange) {
     }
 }
 
+TEST(HpaUpdate, TerrainCostsAddedAfterTheBuild) {
+    // The first set_cost gives the map a cost array; clusters rebuilt afterwards keep directed
+    // distance tables, the others (still uniform inside) keep their symmetric ones.
+    std::mt19937 rng(31);
+    const RefGrid start_grid = ref_random_grid(rng, 40, 30, 0.15, false);
+    GridMap map = to_map(start_grid);
+    ASSERT_FALSE(map.has_terrain_costs());
+    HierarchyOptions options;
+    options.cluster_size = 8;
+    HierarchicalMap h;
+    ASSERT_EQ(h.build(map, options), HierarchyBuild::Ok);
+    for (int k = 0; k < 40; ++k) {
+        const GridPoint p{static_cast<int>(rng() % 40), static_cast<int>(rng() % 30)};
+        map.set_cost(p, 2 + static_cast<std::uint32_t>(rng() % 6));
+        ASSERT_TRUE(h.update_cell(map, p));
+    }
+    expect_equal_to_fresh(map, h, options, "terrain added");
+    const RefGrid ref = to_ref(map);
+    HpaPathfinder finder;
+    GridPath path;
+    for (int q = 0; q < 60; ++q) {
+        const GridPoint s{static_cast<int>(rng() % 40), static_cast<int>(rng() % 30)};
+        const GridPoint g{static_cast<int>(rng() % 40), static_cast<int>(rng() % 30)};
+        if (!map.passable(s) || !map.passable(g)) continue;
+        const double optimal = ref_dijkstra(ref, {{s.x, s.y}}, RefDiagonal::BothFree)[std::size_t(g.y) * 40 + g.x];
+        const Status status = finder.find_path(h, map, s, g, path);
+        EXPECT_EQ(check_answer(ref, finder, status, path, s, g, optimal, RefDiagonal::BothFree), "");
+    }
+}
+
 TEST(HpaUpdate, InteriorChangeRebuildsOneCluster) {
     GridMap map;
     ASSERT_EQ(map.reset(64, 64), GridSizeCheck::Ok);

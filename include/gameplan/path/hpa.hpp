@@ -6,51 +6,59 @@
 /// --------
 /// `HierarchicalMap` cuts the map into square *clusters* of `cluster_size` x `cluster_size` cells (the
 /// last row and column of clusters may be narrower). Along the border between two side-by-side clusters
-/// it finds the *entrances*: maximal runs of border cell pairs (a, b), a on one side and b on the other,
-/// both passable, so the cardinal step a -> b is legal. Each run gets one *transition* (its middle
-/// pair) when it is shorter than `entrance_split`, otherwise one at each end and, if
-/// `entrance_spacing` is set, more in between at most that many cells apart. The two cells of a
-/// transition become *abstract nodes*; every abstract node is a cell and a cell is at most one node.
+/// a cell pair (a, b), a on one side and b on the other, is *open* when both are passable, so the
+/// cardinal step a -> b is legal. A maximal run of open pairs is an *entrance*; with `merge_entrances`,
+/// consecutive runs form one entrance when the gap between them is bridged on both sides by the cells
+/// one step inside each cluster. An entrance gets *transitions* (open pairs): one in its middle if it is
+/// shorter than `entrance_split`, otherwise one at each end and more in between, at most
+/// `entrance_spacing` cells apart. The two cells of a transition are *abstract nodes*; a cell is at
+/// most one node.
 ///
 /// The abstract graph has two kinds of directed edges:
 /// - *inter* edges: the single step a -> b of a transition (and b -> a), cost = one step's cost;
-/// - *intra* edges: between two nodes of the same cluster, cost = the exact shortest distance when the
-///   path stays inside the cluster, found by a Dijkstra flood from every node restricted to the
-///   cluster (the generic `search::SearchContext` over a cluster-local space). The cell path of every
-///   intra edge is cached (one byte per step) so that refinement is a copy, not a search.
-/// Intra edges implied by others are pruned: u -> w is dropped when some node v of the cluster has
-/// d(u, v) + d(v, w) = d(u, w) (v lies on a shortest u -> w path). Abstract distances do not change,
-/// but corridor maps (mazes) lose most of their edges, which keeps the abstract search fast.
+/// - *intra* edges: between two nodes of one cluster, cost = the exact shortest distance of a path that
+///   stays inside the cluster, found by a Dijkstra flood from every node restricted to the cluster. The
+///   cell path of every intra edge is cached (one byte per step): refinement copies, it does not search.
+/// With `prune_implied_edges`, u -> w is dropped when some node v of the cluster has
+/// d(u, v) + d(v, w) = d(u, w); abstract distances do not change.
 ///
 /// Diagonal rules. With `DiagonalRule::Always` a diagonal step may squeeze between two blocked cells;
-/// such a step that crosses a cluster border (or a cluster corner) is added as a transition of its own,
-/// since no cardinal crossing exists near it. For the other rules every legal diagonal crossing has a
-/// cardinal detour through one of its two side cells, so the cardinal entrances preserve connectivity:
-/// whenever a path exists, HPA* finds one.
+/// such a step that crosses a cluster border (or a cluster corner) is a transition of its own. For the
+/// other rules every legal diagonal crossing has a cardinal detour through one of its side cells, which
+/// lies on an entrance: the abstract graph keeps every connection, and whenever a path exists HPA*
+/// finds one.
 ///
-/// Queries (`HpaPathfinder`): the start and the goal are connected to the nodes of their cluster by one
-/// Dijkstra flood each inside the cluster (the goal's flood runs on reversed steps, so terrain costs
-/// stay directed correctly); if both lie in one cluster the direct in-cluster distance is an edge too.
-/// A* on the abstract graph (octile distance times the map's minimum terrain cost, consistent) finds the
-/// cheapest abstract path, which is *refined* to cells by concatenating the cached intra-edge paths.
-/// An optional smoothing pass (smoothing.hpp) shortens the result while keeping it a legal grid path.
+/// Queries (`HpaPathfinder`): start and goal are linked to the nodes of their clusters with the
+/// in-cluster distances, read from the `distance_tables` (or found by one Dijkstra flood per cluster
+/// without them; the goal's runs on reversed steps, terrain costs being directed); if both lie in one
+/// cluster, the direct in-cluster distance (an A* inside the cluster) is a link too. A* over the
+/// abstract graph (octile distance times the map's minimum terrain cost: consistent) finds the cheapest
+/// abstract path, which is *refined* to cells from the tables and the cached edge paths; its cost is
+/// summed exactly over the cells. An optional smoothing pass (smoothing.hpp) shortens the result while
+/// keeping it a legal grid path. The search is a specialised loop beside `search::SearchContext`
+/// (reusing its heap, key, stamps, Budget, SearchStats and Status) with one rule the generic engine
+/// cannot express: a node entered through an intra edge does not relax its cluster's intra edges again
+/// (exact in-cluster distances obey the triangle inequality, so the node it came from offered each of
+/// them at least as cheaply).
 ///
-/// Optimality. The abstract distance is the length of a real grid path, so it is never below the
-/// optimum; it exceeds it when the optimal path crosses a border away from a transition. Measured
-/// figures on the MovingAI maps are in docs/benchmarks.md. Each query also reports a certified lower
-/// bound of the optimal cost (see `HpaPathfinder::lower_bound`), hence a certified upper bound of its
-/// own suboptimality.
+/// Optimality. The abstract distance is the cost of a real grid path, never below the optimum; it
+/// exceeds it when the optimal path crosses a border away from a transition. Measured figures on the
+/// MovingAI maps are in docs/benchmarks.md. Each query reports a certified lower bound of the optimal
+/// cost (`HpaPathfinder::lower_bound`), hence a certified upper bound of its own suboptimality.
 ///
-/// Map changes (`update_cell`). After changing one cell of the map (passability or terrain cost), call
-/// `update_cell` with that cell: it recomputes the transitions of the borders the cell touches and
-/// rebuilds only the cluster holding it and those neighbours whose borders changed (at most 4 clusters).
-/// The result is identical to a fresh `build` (the tests check it). Queries refuse a hierarchy whose
-/// recorded map version differs from the map's (`InvalidQuery`), so a forgotten update is caught for
-/// the last change; call `update_cell` for *every* changed cell.
+/// Map changes (`update_cell`). After changing one cell (passability or terrain cost), call
+/// `update_cell` with it: transitions depend on cells at most one step from a border, so it rescans
+/// the borders among the clusters holding p's 5 x 5 neighbourhood (at most 4 clusters once clusters
+/// have side 5 or more), and rebuilds the cluster holding p, both clusters of every border whose
+/// transitions changed, and any neighbour with an inter edge into p. The result is identical to a fresh
+/// `build` (the tests check it). Queries refuse a hierarchy whose recorded map version differs from the
+/// map's (`InvalidQuery`), which catches a forgotten update of the last change; call `update_cell` for
+/// *every* changed cell. Its cost is that of re-flooding the rebuilt clusters from each of their nodes:
+/// smaller clusters repair faster.
 ///
-/// Memory: 4 bytes per map cell (cell -> node table) plus, per abstract node, about 40 bytes and its
-/// edges (24 bytes each plus one byte per cached step). A 512 x 512 map with 16 x 16 clusters uses a
-/// few MiB.
+/// Memory: 4 bytes per map cell (cell -> node table); per node about 60 bytes, 8 bytes per edge and
+/// one byte per cached step; with distance tables 4 bytes per cell *per node of its cluster* (twice on
+/// maps with terrain costs), which dominates: see `memory_bytes()` and docs/benchmarks.md.
 ///
 /// Thread-safety: a built `HierarchicalMap` is read-only during queries: many `HpaPathfinder`s (one per
 /// thread) may query it at once. `build` and `update_cell` must not overlap any other call on it.
@@ -67,7 +75,7 @@
 
 namespace gameplan::path {
 
-/// Smallest and largest accepted cluster side.
+/// Smallest accepted cluster side.
 inline constexpr std::int32_t kMinClusterSize = 1;
 /// Largest accepted cluster side (a cluster's local search arrays hold side^2 cells).
 inline constexpr std::int32_t kMaxClusterSize = 256;
@@ -128,9 +136,12 @@ struct HierarchyBuildStats {
 /// The abstract graph of HPA*. See the file overview.
 class HierarchicalMap {
 public:
+    /// An empty (not built) hierarchy. Never allocates.
     HierarchicalMap();
     ~HierarchicalMap();
+    /// Moves the graph; the moved-from hierarchy reads as not built.
     HierarchicalMap(HierarchicalMap&&) noexcept;
+    /// Moves the graph; the moved-from hierarchy reads as not built.
     HierarchicalMap& operator=(HierarchicalMap&&) noexcept;
     HierarchicalMap(const HierarchicalMap&) = delete;
     HierarchicalMap& operator=(const HierarchicalMap&) = delete;
@@ -274,9 +285,12 @@ struct HpaStats {
 /// allocation, smoothing included; the path is written into a caller-owned `GridPath`.
 class HpaPathfinder {
 public:
+    /// An empty query object; its buffers are made and sized by the first queries. Never allocates.
     HpaPathfinder();
     ~HpaPathfinder();
+    /// Moves the buffers; the moved-from object stays usable (it starts over with empty buffers).
     HpaPathfinder(HpaPathfinder&&) noexcept;
+    /// Moves the buffers; the moved-from object stays usable (it starts over with empty buffers).
     HpaPathfinder& operator=(HpaPathfinder&&) noexcept;
     HpaPathfinder(const HpaPathfinder&) = delete;
     HpaPathfinder& operator=(const HpaPathfinder&) = delete;
@@ -286,8 +300,9 @@ public:
     /// Statuses: `Found`; `NoPath` (goal unreachable); `BudgetExhausted` (options.budget ran out in the
     /// abstract search); `InvalidQuery` (hierarchy not built, map size or version differs from the
     /// hierarchy's, a point off the map or blocked).
-    /// Cost: two floods of at most cluster_size^2 cells, an A* over the abstract graph, and a copy of
-    /// the cached paths; smoothing adds O(path length x segment length).
+    /// Cost: table lookups (or, without distance tables, two floods of at most cluster_size^2 cells),
+    /// an in-cluster A* when start and goal share a cluster, an A* over the abstract graph, and a copy
+    /// of the cached paths; smoothing adds about O(path length x segment length).
     Status find_path(const HierarchicalMap& hierarchy, const GridMap& map, GridPoint start, GridPoint goal,
                      GridPath& out, const HpaQueryOptions& options = {});
 

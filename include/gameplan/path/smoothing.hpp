@@ -6,24 +6,29 @@
 /// --------
 /// Two kinds of straight line are used, for two kinds of path:
 ///
-/// **Grid lines (`walkable_line`) - the smoothed path stays a legal grid path.** The grid line from
-/// cell a to cell b is a shortest *grid* path between them in open space, chosen to follow the real
-/// segment: with dx = |b.x - a.x|, dy = |b.y - a.y|, n = max(dx, dy), m = min(dx, dy), step i (1..n)
-/// advances the major axis by one and puts the minor coordinate at round(i * m / n) (halves round
-/// up, away from a), so it makes n steps of which m are diagonal: octile length
-/// n + (sqrt(2) - 1) m. The line is *walkable* when every one of its steps is a legal move under the
-/// movement rule (`step_allowed`): each entered cell passable and each diagonal step obeying the
-/// `DiagonalRule` (with `NoCornerCutting` a diagonal never passes a blocked corner). For 4-connected
-/// movement (or `DiagonalRule::Never`) each diagonal step of the line is replaced by two cardinal steps
-/// through whichever of its two corner cells is passable (the major-axis one first); the line is walkable
-/// when every such pair exists, and its length is then the Manhattan distance.
+/// **Taut grid segments (`walkable_line`) - the smoothed path stays a legal grid path.** Between
+/// cells a and b, with n = max(|dx|, |dy|) and m = min(|dx|, |dy|), a taut segment is a path of exactly
+/// n steps of which m are diagonal (for 4-connected movement or `DiagonalRule::Never`: |dx| + |dy|
+/// cardinal steps): a shortest grid path in open space, octile length n + (sqrt(2) - 1) m. The walker
+/// follows the real segment: at step i it prefers the diagonal while its minor coordinate is behind
+/// round(i m / n) (halves up), the straight step otherwise, and takes the other move when the preferred
+/// one is illegal or used up (4-connected: it prefers the axis whose next grid line the real segment
+/// crosses first, the major axis on a tie). Every step is checked with the movement rule, exactly as
+/// `step_allowed` does: the entered cell passable, and a diagonal step obeying the `DiagonalRule` (with
+/// `NoCornerCutting` both side cells passable, so a diagonal never passes a blocked corner). The
+/// segment is *walkable* when every step is legal. Whenever the plain Bresenham line (minor coordinate
+/// round(i m / n) at every step) is walkable, so is the taut segment: the walker makes the same moves
+/// until something blocks it.
 ///
-/// `smooth_path` (string pulling): from an anchor cell it looks ahead along the path for the farthest
-/// cell whose grid line is walkable and no dearer than the stretch of path it replaces (terrain costs
-/// count; on a uniform map a walkable grid line is never dearer), splices that line in, and continues
-/// from there; then, by default, it does the same from the goal back to the start. The result is still a sequence of legal single steps from the same start to the same
-/// goal, its cost recomputed step by step; it never costs more than the input. It runs in place
-/// (a grid line is never longer, in cells, than the stretch it replaces), so it never allocates.
+/// `smooth_path` (string pulling): from an anchor, shortcut ends are tried at the path's turning points
+/// (galloping: 1, 2, 4, ... turning points ahead), the straight run after the farthest reachable one is
+/// bisected, and a few more turning points are probed (`lookahead`); a segment is taken only if it is
+/// no dearer than the stretch of path it replaces (terrain costs count; on a uniform map a walkable
+/// taut segment never is). The segment is spliced in and the pass continues from its end; then, by
+/// default, a second pass runs from the goal back to the start. The result is a sequence of legal
+/// single steps between the same end cells, its cost recomputed step by step, never dearer than the
+/// input. It runs in place (a taut segment never has more cells than the stretch it replaces), so it
+/// never allocates.
 ///
 /// **Any-angle segments (`line_of_sight`) - for any-angle paths (Theta*, `smooth_any_angle`).** Cells
 /// are unit squares centred on integer coordinates: cell (x, y) is [x - 0.5, x + 0.5] x
@@ -62,19 +67,20 @@ struct SmoothingOptions {
     bool backward_pass = true;
 };
 
-/// True if the grid line from `a` to `b` is walkable (see the file overview); both must be on the map.
+/// True if the taut grid segment from `a` to `b` is walkable (see the file overview); both must be on
+/// the map.
 /// When it is and `cost` is not null, `*cost` receives its cost (terrain costs of the entered cells
 /// times the step lengths). `a == b` is walkable with cost 0. O(max(|dx|, |dy|)).
 [[nodiscard]] bool walkable_line(const GridMap& map, GridPoint a, GridPoint b, Movement movement, DiagonalRule rule,
                                  double* cost = nullptr) noexcept;
 
-/// Writes the cells of the grid line from `a` to `b` after `a` (so `b` last) into `out`, which must
+/// Writes the cells of the taut grid segment from `a` to `b` after `a` (so `b` last) into `out`, which must
 /// have room for max(|dx|, |dy|) cells (|dx| + |dy| for 4-connected movement). Returns the number
 /// written, or 0 if the line is not walkable (then `out` holds garbage). O(length).
 std::size_t write_walkable_line(const GridMap& map, GridPoint a, GridPoint b, Movement movement, DiagonalRule rule,
                                 GridPoint* out) noexcept;
 
-/// Smooths a legal grid path in place by string pulling with walkable grid lines (see the overview).
+/// Smooths a legal grid path in place by string pulling with taut grid segments (see the overview).
 /// `path.cost` is recomputed. Paths of fewer than 3 cells are left alone. Never allocates.
 /// Precondition: `path.cells` is a legal path on `map` under `options`' rules.
 /// Cost O(path length x (segment length + lookahead x segment length)).
