@@ -1,0 +1,91 @@
+#pragma once
+// Dijkstra inside one rectangle of a GridMap (an HPA* cluster): the specialised loop behind building
+// intra edges and inserting a query's start and goal.
+//
+// Like GridPathfinder it lives beside the generic engine for speed but reuses its pieces: the indexed
+// heap with SearchContext<double>::Key (ties: smaller h - always 0 here - then LIFO), the generation
+// stamp protocol, SearchStats. Local ids are ly * w + lx, so the state of a 16 x 16 cluster is 4 KiB
+// and stays in L1. A flood may stop early, once every *target* cell has been settled.
+//
+// Reverse mode floods the reversed graph: the distance it computes for a cell c is the cost of the
+// forward path c -> source (each step costs the terrain of the cell it enters, in the forward
+// direction). Step legality is symmetric, so only the costs differ.
+
+#include <gameplan/path/grid_map.hpp>
+#include <gameplan/path/grid_rules.hpp>
+#include <gameplan/search/generation.hpp>
+#include <gameplan/search/indexed_heap.hpp>
+#include <gameplan/search/search_context.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace gameplan::path::detail {
+
+class ClusterFlood {
+public:
+    struct Rect {
+        std::int32_t x0 = 0, y0 = 0, w = 0, h = 0;
+    };
+
+    /// Runs a Dijkstra from `source` (must be passable and inside `rect`) until every cell of
+    /// `targets` (local ids) is settled, or the rectangle is exhausted. Allocates only when the
+    /// rectangle is larger than any seen before.
+    /// With `aim` (which must be the only target) the search is an A* toward it instead: octile
+    /// distance (Manhattan for DiagonalRule::Never) times the map's minimum terrain cost, consistent,
+    /// so the aim's g is still exact when it settles.
+    void run(const GridMap& map, const Rect& rect, DiagonalRule rule, bool reverse, GridPoint source,
+             std::span<const std::uint32_t> targets, const GridPoint* aim = nullptr);
+
+    [[nodiscard]] std::uint32_t local(GridPoint p) const noexcept {
+        return static_cast<std::uint32_t>((p.y - m_rect.y0) * m_rect.w + (p.x - m_rect.x0));
+    }
+    [[nodiscard]] std::uint32_t local_of_cell(std::uint32_t padded) const noexcept {
+        return local(GridPoint{static_cast<std::int32_t>(padded % m_stride) - 1, static_cast<std::int32_t>(padded / m_stride) - 1});
+    }
+    [[nodiscard]] GridPoint point(std::uint32_t local) const noexcept {
+        return GridPoint{m_rect.x0 + static_cast<std::int32_t>(local % static_cast<std::uint32_t>(m_rect.w)),
+                         m_rect.y0 + static_cast<std::int32_t>(local / static_cast<std::uint32_t>(m_rect.w))};
+    }
+    /// True if the last run settled `local` (its g is then exact).
+    [[nodiscard]] bool settled(std::uint32_t local) const noexcept {
+        return m_state[local].stamp == search::closed_stamp(m_generation);
+    }
+    [[nodiscard]] double g(std::uint32_t local) const noexcept { return m_state[local].g; }
+    /// Predecessor toward the source (local id), search::kNoNode for the source.
+    [[nodiscard]] std::uint32_t parent(std::uint32_t local) const noexcept { return m_state[local].parent; }
+    /// Direction code (index into kGridDirections) of the step parent -> local.
+    [[nodiscard]] std::uint8_t direction(std::uint32_t local) const noexcept { return m_state[local].direction; }
+    /// Counters of the last run.
+    [[nodiscard]] const search::SearchStats& stats() const noexcept { return m_stats; }
+
+private:
+    struct State {
+        double g;
+        std::uint32_t parent;
+        std::uint32_t stamp;
+        std::uint32_t target_stamp;  // == generation: a target of the current run
+        std::uint8_t direction;
+    };
+    using Key = search::SearchContext<double>::Key;
+
+    template <DiagonalRule Rule, bool kTerrain, bool kReverse>
+    void flood(std::size_t targets_left);
+    [[nodiscard]] double heuristic(std::uint32_t local) const noexcept;
+
+    std::vector<State> m_state;
+    search::IndexedHeap<Key> m_heap;
+    search::SearchStats m_stats{};
+    const GridMap* m_map = nullptr;
+    Rect m_rect{};
+    std::uint32_t m_stride = 0;
+    std::uint32_t m_generation = search::kUnvisitedStamp;
+    bool m_aimed = false;
+    GridPoint m_aim{};
+    double m_h_scale = 0.0;  // minimum terrain cost
+    bool m_four = false;     // Manhattan instead of octile
+};
+
+}  // namespace gameplan::path::detail

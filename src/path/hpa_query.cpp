@@ -1,0 +1,360 @@
+// HPA* queries: insert start and goal, A* over the abstract graph, refine to cells, smooth.
+#include <gameplan/path/hpa.hpp>
+#include <gameplan/path/smoothing.hpp>
+
+#include "cluster_flood.hpp"
+
+#include <gameplan/path/grid_space.hpp>
+#include <gameplan/search/generation.hpp>
+#include <gameplan/search/indexed_heap.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <utility>
+
+namespace gameplan::path {
+
+namespace {
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+constexpr std::uint32_t kGoalLabel = UINT32_MAX - 1;    // a goal-cluster node -> goal
+constexpr std::uint32_t kDirectLabel = UINT32_MAX - 2;  // start -> goal inside one cluster
+
+struct Rect {
+    std::int32_t x0, y0, w, h;
+    [[nodiscard]] bool contains(GridPoint p) const noexcept { return p.x >= x0 && p.y >= y0 && p.x < x0 + w && p.y < y0 + h; }
+    [[nodiscard]] std::size_t local(GridPoint p) const noexcept { return static_cast<std::size_t>((p.y - y0) * w + (p.x - x0)); }
+};
+
+// Cost of the legal in-rectangle step a -> b (neighbours), or +infinity if the step is not legal.
+double step_in(const GridMap& map, const Rect& rect, DiagonalRule rule, GridPoint a, GridPoint b) noexcept {
+    if (!rect.contains(b) || !map.passable(b)) return kInfinity;
+    const bool diagonal = a.x != b.x && a.y != b.y;
+    if (diagonal && !diagonal_allowed(rule, map.passable(GridPoint{b.x, a.y}), map.passable(GridPoint{a.x, b.y}))) return kInfinity;
+    return (diagonal ? kDiagonalStep : 1.0) * static_cast<double>(map.cost(b));
+}
+
+// Appends the cells after `from` of a shortest in-cluster path from -> target, read off the table of
+// distances cell -> target (`to_target[local cell]`) by always stepping to the neighbour that
+// minimises step + remaining distance. The table values strictly decrease along the walk.
+void descend_to(const GridMap& map, const Rect& rect, DiagonalRule rule, const float* to_target, GridPoint from,
+                GridPoint target, std::vector<GridPoint>& out) {
+    const std::uint32_t directions = rule == DiagonalRule::Never ? 4 : 8;
+    GridPoint at = from;
+    for (std::size_t guard = static_cast<std::size_t>(rect.w) * static_cast<std::size_t>(rect.h); at != target && guard > 0; --guard) {
+        double best = kInfinity;
+        GridPoint next = at;
+        for (std::uint32_t d = 0; d < directions; ++d) {
+            const GridPoint q{at.x + kGridDirections[d].x, at.y + kGridDirections[d].y};
+            const double step = step_in(map, rect, rule, at, q);
+            if (step == kInfinity) continue;
+            const double value = step + static_cast<double>(to_target[rect.local(q)]);
+            if (value < best) {
+                best = value;
+                next = q;
+            }
+        }
+        if (best == kInfinity) return;
+        at = next;
+        out.push_back(at);
+    }
+}
+
+// Appends the cells after `source` of a shortest in-cluster path source -> to, read backwards off the
+// table of distances source -> cell (`from_source[local cell]`).
+void descend_from(const GridMap& map, const Rect& rect, DiagonalRule rule, const float* from_source, GridPoint source,
+                  GridPoint to, std::vector<GridPoint>& out) {
+    if (source == to) return;
+    const std::uint32_t directions = rule == DiagonalRule::Never ? 4 : 8;
+    const std::size_t first = out.size();
+    GridPoint at = to;
+    out.push_back(at);
+    for (std::size_t guard = static_cast<std::size_t>(rect.w) * static_cast<std::size_t>(rect.h); guard > 0; --guard) {
+        double best = kInfinity;
+        GridPoint previous = at;
+        for (std::uint32_t d = 0; d < directions; ++d) {
+            const GridPoint p{at.x - kGridDirections[d].x, at.y - kGridDirections[d].y};
+            if (!rect.contains(p) || !map.passable(p)) continue;
+            const double step = step_in(map, rect, rule, p, at);
+            if (step == kInfinity) continue;
+            const double value = static_cast<double>(from_source[rect.local(p)]) + step;
+            if (value < best) {
+                best = value;
+                previous = p;
+            }
+        }
+        if (best == kInfinity || previous == source) break;
+        at = previous;
+        out.push_back(at);
+    }
+    std::reverse(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
+}
+}  // namespace
+
+// The abstract A* is a specialised loop beside the generic engine (like GridPathfinder): per-node state
+// in one array of structs, target coordinates read from the edge, and the rule that a node entered
+// through an intra edge does not relax intra edges of its own. It reuses the engine's heap, key
+// (tie-break f, then h, then LIFO), generation stamps, Budget, SearchStats and Status.
+struct HpaPathfinder::Impl {
+    struct State {
+        double g;
+        double h;
+        std::uint32_t parent;
+        std::uint32_t label;      // edge index in the parent's edge list, start slot, or kGoal/kDirect
+        std::uint32_t stamp;
+        std::uint32_t via_intra;  // 1 if the best route enters through an intra (or start) edge
+    };
+    using Key = search::SearchContext<double>::Key;
+
+    std::vector<State> state;
+    search::IndexedHeap<Key> heap;
+    std::uint32_t generation = search::kUnvisitedStamp;
+    detail::ClusterFlood start_flood;
+    detail::ClusterFlood goal_flood;
+    std::vector<std::uint32_t> targets;
+    std::vector<double> start_cost;  // per slot of the start cluster
+    std::vector<double> goal_cost;   // per slot of the goal cluster
+    std::vector<std::uint32_t> node_path;
+};
+
+HpaPathfinder::HpaPathfinder() = default;
+HpaPathfinder::~HpaPathfinder() = default;
+HpaPathfinder::HpaPathfinder(HpaPathfinder&&) noexcept = default;
+HpaPathfinder& HpaPathfinder::operator=(HpaPathfinder&&) noexcept = default;
+
+double HpaPathfinder::suboptimality_bound() const noexcept {
+    if (!(m_cost < kInfinity)) return kInfinity;
+    if (m_lower_bound <= 0.0) return m_cost <= 0.0 ? 0.0 : kInfinity;
+    return std::max(0.0, m_cost / m_lower_bound - 1.0);
+}
+
+Status HpaPathfinder::find_path(const HierarchicalMap& h, const GridMap& map, GridPoint start, GridPoint goal, GridPath& out,
+                                const HpaQueryOptions& options) {
+    if (!m_impl) m_impl = std::make_unique<Impl>();
+    Impl& s = *m_impl;
+    m_stats = {};
+    m_cost = kInfinity;
+    m_lower_bound = 0.0;
+    out.cells.clear();
+    out.cost = kInfinity;
+    if (!h.built() || map.width() != h.m_width || map.height() != h.m_height || map.version() != h.m_map_version ||
+        !map.passable(start) || !map.passable(goal) || !(options.weight >= 1.0) || !std::isfinite(options.weight))
+        return Status::InvalidQuery;
+
+    const HierarchyOptions& rules = h.m_options;
+    const Heuristic metric = resolve_heuristic(rules.movement, rules.diagonal, Heuristic::Auto);
+    const auto min_cost = static_cast<double>(map.min_cost());
+    m_lower_bound = min_cost * heuristic_distance(metric, std::abs(goal.x - start.x), std::abs(goal.y - start.y));
+    if (start == goal) {
+        out.cells.push_back(start);
+        out.cost = m_cost = 0.0;
+        m_stats.abstract_path_nodes = 1;
+        return Status::Found;
+    }
+
+    // Insert start and goal: with distance tables a lookup per node of their clusters, otherwise one
+    // flood each inside the cluster, stopping once its nodes are settled (the goal's on reversed
+    // steps). Start and goal in one cluster also need the direct in-cluster distance: a flood.
+    const std::uint32_t sc = h.cluster_of(start.x, start.y), gc = h.cluster_of(goal.x, goal.y);
+    const HierarchicalMap::Cluster& scl = h.m_clusters[sc];
+    const HierarchicalMap::Cluster& gcl = h.m_clusters[gc];
+    const Rect srect{scl.x0, scl.y0, scl.w, scl.h}, grect{gcl.x0, gcl.y0, gcl.w, gcl.h};
+    const std::size_t sk = scl.nodes.size(), gk = gcl.nodes.size();
+    const std::size_t scells = static_cast<std::size_t>(scl.w) * static_cast<std::size_t>(scl.h);
+    const std::size_t gcells = static_cast<std::size_t>(gcl.w) * static_cast<std::size_t>(gcl.h);
+    const bool tables = rules.distance_tables;
+    const float* const start_table = tables ? (scl.dist_to.empty() ? scl.dist_from.data() : scl.dist_to.data()) : nullptr;
+    const float* const goal_table = tables ? gcl.dist_from.data() : nullptr;
+    if (s.start_cost.size() < sk) s.start_cost.resize(std::max<std::size_t>(sk, 64));
+    if (s.goal_cost.size() < gk) s.goal_cost.resize(std::max<std::size_t>(gk, 64));
+    const auto node_local = [&](const Rect& r, std::uint32_t id) { return r.local(GridPoint{h.m_nodes[id].x, h.m_nodes[id].y}); };
+    if (!tables || sc == gc) {
+        s.targets.clear();
+        if (!tables)
+            for (std::uint32_t id : scl.nodes) s.targets.push_back(static_cast<std::uint32_t>(node_local(srect, id)));
+        if (sc == gc) s.targets.push_back(static_cast<std::uint32_t>(srect.local(goal)));
+        // With tables the goal is the only target: aim at it.
+        s.start_flood.run(map, {scl.x0, scl.y0, scl.w, scl.h}, rules.diagonal, false, start, s.targets,
+                          tables ? &goal : nullptr);
+        m_stats.insertion_expanded += s.start_flood.stats().expanded;
+    }
+    if (!tables) {
+        s.targets.clear();
+        for (std::uint32_t id : gcl.nodes) s.targets.push_back(static_cast<std::uint32_t>(node_local(grect, id)));
+        s.goal_flood.run(map, {gcl.x0, gcl.y0, gcl.w, gcl.h}, rules.diagonal, true, goal, s.targets);
+        m_stats.insertion_expanded += s.goal_flood.stats().expanded;
+    }
+    for (std::size_t i = 0; i < sk; ++i) {
+        if (tables) {
+            s.start_cost[i] = static_cast<double>(start_table[i * scells + srect.local(start)]);
+        } else {
+            const auto local = static_cast<std::uint32_t>(node_local(srect, scl.nodes[i]));
+            s.start_cost[i] = s.start_flood.settled(local) ? s.start_flood.g(local) : kInfinity;
+        }
+    }
+    for (std::size_t i = 0; i < gk; ++i) {
+        if (tables) {
+            s.goal_cost[i] = static_cast<double>(goal_table[i * gcells + grect.local(goal)]);
+        } else {
+            const auto local = static_cast<std::uint32_t>(node_local(grect, gcl.nodes[i]));
+            s.goal_cost[i] = s.goal_flood.settled(local) ? s.goal_flood.g(local) : kInfinity;
+        }
+    }
+    double direct = kInfinity;
+    if (sc == gc && s.start_flood.settled(static_cast<std::uint32_t>(srect.local(goal))))
+        direct = s.start_flood.g(static_cast<std::uint32_t>(srect.local(goal)));
+
+    // Abstract A*. Ids: hierarchy nodes, then start = bound, goal = bound + 1.
+    const std::uint32_t start_id = h.node_bound(), goal_id = start_id + 1;
+    if (s.state.size() < std::size_t{goal_id} + 1) {
+        s.state.resize(std::size_t{goal_id} + 1, Impl::State{0, 0, 0, 0, search::kUnvisitedStamp, 0});
+        s.heap.reserve_nodes(s.state.size());
+    }
+    search::advance_generation(s.generation, [&] {
+        for (Impl::State& st : s.state) st.stamp = search::kUnvisitedStamp;
+    });
+    const std::uint32_t open = search::open_stamp(s.generation), closed = search::closed_stamp(s.generation);
+    const double scale = min_cost * options.weight;
+    const auto heuristic = [&](std::int32_t x, std::int32_t y) {
+        return scale * heuristic_distance(metric, std::abs(x - goal.x), std::abs(y - goal.y));
+    };
+    const bool skip_intra = !rules.prune_implied_edges;
+    const HierarchicalMap::Node* nodes = h.m_nodes.data();
+    const std::uint32_t* const* node_block = h.m_node_block.data();
+    const std::uint32_t* node_xy = h.m_node_xy.data();
+    Impl::State* const state = s.state.data();
+    std::uint32_t sequence = 0;
+    search::SearchStats& stats = m_stats.abstract;
+
+    s.heap.clear();
+    state[start_id] = Impl::State{0.0, heuristic(start.x, start.y), search::kNoNode, 0, open, 1};
+    s.heap.push(start_id, Impl::Key{state[start_id].h, state[start_id].h, ++sequence});
+    state[goal_id].stamp = search::kUnvisitedStamp;
+
+    const bool has_deadline = options.budget.deadline != std::chrono::steady_clock::time_point::max();
+    Status status = Status::NoPath;
+    while (!s.heap.empty()) {
+        const std::uint32_t node = s.heap.top().node;
+        if (node == goal_id) {
+            status = Status::Found;
+            break;
+        }
+        if (stats.expanded >= options.budget.max_expansions ||
+            (has_deadline && (stats.expanded & 63u) == 0 && std::chrono::steady_clock::now() >= options.budget.deadline)) {
+            status = Status::BudgetExhausted;
+            break;
+        }
+        s.heap.pop();
+        // The next node to expand is usually the new top (unless a child beats it): fetch its block
+        // while this one is expanded.
+        if (!s.heap.empty() && s.heap.top().node < start_id) __builtin_prefetch(node_block[s.heap.top().node]);
+        Impl::State& current = state[node];
+        current.stamp = closed;
+        ++stats.expanded;
+        const double g = current.g;
+        const bool entered_inside = skip_intra && current.via_intra != 0;
+
+        const auto relax = [&](std::uint32_t to, double cost, std::uint32_t label, std::uint32_t via_intra, std::int32_t tx,
+                               std::int32_t ty) {
+            ++stats.generated;
+            Impl::State& next = state[to];
+            const double g_next = g + cost;
+            if (next.stamp == open) {
+                if (!(g_next < next.g)) return;
+                next.g = g_next;
+                next.parent = node;
+                next.label = label;
+                next.via_intra = via_intra;
+                s.heap.decrease(to, Impl::Key{g_next + next.h, next.h, ++sequence});
+                return;
+            }
+            if (next.stamp == closed) return;  // consistent heuristic: closed means final
+            const double hn = to == goal_id ? 0.0 : heuristic(tx, ty);
+            next = Impl::State{g_next, hn, node, label, open, via_intra};
+            s.heap.push(to, Impl::Key{g_next + hn, hn, ++sequence});
+        };
+
+        if (node == start_id) {
+            for (std::uint32_t slot = 0; slot < scl.nodes.size(); ++slot)
+                if (s.start_cost[slot] < kInfinity) {
+                    const HierarchicalMap::Node& n = nodes[scl.nodes[slot]];
+                    relax(scl.nodes[slot], s.start_cost[slot], slot, 1, n.x, n.y);
+                }
+            if (direct < kInfinity) relax(goal_id, direct, kDirectLabel, 1, goal.x, goal.y);
+            continue;
+        }
+        const std::uint32_t* block = node_block[node];
+        const std::uint32_t edge_count = block[0], intra_count = block[1];
+        const std::uint32_t* edge = block + HierarchicalMap::kBlockHeader;
+        for (std::uint32_t e = entered_inside ? intra_count : 0; e < edge_count; ++e) {
+            const std::uint32_t to = edge[2 * e + 1];
+            const std::uint32_t xy = node_xy[to];
+            relax(to, static_cast<double>(std::bit_cast<float>(edge[2 * e])), e, e < intra_count ? 1u : 0u,
+                  static_cast<std::int32_t>(xy & 0xffffu), static_cast<std::int32_t>(xy >> 16));
+        }
+        if (block[2] == gc && !entered_inside && s.goal_cost[block[3]] < kInfinity)
+            relax(goal_id, s.goal_cost[block[3]], kGoalLabel, 1, goal.x, goal.y);
+    }
+    if (status != Status::Found) return status;
+
+    // Refine: the start flood's path, the cached edge paths, the goal flood's path.
+    s.node_path.clear();
+    for (std::uint32_t n = goal_id; n != search::kNoNode; n = state[n].parent) s.node_path.push_back(n);
+    std::reverse(s.node_path.begin(), s.node_path.end());
+    const std::vector<std::uint32_t>& path = s.node_path;
+    m_stats.abstract_path_nodes = path.size();
+    const auto append_from_start_flood = [&](GridPoint target) {
+        const std::size_t first = out.cells.size();
+        for (std::uint32_t n = s.start_flood.local(target); n != search::kNoNode; n = s.start_flood.parent(n))
+            out.cells.push_back(s.start_flood.point(n));
+        std::reverse(out.cells.begin() + static_cast<std::ptrdiff_t>(first), out.cells.end());
+    };
+    if (path.size() == 2) {
+        append_from_start_flood(goal);
+    } else {
+        const HierarchicalMap::Node& first = nodes[path[1]];
+        if (tables) {
+            out.cells.push_back(start);
+            descend_to(map, srect, rules.diagonal, start_table + first.slot * scells, start, GridPoint{first.x, first.y}, out.cells);
+        } else {
+            append_from_start_flood(GridPoint{first.x, first.y});
+        }
+        for (std::size_t i = 1; i + 2 < path.size(); ++i) {
+            const HierarchicalMap::Node& from = nodes[path[i]];
+            const HierarchicalMap::Cluster& c = h.m_clusters[from.cluster];
+            const std::uint32_t label = state[path[i + 1]].label;
+            const std::uint8_t* step = c.steps.data() + c.edge_steps[from.edge_begin + label];
+            const HierarchicalMap::Node& to = nodes[node_block[path[i]][HierarchicalMap::kBlockHeader + 2 * label + 1]];
+            GridPoint at{from.x, from.y};
+            while (at.x != to.x || at.y != to.y) {
+                const GridPoint d = kGridDirections[*step++];
+                at = GridPoint{at.x + d.x, at.y + d.y};
+                out.cells.push_back(at);
+            }
+        }
+        const HierarchicalMap::Node& last = nodes[path[path.size() - 2]];
+        if (tables) {
+            descend_from(map, grect, rules.diagonal, goal_table + last.slot * gcells, GridPoint{last.x, last.y}, goal, out.cells);
+        } else {
+            for (std::uint32_t n = s.goal_flood.parent(s.goal_flood.local(GridPoint{last.x, last.y})); n != search::kNoNode;
+                 n = s.goal_flood.parent(n))
+                out.cells.push_back(s.goal_flood.point(n));
+        }
+    }
+    // Edge and table distances are floats: the exact cost is summed from the cells.
+    out.cost = grid_path_cost(map, out);
+    m_stats.refined_cost = out.cost;
+    if (options.smooth) {
+        SmoothingOptions smoothing;
+        smoothing.movement = rules.movement;
+        smoothing.diagonal = rules.diagonal;
+        smooth_path(map, out, smoothing);
+    }
+    m_cost = out.cost;
+    return Status::Found;
+}
+
+}  // namespace gameplan::path

@@ -1,0 +1,103 @@
+// Proves "no heap allocation per query after warm-up" for HPA* queries (with and without smoothing and
+// distance tables), smoothing, any-angle smoothing and Theta*, with the counting operator new.
+#include <gameplan/path/grid_map.hpp>
+#include <gameplan/path/hpa.hpp>
+#include <gameplan/path/smoothing.hpp>
+#include <gameplan/path/theta_star.hpp>
+
+#include <alloc_counter.hpp>
+
+#include <random>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+using namespace gameplan;
+using namespace gameplan::path;
+
+namespace {
+GridMap random_map(std::mt19937& rng, int w, int h, double density, bool terrain) {
+    GridMap map;
+    EXPECT_EQ(map.reset(w, h), GridSizeCheck::Ok);
+    std::uniform_real_distribution<double> u(0, 1);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            if (u(rng) < density) map.set_passable({x, y}, false);
+            if (terrain) map.set_cost({x, y}, 1 + static_cast<std::uint32_t>(rng() % 4));
+        }
+    return map;
+}
+
+std::vector<GridPoint> passable_cells(std::mt19937& rng, const GridMap& map, int count) {
+    std::vector<GridPoint> cells;
+    while (static_cast<int>(cells.size()) < count) {
+        const GridPoint p{static_cast<int>(rng() % static_cast<unsigned>(map.width())),
+                          static_cast<int>(rng() % static_cast<unsigned>(map.height()))};
+        if (map.passable(p)) cells.push_back(p);
+    }
+    return cells;
+}
+}  // namespace
+
+TEST(HpaAlloc, QueriesAndSmoothingAllocateNothingAfterWarmUp) {
+    std::mt19937 rng(4);
+    for (bool terrain : {false, true})
+        for (bool tables : {true, false}) {
+            const GridMap map = random_map(rng, 150, 110, 0.2, terrain);
+            HierarchyOptions options;
+            options.cluster_size = 16;
+            options.distance_tables = tables;
+            HierarchicalMap h;
+            ASSERT_EQ(h.build(map, options), HierarchyBuild::Ok);
+            const std::vector<GridPoint> cells = passable_cells(rng, map, 120);
+            HpaPathfinder finder;
+            GridPath path;
+            HpaQueryOptions smooth;
+            smooth.smooth = true;
+            const auto run_all = [&] {
+                std::uint64_t found = 0;
+                for (std::size_t i = 0; i + 1 < cells.size(); ++i) {
+                    found += finder.find_path(h, map, cells[i], cells[i + 1], path) == Status::Found;
+                    found += finder.find_path(h, map, cells[i], cells[i + 1], path, smooth) == Status::Found;
+                }
+                return found;
+            };
+            (void)run_all();  // warm-up: every buffer reaches its final size
+            test::AllocationScope scope;
+            const std::uint64_t found = run_all();
+            EXPECT_EQ(scope.count(), 0u) << "terrain " << terrain << " tables " << tables;
+            EXPECT_GT(found, 150u);
+        }
+}
+
+TEST(HpaAlloc, SmoothingAndThetaStarAllocateNothing) {
+    std::mt19937 rng(6);
+    const GridMap map = random_map(rng, 120, 90, 0.15, false);
+    const std::vector<GridPoint> cells = passable_cells(rng, map, 60);
+    HierarchicalMap h;
+    ASSERT_EQ(h.build(map, 12), HierarchyBuild::Ok);
+    HpaPathfinder finder;
+    ThetaStar theta;
+    theta.reserve(map);
+    GridPath path, theta_path;
+    path.cells.reserve(4096);
+    theta_path.cells.reserve(4096);
+    std::vector<GridPath> raw(cells.size());
+    for (std::size_t i = 0; i + 1 < cells.size(); ++i) {
+        (void)finder.find_path(h, map, cells[i], cells[i + 1], raw[i]);
+        raw[i].cells.reserve(raw[i].cells.size() + 1);
+    }
+    (void)theta.find_path(map, cells[0], cells[1], theta_path);  // warm-up of the open list
+    test::AllocationScope scope;
+    std::uint64_t found = 0;
+    for (std::size_t i = 0; i + 1 < cells.size(); ++i) {
+        path.cells.assign(raw[i].cells.begin(), raw[i].cells.end());
+        path.cost = raw[i].cost;
+        smooth_path(map, path);
+        path.cells.assign(raw[i].cells.begin(), raw[i].cells.end());
+        (void)smooth_any_angle(map, path);
+        found += theta.find_path(map, cells[i], cells[i + 1], theta_path) == Status::Found;
+    }
+    EXPECT_EQ(scope.count(), 0u);
+    EXPECT_GT(found, 40u);
+}
