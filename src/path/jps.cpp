@@ -336,6 +336,9 @@ Status JpsPathfinder::find_path(const GridMap& map, GridPoint start, GridPoint g
 
 Status JpsPathfinder::status() const noexcept { return m_impl->search.status(); }
 const search::SearchStats& JpsPathfinder::stats() const noexcept { return m_impl->search.stats(); }
+bool JpsPathfinder::closed(GridPoint p) const noexcept {
+    return m_impl && p.x < m_impl->width && p.y < m_impl->height && m_impl->search.closed(p.x, p.y);
+}
 double JpsPathfinder::cost() const noexcept { return m_impl->search.cost(); }
 std::size_t JpsPathfinder::jump_point_count() const noexcept { return m_impl->search.jump_point_count(); }
 std::uint64_t JpsPathfinder::map_version() const noexcept { return m_impl->version; }

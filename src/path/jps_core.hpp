@@ -286,6 +286,12 @@ public:
         return count;
     }
     [[nodiscard]] const JpsTarget& goal() const noexcept { return m_goal; }
+    /// True if the current search expanded the jump point at map cell (x, y) (unpadded).
+    [[nodiscard]] bool closed(std::int32_t x, std::int32_t y) const noexcept {
+        if (m_stride == 0 || x < 0 || y < 0 || static_cast<std::uint32_t>(x) + 2 > m_stride) return false;
+        const std::size_t node = (static_cast<std::size_t>(y) + 1) * m_stride + static_cast<std::size_t>(x) + 1;
+        return node < m_capacity && m_cells[node].stamp == search::closed_stamp(m_generation);
+    }
     [[nodiscard]] std::size_t memory_bytes() const noexcept {
         return m_capacity * (sizeof(CellState) + sizeof(std::uint32_t));
     }

@@ -306,6 +306,7 @@ Status JpsPlusPathfinder::find_path(const GridMap& map, GridPoint start, GridPoi
 
 Status JpsPlusPathfinder::status() const noexcept { return m_impl->search.status(); }
 const search::SearchStats& JpsPlusPathfinder::stats() const noexcept { return m_impl->search.stats(); }
+bool JpsPlusPathfinder::closed(GridPoint p) const noexcept { return m_impl && m_impl->search.closed(p.x, p.y); }
 double JpsPlusPathfinder::cost() const noexcept { return m_impl->search.cost(); }
 std::size_t JpsPlusPathfinder::jump_point_count() const noexcept { return m_impl->search.jump_point_count(); }
 std::uint64_t JpsPlusPathfinder::rebuild_count() const noexcept { return m_impl->rebuilds; }

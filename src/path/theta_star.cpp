@@ -36,6 +36,8 @@ Status ThetaStar::find_path(const GridMap& map, GridPoint start, GridPoint goal,
     const DiagonalRule rule = effective_diagonal(options.movement, options.diagonal);
     const std::uint8_t* const pass = map.passable_data().data();
     const std::uint32_t stride = map.stride();
+    m_stride = stride;
+    m_width = map.width();
     const std::uint32_t open = search::open_stamp(m_generation), closed = search::closed_stamp(m_generation);
     const std::uint32_t start_node = map.index(start), goal_node = map.index(goal);
     const auto point = [&](std::uint32_t node) { return map.point(node); };
@@ -123,6 +125,12 @@ Status ThetaStar::find_path(const GridMap& map, GridPoint start, GridPoint goal,
     for (std::size_t i = 1; i < out.cells.size(); ++i) cost += euclidean_distance(out.cells[i - 1], out.cells[i]);
     out.cost = cost;
     return Status::Found;
+}
+
+bool ThetaStar::closed(GridPoint p) const noexcept {
+    if (m_stride == 0 || p.x < 0 || p.y < 0 || p.x >= m_width) return false;
+    const std::size_t node = (static_cast<std::size_t>(p.y) + 1) * m_stride + static_cast<std::size_t>(p.x) + 1;
+    return node < m_state.size() && m_state[node].stamp == search::closed_stamp(m_generation);
 }
 
 }  // namespace gameplan::path

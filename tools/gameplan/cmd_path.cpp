@@ -8,6 +8,8 @@
 #include <gameplan/path/grid_rules.hpp>
 #include <gameplan/path/grid_search.hpp>
 #include <gameplan/path/islands.hpp>
+#include <gameplan/path/smoothing.hpp>
+#include <gameplan/io/map_image.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -32,6 +34,7 @@ std::string_view to_string(GridAlgorithm algorithm) noexcept {
         case GridAlgorithm::Jps: return "jps";
         case GridAlgorithm::JpsPlus: return "jps-plus";
         case GridAlgorithm::Hpa: return "hpa";
+        case GridAlgorithm::Theta: return "theta";
     }
     return "unknown";
 }
@@ -42,16 +45,10 @@ std::optional<GridAlgorithm> parse_grid_algorithm(std::string_view name) noexcep
     return std::nullopt;
 }
 
-bool grid_algorithm_available(GridAlgorithm algorithm) noexcept {
-    switch (algorithm) {
-        case GridAlgorithm::AStar:
-        case GridAlgorithm::Dijkstra: return true;
-        case GridAlgorithm::Jps:
-        case GridAlgorithm::JpsPlus: return true;
-        // Merge hook: return true once HPA* is wired into GridRunner below.
-        case GridAlgorithm::Hpa: return false;
-    }
-    return false;
+std::vector<std::string> grid_algorithm_names() {
+    std::vector<std::string> names;
+    for (const GridAlgorithm algorithm : kGridAlgorithms) names.emplace_back(to_string(algorithm));
+    return names;
 }
 
 bool grid_algorithm_exact(GridAlgorithm algorithm) noexcept {
@@ -60,23 +57,22 @@ bool grid_algorithm_exact(GridAlgorithm algorithm) noexcept {
         case GridAlgorithm::Dijkstra:
         case GridAlgorithm::Jps:
         case GridAlgorithm::JpsPlus: return true;
-        case GridAlgorithm::Hpa: return false;
+        case GridAlgorithm::Hpa:
+        case GridAlgorithm::Theta: return false;
     }
     return false;
 }
 
-// Merge hook: true once the smoothing pass (smoothing.hpp) is called at the end of GridRunner::run.
-bool grid_smoothing_available() noexcept { return false; }
-
-void require_available(GridAlgorithm algorithm, bool smooth) {
-    if (!grid_algorithm_available(algorithm))
-        throw UsageError("algorithm " + std::string(to_string(algorithm)) + " is not available in this build");
-    if (smooth && !grid_smoothing_available()) throw UsageError("--smooth is not available in this build");
+void require_supported(GridAlgorithm algorithm, bool smooth) {
+    if (smooth && algorithm == GridAlgorithm::Theta)
+        throw UsageError("--smooth does not apply to --algorithm theta (its paths are already any-angle)");
 }
 
-GridRunner::GridRunner(const path::GridMap& map, GridAlgorithm algorithm, const path::GridSearchOptions& options, bool smooth)
-    : m_map(map), m_algorithm(algorithm), m_options(options), m_smooth(smooth) {
-    require_available(algorithm, smooth);
+GridRunner::GridRunner(const path::GridMap& map, GridAlgorithm algorithm, const path::GridSearchOptions& options,
+                       GridRunnerSettings settings)
+    : m_map(map), m_algorithm(algorithm), m_options(options), m_settings(settings) {
+    require_supported(algorithm, settings.smooth);
+    const auto t0 = std::chrono::steady_clock::now();
     switch (m_algorithm) {
         case GridAlgorithm::AStar: break;
         case GridAlgorithm::Dijkstra: m_options.heuristic = path::Heuristic::Zero; break;
@@ -92,9 +88,32 @@ GridRunner::GridRunner(const path::GridMap& map, GridAlgorithm algorithm, const 
                 (void)m_jps_plus.build(map);  // preprocessing: part of setup, not of a query
             break;
         }
-        case GridAlgorithm::Hpa:  // merge hook: build the cluster graph of `map`
+        case GridAlgorithm::Hpa: {
+            if (settings.cluster_size < path::kMinClusterSize || settings.cluster_size > path::kMaxClusterSize)
+                throw UsageError("--cluster-size must be in [" + std::to_string(path::kMinClusterSize) + ", " +
+                                 std::to_string(path::kMaxClusterSize) + "], got " + std::to_string(settings.cluster_size));
+            if (options.weight != 1.0 || options.heuristic != path::Heuristic::Auto)
+                throw UsageError("algorithm hpa: --weight and --heuristic apply to astar only");
+            path::HierarchyOptions h;
+            h.cluster_size = settings.cluster_size;
+            h.movement = options.movement;
+            h.diagonal = options.diagonal;
+            if (m_hpa_map.build(map, h) != path::HierarchyBuild::Ok)
+                throw UsageError("algorithm hpa: the map is empty");
+            break;
+        }
+        case GridAlgorithm::Theta:
+            if (map.has_terrain_costs())
+                throw UsageError("algorithm theta: the map has terrain costs (any-angle costs are defined on uniform maps)");
+            if (options.weight != 1.0 || options.heuristic != path::Heuristic::Auto)
+                throw UsageError("algorithm theta: --weight and --heuristic apply to astar only");
+            m_theta.reserve(map);
             break;
     }
+    const bool preprocesses = m_algorithm == GridAlgorithm::Jps || m_algorithm == GridAlgorithm::JpsPlus ||
+                              m_algorithm == GridAlgorithm::Hpa;
+    if (preprocesses)
+        m_setup_micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
     m_astar.reserve(map);  // so the first query's time is the search, not the allocation
 }
 
@@ -115,19 +134,43 @@ GridRun GridRunner::run(path::GridPoint from, path::GridPoint to, path::GridPath
             result.status = m_jps_plus.find_path(m_map, from, to, m_options, out);
             result.expanded = m_jps_plus.stats().expanded;
             break;
-        case GridAlgorithm::Hpa:  // merge hook: hpa* search + refinement into `out`
-            // Unreachable: the constructor refuses algorithms that are not wired in.
-            result.status = Status::InvalidQuery;
-            out.cells.clear();
-            out.cost = std::numeric_limits<double>::infinity();
+        case GridAlgorithm::Hpa: {
+            path::HpaQueryOptions q;
+            q.budget = m_options.budget;
+            result.status = m_hpa.find_path(m_hpa_map, m_map, from, to, out, q);
+            result.expanded = m_hpa.stats().abstract.expanded;
             break;
+        }
+        case GridAlgorithm::Theta: {
+            path::ThetaStarOptions t;
+            t.movement = m_options.movement;
+            t.diagonal = m_options.diagonal;
+            t.budget = m_options.budget;
+            result.status = m_theta.find_path(m_map, from, to, out, t);
+            result.expanded = m_theta.stats().expanded;
+            break;
+        }
     }
-    if (m_smooth && result.status == Status::Found) {
-        // Merge hook: smooth `out` in place (string pulling under m_options' diagonal rule) and update
-        // out.cost; the constructor refuses --smooth until then.
+    if (m_settings.smooth && result.status == Status::Found) {
+        path::SmoothingOptions s;
+        s.movement = m_options.movement;
+        s.diagonal = m_options.diagonal;
+        path::smooth_path(m_map, out, s);
     }
     result.micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
     return result;
+}
+
+bool GridRunner::expanded(path::GridPoint p) const noexcept {
+    switch (m_algorithm) {
+        case GridAlgorithm::AStar:
+        case GridAlgorithm::Dijkstra: return m_astar.closed(p);
+        case GridAlgorithm::Jps: return m_jps.closed(p);
+        case GridAlgorithm::JpsPlus: return m_jps_plus.closed(p);
+        case GridAlgorithm::Theta: return m_theta.closed(p);
+        case GridAlgorithm::Hpa: return false;
+    }
+    return false;
 }
 
 namespace {
@@ -143,6 +186,9 @@ struct PathArgs {
     std::uint64_t max_expansions = 0;
     std::string algorithm = "astar";
     bool smooth = false;
+    std::int32_t cluster_size = 64;
+    std::string png;
+    std::int32_t png_scale = 0;
     bool islands = false;
     bool dead_ends = false;
     bool json = false;
@@ -200,9 +246,39 @@ void render(std::ostream& out, const path::GridMap& map, const path::GridPath& r
     for (const auto& row : rows) out << row << '\n';
 }
 
+/// The debugging picture: the map, every cell the search expanded (HPA*: the abstract nodes), the path
+/// and its ends. The legend is io::MapPalette's.
+void write_search_png(const std::string& file, std::int32_t scale, const path::GridMap& map, const GridRunner& runner,
+                      const path::GridPath& result, path::GridPoint from, path::GridPoint to) {
+    const io::MapPalette palette;
+    if (scale == 0) scale = io::fit_scale(map, 8, 2048);
+    if (std::int64_t{std::max(map.width(), map.height())} * scale > io::kMaxImageSide)
+        throw UsageError("--png-scale " + std::to_string(scale) + " makes the picture wider than " +
+                         std::to_string(io::kMaxImageSide) + " pixels");
+    io::Image image = io::render_map(map, scale, palette);
+    if (runner.algorithm() == GridAlgorithm::Hpa) {
+        std::vector<path::GridPoint> nodes;
+        runner.hierarchy().node_cells(nodes);
+        for (const auto& p : nodes) io::paint_cell(image, p, scale, palette.generated);
+    } else {
+        for (std::int32_t y = 0; y < map.height(); ++y)
+            for (std::int32_t x = 0; x < map.width(); ++x)
+                if (runner.expanded({x, y})) io::paint_cell(image, {x, y}, scale, palette.expanded);
+    }
+    io::draw_path(image, result.cells, scale, palette.path);
+    const auto marker = [&](path::GridPoint p, io::Rgb colour) {  // visible even at one pixel per cell
+        if (scale >= 4) return io::mark_cell(image, p, scale, colour);
+        const std::int32_t cx = p.x * scale + scale / 2, cy = p.y * scale + scale / 2;
+        image.fill_rect(cx - 2, cy - 2, 5, 5, colour);
+    };
+    marker(from, palette.start);
+    marker(to, palette.goal);
+    io::write_png(file, image);
+}
+
 void run_path(const PathArgs& args, int& exit_code) {
     const GridAlgorithm algorithm = *parse_grid_algorithm(args.algorithm);
-    require_available(algorithm, args.smooth);  // before loading a map it could not search
+    require_supported(algorithm, args.smooth);  // before loading a map it could not search
     if (algorithm == GridAlgorithm::Dijkstra && args.heuristic != "auto" && args.heuristic != "zero")
         throw UsageError("--heuristic " + args.heuristic + " contradicts --algorithm dijkstra (a zero heuristic)");
     const path::GridMap map = io::load_grid_map(args.map_file);
@@ -228,7 +304,9 @@ void run_path(const PathArgs& args, int& exit_code) {
         options.dead_ends = &dead_ends;
     }
 
-    GridRunner runner(map, algorithm, options, args.smooth);
+    if (!args.png.empty() && (args.png_scale < 0 || args.png_scale > 64))
+        throw UsageError("--png-scale must be in [1, 64] (0 = fit the map), got " + std::to_string(args.png_scale));
+    GridRunner runner(map, algorithm, options, GridRunnerSettings{args.smooth, args.cluster_size});
     path::GridPath result;
     const GridRun run = runner.run(from, to, result);
     // Inexact results are compared with the optimum of an exact search under the same rules.
@@ -241,7 +319,7 @@ void run_path(const PathArgs& args, int& exit_code) {
         path::GridPathfinder reference;
         path::GridPath optimal;
         if (reference.find_path(map, from, to, exact, optimal) == Status::Found)
-            suboptimality = optimal.cost > 0 ? result.cost / optimal.cost - 1.0 : 0.0;
+            suboptimality = suboptimality_of(result.cost, optimal.cost);
     }
 
     std::string problem;
@@ -267,6 +345,7 @@ void run_path(const PathArgs& args, int& exit_code) {
         }
         j["expanded"] = run.expanded;
         j["micros"] = std::round(run.micros * 10.0) / 10.0;
+        if (runner.setup_micros() > 0) j["setup_micros"] = std::round(runner.setup_micros() * 10.0) / 10.0;
         if (suboptimality) j["suboptimality"] = *suboptimality;
         if (!problem.empty()) j["error"] = problem;
         std::cout << j.dump() << '\n';
@@ -287,6 +366,7 @@ void run_path(const PathArgs& args, int& exit_code) {
         }
     }
     if (args.render) render(std::cout, map, result, from, to);
+    if (!args.png.empty()) write_search_png(args.png, args.png_scale, map, runner, result, from, to);
     if (!problem.empty()) std::cerr << "gameplan: " << problem << '\n';
     switch (run.status) {
         case Status::Found: exit_code = 0; break;
@@ -315,10 +395,14 @@ void add_path_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--weight", args->weight, "Weighted A*: f = g + W*h, W >= 1 (cost at most W x optimal)")
         ->capture_default_str();
     cmd->add_option("--max-expansions", args->max_expansions, "Expansion budget (0 = unlimited)");
-    cmd->add_option("--algorithm", args->algorithm, "Search algorithm (dijkstra = A* with a zero heuristic)")
-        ->check(CLI::IsMember({"astar", "dijkstra", "jps", "jps-plus", "hpa"}))
+    cmd->add_option("--algorithm", args->algorithm,
+                    "Search algorithm (dijkstra = A* with a zero heuristic; hpa = two-tier, inexact; theta = any-angle)")
+        ->check(CLI::IsMember(grid_algorithm_names()))
         ->capture_default_str();
-    cmd->add_flag("--smooth", args->smooth, "Smooth the path (string pulling under the diagonal rule)");
+    cmd->add_flag("--smooth", args->smooth, "Smooth the path (string pulling; stays a legal grid path)");
+    cmd->add_option("--cluster-size", args->cluster_size, "HPA* cluster side in cells")->capture_default_str();
+    cmd->add_option("--png", args->png, "Write a picture of the map, the expanded cells and the path (PNG)");
+    cmd->add_option("--png-scale", args->png_scale, "Pixels per cell in the --png picture (0 = fit to ~2048 px)");
     cmd->add_flag("--islands", args->islands, "Answer unreachable goals from precomputed islands, without searching");
     cmd->add_flag("--dead-ends", args->dead_ends, "Skip dead-end regions holding neither end (helps on mazes)");
     cmd->add_flag("--json", args->json, "Print one JSON object");

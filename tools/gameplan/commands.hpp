@@ -5,12 +5,16 @@
 #include <CLI/CLI.hpp>
 
 #include <gameplan/path/grid_search.hpp>
+#include <gameplan/path/hpa.hpp>
 #include <gameplan/path/jps.hpp>
 #include <gameplan/path/jps_plus.hpp>
+#include <gameplan/path/theta_star.hpp>
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace gameplan::cli {
 /// Thrown by commands for bad input; main prints the message to stderr and exits 2.
@@ -30,64 +34,82 @@ void add_scen_command(CLI::App& app, int& exit_code);
 
 /// Grid search algorithms behind `gameplan path` and `gameplan scen`: the one dispatch point both
 /// commands go through, so a new algorithm plugs into both at once.
-///
-/// Merge hooks (JPS, JPS+ and HPA* live on other branches): each has its enum value, its name, and a
-/// `case` in every switch of cmd_path.cpp (`grid_algorithm_available`, `grid_algorithm_exact`,
-/// `GridRunner::GridRunner`, `GridRunner::run`); `--smooth` has `grid_smoothing_available` and the
-/// smoothing step at the end of `GridRunner::run`. Until wired, selecting one is refused with
-/// "algorithm X is not available in this build" (exit 2): never a silent fallback to A*.
 enum class GridAlgorithm : std::uint8_t {
     AStar,     ///< "astar": GridPathfinder with the options' heuristic (optimal)
     Dijkstra,  ///< "dijkstra": GridPathfinder with the zero heuristic (optimal)
-    Jps,       ///< "jps": online jump point search (optimal; merge hook)
-    JpsPlus,   ///< "jps-plus": preprocessed jump tables (optimal; merge hook)
-    Hpa,       ///< "hpa": two-tier hierarchical search (inexact; merge hook)
+    Jps,       ///< "jps": online jump point search (optimal)
+    JpsPlus,   ///< "jps-plus": preprocessed jump tables (optimal)
+    Hpa,       ///< "hpa": two-tier hierarchical search (inexact)
+    Theta,     ///< "theta": Theta*, any-angle paths (waypoints; Euclidean cost, at most the grid optimum)
 };
 /// Every algorithm, in the order --help lists them.
 inline constexpr GridAlgorithm kGridAlgorithms[] = {GridAlgorithm::AStar, GridAlgorithm::Dijkstra, GridAlgorithm::Jps,
-                                                    GridAlgorithm::JpsPlus, GridAlgorithm::Hpa};
+                                                    GridAlgorithm::JpsPlus, GridAlgorithm::Hpa, GridAlgorithm::Theta};
 /// Name of an algorithm as the command line spells it.
 std::string_view to_string(GridAlgorithm algorithm) noexcept;
 /// Parses a name produced by to_string; nullopt for anything else.
 std::optional<GridAlgorithm> parse_grid_algorithm(std::string_view name) noexcept;
-/// True if the algorithm is wired into this build.
-bool grid_algorithm_available(GridAlgorithm algorithm) noexcept;
-/// True if the algorithm returns optimal costs (then results are checked for equality with the optimum;
-/// otherwise "suboptimality" is reported).
+/// Every algorithm name, for CLI11's IsMember check.
+std::vector<std::string> grid_algorithm_names();
+/// True if the algorithm returns optimal grid costs (then results are checked for equality with the
+/// optimum; otherwise "suboptimality" is reported).
 bool grid_algorithm_exact(GridAlgorithm algorithm) noexcept;
-/// True if path smoothing (`--smooth`) is wired into this build.
-bool grid_smoothing_available() noexcept;
-/// Throws UsageError unless the algorithm (and smoothing, if asked for) is available in this build.
-void require_available(GridAlgorithm algorithm, bool smooth);
+/// Relative excess cost / optimal - 1, with rounding noise of equal costs (summed in another order)
+/// reported as exactly 0.
+[[nodiscard]] inline double suboptimality_of(double cost, double optimal) noexcept {
+    if (!(optimal > 0)) return 0.0;
+    const double r = cost / optimal - 1.0;
+    return (r < 1e-12 && r > -1e-12) ? 0.0 : r;
+}
+/// Throws UsageError for a combination that makes no sense (`--smooth` with an any-angle algorithm).
+void require_supported(GridAlgorithm algorithm, bool smooth);
 
 /// Outcome of one grid query.
 struct GridRun {
     Status status = Status::NoPath;
-    std::uint64_t expanded = 0;  ///< cells expanded (abstract nodes too, for hierarchical search)
-    double micros = 0.0;         ///< wall-clock time of the search alone
+    std::uint64_t expanded = 0;  ///< cells expanded (jump points for JPS; abstract nodes for HPA*)
+    double micros = 0.0;         ///< wall-clock time of the search alone (smoothing included)
+};
+
+/// Per-runner settings beyond the search options.
+struct GridRunnerSettings {
+    bool smooth = false;               ///< string-pull each path found (grid-legal; see path/smoothing.hpp)
+    std::int32_t cluster_size = 64;    ///< HPA* cluster side
 };
 
 /// Runs grid queries on one map with one algorithm, reusing its search state between queries. One
 /// runner per thread.
 class GridRunner {
 public:
-    /// Prepares `algorithm` on `map` (preprocessing, if the algorithm has any, happens here). Throws
-    /// UsageError if the algorithm or smoothing is not available in this build.
+    /// Prepares `algorithm` on `map` (preprocessing, if the algorithm has any, happens here and is timed
+    /// by setup_micros()). Throws UsageError if the map or options do not suit the algorithm.
     GridRunner(const path::GridMap& map, GridAlgorithm algorithm, const path::GridSearchOptions& options,
-               bool smooth = false);
-    /// Finds a path from `from` to `to` into `out` (cells and cost).
+               GridRunnerSettings settings = {});
+    /// Finds a path from `from` to `to` into `out` (cells and cost; waypoints for Theta*).
     GridRun run(path::GridPoint from, path::GridPoint to, path::GridPath& out);
     /// True if the costs `run` returns are optimal (exact algorithm, no smoothing).
-    [[nodiscard]] bool exact() const noexcept { return grid_algorithm_exact(m_algorithm) && !m_smooth; }
+    [[nodiscard]] bool exact() const noexcept { return grid_algorithm_exact(m_algorithm) && !m_settings.smooth; }
+    /// Wall-clock time of the preprocessing done by the constructor (0 for algorithms without any).
+    [[nodiscard]] double setup_micros() const noexcept { return m_setup_micros; }
+    /// True if the last run() expanded cell `p` (jump points for JPS; abstract node cells on the
+    /// abstract path's search for HPA* are not tracked: false).
+    [[nodiscard]] bool expanded(path::GridPoint p) const noexcept;
+    /// The HPA* hierarchy (built only for GridAlgorithm::Hpa).
+    [[nodiscard]] const path::HierarchicalMap& hierarchy() const noexcept { return m_hpa_map; }
+    /// The algorithm this runner runs.
+    [[nodiscard]] GridAlgorithm algorithm() const noexcept { return m_algorithm; }
 
 private:
     const path::GridMap& m_map;
     GridAlgorithm m_algorithm;
     path::GridSearchOptions m_options;
-    bool m_smooth;
+    GridRunnerSettings m_settings;
+    double m_setup_micros = 0.0;
     path::GridPathfinder m_astar;  // astar and dijkstra
     path::JpsPathfinder m_jps;
     path::JpsPlusPathfinder m_jps_plus;
-    // Merge hook: the JPS / JPS+ / HPA* search objects (and their preprocessing) become members here.
+    path::HierarchicalMap m_hpa_map;
+    path::HpaPathfinder m_hpa;
+    path::ThetaStar m_theta;
 };
 }  // namespace gameplan::cli

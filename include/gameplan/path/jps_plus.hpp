@@ -175,6 +175,9 @@ public:
     [[nodiscard]] const search::SearchStats& stats() const noexcept;
     /// Cost of the path found, or +infinity.
     [[nodiscard]] double cost() const noexcept;
+    /// True if the current search expanded cell `p` as a jump point (for pictures and debugging;
+    /// cells a jump only scanned over are not expanded). False off the map.
+    [[nodiscard]] bool closed(GridPoint p) const noexcept;
     /// Number of jump points on the path found (start and goal included), 0 when none.
     [[nodiscard]] std::size_t jump_point_count() const noexcept;
     /// Number of automatic rebuilds of the owned table (stale table at begin).

@@ -68,6 +68,8 @@ public:
 
     /// Counters of the last query.
     [[nodiscard]] const search::SearchStats& stats() const noexcept { return m_stats; }
+    /// True if the last query expanded cell `p` (for pictures and debugging). False off the map.
+    [[nodiscard]] bool closed(GridPoint p) const noexcept;
     /// Line-of-sight tests made by the last query.
     [[nodiscard]] std::uint64_t line_of_sight_checks() const noexcept { return m_los_checks; }
 
@@ -84,6 +86,8 @@ private:
     search::SearchStats m_stats{};
     std::uint64_t m_los_checks = 0;
     std::uint32_t m_generation = search::kUnvisitedStamp;
+    std::uint32_t m_stride = 0;  // map row stride of the last query (for closed())
+    std::int32_t m_width = 0;
 };
 
 }  // namespace gameplan::path
