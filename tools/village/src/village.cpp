@@ -24,14 +24,18 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr std::uint64_t kPulseTicks = 64;        // world pulse period: trees fall and regrow, stocks refill
 constexpr std::uint64_t kRegrowTicks = 448;      // a stump regrows at the first pulse this long after it fell
 constexpr std::int32_t kTreeWood = 4;
-constexpr std::int32_t kMineOre = 6;
-constexpr std::int32_t kMarketVegetables = 8;
+constexpr std::int32_t kMineOre = 8;
+constexpr std::int32_t kMarketVegetables = 16;
 constexpr std::int32_t kMealsPerPot = 3;
 constexpr std::uint32_t kToolUses = 6;           // chops / digs before the axe / pickaxe breaks
 constexpr std::uint32_t kSideStepAfter = 2;      // blocked ticks before trying to step around
-constexpr std::uint32_t kRepathAfter = 8;        // blocked ticks before asking for a new path
+constexpr std::uint32_t kRepathAfter = 16;       // blocked ticks before asking for a new path
 constexpr std::uint32_t kGiveUpRepaths = 3;      // repaths without progress before the walk fails
 constexpr std::uint64_t kIdleRetryTicks = 16;    // an idle agent re-examines its goals this often
+constexpr double kPathWeight = 1.5;              // weighted A* for walking paths
+constexpr std::uint64_t kArrivalTicks = 32;      // villagers arrive over this many ticks
+constexpr std::int32_t kPushDepth = 16;          // a walker may first move up to this many walkers ahead of it
+constexpr std::int32_t kGreedyRange = 6;         // close to its place, a blocked walker may leave its route
 
 std::int32_t chebyshev(GridPoint a, GridPoint b) noexcept { return std::max(std::abs(a.x - b.x), std::abs(a.y - b.y)); }
 double octile(GridPoint a, GridPoint b) noexcept {
@@ -160,6 +164,7 @@ struct Village::Impl {
     std::array<std::int64_t, kPlaceKindCount> free_stock{};    // unclaimed stock per kind
     std::vector<std::uint32_t> place_at;                       // per node index: place or kNone
     path::NearestTargets nearest;                               // calling-thread queries
+    std::vector<std::pair<double, std::uint32_t>> scratch;
     path::PathResult taken;
     std::vector<GridPoint> line;
     Summary counts;
@@ -170,8 +175,8 @@ struct Village::Impl {
 
 Village::~Village() = default;
 
-const goap::Agent& Village::agent(const Villager& villager) const {
-    return *m_impl->kinds[std::size_t(villager.kind)].system->find(villager.agent);
+const goap::Agent* Village::agent(const Villager& villager) const {
+    return m_impl->kinds[std::size_t(villager.kind)].system->find(villager.agent);
 }
 
 std::uint32_t Village::occupant(GridPoint p) const noexcept {
@@ -195,7 +200,7 @@ std::unique_ptr<Village> Village::create(path::GridMap map, const DomainSet& dom
     v->m_impl->place_at.assign(v->m_map.node_bound(), kNone);
     v->bind_types();
     v->place_everything();
-    v->add_agents();
+    v->add_agents(0);
     return v;
 }
 
@@ -219,9 +224,9 @@ void Village::place_everything() {
     const std::size_t n = m_config.agents;
     // Counts scale with the villagers, capped by the room the island has.
     const std::size_t room = best_size / 6;
-    std::size_t hamlets = std::max<std::size_t>(1, (n + 39) / 40);
+    std::size_t hamlets = std::max<std::size_t>(1, (n + 24) / 25);
     std::size_t homes_per = std::max<std::size_t>(2, (n + hamlets * 6 - 1) / (hamlets * 6));
-    std::size_t mines = std::max<std::size_t>(2, (n + 19) / 20);
+    std::size_t mines = std::max<std::size_t>(2, (n + 7) / 8);
     std::size_t groves = std::max<std::size_t>(2, (n + 14) / 15);
     std::size_t trees_per = 12;
     while (hamlets * (3 + homes_per) + mines + groves * trees_per > room && (groves > 1 || trees_per > 2 || homes_per > 1)) {
@@ -370,6 +375,7 @@ void Village::place_everything() {
         v.hunger = rng.range(0, v.hunger_limit / 2);
         v.fatigue = rng.range(0, v.fatigue_limit / 2);
         m_occupant[m_map.index(v.cell)] = v.index + 1;
+        ++im.counts.kind_agents[std::size_t(v.kind)];
     }
 
     // Fixed places: one flood per kind answers every villager's walking cost. Computed with every tree
@@ -576,9 +582,12 @@ void Village::bind_types() {
     }
 }
 
-void Village::add_agents() {
+// Villagers arrive over the first kArrivalTicks ticks (villager i at tick i % kArrivalTicks), so the
+// first plans of a big village are spread over several frames instead of one.
+void Village::add_agents(std::uint64_t tick) {
     Impl& im = *m_impl;
-    for (Villager& v : m_villagers) {
+    for (std::size_t i = tick; i < m_villagers.size(); i += kArrivalTicks) {
+        Villager& v = m_villagers[i];
         const std::size_t k = std::size_t(v.kind);
         const io::DomainFile& file = m_domains->files[k];
         goap::AgentParams params;
@@ -589,7 +598,6 @@ void Village::add_agents() {
         params.user_data = &v;
         v.agent = im.kinds[k].system->add_agent(std::move(params));
         if (!v.agent.valid()) throw SetupError(m_domains->names[k] + ": cannot add an agent of this domain");
-        ++im.counts.kind_agents[k];
     }
 }
 
@@ -623,6 +631,37 @@ void Village::ensure_targets() {
         if (m_impl->targets[std::size_t(kind)].dirty) rebuild_targets(kind);
 }
 
+// Nearest-of-many in one search, cheap on big maps: A* toward the kCandidates targets nearest as the
+// crow flies (NearestTargets' heuristic is the minimum over them). The octile distance times the map's
+// minimum cell cost is a lower bound of every walking cost, so if the best walking cost found is no
+// more than the lower bound of the nearest target left out, no target left out can be nearer and the
+// answer is exact. Otherwise (walls in the way) one Dijkstra over all targets decides, within
+// kHorizonExpansions; if that budget runs out the best candidate stands (a real walking cost to a
+// real target). Villagers have a horizon: a place the first search cannot reach within
+// kHorizonExpansions cells is out of reach (+infinity), which bounds the planning time of a tick
+// when the only market left with vegetables is at the other end of a big map.
+constexpr std::uint64_t kHorizonExpansions = 6000;
+static path::NearestTarget nearest_target(const path::GridMap& map, GridPoint from, std::span<const GridPoint> targets,
+                                          path::NearestTargets& finder,
+                                          std::vector<std::pair<double, std::uint32_t>>& scratch) {
+    constexpr std::size_t kCandidates = path::GridPathfinder::kMaxHeuristicGoals;
+    path::GridSearchOptions options;
+    options.budget.max_expansions = kHorizonExpansions;
+    if (targets.size() <= kCandidates) return finder.find(map, from, targets, options);
+    scratch.clear();
+    for (std::uint32_t i = 0; i < targets.size(); ++i) scratch.emplace_back(octile(from, targets[i]), i);
+    std::nth_element(scratch.begin(), scratch.begin() + kCandidates, scratch.end());
+    const double bound_left_out = scratch[kCandidates].first * static_cast<double>(map.min_cost());
+    std::sort(scratch.begin(), scratch.begin() + kCandidates);  // deterministic candidate order
+    std::array<GridPoint, kCandidates> near{};
+    for (std::size_t i = 0; i < kCandidates; ++i) near[i] = targets[scratch[i].second];
+    path::NearestTarget best = finder.find(map, from, near, options);
+    if (best.status == Status::Found) best.index = scratch[best.index].second;
+    if (best.status != Status::Found || best.cost <= bound_left_out) return best;
+    const path::NearestTarget all = finder.find(map, from, targets, options);
+    return all.status == Status::BudgetExhausted ? best : all;
+}
+
 // Walking distance from the villager to the nearest place of `kind` (+infinity: none reachable). Runs
 // on planning worker threads: reads the map, the target lists and the fields, all fixed during think.
 double Village::walk_cost(const Villager& v, PlaceKind kind) const {
@@ -630,7 +669,9 @@ double Village::walk_cost(const Villager& v, PlaceKind kind) const {
     if (has_stock(kind)) {
         const Impl::Targets& t = im.targets[std::size_t(kind)];
         if (t.cells.empty()) return kInf;
-        const path::NearestTarget r = path::nearest(m_map, v.cell, t.cells);
+        thread_local path::NearestTargets finder;
+        thread_local std::vector<std::pair<double, std::uint32_t>> scratch;
+        const path::NearestTarget r = nearest_target(m_map, v.cell, t.cells, finder, scratch);
         return r.status == Status::Found ? r.cost : kInf;
     }
     const path::DistanceField& f = im.fields[std::size_t(kind)];
@@ -650,7 +691,7 @@ bool Village::choose_target(Villager& v, PlaceKind kind) {
         ensure_targets();
         Impl::Targets& t = im.targets[std::size_t(kind)];
         if (t.cells.empty()) return false;
-        const path::NearestTarget r = im.nearest.find(m_map, v.cell, t.cells);
+        const path::NearestTarget r = nearest_target(m_map, v.cell, t.cells, im.nearest, im.scratch);
         if (r.status != Status::Found) return false;
         const std::uint32_t place = t.owner[r.index];
         Place& p = m_places[place];
@@ -683,9 +724,13 @@ void Village::submit_path(Villager& v) {
     if (v.request.valid()) (void)im.queue->cancel(v.request);
     v.route.clear();
     v.route_index = 0;
+    v.greedy = false;
     path::PathRequest r;
     r.start = v.cell;
     r.goal = v.goal;
+    // Villagers need good paths, not optimal ones: weighted A* (cost at most kPathWeight times the
+    // optimum, usually far fewer expansions), then smoothing straightens what the weight bent.
+    r.options.weight = kPathWeight;
     v.request = im.queue->submit(r);
     ++im.counts.path_requests;
 }
@@ -705,6 +750,7 @@ void Village::end_walk(Villager& v, bool keep_claim) {
     v.route.clear();
     v.route_index = 0;
     v.walking = false;
+    v.greedy = false;
     if (!keep_claim) {
         release_claim(v);
         // It may have left wherever it believed it was.
@@ -757,9 +803,44 @@ void Village::move_villager(Villager& v, GridPoint to) {
 }
 
 // One step along the route, or the reaction to a blocked step. Returns true if the villager moved.
-bool Village::try_step(Villager& v) {
+bool Village::greedy_step(Villager& v) {
+    const Place& target = m_places[v.target];
+    const double here = octile(v.cell, target.cell);
+    GridPoint best{-1, -1};
+    double best_d = here;
+    for (const GridPoint d : kRing) {
+        const GridPoint n = add(v.cell, d);
+        if (occupant(n) != kNone ||
+            !path::step_allowed(m_map, v.cell, n, path::Movement::Eight, path::DiagonalRule::NoCornerCutting))
+            continue;
+        const double dn = octile(n, target.cell);
+        if (dn < best_d - 1e-9) best = n, best_d = dn;
+    }
+    if (best.x < 0) return false;
+    move_villager(v, best);
+    v.moved_tick = m_tick;
+    return true;
+}
+
+bool Village::try_step(Villager& v, std::int32_t depth) {
     Impl& im = *m_impl;
     const std::uint64_t tick = m_tick;
+    if (v.greedy) {
+        // Off the route, close to the place: any free step that brings it nearer; repath when stuck.
+        if (greedy_step(v)) {
+            v.blocked = 0;
+            return true;
+        }
+        ++im.counts.blocked_steps;
+        if (++v.blocked >= kRepathAfter) {
+            v.greedy = false;
+            v.blocked = 0;
+            ++v.stuck_repaths;
+            ++im.counts.repaths;
+            submit_path(v);
+        }
+        return false;
+    }
     const GridPoint next = v.route[v.route_index];
     if (!path::step_allowed(m_map, v.cell, next, path::Movement::Eight, path::DiagonalRule::NoCornerCutting)) {
         // The map changed under the route (a tree regrew): ask for a new path at once.
@@ -768,7 +849,19 @@ bool Village::try_step(Villager& v) {
         submit_path(v);
         return false;
     }
-    const std::uint32_t other = occupant(next);
+    std::uint32_t other = occupant(next);
+    if (other != kNone && depth < kPushDepth) {
+        // The villager ahead walks too and has not moved yet this tick: let it go first, so a file of
+        // walkers advances together whatever their update order.
+        Villager& ahead = m_villagers[other];
+        if (ahead.walking && !ahead.stepping && !ahead.request.valid() && ahead.moved_tick != tick &&
+            (ahead.greedy || (ahead.route_index < ahead.route.size() && ahead.route[ahead.route_index] != v.cell))) {
+            v.stepping = true;
+            (void)try_step(ahead, depth + 1);
+            v.stepping = false;
+            other = occupant(next);
+        }
+    }
     if (other == kNone) {
         move_villager(v, next);
         ++v.route_index;
@@ -828,6 +921,14 @@ bool Village::try_step(Villager& v) {
             return true;
         }
     }
+    if (chebyshev(v.cell, m_places[v.target].cell) <= arrival_radius(m_places[v.target].kind) + kGreedyRange &&
+        greedy_step(v)) {
+        v.greedy = true;
+        v.route_index = v.route.size();
+        v.blocked = 0;
+        ++im.counts.side_steps;
+        return true;
+    }
     if (v.blocked >= kRepathAfter) {
         ++v.stuck_repaths;
         ++im.counts.repaths;
@@ -879,7 +980,7 @@ goap::ActionStatus Village::walk_update(Villager& v, goap::ActionContext&) {
             v.route_index = 1;
             im.path_us += std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
         }
-        if (v.moved_tick != m_tick && v.route_index < v.route.size()) (void)try_step(v);
+        if (v.moved_tick != m_tick && (v.greedy || v.route_index < v.route.size())) (void)try_step(v, 0);
         v.arrived = chebyshev(v.cell, target.cell) <= radius;
     }
     if (v.arrived) {
@@ -888,7 +989,7 @@ goap::ActionStatus Village::walk_update(Villager& v, goap::ActionContext&) {
     }
     // A route always ends within reach of its place; one that does not, or a walker that keeps being
     // blocked, gives up: the action fails and the agent replans.
-    if ((!v.request.valid() && v.route_index >= v.route.size()) || v.stuck_repaths > kGiveUpRepaths) {
+    if ((!v.request.valid() && !v.greedy && v.route_index >= v.route.size()) || v.stuck_repaths > kGiveUpRepaths) {
         end_walk(v, false);
         return goap::ActionStatus::Failure;
     }
@@ -916,7 +1017,7 @@ void Village::pulse() {
     for (const PlaceKind kind : {PlaceKind::Mine, PlaceKind::Market})
         for (const std::uint32_t i : m_by_kind[std::size_t(kind)]) {
             Place& p = m_places[i];
-            const std::int32_t refill = std::min(p.capacity - p.stock, kind == PlaceKind::Mine ? 1 : 2);
+            const std::int32_t refill = std::min(p.capacity - p.stock, kind == PlaceKind::Mine ? 2 : 6);
             p.stock += refill;
             im.free_stock[std::size_t(kind)] += refill;
         }
@@ -927,7 +1028,9 @@ void Village::update_needs() {
     Impl& im = *m_impl;
     for (Villager& v : m_villagers) {
         Impl::KindData& kd = im.kinds[std::size_t(v.kind)];
-        goap::Agent& a = *kd.system->find(v.agent);
+        goap::Agent* agent = kd.system->find(v.agent);
+        if (!agent) continue;  // not arrived yet
+        goap::Agent& a = *agent;
         ++v.hunger;
         ++v.fatigue;
         const goap::WorldState& s = a.private_state();
@@ -947,6 +1050,7 @@ void Village::step() {
     Impl& im = *m_impl;
     const auto t0 = Clock::now();
     if (m_tick > 0 && m_tick % kPulseTicks == 0) pulse();
+    if (m_tick > 0 && m_tick < kArrivalTicks) add_agents(m_tick);
     update_needs();
     const auto tq = Clock::now();
     (void)im.queue->update(m_config.path_budget);

@@ -111,6 +111,8 @@ struct Villager {
     path::PathHandle request;              ///< path request in flight
     bool walking = false;                  ///< a walk behaviour runs
     bool arrived = false;                  ///< the walk reached its place
+    bool greedy = false;                   ///< off its route near the place, stepping straight closer
+    bool stepping = false;                 ///< (internal) its step is being resolved
     std::int32_t hunger = 0, fatigue = 0;  ///< grow by one per tick
     std::int32_t hunger_limit = 0, fatigue_limit = 0;  ///< thresholds that make it hungry / tired
     std::uint32_t tool_wear = 0;           ///< uses of the axe / pickaxe since it was taken
@@ -203,8 +205,9 @@ public:
     [[nodiscard]] std::span<const Place> places() const noexcept { return m_places; }
     /// Every villager.
     [[nodiscard]] std::span<const Villager> villagers() const noexcept { return m_villagers; }
-    /// The agent of a villager (its plan, goal, status).
-    [[nodiscard]] const goap::Agent& agent(const Villager& villager) const;
+    /// The agent of a villager (its plan, goal, status), or nullptr before it arrived (villagers arrive
+    /// over the first 32 ticks, so that a big village does not plan all at once).
+    [[nodiscard]] const goap::Agent* agent(const Villager& villager) const;
     /// The domain of a kind.
     [[nodiscard]] const goap::Domain& domain(Kind kind) const noexcept { return m_domains->files[std::size_t(kind)].domain; }
     /// Villager standing on `p`, or kNone.
@@ -223,7 +226,7 @@ private:
     // Setup (village.cpp).
     void place_everything();
     void bind_types();
-    void add_agents();
+    void add_agents(std::uint64_t tick);
     // Walking and work.
     void rebuild_targets(PlaceKind kind);
     void ensure_targets();
@@ -231,7 +234,8 @@ private:
     bool choose_target(Villager& v, PlaceKind kind);
     void submit_path(Villager& v);
     goap::ActionStatus walk_update(Villager& v, goap::ActionContext& ctx);
-    bool try_step(Villager& v);
+    bool try_step(Villager& v, std::int32_t depth);
+    bool greedy_step(Villager& v);
     void end_walk(Villager& v, bool keep_claim);
     void release_claim(Villager& v);
     bool claim_near(Villager& v, PlaceKind kind);
