@@ -222,6 +222,9 @@ void Village::place_everything() {
     if (best_size < 16) throw SetupError("the map has no open area of at least 16 connected passable cells");
 
     const std::size_t n = m_config.agents;
+    if (n >= best_size)
+        throw SetupError("--agents " + std::to_string(n) + " is more than the " + std::to_string(best_size - 1) +
+                         " free cells of the map's largest open area");
     // Counts scale with the villagers, capped by the room the island has.
     const std::size_t room = best_size / 6;
     std::size_t hamlets = std::max<std::size_t>(1, (n + 24) / 25);
@@ -229,6 +232,8 @@ void Village::place_everything() {
     std::size_t mines = std::max<std::size_t>(2, (n + 7) / 8);
     std::size_t groves = std::max<std::size_t>(2, (n + 14) / 15);
     std::size_t trees_per = 12;
+    hamlets = std::max<std::size_t>(1, std::min(hamlets, room / 8));
+    mines = std::max<std::size_t>(1, std::min(mines, room / 4));
     while (hamlets * (3 + homes_per) + mines + groves * trees_per > room && (groves > 1 || trees_per > 2 || homes_per > 1)) {
         if (trees_per > 4) --trees_per;
         else if (groves > 1) --groves;
