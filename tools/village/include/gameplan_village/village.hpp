@@ -187,7 +187,8 @@ class Village {
 public:
     /// Builds a village on `map` (a copy is kept: trees change it). Throws SetupError with a clear
     /// message for unusable input: no agents, more agents than free cells, too small a map, a domain
-    /// action with no game behaviour, a goal missing. `map_name` is for the summary only.
+    /// action with no game behaviour, a goal missing. Setup floods one distance field per fixed place
+    /// kind (O(cells)) and places everything (see the file overview).
     [[nodiscard]] static std::unique_ptr<Village> create(path::GridMap map, const DomainSet& domains,
                                                          const Config& config);
     ~Village();
