@@ -26,6 +26,9 @@ struct UsageError : std::runtime_error {
 void add_plan_command(CLI::App& app, int& exit_code);
 /// `gameplan simulate SCENARIO.json [--ticks N] [--threads N] [--json]`.
 void add_simulate_command(CLI::App& app, int& exit_code);
+/// `gameplan demo [--map MAP] [--agents N] [--ticks N] [--seed S] [--threads T] [--json]
+/// [--png-every K --png-dir DIR]`: the village simulation (docs/demo.md).
+void add_demo_command(CLI::App& app, int& exit_code);
 }  // namespace gameplan::cli
 
 namespace gameplan::cli {

@@ -1,0 +1,313 @@
+// `gameplan demo [--map MAP] [--agents N] [--ticks N] [--seed S] [--threads T] [--json]
+//                [--png-every K --png-dir DIR]`: the village simulation (docs/demo.md).
+#include "commands.hpp"
+
+#include <gameplan/io/image.hpp>
+#include <gameplan/io/movingai.hpp>
+#include <gameplan_village/generate.hpp>
+#include <gameplan_village/render.hpp>
+#include <gameplan_village/village.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <thread>
+
+namespace gameplan::cli {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+using Clock = std::chrono::steady_clock;
+
+struct DemoArgs {
+    std::string map;
+    std::string size;  // "WxH" of the generated map
+    std::string domains;
+    std::size_t agents = 48;
+    std::uint64_t ticks = 1000;
+    std::uint64_t seed = 1;
+    std::size_t threads = 1;
+    std::uint64_t png_every = 0;
+    std::string png_dir;
+    double fps = 30;
+    std::uint64_t path_budget = 60000;
+    bool json = false;
+};
+
+volatile std::sig_atomic_t g_interrupted = 0;
+extern "C" void on_sigint(int) { g_interrupted = 1; }
+
+// Restores the terminal and the previous SIGINT handler however the run ends.
+class TerminalGuard {
+public:
+    explicit TerminalGuard(bool live) : m_live(live) {
+        struct sigaction sa {};
+        sa.sa_handler = on_sigint;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, &m_old);
+        if (m_live) std::cout << "\x1b[?1049h\x1b[?25l\x1b[2J" << std::flush;  // alternate screen, hide cursor
+    }
+    ~TerminalGuard() {
+        if (m_live) std::cout << "\x1b[0m\x1b[?25h\x1b[?1049l" << std::flush;
+        sigaction(SIGINT, &m_old, nullptr);
+    }
+    TerminalGuard(const TerminalGuard&) = delete;
+    TerminalGuard& operator=(const TerminalGuard&) = delete;
+
+private:
+    bool m_live;
+    struct sigaction m_old {};
+};
+
+std::pair<std::int32_t, std::int32_t> parse_size(const std::string& text) {
+    const std::size_t x = text.find('x');
+    std::int64_t w = 0, h = 0;
+    try {
+        std::size_t used = 0;
+        if (x == std::string::npos) throw std::invalid_argument("x");
+        w = std::stoll(text.substr(0, x), &used);
+        if (used != x) throw std::invalid_argument("w");
+        h = std::stoll(text.substr(x + 1), &used);
+        if (used != text.size() - x - 1) throw std::invalid_argument("h");
+    } catch (const std::exception&) {
+        throw UsageError("--size '" + text + "': expected WIDTHxHEIGHT, e.g. 512x512");
+    }
+    if (w < 16 || h < 16 || w > 4096 || h > 4096)
+        throw UsageError("--size " + text + ": each side must be in [16, 4096]");
+    return {static_cast<std::int32_t>(w), static_cast<std::int32_t>(h)};
+}
+
+void prepare_png_dir(const std::string& dir) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw UsageError("--png-dir " + dir + ": cannot create the directory: " + ec.message());
+    if (!std::filesystem::is_directory(dir, ec)) throw UsageError("--png-dir " + dir + ": not a directory");
+    const std::filesystem::path probe = std::filesystem::path(dir) / ".gameplan_write_test";
+    {
+        std::ofstream out(probe);
+        if (!out) throw UsageError("--png-dir " + dir + ": cannot write files there");
+    }
+    std::filesystem::remove(probe, ec);
+}
+
+std::filesystem::path png_name(const std::string& dir, std::uint64_t tick) {
+    char name[32];
+    std::snprintf(name, sizeof name, "village_%06llu.png", static_cast<unsigned long long>(tick));
+    return std::filesystem::path(dir) / name;
+}
+
+std::string kinds_text(const village::Summary& s) {
+    std::ostringstream o;
+    o << s.kind_agents[0] << " woodcutters, " << s.kind_agents[1] << " miners, " << s.kind_agents[2] << " cooks";
+    return o.str();
+}
+
+Json summary_json(const village::Summary& s, const DemoArgs& args, const std::string& map_name, const path::GridMap& map,
+                  bool interrupted) {
+    Json j;
+    j["ticks"] = s.ticks;
+    j["agents"] = s.agents;
+    j["plans"] = s.plans;
+    j["replans"] = s.replans;
+    j["paths"] = s.paths;
+    j["plan_us_mean"] = s.plan_us_mean;
+    j["path_us_mean"] = s.path_us_mean;
+    j["tick_ms_mean"] = s.tick_ms_mean;
+    j["tick_ms_p99"] = s.tick_ms_p99;
+    j["wood"] = s.wood;
+    j["ore"] = s.ore;
+    j["meals"] = s.meals;
+    j["seed"] = args.seed;
+    j["map"] = map_name;
+    j["width"] = map.width();
+    j["height"] = map.height();
+    j["threads"] = args.threads;
+    Json kinds = Json::object();
+    for (std::size_t k = 0; k < village::kKindCount; ++k)
+        kinds[std::string(village::to_string(village::Kind(k)))] = Json{{"agents", s.kind_agents[k]}, {"cycles", s.cycles[k]}};
+    j["kinds"] = kinds;
+    j["searches"] = s.searches;
+    j["replans_action_failed"] = s.replans_failed;
+    j["replans_preconditions_failed"] = s.replans_preconditions;
+    j["actions_failed"] = s.actions_failed;
+    j["resource_failures"] = s.resource_failures;
+    j["cost_queries"] = s.cost_queries;
+    j["path_requests"] = s.path_requests;
+    j["repaths"] = s.repaths;
+    j["repaths_map_changed"] = s.repaths_map;
+    j["blocked_steps"] = s.blocked_steps;
+    j["swaps"] = s.swaps;
+    j["side_steps"] = s.side_steps;
+    j["steps"] = s.steps;
+    j["map_changes"] = s.map_changes;
+    j["meals_eaten"] = s.meals_eaten;
+    j["vegetables_eaten"] = s.vegetables_eaten;
+    j["sleeps"] = s.sleeps;
+    j["wood_stock"] = s.wood_stock;
+    j["meals_stock"] = s.meals_stock;
+    j["tick_ms_max"] = s.tick_ms_max;
+    char hex[24];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(s.checksum));
+    j["checksum"] = hex;  // over the state and every count; timings excluded
+    j["interrupted"] = interrupted;
+    return j;
+}
+
+void print_text_summary(std::ostream& o, const village::Summary& s, const DemoArgs& args, const std::string& map_name,
+                        const path::GridMap& map, bool interrupted) {
+    o << "village on " << map_name << " (" << map.width() << "x" << map.height() << "), seed " << args.seed << ", "
+      << s.agents << " villagers (" << kinds_text(s) << "), " << s.ticks << " ticks, " << args.threads
+      << (args.threads == 1 ? " thread" : " threads") << (interrupted ? " (interrupted)" : "") << '\n';
+    o << "  work cycles: woodcutters " << s.cycles[0] << ", miners " << s.cycles[1] << ", cooks " << s.cycles[2] << '\n';
+    o << "  delivered: wood " << s.wood << ", ore " << s.ore << "; meals cooked " << s.meals << ", eaten "
+      << s.meals_eaten << "; vegetables eaten " << s.vegetables_eaten << "; sleeps " << s.sleeps << '\n';
+    o << "  planning: " << s.plans << " plans from " << s.searches << " searches, " << s.replans << " replans ("
+      << s.replans_failed << " after a failed action, " << s.replans_preconditions << " after failed preconditions), "
+      << s.resource_failures << " actions found their resource gone; " << s.plan_us_mean << " us per search\n";
+    o << "  paths: " << s.paths << " found of " << s.path_requests << " requests, " << s.repaths << " repaths ("
+      << s.repaths_map << " for map changes), " << s.path_us_mean << " us per path; " << s.steps << " steps, "
+      << s.blocked_steps << " blocked, " << s.side_steps << " side steps, " << s.swaps << " swaps\n";
+    o << "  ticks: mean " << s.tick_ms_mean << " ms, p99 " << s.tick_ms_p99 << " ms, max " << s.tick_ms_max << " ms\n";
+    char hex[24];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(s.checksum));
+    o << "  checksum " << hex << " (state and counts; identical for the same seed on any thread count)\n";
+}
+
+int run_demo(const DemoArgs& args) {
+    if (args.png_every > 0) prepare_png_dir(args.png_dir);
+    path::GridMap map;
+    std::string map_name;
+    if (!args.map.empty()) {
+        map = io::load_movingai_map(args.map);
+        map_name = args.map;
+    } else {
+        std::int32_t w = village::kDefaultMapWidth, h = village::kDefaultMapHeight;
+        if (!args.size.empty()) std::tie(w, h) = parse_size(args.size);
+        map = village::generate_village_map(w, h, args.seed);
+        map_name = "generated";
+    }
+    const village::DomainSet domains = args.domains.empty() ? village::builtin_domains() : village::load_domains(args.domains);
+    village::Config config;
+    config.agents = args.agents;
+    config.seed = args.seed;
+    config.threads = args.threads;
+    config.path_budget = args.path_budget;
+    std::unique_ptr<village::Village> sim;
+    try {
+        sim = village::Village::create(std::move(map), domains, config);
+    } catch (const village::SetupError& e) {
+        throw UsageError(e.what());
+    }
+
+    const bool live = !args.json && isatty(STDOUT_FILENO) != 0;
+    g_interrupted = 0;
+    TerminalGuard guard(live);
+    std::int32_t term_cols = 80, term_rows = 24;
+    if (live) {
+        winsize ws{};
+        if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 && ws.ws_row > 2)
+            term_cols = ws.ws_col, term_rows = ws.ws_row;
+    }
+    const auto write_snapshot = [&] {
+        io::write_png(png_name(args.png_dir, sim->tick()), village::render_snapshot(*sim, village::snapshot_scale(sim->map())));
+    };
+    if (args.png_every > 0) write_snapshot();
+
+    const std::uint64_t progress_every = std::max<std::uint64_t>(1, args.ticks / 10);
+    const auto frame = args.fps > 0 ? std::chrono::duration<double>(1.0 / args.fps) : std::chrono::duration<double>(0);
+    auto next_frame = Clock::now();
+    auto rate_time = Clock::now();
+    std::uint64_t rate_plans = 0, rate_paths = 0;
+    double plans_per_s = 0, paths_per_s = 0;
+    while (sim->tick() < args.ticks && !g_interrupted) {
+        sim->step();
+        if (args.png_every > 0 && sim->tick() % args.png_every == 0) write_snapshot();
+        if (live) {
+            const village::Summary s = sim->summary();
+            const auto now = Clock::now();
+            const double dt = std::chrono::duration<double>(now - rate_time).count();
+            if (dt >= 0.5) {
+                plans_per_s = static_cast<double>(s.plans - rate_plans) / dt;
+                paths_per_s = static_cast<double>(s.paths - rate_paths) / dt;
+                rate_plans = s.plans, rate_paths = s.paths, rate_time = now;
+            }
+            const std::int32_t cols = std::min(term_cols, sim->map().width());
+            const std::int32_t rows = std::min(term_rows - 2, sim->map().height());
+            std::string out = "\x1b[H";
+            out += village::render_text(*sim, village::view_origin(*sim, cols, rows), cols, rows, true);
+            char status[320];
+            std::snprintf(status, sizeof status,
+                          "\x1b[7m tick %llu/%llu  villagers %zu  plans/s %.0f  paths/s %.0f  frame %.2f ms  "
+                          "wood %llu  ore %llu  meals %llu  (Ctrl-C quits) \x1b[0m\x1b[K\n",
+                          static_cast<unsigned long long>(sim->tick()), static_cast<unsigned long long>(args.ticks),
+                          s.agents, plans_per_s, paths_per_s, sim->last_tick_us() / 1000.0,
+                          static_cast<unsigned long long>(s.wood), static_cast<unsigned long long>(s.ore),
+                          static_cast<unsigned long long>(s.meals));
+            out += status;
+            std::cout << out << std::flush;
+            next_frame += std::chrono::duration_cast<Clock::duration>(frame);
+            const auto now2 = Clock::now();
+            if (next_frame > now2) std::this_thread::sleep_until(next_frame);
+            else next_frame = now2;
+        } else if (sim->tick() % progress_every == 0 || sim->tick() == args.ticks) {
+            const village::Summary s = sim->summary();
+            std::cerr << "tick " << s.ticks << "/" << args.ticks << ": plans " << s.plans << ", paths " << s.paths
+                      << ", cycles " << s.cycles[0] << "/" << s.cycles[1] << "/" << s.cycles[2] << ", wood " << s.wood
+                      << ", ore " << s.ore << ", meals " << s.meals << ", tick mean " << s.tick_ms_mean << " ms\n";
+        }
+    }
+    const bool interrupted = g_interrupted != 0;
+    if (args.png_every > 0 && sim->tick() % args.png_every != 0) write_snapshot();  // the final state too
+    const village::Summary s = sim->summary();
+    if (live) std::cout << "\x1b[0m\x1b[?25h\x1b[?1049l" << std::flush;  // leave the view before the summary
+    if (args.json) std::cout << summary_json(s, args, map_name, sim->map(), interrupted).dump() << '\n';
+    else print_text_summary(std::cout, s, args, map_name, sim->map(), interrupted);
+    return interrupted ? 130 : 0;
+}
+
+}  // namespace
+
+void add_demo_command(CLI::App& app, int& exit_code) {
+    auto args = std::make_shared<DemoArgs>();
+    CLI::App* cmd = app.add_subcommand(
+        "demo", "Village simulation: GOAP villagers (woodcutters, miners, cooks) walking a grid map (docs/demo.md)");
+    cmd->add_option("--map", args->map, "MovingAI .map file (default: a village map generated from the seed)");
+    cmd->add_option("--size", args->size, "Size of the generated map, WIDTHxHEIGHT (default 120x56)");
+    cmd->add_option("--agents", args->agents, "Number of villagers (default 48)")
+        ->check(CLI::Range(std::size_t{1}, village::kMaxAgents));
+    cmd->add_option("--ticks", args->ticks, "Ticks to simulate (default 1000)")
+        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000}));
+    cmd->add_option("--seed", args->seed, "Seed for the map, the places and the villagers (default 1)");
+    cmd->add_option("--threads", args->threads, "Planning threads; results are identical for any value (default 1)")
+        ->check(CLI::Range(std::size_t{1}, village::kMaxThreads));
+    cmd->add_option("--path-budget", args->path_budget, "Path-search expansions per tick (default 60000)")
+        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000}));
+    cmd->add_option("--domains", args->domains,
+                    "Directory with woodcutter.json, miner.json, cook.json (default: examples/goap/village, built in)");
+    cmd->add_flag("--json", args->json, "Print one JSON summary object (no live view)");
+    CLI::Option* every = cmd->add_option("--png-every", args->png_every, "Write a PNG snapshot every K ticks")
+                             ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000}));
+    CLI::Option* dir = cmd->add_option("--png-dir", args->png_dir, "Directory for the snapshots (created if needed)");
+    every->needs(dir);
+    dir->needs(every);
+    cmd->add_option("--fps", args->fps, "Frames per second of the live terminal view (0 = as fast as possible; default 30)")
+        ->check(CLI::Range(0.0, 1000.0));
+    cmd->callback([args, &exit_code] {
+        if (!args->map.empty() && !args->size.empty()) throw UsageError("--map and --size exclude each other");
+        exit_code = run_demo(*args);
+    });
+}
+
+}  // namespace gameplan::cli

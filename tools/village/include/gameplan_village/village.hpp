@@ -1,0 +1,260 @@
+#pragma once
+/// @file village.hpp
+/// The village simulation behind `gameplan demo`: GOAP villagers that find their way on a grid map.
+///
+/// Overview
+/// --------
+/// This is a *game*, not part of the library: the one place where gameplan's two halves meet. The
+/// library rule "goap and path never include each other" holds because the joint lives here, in the
+/// `gameplan_village` target (tools/village), used by the CLI, the tests and the benchmark.
+///
+/// World. A `path::GridMap` (a generated village map, see generate.hpp, or any MovingAI map) with
+/// *places* scattered by the seed on the largest island: trees (in groves; a standing tree blocks its
+/// cell, a felled one leaves a passable stump that regrows), mines (next to walls), and hamlets of a
+/// store, a kitchen, a market and homes. Trees, mines and markets hold stock that villagers use up and
+/// that regrows; the village keeps wood, ore and meals in its stores.
+///
+/// Villagers. Each is a GOAP agent of one of three kinds (woodcutter, miner, cook) whose domain is a
+/// designer-authored JSON file (examples/goap/village/<kind>.json): one `goap::AgentSystem` per kind.
+/// Goals with priorities: eat (hungry), rest (tired), work (deliver wood / ore, cook meals). The game
+/// binds each action name to a behaviour (walking, chopping, ...), procedural preconditions (is a meal
+/// left? may I still take wood from the store?) and dynamic costs: a `go_to_<place>` action costs the
+/// walking distance to the nearest place of that kind, measured by pathfinding. For places whose stock
+/// changes (trees, mines, markets) that is one `path::NearestTargets` query per planning call (one
+/// search toward all candidates at once); for fixed places (stores, kitchens, homes) one
+/// `path::DistanceField` per kind, flooded once from all of them, answers every villager in O(1).
+///
+/// Movement. A walking villager claims its target (one unit of stock for trees, mines and markets, so
+/// two villagers do not walk to the last log), submits a request to one frame-budgeted
+/// `path::PathRequestQueue` (updated once per tick), smooths the path it gets (`path::smooth_path`) and
+/// walks it one cell per tick. A step into a cell that became blocked (a tree regrew) repaths at once;
+/// a step into another villager waits, tries a side step, swaps places with a villager coming the other
+/// way, repaths, and finally gives up (the action fails and the agent replans). No two villagers ever
+/// share a cell and none stands in a wall: the village keeps an occupancy grid.
+///
+/// Ticks. `step()` runs one tick: every 64 ticks the world "pulse" fells and regrows trees (the only map
+/// changes, batched so the request queue restarts its searches at most once per pulse) and refills
+/// mines and markets; needs (hunger, fatigue) grow; the queue runs its budget; then each kind's agent
+/// system ticks (planning on `Config::threads` workers, behaviours on the calling thread).
+///
+/// Determinism. Everything but the timings depends only on the map, the seed, the options and the
+/// domains: not on the thread count, not on the clock (`Summary::checksum` covers the state).
+///
+/// Thread-safety: one thread drives a `Village`; planning callbacks run on its worker pool.
+
+#include <gameplan/goap/agent.hpp>
+#include <gameplan/goap/agent_batch.hpp>
+#include <gameplan/io/domain_json.hpp>
+#include <gameplan/path/distance_field.hpp>
+#include <gameplan/path/grid_map.hpp>
+#include <gameplan/path/request_queue.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gameplan::village {
+
+/// Kinds of villager, one GOAP domain each.
+enum class Kind : std::uint8_t { Woodcutter, Miner, Cook };
+/// Number of kinds.
+inline constexpr std::size_t kKindCount = 3;
+/// "woodcutter", "miner", "cook" (also the domain file names without ".json").
+[[nodiscard]] std::string_view to_string(Kind kind) noexcept;
+
+/// Kinds of place.
+enum class PlaceKind : std::uint8_t { Tree, Mine, Market, Store, Kitchen, Home };
+/// Number of place kinds.
+inline constexpr std::size_t kPlaceKindCount = 6;
+/// "tree", "mine", "market", "store", "kitchen", "home" (the suffix of the `go_to_` actions).
+[[nodiscard]] std::string_view to_string(PlaceKind kind) noexcept;
+/// True for places whose stock villagers use up and that regrow (tree, mine, market).
+[[nodiscard]] constexpr bool has_stock(PlaceKind kind) noexcept { return kind <= PlaceKind::Market; }
+
+/// Index meaning "no place" / "no villager".
+inline constexpr std::uint32_t kNone = UINT32_MAX;
+
+/// Thrown by `Village::create` and `load_domains` for unusable input (a message for the user).
+struct SetupError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+/// A place of interest.
+struct Place {
+    PlaceKind kind = PlaceKind::Store;
+    path::GridPoint cell;        ///< where it is (a tree blocks its cell while standing)
+    std::int32_t stock = 0;      ///< trees: wood, mines: ore, markets: vegetables; 0 for other kinds
+    std::int32_t capacity = 0;   ///< stock when full
+    std::int32_t claims = 0;     ///< stock promised to villagers walking here (<= stock)
+    bool standing = true;        ///< trees: standing (blocks its cell) or a stump (passable)
+    std::uint64_t regrow_tick = 0;  ///< trees: the pulse after which a stump may regrow
+};
+
+/// One villager (the game side of an agent).
+struct Villager {
+    Kind kind = Kind::Woodcutter;
+    std::uint32_t index = 0;               ///< position in `Village::villagers()`
+    goap::AgentId agent;                   ///< its agent in the kind's system
+    path::GridPoint cell;                  ///< where it stands
+    std::vector<path::GridPoint> route;    ///< the walk in progress: single legal steps, route[0] = start
+    std::size_t route_index = 0;           ///< next cell of `route` to enter
+    path::GridPoint goal{-1, -1};          ///< cell the current walk heads for
+    std::uint32_t target = kNone;          ///< place the current walk heads for
+    std::uint32_t claim = kNone;           ///< place one unit of whose stock this villager holds
+    path::PathHandle request;              ///< path request in flight
+    bool walking = false;                  ///< a walk behaviour runs
+    bool arrived = false;                  ///< the walk reached its place
+    bool greedy = false;                   ///< off its route near the place, stepping straight closer
+    bool stepping = false;                 ///< (internal) its step is being resolved
+    std::int32_t hunger = 0, fatigue = 0;  ///< grow by one per tick
+    std::int32_t hunger_limit = 0, fatigue_limit = 0;  ///< thresholds that make it hungry / tired
+    std::uint32_t tool_wear = 0;           ///< uses of the axe / pickaxe since it was taken
+    std::uint32_t blocked = 0;             ///< consecutive ticks its next step was blocked
+    std::uint32_t stuck_repaths = 0;       ///< repaths since it last made progress
+    std::uint64_t moved_tick = UINT64_MAX; ///< tick of its last step
+    std::uint64_t cycles = 0;              ///< work cycles completed (deliveries, pots cooked)
+    std::int32_t consumed = 0;             ///< store / pantry stock taken by the running action
+};
+
+/// Simulation options.
+struct Config {
+    std::size_t agents = 48;                ///< villagers (split woodcutter : miner : cook = 2 : 1 : 1)
+    std::uint64_t seed = 1;                 ///< places, villagers, needs
+    std::size_t threads = 1;                ///< planning workers (results identical for any value)
+    std::uint64_t path_budget = 60000;      ///< path-search expansions per tick (the queue's frame budget)
+    std::uint32_t path_lanes = 4;           ///< searches the queue runs at once
+};
+
+/// Largest accepted `Config::agents`.
+inline constexpr std::size_t kMaxAgents = 1'000'000;
+/// Largest accepted `Config::threads`.
+inline constexpr std::size_t kMaxThreads = 256;
+
+/// Counters of a run (all deterministic) and its timings (not).
+struct Summary {
+    std::uint64_t ticks = 0;
+    std::size_t agents = 0;
+    std::array<std::size_t, kKindCount> kind_agents{};   ///< villagers per kind
+    std::array<std::uint64_t, kKindCount> cycles{};      ///< work cycles completed per kind
+    std::uint64_t plans = 0;          ///< planner queries that found a plan
+    std::uint64_t searches = 0;       ///< planner queries
+    std::uint64_t replans = 0;        ///< goal selections (AgentStats::replans)
+    std::uint64_t replans_failed = 0; ///< of which after an action failed (ActionFailed)
+    std::uint64_t replans_preconditions = 0;  ///< of which PreconditionsFailed
+    std::uint64_t actions_failed = 0; ///< behaviours that returned Failure
+    std::uint64_t cost_queries = 0;   ///< walking-distance queries answered for planning
+    std::uint64_t paths = 0;          ///< path requests answered with a path
+    std::uint64_t path_requests = 0;  ///< path requests submitted (repaths included)
+    std::uint64_t repaths = 0;        ///< requests resubmitted because a step was blocked
+    std::uint64_t repaths_map = 0;    ///< of which because a cell on the path became blocked
+    std::uint64_t blocked_steps = 0;  ///< ticks a walker could not step into a villager's cell
+    std::uint64_t swaps = 0;          ///< head-on meetings resolved by swapping cells
+    std::uint64_t side_steps = 0;     ///< blocked steps resolved by stepping around
+    std::uint64_t steps = 0;          ///< cells walked
+    std::uint64_t resource_failures = 0;  ///< actions that failed because the stock they needed was gone
+    std::uint64_t map_changes = 0;    ///< cells that changed (trees felled or regrown)
+    std::uint64_t wood = 0, ore = 0, meals = 0;   ///< delivered wood, delivered ore, meals cooked
+    std::uint64_t meals_eaten = 0, vegetables_eaten = 0, sleeps = 0;
+    std::int64_t wood_stock = 0, meals_stock = 0; ///< what the stores hold now
+    double plan_us_mean = 0;   ///< think-phase time (planning, cost queries, checks) per planner query, µs
+    double path_us_mean = 0;   ///< queue update + smoothing time per path found, µs
+    double tick_ms_mean = 0;   ///< mean wall time of a tick, ms
+    double tick_ms_p99 = 0;    ///< 99th percentile of the tick wall time, ms
+    double tick_ms_max = 0;    ///< slowest tick, ms
+    std::uint64_t checksum = 0;  ///< FNV-1a over the state and every counter above except timings
+};
+
+/// The three domains (woodcutter, miner, cook) and where they came from.
+struct DomainSet {
+    std::array<io::DomainFile, kKindCount> files;
+    std::array<std::string, kKindCount> names;  ///< file names, for messages
+};
+
+/// Loads `<dir>/woodcutter.json`, `miner.json`, `cook.json`. Throws io::LoadError for a bad file.
+[[nodiscard]] DomainSet load_domains(const std::filesystem::path& dir);
+/// The domains compiled into the program (copies of examples/goap/village/*.json at build time).
+[[nodiscard]] DomainSet builtin_domains();
+
+/// The simulation. See the file overview.
+class Village {
+public:
+    /// Builds a village on `map` (a copy is kept: trees change it). Throws SetupError with a clear
+    /// message for unusable input: no agents, more agents than free cells, too small a map, a domain
+    /// action with no game behaviour, a goal missing. Setup floods one distance field per fixed place
+    /// kind (O(cells)) and places everything (see the file overview).
+    [[nodiscard]] static std::unique_ptr<Village> create(path::GridMap map, const DomainSet& domains,
+                                                         const Config& config);
+    ~Village();
+    Village(const Village&) = delete;
+    Village& operator=(const Village&) = delete;
+
+    /// Runs one tick (see the overview).
+    void step();
+    /// Number of ticks run.
+    [[nodiscard]] std::uint64_t tick() const noexcept { return m_tick; }
+
+    /// The map as it is now (standing trees are blocked cells).
+    [[nodiscard]] const path::GridMap& map() const noexcept { return m_map; }
+    /// Every place.
+    [[nodiscard]] std::span<const Place> places() const noexcept { return m_places; }
+    /// Every villager.
+    [[nodiscard]] std::span<const Villager> villagers() const noexcept { return m_villagers; }
+    /// The agent of a villager (its plan, goal, status), or nullptr before it arrived (villagers arrive
+    /// over the first 32 ticks, so that a big village does not plan all at once).
+    [[nodiscard]] const goap::Agent* agent(const Villager& villager) const;
+    /// The domain of a kind.
+    [[nodiscard]] const goap::Domain& domain(Kind kind) const noexcept { return m_domains->files[std::size_t(kind)].domain; }
+    /// Villager standing on `p`, or kNone.
+    [[nodiscard]] std::uint32_t occupant(path::GridPoint p) const noexcept;
+    /// The options.
+    [[nodiscard]] const Config& config() const noexcept { return m_config; }
+    /// Counters and timings so far.
+    [[nodiscard]] Summary summary() const;
+    /// Think-phase, path and tick time of the last tick, in microseconds (for a live view).
+    [[nodiscard]] double last_tick_us() const noexcept { return m_last_tick_us; }
+
+private:
+    struct Impl;
+    Village() = default;
+
+    // Setup (village.cpp).
+    void place_everything();
+    void bind_types();
+    void add_agents(std::uint64_t tick);
+    // Walking and work.
+    void rebuild_targets(PlaceKind kind);
+    void ensure_targets();
+    double walk_cost(const Villager& v, PlaceKind kind) const;
+    bool choose_target(Villager& v, PlaceKind kind);
+    void submit_path(Villager& v);
+    goap::ActionStatus walk_update(Villager& v, goap::ActionContext& ctx);
+    bool try_step(Villager& v, std::int32_t depth);
+    bool greedy_step(Villager& v);
+    void end_walk(Villager& v, bool keep_claim);
+    void release_claim(Villager& v);
+    bool claim_near(Villager& v, PlaceKind kind);
+    bool near_place(const Villager& v, PlaceKind kind) const;
+    void pulse();
+    void update_needs();
+    void move_villager(Villager& v, path::GridPoint to);
+
+    Config m_config;
+    std::unique_ptr<DomainSet> m_domains;
+    path::GridMap m_map;
+    std::vector<Place> m_places;
+    std::array<std::vector<std::uint32_t>, kPlaceKindCount> m_by_kind;  // place indices per kind
+    std::vector<Villager> m_villagers;
+    std::vector<std::uint32_t> m_occupant;  // per map node index: villager index + 1, 0 = free
+    std::unique_ptr<Impl> m_impl;
+    std::uint64_t m_tick = 0;
+    double m_last_tick_us = 0;
+};
+
+}  // namespace gameplan::village

@@ -1,0 +1,1130 @@
+// The village simulation: setup, behaviours, movement, world pulses. See village.hpp.
+#include <gameplan_village/village.hpp>
+
+#include <gameplan/goap/behaviour.hpp>
+#include <gameplan/path/grid_rules.hpp>
+#include <gameplan/path/islands.hpp>
+#include <gameplan/path/smoothing.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <utility>
+
+namespace gameplan::village {
+
+namespace {
+
+using path::GridPoint;
+using Clock = std::chrono::steady_clock;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr std::uint64_t kPulseTicks = 64;        // world pulse period: trees fall and regrow, stocks refill
+constexpr std::uint64_t kRegrowTicks = 448;      // a stump regrows at the first pulse this long after it fell
+constexpr std::int32_t kTreeWood = 4;
+constexpr std::int32_t kMineOre = 8;
+constexpr std::int32_t kMarketVegetables = 16;
+constexpr std::int32_t kMealsPerPot = 3;
+constexpr std::uint32_t kToolUses = 6;           // chops / digs before the axe / pickaxe breaks
+constexpr std::uint32_t kSideStepAfter = 2;      // blocked ticks before trying to step around
+constexpr std::uint32_t kRepathAfter = 16;       // blocked ticks before asking for a new path
+constexpr std::uint32_t kGiveUpRepaths = 3;      // repaths without progress before the walk fails
+constexpr std::uint64_t kIdleRetryTicks = 16;    // an idle agent re-examines its goals this often
+constexpr double kPathWeight = 1.5;              // weighted A* for walking paths
+constexpr std::uint64_t kArrivalTicks = 32;      // villagers arrive over this many ticks
+constexpr std::int32_t kPushDepth = 16;          // a walker may first move up to this many walkers ahead of it
+constexpr std::int32_t kGreedyRange = 6;         // close to its place, a blocked walker may leave its route
+
+std::int32_t chebyshev(GridPoint a, GridPoint b) noexcept { return std::max(std::abs(a.x - b.x), std::abs(a.y - b.y)); }
+double octile(GridPoint a, GridPoint b) noexcept {
+    const double dx = std::abs(a.x - b.x), dy = std::abs(a.y - b.y);
+    return std::max(dx, dy) + (path::kDiagonalStep - 1.0) * std::min(dx, dy);
+}
+std::int32_t arrival_radius(PlaceKind kind) noexcept {
+    return kind == PlaceKind::Tree || kind == PlaceKind::Mine ? 1 : 2;
+}
+
+// splitmix64: a tiny deterministic generator (the standard distributions are not portable).
+class Rng {
+public:
+    explicit Rng(std::uint64_t seed) : m_state(seed) {}
+    std::uint64_t next() noexcept {
+        std::uint64_t z = (m_state += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    }
+    std::uint64_t below(std::uint64_t n) noexcept { return n == 0 ? 0 : next() % n; }
+    std::int32_t range(std::int32_t lo, std::int32_t hi) noexcept {  // [lo, hi]
+        return lo + static_cast<std::int32_t>(below(static_cast<std::uint64_t>(hi - lo + 1)));
+    }
+
+private:
+    std::uint64_t m_state;
+};
+
+constexpr GridPoint kRing[8] = {{-1, -1}, {0, -1}, {1, -1}, {1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}};
+constexpr GridPoint kOrthogonal[4] = {{0, -1}, {1, 0}, {0, 1}, {-1, 0}};
+
+GridPoint add(GridPoint a, GridPoint d) noexcept { return GridPoint{a.x + d.x, a.y + d.y}; }
+
+// What a work action does in the game, by action name. Walking actions are `go_to_<place>`.
+enum class Effect : std::uint8_t { TakeTool, Chop, Dig, DeliverWood, DeliverOre, FetchWood, BuyVegetables, Cook,
+                                   EatMeal, EatVegetables, Sleep };
+struct WorkSpec {
+    std::string_view action;
+    PlaceKind place;
+    std::uint32_t ticks;
+    Effect effect;
+};
+constexpr WorkSpec kWork[] = {
+    {"take_axe", PlaceKind::Store, 2, Effect::TakeTool},
+    {"take_pickaxe", PlaceKind::Store, 2, Effect::TakeTool},
+    {"chop_wood", PlaceKind::Tree, 8, Effect::Chop},
+    {"mine_ore", PlaceKind::Mine, 10, Effect::Dig},
+    {"deliver_wood", PlaceKind::Store, 2, Effect::DeliverWood},
+    {"deliver_ore", PlaceKind::Store, 2, Effect::DeliverOre},
+    {"fetch_wood", PlaceKind::Store, 2, Effect::FetchWood},
+    {"buy_vegetables", PlaceKind::Market, 3, Effect::BuyVegetables},
+    {"cook_meal", PlaceKind::Kitchen, 12, Effect::Cook},
+    {"eat_meal", PlaceKind::Kitchen, 5, Effect::EatMeal},
+    {"eat_vegetables", PlaceKind::Market, 6, Effect::EatVegetables},
+    {"sleep", PlaceKind::Home, 30, Effect::Sleep},
+};
+
+class Fnv {
+public:
+    void add(std::uint64_t v) noexcept {
+        for (int i = 0; i < 8; ++i) {
+            m_hash ^= (v >> (8 * i)) & 0xFF;
+            m_hash *= 0x100000001B3ull;
+        }
+    }
+    [[nodiscard]] std::uint64_t value() const noexcept { return m_hash; }
+
+private:
+    std::uint64_t m_hash = 0xCBF29CE484222325ull;
+};
+
+}  // namespace
+
+std::string_view to_string(Kind kind) noexcept {
+    switch (kind) {
+        case Kind::Woodcutter: return "woodcutter";
+        case Kind::Miner: return "miner";
+        case Kind::Cook: return "cook";
+    }
+    return "?";
+}
+
+std::string_view to_string(PlaceKind kind) noexcept {
+    switch (kind) {
+        case PlaceKind::Tree: return "tree";
+        case PlaceKind::Mine: return "mine";
+        case PlaceKind::Market: return "market";
+        case PlaceKind::Store: return "store";
+        case PlaceKind::Kitchen: return "kitchen";
+        case PlaceKind::Home: return "home";
+    }
+    return "?";
+}
+
+DomainSet load_domains(const std::filesystem::path& dir) {
+    DomainSet set;
+    for (std::size_t k = 0; k < kKindCount; ++k) {
+        const std::filesystem::path file = dir / (std::string(to_string(Kind(k))) + ".json");
+        set.files[k] = io::load_domain_json(file);
+        set.names[k] = file.string();
+    }
+    return set;
+}
+
+// ---- state that only the implementation needs -----------------------------------------------------
+struct Village::Impl {
+    struct KindData {
+        std::unique_ptr<goap::AgentSystem> system;
+        std::shared_ptr<const goap::AgentType> type;
+        goap::AtomId hungry, tired, tool;
+        std::array<goap::AtomId, kPlaceKindCount> at{};  // at_<place> atoms (invalid when absent)
+        std::uint32_t work_goal = 0;
+    };
+    struct Targets {  // cells a walk to a stock place may end on, and the place each belongs to
+        std::vector<GridPoint> cells;
+        std::vector<std::uint32_t> owner;
+        bool dirty = true;
+    };
+
+    std::array<KindData, kKindCount> kinds;
+    std::unique_ptr<goap::ThreadPool> pool;
+    std::unique_ptr<path::PathRequestQueue> queue;
+    std::array<path::DistanceField, kPlaceKindCount> fields;  // fixed places only
+    std::array<Targets, kPlaceKindCount> targets;              // stock places only
+    std::array<std::int64_t, kPlaceKindCount> free_stock{};    // unclaimed stock per kind
+    std::vector<std::uint32_t> place_at;                       // per node index: place or kNone
+    path::NearestTargets nearest;                               // calling-thread queries
+    std::vector<std::pair<double, std::uint32_t>> scratch;
+    path::PathResult taken;
+    std::vector<GridPoint> line;
+    Summary counts;
+    std::int64_t wood_stock = 0, meals_stock = 0;
+    std::vector<float> tick_ms;
+    double think_us = 0, behaviour_us = 0, path_us = 0;
+};
+
+Village::~Village() = default;
+
+const goap::Agent* Village::agent(const Villager& villager) const {
+    return m_impl->kinds[std::size_t(villager.kind)].system->find(villager.agent);
+}
+
+std::uint32_t Village::occupant(GridPoint p) const noexcept {
+    if (!m_map.contains(p)) return kNone;
+    const std::uint32_t o = m_occupant[m_map.index(p)];
+    return o == 0 ? kNone : o - 1;
+}
+
+// ---- setup ----------------------------------------------------------------------------------------
+std::unique_ptr<Village> Village::create(path::GridMap map, const DomainSet& domains, const Config& config) {
+    if (config.agents == 0) throw SetupError("--agents must be at least 1");
+    if (config.agents > kMaxAgents) throw SetupError("--agents " + std::to_string(config.agents) + " is too many (at most " + std::to_string(kMaxAgents) + ")");
+    if (config.threads == 0 || config.threads > kMaxThreads) throw SetupError("--threads must be in [1, " + std::to_string(kMaxThreads) + "]");
+    if (map.empty()) throw SetupError("the map is empty");
+    std::unique_ptr<Village> v(new Village());
+    v->m_config = config;
+    v->m_domains = std::make_unique<DomainSet>(domains);
+    v->m_map = std::move(map);
+    v->m_impl = std::make_unique<Impl>();
+    v->m_occupant.assign(v->m_map.node_bound(), 0);
+    v->m_impl->place_at.assign(v->m_map.node_bound(), kNone);
+    v->bind_types();
+    v->place_everything();
+    v->add_agents(0);
+    return v;
+}
+
+void Village::place_everything() {
+    Impl& im = *m_impl;
+    Rng rng(m_config.seed ^ 0x5EEDF00Dull);
+    path::Islands islands;
+    islands.build(m_map);
+    // The largest island (lowest id among equals, for determinism).
+    std::uint32_t best = path::Islands::kNoIsland;
+    std::size_t best_size = 0;
+    for (std::int32_t y = 0; y < m_map.height(); ++y)
+        for (std::int32_t x = 0; x < m_map.width(); ++x) {
+            const std::uint32_t id = islands.island({x, y});
+            if (id == path::Islands::kNoIsland) continue;
+            const std::size_t size = islands.island_size(id);
+            if (size > best_size || (size == best_size && id < best)) best = id, best_size = size;
+        }
+    if (best_size < 16) throw SetupError("the map has no open area of at least 16 connected passable cells");
+
+    const std::size_t n = m_config.agents;
+    if (n >= best_size)
+        throw SetupError("--agents " + std::to_string(n) + " is more than the " + std::to_string(best_size - 1) +
+                         " free cells of the map's largest open area");
+    // Counts scale with the villagers, capped by the room the island has.
+    const std::size_t room = best_size / 6;
+    std::size_t hamlets = std::max<std::size_t>(1, (n + 24) / 25);
+    std::size_t homes_per = std::max<std::size_t>(2, (n + hamlets * 6 - 1) / (hamlets * 6));
+    std::size_t mines = std::max<std::size_t>(2, (n + 7) / 8);
+    std::size_t groves = std::max<std::size_t>(2, (n + 14) / 15);
+    std::size_t trees_per = 12;
+    hamlets = std::max<std::size_t>(1, std::min(hamlets, room / 8));
+    mines = std::max<std::size_t>(1, std::min(mines, room / 4));
+    while (hamlets * (3 + homes_per) + mines + groves * trees_per > room && (groves > 1 || trees_per > 2 || homes_per > 1)) {
+        if (trees_per > 4) --trees_per;
+        else if (groves > 1) --groves;
+        else if (homes_per > 1) --homes_per;
+        else if (trees_per > 2) --trees_per;
+        else break;
+        if (mines > 1 && mines * 4 > room) --mines;
+        if (hamlets > 1 && hamlets * 8 > room) --hamlets;
+    }
+
+    auto in_island = [&](GridPoint p) { return islands.island(p) == best; };
+    auto free_for_place = [&](GridPoint p) {
+        if (!m_map.passable(p) || !in_island(p)) return false;
+        for (std::int32_t dy = -1; dy <= 1; ++dy)
+            for (std::int32_t dx = -1; dx <= 1; ++dx) {
+                const GridPoint q{p.x + dx, p.y + dy};
+                if (m_map.contains(q) && im.place_at[m_map.index(q)] != kNone) return false;
+            }
+        return true;
+    };
+    auto add_place = [&](PlaceKind kind, GridPoint p, std::int32_t capacity) {
+        Place place;
+        place.kind = kind;
+        place.cell = p;
+        place.stock = place.capacity = capacity;
+        const auto index = static_cast<std::uint32_t>(m_places.size());
+        m_places.push_back(place);
+        m_by_kind[std::size_t(kind)].push_back(index);
+        im.place_at[m_map.index(p)] = index;
+    };
+    auto random_cell = [&] {
+        return GridPoint{static_cast<std::int32_t>(rng.below(std::uint64_t(m_map.width()))),
+                         static_cast<std::int32_t>(rng.below(std::uint64_t(m_map.height())))};
+    };
+    // Mitchell's best candidate: spread centres over the island.
+    std::vector<GridPoint> centres;
+    auto spread_centre = [&](auto&& accept) {
+        GridPoint chosen{-1, -1};
+        double chosen_gap = -1;
+        for (int attempt = 0, found = 0; attempt < 4000 && found < 12; ++attempt) {
+            const GridPoint p = random_cell();
+            if (!in_island(p) || !accept(p)) continue;
+            ++found;
+            double gap = kInf;
+            for (const GridPoint c : centres) gap = std::min(gap, octile(p, c));
+            if (gap > chosen_gap) chosen = p, chosen_gap = gap;
+        }
+        if (chosen.x >= 0) centres.push_back(chosen);
+        return chosen;
+    };
+    auto scatter = [&](GridPoint centre, std::int32_t radius, auto&& accept) {
+        for (int attempt = 0; attempt < 400; ++attempt) {
+            const std::int32_t r = radius + attempt / 40;
+            const GridPoint p{centre.x + rng.range(-r, r), centre.y + rng.range(-r, r)};
+            if (m_map.contains(p) && accept(p)) return p;
+        }
+        return GridPoint{-1, -1};
+    };
+
+    // Hamlets: a store, a kitchen, a market and homes around a centre.
+    for (std::size_t h = 0; h < hamlets; ++h) {
+        const GridPoint c = spread_centre(free_for_place);
+        if (c.x < 0) break;
+        const PlaceKind order[3] = {PlaceKind::Store, PlaceKind::Kitchen, PlaceKind::Market};
+        for (const PlaceKind kind : order) {
+            const GridPoint p = scatter(c, 3, free_for_place);
+            if (p.x >= 0) add_place(kind, p, kind == PlaceKind::Market ? kMarketVegetables : 0);
+        }
+        for (std::size_t i = 0; i < homes_per; ++i) {
+            const GridPoint p = scatter(c, 5, free_for_place);
+            if (p.x >= 0) add_place(PlaceKind::Home, p, 0);
+        }
+    }
+    // Mines: at rock faces (next to a wall) when there are any.
+    auto next_to_wall = [&](GridPoint p) {
+        for (const GridPoint d : kRing)
+            if (!m_map.passable(add(p, d))) return true;
+        return false;
+    };
+    for (std::size_t i = 0; i < mines; ++i) {
+        GridPoint p = spread_centre([&](GridPoint q) { return free_for_place(q) && next_to_wall(q); });
+        if (p.x < 0) p = spread_centre(free_for_place);
+        if (p.x >= 0) add_place(PlaceKind::Mine, p, kMineOre);
+    }
+    // Groves of trees. A tree blocks its cell, so it may only stand where that cannot cut the island:
+    // its passable neighbours must stay connected around it (one unbroken arc of the 8-ring; with
+    // no-corner-cutting moves the ring cells connect through orthogonal steps only) - and no two trees
+    // touch, so felling and regrowing in any order keeps the island whole and never walls anyone in.
+    auto tree_ok = [&](GridPoint p) {
+        if (!free_for_place(p)) return false;
+        int passable = 0, arcs = 0;
+        for (int i = 0; i < 8; ++i) {
+            const bool a = m_map.passable(add(p, kRing[i]));
+            const bool b = m_map.passable(add(p, kRing[(i + 1) % 8]));
+            passable += a;
+            if (a && !b) ++arcs;
+        }
+        // Corner cells of the ring only connect through their two ring neighbours (orthogonal steps).
+        if (passable < 3) return false;
+        if (passable < 8 && arcs != 1) return false;
+        // Corners whose two orthogonal ring neighbours are blocked would be cut off around the tree.
+        for (int i = 0; i < 8; i += 2)
+            if (m_map.passable(add(p, kRing[i])) && !m_map.passable(add(p, kRing[(i + 1) % 8])) &&
+                !m_map.passable(add(p, kRing[(i + 7) % 8])))
+                return false;
+        return true;
+    };
+    for (std::size_t g = 0; g < groves; ++g) {
+        const GridPoint c = spread_centre(free_for_place);
+        if (c.x < 0) break;
+        for (std::size_t t = 0; t < trees_per; ++t) {
+            const GridPoint p = scatter(c, 4, tree_ok);
+            if (p.x < 0) continue;
+            add_place(PlaceKind::Tree, p, kTreeWood);
+            (void)m_map.set_passable(p, false);
+        }
+    }
+    for (std::size_t k = 0; k < kPlaceKindCount; ++k)
+        if (m_by_kind[k].empty())
+            throw SetupError("the map has no room for a " + std::string(to_string(PlaceKind(k))) +
+                             " (its largest open area has " + std::to_string(best_size) + " cells)");
+
+    // Villagers: distinct free cells of the island (trees now stand), drawn without replacement.
+    islands.build(m_map);
+    const std::uint32_t island = islands.island(m_places[m_by_kind[std::size_t(PlaceKind::Store)][0]].cell);
+    std::vector<GridPoint> cells;
+    for (std::int32_t y = 0; y < m_map.height(); ++y)
+        for (std::int32_t x = 0; x < m_map.width(); ++x)
+            if (islands.island({x, y}) == island && im.place_at[m_map.index({x, y})] == kNone) cells.push_back({x, y});
+    if (cells.size() < n)
+        throw SetupError("--agents " + std::to_string(n) + " is more than the " + std::to_string(cells.size()) +
+                         " free cells of the map's largest open area");
+    m_villagers.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t j = i + rng.below(cells.size() - i);
+        std::swap(cells[i], cells[j]);
+        Villager& v = m_villagers[i];
+        v.index = static_cast<std::uint32_t>(i);
+        // Two woodcutters, one miner, one cook in every four.
+        v.kind = i % 4 == 3 ? Kind::Cook : i % 4 == 2 ? Kind::Miner : Kind::Woodcutter;
+        v.cell = cells[i];
+        v.hunger_limit = rng.range(500, 800);
+        v.fatigue_limit = rng.range(900, 1400);
+        v.hunger = rng.range(0, v.hunger_limit / 2);
+        v.fatigue = rng.range(0, v.fatigue_limit / 2);
+        m_occupant[m_map.index(v.cell)] = v.index + 1;
+        ++im.counts.kind_agents[std::size_t(v.kind)];
+    }
+
+    // Fixed places: one flood per kind answers every villager's walking cost. Computed with every tree
+    // standing; a felled tree only opens one cell, which `walk_cost` handles through its neighbours.
+    for (const PlaceKind kind : {PlaceKind::Store, PlaceKind::Kitchen, PlaceKind::Home}) {
+        std::vector<GridPoint> sources;
+        for (const std::uint32_t p : m_by_kind[std::size_t(kind)]) sources.push_back(m_places[p].cell);
+        (void)im.fields[std::size_t(kind)].compute(m_map, sources);
+    }
+    for (const PlaceKind kind : {PlaceKind::Tree, PlaceKind::Mine, PlaceKind::Market})
+        for (const std::uint32_t p : m_by_kind[std::size_t(kind)]) im.free_stock[std::size_t(kind)] += m_places[p].stock;
+
+    path::QueueOptions qo;
+    qo.lanes = m_config.path_lanes;
+    im.queue = std::make_unique<path::PathRequestQueue>(m_map, qo);
+    im.queue->reserve(n, 256);
+    im.nearest.reserve(m_map, 64);
+    if (m_config.threads > 1) im.pool = std::make_unique<goap::ThreadPool>(m_config.threads);
+}
+
+void Village::bind_types() {
+    Impl& im = *m_impl;
+    for (std::size_t k = 0; k < kKindCount; ++k) {
+        const io::DomainFile& file = m_domains->files[k];
+        const goap::Domain& d = file.domain;
+        Impl::KindData& kd = im.kinds[k];
+        const std::string& fname = m_domains->names[k];
+        kd.hungry = d.find_atom("hungry");
+        kd.tired = d.find_atom("tired");
+        kd.tool = d.find_atom(Kind(k) == Kind::Miner ? "has_pickaxe" : "has_axe");
+        if (!kd.hungry.valid() || !kd.tired.valid())
+            throw SetupError(fname + ": the village needs the atoms \"hungry\" and \"tired\"");
+        for (std::size_t p = 0; p < kPlaceKindCount; ++p) kd.at[p] = d.find_atom("at_" + std::string(to_string(PlaceKind(p))));
+        const goap::Goal* work = file.find_goal("work");
+        if (!work) throw SetupError(fname + ": the village needs a goal named \"work\"");
+        kd.work_goal = static_cast<std::uint32_t>(work - file.goals.data());
+
+        goap::AgentTypeBuilder b(d, std::string(to_string(Kind(k))));
+        for (std::uint32_t a = 0; a < d.action_count(); ++a) {
+            const std::string& name = d.action_name(goap::ActionId(a));
+            if (name.rfind("go_to_", 0) == 0) {
+                const std::string_view what = std::string_view(name).substr(6);
+                std::size_t pk = kPlaceKindCount;
+                for (std::size_t p = 0; p < kPlaceKindCount; ++p)
+                    if (to_string(PlaceKind(p)) == what) pk = p;
+                if (pk == kPlaceKindCount)
+                    throw SetupError(fname + ": action '" + name + "': no place kind '" + std::string(what) +
+                                     "' (tree, mine, market, store, kitchen, home)");
+                const auto kind = PlaceKind(pk);
+                goap::Behaviour walk([this](goap::ActionContext& c) {
+                    const auto t0 = Clock::now();
+                    const goap::ActionStatus r = walk_update(*static_cast<Villager*>(c.user_data), c);
+                    m_impl->behaviour_us += std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+                    return r;
+                });
+                walk.start = [this, kind](goap::ActionContext& c) {
+                    const auto t0 = Clock::now();
+                    Villager& v = *static_cast<Villager*>(c.user_data);
+                    release_claim(v);
+                    v.walking = true;
+                    v.arrived = false;
+                    v.blocked = v.stuck_repaths = 0;
+                    if (!choose_target(v, kind)) v.target = kNone;  // walk_update reports the failure
+                    else if (chebyshev(v.cell, m_places[v.target].cell) <= arrival_radius(kind)) v.arrived = true;
+                    else submit_path(v);
+                    m_impl->behaviour_us += std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+                };
+                walk.abort = [this](goap::ActionContext& c, goap::AbortReason) {
+                    end_walk(*static_cast<Villager*>(c.user_data), false);
+                };
+                (void)b.bind(name, std::move(walk));
+                (void)b.set_cost(name, [this, kind](const goap::PlanningContext& c) {
+                    return walk_cost(*static_cast<const Villager*>(c.user_data), kind);
+                });
+                continue;
+            }
+            const WorkSpec* spec = nullptr;
+            for (const WorkSpec& w : kWork)
+                if (w.action == name) spec = &w;
+            if (!spec) {
+                std::string known;
+                for (const WorkSpec& w : kWork) known += (known.empty() ? "" : ", ") + std::string(w.action);
+                throw SetupError(fname + ": action '" + name + "' has no behaviour in the village (known: go_to_<place>, " +
+                                 known + ")");
+            }
+            const WorkSpec ws = *spec;
+            const std::size_t kind_index = k;
+            const auto work_update = [this, ws, kind_index](goap::ActionContext& c) {
+                Villager& v = *static_cast<Villager*>(c.user_data);
+                Impl& m = *m_impl;
+                Impl::KindData& kdat = m.kinds[kind_index];
+                if (c.ticks_running == 0) {
+                    // Procedural checks against the live world; a failure clears the belief that led here.
+                    const bool ok = has_stock(ws.place) ? claim_near(v, ws.place) : near_place(v, ws.place);
+                    if (!ok) {
+                        if (kdat.at[std::size_t(ws.place)].valid()) (void)c.agent.set(kdat.at[std::size_t(ws.place)], false);
+                        if (has_stock(ws.place)) ++m.counts.resource_failures;
+                        release_claim(v);
+                        return goap::ActionStatus::Failure;
+                    }
+                    if (ws.effect == Effect::FetchWood || ws.effect == Effect::EatMeal) {
+                        std::int64_t& stock = ws.effect == Effect::FetchWood ? m.wood_stock : m.meals_stock;
+                        if (stock <= 0) {
+                            ++m.counts.resource_failures;
+                            return goap::ActionStatus::Failure;
+                        }
+                        --stock;
+                        v.consumed = 1;
+                    }
+                }
+                if (c.ticks_running + 1 < ws.ticks) return goap::ActionStatus::Running;
+                v.consumed = 0;
+                switch (ws.effect) {
+                    case Effect::TakeTool: v.tool_wear = 0; break;
+                    case Effect::Chop:
+                    case Effect::Dig: {
+                        Place& p = m_places[v.claim];
+                        --p.stock;
+                        --p.claims;
+                        v.claim = kNone;
+                        if (p.kind == PlaceKind::Tree && p.stock == 0) m.targets[std::size_t(PlaceKind::Tree)].dirty = true;
+                        if (++v.tool_wear >= kToolUses && kdat.tool.valid()) {
+                            v.tool_wear = 0;
+                            (void)c.agent.set(kdat.tool, false);
+                        }
+                        break;
+                    }
+                    case Effect::DeliverWood:
+                        ++m.counts.wood;
+                        ++m.wood_stock;
+                        ++v.cycles;
+                        break;
+                    case Effect::DeliverOre:
+                        ++m.counts.ore;
+                        ++v.cycles;
+                        break;
+                    case Effect::FetchWood: break;
+                    case Effect::BuyVegetables:
+                    case Effect::EatVegetables: {
+                        Place& p = m_places[v.claim];
+                        --p.stock;
+                        --p.claims;
+                        v.claim = kNone;
+                        if (ws.effect == Effect::EatVegetables) {
+                            v.hunger = 0;
+                            ++m.counts.vegetables_eaten;
+                        }
+                        break;
+                    }
+                    case Effect::Cook:
+                        m.meals_stock += kMealsPerPot;
+                        m.counts.meals += kMealsPerPot;
+                        ++v.cycles;
+                        break;
+                    case Effect::EatMeal:
+                        v.hunger = 0;
+                        ++m.counts.meals_eaten;
+                        break;
+                    case Effect::Sleep:
+                        v.fatigue = 0;
+                        ++m.counts.sleeps;
+                        break;
+                }
+                return goap::ActionStatus::Success;
+            };
+            goap::Behaviour work_b([this, work_update](goap::ActionContext& c) {
+                const auto t0 = Clock::now();
+                const goap::ActionStatus r = work_update(c);
+                m_impl->behaviour_us += std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+                return r;
+            });
+            work_b.abort = [this](goap::ActionContext& c, goap::AbortReason) {
+                Villager& v = *static_cast<Villager*>(c.user_data);
+                const std::string& action = c.agent.domain().action_name(c.action);
+                if (v.consumed) {
+                    (action == "fetch_wood" ? m_impl->wood_stock : m_impl->meals_stock) += v.consumed;
+                    v.consumed = 0;
+                }
+                release_claim(v);
+            };
+            (void)b.bind(name, std::move(work_b));
+            // Procedural preconditions: is there anything left to take?
+            const auto stock_check = [this, ws](const goap::PlanningContext& c) {
+                const Villager& v = *static_cast<const Villager*>(c.user_data);
+                const Impl& m = *m_impl;
+                switch (ws.effect) {
+                    case Effect::FetchWood: return m.wood_stock > 0;
+                    case Effect::EatMeal: return m.meals_stock > 0;
+                    case Effect::Chop:
+                    case Effect::Dig:
+                    case Effect::BuyVegetables:
+                    case Effect::EatVegetables:
+                        return (v.claim != kNone && m_places[v.claim].kind == ws.place) || m.free_stock[std::size_t(ws.place)] > 0;
+                    default: return true;
+                }
+            };
+            if (ws.effect == Effect::FetchWood || ws.effect == Effect::EatMeal || has_stock(ws.place))
+                (void)b.set_check(name, stock_check);
+        }
+        goap::BindResult r = b.build();
+        if (!r.ok()) throw SetupError(fname + ": " + r.message());
+        kd.type = r.type;
+        kd.system = std::make_unique<goap::AgentSystem>(d);
+    }
+}
+
+// Villagers arrive over the first kArrivalTicks ticks (villager i at tick i % kArrivalTicks), so the
+// first plans of a big village are spread over several frames instead of one.
+void Village::add_agents(std::uint64_t tick) {
+    Impl& im = *m_impl;
+    for (std::size_t i = tick; i < m_villagers.size(); i += kArrivalTicks) {
+        Villager& v = m_villagers[i];
+        const std::size_t k = std::size_t(v.kind);
+        const io::DomainFile& file = m_domains->files[k];
+        goap::AgentParams params;
+        params.name = std::string(to_string(v.kind)) + "#" + std::to_string(v.index);
+        params.type = im.kinds[k].type;
+        for (const goap::Goal& g : file.goals) params.goals.push_back(goap::AgentGoal::from(g));
+        params.state = file.start;
+        params.user_data = &v;
+        v.agent = im.kinds[k].system->add_agent(std::move(params));
+        if (!v.agent.valid()) throw SetupError(m_domains->names[k] + ": cannot add an agent of this domain");
+    }
+}
+
+// ---- walking ---------------------------------------------------------------------------------------
+void Village::rebuild_targets(PlaceKind kind) {
+    Impl::Targets& t = m_impl->targets[std::size_t(kind)];
+    t.cells.clear();
+    t.owner.clear();
+    for (const std::uint32_t i : m_by_kind[std::size_t(kind)]) {
+        const Place& p = m_places[i];
+        if (p.stock - p.claims <= 0) continue;
+        if (kind == PlaceKind::Tree) {
+            // A standing tree is a wall: villagers chop it from an orthogonal neighbour.
+            for (const GridPoint d : kOrthogonal) {
+                const GridPoint q = add(p.cell, d);
+                if (m_map.passable(q)) {
+                    t.cells.push_back(q);
+                    t.owner.push_back(i);
+                }
+            }
+        } else {
+            t.cells.push_back(p.cell);
+            t.owner.push_back(i);
+        }
+    }
+    t.dirty = false;
+}
+
+void Village::ensure_targets() {
+    for (const PlaceKind kind : {PlaceKind::Tree, PlaceKind::Mine, PlaceKind::Market})
+        if (m_impl->targets[std::size_t(kind)].dirty) rebuild_targets(kind);
+}
+
+// Nearest-of-many in one search, cheap on big maps: A* toward the kCandidates targets nearest as the
+// crow flies (NearestTargets' heuristic is the minimum over them). The octile distance times the map's
+// minimum cell cost is a lower bound of every walking cost, so if the best walking cost found is no
+// more than the lower bound of the nearest target left out, no target left out can be nearer and the
+// answer is exact. Otherwise (walls in the way) one Dijkstra over all targets decides, within
+// kHorizonExpansions; if that budget runs out the best candidate stands (a real walking cost to a
+// real target). Villagers have a horizon: a place the first search cannot reach within
+// kHorizonExpansions cells is out of reach (+infinity), which bounds the planning time of a tick
+// when the only market left with vegetables is at the other end of a big map.
+constexpr std::uint64_t kHorizonExpansions = 6000;
+static path::NearestTarget nearest_target(const path::GridMap& map, GridPoint from, std::span<const GridPoint> targets,
+                                          path::NearestTargets& finder,
+                                          std::vector<std::pair<double, std::uint32_t>>& scratch) {
+    constexpr std::size_t kCandidates = path::GridPathfinder::kMaxHeuristicGoals;
+    path::GridSearchOptions options;
+    options.budget.max_expansions = kHorizonExpansions;
+    if (targets.size() <= kCandidates) return finder.find(map, from, targets, options);
+    scratch.clear();
+    for (std::uint32_t i = 0; i < targets.size(); ++i) scratch.emplace_back(octile(from, targets[i]), i);
+    std::nth_element(scratch.begin(), scratch.begin() + kCandidates, scratch.end());
+    const double bound_left_out = scratch[kCandidates].first * static_cast<double>(map.min_cost());
+    std::sort(scratch.begin(), scratch.begin() + kCandidates);  // deterministic candidate order
+    std::array<GridPoint, kCandidates> near{};
+    for (std::size_t i = 0; i < kCandidates; ++i) near[i] = targets[scratch[i].second];
+    path::NearestTarget best = finder.find(map, from, near, options);
+    if (best.status == Status::Found) best.index = scratch[best.index].second;
+    if (best.status != Status::Found || best.cost <= bound_left_out) return best;
+    const path::NearestTarget all = finder.find(map, from, targets, options);
+    return all.status == Status::BudgetExhausted ? best : all;
+}
+
+// Walking distance from the villager to the nearest place of `kind` (+infinity: none reachable). Runs
+// on planning worker threads: reads the map, the target lists and the fields, all fixed during think.
+double Village::walk_cost(const Villager& v, PlaceKind kind) const {
+    const Impl& im = *m_impl;
+    if (has_stock(kind)) {
+        const Impl::Targets& t = im.targets[std::size_t(kind)];
+        if (t.cells.empty()) return kInf;
+        thread_local path::NearestTargets finder;
+        thread_local std::vector<std::pair<double, std::uint32_t>> scratch;
+        const path::NearestTarget r = nearest_target(m_map, v.cell, t.cells, finder, scratch);
+        return r.status == Status::Found ? r.cost : kInf;
+    }
+    const path::DistanceField& f = im.fields[std::size_t(kind)];
+    double d = f.distance(v.cell);
+    if (std::isinf(d))  // standing on a stump the field never saw: go through a neighbour
+        for (const GridPoint dir : kRing) {
+            const GridPoint q = add(v.cell, dir);
+            if (path::step_allowed(m_map, q, v.cell, path::Movement::Eight, path::DiagonalRule::NoCornerCutting))
+                d = std::min(d, f.distance(q) + path::step_cost(m_map, v.cell, q));
+        }
+    return d;
+}
+
+bool Village::choose_target(Villager& v, PlaceKind kind) {
+    Impl& im = *m_impl;
+    if (has_stock(kind)) {
+        ensure_targets();
+        Impl::Targets& t = im.targets[std::size_t(kind)];
+        if (t.cells.empty()) return false;
+        const path::NearestTarget r = nearest_target(m_map, v.cell, t.cells, im.nearest, im.scratch);
+        if (r.status != Status::Found) return false;
+        const std::uint32_t place = t.owner[r.index];
+        Place& p = m_places[place];
+        ++p.claims;
+        --im.free_stock[std::size_t(kind)];
+        if (p.stock - p.claims <= 0) t.dirty = true;
+        v.claim = v.target = place;
+        v.goal = r.cell;
+        return true;
+    }
+    const path::DistanceField& f = im.fields[std::size_t(kind)];
+    GridPoint from = v.cell;
+    if (!f.reached(from)) {
+        double best = kInf;
+        for (const GridPoint dir : kRing) {
+            const GridPoint q = add(v.cell, dir);
+            if (f.reached(q) && f.distance(q) < best) best = f.distance(q), from = q;
+        }
+        if (std::isinf(best)) return false;
+    }
+    const std::size_t source = f.nearest_source(from);
+    if (source == path::kNoIndex) return false;
+    v.target = m_by_kind[std::size_t(kind)][source];
+    v.goal = m_places[v.target].cell;
+    return true;
+}
+
+void Village::submit_path(Villager& v) {
+    Impl& im = *m_impl;
+    if (v.request.valid()) (void)im.queue->cancel(v.request);
+    v.route.clear();
+    v.route_index = 0;
+    v.greedy = false;
+    path::PathRequest r;
+    r.start = v.cell;
+    r.goal = v.goal;
+    // Villagers need good paths, not optimal ones: weighted A* (cost at most kPathWeight times the
+    // optimum, usually far fewer expansions), then smoothing straightens what the weight bent.
+    r.options.weight = kPathWeight;
+    v.request = im.queue->submit(r);
+    ++im.counts.path_requests;
+}
+
+void Village::release_claim(Villager& v) {
+    if (v.claim == kNone) return;
+    Place& p = m_places[v.claim];
+    --p.claims;
+    ++m_impl->free_stock[std::size_t(p.kind)];
+    m_impl->targets[std::size_t(p.kind)].dirty = true;
+    v.claim = kNone;
+}
+
+void Village::end_walk(Villager& v, bool keep_claim) {
+    if (v.request.valid()) (void)m_impl->queue->cancel(v.request);
+    v.request = {};
+    v.route.clear();
+    v.route_index = 0;
+    v.walking = false;
+    v.greedy = false;
+    if (!keep_claim) {
+        release_claim(v);
+        // It may have left wherever it believed it was.
+        const Impl::KindData& kd = m_impl->kinds[std::size_t(v.kind)];
+        goap::Agent* a = kd.system->find(v.agent);
+        for (const goap::AtomId at : kd.at)
+            if (at.valid() && a) (void)a->set(at, false);
+    }
+}
+
+bool Village::near_place(const Villager& v, PlaceKind kind) const {
+    const std::int32_t r = arrival_radius(kind);
+    for (std::int32_t dy = -r; dy <= r; ++dy)
+        for (std::int32_t dx = -r; dx <= r; ++dx) {
+            const GridPoint q{v.cell.x + dx, v.cell.y + dy};
+            if (!m_map.contains(q)) continue;
+            const std::uint32_t p = m_impl->place_at[m_map.index(q)];
+            if (p != kNone && m_places[p].kind == kind) return true;
+        }
+    return false;
+}
+
+bool Village::claim_near(Villager& v, PlaceKind kind) {
+    Impl& im = *m_impl;
+    const std::int32_t r = arrival_radius(kind);
+    if (v.claim != kNone && m_places[v.claim].kind == kind && chebyshev(v.cell, m_places[v.claim].cell) <= r) return true;
+    release_claim(v);
+    for (std::int32_t dy = -r; dy <= r; ++dy)
+        for (std::int32_t dx = -r; dx <= r; ++dx) {
+            const GridPoint q{v.cell.x + dx, v.cell.y + dy};
+            if (!m_map.contains(q)) continue;
+            const std::uint32_t i = im.place_at[m_map.index(q)];
+            if (i == kNone) continue;
+            Place& p = m_places[i];
+            if (p.kind != kind || p.stock - p.claims <= 0 || (kind == PlaceKind::Tree && !p.standing)) continue;
+            ++p.claims;
+            --im.free_stock[std::size_t(kind)];
+            im.targets[std::size_t(kind)].dirty = true;
+            v.claim = i;
+            return true;
+        }
+    return false;
+}
+
+void Village::move_villager(Villager& v, GridPoint to) {
+    m_occupant[m_map.index(v.cell)] = 0;
+    v.cell = to;
+    m_occupant[m_map.index(to)] = v.index + 1;
+    ++m_impl->counts.steps;
+}
+
+// One step along the route, or the reaction to a blocked step. Returns true if the villager moved.
+bool Village::greedy_step(Villager& v) {
+    const Place& target = m_places[v.target];
+    const double here = octile(v.cell, target.cell);
+    GridPoint best{-1, -1};
+    double best_d = here;
+    for (const GridPoint d : kRing) {
+        const GridPoint n = add(v.cell, d);
+        if (occupant(n) != kNone ||
+            !path::step_allowed(m_map, v.cell, n, path::Movement::Eight, path::DiagonalRule::NoCornerCutting))
+            continue;
+        const double dn = octile(n, target.cell);
+        if (dn < best_d - 1e-9) best = n, best_d = dn;
+    }
+    if (best.x < 0) return false;
+    move_villager(v, best);
+    v.moved_tick = m_tick;
+    return true;
+}
+
+bool Village::try_step(Villager& v, std::int32_t depth) {
+    Impl& im = *m_impl;
+    const std::uint64_t tick = m_tick;
+    if (v.greedy) {
+        // Off the route, close to the place: any free step that brings it nearer; repath when stuck.
+        if (greedy_step(v)) {
+            v.blocked = 0;
+            return true;
+        }
+        ++im.counts.blocked_steps;
+        if (++v.blocked >= kRepathAfter) {
+            v.greedy = false;
+            v.blocked = 0;
+            ++v.stuck_repaths;
+            ++im.counts.repaths;
+            submit_path(v);
+        }
+        return false;
+    }
+    const GridPoint next = v.route[v.route_index];
+    if (!path::step_allowed(m_map, v.cell, next, path::Movement::Eight, path::DiagonalRule::NoCornerCutting)) {
+        // The map changed under the route (a tree regrew): ask for a new path at once.
+        ++im.counts.repaths;
+        ++im.counts.repaths_map;
+        submit_path(v);
+        return false;
+    }
+    std::uint32_t other = occupant(next);
+    if (other != kNone && depth < kPushDepth) {
+        // The villager ahead walks too and has not moved yet this tick: let it go first, so a file of
+        // walkers advances together whatever their update order.
+        Villager& ahead = m_villagers[other];
+        if (ahead.walking && !ahead.stepping && !ahead.request.valid() && ahead.moved_tick != tick &&
+            (ahead.greedy || (ahead.route_index < ahead.route.size() && ahead.route[ahead.route_index] != v.cell))) {
+            v.stepping = true;
+            (void)try_step(ahead, depth + 1);
+            v.stepping = false;
+            other = occupant(next);
+        }
+    }
+    if (other == kNone) {
+        move_villager(v, next);
+        ++v.route_index;
+        v.blocked = 0;
+        v.stuck_repaths = 0;
+        v.moved_tick = tick;
+        return true;
+    }
+    Villager& b = m_villagers[other];
+    // Head-on: the other villager wants this cell next; both move (one swap keeps cells exclusive).
+    if (b.walking && !b.request.valid() && b.route_index < b.route.size() && b.route[b.route_index] == v.cell &&
+        b.moved_tick != tick &&
+        path::step_allowed(m_map, b.cell, v.cell, path::Movement::Eight, path::DiagonalRule::NoCornerCutting)) {
+        const GridPoint mine = v.cell;
+        v.cell = next;
+        b.cell = mine;
+        m_occupant[m_map.index(v.cell)] = v.index + 1;
+        m_occupant[m_map.index(b.cell)] = b.index + 1;
+        ++v.route_index;
+        ++b.route_index;
+        v.moved_tick = b.moved_tick = tick;
+        v.blocked = b.blocked = 0;
+        im.counts.steps += 2;
+        ++im.counts.swaps;
+        return true;
+    }
+    ++v.blocked;
+    ++im.counts.blocked_steps;
+    if (v.blocked >= kSideStepAfter) {
+        // Step around: a free neighbour from which the route continues (or which is already close enough).
+        const std::size_t aim_index = std::min(v.route_index + 1, v.route.size() - 1);
+        const GridPoint aim = v.route[aim_index];
+        const Place& target = m_places[v.target];
+        const std::int32_t radius = arrival_radius(target.kind);
+        GridPoint best{-1, -1};
+        double best_score = kInf;
+        bool best_arrives = false;
+        for (const GridPoint d : kRing) {
+            const GridPoint n = add(v.cell, d);
+            if (n == next || occupant(n) != kNone ||
+                !path::step_allowed(m_map, v.cell, n, path::Movement::Eight, path::DiagonalRule::NoCornerCutting))
+                continue;
+            const bool arrives = chebyshev(n, target.cell) <= radius;
+            const bool joins = n == aim || (aim_index > v.route_index &&
+                                            path::step_allowed(m_map, n, aim, path::Movement::Eight, path::DiagonalRule::NoCornerCutting));
+            if (!arrives && !joins) continue;
+            const double score = arrives ? -1.0 : octile(n, aim);
+            if (score < best_score) best = n, best_score = score, best_arrives = arrives;
+        }
+        if (best.x >= 0) {
+            move_villager(v, best);
+            if (best_arrives && best != aim) v.route_index = v.route.size();
+            else v.route_index = best == aim ? aim_index + 1 : aim_index;
+            v.blocked = 0;
+            v.moved_tick = tick;
+            ++im.counts.side_steps;
+            return true;
+        }
+    }
+    if (chebyshev(v.cell, m_places[v.target].cell) <= arrival_radius(m_places[v.target].kind) + kGreedyRange &&
+        greedy_step(v)) {
+        v.greedy = true;
+        v.route_index = v.route.size();
+        v.blocked = 0;
+        ++im.counts.side_steps;
+        return true;
+    }
+    if (v.blocked >= kRepathAfter) {
+        ++v.stuck_repaths;
+        ++im.counts.repaths;
+        v.blocked = 0;
+        submit_path(v);
+    }
+    return false;
+}
+
+goap::ActionStatus Village::walk_update(Villager& v, goap::ActionContext&) {
+    Impl& im = *m_impl;
+    if (v.target == kNone) {  // nothing of the kind left (or reachable) when the walk started
+        ++im.counts.resource_failures;
+        end_walk(v, false);
+        return goap::ActionStatus::Failure;
+    }
+    const Place& target = m_places[v.target];
+    const std::int32_t radius = arrival_radius(target.kind);
+    if (!v.arrived) {
+        if (v.request.valid()) {
+            if (im.queue->state(v.request) != path::RequestState::Done) return goap::ActionStatus::Running;
+            const auto t0 = Clock::now();
+            (void)im.queue->take(v.request, im.taken);
+            v.request = {};
+            if (im.taken.status != Status::Found || im.taken.path.cells.empty() || im.taken.path.cells.front() != v.cell) {
+                end_walk(v, false);
+                return goap::ActionStatus::Failure;
+            }
+            ++im.counts.paths;
+            path::smooth_path(m_map, im.taken.path);
+            // Smoothed paths are single legal steps; anything else is walked cell by cell along a taut line.
+            const std::vector<GridPoint>& cells = im.taken.path.cells;
+            v.route.clear();
+            v.route.push_back(cells.front());
+            for (std::size_t i = 1; i < cells.size(); ++i) {
+                if (chebyshev(cells[i - 1], cells[i]) <= 1) {
+                    v.route.push_back(cells[i]);
+                    continue;
+                }
+                im.line.resize(static_cast<std::size_t>(std::abs(cells[i].x - cells[i - 1].x) + std::abs(cells[i].y - cells[i - 1].y)));
+                const std::size_t count = path::write_walkable_line(m_map, cells[i - 1], cells[i], path::Movement::Eight,
+                                                                    path::DiagonalRule::NoCornerCutting, im.line.data());
+                if (count == 0) {
+                    end_walk(v, false);
+                    return goap::ActionStatus::Failure;
+                }
+                v.route.insert(v.route.end(), im.line.begin(), im.line.begin() + static_cast<std::ptrdiff_t>(count));
+            }
+            v.route_index = 1;
+            im.path_us += std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+        }
+        if (v.moved_tick != m_tick && (v.greedy || v.route_index < v.route.size())) (void)try_step(v, 0);
+        v.arrived = chebyshev(v.cell, target.cell) <= radius;
+    }
+    if (v.arrived) {
+        end_walk(v, true);
+        return goap::ActionStatus::Success;
+    }
+    // A route always ends within reach of its place; one that does not, or a walker that keeps being
+    // blocked, gives up: the action fails and the agent replans.
+    if ((!v.request.valid() && !v.greedy && v.route_index >= v.route.size()) || v.stuck_repaths > kGiveUpRepaths) {
+        end_walk(v, false);
+        return goap::ActionStatus::Failure;
+    }
+    return goap::ActionStatus::Running;
+}
+
+// ---- the world ------------------------------------------------------------------------------------
+void Village::pulse() {
+    Impl& im = *m_impl;
+    for (const std::uint32_t i : m_by_kind[std::size_t(PlaceKind::Tree)]) {
+        Place& p = m_places[i];
+        if (p.standing && p.stock == 0) {
+            p.standing = false;  // felled: the stump is passable
+            p.regrow_tick = m_tick + kRegrowTicks;
+            (void)m_map.set_passable(p.cell, true);
+            ++im.counts.map_changes;
+        } else if (!p.standing && m_tick >= p.regrow_tick && occupant(p.cell) == kNone) {
+            p.standing = true;
+            p.stock = p.capacity;
+            im.free_stock[std::size_t(PlaceKind::Tree)] += p.capacity;
+            (void)m_map.set_passable(p.cell, false);
+            ++im.counts.map_changes;
+        }
+    }
+    for (const PlaceKind kind : {PlaceKind::Mine, PlaceKind::Market})
+        for (const std::uint32_t i : m_by_kind[std::size_t(kind)]) {
+            Place& p = m_places[i];
+            const std::int32_t refill = std::min(p.capacity - p.stock, kind == PlaceKind::Mine ? 2 : 6);
+            p.stock += refill;
+            im.free_stock[std::size_t(kind)] += refill;
+        }
+    for (Impl::Targets& t : im.targets) t.dirty = true;
+}
+
+void Village::update_needs() {
+    Impl& im = *m_impl;
+    for (Villager& v : m_villagers) {
+        Impl::KindData& kd = im.kinds[std::size_t(v.kind)];
+        goap::Agent* agent = kd.system->find(v.agent);
+        if (!agent) continue;  // not arrived yet
+        goap::Agent& a = *agent;
+        ++v.hunger;
+        ++v.fatigue;
+        const goap::WorldState& s = a.private_state();
+        if (v.hunger >= v.hunger_limit && !s.get(kd.hungry)) (void)a.set(kd.hungry, true);
+        if (v.fatigue >= v.fatigue_limit && !s.get(kd.tired)) (void)a.set(kd.tired, true);
+        // A completed work goal starts the next cycle.
+        const goap::Condition& work = a.goals()[kd.work_goal].condition;
+        if (s.satisfies(work)) work.for_each([&](goap::Literal l) { (void)a.set(l.atom, !l.value); });
+        if (a.status() == goap::AgentStatus::Idle) {
+            if (!v.walking) release_claim(v);
+            if ((m_tick + v.index) % kIdleRetryTicks == 0) a.notify_context_changed();
+        }
+    }
+}
+
+void Village::step() {
+    Impl& im = *m_impl;
+    const auto t0 = Clock::now();
+    if (m_tick > 0 && m_tick % kPulseTicks == 0) pulse();
+    if (m_tick > 0 && m_tick < kArrivalTicks) add_agents(m_tick);
+    update_needs();
+    const auto tq = Clock::now();
+    (void)im.queue->update(m_config.path_budget);
+    const auto tq1 = Clock::now();
+    im.path_us += std::chrono::duration<double, std::micro>(tq1 - tq).count();
+    const double behaviour_before = im.behaviour_us;
+    for (Impl::KindData& kd : im.kinds) {
+        ensure_targets();
+        const auto ts = Clock::now();
+        kd.system->tick(im.pool.get());
+        im.think_us += std::chrono::duration<double, std::micro>(Clock::now() - ts).count();
+    }
+    // Behaviours (walking, smoothing, work) ran inside the systems' ticks: not planning time.
+    im.think_us -= im.behaviour_us - behaviour_before;
+    ++m_tick;
+    const double us = std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+    m_last_tick_us = us;
+    im.tick_ms.push_back(static_cast<float>(us / 1000.0));
+}
+
+Summary Village::summary() const {
+    const Impl& im = *m_impl;
+    Summary s = im.counts;
+    s.ticks = m_tick;
+    s.agents = m_villagers.size();
+    s.wood_stock = im.wood_stock;
+    s.meals_stock = im.meals_stock;
+    for (const Villager& v : m_villagers) s.cycles[std::size_t(v.kind)] += v.cycles;
+    goap::AgentStats total;
+    for (const Impl::KindData& kd : im.kinds) total.add(kd.system->total_stats());
+    s.plans = total.plans_found;
+    s.searches = total.searches;
+    s.replans = total.replans;
+    s.replans_failed = total.replans_for(goap::ReplanTrigger::ActionFailed);
+    s.replans_preconditions = total.replans_for(goap::ReplanTrigger::PreconditionsFailed);
+    s.actions_failed = total.actions_failed;
+    s.cost_queries = total.cost_calls;
+
+    Fnv h;
+    h.add(s.ticks);
+    for (const Villager& v : m_villagers) {
+        h.add(std::uint64_t(v.kind));
+        h.add(std::uint64_t(std::uint32_t(v.cell.x)) << 32 | std::uint32_t(v.cell.y));
+        h.add(v.cycles);
+        h.add(std::uint64_t(std::uint32_t(v.hunger)) << 32 | std::uint32_t(v.fatigue));
+    }
+    for (const Place& p : m_places) h.add(std::uint64_t(std::uint32_t(p.stock)) << 32 | std::uint32_t(p.claims) << 1 | p.standing);
+    for (const std::uint64_t c : {s.plans, s.searches, s.replans, s.replans_failed, s.replans_preconditions, s.actions_failed,
+                                  s.cost_queries, s.paths, s.path_requests, s.repaths, s.repaths_map, s.blocked_steps,
+                                  s.swaps, s.side_steps, s.steps, s.resource_failures, s.map_changes, s.wood, s.ore,
+                                  s.meals, s.meals_eaten, s.vegetables_eaten, s.sleeps})
+        h.add(c);
+    h.add(std::uint64_t(s.wood_stock));
+    h.add(std::uint64_t(s.meals_stock));
+    s.checksum = h.value();
+
+    if (s.searches > 0) s.plan_us_mean = im.think_us / static_cast<double>(s.searches);
+    if (s.paths > 0) s.path_us_mean = im.path_us / static_cast<double>(s.paths);
+    if (!im.tick_ms.empty()) {
+        double sum = 0;
+        for (const float t : im.tick_ms) sum += t;
+        s.tick_ms_mean = sum / static_cast<double>(im.tick_ms.size());
+        std::vector<float> sorted = im.tick_ms;
+        const std::size_t k = std::min(sorted.size() - 1, static_cast<std::size_t>(std::ceil(0.99 * static_cast<double>(sorted.size()))) - 1);
+        std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(k), sorted.end());
+        s.tick_ms_p99 = sorted[k];
+        s.tick_ms_max = *std::max_element(im.tick_ms.begin(), im.tick_ms.end());
+    }
+    return s;
+}
+
+}  // namespace gameplan::village
