@@ -2,6 +2,7 @@
 
 #include "plan_cost.hpp"
 #include "state_registry.hpp"
+#include "word_search.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -85,6 +86,19 @@ struct detail::PlannerImpl {
     const std::uint64_t* search_words = nullptr;
     std::size_t search_count = 0;
 
+    // Bitset form of the relaxed problem, used by h_max_word() when the relevant atoms fit in one word
+    // and there are at most 64 relevant actions (K bits): per relevant action its precondition and
+    // effect literals as (true atoms, false atoms) masks, and per compact literal the mask of actions
+    // it is a precondition of.
+    bool word_hmax = false;
+    std::uint64_t atom_mask = 0;    // the R relevant atoms
+    std::uint64_t action_mask = 0;  // the K relevant actions
+    std::uint64_t goal_true = 0, goal_false = 0;
+    std::vector<std::uint64_t> pre_true, pre_false, eff_true, eff_false;  // K each
+    std::vector<std::uint64_t> consumer_mask;                             // 2R
+    // Set by h_max_word<false> from the start: the literals it reaches, the actions that fire.
+    std::uint64_t reachable_true = 0, reachable_false = 0, reachable_actions = 0;
+
     // The goal-dependent part of the compiled query is kept for the next query when goal, enable
     // mask and costs are unchanged (an agent replanning the same goal); only the start-dependent
     // part (start projection, h_max from the start, reachability) is redone.
@@ -95,7 +109,9 @@ struct detail::PlannerImpl {
     std::vector<std::uint8_t> cached_enabled;
     std::vector<double> cached_costs;
 
-    // Search.
+    // Search: states of one word (forward) or one care + one values word (backward) use the word
+    // engine; wider states (or force_generic_representation) use the registry and the generic engine.
+    detail::WordSearch word_search;
     detail::StateRegistry registry;
     search::SearchContext<PlanCost> context;
     std::vector<std::uint64_t> scratch;  // 4 * max words: current + successor state
@@ -114,8 +130,10 @@ struct detail::PlannerImpl {
     Status step(std::uint64_t slice);
     bool cache_hit(const Condition& goal, const PlanOptions& options) const noexcept;
     void compile_goal(const Condition& goal, const PlanOptions& options);
-    bool compile_start(const WorldState& start);
+    bool compile_start(const WorldState& start, bool word_path);
     double h_max(const std::uint64_t* state, double* literal_cost, bool stop_at_goal);
+    template <bool kStopAtGoal>
+    double h_max_word(std::uint64_t state, double* literal_cost);
     void extract_plan();
 
     template <class Fn>
@@ -247,6 +265,69 @@ struct BackwardSpace {
     }
 };
 
+// The word engine's spaces (see word_search.hpp): the same successor order and heuristics as the
+// generic spaces above, on keys held in registers.
+struct ForwardWordSpace {
+    detail::PlannerImpl& p;
+    std::uint64_t goal_care, goal_values;
+
+    [[nodiscard]] bool is_goal(std::uint64_t s, std::uint64_t) const noexcept { return (s & goal_care) == goal_values; }
+
+    [[nodiscard]] double heuristic(std::uint64_t s, std::uint64_t) {
+        return p.word_hmax ? p.h_max_word<true>(s, p.h_scratch.data()) : p.h_max(&s, p.h_scratch.data(), true);
+    }
+
+    template <class Sink>
+    void expand(std::uint64_t s, std::uint64_t, Sink&& sink) const {
+        const std::size_t count = p.search_count;
+        const std::uint64_t* a = p.search_words;
+        for (std::size_t k = 0; k < count; ++k, a += 4) {
+            if ((s & a[0]) != a[1]) continue;
+            const std::uint64_t next = (s & ~a[2]) | a[3];
+            if (next == s) continue;  // a self-loop never improves a path
+            sink(next, std::uint64_t{0}, p.search_cost[k], p.search_id[k]);
+        }
+    }
+};
+
+struct BackwardWordSpace {
+    detail::PlannerImpl& p;
+    std::uint64_t start;
+
+    [[nodiscard]] bool is_goal(std::uint64_t care, std::uint64_t values) const noexcept { return (start & care) == values; }
+
+    // Only literals the start does not satisfy can raise the maximum (the others cost 0), and those are
+    // all reached by h_max from the start (goal literals were checked, the others are preconditions of
+    // reachable actions), so h_start holds their costs.
+    [[nodiscard]] double heuristic(std::uint64_t care, std::uint64_t values) const noexcept {
+        const double* h = p.h_start.data();
+        double best = 0;
+        for (std::uint64_t bits = care & (start ^ values); bits; bits &= bits - 1) {
+            const unsigned b = static_cast<unsigned>(std::countr_zero(bits));
+            best = std::max(best, h[2 * b + ((values >> b) & 1u)]);
+        }
+        return best;
+    }
+
+    template <class Sink>
+    void expand(std::uint64_t care, std::uint64_t values, Sink&& sink) const {
+        const std::size_t count = p.search_count;
+        const std::uint64_t* a = p.search_words;
+        for (std::size_t k = 0; k < count; ++k, a += 4) {
+            const std::uint64_t pre_care = a[0], pre_values = a[1], eff_care = a[2], eff_values = a[3];
+            const std::uint64_t common = eff_care & care;
+            // Relevance and consistency: the action must set a sub-goal literal and undo none.
+            if (common == 0 || (common & (eff_values ^ values)) != 0) continue;
+            const std::uint64_t rest = care & ~eff_care;  // sub-goal literals the action leaves alone
+            if (pre_care & rest & (pre_values ^ values)) continue;  // precondition contradicts them
+            const std::uint64_t next_care = rest | pre_care;
+            const std::uint64_t next_values = (values & rest) | pre_values;
+            if (next_care == care && next_values == values) continue;
+            sink(next_care, next_values, p.search_cost[k], p.search_id[k]);
+        }
+    }
+};
+
 }  // namespace
 
 detail::PlannerImpl::PlannerImpl(const Domain& d) : domain(&d), atoms(d.atom_count()), actions(d.action_count()) {
@@ -285,6 +366,11 @@ detail::PlannerImpl::PlannerImpl(const Domain& d) : domain(&d), atoms(d.atom_cou
     filtered_id.reserve(actions);
     filtered_cost.reserve(actions);
     filtered_words.reserve(actions * 4 * max_words);
+    pre_true.reserve(std::min<std::size_t>(actions, 64));
+    pre_false.reserve(std::min<std::size_t>(actions, 64));
+    eff_true.reserve(std::min<std::size_t>(actions, 64));
+    eff_false.reserve(std::min<std::size_t>(actions, 64));
+    consumer_mask.reserve(std::min<std::size_t>(2 * atoms, 128));
     cached_goal = Condition(atoms);
     cached_enabled.assign(actions, 0);
     cached_costs.assign(actions, 0.0);
@@ -343,6 +429,88 @@ double detail::PlannerImpl::h_max(const std::uint64_t* state, double* literal_co
         if (settle(top.literal, top.cost)) return h;
     }
     return goal_left == 0 ? h : kInf;
+}
+
+// h_max over the bitset form of the relaxed problem, for one-word queries with at most 64 relevant
+// actions; the same values as h_max() (every literal cost is some action's cost plus the largest cost
+// of its preconditions, computed with the same additions), found by settling literals in batches of
+// equal cost: each round settles every tentative literal at the smallest tentative cost, then fires
+// the not-yet-fired actions that consume a newly settled literal and whose preconditions are now all
+// settled. No per-call clearing: only literals in the tentative mask have meaningful costs.
+// kStopAtGoal: return h_max of the goal (infinity if unreachable) as soon as it is settled.
+// Otherwise: run to the end, set reachable_true / reachable_false (the literals reached) and
+// reachable_actions (the actions that fired), and return 0. literal_cost then holds the cost of every
+// reached literal the state does not satisfy; the others (cost 0, or unreachable) are not written.
+template <bool kStopAtGoal>
+double detail::PlannerImpl::h_max_word(std::uint64_t state, double* literal_cost) {
+    std::uint64_t settled_true = state & atom_mask, settled_false = ~state & atom_mask;
+    std::uint64_t tentative_true = 0, tentative_false = 0;
+    std::uint64_t unfired = action_mask;
+    std::uint64_t candidates = action_mask;  // the first round looks at every action
+    double level = 0;
+    const auto improve = [&](std::uint64_t literals, std::uint64_t& tentative, std::size_t value, double v) {
+        for (; literals; literals &= literals - 1) {
+            const unsigned b = static_cast<unsigned>(std::countr_zero(literals));
+            const std::uint64_t bit = std::uint64_t{1} << b;
+            double& cost = literal_cost[2 * b + value];
+            if (!(tentative & bit) || v < cost) {
+                cost = v;
+                tentative |= bit;
+            }
+        }
+    };
+    for (;;) {
+        if constexpr (kStopAtGoal)
+            if (((goal_true & ~settled_true) | (goal_false & ~settled_false)) == 0) return level;
+        for (std::uint64_t bits = candidates & unfired; bits; bits &= bits - 1) {
+            const unsigned k = static_cast<unsigned>(std::countr_zero(bits));
+            if ((pre_true[k] & ~settled_true) | (pre_false[k] & ~settled_false)) continue;
+            unfired &= ~(std::uint64_t{1} << k);
+            const double v = level + relevant_cost[k];
+            improve(eff_true[k] & ~settled_true, tentative_true, 1, v);
+            improve(eff_false[k] & ~settled_false, tentative_false, 0, v);
+        }
+        if ((tentative_true | tentative_false) == 0) break;
+        double best = kInf;
+        std::uint64_t batch_true = 0, batch_false = 0;
+        for (std::uint64_t bits = tentative_true; bits; bits &= bits - 1) {
+            const unsigned b = static_cast<unsigned>(std::countr_zero(bits));
+            const double c = literal_cost[2 * b + 1];
+            if (c < best) {
+                best = c;
+                batch_true = 0;
+            }
+            if (c == best) batch_true |= std::uint64_t{1} << b;
+        }
+        for (std::uint64_t bits = tentative_false; bits; bits &= bits - 1) {
+            const unsigned b = static_cast<unsigned>(std::countr_zero(bits));
+            const double c = literal_cost[2 * b];
+            if (c < best) {
+                best = c;
+                batch_true = 0;
+                batch_false = 0;
+            }
+            if (c == best) batch_false |= std::uint64_t{1} << b;
+        }
+        level = best;
+        settled_true |= batch_true;
+        settled_false |= batch_false;
+        tentative_true &= ~batch_true;
+        tentative_false &= ~batch_false;
+        candidates = 0;
+        for (std::uint64_t bits = batch_true; bits; bits &= bits - 1)
+            candidates |= consumer_mask[2 * static_cast<unsigned>(std::countr_zero(bits)) + 1];
+        for (std::uint64_t bits = batch_false; bits; bits &= bits - 1)
+            candidates |= consumer_mask[2 * static_cast<unsigned>(std::countr_zero(bits))];
+    }
+    if constexpr (kStopAtGoal) {
+        return kInf;
+    } else {
+        reachable_actions = action_mask & ~unfired;
+        reachable_true = settled_true;
+        reachable_false = settled_false;
+        return 0;
+    }
 }
 
 bool detail::PlannerImpl::cache_hit(const Condition& goal, const PlanOptions& options) const noexcept {
@@ -462,6 +630,27 @@ void detail::PlannerImpl::compile_goal(const Condition& goal, const PlanOptions&
             consumer_list[consumer_fill[pre_list[i]]++] = static_cast<std::uint32_t>(k);
     remaining.resize(K);
 
+    word_hmax = W == 1 && K <= 64;
+    if (word_hmax) {
+        atom_mask = R == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << R) - 1;
+        action_mask = K == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << K) - 1;
+        goal_true = goal_care[0] & goal_values[0];
+        goal_false = goal_care[0] & ~goal_values[0];
+        pre_true.resize(K);
+        pre_false.resize(K);
+        eff_true.resize(K);
+        eff_false.resize(K);
+        consumer_mask.assign(2 * R, 0);
+        for (std::size_t k = 0; k < K; ++k) {
+            const std::uint64_t* a = action_words.data() + 4 * k;
+            pre_true[k] = a[0] & a[1];
+            pre_false[k] = a[0] & ~a[1];
+            eff_true[k] = a[2] & a[3];
+            eff_false[k] = a[2] & ~a[3];
+            for (std::uint32_t i = pre_offset[k]; i < pre_offset[k + 1]; ++i) consumer_mask[pre_list[i]] |= std::uint64_t{1} << k;
+        }
+    }
+
     h_start.resize(2 * R);
     h_scratch.resize(2 * R);
 
@@ -473,7 +662,7 @@ void detail::PlannerImpl::compile_goal(const Condition& goal, const PlanOptions&
     cache_valid = true;
 }
 
-bool detail::PlannerImpl::compile_start(const WorldState& start) {
+bool detail::PlannerImpl::compile_start(const WorldState& start, bool word_path) {
     const std::size_t R = relevant_atoms;
     const std::size_t W = words;
     const std::size_t K = relevant_actions.size();
@@ -482,15 +671,29 @@ bool detail::PlannerImpl::compile_start(const WorldState& start) {
         if (start.get(AtomId(atom_of_compact[c]))) set_bit(start_words.data(), c);
 
     // h_max from the start: failure explanation, reachability pruning, backward heuristic table.
-    h_max(start_words.data(), h_start.data(), false);
+    const bool by_word = word_path && word_hmax;
     unreachable.clear();
-    for (const Literal& l : goal_literals)
-        if (h_start[2 * compact_of_atom[l.atom.value] + (l.value ? 1u : 0u)] == kInf) unreachable.push_back(l);
-    if (!unreachable.empty()) return false;
+    if (by_word) {
+        h_max_word<false>(start_words[0], h_start.data());
+        if ((goal_true & ~reachable_true) | (goal_false & ~reachable_false)) {
+            for (const Literal& l : goal_literals) {
+                const std::uint64_t bit = std::uint64_t{1} << compact_of_atom[l.atom.value];
+                if (!((l.value ? reachable_true : reachable_false) & bit)) unreachable.push_back(l);
+            }
+            return false;
+        }
+    } else {
+        h_max(start_words.data(), h_start.data(), false);
+        for (const Literal& l : goal_literals)
+            if (h_start[2 * compact_of_atom[l.atom.value] + (l.value ? 1u : 0u)] == kInf) unreachable.push_back(l);
+        if (!unreachable.empty()) return false;
+    }
 
     // Actions with a precondition unreachable from the start can never fire: leave them out.
     bool all_reachable = true;
-    for (std::size_t i = 0; i < pre_list.size() && all_reachable; ++i) all_reachable = h_start[pre_list[i]] != kInf;
+    if (by_word) all_reachable = reachable_actions == action_mask;
+    else
+        for (std::size_t i = 0; i < pre_list.size() && all_reachable; ++i) all_reachable = h_start[pre_list[i]] != kInf;
     if (all_reachable) {
         search_id = relevant_actions.data();
         search_cost = relevant_cost.data();
@@ -503,8 +706,10 @@ bool detail::PlannerImpl::compile_start(const WorldState& start) {
     filtered_words.clear();
     for (std::size_t k = 0; k < K; ++k) {
         bool reachable = true;
-        for (std::uint32_t i = pre_offset[k]; i < pre_offset[k + 1]; ++i)
-            if (h_start[pre_list[i]] == kInf) reachable = false;
+        if (by_word) reachable = (reachable_actions >> k) & 1u;
+        else
+            for (std::uint32_t i = pre_offset[k]; i < pre_offset[k + 1]; ++i)
+                if (h_start[pre_list[i]] == kInf) reachable = false;
         if (!reachable) continue;
         filtered_id.push_back(relevant_actions[k]);
         filtered_cost.push_back(relevant_cost[k]);
@@ -520,20 +725,20 @@ bool detail::PlannerImpl::compile_start(const WorldState& start) {
 
 template <class Fn>
 decltype(auto) detail::PlannerImpl::with_space(Fn&& fn) {
-    if (direction == Direction::Forward) {
-        if (one_word) {
-            ForwardSpace<1> space{*this};
-            return fn(space);
-        }
-        ForwardSpace<0> space{*this};
-        return fn(space);
-    }
     if (one_word) {
-        BackwardSpace<1> space{*this};
-        return fn(space);
+        if (direction == Direction::Forward) {
+            ForwardWordSpace space{*this, goal_care[0], goal_values[0]};
+            return fn(space, word_search);
+        }
+        BackwardWordSpace space{*this, start_words[0]};
+        return fn(space, word_search);
+    }
+    if (direction == Direction::Forward) {
+        ForwardSpace<0> space{*this};
+        return fn(space, context);
     }
     BackwardSpace<0> space{*this};
-    return fn(space);
+    return fn(space, context);
 }
 
 // begin() and step() are untimed: the public entry points time themselves, so plan() reads the clock
@@ -554,8 +759,19 @@ Status detail::PlannerImpl::begin(const WorldState& start, const Condition& goal
     if (!valid) return status = Status::InvalidQuery;
     direction = options.direction;
     if (!cache_hit(goal, options)) compile_goal(goal, options);
-    if (!compile_start(start)) return status = Status::NoPath;
     one_word = words == 1 && !options.force_generic_representation;
+    if (!compile_start(start, one_word)) return status = Status::NoPath;
+    const search::Budget budget{options.max_expansions, options.deadline};
+    if (one_word) {
+        if (direction == Direction::Forward) {
+            ForwardWordSpace space{*this, goal_care[0], goal_values[0]};
+            word_search.begin(space, start_words[0], 0, budget);
+        } else {
+            BackwardWordSpace space{*this, start_words[0]};
+            word_search.begin(space, goal_care[0], goal_values[0], budget);
+        }
+        return status = Status::InProgress;
+    }
     const std::size_t W = words;
     registry.reset(direction == Direction::Forward ? W : 2 * W);
     std::uint64_t* root = scratch.data();
@@ -565,23 +781,34 @@ Status detail::PlannerImpl::begin(const WorldState& start, const Condition& goal
         std::copy(goal_care.begin(), goal_care.end(), root);
         std::copy(goal_values.begin(), goal_values.end(), root + W);
     }
-    const search::Budget budget{options.max_expansions, options.deadline};
-    with_space([&](auto& space) {
-        const std::uint32_t root_id = registry.intern<0>(root);
+    const std::uint32_t root_id = registry.intern<0>(root);
+    if (direction == Direction::Forward) {
+        ForwardSpace<0> space{*this};
         context.begin(space, root_id, budget);
-    });
+    } else {
+        BackwardSpace<0> space{*this};
+        context.begin(space, root_id, budget);
+    }
     return status = Status::InProgress;
 }
 
 Status detail::PlannerImpl::step(std::uint64_t slice) {
     if (status != Status::InProgress) return status;
-    const Status s = with_space([&](auto& space) { return context.step(space, slice); });
-    stats = context.stats();
+    const Status s = with_space([&](auto& space, auto& engine) { return engine.step(space, slice); });
+    stats = one_word ? word_search.stats() : context.stats();
     if (s == Status::Found) extract_plan();
     return status = s;
 }
 
 void detail::PlannerImpl::extract_plan() {
+    if (one_word) {
+        const WordSearch::Node* n = &word_search.node(word_search.goal());
+        cost = n->g_cost;
+        plan.clear();
+        for (; n->parent != search::kNoNode; n = &word_search.node(n->parent)) plan.push_back(ActionId(n->label));
+        if (direction == Direction::Forward) std::reverse(plan.begin(), plan.end());
+        return;
+    }
     const search::NodeIndex goal_node = context.goal();
     cost = context.g(goal_node).cost;
     plan.clear();
@@ -642,6 +869,7 @@ void Planner::reserve(std::size_t states) {
     const std::size_t width = 2 * std::max<std::size_t>(1, words_for_atoms(m_impl->atoms));
     m_impl->registry.reserve(states, width);
     m_impl->context.reserve(states, states);
+    m_impl->word_search.reserve(states);
 }
 
 }  // namespace gameplan::goap
