@@ -96,6 +96,13 @@ struct detail::PlannerImpl {
     std::uint64_t goal_true = 0, goal_false = 0;
     std::vector<std::uint64_t> pre_true, pre_false, eff_true, eff_false;  // K each
     std::vector<std::uint64_t> consumer_mask;                             // 2R
+    // Backward word search with at most 64 search actions: per compact atom, the search actions that
+    // set it (bit s = search action s), so a sub-goal is regressed only through actions that touch it.
+    // relevant_achievers indexes relevant actions (the search actions when all are reachable);
+    // filtered_achievers the filtered list; search_achievers points at the one in use, or is null.
+    std::vector<std::uint64_t> relevant_achievers, filtered_achievers;
+    const std::uint64_t* search_achievers = nullptr;
+
     // Set by h_max_word<false> from the start: the literals it reaches, the actions that fire.
     std::uint64_t reachable_true = 0, reachable_false = 0, reachable_actions = 0;
 
@@ -311,20 +318,26 @@ struct BackwardWordSpace {
 
     template <class Sink>
     void expand(std::uint64_t care, std::uint64_t values, Sink&& sink) const {
-        const std::size_t count = p.search_count;
-        const std::uint64_t* a = p.search_words;
-        for (std::size_t k = 0; k < count; ++k, a += 4) {
+        const auto regress = [&](std::size_t k) {
+            const std::uint64_t* a = p.search_words + 4 * k;
             const std::uint64_t pre_care = a[0], pre_values = a[1], eff_care = a[2], eff_values = a[3];
             const std::uint64_t common = eff_care & care;
             // Relevance and consistency: the action must set a sub-goal literal and undo none.
-            if (common == 0 || (common & (eff_values ^ values)) != 0) continue;
+            if (common == 0 || (common & (eff_values ^ values)) != 0) return;
             const std::uint64_t rest = care & ~eff_care;  // sub-goal literals the action leaves alone
-            if (pre_care & rest & (pre_values ^ values)) continue;  // precondition contradicts them
+            if (pre_care & rest & (pre_values ^ values)) return;  // precondition contradicts them
             const std::uint64_t next_care = rest | pre_care;
             const std::uint64_t next_values = (values & rest) | pre_values;
-            if (next_care == care && next_values == values) continue;
+            if (next_care == care && next_values == values) return;
             sink(next_care, next_values, p.search_cost[k], p.search_id[k]);
+        };
+        if (p.search_achievers) {  // only actions that set a sub-goal atom, still in declaration order
+            std::uint64_t candidates = 0;
+            for (std::uint64_t bits = care; bits; bits &= bits - 1) candidates |= p.search_achievers[std::countr_zero(bits)];
+            for (; candidates; candidates &= candidates - 1) regress(static_cast<std::size_t>(std::countr_zero(candidates)));
+            return;
         }
+        for (std::size_t k = 0; k < p.search_count; ++k) regress(k);
     }
 };
 
@@ -371,6 +384,8 @@ detail::PlannerImpl::PlannerImpl(const Domain& d) : domain(&d), atoms(d.atom_cou
     eff_true.reserve(std::min<std::size_t>(actions, 64));
     eff_false.reserve(std::min<std::size_t>(actions, 64));
     consumer_mask.reserve(std::min<std::size_t>(2 * atoms, 128));
+    relevant_achievers.reserve(std::min<std::size_t>(atoms, 64));
+    filtered_achievers.reserve(std::min<std::size_t>(atoms, 64));
     cached_goal = Condition(atoms);
     cached_enabled.assign(actions, 0);
     cached_costs.assign(actions, 0.0);
@@ -514,7 +529,13 @@ double detail::PlannerImpl::h_max_word(std::uint64_t state, double* literal_cost
 }
 
 bool detail::PlannerImpl::cache_hit(const Condition& goal, const PlanOptions& options) const noexcept {
-    if (!cache_valid || !(goal == cached_goal)) return false;
+    if (!cache_valid) return false;
+    // Word by word rather than Condition::operator==, which calls memcmp twice: this runs every query.
+    const auto care = goal.care().words(), values = goal.values().words();
+    const auto cached_care = cached_goal.care().words(), cached_values = cached_goal.values().words();
+    if (care.size() != cached_care.size()) return false;
+    for (std::size_t w = 0; w < care.size(); ++w)
+        if (care[w] != cached_care[w] || values[w] != cached_values[w]) return false;
     if (options.enabled.empty() != !cached_has_enabled || options.costs.empty() != !cached_has_costs) return false;
     if (!options.enabled.empty() && !std::equal(options.enabled.begin(), options.enabled.end(), cached_enabled.begin()))
         return false;
@@ -641,8 +662,11 @@ void detail::PlannerImpl::compile_goal(const Condition& goal, const PlanOptions&
         eff_true.resize(K);
         eff_false.resize(K);
         consumer_mask.assign(2 * R, 0);
+        relevant_achievers.assign(R, 0);
         for (std::size_t k = 0; k < K; ++k) {
             const std::uint64_t* a = action_words.data() + 4 * k;
+            for (std::uint64_t bits = a[2]; bits; bits &= bits - 1)
+                relevant_achievers[static_cast<std::size_t>(std::countr_zero(bits))] |= std::uint64_t{1} << k;
             pre_true[k] = a[0] & a[1];
             pre_false[k] = a[0] & ~a[1];
             eff_true[k] = a[2] & a[3];
@@ -699,6 +723,7 @@ bool detail::PlannerImpl::compile_start(const WorldState& start, bool word_path)
         search_cost = relevant_cost.data();
         search_words = action_words.data();
         search_count = K;
+        search_achievers = by_word ? relevant_achievers.data() : nullptr;
         return true;
     }
     filtered_id.clear();
@@ -720,6 +745,14 @@ bool detail::PlannerImpl::compile_start(const WorldState& start, bool word_path)
     search_cost = filtered_cost.data();
     search_words = filtered_words.data();
     search_count = filtered_id.size();
+    search_achievers = nullptr;
+    if (by_word) {  // search_count < K <= 64
+        filtered_achievers.assign(R, 0);
+        for (std::size_t k = 0; k < search_count; ++k)
+            for (std::uint64_t bits = filtered_words[4 * k + 2]; bits; bits &= bits - 1)
+                filtered_achievers[static_cast<std::size_t>(std::countr_zero(bits))] |= std::uint64_t{1} << k;
+        search_achievers = filtered_achievers.data();
+    }
     return true;
 }
 

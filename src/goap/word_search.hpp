@@ -74,7 +74,7 @@ public:
 
     /// Pre-sizes storage for `states` nodes.
     void reserve(std::size_t states) {
-        if (m_node_capacity < states) grow_nodes(states);
+        if (m_nodes.size() < states) grow_nodes(states);
         std::size_t slots = m_slots.empty() ? kInitialSlots : m_slots.size();
         while (slots < 2 * states) slots *= 2;
         if (slots > m_slots.size()) resize_table(slots);
@@ -98,20 +98,11 @@ public:
         m_goal = search::kNoNode;
         m_status = Status::InProgress;
         m_sequence = 0;
-        const std::uint32_t root = add_node(key0, key1, slot_of(key0, key1));
         const double h = space.heuristic(key0, key1);
-        Node& n = m_nodes[root];
-        n.g_cost = 0;
-        n.g_actions = 0;
-        n.parent = search::kNoNode;
-        n.label = UINT32_MAX;
-        n.h = h;
-        if (!(h < kInf)) {
-            n.state = NodeState::Dead;
-            return;
-        }
-        n.state = NodeState::Open;
-        push(root, Key{h, h, 0, ++m_sequence});
+        const bool dead = !(h < kInf);
+        const std::uint32_t root = add_node(key0, key1, 0, h, 0, search::kNoNode, UINT32_MAX,
+                                            dead ? NodeState::Dead : NodeState::Open, slot_of(key0, key1));
+        if (!dead) push(root, Key{h, h, 0, ++m_sequence});
     }
 
     /// Runs up to `slice_expansions` expansions; see SearchContext::step.
@@ -187,30 +178,44 @@ private:
         }
     }
 
-    // A new node with only its key set; the caller fills the rest. `slot` is its empty slot.
-    std::uint32_t add_node(std::uint64_t key0, std::uint64_t key1, std::size_t slot) {
-        const std::uint32_t id = static_cast<std::uint32_t>(m_count);
-        if (m_count == m_node_capacity) grow_nodes(2 * m_count);
-        m_nodes[id].key0 = key0;
-        m_nodes[id].key1 = key1;
+    // Stores a new node under a new id in `slot` (the empty slot slot_of() found for its key).
+    std::uint32_t add_node(std::uint64_t key0, std::uint64_t key1, double g_cost, double h, std::uint32_t g_actions,
+                           std::uint32_t parent, std::uint32_t label, NodeState state, std::size_t slot) {
+        if (m_count == m_node_limit) slot = make_room(key0, key1);
+        const std::uint32_t id = static_cast<std::uint32_t>(m_count++);
         m_slots[slot] = Slot{m_generation, id};
-        ++m_count;
-        if (2 * m_count > m_slot_count) resize_table(2 * m_slot_count);
+        Node& n = m_nodes[id];
+        n.key0 = key0;
+        n.key1 = key1;
+        n.g_cost = g_cost;
+        n.h = h;
+        n.g_actions = g_actions;
+        n.parent = parent;
+        n.label = label;
+        n.state = state;
         return id;
     }
 
     // m_nodes is used as a buffer of m_nodes.size() records of which the first m_count are live, so
-    // adding a node is a few stores; the heap's position array covers the same ids.
-    [[gnu::noinline]] void grow_nodes(std::size_t count) {
-        count = std::max<std::size_t>(count, 64);
-        m_nodes.resize(count);
-        m_node_capacity = count;
-        m_heap.reserve_nodes(count);
+    // adding a node is a few stores; the heap's position array covers the same ids. The table is
+    // kept at most half full. m_node_limit = the count at which either must grow before an insert.
+    // Returns the key's slot in the (possibly rehashed) table.
+    [[gnu::noinline]] std::size_t make_room(std::uint64_t key0, std::uint64_t key1) {
+        if (m_count == m_nodes.size()) grow_nodes(2 * m_count);
+        if (2 * (m_count + 1) > m_slots.size()) resize_table(2 * m_slots.size());
+        return slot_of(key0, key1);
     }
 
-    [[gnu::noinline]] void resize_table(std::size_t slots) {
+    void grow_nodes(std::size_t count) {
+        count = std::max<std::size_t>(count, 64);
+        m_nodes.resize(count);
+        m_heap.reserve_nodes(count);
+        m_node_limit = std::min(m_nodes.size(), m_slots.size() / 2);
+    }
+
+    void resize_table(std::size_t slots) {
         m_slots.assign(slots, Slot{});
-        m_slot_count = slots;
+        m_node_limit = std::min(m_nodes.size(), slots / 2);
         m_shift = 64 - static_cast<unsigned>(std::countr_zero(slots));
         m_mask = slots - 1;
         m_generation = 1;
@@ -245,19 +250,12 @@ private:
             }
             return;
         }
-        const std::uint32_t id = add_node(key0, key1, slot);
         const double h = space.heuristic(key0, key1);
-        Node& n = m_nodes[id];
-        n.h = h;
-        if (!(h < kInf)) {  // proved dead end
-            n.state = NodeState::Dead;
+        if (!(h < kInf)) {  // proved dead end: kept so later routes to it are ignored
+            add_node(key0, key1, 0, h, 0, search::kNoNode, UINT32_MAX, NodeState::Dead, slot);
             return;
         }
-        n.state = NodeState::Open;
-        n.g_cost = g_cost;
-        n.g_actions = g_actions;
-        n.parent = from;
-        n.label = label;
+        const std::uint32_t id = add_node(key0, key1, g_cost, h, g_actions, from, label, NodeState::Open, slot);
         push(id, Key{g_cost + h, h, g_actions, ++m_sequence});
     }
 
@@ -266,13 +264,17 @@ private:
     // entries move to the indexed heap for the rest of the query. Both pop the minimum of the same
     // total order, so the switch cannot change the result.
     void push(std::uint32_t id, const Key& key) {
-        if (!m_in_heap) {
-            if (m_flat_size < kFlatCapacity) {
-                m_flat[m_flat_size++] = Entry{key, id};
-                return;
-            }
-            spill();
+        if (m_flat_size < kFlatCapacity && !m_in_heap) {
+            Entry& e = m_flat[m_flat_size++];
+            e.key = key;
+            e.node = id;
+            return;
         }
+        push_to_heap(id, key);
+    }
+
+    [[gnu::noinline]] void push_to_heap(std::uint32_t id, const Key& key) {
+        if (!m_in_heap) spill();
         m_heap.push(id, key);
     }
 
@@ -299,13 +301,12 @@ private:
     using Entry = search::IndexedHeap<Key>::Entry;
 
     std::vector<Node> m_nodes;
-    std::size_t m_node_capacity = 0;  // m_nodes.size(), kept apart to avoid a division per node
+    std::size_t m_node_limit = 0;
     std::size_t m_count = 0;
     Entry m_flat[kFlatCapacity];
     std::size_t m_flat_size = 0;
     bool m_in_heap = false;
     std::vector<Slot> m_slots;
-    std::size_t m_slot_count = 0;
     std::size_t m_mask = 0;
     unsigned m_shift = 64;
     std::uint32_t m_generation = 0;
