@@ -103,6 +103,15 @@ struct detail::PlannerImpl {
     std::vector<std::uint64_t> relevant_achievers, filtered_achievers;
     const std::uint64_t* search_achievers = nullptr;
 
+    // Start memo (word path): everything compile_start() derives (h_max table, reachable literals and
+    // actions, the search action list) is a function of the compiled goal and the start's projection
+    // onto the relevant atoms, so when a query repeats both it is reused as is. Exact by construction:
+    // the key is the whole projection; compile_goal() and the generic path invalidate it, and a
+    // NoPath outcome is never memoised.
+    bool start_memo_valid = false;
+    std::uint64_t start_memo = 0;
+    std::size_t start_memo_search_count = 0;
+
     // Set by h_max_word<false> from the start: the literals it reaches, the actions that fire.
     std::uint64_t reachable_true = 0, reachable_false = 0, reachable_actions = 0;
 
@@ -138,6 +147,11 @@ struct detail::PlannerImpl {
     bool cache_hit(const Condition& goal, const PlanOptions& options) const noexcept;
     void compile_goal(const Condition& goal, const PlanOptions& options);
     bool compile_start(const WorldState& start, bool word_path);
+    void remember_start(bool by_word) noexcept {
+        start_memo_valid = by_word;
+        start_memo = start_words[0];
+        start_memo_search_count = search_count;
+    }
     double h_max(const std::uint64_t* state, double* literal_cost, bool stop_at_goal);
     template <bool kStopAtGoal>
     double h_max_word(std::uint64_t state, double* literal_cost);
@@ -684,6 +698,7 @@ void detail::PlannerImpl::compile_goal(const Condition& goal, const PlanOptions&
     std::copy(options.enabled.begin(), options.enabled.end(), cached_enabled.begin());
     std::copy(options.costs.begin(), options.costs.end(), cached_costs.begin());
     cache_valid = true;
+    start_memo_valid = false;
 }
 
 bool detail::PlannerImpl::compile_start(const WorldState& start, bool word_path) {
@@ -694,8 +709,14 @@ bool detail::PlannerImpl::compile_start(const WorldState& start, bool word_path)
     for (std::size_t c = 0; c < R; ++c)
         if (start.get(AtomId(atom_of_compact[c]))) set_bit(start_words.data(), c);
 
-    // h_max from the start: failure explanation, reachability pruning, backward heuristic table.
     const bool by_word = word_path && word_hmax;
+    if (by_word && start_memo_valid && start_words[0] == start_memo) {
+        search_count = start_memo_search_count;
+        return true;
+    }
+    start_memo_valid = false;
+
+    // h_max from the start: failure explanation, reachability pruning, backward heuristic table.
     unreachable.clear();
     if (by_word) {
         h_max_word<false>(start_words[0], h_start.data());
@@ -724,6 +745,7 @@ bool detail::PlannerImpl::compile_start(const WorldState& start, bool word_path)
         search_words = action_words.data();
         search_count = K;
         search_achievers = by_word ? relevant_achievers.data() : nullptr;
+        remember_start(by_word);
         return true;
     }
     filtered_id.clear();
@@ -753,6 +775,7 @@ bool detail::PlannerImpl::compile_start(const WorldState& start, bool word_path)
                 filtered_achievers[static_cast<std::size_t>(std::countr_zero(bits))] |= std::uint64_t{1} << k;
         search_achievers = filtered_achievers.data();
     }
+    remember_start(by_word);
     return true;
 }
 
