@@ -139,6 +139,7 @@ struct detail::PlannerImpl {
     search::SearchStats stats;
     double cost = 0;
     double micros = 0;
+    bool measure_time = true;  // the current query's PlanOptions::measure_time
     std::vector<ActionId> plan;
     std::vector<Literal> unreachable;
 
@@ -805,6 +806,7 @@ Status detail::PlannerImpl::begin(const WorldState& start, const Condition& goal
     stats = {};
     cost = 0;
     micros = 0;
+    measure_time = options.measure_time;
     search_count = 0;
     bool valid = start.atom_count() == atoms && goal.atom_count() == atoms &&
                  (options.enabled.empty() || options.enabled.size() == actions) &&
@@ -883,6 +885,10 @@ Planner& Planner::operator=(Planner&&) noexcept = default;
 const Domain& Planner::domain() const noexcept { return *m_impl->domain; }
 
 PlanResult Planner::plan(const WorldState& start, const Condition& goal, const PlanOptions& options) {
+    if (!options.measure_time) {
+        if (m_impl->begin(start, goal, options) == Status::InProgress) (void)m_impl->step(UINT64_MAX);
+        return result();
+    }
     const Clock::time_point t0 = Clock::now();
     if (m_impl->begin(start, goal, options) == Status::InProgress) (void)m_impl->step(UINT64_MAX);
     m_impl->micros = micros_since(t0);
@@ -890,6 +896,7 @@ PlanResult Planner::plan(const WorldState& start, const Condition& goal, const P
 }
 
 Status Planner::begin(const WorldState& start, const Condition& goal, const PlanOptions& options) {
+    if (!options.measure_time) return m_impl->begin(start, goal, options);
     const Clock::time_point t0 = Clock::now();
     const Status s = m_impl->begin(start, goal, options);
     m_impl->micros = micros_since(t0);
@@ -898,6 +905,7 @@ Status Planner::begin(const WorldState& start, const Condition& goal, const Plan
 
 Status Planner::step(std::uint64_t max_expansions) {
     if (m_impl->status != Status::InProgress) return m_impl->status;
+    if (!m_impl->measure_time) return m_impl->step(max_expansions);
     const Clock::time_point t0 = Clock::now();
     const Status s = m_impl->step(max_expansions);
     m_impl->micros += micros_since(t0);
