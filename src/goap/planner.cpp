@@ -167,6 +167,10 @@ namespace {
 inline bool bit(const std::uint64_t* words, std::size_t i) noexcept { return (words[i >> 6] >> (i & 63)) & 1u; }
 inline void set_bit(std::uint64_t* words, std::size_t i) noexcept { words[i >> 6] |= std::uint64_t{1} << (i & 63); }
 
+// The generic engine's spaces (search::SearchContext over registry ids). Only the runtime-width form
+// (kW = 0) is instantiated: one-word queries use the word engine's spaces below unless
+// force_generic_representation sends them here.
+//
 // Forward search space: states are complete assignments of the compact atoms (W words).
 template <std::size_t kW>
 struct ForwardSpace {

@@ -22,10 +22,15 @@
 ///    is searched with one 64-bit word per state. Finally h_max is computed from the start over the
 ///    relevant part: goal literals it cannot reach are reported (`unreachable_goals()`), and actions
 ///    with an unreachable precondition are dropped. The goal-dependent part of this (relevance,
-///    compaction, action tables) is reused by the next query if goal, mask and costs are unchanged.
-/// 2. *Search* with `gameplan::search::SearchContext`, states interned by a registry (hash table over
-///    fixed-width bit states in flat storage, dense ids, generation-stamped so a new query resets in
-///    O(1)). The inner loops are specialised for states of one 64-bit word and generic otherwise.
+///    compaction, action tables) is reused by the next query if goal, mask and costs are unchanged;
+///    on one-word queries the start-dependent part is reused too when the start's projection onto
+///    the relevant atoms also repeats (an exact memo).
+/// 2. *Search*. When the relevant atoms fit in one 64-bit word, a specialised engine for one-word
+///    states (node records holding their keys, a small scanned open list that moves into
+///    `search::IndexedHeap` when it grows); otherwise `gameplan::search::SearchContext` with states
+///    interned by a registry (hash table over fixed-width bit states in flat storage, dense ids,
+///    generation-stamped so a new query resets in O(1)). Both follow the same rules and return
+///    identical results (plan, cost, statistics).
 ///    - Forward: states are complete assignments of the relevant atoms; h = h_max from the state
 ///      (a relaxed-reachability Dijkstra over the relevant literals, stopped once the goal is reached).
 ///    - Backward (regression, as in the seeds): states are sub-goals (care + values); an action
