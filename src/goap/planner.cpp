@@ -2,6 +2,7 @@
 
 #include "plan_cost.hpp"
 #include "state_registry.hpp"
+#include "word_search.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -85,6 +86,35 @@ struct detail::PlannerImpl {
     const std::uint64_t* search_words = nullptr;
     std::size_t search_count = 0;
 
+    // Bitset form of the relaxed problem, used by h_max_word() when the relevant atoms fit in one word
+    // and there are at most 64 relevant actions (K bits): per relevant action its precondition and
+    // effect literals as (true atoms, false atoms) masks, and per compact literal the mask of actions
+    // it is a precondition of.
+    bool word_hmax = false;
+    std::uint64_t atom_mask = 0;    // the R relevant atoms
+    std::uint64_t action_mask = 0;  // the K relevant actions
+    std::uint64_t goal_true = 0, goal_false = 0;
+    std::vector<std::uint64_t> pre_true, pre_false, eff_true, eff_false;  // K each
+    std::vector<std::uint64_t> consumer_mask;                             // 2R
+    // Backward word search with at most 64 search actions: per compact atom, the search actions that
+    // set it (bit s = search action s), so a sub-goal is regressed only through actions that touch it.
+    // relevant_achievers indexes relevant actions (the search actions when all are reachable);
+    // filtered_achievers the filtered list; search_achievers points at the one in use, or is null.
+    std::vector<std::uint64_t> relevant_achievers, filtered_achievers;
+    const std::uint64_t* search_achievers = nullptr;
+
+    // Start memo (word path): everything compile_start() derives (h_max table, reachable literals and
+    // actions, the search action list) is a function of the compiled goal and the start's projection
+    // onto the relevant atoms, so when a query repeats both it is reused as is. Exact by construction:
+    // the key is the whole projection; compile_goal() and the generic path invalidate it, and a
+    // NoPath outcome is never memoised.
+    bool start_memo_valid = false;
+    std::uint64_t start_memo = 0;
+    std::size_t start_memo_search_count = 0;
+
+    // Set by h_max_word<false> from the start: the literals it reaches, the actions that fire.
+    std::uint64_t reachable_true = 0, reachable_false = 0, reachable_actions = 0;
+
     // The goal-dependent part of the compiled query is kept for the next query when goal, enable
     // mask and costs are unchanged (an agent replanning the same goal); only the start-dependent
     // part (start projection, h_max from the start, reachability) is redone.
@@ -95,7 +125,9 @@ struct detail::PlannerImpl {
     std::vector<std::uint8_t> cached_enabled;
     std::vector<double> cached_costs;
 
-    // Search.
+    // Search: states of one word (forward) or one care + one values word (backward) use the word
+    // engine; wider states (or force_generic_representation) use the registry and the generic engine.
+    detail::WordSearch word_search;
     detail::StateRegistry registry;
     search::SearchContext<PlanCost> context;
     std::vector<std::uint64_t> scratch;  // 4 * max words: current + successor state
@@ -107,6 +139,7 @@ struct detail::PlannerImpl {
     search::SearchStats stats;
     double cost = 0;
     double micros = 0;
+    bool measure_time = true;  // the current query's PlanOptions::measure_time
     std::vector<ActionId> plan;
     std::vector<Literal> unreachable;
 
@@ -114,8 +147,15 @@ struct detail::PlannerImpl {
     Status step(std::uint64_t slice);
     bool cache_hit(const Condition& goal, const PlanOptions& options) const noexcept;
     void compile_goal(const Condition& goal, const PlanOptions& options);
-    bool compile_start(const WorldState& start);
+    bool compile_start(const WorldState& start, bool word_path);
+    void remember_start(bool by_word) noexcept {
+        start_memo_valid = by_word;
+        start_memo = start_words[0];
+        start_memo_search_count = search_count;
+    }
     double h_max(const std::uint64_t* state, double* literal_cost, bool stop_at_goal);
+    template <bool kStopAtGoal>
+    double h_max_word(std::uint64_t state, double* literal_cost);
     void extract_plan();
 
     template <class Fn>
@@ -127,6 +167,10 @@ namespace {
 inline bool bit(const std::uint64_t* words, std::size_t i) noexcept { return (words[i >> 6] >> (i & 63)) & 1u; }
 inline void set_bit(std::uint64_t* words, std::size_t i) noexcept { words[i >> 6] |= std::uint64_t{1} << (i & 63); }
 
+// The generic engine's spaces (search::SearchContext over registry ids). Only the runtime-width form
+// (kW = 0) is instantiated: one-word queries use the word engine's spaces below unless
+// force_generic_representation sends them here.
+//
 // Forward search space: states are complete assignments of the compact atoms (W words).
 template <std::size_t kW>
 struct ForwardSpace {
@@ -247,6 +291,75 @@ struct BackwardSpace {
     }
 };
 
+// The word engine's spaces (see word_search.hpp): the same successor order and heuristics as the
+// generic spaces above, on keys held in registers.
+struct ForwardWordSpace {
+    detail::PlannerImpl& p;
+    std::uint64_t goal_care, goal_values;
+
+    [[nodiscard]] bool is_goal(std::uint64_t s, std::uint64_t) const noexcept { return (s & goal_care) == goal_values; }
+
+    [[nodiscard]] double heuristic(std::uint64_t s, std::uint64_t) {
+        return p.word_hmax ? p.h_max_word<true>(s, p.h_scratch.data()) : p.h_max(&s, p.h_scratch.data(), true);
+    }
+
+    template <class Sink>
+    void expand(std::uint64_t s, std::uint64_t, Sink&& sink) const {
+        const std::size_t count = p.search_count;
+        const std::uint64_t* a = p.search_words;
+        for (std::size_t k = 0; k < count; ++k, a += 4) {
+            if ((s & a[0]) != a[1]) continue;
+            const std::uint64_t next = (s & ~a[2]) | a[3];
+            if (next == s) continue;  // a self-loop never improves a path
+            sink(next, std::uint64_t{0}, p.search_cost[k], p.search_id[k]);
+        }
+    }
+};
+
+struct BackwardWordSpace {
+    detail::PlannerImpl& p;
+    std::uint64_t start;
+
+    [[nodiscard]] bool is_goal(std::uint64_t care, std::uint64_t values) const noexcept { return (start & care) == values; }
+
+    // Only literals the start does not satisfy can raise the maximum (the others cost 0), and those are
+    // all reached by h_max from the start (goal literals were checked, the others are preconditions of
+    // reachable actions), so h_start holds their costs.
+    [[nodiscard]] double heuristic(std::uint64_t care, std::uint64_t values) const noexcept {
+        const double* h = p.h_start.data();
+        double best = 0;
+        for (std::uint64_t bits = care & (start ^ values); bits; bits &= bits - 1) {
+            const unsigned b = static_cast<unsigned>(std::countr_zero(bits));
+            best = std::max(best, h[2 * b + ((values >> b) & 1u)]);
+        }
+        return best;
+    }
+
+    template <class Sink>
+    void expand(std::uint64_t care, std::uint64_t values, Sink&& sink) const {
+        const auto regress = [&](std::size_t k) {
+            const std::uint64_t* a = p.search_words + 4 * k;
+            const std::uint64_t pre_care = a[0], pre_values = a[1], eff_care = a[2], eff_values = a[3];
+            const std::uint64_t common = eff_care & care;
+            // Relevance and consistency: the action must set a sub-goal literal and undo none.
+            if (common == 0 || (common & (eff_values ^ values)) != 0) return;
+            const std::uint64_t rest = care & ~eff_care;  // sub-goal literals the action leaves alone
+            if (pre_care & rest & (pre_values ^ values)) return;  // precondition contradicts them
+            const std::uint64_t next_care = rest | pre_care;
+            const std::uint64_t next_values = (values & rest) | pre_values;
+            if (next_care == care && next_values == values) return;
+            sink(next_care, next_values, p.search_cost[k], p.search_id[k]);
+        };
+        if (p.search_achievers) {  // only actions that set a sub-goal atom, still in declaration order
+            std::uint64_t candidates = 0;
+            for (std::uint64_t bits = care; bits; bits &= bits - 1) candidates |= p.search_achievers[std::countr_zero(bits)];
+            for (; candidates; candidates &= candidates - 1) regress(static_cast<std::size_t>(std::countr_zero(candidates)));
+            return;
+        }
+        for (std::size_t k = 0; k < p.search_count; ++k) regress(k);
+    }
+};
+
 }  // namespace
 
 detail::PlannerImpl::PlannerImpl(const Domain& d) : domain(&d), atoms(d.atom_count()), actions(d.action_count()) {
@@ -285,6 +398,13 @@ detail::PlannerImpl::PlannerImpl(const Domain& d) : domain(&d), atoms(d.atom_cou
     filtered_id.reserve(actions);
     filtered_cost.reserve(actions);
     filtered_words.reserve(actions * 4 * max_words);
+    pre_true.reserve(std::min<std::size_t>(actions, 64));
+    pre_false.reserve(std::min<std::size_t>(actions, 64));
+    eff_true.reserve(std::min<std::size_t>(actions, 64));
+    eff_false.reserve(std::min<std::size_t>(actions, 64));
+    consumer_mask.reserve(std::min<std::size_t>(2 * atoms, 128));
+    relevant_achievers.reserve(std::min<std::size_t>(atoms, 64));
+    filtered_achievers.reserve(std::min<std::size_t>(atoms, 64));
     cached_goal = Condition(atoms);
     cached_enabled.assign(actions, 0);
     cached_costs.assign(actions, 0.0);
@@ -345,8 +465,96 @@ double detail::PlannerImpl::h_max(const std::uint64_t* state, double* literal_co
     return goal_left == 0 ? h : kInf;
 }
 
+// h_max over the bitset form of the relaxed problem, for one-word queries with at most 64 relevant
+// actions; the same values as h_max() (every literal cost is some action's cost plus the largest cost
+// of its preconditions, computed with the same additions), found by settling literals in batches of
+// equal cost: each round settles every tentative literal at the smallest tentative cost, then fires
+// the not-yet-fired actions that consume a newly settled literal and whose preconditions are now all
+// settled. No per-call clearing: only literals in the tentative mask have meaningful costs.
+// kStopAtGoal: return h_max of the goal (infinity if unreachable) as soon as it is settled.
+// Otherwise: run to the end, set reachable_true / reachable_false (the literals reached) and
+// reachable_actions (the actions that fired), and return 0. literal_cost then holds the cost of every
+// reached literal the state does not satisfy; the others (cost 0, or unreachable) are not written.
+template <bool kStopAtGoal>
+double detail::PlannerImpl::h_max_word(std::uint64_t state, double* literal_cost) {
+    std::uint64_t settled_true = state & atom_mask, settled_false = ~state & atom_mask;
+    std::uint64_t tentative_true = 0, tentative_false = 0;
+    std::uint64_t unfired = action_mask;
+    std::uint64_t candidates = action_mask;  // the first round looks at every action
+    double level = 0;
+    const auto improve = [&](std::uint64_t literals, std::uint64_t& tentative, std::size_t value, double v) {
+        for (; literals; literals &= literals - 1) {
+            const unsigned b = static_cast<unsigned>(std::countr_zero(literals));
+            const std::uint64_t bit = std::uint64_t{1} << b;
+            double& cost = literal_cost[2 * b + value];
+            if (!(tentative & bit) || v < cost) {
+                cost = v;
+                tentative |= bit;
+            }
+        }
+    };
+    for (;;) {
+        if constexpr (kStopAtGoal)
+            if (((goal_true & ~settled_true) | (goal_false & ~settled_false)) == 0) return level;
+        for (std::uint64_t bits = candidates & unfired; bits; bits &= bits - 1) {
+            const unsigned k = static_cast<unsigned>(std::countr_zero(bits));
+            if ((pre_true[k] & ~settled_true) | (pre_false[k] & ~settled_false)) continue;
+            unfired &= ~(std::uint64_t{1} << k);
+            const double v = level + relevant_cost[k];
+            improve(eff_true[k] & ~settled_true, tentative_true, 1, v);
+            improve(eff_false[k] & ~settled_false, tentative_false, 0, v);
+        }
+        if ((tentative_true | tentative_false) == 0) break;
+        double best = kInf;
+        std::uint64_t batch_true = 0, batch_false = 0;
+        for (std::uint64_t bits = tentative_true; bits; bits &= bits - 1) {
+            const unsigned b = static_cast<unsigned>(std::countr_zero(bits));
+            const double c = literal_cost[2 * b + 1];
+            if (c < best) {
+                best = c;
+                batch_true = 0;
+            }
+            if (c == best) batch_true |= std::uint64_t{1} << b;
+        }
+        for (std::uint64_t bits = tentative_false; bits; bits &= bits - 1) {
+            const unsigned b = static_cast<unsigned>(std::countr_zero(bits));
+            const double c = literal_cost[2 * b];
+            if (c < best) {
+                best = c;
+                batch_true = 0;
+                batch_false = 0;
+            }
+            if (c == best) batch_false |= std::uint64_t{1} << b;
+        }
+        level = best;
+        settled_true |= batch_true;
+        settled_false |= batch_false;
+        tentative_true &= ~batch_true;
+        tentative_false &= ~batch_false;
+        candidates = 0;
+        for (std::uint64_t bits = batch_true; bits; bits &= bits - 1)
+            candidates |= consumer_mask[2 * static_cast<unsigned>(std::countr_zero(bits)) + 1];
+        for (std::uint64_t bits = batch_false; bits; bits &= bits - 1)
+            candidates |= consumer_mask[2 * static_cast<unsigned>(std::countr_zero(bits))];
+    }
+    if constexpr (kStopAtGoal) {
+        return kInf;
+    } else {
+        reachable_actions = action_mask & ~unfired;
+        reachable_true = settled_true;
+        reachable_false = settled_false;
+        return 0;
+    }
+}
+
 bool detail::PlannerImpl::cache_hit(const Condition& goal, const PlanOptions& options) const noexcept {
-    if (!cache_valid || !(goal == cached_goal)) return false;
+    if (!cache_valid) return false;
+    // Word by word rather than Condition::operator==, which calls memcmp twice: this runs every query.
+    const auto care = goal.care().words(), values = goal.values().words();
+    const auto cached_care = cached_goal.care().words(), cached_values = cached_goal.values().words();
+    if (care.size() != cached_care.size()) return false;
+    for (std::size_t w = 0; w < care.size(); ++w)
+        if (care[w] != cached_care[w] || values[w] != cached_values[w]) return false;
     if (options.enabled.empty() != !cached_has_enabled || options.costs.empty() != !cached_has_costs) return false;
     if (!options.enabled.empty() && !std::equal(options.enabled.begin(), options.enabled.end(), cached_enabled.begin()))
         return false;
@@ -462,6 +670,30 @@ void detail::PlannerImpl::compile_goal(const Condition& goal, const PlanOptions&
             consumer_list[consumer_fill[pre_list[i]]++] = static_cast<std::uint32_t>(k);
     remaining.resize(K);
 
+    word_hmax = W == 1 && K <= 64;
+    if (word_hmax) {
+        atom_mask = R == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << R) - 1;
+        action_mask = K == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << K) - 1;
+        goal_true = goal_care[0] & goal_values[0];
+        goal_false = goal_care[0] & ~goal_values[0];
+        pre_true.resize(K);
+        pre_false.resize(K);
+        eff_true.resize(K);
+        eff_false.resize(K);
+        consumer_mask.assign(2 * R, 0);
+        relevant_achievers.assign(R, 0);
+        for (std::size_t k = 0; k < K; ++k) {
+            const std::uint64_t* a = action_words.data() + 4 * k;
+            for (std::uint64_t bits = a[2]; bits; bits &= bits - 1)
+                relevant_achievers[static_cast<std::size_t>(std::countr_zero(bits))] |= std::uint64_t{1} << k;
+            pre_true[k] = a[0] & a[1];
+            pre_false[k] = a[0] & ~a[1];
+            eff_true[k] = a[2] & a[3];
+            eff_false[k] = a[2] & ~a[3];
+            for (std::uint32_t i = pre_offset[k]; i < pre_offset[k + 1]; ++i) consumer_mask[pre_list[i]] |= std::uint64_t{1} << k;
+        }
+    }
+
     h_start.resize(2 * R);
     h_scratch.resize(2 * R);
 
@@ -471,9 +703,10 @@ void detail::PlannerImpl::compile_goal(const Condition& goal, const PlanOptions&
     std::copy(options.enabled.begin(), options.enabled.end(), cached_enabled.begin());
     std::copy(options.costs.begin(), options.costs.end(), cached_costs.begin());
     cache_valid = true;
+    start_memo_valid = false;
 }
 
-bool detail::PlannerImpl::compile_start(const WorldState& start) {
+bool detail::PlannerImpl::compile_start(const WorldState& start, bool word_path) {
     const std::size_t R = relevant_atoms;
     const std::size_t W = words;
     const std::size_t K = relevant_actions.size();
@@ -481,21 +714,43 @@ bool detail::PlannerImpl::compile_start(const WorldState& start) {
     for (std::size_t c = 0; c < R; ++c)
         if (start.get(AtomId(atom_of_compact[c]))) set_bit(start_words.data(), c);
 
+    const bool by_word = word_path && word_hmax;
+    if (by_word && start_memo_valid && start_words[0] == start_memo) {
+        search_count = start_memo_search_count;
+        return true;
+    }
+    start_memo_valid = false;
+
     // h_max from the start: failure explanation, reachability pruning, backward heuristic table.
-    h_max(start_words.data(), h_start.data(), false);
     unreachable.clear();
-    for (const Literal& l : goal_literals)
-        if (h_start[2 * compact_of_atom[l.atom.value] + (l.value ? 1u : 0u)] == kInf) unreachable.push_back(l);
-    if (!unreachable.empty()) return false;
+    if (by_word) {
+        h_max_word<false>(start_words[0], h_start.data());
+        if ((goal_true & ~reachable_true) | (goal_false & ~reachable_false)) {
+            for (const Literal& l : goal_literals) {
+                const std::uint64_t bit = std::uint64_t{1} << compact_of_atom[l.atom.value];
+                if (!((l.value ? reachable_true : reachable_false) & bit)) unreachable.push_back(l);
+            }
+            return false;
+        }
+    } else {
+        h_max(start_words.data(), h_start.data(), false);
+        for (const Literal& l : goal_literals)
+            if (h_start[2 * compact_of_atom[l.atom.value] + (l.value ? 1u : 0u)] == kInf) unreachable.push_back(l);
+        if (!unreachable.empty()) return false;
+    }
 
     // Actions with a precondition unreachable from the start can never fire: leave them out.
     bool all_reachable = true;
-    for (std::size_t i = 0; i < pre_list.size() && all_reachable; ++i) all_reachable = h_start[pre_list[i]] != kInf;
+    if (by_word) all_reachable = reachable_actions == action_mask;
+    else
+        for (std::size_t i = 0; i < pre_list.size() && all_reachable; ++i) all_reachable = h_start[pre_list[i]] != kInf;
     if (all_reachable) {
         search_id = relevant_actions.data();
         search_cost = relevant_cost.data();
         search_words = action_words.data();
         search_count = K;
+        search_achievers = by_word ? relevant_achievers.data() : nullptr;
+        remember_start(by_word);
         return true;
     }
     filtered_id.clear();
@@ -503,8 +758,10 @@ bool detail::PlannerImpl::compile_start(const WorldState& start) {
     filtered_words.clear();
     for (std::size_t k = 0; k < K; ++k) {
         bool reachable = true;
-        for (std::uint32_t i = pre_offset[k]; i < pre_offset[k + 1]; ++i)
-            if (h_start[pre_list[i]] == kInf) reachable = false;
+        if (by_word) reachable = (reachable_actions >> k) & 1u;
+        else
+            for (std::uint32_t i = pre_offset[k]; i < pre_offset[k + 1]; ++i)
+                if (h_start[pre_list[i]] == kInf) reachable = false;
         if (!reachable) continue;
         filtered_id.push_back(relevant_actions[k]);
         filtered_cost.push_back(relevant_cost[k]);
@@ -515,25 +772,34 @@ bool detail::PlannerImpl::compile_start(const WorldState& start) {
     search_cost = filtered_cost.data();
     search_words = filtered_words.data();
     search_count = filtered_id.size();
+    search_achievers = nullptr;
+    if (by_word) {  // search_count < K <= 64
+        filtered_achievers.assign(R, 0);
+        for (std::size_t k = 0; k < search_count; ++k)
+            for (std::uint64_t bits = filtered_words[4 * k + 2]; bits; bits &= bits - 1)
+                filtered_achievers[static_cast<std::size_t>(std::countr_zero(bits))] |= std::uint64_t{1} << k;
+        search_achievers = filtered_achievers.data();
+    }
+    remember_start(by_word);
     return true;
 }
 
 template <class Fn>
 decltype(auto) detail::PlannerImpl::with_space(Fn&& fn) {
-    if (direction == Direction::Forward) {
-        if (one_word) {
-            ForwardSpace<1> space{*this};
-            return fn(space);
-        }
-        ForwardSpace<0> space{*this};
-        return fn(space);
-    }
     if (one_word) {
-        BackwardSpace<1> space{*this};
-        return fn(space);
+        if (direction == Direction::Forward) {
+            ForwardWordSpace space{*this, goal_care[0], goal_values[0]};
+            return fn(space, word_search);
+        }
+        BackwardWordSpace space{*this, start_words[0]};
+        return fn(space, word_search);
+    }
+    if (direction == Direction::Forward) {
+        ForwardSpace<0> space{*this};
+        return fn(space, context);
     }
     BackwardSpace<0> space{*this};
-    return fn(space);
+    return fn(space, context);
 }
 
 // begin() and step() are untimed: the public entry points time themselves, so plan() reads the clock
@@ -544,6 +810,7 @@ Status detail::PlannerImpl::begin(const WorldState& start, const Condition& goal
     stats = {};
     cost = 0;
     micros = 0;
+    measure_time = options.measure_time;
     search_count = 0;
     bool valid = start.atom_count() == atoms && goal.atom_count() == atoms &&
                  (options.enabled.empty() || options.enabled.size() == actions) &&
@@ -554,8 +821,19 @@ Status detail::PlannerImpl::begin(const WorldState& start, const Condition& goal
     if (!valid) return status = Status::InvalidQuery;
     direction = options.direction;
     if (!cache_hit(goal, options)) compile_goal(goal, options);
-    if (!compile_start(start)) return status = Status::NoPath;
     one_word = words == 1 && !options.force_generic_representation;
+    if (!compile_start(start, one_word)) return status = Status::NoPath;
+    const search::Budget budget{options.max_expansions, options.deadline};
+    if (one_word) {
+        if (direction == Direction::Forward) {
+            ForwardWordSpace space{*this, goal_care[0], goal_values[0]};
+            word_search.begin(space, start_words[0], 0, budget);
+        } else {
+            BackwardWordSpace space{*this, start_words[0]};
+            word_search.begin(space, goal_care[0], goal_values[0], budget);
+        }
+        return status = Status::InProgress;
+    }
     const std::size_t W = words;
     registry.reset(direction == Direction::Forward ? W : 2 * W);
     std::uint64_t* root = scratch.data();
@@ -565,23 +843,34 @@ Status detail::PlannerImpl::begin(const WorldState& start, const Condition& goal
         std::copy(goal_care.begin(), goal_care.end(), root);
         std::copy(goal_values.begin(), goal_values.end(), root + W);
     }
-    const search::Budget budget{options.max_expansions, options.deadline};
-    with_space([&](auto& space) {
-        const std::uint32_t root_id = registry.intern<0>(root);
+    const std::uint32_t root_id = registry.intern<0>(root);
+    if (direction == Direction::Forward) {
+        ForwardSpace<0> space{*this};
         context.begin(space, root_id, budget);
-    });
+    } else {
+        BackwardSpace<0> space{*this};
+        context.begin(space, root_id, budget);
+    }
     return status = Status::InProgress;
 }
 
 Status detail::PlannerImpl::step(std::uint64_t slice) {
     if (status != Status::InProgress) return status;
-    const Status s = with_space([&](auto& space) { return context.step(space, slice); });
-    stats = context.stats();
+    const Status s = with_space([&](auto& space, auto& engine) { return engine.step(space, slice); });
+    stats = one_word ? word_search.stats() : context.stats();
     if (s == Status::Found) extract_plan();
     return status = s;
 }
 
 void detail::PlannerImpl::extract_plan() {
+    if (one_word) {
+        const WordSearch::Node* n = &word_search.node(word_search.goal());
+        cost = n->g_cost;
+        plan.clear();
+        for (; n->parent != search::kNoNode; n = &word_search.node(n->parent)) plan.push_back(ActionId(n->label));
+        if (direction == Direction::Forward) std::reverse(plan.begin(), plan.end());
+        return;
+    }
     const search::NodeIndex goal_node = context.goal();
     cost = context.g(goal_node).cost;
     plan.clear();
@@ -600,6 +889,10 @@ Planner& Planner::operator=(Planner&&) noexcept = default;
 const Domain& Planner::domain() const noexcept { return *m_impl->domain; }
 
 PlanResult Planner::plan(const WorldState& start, const Condition& goal, const PlanOptions& options) {
+    if (!options.measure_time) {
+        if (m_impl->begin(start, goal, options) == Status::InProgress) (void)m_impl->step(UINT64_MAX);
+        return result();
+    }
     const Clock::time_point t0 = Clock::now();
     if (m_impl->begin(start, goal, options) == Status::InProgress) (void)m_impl->step(UINT64_MAX);
     m_impl->micros = micros_since(t0);
@@ -607,6 +900,7 @@ PlanResult Planner::plan(const WorldState& start, const Condition& goal, const P
 }
 
 Status Planner::begin(const WorldState& start, const Condition& goal, const PlanOptions& options) {
+    if (!options.measure_time) return m_impl->begin(start, goal, options);
     const Clock::time_point t0 = Clock::now();
     const Status s = m_impl->begin(start, goal, options);
     m_impl->micros = micros_since(t0);
@@ -615,6 +909,7 @@ Status Planner::begin(const WorldState& start, const Condition& goal, const Plan
 
 Status Planner::step(std::uint64_t max_expansions) {
     if (m_impl->status != Status::InProgress) return m_impl->status;
+    if (!m_impl->measure_time) return m_impl->step(max_expansions);
     const Clock::time_point t0 = Clock::now();
     const Status s = m_impl->step(max_expansions);
     m_impl->micros += micros_since(t0);
@@ -642,6 +937,7 @@ void Planner::reserve(std::size_t states) {
     const std::size_t width = 2 * std::max<std::size_t>(1, words_for_atoms(m_impl->atoms));
     m_impl->registry.reserve(states, width);
     m_impl->context.reserve(states, states);
+    m_impl->word_search.reserve(states);
 }
 
 }  // namespace gameplan::goap

@@ -5,6 +5,7 @@
 #include <alloc_counter.hpp>
 #include <test_data.hpp>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -108,4 +109,39 @@ TEST(PlannerAlloc, ReserveMakesTheFirstQueryAllocationFree) {
     const PlanResult r = planner.plan(f.start, *f.goal);
     EXPECT_EQ(r.status, Status::Found);
     EXPECT_EQ(scope.count(), 0u);
+}
+
+// The one-word engine's growth paths: more than 64 relevant actions (list-based h_max), searches deep
+// enough that the small open list spills into the heap and the node table grows. After one pass over
+// the queries, a second pass allocates nothing.
+TEST(PlannerAlloc, ZeroAllocationsOnLargeOneWordSearches) {
+    std::mt19937 rng(11);
+    for (const int actions : {40, 90}) {
+        const Domain d = random_domain(rng, 16, actions);
+        std::vector<std::pair<WorldState, Condition>> queries;
+        for (int q = 0; q < 20; ++q) {
+            WorldState start = d.make_state();
+            for (int i = 0; i < 16; ++i) start.set(AtomId(static_cast<std::uint32_t>(i)), rng() % 2 == 0);
+            Condition goal = d.make_condition();
+            for (int k = 0; k < 5; ++k) goal.set(AtomId(static_cast<std::uint32_t>(rng() % 16)), rng() % 2 == 0);
+            queries.emplace_back(std::move(start), std::move(goal));
+        }
+        Planner planner(d);
+        std::uint64_t most = 0;
+        const auto pass = [&] {
+            for (const auto& [start, goal] : queries)
+                for (const Direction dir : {Direction::Forward, Direction::Backward}) {
+                    PlanOptions o;
+                    o.direction = dir;
+                    o.max_expansions = 5000;
+                    const PlanResult r = planner.plan(start, goal, o);
+                    most = std::max<std::uint64_t>(most, r.stats.expanded);
+                }
+        };
+        pass();
+        test::AllocationScope scope;
+        pass();
+        EXPECT_EQ(scope.count(), 0u) << actions << " actions";
+        EXPECT_GT(most, 100u) << "the queries must include searches beyond the small open list";
+    }
 }

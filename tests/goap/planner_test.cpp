@@ -358,3 +358,34 @@ TEST(Planner, MovedPlannerKeepsWorking) {
     EXPECT_EQ(b.plan(f.start, *f.goal).cost, 30);
     EXPECT_EQ(&b.domain(), &f.domain);
 }
+
+// PlanOptions::measure_time = false skips the clock: micros stays 0 and nothing else changes, in the
+// one-call and the resumable form.
+TEST(Planner, UntimedQueriesGiveTheSameResults) {
+    const Domain d = ladder(80, 40, 60);
+    WorldState start = d.make_state();
+    start.set(d.find_atom("a0"), true);
+    Condition goal = d.make_condition();
+    goal.set(d.find_atom("a39"), true);
+    Planner timed(d), untimed(d);
+    for (const Direction dir : kBoth) {
+        PlanOptions o;
+        o.direction = dir;
+        const PlanResult a = timed.plan(start, goal, o);
+        o.measure_time = false;
+        const PlanResult b = untimed.plan(start, goal, o);
+        ASSERT_EQ(a.status, Status::Found);
+        EXPECT_EQ(b.status, a.status);
+        EXPECT_EQ(std::vector<ActionId>(b.plan.begin(), b.plan.end()), std::vector<ActionId>(a.plan.begin(), a.plan.end()));
+        EXPECT_EQ(b.cost, a.cost);
+        EXPECT_EQ(b.stats.expanded, a.stats.expanded);
+        EXPECT_EQ(b.stats.generated, a.stats.generated);
+        EXPECT_EQ(b.micros, 0.0);
+        ASSERT_EQ(untimed.begin(start, goal, o), Status::InProgress);
+        while (untimed.step(3) == Status::InProgress) {
+        }
+        EXPECT_EQ(untimed.result().status, Status::Found);
+        EXPECT_EQ(untimed.result().micros, 0.0);
+        EXPECT_EQ(untimed.result().cost, a.cost);
+    }
+}

@@ -22,10 +22,15 @@
 ///    is searched with one 64-bit word per state. Finally h_max is computed from the start over the
 ///    relevant part: goal literals it cannot reach are reported (`unreachable_goals()`), and actions
 ///    with an unreachable precondition are dropped. The goal-dependent part of this (relevance,
-///    compaction, action tables) is reused by the next query if goal, mask and costs are unchanged.
-/// 2. *Search* with `gameplan::search::SearchContext`, states interned by a registry (hash table over
-///    fixed-width bit states in flat storage, dense ids, generation-stamped so a new query resets in
-///    O(1)). The inner loops are specialised for states of one 64-bit word and generic otherwise.
+///    compaction, action tables) is reused by the next query if goal, mask and costs are unchanged;
+///    on one-word queries the start-dependent part is reused too when the start's projection onto
+///    the relevant atoms also repeats (an exact memo).
+/// 2. *Search*. When the relevant atoms fit in one 64-bit word, a specialised engine for one-word
+///    states (node records holding their keys, a small scanned open list that moves into
+///    `search::IndexedHeap` when it grows); otherwise `gameplan::search::SearchContext` with states
+///    interned by a registry (hash table over fixed-width bit states in flat storage, dense ids,
+///    generation-stamped so a new query resets in O(1)). Both follow the same rules and return
+///    identical results (plan, cost, statistics).
 ///    - Forward: states are complete assignments of the relevant atoms; h = h_max from the state
 ///      (a relaxed-reachability Dijkstra over the relevant literals, stopped once the goal is reached).
 ///    - Backward (regression, as in the seeds): states are sub-goals (care + values); an action
@@ -100,6 +105,11 @@ struct PlanOptions {
     /// Benchmarking aid: use the any-width state representation even when the relevant atoms fit in
     /// one 64-bit word. Results are identical; only speed differs.
     bool force_generic_representation = false;
+    /// Time the query (`PlanResult::micros`). Each timed begin(), step() or plan() reads the steady
+    /// clock twice, which on some virtual machines costs more than planning a small domain (about
+    /// 0.03-0.1 µs per read where the clock is not served in user space); callers planning many small
+    /// queries per frame may turn it off. Results are otherwise identical.
+    bool measure_time = true;
 };
 
 /// Outcome of a planning query.
@@ -113,7 +123,8 @@ struct PlanResult {
     std::span<const ActionId> plan;
     /// Expanded / generated / reopened nodes of the search.
     search::SearchStats stats;
-    /// Wall-clock time spent in begin() and step() for this query, in microseconds.
+    /// Wall-clock time spent in begin() and step() for this query, in microseconds; 0 when
+    /// PlanOptions::measure_time is false.
     double micros = 0;
 };
 
