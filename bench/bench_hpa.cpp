@@ -10,8 +10,8 @@
 //                       per query and a cost checksum (so a speedup cannot silently change paths).
 //   hpa_build/<map>, hpa_update/<map>
 //                       a full build; one cell toggled and repaired with update_cell.
-//
-// The maps are read with a tiny private reader (the io module's reader is separate work).
+#include <gameplan/io/load_error.hpp>
+#include <gameplan/io/movingai.hpp>
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/grid_search.hpp>
 #include <gameplan/path/hpa.hpp>
@@ -49,35 +49,21 @@ struct MapData {
 
 std::filesystem::path data_dir() { return std::filesystem::path(GAMEPLAN_BENCHMARK_DATA_DIR) / "movingai"; }
 
+// The io module's loaders; an unreadable map or scenario file leaves the map empty (benchmark skipped).
 GridMap read_map(const std::filesystem::path& file) {
-    std::ifstream in(file);
-    std::string word;
-    int width = 0, height = 0;
-    while (in >> word && word != "map") {
-        if (word == "width") in >> width;
-        else if (word == "height") in >> height;
-        else if (word == "type") in >> word;
+    try {
+        return io::load_movingai_map(file);
+    } catch (const io::LoadError&) {
+        return GridMap{};
     }
-    GridMap map;
-    if (width <= 0 || height <= 0 || map.reset(width, height, false) != GridSizeCheck::Ok) return GridMap{};
-    std::string row;
-    for (int y = 0; y < height && in >> row; ++y)
-        for (int x = 0; x < width && x < static_cast<int>(row.size()); ++x)
-            if (row[x] == '.' || row[x] == 'G' || row[x] == 'S') map.set_passable({x, y}, true);
-    return map;
 }
 
 std::vector<Scenario> read_scenarios(const std::filesystem::path& file) {
-    std::ifstream in(file);
-    std::string line;
     std::vector<Scenario> out;
-    std::getline(in, line);
-    while (std::getline(in, line)) {
-        std::istringstream f(line);
-        std::string bucket, map, w, h;
-        int sx, sy, gx, gy;
-        double optimal;
-        if (f >> bucket >> map >> w >> h >> sx >> sy >> gx >> gy >> optimal) out.push_back({{sx, sy}, {gx, gy}, optimal});
+    try {
+        for (const io::Scenario& s : io::load_movingai_scenarios(file).scenarios) out.push_back({s.start, s.goal, s.optimal});
+    } catch (const io::LoadError&) {
+        out.clear();
     }
     return out;
 }

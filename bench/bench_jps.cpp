@@ -12,6 +12,8 @@
 //
 //   build/bench/bench_jps --benchmark_min_time=0.2 [--benchmark_filter=brc202d|Aftershock] [--astar]
 //   (add --benchmark_repetitions=5 --benchmark_report_aggregates_only=true for mean/median/min)
+#include <gameplan/io/load_error.hpp>
+#include <gameplan/io/movingai.hpp>
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/grid_search.hpp>
 #include <gameplan/path/jps.hpp>
@@ -34,7 +36,7 @@ using namespace gameplan::path;
 
 namespace {
 
-// ---- a tiny private MovingAI reader (the io module owns the real one) ---------------------------
+// ---- shared MovingAI data ------------------------------------------------------------------------
 
 struct Scenario {
     GridPoint start;
@@ -49,45 +51,21 @@ struct Dataset {
     std::vector<Scenario> scenarios;
 };
 
+// The io module's loaders (MovingAI rules: '.', 'G', 'S' passable; any other letter blocked).
 bool read_map(const std::filesystem::path& file, GridMap& map) {
-    std::ifstream in(file);
-    int width = 0, height = 0;
-    std::string word;
-    while (in >> word && word != "map") {
-        if (word == "height") in >> height;
-        else if (word == "width") in >> width;
-        else if (word == "type") in >> word;
+    try {
+        map = io::load_movingai_map(file);
+        return true;
+    } catch (const io::LoadError& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return false;
     }
-    if (width <= 0 || height <= 0 || map.reset(width, height, false) != GridSizeCheck::Ok) return false;
-    std::string line;
-    std::getline(in, line);
-    for (int y = 0; y < height && std::getline(in, line); ++y)
-        for (int x = 0; x < width && x < int(line.size()); ++x) {
-            const char c = line[std::size_t(x)];
-            if (c == '.' || c == 'G' || c == 'S') map.set_passable({x, y}, true);
-        }
-    return true;
 }
 
 std::vector<Scenario> read_scenarios(const std::filesystem::path& file) {
-    std::ifstream in(file);
     std::vector<Scenario> out;
-    std::string line;
-    std::getline(in, line);
-    while (std::getline(in, line)) {
-        std::istringstream fields(line);
-        std::vector<std::string> f;
-        for (std::string w; fields >> w;) f.push_back(w);
-        if (f.size() < 9) continue;
-        const std::size_t n = f.size();
-        Scenario s;
-        s.start = {std::stoi(f[n - 5]), std::stoi(f[n - 4])};
-        s.goal = {std::stoi(f[n - 3]), std::stoi(f[n - 2])};
-        s.optimal = std::stod(f[n - 1]);
-        const auto dot = f[n - 1].find('.');
-        s.tolerance = std::pow(10.0, -(dot == std::string::npos ? 0 : int(f[n - 1].size() - dot - 1)));
-        out.push_back(s);
-    }
+    for (const io::Scenario& s : io::load_movingai_scenarios(file).scenarios)
+        out.push_back({s.start, s.goal, s.optimal, s.tolerance});
     return out;
 }
 
