@@ -114,7 +114,9 @@ GridRunner::GridRunner(const path::GridMap& map, GridAlgorithm algorithm, const 
                               m_algorithm == GridAlgorithm::Hpa;
     if (preprocesses)
         m_setup_micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
-    m_astar.reserve(map);  // so the first query's time is the search, not the allocation
+    // Sized here so the first query's time is the search, not the allocation; only the algorithms that
+    // run on it (the others have their own state, and a per-thread runner would hold it for nothing).
+    if (m_algorithm == GridAlgorithm::AStar || m_algorithm == GridAlgorithm::Dijkstra) m_astar.reserve(map);
 }
 
 GridRun GridRunner::run(path::GridPoint from, path::GridPoint to, path::GridPath& out) {
