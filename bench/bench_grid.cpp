@@ -6,6 +6,7 @@
 // Each map uses a fixed sample of its scenarios: every k-th line, so all difficulty buckets are
 // represented (at most kSample per map). One benchmark iteration runs the whole sample.
 #include <gameplan/io/movingai.hpp>
+#include "shared_scenarios.hpp"
 #include <gameplan/path/grid_search.hpp>
 #include <gameplan/path/grid_space.hpp>
 #include <gameplan/search/search_context.hpp>
@@ -26,11 +27,7 @@ namespace {
 
 constexpr std::size_t kSample = 256;
 
-struct MapCase {
-    std::string name;
-    path::GridMap map;
-    std::vector<io::Scenario> sample;
-};
+using bench::MapCase;
 
 std::vector<std::unique_ptr<MapCase>>& cases() {
     static std::vector<std::unique_ptr<MapCase>> all;
@@ -38,25 +35,7 @@ std::vector<std::unique_ptr<MapCase>>& cases() {
 }
 
 void load_cases() {
-    const std::filesystem::path root = std::filesystem::path(GAMEPLAN_BENCHMARK_DATA_DIR) / "movingai" / "scenarios";
-    if (!std::filesystem::is_directory(root)) {
-        std::fprintf(stderr, "bench_grid: no MovingAI data at %s\n", root.string().c_str());
-        return;
-    }
-    std::vector<std::filesystem::path> files;
-    for (const auto& e : std::filesystem::recursive_directory_iterator(root))
-        if (e.path().extension() == ".scen") files.push_back(e.path());
-    std::sort(files.begin(), files.end());
-    for (const auto& file : files) {
-        auto c = std::make_unique<MapCase>();
-        const io::ScenarioFile scen = io::load_movingai_scenarios(file);
-        c->map = io::load_movingai_map(io::resolve_scenario_map(file, scen.scenarios.front()));
-        c->name = file.filename().string().substr(0, file.filename().string().find(".map"));
-        const std::size_t step = std::max<std::size_t>(1, scen.scenarios.size() / kSample);
-        for (std::size_t i = 0; i < scen.scenarios.size() && c->sample.size() < kSample; i += step)
-            c->sample.push_back(scen.scenarios[i]);
-        cases().push_back(std::move(c));
-    }
+    bench::load_shared_cases(cases(), kSample, "bench_grid");
 }
 
 template <class Query>

@@ -12,6 +12,7 @@
 // single-threaded benchmarks are therefore measured in *thread CPU time* (CLOCK_THREAD_CPUTIME_ID), like
 // the "CPU" column; the batch benchmark reports both wall-clock throughput and throughput per CPU-second.
 #include <gameplan/io/movingai.hpp>
+#include "shared_scenarios.hpp"
 #include <gameplan/path/batch.hpp>
 #include <gameplan/path/dead_ends.hpp>
 #include <gameplan/path/distance_field.hpp>
@@ -41,11 +42,7 @@ namespace {
 constexpr std::size_t kSample = 128;
 using Clock = std::chrono::steady_clock;
 
-struct MapCase {
-    std::string name;
-    GridMap map;
-    std::vector<io::Scenario> sample;
-};
+using bench::MapCase;
 
 std::vector<std::unique_ptr<MapCase>>& cases() {
     static std::vector<std::unique_ptr<MapCase>> all;
@@ -63,25 +60,8 @@ std::vector<GridPoint> passable_cells(const GridMap& map, std::size_t count, uns
 }
 
 void load_cases() {
-    const std::filesystem::path root = std::filesystem::path(GAMEPLAN_BENCHMARK_DATA_DIR) / "movingai" / "scenarios";
-    if (!std::filesystem::is_directory(root)) {
-        std::fprintf(stderr, "bench_scale: no MovingAI data at %s\n", root.string().c_str());
-        return;
-    }
-    std::vector<std::filesystem::path> files;
-    for (const auto& e : std::filesystem::recursive_directory_iterator(root))
-        if (e.path().extension() == ".scen") files.push_back(e.path());
-    std::sort(files.begin(), files.end());
-    for (const auto& file : files) {
-        auto c = std::make_unique<MapCase>();
-        const io::ScenarioFile scen = io::load_movingai_scenarios(file);
-        c->map = io::load_movingai_map(io::resolve_scenario_map(file, scen.scenarios.front()));
-        c->name = file.filename().string().substr(0, file.filename().string().find(".map"));
-        const std::size_t step = std::max<std::size_t>(1, scen.scenarios.size() / kSample);
-        for (std::size_t i = 0; i < scen.scenarios.size() && c->sample.size() < kSample; i += step)
-            c->sample.push_back(scen.scenarios[i]);
-        cases().push_back(std::move(c));
-    }
+    bench::load_shared_cases(cases(), kSample, "bench_scale");
+    if (cases().empty()) return;
     // The shared maps have one island each, except AR0011SR (2) and Aftershock (6): add a 512 x 512
     // random map with 45 % obstacles, not cleaned up, whose thousands of islands make unreachable
     // queries common. Its sample queries are reachable pairs, found with the islands.
