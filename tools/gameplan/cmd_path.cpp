@@ -68,24 +68,23 @@ void require_supported(GridAlgorithm algorithm, bool smooth) {
         throw UsageError("--smooth does not apply to --algorithm theta (its paths are already any-angle)");
 }
 
-GridRunner::GridRunner(const path::GridMap& map, GridAlgorithm algorithm, const path::GridSearchOptions& options,
-                       GridRunnerSettings settings)
-    : m_map(map), m_algorithm(algorithm), m_options(options), m_settings(settings) {
+std::shared_ptr<const GridPreparation> prepare_grid(const path::GridMap& map, GridAlgorithm algorithm,
+                                                    const path::GridSearchOptions& options,
+                                                    const GridRunnerSettings& settings) {
     require_supported(algorithm, settings.smooth);
+    auto prepared = std::make_shared<GridPreparation>();
     const auto t0 = std::chrono::steady_clock::now();
-    switch (m_algorithm) {
-        case GridAlgorithm::AStar: break;
-        case GridAlgorithm::Dijkstra: m_options.heuristic = path::Heuristic::Zero; break;
+    switch (algorithm) {
+        case GridAlgorithm::AStar:
+        case GridAlgorithm::Dijkstra: return prepared;
         case GridAlgorithm::Jps:
         case GridAlgorithm::JpsPlus: {
-            const path::JpsSupport support = path::check_jps_support(map, m_options);
+            const path::JpsSupport support = path::check_jps_support(map, options);
             if (support != path::JpsSupport::Ok)
                 throw UsageError("algorithm " + std::string(to_string(algorithm)) + ": " +
                                  std::string(path::describe(support)));
-            if (m_algorithm == GridAlgorithm::Jps)
-                m_jps.sync(map);
-            else
-                (void)m_jps_plus.build(map);  // preprocessing: part of setup, not of a query
+            if (algorithm == GridAlgorithm::Jps) return prepared;  // its snapshot is per runner
+            (void)prepared->jump_table.build(map);
             break;
         }
         case GridAlgorithm::Hpa: {
@@ -98,7 +97,7 @@ GridRunner::GridRunner(const path::GridMap& map, GridAlgorithm algorithm, const 
             h.cluster_size = settings.cluster_size;
             h.movement = options.movement;
             h.diagonal = options.diagonal;
-            if (m_hpa_map.build(map, h) != path::HierarchyBuild::Ok)
+            if (prepared->hierarchy.build(map, h) != path::HierarchyBuild::Ok)
                 throw UsageError("algorithm hpa: the map is empty");
             break;
         }
@@ -107,16 +106,31 @@ GridRunner::GridRunner(const path::GridMap& map, GridAlgorithm algorithm, const 
                 throw UsageError("algorithm theta: the map has terrain costs (any-angle costs are defined on uniform maps)");
             if (options.weight != 1.0 || options.heuristic != path::Heuristic::Auto)
                 throw UsageError("algorithm theta: --weight and --heuristic apply to astar only");
-            m_theta.reserve(map);
-            break;
+            return prepared;
     }
-    const bool preprocesses = m_algorithm == GridAlgorithm::Jps || m_algorithm == GridAlgorithm::JpsPlus ||
-                              m_algorithm == GridAlgorithm::Hpa;
-    if (preprocesses)
-        m_setup_micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
-    // Sized here so the first query's time is the search, not the allocation; only the algorithms that
-    // run on it (the others have their own state, and a per-thread runner would hold it for nothing).
-    if (m_algorithm == GridAlgorithm::AStar || m_algorithm == GridAlgorithm::Dijkstra) m_astar.reserve(map);
+    prepared->micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+    return prepared;
+}
+
+GridRunner::GridRunner(const path::GridMap& map, GridAlgorithm algorithm, const path::GridSearchOptions& options,
+                       GridRunnerSettings settings, std::shared_ptr<const GridPreparation> prepared)
+    : m_map(map), m_algorithm(algorithm), m_options(options), m_settings(settings),
+      m_prepared(prepared ? std::move(prepared) : prepare_grid(map, algorithm, options, settings)) {
+    // Each runner sizes the search state its algorithm uses, so the first query's time is the search,
+    // not the allocation.
+    switch (m_algorithm) {
+        case GridAlgorithm::Dijkstra: m_options.heuristic = path::Heuristic::Zero; [[fallthrough]];
+        case GridAlgorithm::AStar: m_astar.reserve(map); break;
+        case GridAlgorithm::Jps: {
+            const auto t0 = std::chrono::steady_clock::now();
+            m_jps.sync(map);
+            m_sync_micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+            break;
+        }
+        case GridAlgorithm::JpsPlus:
+        case GridAlgorithm::Hpa: break;
+        case GridAlgorithm::Theta: m_theta.reserve(map); break;
+    }
 }
 
 GridRun GridRunner::run(path::GridPoint from, path::GridPoint to, path::GridPath& out) {
@@ -133,13 +147,14 @@ GridRun GridRunner::run(path::GridPoint from, path::GridPoint to, path::GridPath
             result.expanded = m_jps.stats().expanded;
             break;
         case GridAlgorithm::JpsPlus:
-            result.status = m_jps_plus.find_path(m_map, from, to, m_options, out);
+            if (m_jps_plus.begin(m_prepared->jump_table, from, to, m_options) == Status::InProgress) (void)m_jps_plus.step();
+            result.status = m_jps_plus.finish(out);
             result.expanded = m_jps_plus.stats().expanded;
             break;
         case GridAlgorithm::Hpa: {
             path::HpaQueryOptions q;
             q.budget = m_options.budget;
-            result.status = m_hpa.find_path(m_hpa_map, m_map, from, to, out, q);
+            result.status = m_hpa.find_path(m_prepared->hierarchy, m_map, from, to, out, q);
             result.expanded = m_hpa.stats().abstract.expanded;
             break;
         }

@@ -72,6 +72,7 @@ private:
 void run_scen(const ScenArgs& args, int& exit_code) {
     const GridAlgorithm algorithm = *parse_grid_algorithm(args.algorithm);
     require_supported(algorithm, args.smooth);
+    const GridRunnerSettings settings{args.smooth, args.cluster_size};
     if (args.threads < 1 || args.threads > 256) throw UsageError("--threads must be in [1, 256], got " + std::to_string(args.threads));
     const std::filesystem::path scen_path(args.scen_file);
     const io::ScenarioFile scen = io::load_movingai_scenarios(scen_path);
@@ -85,6 +86,7 @@ void run_scen(const ScenArgs& args, int& exit_code) {
         path::Islands islands;
         path::DeadEnds dead_ends;
         path::GridSearchOptions options;
+        std::shared_ptr<const GridPreparation> prepared;  // the algorithm's preprocessing, shared by the threads
         std::mutex setup_mutex;
         double setup_ms = 0;  // the algorithm's preprocessing (the largest over the threads' runners)
     };
@@ -112,6 +114,7 @@ void run_scen(const ScenArgs& args, int& exit_code) {
             loaded->options.dead_ends = &loaded->dead_ends;
         }
         prepare_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        loaded->prepared = prepare_grid(loaded->map, algorithm, loaded->options, settings);
         for (std::size_t id : ids) map_of[id] = loaded.get();
         maps.push_back(std::move(loaded));
     }
@@ -132,8 +135,8 @@ void run_scen(const ScenArgs& args, int& exit_code) {
         for (std::size_t i = next.fetch_add(1); i < scen.scenarios.size(); i = next.fetch_add(1)) {
             if (map_of[i] != runner_map) {
                 runner_map = map_of[i];
-                runner = std::make_unique<GridRunner>(runner_map->map, algorithm, runner_map->options,
-                                                      GridRunnerSettings{args.smooth, args.cluster_size});
+                runner = std::make_unique<GridRunner>(runner_map->map, algorithm, runner_map->options, settings,
+                                                      runner_map->prepared);
                 LoadedMap& m = *map_of[i];
                 const std::lock_guard lock(m.setup_mutex);
                 m.setup_ms = std::max(m.setup_ms, runner->setup_micros() / 1000.0);

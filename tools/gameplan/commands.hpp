@@ -11,6 +11,7 @@
 #include <gameplan/path/theta_star.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -80,25 +81,39 @@ struct GridRunnerSettings {
     std::int32_t cluster_size = 64;    ///< HPA* cluster side
 };
 
+/// The preprocessing of one map for one algorithm (JPS+ jump table, HPA* hierarchy), built once and
+/// read-only afterwards, so the runners of every thread share it.
+struct GridPreparation {
+    path::JumpTable jump_table;      ///< built for GridAlgorithm::JpsPlus
+    path::HierarchicalMap hierarchy; ///< built for GridAlgorithm::Hpa
+    double micros = 0.0;             ///< wall-clock time of the build (0 when there is nothing to build)
+};
+/// Checks that `map` and the options suit `algorithm` and builds its preprocessing. Throws UsageError.
+std::shared_ptr<const GridPreparation> prepare_grid(const path::GridMap& map, GridAlgorithm algorithm,
+                                                    const path::GridSearchOptions& options,
+                                                    const GridRunnerSettings& settings);
+
 /// Runs grid queries on one map with one algorithm, reusing its search state between queries. One
 /// runner per thread.
 class GridRunner {
 public:
-    /// Prepares `algorithm` on `map` (preprocessing, if the algorithm has any, happens here and is timed
-    /// by setup_micros()). Throws UsageError if the map or options do not suit the algorithm.
+    /// Prepares `algorithm` on `map`, or uses `prepared` (from prepare_grid with the same arguments) so
+    /// that several runners share one preprocessing. Throws UsageError if the map or options do not
+    /// suit the algorithm.
     GridRunner(const path::GridMap& map, GridAlgorithm algorithm, const path::GridSearchOptions& options,
-               GridRunnerSettings settings = {});
+               GridRunnerSettings settings = {}, std::shared_ptr<const GridPreparation> prepared = nullptr);
     /// Finds a path from `from` to `to` into `out` (cells and cost; waypoints for Theta*).
     GridRun run(path::GridPoint from, path::GridPoint to, path::GridPath& out);
     /// True if the costs `run` returns are optimal (exact algorithm, no smoothing).
     [[nodiscard]] bool exact() const noexcept { return grid_algorithm_exact(m_algorithm) && !m_settings.smooth; }
-    /// Wall-clock time of the preprocessing done by the constructor (0 for algorithms without any).
-    [[nodiscard]] double setup_micros() const noexcept { return m_setup_micros; }
+    /// Wall-clock time of the preprocessing (the shared build, plus JPS's own snapshot; 0 for
+    /// algorithms without any).
+    [[nodiscard]] double setup_micros() const noexcept { return m_prepared->micros + m_sync_micros; }
     /// True if the last run() expanded cell `p` (jump points for JPS; abstract node cells on the
     /// abstract path's search for HPA* are not tracked: false).
     [[nodiscard]] bool expanded(path::GridPoint p) const noexcept;
     /// The HPA* hierarchy (built only for GridAlgorithm::Hpa).
-    [[nodiscard]] const path::HierarchicalMap& hierarchy() const noexcept { return m_hpa_map; }
+    [[nodiscard]] const path::HierarchicalMap& hierarchy() const noexcept { return m_prepared->hierarchy; }
     /// The algorithm this runner runs.
     [[nodiscard]] GridAlgorithm algorithm() const noexcept { return m_algorithm; }
 
@@ -107,11 +122,11 @@ private:
     GridAlgorithm m_algorithm;
     path::GridSearchOptions m_options;
     GridRunnerSettings m_settings;
-    double m_setup_micros = 0.0;
+    std::shared_ptr<const GridPreparation> m_prepared;
+    double m_sync_micros = 0.0;    // JPS's passability snapshot (per runner)
     path::GridPathfinder m_astar;  // astar and dijkstra
     path::JpsPathfinder m_jps;
-    path::JpsPlusPathfinder m_jps_plus;
-    path::HierarchicalMap m_hpa_map;
+    path::JpsPlusPathfinder m_jps_plus;  // searches m_prepared->jump_table
     path::HpaPathfinder m_hpa;
     path::ThetaStar m_theta;
 };
