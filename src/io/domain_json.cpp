@@ -1,6 +1,8 @@
 #include <gameplan/io/domain_json.hpp>
 #include <gameplan/io/load_error.hpp>
 
+#include "json_locator.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -17,123 +19,16 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// ---- JSON paths -------------------------------------------------------------------------------------
+// ---- JSON paths, printable text, positions: the loaders' shared helpers (json_locator.hpp) ----------
 
-struct PathElem {
-    bool is_index = false;
-    std::size_t index = 0;
-    std::string key;
-};
-using Path = std::vector<PathElem>;
+using Path = detail::JsonPath;
+using PathElem = detail::JsonPathElem;
+using detail::operator/;
+using detail::invalid_utf8_offset;
+using detail::position_of;
+using detail::printable;
 
-Path operator/(Path p, std::string key) {
-    p.push_back(PathElem{false, 0, std::move(key)});
-    return p;
-}
-Path operator/(Path p, std::size_t index) {
-    p.push_back(PathElem{true, index, {}});
-    return p;
-}
-
-bool simple_key(const std::string& key) {
-    if (key.empty()) return false;
-    for (const char c : key) {
-        const auto u = static_cast<unsigned char>(c);
-        if (u >= 0x80) continue;  // non-ASCII UTF-8 (e.g. Chinese atom names) reads fine unquoted
-        if (!(std::isalnum(u) || c == '_' || c == '-')) return false;
-    }
-    return true;
-}
-
-// Printable form of a string for messages: control bytes escaped, valid UTF-8 kept.
-std::string printable(std::string_view s) {
-    std::string out;
-    for (const char c : s) {
-        const auto u = static_cast<unsigned char>(c);
-        if (u < 0x20 || u == 0x7f || c == '"' || c == '\\') {
-            static const char* hex = "0123456789abcdef";
-            out += "\\x";
-            out += hex[u >> 4];
-            out += hex[u & 15];
-        } else {
-            out += c;
-        }
-    }
-    return out;
-}
-
-std::string format_path(const Path& path) {
-    std::string out;
-    for (const PathElem& e : path) {
-        if (e.is_index) {
-            out += '[' + std::to_string(e.index) + ']';
-        } else if (simple_key(e.key)) {
-            if (!out.empty()) out += '.';
-            out += e.key;
-        } else {
-            out += "[\"" + printable(e.key) + "\"]";
-        }
-    }
-    return out;
-}
-
-// ---- positions --------------------------------------------------------------------------------------
-
-struct Position {
-    std::size_t line = 1;
-    std::size_t column = 1;
-};
-
-// 1-based line and column of byte `offset`; columns count characters (UTF-8 lead bytes), not bytes.
-Position position_of(std::string_view text, std::size_t offset) {
-    Position p;
-    offset = std::min(offset, text.size());
-    for (std::size_t i = 0; i < offset; ++i) {
-        const auto u = static_cast<unsigned char>(text[i]);
-        if (text[i] == '\n') {
-            ++p.line;
-            p.column = 1;
-        } else if ((u & 0xC0) != 0x80) {
-            ++p.column;
-        }
-    }
-    return p;
-}
-
-// Offset of the first byte that is not part of well-formed UTF-8, or npos.
-std::size_t invalid_utf8_offset(std::string_view s) {
-    std::size_t i = 0;
-    while (i < s.size()) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        std::size_t len = 0;
-        std::uint32_t cp = 0;
-        if (c < 0x80) {
-            ++i;
-            continue;
-        } else if ((c & 0xE0) == 0xC0) {
-            len = 2;
-            cp = c & 0x1F;
-        } else if ((c & 0xF0) == 0xE0) {
-            len = 3;
-            cp = c & 0x0F;
-        } else if ((c & 0xF8) == 0xF0) {
-            len = 4;
-            cp = c & 0x07;
-        } else {
-            return i;
-        }
-        if (i + len > s.size()) return i;
-        for (std::size_t k = 1; k < len; ++k) {
-            const auto cc = static_cast<unsigned char>(s[i + k]);
-            if ((cc & 0xC0) != 0x80) return i;
-            cp = (cp << 6) | (cc & 0x3F);
-        }
-        const bool overlong = (len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000);
-        if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
-        i += len;
-    }
-    return std::string_view::npos;
-}
+std::string format_path(const Path& path) { return detail::format_json_path(path); }
 
 // ---- a tolerant scanner that maps JSON paths to byte offsets ----------------------------------------
 // nlohmann-json validates and builds values but does not keep positions. Positions are needed only when
@@ -445,7 +340,7 @@ public:
 
 private:
     [[noreturn]] void fail_at(std::size_t offset, const Path& path, const std::string& message) const {
-        const Position p = position_of(m_text, offset);
+        const detail::TextPosition p = position_of(m_text, offset);
         throw LoadError(m_file, p.line, p.column, format_path(path), message);
     }
 
