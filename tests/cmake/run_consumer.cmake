@@ -3,7 +3,7 @@
 #   MODE=find_package       find_package(gameplan COMPONENTS io) from that prefix; core and io consumers
 #   MODE=find_package_core  find_package(gameplan) with libpng and nlohmann-json made unfindable
 #   MODE=pkg_config         `pkg-config --cflags --libs gameplan[-io]` from that prefix, compile and run
-#   MODE=subdirectory       add_subdirectory(gameplan): builds the libraries (developer parts off) + consumers
+#   MODE=subdirectory       add_subdirectory(gameplan) (developer parts off): builds the core + its consumer
 #   MODE=fetchcontent       FetchContent with GAMEPLAN_IO=OFF and no libpng / nlohmann-json: core + consumer
 # Other variables: SOURCE (gameplan checkout), WORK_DIR, CXX (compiler), LAUNCHER (optional compiler
 # launcher, e.g. ccache), LIBDIR (CMAKE_INSTALL_LIBDIR), JOBS (parallel build jobs).
@@ -94,10 +94,16 @@ elseif(NOT MODE STREQUAL "subdirectory")
   message(FATAL_ERROR "unknown MODE '${MODE}'")
 endif()
 run("configuring the consumer (${MODE})" ${CMAKE_COMMAND} -S ${SOURCE}/tests/cmake/consumer -B ${work} -G ${GENERATOR} ${args})
-run("building the consumer (${MODE})" ${CMAKE_COMMAND} --build ${work} -j ${JOBS})
+# add_subdirectory: the io target is configured (its packages found) but only the core is built: the
+# in-tree io target is what the main build already links everywhere.
+set(targets "")
+if(MODE STREQUAL "subdirectory")
+  set(targets --target consumer_core)
+endif()
+run("building the consumer (${MODE})" ${CMAKE_COMMAND} --build ${work} -j ${JOBS} ${targets})
 run("running the core consumer (${MODE})" ${work}/consumer_core)
 if(EXISTS ${work}/consumer_io)
   run("running the io consumer (${MODE})" ${work}/consumer_io)
-elseif(MODE MATCHES "^(find_package|subdirectory)$")
+elseif(MODE STREQUAL "find_package")
   message(FATAL_ERROR "the io consumer was not built (${MODE})")
 endif()
