@@ -18,6 +18,15 @@ if(GAMEPLAN_SANITIZE)
   add_link_options(-fsanitize=address,undefined)
 endif()
 
+if(GAMEPLAN_TSAN)
+  if(GAMEPLAN_SANITIZE)
+    message(FATAL_ERROR "GAMEPLAN_TSAN and GAMEPLAN_SANITIZE exclude each other (use two build folders)")
+  endif()
+  # ThreadSanitizer, project-wide for the same reason; -O1 keeps it fast and its reports readable.
+  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=thread)
+endif()
+
 # Installed targets take the warning flags directly (an exported target may not link a non-exported one).
 function(gameplan_target_warnings target)
   get_target_property(opts gameplan_warnings INTERFACE_COMPILE_OPTIONS)

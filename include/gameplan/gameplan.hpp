@@ -1,9 +1,12 @@
 #pragma once
 /// @file gameplan.hpp
 /// Umbrella header: the whole public core API (search engine, GOAP planner and agent runtime, pathfinding).
+/// Every public core header is listed here (the test headers.umbrella checks it).
 /// The text loaders live in <gameplan/io/...> and need the gameplan::io target.
 #include <gameplan/config.hpp>
 #include <gameplan/status.hpp>
+#include <gameplan/search/generation.hpp>
+#include <gameplan/search/indexed_heap.hpp>
 #include <gameplan/search/search_context.hpp>
 #include <gameplan/goap/world_state.hpp>
 #include <gameplan/goap/domain.hpp>
@@ -12,6 +15,16 @@
 #include <gameplan/path/grid_rules.hpp>
 #include <gameplan/path/grid_search.hpp>
 #include <gameplan/path/grid_space.hpp>
+#include <gameplan/path/jps.hpp>
+#include <gameplan/path/jps_plus.hpp>
+#include <gameplan/path/hpa.hpp>
+#include <gameplan/path/smoothing.hpp>
+#include <gameplan/path/theta_star.hpp>
+#include <gameplan/path/islands.hpp>
+#include <gameplan/path/dead_ends.hpp>
+#include <gameplan/path/distance_field.hpp>
+#include <gameplan/path/request_queue.hpp>
+#include <gameplan/path/batch.hpp>
 #include <gameplan/goap/blackboard.hpp>
 #include <gameplan/goap/behaviour.hpp>
 #include <gameplan/goap/agent_events.hpp>

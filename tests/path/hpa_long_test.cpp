@@ -1,5 +1,6 @@
 // The full shared MovingAI set (12 maps, ~39,000 scenarios): HPA* (raw and smoothed) on every
-// scenario, Theta* on every 25th. Labelled `long`; skips cleanly without ../shared.
+// scenario, Theta* on every 25th. Labelled `long`; one test per map (ctest runs them side by side);
+// skips cleanly without the benchmark data.
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/hpa.hpp>
 #include <gameplan/path/smoothing.hpp>
@@ -9,6 +10,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -17,11 +19,12 @@ using namespace gameplan;
 using namespace gameplan::path;
 using gameplan::test::ref_check_path;
 
-TEST(HpaLong, AllSharedMaps) {
+class HpaLong : public ::testing::TestWithParam<BenchmarkMap> {};
+
+TEST_P(HpaLong, SharedMap) {
     GAMEPLAN_REQUIRE_BENCHMARK_DATA();
-    double all_raw = 0, all_smooth = 0;
-    std::size_t all = 0;
-    for (const BenchmarkMap& m : kAllMaps) {
+    {
+        const BenchmarkMap& m = GetParam();
         const GridMap map = read_movingai_map(map_file(m));
         ASSERT_FALSE(map.empty()) << map_file(m);
         const std::vector<TestScenario> scenarios = read_movingai_scenarios(scen_file(m));
@@ -68,10 +71,12 @@ TEST(HpaLong, AllSharedMaps) {
         std::printf("[ HPA* %-14s ] %5zu scenarios, %6zu nodes: suboptimality mean %.2f%% worst %.1f%%; smoothed mean %.3f%% worst %.1f%%\n",
                     m.name, scenarios.size(), h.node_count(), 100 * sum_raw / n, 100 * worst_raw, 100 * sum_smooth / n,
                     100 * worst_smooth);
-        all_raw += sum_raw;
-        all_smooth += sum_smooth;
-        all += scenarios.size();
     }
-    std::printf("[ HPA* all ] %zu scenarios: mean suboptimality %.2f%%, smoothed %.3f%%\n", all,
-                100 * all_raw / static_cast<double>(all), 100 * all_smooth / static_cast<double>(all));
 }
+
+INSTANTIATE_TEST_SUITE_P(All, HpaLong, ::testing::ValuesIn(kAllMaps), [](const auto& info) {
+    std::string name = info.param.name;
+    for (char& c : name)
+        if (c == '-') c = '_';
+    return name;
+});
