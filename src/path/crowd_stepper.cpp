@@ -94,7 +94,7 @@ bool CrowdStepper::set_goal(CrowdAgentId id, std::span<const GridPoint> route) n
     }
     if (!unit.has_goal || goal != unit.goal) {
         unit.stuck = 0;
-        unit.best = UINT32_MAX;
+        unit.age = 0;
     }
     unit.has_goal = true;
     unit.goal = goal;
@@ -103,6 +103,9 @@ bool CrowdStepper::set_goal(CrowdAgentId id, std::span<const GridPoint> route) n
     unit.cursor = 0;
     unit.off_route = 0;
     advance_cursor(unit);
+    // Same goal, new route: the unit keeps its priority (stuck), but progress is measured on the new
+    // route from here on.
+    unit.best = rank(unit, unit.node);
     return true;
 }
 
@@ -133,14 +136,10 @@ bool CrowdStepper::arrived(CrowdAgentId id) const noexcept {
 
 bool CrowdStepper::on_route(CrowdAgentId id) const noexcept {
     const Unit& unit = m_units[id];
-    if (!unit.has_goal || unit.route_size == 0) return true;
+    if (!unit.has_goal || unit.route_size == 0 || unit.cursor >= unit.route_size) return true;
     if (unit.cursor > 0 && m_map->index(unit.route[unit.cursor - 1]) == unit.node) return true;
-    const std::size_t k = std::min(unit.cursor, unit.route_size - 1);
-    const GridPoint here = m_map->point(unit.node);
-    const GridPoint target = unit.route[k];
-    const int dx = std::abs(here.x - target.x);
-    const int dy = std::abs(here.y - target.y);
-    return m_movement == Movement::Four ? dx + dy <= 1 : std::max(dx, dy) <= 1;
+    // one legal step from the next route cell
+    return step_allowed(*m_map, m_map->point(unit.node), unit.route[unit.cursor], m_movement, m_rule);
 }
 
 void CrowdStepper::advance_cursor(Unit& unit) noexcept {
@@ -164,13 +163,24 @@ std::uint32_t CrowdStepper::rank(const Unit& unit, std::uint32_t node) const noe
         return four ? dx + dy : std::max(dx, dy);
     };
     if (unit.route == nullptr || unit.cursor >= unit.route_size) return dist(p, m_map->point(unit.goal));
-    std::uint32_t best = UINT32_MAX;
+    // exact: a route cell in the window ahead
     const std::size_t end = std::min(unit.route_size, unit.cursor + kWindow);
-    for (std::size_t j = unit.cursor; j < end; ++j) {
-        const std::uint32_t r = dist(p, unit.route[j]) + static_cast<std::uint32_t>(unit.route_size - 1 - j);
-        best = std::min(best, r);
-    }
-    return best;
+    for (std::size_t j = end; j > unit.cursor; --j)
+        if (unit.route[j - 1] == p) return static_cast<std::uint32_t>(unit.route_size - j);
+    // off the route: steps back to the next route cell, then the rest of the route (never a shortcut
+    // toward a later route cell, which could lead through a wall)
+    return dist(p, unit.route[unit.cursor]) + static_cast<std::uint32_t>(unit.route_size - 1 - unit.cursor);
+}
+
+bool CrowdStepper::on_path_of(std::uint32_t pusher, std::uint32_t node) const noexcept {
+    if (pusher == kNone) return false;
+    const Unit& unit = m_units[pusher];
+    if (!unit.has_goal || unit.route == nullptr) return false;
+    const GridPoint p = m_map->point(node);
+    const std::size_t end = std::min(unit.route_size, unit.cursor + kWindow);
+    for (std::size_t j = unit.cursor; j < end; ++j)
+        if (unit.route[j] == p) return true;
+    return false;
 }
 
 bool CrowdStepper::crosses(std::uint32_t from, std::uint32_t to) const noexcept {
@@ -185,7 +195,7 @@ bool CrowdStepper::crosses(std::uint32_t from, std::uint32_t to) const noexcept 
     return u2 != kNone && m_units[u2].next == side1;
 }
 
-bool CrowdStepper::pibt(std::uint32_t id, std::uint32_t depth) noexcept {
+bool CrowdStepper::pibt(std::uint32_t id, std::uint32_t pusher) noexcept {
     Unit& unit = m_units[id];
     const std::uint32_t here = unit.node;
     const GridPoint p = m_map->point(here);
@@ -193,7 +203,7 @@ bool CrowdStepper::pibt(std::uint32_t id, std::uint32_t depth) noexcept {
     std::uint32_t keys[9];
     std::uint32_t count = 0;
     cells[count] = here;
-    keys[count++] = rank(unit, here) * 4;
+    keys[count++] = rank(unit, here) * 8;
     static constexpr int kDx[8] = {0, -1, 1, 0, -1, 1, -1, 1};
     static constexpr int kDy[8] = {-1, 0, 0, 1, -1, -1, 1, 1};
     const int directions = m_movement == Movement::Four ? 4 : 8;
@@ -202,7 +212,8 @@ bool CrowdStepper::pibt(std::uint32_t id, std::uint32_t depth) noexcept {
         if (!step_allowed(*m_map, p, q, m_movement, m_rule)) continue;
         const std::uint32_t node = m_map->index(q);
         cells[count] = node;
-        keys[count++] = rank(unit, node) * 4 + (m_occ_now[node] != kNone ? 2u : 0u) + (k >= 4 ? 1u : 0u);
+        keys[count++] = rank(unit, node) * 8 + (on_path_of(pusher, node) ? 4u : 0u) +
+                        (m_occ_now[node] != kNone ? 2u : 0u) + (k >= 4 ? 1u : 0u);
     }
     // stable insertion sort by key (staying first among equals)
     for (std::uint32_t a = 1; a < count; ++a) {
@@ -225,7 +236,7 @@ bool CrowdStepper::pibt(std::uint32_t id, std::uint32_t depth) noexcept {
         if (v != here && crosses(here, v)) continue;                                 // crossing diagonals
         m_occ_next[v] = id;
         unit.next = v;
-        if (other != kNone && other != id && m_units[other].next == kNone && !pibt(other, depth + 1)) continue;
+        if (other != kNone && other != id && m_units[other].next == kNone && !pibt(other, id)) continue;
         return true;
     }
     m_occ_next[here] = id;
@@ -254,14 +265,14 @@ void CrowdStepper::tick() {
     std::sort(m_order.begin(), m_order.end(), [this](std::uint32_t a, std::uint32_t b) {
         const Unit& ua = m_units[a];
         const Unit& ub = m_units[b];
-        if (ua.stuck != ub.stuck) return ua.stuck > ub.stuck;
+        if (ua.age != ub.age) return ua.age > ub.age;
         const bool wa = ua.has_goal && ua.node != ua.goal;
         const bool wb = ub.has_goal && ub.node != ub.goal;
         if (wa != wb) return wa;
         return a < b;
     });
     for (const std::uint32_t id : m_order)
-        if (m_units[id].next == kNone) pibt(id, 0);
+        if (m_units[id].next == kNone) pibt(id, kNone);
     // apply the moves
     for (const std::uint32_t id : m_order) {
         Unit& unit = m_units[id];
@@ -291,13 +302,17 @@ void CrowdStepper::tick() {
         }
         unit.held = false;
         if (!unit.has_goal || unit.node == unit.goal) {
+            unit.age = 0;
             unit.stuck = 0;
             unit.best = std::min(unit.best, after);
-        } else if (after < unit.best) {
-            unit.best = after;
-            unit.stuck = 0;
         } else {
-            ++unit.stuck;
+            ++unit.age;
+            if (after < unit.best) {
+                unit.best = after;
+                unit.stuck = 0;
+            } else {
+                ++unit.stuck;
+            }
         }
         unit.off_route = on_route(id) ? 0 : unit.off_route + 1;
     }

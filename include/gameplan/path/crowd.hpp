@@ -212,23 +212,28 @@ struct CrowdStepperStats {
 ///      movement layer re-requests a path when a unit was pushed off its route far enough
 ///      (`off_route_ticks(id)` counts the ticks it has been off it) and animates the step otherwise.
 ///
-/// Guidance without distance tables: a candidate cell c is ranked by
-/// `min over j in the window [cursor, cursor + 8) of d(c, route[j]) + (route.size() - 1 - j)`, i.e.
-/// the steps to a route cell in a small window ahead plus the route cells that remain after it, with
-/// d the Manhattan distance (4-connected) or the Chebyshev distance (8-connected; one tick per step,
-/// diagonal or not), ignoring walls. Ties prefer straight moves, then free cells, then a per-unit fixed
-/// order. A unit whose route is empty ranks by d(c, goal) where goal is the route's last cell seen;
-/// an idle unit prefers to stay. The cost per tick is O(units log units + units x 9 x 8), with no
+/// Guidance without distance tables: a candidate cell c is ranked by the route cells that remain
+/// after it: `route.size() - 1 - j` if c is route[j] for some j in the window [cursor, cursor + 8),
+/// else `d(c, route[cursor]) + route.size() - 1 - cursor` (back to the next route cell, then the
+/// rest), with d the Manhattan distance (4-connected) or the Chebyshev distance (8-connected; one tick
+/// per step, diagonal or not). A cell off the route is never ranked by a shortcut toward a later route
+/// cell, so walls cannot create false local minima as long as the unit stays near its route (a unit
+/// pushed further away should get a new route: see off_route_ticks()). Ties prefer staying, then (for
+/// a unit pushed by another) cells off the pusher's next route cells, so that an idle unit steps
+/// aside rather than ahead of the pusher, then free cells, then straight moves, then a fixed order. A unit whose cursor reached the end of its route
+/// ranks by d(c, goal); an idle unit prefers to stay. The cost per tick is O(units log units +
+/// units x 9 x 8), with no
 /// per-unit table at all, so thousands of units on 512 x 512 maps fit in a frame.
 ///
-/// Priorities: each unit has a count of ticks since it last improved its best rank toward its goal.
-/// Units are planned in decreasing order of that count (ties: units with a goal first, then a fixed
-/// order by id), and a unit that moves into an occupied cell lends its priority to the occupant, which
-/// must then move away (priority inheritance) or the first unit picks its next candidate. A unit kept
-/// from progressing climbs the order until it is first, and the first unit always gets its best
-/// legal cell unless a held unit or a wall pattern prevents it: nobody starves in open terrain.
-/// (In a dead-end corridor full of units a unit may still wait; the movement layer's repath then
-/// matters.)
+/// Priorities (as in lifelong PIBT): a unit's priority is the number of ticks since it got its current
+/// goal, reset when it arrives or gets a different goal (a new route to the *same* goal keeps it).
+/// Units are planned in decreasing priority (ties: units away from their goal first, then by id), and
+/// a unit that moves into an occupied cell lends its priority to the occupant, which must then move
+/// away (priority inheritance) or the first unit tries its next candidate. The oldest unit therefore
+/// always gets its best cell, so every unit eventually becomes the oldest and walks home: on maps where
+/// every two neighbouring free cells lie on a cycle (no dead-end corridors one cell wide) nobody
+/// starves. In dead ends full of units PIBT has no such guarantee; the movement layer's repaths (or a
+/// different goal) resolve those cases. `stuck_ticks` reports ticks without progress, for such logic.
 ///
 /// Guarantees per tick: every unit's new cell is its old cell or a legal step from it under the
 /// movement rule; no two units share a new cell; no two units swap; no two diagonal moves cross in a
@@ -284,11 +289,13 @@ public:
     [[nodiscard]] bool has_goal(CrowdAgentId id) const noexcept { return m_units[id].has_goal; }
     /// Index into the route given to set_goal of the next route cell the unit aims for.
     [[nodiscard]] std::size_t route_cursor(CrowdAgentId id) const noexcept { return m_units[id].cursor; }
-    /// True if the unit stands on its route: on the last route cell reached, or one step from the next.
+    /// True if the unit stands on its route: on the last route cell reached, or one legal step from the
+    /// next one (always true for idle units and units past the end of their route).
     [[nodiscard]] bool on_route(CrowdAgentId id) const noexcept;
     /// Consecutive ticks the unit has ended off its route (0 when on it).
     [[nodiscard]] std::uint32_t off_route_ticks(CrowdAgentId id) const noexcept { return m_units[id].off_route; }
-    /// Ticks since the unit last got closer to its goal (its priority); 0 for idle or arrived units.
+    /// Ticks since the unit last got closer to its goal than ever since the goal was set; 0 for idle or
+    /// arrived units.
     [[nodiscard]] std::uint32_t stuck_ticks(CrowdAgentId id) const noexcept { return m_units[id].stuck; }
     /// Number of registered units.
     [[nodiscard]] std::size_t size() const noexcept { return m_count; }
@@ -304,6 +311,7 @@ private:
         std::uint32_t prev = 0;      // cell before the last tick
         std::uint32_t next = kNone;  // planned cell during a tick
         std::uint32_t stuck = 0;     // ticks since the best rank improved
+        std::uint32_t age = 0;       // ticks since the goal was set (the priority)
         std::uint32_t best = UINT32_MAX;  // best rank since the route was set
         std::uint32_t off_route = 0;
         const GridPoint* route = nullptr;
@@ -317,7 +325,8 @@ private:
     };
 
     [[nodiscard]] std::uint32_t rank(const Unit& unit, std::uint32_t node) const noexcept;
-    bool pibt(std::uint32_t id, std::uint32_t depth) noexcept;
+    bool pibt(std::uint32_t id, std::uint32_t pusher) noexcept;
+    [[nodiscard]] bool on_path_of(std::uint32_t pusher, std::uint32_t node) const noexcept;
     [[nodiscard]] bool crosses(std::uint32_t from, std::uint32_t to) const noexcept;
     void advance_cursor(Unit& unit) noexcept;
 
