@@ -126,6 +126,28 @@ struct CrowdSolver::Impl {
     void add_edge(std::uint32_t from, std::uint32_t to);
     void rewrite(std::uint32_t from, std::uint32_t to);
     Status run(std::uint64_t slice);
+
+    // ---- anytime improvement: large neighbourhood search with prioritized space-time A* ----
+    bool lns = false;
+    std::uint32_t horizon = 0;            // makespan of the solution being improved
+    std::vector<std::uint32_t> paths;     // n * (horizon + 1) vertices, agent-major
+    std::vector<std::uint32_t> costs;     // per agent
+    std::vector<std::uint32_t> occ;       // (horizon + 1) * vcount: agent + 1 or 0
+    std::vector<std::uint32_t> st_stamp, st_parent;  // (horizon + 1) * vcount
+    std::uint32_t st_gen = 0;
+    std::vector<std::uint64_t> heap;      // (f << 40 | (horizon - t) << 20 ... ) packed keys, see plan_agent
+    std::vector<std::uint32_t> chosen, plan_order, saved_paths, saved_costs;
+    std::uint64_t lns_soc = 0;
+    void start_lns();
+    void place(std::uint32_t agent, bool on) noexcept;
+    bool plan_agent(std::uint32_t agent, std::uint64_t bound);
+    void lns_iteration();
+    std::uint32_t next_index(std::uint32_t bound) noexcept {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        return static_cast<std::uint32_t>((rng >> 11) % bound);
+    }
     bool out_of_time() const noexcept;
 };
 
@@ -264,6 +286,7 @@ Status CrowdSolver::Impl::begin(const GridMap& m, std::span<const GridPoint> s, 
     options = o;
     map = &m;
     goal_node = kNil;
+    lns = false;
     hnodes.clear();
     configs.clear();
     priorities.clear();
@@ -524,6 +547,173 @@ void CrowdSolver::Impl::rewrite(std::uint32_t from, std::uint32_t to) {
     }
 }
 
+void CrowdSolver::Impl::start_lns() {
+    lns = true;
+    std::uint32_t steps = 0;
+    for (std::uint32_t h = goal_node; hnodes[h].parent != kNil; h = hnodes[h].parent) ++steps;
+    horizon = steps;
+    const std::size_t len = static_cast<std::size_t>(horizon) + 1;
+    paths.resize(static_cast<std::size_t>(n) * len);
+    std::uint32_t t = steps;
+    for (std::uint32_t h = goal_node;; h = hnodes[h].parent) {
+        const std::uint32_t* c = config(h);
+        for (std::uint32_t i = 0; i < n; ++i) paths[i * len + t] = c[i];
+        if (hnodes[h].parent == kNil) break;
+        --t;
+    }
+    costs.assign(n, 0);
+    lns_soc = 0;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        std::uint32_t c = horizon;
+        while (c > 0 && paths[i * len + c - 1] == goals[i]) --c;
+        costs[i] = c;
+        lns_soc += c;
+    }
+    occ.assign(len * vcount, 0);
+    st_stamp.assign(len * vcount, 0);
+    st_parent.resize(len * vcount);
+    st_gen = 0;
+    for (std::uint32_t i = 0; i < n; ++i) place(i, true);
+}
+
+void CrowdSolver::Impl::place(std::uint32_t agent, bool on) noexcept {
+    const std::size_t len = static_cast<std::size_t>(horizon) + 1;
+    for (std::size_t t = 0; t < len; ++t) occ[t * vcount + paths[agent * len + t]] = on ? agent + 1 : 0;
+}
+
+// Space-time A* for one agent against the others' fixed paths (vertex and swap conflicts; the agent
+// must be able to stay at its goal until the horizon). Writes the path and cost on success.
+bool CrowdSolver::Impl::plan_agent(std::uint32_t agent, std::uint64_t bound) {
+    bound = std::min<std::uint64_t>(bound, horizon);
+    const std::size_t len = static_cast<std::size_t>(horizon) + 1;
+    const std::uint32_t goal = goals[agent];
+    // last step at which another agent stands on the goal
+    std::int64_t last = -1;
+    for (std::size_t t = 0; t < len; ++t)
+        if (occ[t * vcount + goal] != 0) last = static_cast<std::int64_t>(t);
+    if (++st_gen == 0) {
+        std::fill(st_stamp.begin(), st_stamp.end(), 0);
+        st_gen = 1;
+    }
+    heap.clear();
+    // key: f (22 bits) | inverted t (20 bits, larger t first) | vertex (22 bits) -- sizes checked below
+    const auto push = [&](std::uint32_t t, std::uint32_t v) {
+        const std::uint64_t f = t + d(agent, v);
+        heap.push_back((f << 42) | (static_cast<std::uint64_t>((1u << 20) - 1 - t) << 22) | v);
+        std::push_heap(heap.begin(), heap.end(), std::greater<>());
+    };
+    const std::uint32_t start = starts[agent];
+    if (occ[start] != 0) return false;
+    st_stamp[start] = st_gen;
+    st_parent[start] = kNil;
+    push(0, start);
+    while (!heap.empty()) {
+        std::pop_heap(heap.begin(), heap.end(), std::greater<>());
+        const std::uint64_t key = heap.back();
+        heap.pop_back();
+        const auto v = static_cast<std::uint32_t>(key & ((1u << 22) - 1));
+        const auto t = static_cast<std::uint32_t>((1u << 20) - 1 - ((key >> 22) & ((1u << 20) - 1)));
+        if (v == goal && static_cast<std::int64_t>(t) > last) {
+            // reconstruct
+            std::uint32_t u = v;
+            for (std::uint32_t s = t;; --s) {
+                paths[agent * len + s] = u;
+                if (s == 0) break;
+                u = st_parent[static_cast<std::size_t>(s) * vcount + u];
+            }
+            for (std::size_t s = t + 1; s < len; ++s) paths[agent * len + s] = goal;
+            costs[agent] = t;
+            // the cost is the last arrival: trailing waits at the goal before t do not count extra
+            std::uint32_t c = t;
+            while (c > 0 && paths[agent * len + c - 1] == goal) --c;
+            costs[agent] = c;
+            return true;
+        }
+        if (t + 1 >= len) continue;
+        const std::uint32_t* nb = nbr.data() + static_cast<std::size_t>(v) * 4;
+        for (std::uint32_t k = 0; k <= degree[v]; ++k) {
+            const std::uint32_t u = k < degree[v] ? nb[k] : v;
+            const std::size_t next = static_cast<std::size_t>(t + 1) * vcount + u;
+            if (st_stamp[next] == st_gen || occ[next] != 0) continue;
+            if (u != v) {
+                const std::uint32_t j = occ[static_cast<std::size_t>(t) * vcount + u];
+                if (j != 0 && occ[static_cast<std::size_t>(t + 1) * vcount + v] == j) continue;  // swap
+            }
+            if (t + 1 + d(agent, u) > bound) continue;
+            st_stamp[next] = st_gen;
+            st_parent[next] = v;
+            push(t + 1, u);
+        }
+    }
+    return false;
+}
+
+void CrowdSolver::Impl::lns_iteration() {
+    const std::size_t len = static_cast<std::size_t>(horizon) + 1;
+    const std::uint32_t k = std::min<std::uint32_t>(n, 8);
+    chosen.clear();
+    // a delayed agent and agents picked at random
+    for (std::uint32_t tries = 0; tries < 2 * n && chosen.empty(); ++tries) {
+        const std::uint32_t a = next_index(n);
+        if (costs[a] > d(a, starts[a])) chosen.push_back(a);
+    }
+    while (chosen.size() < k) {
+        const std::uint32_t a = next_index(n);
+        if (std::find(chosen.begin(), chosen.end(), a) == chosen.end()) chosen.push_back(a);
+    }
+    saved_paths.resize(chosen.size() * len);
+    saved_costs.resize(chosen.size());
+    std::uint64_t old_sum = 0;
+    for (std::size_t c = 0; c < chosen.size(); ++c) {
+        const std::uint32_t a = chosen[c];
+        std::copy_n(paths.begin() + static_cast<std::ptrdiff_t>(a * len), len, saved_paths.begin() + static_cast<std::ptrdiff_t>(c * len));
+        saved_costs[c] = costs[a];
+        old_sum += costs[a];
+        place(a, false);
+    }
+    // random planning order (Fisher-Yates over slots of `chosen`)
+    plan_order.resize(chosen.size());
+    for (std::uint32_t c = 0; c < plan_order.size(); ++c) plan_order[c] = c;
+    for (std::size_t c = plan_order.size() - 1; c > 0; --c)
+        std::swap(plan_order[c], plan_order[next_index(static_cast<std::uint32_t>(c + 1))]);
+    std::uint64_t new_sum = 0;
+    std::size_t planned = 0;  // agents placed with a new path
+    bool ok = true;
+    for (std::size_t c = 0; c < plan_order.size(); ++c) {
+        const std::uint32_t a = chosen[plan_order[c]];
+        // the others still to plan need at least their distances; the total must beat old_sum
+        std::uint64_t rest = 0;
+        for (std::size_t r = c + 1; r < plan_order.size(); ++r) rest += d(chosen[plan_order[r]], starts[chosen[plan_order[r]]]);
+        if (new_sum + rest + d(a, starts[a]) >= old_sum) {
+            ok = false;
+            break;
+        }
+        if (!plan_agent(a, old_sum - 1 - new_sum - rest)) {
+            ok = false;
+            break;
+        }
+        place(a, true);
+        ++planned;
+        new_sum += costs[a];
+        if (new_sum >= old_sum) {
+            ok = false;
+            break;
+        }
+    }
+    if (ok) {
+        lns_soc = lns_soc - old_sum + new_sum;
+        ++stats.improvements;
+        return;
+    }
+    for (std::size_t c = 0; c < planned; ++c) place(chosen[plan_order[c]], false);
+    for (std::size_t c = 0; c < chosen.size(); ++c) {
+        const std::uint32_t a = chosen[c];
+        std::copy_n(saved_paths.begin() + static_cast<std::ptrdiff_t>(c * len), len, paths.begin() + static_cast<std::ptrdiff_t>(a * len));
+        costs[a] = saved_costs[c];
+        place(a, true);
+    }
+}
+
 bool CrowdSolver::Impl::out_of_time() const noexcept {
     const auto now = std::chrono::steady_clock::now();
     if (now >= options.budget.deadline) return true;
@@ -559,11 +749,41 @@ Status CrowdSolver::Impl::run(std::uint64_t slice) {
             goal_node = h;
             first_time = std::chrono::steady_clock::now();
             stats.first_solution_seconds = std::chrono::duration<double>(first_time - t_begin).count();
-            stats.first_sum_of_costs = hnodes[h].g;
+            {
+                // true sum of costs of the first solution (g counts slightly differently)
+                std::uint64_t soc = 0;
+                std::uint32_t steps = 0;
+                for (std::uint32_t x = h; hnodes[x].parent != kNil; x = hnodes[x].parent) ++steps;
+                std::vector<std::uint32_t>& last = sort_scratch;  // per agent: cost so far (reused buffer)
+                last.assign(n, 0);
+                std::uint32_t t = steps;
+                for (std::uint32_t x = h; hnodes[x].parent != kNil; x = hnodes[x].parent, --t) {
+                    const std::uint32_t* c = config(hnodes[x].parent);
+                    for (std::uint32_t i = 0; i < n; ++i)
+                        if (last[i] == 0 && c[i] != goals[i]) last[i] = t;
+                }
+                for (std::uint32_t i = 0; i < n; ++i) soc += last[i];
+                stats.first_sum_of_costs = soc;
+            }
             if (!options.anytime) {
                 status = Status::Found;
                 return status;
             }
+            if (vcount >= (1u << 22) || hnodes.size() >= (1u << 20)) {
+                status = Status::Found;  // too large for the improvement search's packed keys
+                return status;
+            }
+            start_lns();
+            continue;
+        }
+        if (lns) {
+            if (n < 2 || stats.search.expanded >= options.budget.max_expansions || out_of_time()) {
+                status = Status::Found;
+                return status;
+            }
+            lns_iteration();
+            ++stats.search.expanded;
+            ++done;
             continue;
         }
         // pop a low-level node and expand it
@@ -623,6 +843,23 @@ Status CrowdSolver::finish(CrowdSolution& out) const {
     if (s.status != Status::Found) return s.status;
     out.agents = s.n;
     out.lower_bound = s.lower_bound;
+    if (s.lns) {
+        const std::size_t len = static_cast<std::size_t>(s.horizon) + 1;
+        std::uint32_t makespan = 0;
+        out.costs.assign(s.n, 0);
+        out.sum_of_costs = 0;
+        for (std::uint32_t i = 0; i < s.n; ++i) {
+            out.costs[i] = s.costs[i];
+            out.sum_of_costs += s.costs[i];
+            makespan = std::max(makespan, s.costs[i]);
+        }
+        out.makespan = makespan;
+        out.cells.resize(static_cast<std::size_t>(makespan + 1) * s.n);
+        for (std::uint32_t t = 0; t <= makespan; ++t)
+            for (std::uint32_t i = 0; i < s.n; ++i)
+                out.cells[static_cast<std::size_t>(t) * s.n + i] = s.map->point(s.node_of_vertex[s.paths[i * len + t]]);
+        return s.status;
+    }
     // chain of configurations from the goal node back to the start
     std::uint32_t steps = 0;
     for (std::uint32_t h = s.goal_node; s.hnodes[h].parent != kNil; h = s.hnodes[h].parent) ++steps;
@@ -665,6 +902,7 @@ Status CrowdSolver::solve(const GridMap& map, std::span<const GridPoint> starts,
 Status CrowdSolver::status() const noexcept { return m_impl->status; }
 bool CrowdSolver::has_solution() const noexcept { return m_impl->goal_node != kNil; }
 std::uint64_t CrowdSolver::best_sum_of_costs() const noexcept {
+    if (m_impl->lns) return m_impl->lns_soc;
     return m_impl->goal_node == kNil ? 0 : m_impl->hnodes[m_impl->goal_node].g;
 }
 std::uint64_t CrowdSolver::lower_bound() const noexcept { return m_impl->lower_bound; }

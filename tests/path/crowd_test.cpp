@@ -267,5 +267,17 @@ TEST(Crowd, SharedMapfBenchmarkInstances) {
         ASSERT_EQ(solver.solve(map, starts, goals, CrowdOptions{}, solution), Status::Found) << c.map;
         EXPECT_EQ(solution.lower_bound, c.lower_bound) << c.map;
         EXPECT_EQ(validate(map, starts, goals, solution), "") << c.map;
+        // anytime improvement (large neighbourhood search), capped by iterations so it is deterministic
+        if (c.agents > 100) continue;  // keep the test fast: the two smaller instances
+        CrowdOptions anytime;
+        anytime.anytime = true;
+        anytime.budget.max_expansions = solver.stats().search.expanded + 100;
+        CrowdSolution improved, again;
+        ASSERT_EQ(solver.solve(map, starts, goals, anytime, improved), Status::Found) << c.map;
+        EXPECT_EQ(validate(map, starts, goals, improved), "") << c.map;
+        EXPECT_LT(improved.sum_of_costs, solution.sum_of_costs) << c.map;
+        EXPECT_EQ(solver.stats().first_sum_of_costs, solution.sum_of_costs) << c.map;
+        ASSERT_EQ(solver.solve(map, starts, goals, anytime, again), Status::Found) << c.map;
+        EXPECT_EQ(improved.cells, again.cells) << c.map;
     }
 }
