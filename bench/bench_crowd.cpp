@@ -4,6 +4,7 @@
 //
 //   build/bench/bench_crowd                               # every instance, then a Markdown table
 //   build/bench/bench_crowd --benchmark_filter='empty'    # a subset
+//   build/bench/bench_crowd --benchmark_filter=crowd_anytime  # improvement within the LaCAM3 CPU times
 //
 // Counters: solved (1/0), cpu_s (thread CPU seconds of the whole solve: distance tables + search),
 // soc_lb (sum of costs / lower bound), soc, lb, makespan, configurations. Each solution is checked for
@@ -37,6 +38,7 @@ double thread_cpu_seconds() {
 }
 
 struct Row {
+    std::string mode = "first";
     std::string map;
     int scen = 0;
     std::size_t agents = 0;
@@ -79,7 +81,9 @@ bool valid(const GridMap& map, const std::vector<GridPoint>& starts, const std::
     return true;
 }
 
-void solve(benchmark::State& state, std::string map_name, int scen_index, std::size_t agents) {
+// mode "first": first solution (10 s limit). mode "anytime": first solution, then improvement until the
+// thread CPU time reaches `cpu_limit` seconds (the LaCAM3 reference time of the instance).
+void solve(benchmark::State& state, std::string map_name, int scen_index, std::size_t agents, double cpu_limit = 0) {
     const auto root = std::filesystem::path(GAMEPLAN_BENCHMARK_DATA_DIR) / "mapf";
     const GridMap map = io::load_movingai_map(root / "maps" / (map_name + ".map"));
     const io::ScenarioFile scen = io::load_movingai_scenarios(
@@ -91,12 +95,26 @@ void solve(benchmark::State& state, std::string map_name, int scen_index, std::s
     }
     CrowdSolver solver;
     CrowdSolution solution;
-    Row row{map_name, scen_index, agents};
+    Row row{cpu_limit > 0 ? "anytime" : "first", map_name, scen_index, agents};
     for (auto _ : state) {
         CrowdOptions options;
         options.budget.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
         const double t0 = thread_cpu_seconds();
-        const Status status = solver.solve(map, starts, goals, options, solution);
+        Status status = Status::InvalidQuery;
+        if (cpu_limit <= 0) {
+            status = solver.solve(map, starts, goals, options, solution);
+        } else {
+            options.anytime = true;
+            status = solver.begin(map, starts, goals, options);
+            while (status == Status::InProgress) {
+                status = solver.step(4);
+                if (status == Status::InProgress && solver.has_solution() && thread_cpu_seconds() - t0 >= cpu_limit) {
+                    solver.stop();
+                    status = solver.status();
+                }
+            }
+            status = solver.finish(solution);
+        }
         row.cpu = thread_cpu_seconds() - t0;
         row.solved = status == Status::Found && valid(map, starts, goals, solution);
         row.soc = row.solved ? solution.sum_of_costs : 0;
@@ -112,6 +130,19 @@ void solve(benchmark::State& state, std::string map_name, int scen_index, std::s
     state.counters["configurations"] = static_cast<double>(solver.stats().configurations);
     rows().push_back(row);
 }
+
+// LaCAM3 reference figures (first solution, one thread, *-random-1): CPU seconds.
+struct Reference {
+    const char* map;
+    std::size_t agents;
+    double cpu;
+};
+constexpr Reference kLacam3[] = {{"empty-32-32", 200, 0.09},           {"empty-32-32", 400, 0.33},
+                                 {"random-32-32-20", 200, 0.15},       {"random-32-32-20", 400, 0.45},
+                                 {"maze-32-32-2", 200, 0.20},          {"maze-32-32-2", 333, 0.56},
+                                 {"room-32-32-4", 200, 0.17},          {"room-32-32-4", 341, 0.57},
+                                 {"warehouse-10-20-10-2-1", 400, 1.33}, {"warehouse-10-20-10-2-1", 800, 3.76},
+                                 {"den312d", 400, 0.81},               {"den312d", 800, 2.98}};
 
 void register_all() {
     const auto root = std::filesystem::path(GAMEPLAN_BENCHMARK_DATA_DIR) / "mapf";
@@ -134,13 +165,19 @@ void register_all() {
                     ->Iterations(1)
                     ->Unit(benchmark::kMillisecond);
         }
+    for (const Reference& r : kLacam3)
+        benchmark::RegisterBenchmark(
+            (std::string("crowd_anytime/") + r.map + "/random-1/" + std::to_string(r.agents)).c_str(),
+            [r](benchmark::State& s) { solve(s, r.map, 1, r.agents, r.cpu); })
+            ->Iterations(1)
+            ->Unit(benchmark::kMillisecond);
 }
 
 void print_table() {
     if (rows().empty()) return;
-    std::printf("\n| map | scen | N | solved | CPU s | SoC / LB | SoC | LB | makespan |\n|---|---|---|---|---|---|---|---|---|\n");
+    std::printf("\n| mode | map | scen | N | solved | CPU s | SoC / LB | SoC | LB | makespan |\n|---|---|---|---|---|---|---|---|---|---|\n");
     for (const Row& r : rows())
-        std::printf("| %s | random-%d | %zu | %s | %.3f | %.3f | %llu | %llu | %u |\n", r.map.c_str(), r.scen, r.agents,
+        std::printf("| %s | %s | random-%d | %zu | %s | %.3f | %.3f | %llu | %llu | %u |\n", r.mode.c_str(), r.map.c_str(), r.scen, r.agents,
                     r.solved ? "yes" : "no", r.cpu, r.lb ? static_cast<double>(r.soc) / static_cast<double>(r.lb) : 0.0,
                     static_cast<unsigned long long>(r.soc), static_cast<unsigned long long>(r.lb), r.makespan);
 }

@@ -1,5 +1,5 @@
 // One-shot multi-agent pathfinding: LaCAM (lazy constraints, depth-first search over configurations)
-// with PIBT (+ swap) as the configuration generator and LaCAM* rewiring for anytime improvement.
+// with PIBT (+ swap) as the configuration generator; anytime improvement by a large neighbourhood search.
 // See crowd.hpp for the contract.
 #include <gameplan/path/crowd.hpp>
 
@@ -897,6 +897,11 @@ Status CrowdSolver::solve(const GridMap& map, std::span<const GridPoint> starts,
     const Status begun = begin(map, starts, goals, options);
     if (begun == Status::InProgress) step();
     return finish(out);
+}
+
+void CrowdSolver::stop() noexcept {
+    if (m_impl->status == Status::InProgress)
+        m_impl->status = m_impl->goal_node != kNil ? Status::Found : Status::BudgetExhausted;
 }
 
 Status CrowdSolver::status() const noexcept { return m_impl->status; }

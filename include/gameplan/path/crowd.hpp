@@ -25,9 +25,13 @@
 ///   - guidance is one breadth-first distance table per agent (agents x free cells x 4 bytes);
 ///   - each configuration is stored once (agents x 10 bytes: cells, priorities, agent order) and found
 ///     again through a hash table;
-///   - anytime (LaCAM*): with `CrowdOptions::anytime`, the search continues after the first solution,
-///     rewires configurations to cheaper parents (Dijkstra over the configurations seen) and prunes by
-///     the best cost; given unlimited time it converges to a sum-of-costs optimal solution.
+///   - anytime: with `CrowdOptions::anytime`, the first solution is then improved by a large
+///     neighbourhood search (as in MAPF-LNS, Li et al. 2021): take 8 agents (one of them delayed),
+///     replan them one by one in random order with space-time A* against everybody else's fixed path
+///     (the agent's distance table is the heuristic; the search is bounded by the cost to beat), and
+///     keep the new paths only if their sum of costs is lower. Every accepted step keeps the solution
+///     conflict-free; it runs until the deadline, `improve_for`, or `max_expansions` (one iteration
+///     counts as one expansion).
 /// Ties break on a small pseudo-random generator seeded by `CrowdOptions::seed`: the same instance,
 /// options and seed always give the same solution, on any thread.
 ///
@@ -84,8 +88,9 @@ struct CrowdOptions {
     /// Whole-solve limits: `max_expansions` counts configuration-generator (PIBT) calls over all
     /// slices; `deadline` is checked every 16 calls. Default: unlimited.
     search::Budget budget;
-    /// Keep improving the sum of costs after the first solution (LaCAM*) until the deadline, until
-    /// `improve_for` has passed since the first solution, or until the solution is proved optimal.
+    /// Keep improving the sum of costs after the first solution (large neighbourhood search, see the
+    /// overview) until the deadline, until `improve_for` has passed since the first solution, or until
+    /// `budget.max_expansions` iterations in all.
     bool anytime = false;
     /// Longest time spent improving after the first solution (anytime only). Default: until the deadline.
     std::chrono::steady_clock::duration improve_for = std::chrono::steady_clock::duration::max();
@@ -106,9 +111,9 @@ struct CrowdStats {
     std::uint64_t configurations = 0;   ///< distinct configurations stored
     std::uint64_t generator_failures = 0;  ///< PIBT calls that found no successor under the constraints
     std::uint64_t first_sum_of_costs = 0;  ///< sum of costs of the first solution (0 before)
-    std::uint64_t improvements = 0;     ///< times the best solution got cheaper after the first one
+    std::uint64_t improvements = 0;     ///< accepted improvement steps after the first solution
     double first_solution_seconds = 0;  ///< wall time from begin() to the first solution
-    bool optimal = false;               ///< anytime search exhausted: the solution is SoC-optimal
+    bool optimal = false;               ///< the configuration search was exhausted after a solution
 };
 
 /// A solution of a one-shot instance: the cells of every agent at every step.
@@ -149,6 +154,10 @@ public:
     /// Runs at most `slice_expansions` configuration-generator calls. Returns `InProgress` while
     /// unfinished, otherwise the final status.
     Status step(std::uint64_t slice_expansions = UINT64_MAX);
+    /// Ends the solve now: the status becomes `Found` if a solution is known (an anytime search keeps
+    /// its best one), else `BudgetExhausted`. For callers that budget by their own clock (e.g. CPU
+    /// time) between `step` slices. No effect on a finished solve.
+    void stop() noexcept;
     /// Writes the solution. Returns the final status; `out` is filled only when it is `Found`.
     Status finish(CrowdSolution& out) const;
     /// begin + step + finish.
