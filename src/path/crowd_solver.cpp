@@ -50,7 +50,6 @@ struct CrowdSolver::Impl {
         std::uint32_t h = 0;
         std::uint32_t ll_head = kNil;  // queue of low-level nodes to try (linked through LNode::next)
         std::uint32_t ll_tail = kNil;
-        std::uint32_t edges = kNil;  // neighbour list (LaCAM*), linked through Edge::next
     };
     struct LNode {
         std::uint32_t parent = kNil;  // constraint chain
@@ -59,19 +58,13 @@ struct CrowdSolver::Impl {
         std::uint32_t depth = 0;
         std::uint32_t next = kNil;    // queue link
     };
-    struct Edge {
-        std::uint32_t to;
-        std::uint32_t next;
-    };
     std::vector<HNode> hnodes;
     std::vector<std::uint32_t> configs;    // hnodes.size() * n
     std::vector<float> priorities;         // hnodes.size() * n
     std::vector<std::uint16_t> orders;     // hnodes.size() * n
     std::vector<LNode> lnodes;
-    std::vector<Edge> edges;
     std::vector<std::uint32_t> table;      // hash table of hnode ids, power of two, kNil = empty
     std::vector<std::uint32_t> open;       // DFS stack
-    std::vector<std::uint32_t> rewrite_queue;
     std::uint32_t goal_node = kNil;
     std::size_t bytes_per_config = 0;
 
@@ -123,8 +116,6 @@ struct CrowdSolver::Impl {
     bool swap_required(std::uint32_t pusher, std::uint32_t puller, std::uint32_t v_pusher,
                        std::uint32_t v_puller) const noexcept;
     bool swap_possible(std::uint32_t v_pusher, std::uint32_t v_puller) const noexcept;
-    void add_edge(std::uint32_t from, std::uint32_t to);
-    void rewrite(std::uint32_t from, std::uint32_t to);
     Status run(std::uint64_t slice);
 
     // ---- anytime improvement: large neighbourhood search with prioritized space-time A* ----
@@ -292,7 +283,6 @@ Status CrowdSolver::Impl::begin(const GridMap& m, std::span<const GridPoint> s, 
     priorities.clear();
     orders.clear();
     lnodes.clear();
-    edges.clear();
     open.clear();
     std::fill(table.begin(), table.end(), kNil);
     lower_bound = 0;
@@ -352,7 +342,6 @@ Status CrowdSolver::Impl::begin(const GridMap& m, std::span<const GridPoint> s, 
     if (hnodes[0].h == 0) {
         goal_node = 0;
         stats.first_solution_seconds = 0;
-        stats.optimal = true;
         status = Status::Found;
     }
     return status;
@@ -517,34 +506,6 @@ bool CrowdSolver::Impl::generate(std::uint32_t h, std::uint32_t l) {
         if (v_next[i] == kNil && !pibt(i)) return false;
     }
     return true;
-}
-
-void CrowdSolver::Impl::add_edge(std::uint32_t from, std::uint32_t to) {
-    for (std::uint32_t e = hnodes[from].edges; e != kNil; e = edges[e].next)
-        if (edges[e].to == to) return;
-    edges.push_back(Edge{to, hnodes[from].edges});
-    hnodes[from].edges = static_cast<std::uint32_t>(edges.size() - 1);
-}
-
-void CrowdSolver::Impl::rewrite(std::uint32_t from, std::uint32_t to) {
-    add_edge(from, to);
-    rewrite_queue.clear();
-    rewrite_queue.push_back(from);
-    for (std::size_t head = 0; head < rewrite_queue.size(); ++head) {
-        const std::uint32_t a = rewrite_queue[head];
-        for (std::uint32_t e = hnodes[a].edges; e != kNil; e = edges[e].next) {
-            const std::uint32_t b = edges[e].to;
-            const std::uint32_t g = hnodes[a].g + edge_cost(config(a), config(b));
-            if (g < hnodes[b].g) {
-                if (b == goal_node) ++stats.improvements;
-                hnodes[b].g = g;
-                hnodes[b].parent = a;
-                ++stats.search.reopened;
-                rewrite_queue.push_back(b);
-                if (goal_node != kNil && g + hnodes[b].h < hnodes[goal_node].g) open.push_back(b);
-            }
-        }
-    }
 }
 
 void CrowdSolver::Impl::start_lns() {
@@ -726,9 +687,18 @@ bool CrowdSolver::Impl::out_of_time() const noexcept {
 Status CrowdSolver::Impl::run(std::uint64_t slice) {
     if (status != Status::InProgress) return status;
     for (std::uint64_t done = 0; done < slice;) {
+        if (lns) {
+            if (n < 2 || stats.search.expanded >= options.budget.max_expansions || out_of_time()) {
+                status = Status::Found;
+                return status;
+            }
+            lns_iteration();
+            ++stats.search.expanded;
+            ++done;
+            continue;
+        }
         if (open.empty()) {
             status = goal_node != kNil ? Status::Found : Status::NoPath;
-            if (goal_node != kNil) stats.optimal = true;
             return status;
         }
         if (stats.search.expanded >= options.budget.max_expansions ||
@@ -776,16 +746,6 @@ Status CrowdSolver::Impl::run(std::uint64_t slice) {
             start_lns();
             continue;
         }
-        if (lns) {
-            if (n < 2 || stats.search.expanded >= options.budget.max_expansions || out_of_time()) {
-                status = Status::Found;
-                return status;
-            }
-            lns_iteration();
-            ++stats.search.expanded;
-            ++done;
-            continue;
-        }
         // pop a low-level node and expand it
         const std::uint32_t l = hnodes[h].ll_head;
         hnodes[h].ll_head = lnodes[l].next;
@@ -801,7 +761,6 @@ Status CrowdSolver::Impl::run(std::uint64_t slice) {
         const std::uint64_t hash = hash_config(new_config.data());
         const std::uint32_t found = find(new_config.data(), hash);
         if (found != kNil) {
-            if (options.anytime) rewrite(h, found);
             if (goal_node == kNil || hnodes[found].g + hnodes[found].h < hnodes[goal_node].g) open.push_back(found);
             continue;
         }
@@ -820,7 +779,6 @@ Status CrowdSolver::Impl::run(std::uint64_t slice) {
             return status;
         }
         const auto id = static_cast<std::uint32_t>(hnodes.size() - 1);
-        if (options.anytime) add_edge(h, id);
         if (goal_node == kNil || g + hv < hnodes[goal_node].g) open.push_back(id);
     }
     return status;

@@ -104,8 +104,8 @@ struct CrowdOptions {
     bool swap = true;
 };
 
-/// Counters of a one-shot solve. `search.expanded` counts configuration-generator calls,
-/// `search.generated` new configurations, `search.reopened` configurations given a cheaper parent.
+/// Counters of a one-shot solve. `search.expanded` counts configuration-generator calls plus
+/// improvement iterations, `search.generated` new configurations.
 struct CrowdStats {
     search::SearchStats search;
     std::uint64_t configurations = 0;   ///< distinct configurations stored
@@ -113,7 +113,6 @@ struct CrowdStats {
     std::uint64_t first_sum_of_costs = 0;  ///< sum of costs of the first solution (0 before)
     std::uint64_t improvements = 0;     ///< accepted improvement steps after the first solution
     double first_solution_seconds = 0;  ///< wall time from begin() to the first solution
-    bool optimal = false;               ///< the configuration search was exhausted after a solution
 };
 
 /// A solution of a one-shot instance: the cells of every agent at every step.
