@@ -25,6 +25,7 @@
 #include <gameplan/path/distance_field.hpp>
 #include <gameplan/path/request_queue.hpp>
 #include <gameplan/path/batch.hpp>
+#include <gameplan/path/crowd.hpp>
 #include <gameplan/goap/blackboard.hpp>
 #include <gameplan/goap/behaviour.hpp>
 #include <gameplan/goap/agent_events.hpp>

@@ -1,0 +1,283 @@
+// One-shot crowd solver (LaCAM over PIBT): every solution checked by an independent validator.
+#include "crowd_support.hpp"
+
+#include <gameplan/io/movingai.hpp>
+#include <gameplan/path/crowd.hpp>
+
+#include <test_data.hpp>
+
+#include <algorithm>
+#include <random>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+using namespace gameplan;
+using namespace gameplan::path;
+using crowd_test::validate;
+
+namespace {
+
+struct Instance {
+    GridMap map;
+    std::vector<GridPoint> starts, goals;
+};
+
+// Random map with obstacles; agents' starts and goals drawn from the largest component so every
+// agent can reach its goal.
+Instance random_instance(std::mt19937& rng, int w, int h, double density, std::size_t agents) {
+    Instance inst;
+    (void)inst.map.reset(w, h);
+    std::uniform_real_distribution<double> u(0, 1);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x)
+            if (u(rng) < density) inst.map.set_passable({x, y}, false);
+    std::vector<GridPoint> free;
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x)
+            if (inst.map.passable({x, y})) free.push_back({x, y});
+    // largest component by repeated BFS from unassigned cells
+    std::vector<GridPoint> best;
+    std::vector<char> seen(static_cast<std::size_t>(w * h), 0);
+    for (const GridPoint p : free) {
+        if (seen[static_cast<std::size_t>(p.y * w + p.x)]) continue;
+        std::vector<GridPoint> comp{p};
+        seen[static_cast<std::size_t>(p.y * w + p.x)] = 1;
+        for (std::size_t k = 0; k < comp.size(); ++k) {
+            const GridPoint q = comp[k];
+            const GridPoint next[4] = {{q.x + 1, q.y}, {q.x - 1, q.y}, {q.x, q.y + 1}, {q.x, q.y - 1}};
+            for (const GridPoint r : next)
+                if (inst.map.passable(r) && !seen[static_cast<std::size_t>(r.y * w + r.x)]) {
+                    seen[static_cast<std::size_t>(r.y * w + r.x)] = 1;
+                    comp.push_back(r);
+                }
+        }
+        if (comp.size() > best.size()) best = comp;
+    }
+    agents = std::min(agents, best.size());
+    std::vector<GridPoint> a = best, b = best;
+    std::shuffle(a.begin(), a.end(), rng);
+    std::shuffle(b.begin(), b.end(), rng);
+    inst.starts.assign(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(agents));
+    inst.goals.assign(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(agents));
+    return inst;
+}
+
+}  // namespace
+
+TEST(Crowd, RandomSmallInstancesAreSolvedAndValid) {
+    std::mt19937 rng(7);
+    CrowdSolver solver;
+    CrowdSolution solution;
+    int solved = 0;
+    for (int round = 0; round < 120; ++round) {
+        const int w = 4 + static_cast<int>(rng() % 9);
+        const int h = 4 + static_cast<int>(rng() % 9);
+        const double density = (rng() % 4) * 0.1;
+        const std::size_t agents = 1 + rng() % static_cast<std::size_t>(w * h / 2);
+        const Instance inst = random_instance(rng, w, h, density, agents);
+        CrowdOptions options;
+        options.seed = round;
+        options.budget.max_expansions = 200000;
+        const Status status = solver.solve(inst.map, inst.starts, inst.goals, options, solution);
+        ASSERT_NE(status, Status::InvalidQuery) << "round " << round;
+        if (status != Status::Found) continue;  // unsolvable or too hard within the budget: never wrong
+        ++solved;
+        ASSERT_EQ(validate(inst.map, inst.starts, inst.goals, solution), "") << "round " << round;
+    }
+    EXPECT_GE(solved, 100);
+}
+
+TEST(Crowd, DenseRandomInstancesAreSolvedAndValid) {
+    std::mt19937 rng(11);
+    CrowdSolver solver;
+    CrowdSolution solution;
+    for (int round = 0; round < 10; ++round) {
+        const Instance inst = random_instance(rng, 20, 20, 0.15, 150);
+        const Status status = solver.solve(inst.map, inst.starts, inst.goals, CrowdOptions{}, solution);
+        ASSERT_EQ(status, Status::Found) << "round " << round;
+        ASSERT_EQ(validate(inst.map, inst.starts, inst.goals, solution), "") << "round " << round;
+    }
+}
+
+TEST(Crowd, CorridorSwapWithAPocket) {
+    // Two agents swap ends of a one-wide corridor that has a single side pocket.
+    const GridMap map = crowd_test::parse({
+        ".......",
+        "@@@.@@@",
+    });
+    const std::vector<GridPoint> starts{{0, 0}, {6, 0}};
+    const std::vector<GridPoint> goals{{6, 0}, {0, 0}};
+    CrowdSolver solver;
+    CrowdSolution solution;
+    ASSERT_EQ(solver.solve(map, starts, goals, CrowdOptions{}, solution), Status::Found);
+    EXPECT_EQ(validate(map, starts, goals, solution), "");
+    // three agents through the same corridor, all reversing their order
+    const std::vector<GridPoint> s3{{0, 0}, {1, 0}, {6, 0}};
+    const std::vector<GridPoint> g3{{6, 0}, {5, 0}, {0, 0}};
+    ASSERT_EQ(solver.solve(map, s3, g3, CrowdOptions{}, solution), Status::Found);
+    EXPECT_EQ(validate(map, s3, g3, solution), "");
+}
+
+TEST(Crowd, FullRingRotation) {
+    // Eight agents fill a ring around a wall; each goal is the next cell clockwise: only a rotation of
+    // the whole ring (allowed: a cycle of 3+ agents) solves it, in one step.
+    const GridMap map = crowd_test::parse({
+        "...",
+        ".@.",
+        "...",
+    });
+    const std::vector<GridPoint> ring{{0, 0}, {1, 0}, {2, 0}, {2, 1}, {2, 2}, {1, 2}, {0, 2}, {0, 1}};
+    std::vector<GridPoint> goals;
+    for (std::size_t i = 0; i < ring.size(); ++i) goals.push_back(ring[(i + 1) % ring.size()]);
+    CrowdSolver solver;
+    CrowdSolution solution;
+    ASSERT_EQ(solver.solve(map, ring, goals, CrowdOptions{}, solution), Status::Found);
+    EXPECT_EQ(validate(map, ring, goals, solution), "");
+    EXPECT_EQ(solution.makespan, 1u);
+    EXPECT_EQ(solution.sum_of_costs, 8u);
+}
+
+TEST(Crowd, UnsolvableInstancesAreReportedFailed) {
+    CrowdSolver solver;
+    CrowdSolution solution;
+    // a swap in a one-wide corridor without any pocket
+    const GridMap corridor = crowd_test::parse({"....."});
+    const std::vector<GridPoint> s{{0, 0}, {4, 0}};
+    const std::vector<GridPoint> g{{4, 0}, {0, 0}};
+    EXPECT_EQ(solver.solve(corridor, s, g, CrowdOptions{}, solution), Status::NoPath);
+    EXPECT_FALSE(solver.has_solution());
+    // a goal behind a wall
+    const GridMap walled = crowd_test::parse({"..@.."});
+    const std::vector<GridPoint> s2{{0, 0}};
+    const std::vector<GridPoint> g2{{4, 0}};
+    EXPECT_EQ(solver.solve(walled, s2, g2, CrowdOptions{}, solution), Status::NoPath);
+    // a full dead-end corridor cannot reorder its agents
+    const GridMap line = crowd_test::parse({"...", "@@@"});
+    const std::vector<GridPoint> s3{{0, 0}, {1, 0}, {2, 0}};
+    const std::vector<GridPoint> g3{{1, 0}, {0, 0}, {2, 0}};
+    EXPECT_EQ(solver.solve(line, s3, g3, CrowdOptions{}, solution), Status::NoPath);
+}
+
+TEST(Crowd, InvalidQueries) {
+    const GridMap map = crowd_test::parse({"....", ".@..", "...."});
+    CrowdSolver solver;
+    CrowdSolution solution;
+    const std::vector<GridPoint> a{{0, 0}, {0, 0}};
+    const std::vector<GridPoint> b{{3, 0}, {3, 2}};
+    EXPECT_EQ(solver.solve(map, a, b, CrowdOptions{}, solution), Status::InvalidQuery);  // shared start
+    EXPECT_EQ(solver.solve(map, b, a, CrowdOptions{}, solution), Status::InvalidQuery);  // shared goal
+    const std::vector<GridPoint> blocked{{1, 1}};
+    const std::vector<GridPoint> one{{0, 0}};
+    EXPECT_EQ(solver.solve(map, blocked, one, CrowdOptions{}, solution), Status::InvalidQuery);
+    EXPECT_EQ(solver.solve(map, one, blocked, CrowdOptions{}, solution), Status::InvalidQuery);
+    const std::vector<GridPoint> off{{9, 9}};
+    EXPECT_EQ(solver.solve(map, off, one, CrowdOptions{}, solution), Status::InvalidQuery);
+    EXPECT_EQ(solver.solve(map, one, std::vector<GridPoint>{}, CrowdOptions{}, solution), Status::InvalidQuery);
+    // nobody to move, and everybody already home
+    EXPECT_EQ(solver.solve(map, std::vector<GridPoint>{}, std::vector<GridPoint>{}, CrowdOptions{}, solution), Status::Found);
+    EXPECT_EQ(solution.sum_of_costs, 0u);
+    EXPECT_EQ(solver.solve(map, one, one, CrowdOptions{}, solution), Status::Found);
+    EXPECT_EQ(solution.sum_of_costs, 0u);
+    EXPECT_EQ(solution.makespan, 0u);
+}
+
+TEST(Crowd, DeterministicAcrossRunsAndThreads) {
+    std::mt19937 rng(3);
+    const Instance inst = random_instance(rng, 24, 24, 0.2, 200);
+    CrowdSolution first, second, threaded;
+    CrowdSolver solver;
+    ASSERT_EQ(solver.solve(inst.map, inst.starts, inst.goals, CrowdOptions{}, first), Status::Found);
+    CrowdSolver other;
+    ASSERT_EQ(other.solve(inst.map, inst.starts, inst.goals, CrowdOptions{}, second), Status::Found);
+    EXPECT_EQ(first.cells, second.cells);
+    Status status = Status::InvalidQuery;
+    std::thread worker([&] {
+        CrowdSolver mine;
+        status = mine.solve(inst.map, inst.starts, inst.goals, CrowdOptions{}, threaded);
+    });
+    ASSERT_EQ(solver.solve(inst.map, inst.starts, inst.goals, CrowdOptions{}, second), Status::Found);
+    worker.join();
+    ASSERT_EQ(status, Status::Found);
+    EXPECT_EQ(first.cells, threaded.cells);
+    EXPECT_EQ(first.cells, second.cells);
+}
+
+TEST(Crowd, ResumableSlicesGiveTheSameSolution) {
+    std::mt19937 rng(5);
+    const Instance inst = random_instance(rng, 16, 16, 0.25, 90);
+    CrowdSolver solver;
+    CrowdSolution whole, sliced;
+    ASSERT_EQ(solver.solve(inst.map, inst.starts, inst.goals, CrowdOptions{}, whole), Status::Found);
+    ASSERT_EQ(solver.begin(inst.map, inst.starts, inst.goals, CrowdOptions{}), Status::InProgress);
+    Status status = Status::InProgress;
+    int slices = 0;
+    while ((status = solver.step(3)) == Status::InProgress) ++slices;
+    ASSERT_EQ(status, Status::Found);
+    EXPECT_GT(slices, 1);
+    ASSERT_EQ(solver.finish(sliced), Status::Found);
+    EXPECT_EQ(whole.cells, sliced.cells);
+    // an expansion budget too small for the instance
+    CrowdOptions tiny;
+    tiny.budget.max_expansions = 2;
+    EXPECT_EQ(solver.solve(inst.map, inst.starts, inst.goals, tiny, sliced), Status::BudgetExhausted);
+}
+
+TEST(Crowd, AnytimeNeverWorsensAndStaysValid) {
+    std::mt19937 rng(9);
+    CrowdSolver solver;
+    CrowdSolution first, improved;
+    int better = 0;
+    for (int round = 0; round < 6; ++round) {
+        const Instance inst = random_instance(rng, 10, 10, 0.1, 25);
+        ASSERT_EQ(solver.solve(inst.map, inst.starts, inst.goals, CrowdOptions{}, first), Status::Found);
+        CrowdOptions options;
+        options.anytime = true;
+        options.budget.max_expansions = 3000;
+        ASSERT_EQ(solver.solve(inst.map, inst.starts, inst.goals, options, improved), Status::Found);
+        ASSERT_EQ(validate(inst.map, inst.starts, inst.goals, improved), "");
+        EXPECT_LE(improved.sum_of_costs, first.sum_of_costs);
+        if (improved.sum_of_costs < first.sum_of_costs) ++better;
+    }
+    EXPECT_GT(better, 0);
+}
+
+TEST(Crowd, SharedMapfBenchmarkInstances) {
+    GAMEPLAN_REQUIRE_BENCHMARK_DATA();
+    const auto root = test::benchmark_dir() / "mapf";
+    if (!std::filesystem::is_directory(root)) GTEST_SKIP() << "no MAPF data at " << root;
+    struct Case {
+        const char* map;
+        std::size_t agents;
+        std::uint64_t lower_bound;  // from the data set's README (4-connected BFS sums)
+    };
+    const Case cases[] = {{"empty-32-32", 100, 2128}, {"random-32-32-20", 200, 4429}, {"maze-32-32-2", 100, 5889},
+                          {"room-32-32-4", 200, 5022}, {"den312d", 200, 10370}};
+    CrowdSolver solver;
+    CrowdSolution solution;
+    for (const Case& c : cases) {
+        const GridMap map = io::load_movingai_map(root / "maps" / (std::string(c.map) + ".map"));
+        const io::ScenarioFile scen =
+            io::load_movingai_scenarios(root / "scenarios" / (std::string(c.map) + "-random-1.scen"));
+        std::vector<GridPoint> starts, goals;
+        for (std::size_t i = 0; i < c.agents; ++i) {
+            starts.push_back(scen.scenarios[i].start);
+            goals.push_back(scen.scenarios[i].goal);
+        }
+        ASSERT_EQ(solver.solve(map, starts, goals, CrowdOptions{}, solution), Status::Found) << c.map;
+        EXPECT_EQ(solution.lower_bound, c.lower_bound) << c.map;
+        EXPECT_EQ(validate(map, starts, goals, solution), "") << c.map;
+        // anytime improvement (large neighbourhood search), capped by iterations so it is deterministic
+        if (c.agents > 100) continue;  // keep the test fast: the two smaller instances
+        CrowdOptions anytime;
+        anytime.anytime = true;
+        anytime.budget.max_expansions = solver.stats().search.expanded + 100;
+        CrowdSolution improved, again;
+        ASSERT_EQ(solver.solve(map, starts, goals, anytime, improved), Status::Found) << c.map;
+        EXPECT_EQ(validate(map, starts, goals, improved), "") << c.map;
+        EXPECT_LT(improved.sum_of_costs, solution.sum_of_costs) << c.map;
+        EXPECT_EQ(solver.stats().first_sum_of_costs, solution.sum_of_costs) << c.map;
+        ASSERT_EQ(solver.solve(map, starts, goals, anytime, again), Status::Found) << c.map;
+        EXPECT_EQ(improved.cells, again.cells) << c.map;
+    }
+}
