@@ -10,6 +10,7 @@
 #include <gameplan/goap/planner.hpp>
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/grid_rules.hpp>
+#include <gameplan/path/penalty_layer.hpp>
 #include <gameplan/path/grid_search.hpp>
 #include <gameplan/path/grid_space.hpp>
 #include <gameplan/goap/blackboard.hpp>
