@@ -12,6 +12,7 @@
 #include <gameplan/path/grid_rules.hpp>
 #include <gameplan/path/penalty_layer.hpp>
 #include <gameplan/path/grid_search.hpp>
+#include <gameplan/path/movement.hpp>
 #include <gameplan/path/grid_space.hpp>
 #include <gameplan/goap/blackboard.hpp>
 #include <gameplan/goap/behaviour.hpp>
