@@ -30,6 +30,9 @@ void add_simulate_command(CLI::App& app, int& exit_code);
 /// `gameplan demo [--map MAP] [--agents N] [--ticks N] [--seed S] [--threads T] [--json]
 /// [--png-every K --png-dir DIR]`: the village simulation (docs/demo.md).
 void add_demo_command(CLI::App& app, int& exit_code);
+/// `gameplan crowd MAP SCEN --agents N [--time-limit S] [--improve S] [--seed S] [--paths] [--json]`: multi-agent
+/// pathfinding on a MovingAI MAPF scenario (docs/crowds.md).
+void add_crowd_command(CLI::App& app, int& exit_code);
 }  // namespace gameplan::cli
 
 namespace gameplan::cli {

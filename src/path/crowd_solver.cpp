@@ -1,0 +1,673 @@
+// One-shot multi-agent pathfinding: LaCAM (lazy constraints, depth-first search over configurations)
+// with PIBT (+ swap) as the configuration generator and LaCAM* rewiring for anytime improvement.
+// See crowd.hpp for the contract.
+#include <gameplan/path/crowd.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+
+namespace gameplan::path {
+
+namespace {
+constexpr std::uint32_t kNil = UINT32_MAX;
+constexpr std::uint32_t kFar = UINT32_MAX / 4;
+
+std::uint64_t splitmix(std::uint64_t x) noexcept {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+}  // namespace
+
+void CrowdSolution::path(std::uint32_t agent, std::vector<GridPoint>& out) const {
+    out.clear();
+    for (std::uint32_t t = 0; t <= costs[agent]; ++t) out.push_back(at(agent, t));
+}
+
+struct CrowdSolver::Impl {
+    // ---- instance ----
+    const GridMap* map = nullptr;
+    std::uint32_t n = 0;  // agents
+    std::uint32_t vcount = 0;  // free cells
+    std::vector<std::uint32_t> vertex_of_node;  // padded node -> vertex or kNil
+    std::vector<std::uint32_t> node_of_vertex;
+    std::vector<std::uint32_t> nbr;  // 4 per vertex, kNil padded
+    std::vector<std::uint8_t> degree;
+    std::vector<std::uint32_t> starts, goals;  // vertices
+    std::vector<std::uint32_t> dist;  // n * vcount
+    std::vector<std::uint32_t> bfs_queue;
+    std::uint64_t lower_bound = 0;
+    CrowdOptions options;
+    std::chrono::steady_clock::time_point t_begin;
+
+    // ---- high-level nodes (configurations) ----
+    struct HNode {
+        std::uint64_t hash = 0;
+        std::uint32_t parent = kNil;
+        std::uint32_t g = 0;
+        std::uint32_t h = 0;
+        std::uint32_t ll_head = kNil;  // queue of low-level nodes to try (linked through LNode::next)
+        std::uint32_t ll_tail = kNil;
+        std::uint32_t edges = kNil;  // neighbour list (LaCAM*), linked through Edge::next
+    };
+    struct LNode {
+        std::uint32_t parent = kNil;  // constraint chain
+        std::uint32_t agent = 0;
+        std::uint32_t vertex = 0;
+        std::uint32_t depth = 0;
+        std::uint32_t next = kNil;    // queue link
+    };
+    struct Edge {
+        std::uint32_t to;
+        std::uint32_t next;
+    };
+    std::vector<HNode> hnodes;
+    std::vector<std::uint32_t> configs;    // hnodes.size() * n
+    std::vector<float> priorities;         // hnodes.size() * n
+    std::vector<std::uint16_t> orders;     // hnodes.size() * n
+    std::vector<LNode> lnodes;
+    std::vector<Edge> edges;
+    std::vector<std::uint32_t> table;      // hash table of hnode ids, power of two, kNil = empty
+    std::vector<std::uint32_t> open;       // DFS stack
+    std::vector<std::uint32_t> rewrite_queue;
+    std::uint32_t goal_node = kNil;
+    std::size_t bytes_per_config = 0;
+
+    // ---- PIBT scratch ----
+    std::vector<std::uint32_t> occ_now, occ_next;  // per vertex: agent or kNil
+    std::vector<std::uint32_t> v_now, v_next;       // per agent
+    std::vector<std::uint32_t> cand;                // 5 per agent
+    std::vector<float> tie;                         // per vertex
+    std::vector<std::uint32_t> new_config;
+    std::vector<float> new_prio;
+    std::vector<std::uint32_t> sort_scratch;
+    std::uint64_t rng = 0;
+
+    // ---- state ----
+    Status status = Status::NoPath;
+    CrowdStats stats;
+    std::chrono::steady_clock::time_point first_time;
+
+    float next_float() noexcept {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        return static_cast<float>(rng >> 40) * (1.0f / 16777216.0f);
+    }
+
+    [[nodiscard]] std::uint32_t d(std::uint32_t agent, std::uint32_t v) const noexcept {
+        return dist[static_cast<std::size_t>(agent) * vcount + v];
+    }
+    [[nodiscard]] const std::uint32_t* config(std::uint32_t h) const noexcept {
+        return configs.data() + static_cast<std::size_t>(h) * n;
+    }
+
+    Status begin(const GridMap& m, std::span<const GridPoint> s, std::span<const GridPoint> g,
+                 const CrowdOptions& o);
+    void build_graph();
+    void bfs(std::uint32_t agent);
+    std::uint64_t hash_config(const std::uint32_t* c) const noexcept;
+    std::uint32_t find(const std::uint32_t* c, std::uint64_t hash) const noexcept;
+    void insert_table(std::uint32_t h);
+    bool add_hnode(const std::uint32_t* c, std::uint32_t parent, std::uint32_t g, std::uint32_t h,
+                   const float* prio);
+    std::uint32_t edge_cost(const std::uint32_t* a, const std::uint32_t* b) const noexcept;
+    std::uint32_t h_value(const std::uint32_t* c) const noexcept;
+    void push_lnode(HNode& node, std::uint32_t parent, std::uint32_t agent, std::uint32_t vertex, std::uint32_t depth);
+    void expand_lowlevel(std::uint32_t h, std::uint32_t l);
+    bool generate(std::uint32_t h, std::uint32_t l);
+    bool pibt(std::uint32_t i);
+    std::uint32_t swap_partner(std::uint32_t i) const noexcept;
+    bool swap_required(std::uint32_t pusher, std::uint32_t puller, std::uint32_t v_pusher,
+                       std::uint32_t v_puller) const noexcept;
+    bool swap_possible(std::uint32_t v_pusher, std::uint32_t v_puller) const noexcept;
+    void add_edge(std::uint32_t from, std::uint32_t to);
+    void rewrite(std::uint32_t from, std::uint32_t to);
+    Status run(std::uint64_t slice);
+    bool out_of_time() const noexcept;
+};
+
+void CrowdSolver::Impl::build_graph() {
+    const std::uint32_t bound = map->node_bound();
+    const auto pass = map->passable_data();
+    vertex_of_node.assign(bound, kNil);
+    node_of_vertex.clear();
+    for (std::uint32_t node = 0; node < bound; ++node)
+        if (pass[node] != 0) {
+            vertex_of_node[node] = static_cast<std::uint32_t>(node_of_vertex.size());
+            node_of_vertex.push_back(node);
+        }
+    vcount = static_cast<std::uint32_t>(node_of_vertex.size());
+    nbr.assign(static_cast<std::size_t>(vcount) * 4, kNil);
+    degree.assign(vcount, 0);
+    const std::uint32_t stride = map->stride();
+    // Neighbour order: up, left, right, down (fixed; ties are broken by the generator anyway).
+    const std::int64_t offsets[4] = {-static_cast<std::int64_t>(stride), -1, 1, static_cast<std::int64_t>(stride)};
+    for (std::uint32_t v = 0; v < vcount; ++v) {
+        const std::int64_t node = node_of_vertex[v];
+        for (const std::int64_t off : offsets) {
+            const auto u = static_cast<std::uint32_t>(node + off);
+            if (pass[u] != 0) nbr[static_cast<std::size_t>(v) * 4 + degree[v]++] = vertex_of_node[u];
+        }
+    }
+}
+
+void CrowdSolver::Impl::bfs(std::uint32_t agent) {
+    std::uint32_t* row = dist.data() + static_cast<std::size_t>(agent) * vcount;
+    std::fill(row, row + vcount, kFar);
+    bfs_queue.resize(vcount);
+    std::size_t head = 0, tail = 0;
+    row[goals[agent]] = 0;
+    bfs_queue[tail++] = goals[agent];
+    while (head < tail) {
+        const std::uint32_t v = bfs_queue[head++];
+        const std::uint32_t dv = row[v] + 1;
+        const std::uint32_t* nb = nbr.data() + static_cast<std::size_t>(v) * 4;
+        for (std::uint32_t k = 0; k < degree[v]; ++k)
+            if (row[nb[k]] == kFar) {
+                row[nb[k]] = dv;
+                bfs_queue[tail++] = nb[k];
+            }
+    }
+}
+
+std::uint64_t CrowdSolver::Impl::hash_config(const std::uint32_t* c) const noexcept {
+    std::uint64_t h = 0x243f6a8885a308d3ULL;
+    for (std::uint32_t i = 0; i < n; ++i) h = (h ^ c[i]) * 0x100000001b3ULL + (h >> 29);
+    return splitmix(h);
+}
+
+std::uint32_t CrowdSolver::Impl::find(const std::uint32_t* c, std::uint64_t hash) const noexcept {
+    const std::size_t mask = table.size() - 1;
+    for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
+        const std::uint32_t h = table[slot];
+        if (h == kNil) return kNil;
+        if (hnodes[h].hash == hash && std::memcmp(config(h), c, sizeof(std::uint32_t) * n) == 0) return h;
+    }
+}
+
+void CrowdSolver::Impl::insert_table(std::uint32_t h) {
+    if ((hnodes.size() + 1) * 2 > table.size()) {
+        // grow: rehash every node
+        std::size_t size = std::max<std::size_t>(table.size() * 2, 1024);
+        table.assign(size, kNil);
+        for (std::uint32_t k = 0; k < h; ++k) {
+            std::size_t slot = hnodes[k].hash & (size - 1);
+            while (table[slot] != kNil) slot = (slot + 1) & (size - 1);
+            table[slot] = k;
+        }
+    }
+    const std::size_t mask = table.size() - 1;
+    std::size_t slot = hnodes[h].hash & mask;
+    while (table[slot] != kNil) slot = (slot + 1) & mask;
+    table[slot] = h;
+}
+
+std::uint32_t CrowdSolver::Impl::edge_cost(const std::uint32_t* a, const std::uint32_t* b) const noexcept {
+    std::uint32_t cost = 0;
+    for (std::uint32_t i = 0; i < n; ++i)
+        if (a[i] != goals[i] || b[i] != goals[i]) ++cost;
+    return cost;
+}
+
+std::uint32_t CrowdSolver::Impl::h_value(const std::uint32_t* c) const noexcept {
+    std::uint32_t h = 0;
+    for (std::uint32_t i = 0; i < n; ++i) h += d(i, c[i]);
+    return h;
+}
+
+void CrowdSolver::Impl::push_lnode(HNode& node, std::uint32_t parent, std::uint32_t agent, std::uint32_t vertex,
+                                   std::uint32_t depth) {
+    const auto id = static_cast<std::uint32_t>(lnodes.size());
+    lnodes.push_back(LNode{parent, agent, vertex, depth, kNil});
+    if (node.ll_tail == kNil) {
+        node.ll_head = node.ll_tail = id;
+    } else {
+        lnodes[node.ll_tail].next = id;
+        node.ll_tail = id;
+    }
+}
+
+bool CrowdSolver::Impl::add_hnode(const std::uint32_t* c, std::uint32_t parent, std::uint32_t g, std::uint32_t h,
+                                  const float* prio) {
+    if ((hnodes.size() + 1) * bytes_per_config > options.max_memory_bytes) return false;
+    const auto id = static_cast<std::uint32_t>(hnodes.size());
+    HNode node;
+    node.hash = hash_config(c);
+    node.parent = parent;
+    node.g = g;
+    node.h = h;
+    hnodes.push_back(node);
+    configs.insert(configs.end(), c, c + n);
+    priorities.insert(priorities.end(), prio, prio + n);
+    // order: agents by decreasing priority, ties by index
+    sort_scratch.resize(n);
+    std::iota(sort_scratch.begin(), sort_scratch.end(), 0u);
+    const float* p = priorities.data() + static_cast<std::size_t>(id) * n;
+    std::sort(sort_scratch.begin(), sort_scratch.end(), [p](std::uint32_t a, std::uint32_t b) {
+        return p[a] > p[b] || (p[a] == p[b] && a < b);
+    });
+    for (std::uint32_t k = 0; k < n; ++k) orders.push_back(static_cast<std::uint16_t>(sort_scratch[k]));
+    push_lnode(hnodes.back(), kNil, 0, 0, 0);
+    insert_table(id);
+    ++stats.configurations;
+    ++stats.search.generated;
+    return true;
+}
+
+Status CrowdSolver::Impl::begin(const GridMap& m, std::span<const GridPoint> s, std::span<const GridPoint> g,
+                                const CrowdOptions& o) {
+    t_begin = std::chrono::steady_clock::now();
+    stats = CrowdStats{};
+    options = o;
+    map = &m;
+    goal_node = kNil;
+    hnodes.clear();
+    configs.clear();
+    priorities.clear();
+    orders.clear();
+    lnodes.clear();
+    edges.clear();
+    open.clear();
+    std::fill(table.begin(), table.end(), kNil);
+    lower_bound = 0;
+    n = 0;
+    status = Status::InvalidQuery;
+    if (m.empty() || s.size() != g.size() || s.size() > kMaxCrowdAgents) return status;
+    for (std::size_t i = 0; i < s.size(); ++i)
+        if (!m.passable(s[i]) || !m.passable(g[i])) return status;
+    build_graph();
+    n = static_cast<std::uint32_t>(s.size());
+    starts.resize(n);
+    goals.resize(n);
+    // duplicate check with the occupancy arrays
+    occ_now.assign(vcount, kNil);
+    occ_next.assign(vcount, kNil);
+    for (std::uint32_t i = 0; i < n; ++i) {
+        starts[i] = vertex_of_node[m.index(s[i])];
+        goals[i] = vertex_of_node[m.index(g[i])];
+        if (occ_now[starts[i]] != kNil || occ_next[goals[i]] != kNil) {
+            n = 0;
+            std::fill(occ_now.begin(), occ_now.end(), kNil);
+            return status;
+        }
+        occ_now[starts[i]] = i;
+        occ_next[goals[i]] = i;
+    }
+    std::fill(occ_now.begin(), occ_now.end(), kNil);
+    std::fill(occ_next.begin(), occ_next.end(), kNil);
+    dist.resize(static_cast<std::size_t>(n) * vcount);
+    status = Status::NoPath;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        bfs(i);
+        const std::uint32_t di = d(i, starts[i]);
+        if (di >= kFar) {
+            lower_bound = 0;
+            return status;  // an agent cannot reach its goal
+        }
+        lower_bound += di;
+    }
+    v_now.assign(n, kNil);
+    v_next.assign(n, kNil);
+    cand.assign(static_cast<std::size_t>(n) * 5, kNil);
+    tie.assign(vcount, 0.0f);
+    new_config.resize(n);
+    new_prio.resize(n);
+    rng = splitmix(o.seed ^ 0x5eedULL) | 1;
+    bytes_per_config = n * (sizeof(std::uint32_t) + sizeof(float) + sizeof(std::uint16_t)) + sizeof(HNode) +
+                       5 * sizeof(LNode) + 2 * sizeof(std::uint32_t);
+
+    for (std::uint32_t i = 0; i < n; ++i) new_prio[i] = static_cast<float>(d(i, starts[i])) / static_cast<float>(n);
+    if (!add_hnode(starts.data(), kNil, 0, h_value(starts.data()), new_prio.data())) {
+        status = Status::BudgetExhausted;
+        return status;
+    }
+    open.push_back(0);
+    status = Status::InProgress;
+    if (hnodes[0].h == 0) {
+        goal_node = 0;
+        stats.first_solution_seconds = 0;
+        stats.optimal = true;
+        status = Status::Found;
+    }
+    return status;
+}
+
+void CrowdSolver::Impl::expand_lowlevel(std::uint32_t h, std::uint32_t l) {
+    const LNode low = lnodes[l];
+    if (low.depth >= n) return;
+    const std::uint32_t i = orders[static_cast<std::size_t>(h) * n + low.depth];
+    const std::uint32_t v = config(h)[i];
+    std::uint32_t c[5];
+    std::uint32_t k = 0;
+    for (; k < degree[v]; ++k) c[k] = nbr[static_cast<std::size_t>(v) * 4 + k];
+    c[k++] = v;
+    // shuffle (Fisher-Yates with the seeded generator)
+    for (std::uint32_t a = k - 1; a > 0; --a) {
+        const auto b = static_cast<std::uint32_t>(next_float() * static_cast<float>(a + 1)) % (a + 1);
+        std::swap(c[a], c[b]);
+    }
+    for (std::uint32_t a = 0; a < k; ++a) push_lnode(hnodes[h], l, i, c[a], low.depth + 1);
+}
+
+bool CrowdSolver::Impl::swap_required(std::uint32_t pusher, std::uint32_t puller, std::uint32_t v_pusher,
+                                      std::uint32_t v_puller) const noexcept {
+    std::uint32_t tmp = kNil;
+    std::uint32_t guard = 0;
+    while (d(pusher, v_puller) < d(pusher, v_pusher)) {
+        if (++guard > vcount) break;
+        std::uint32_t count = degree[v_puller];
+        const std::uint32_t* nb = nbr.data() + static_cast<std::size_t>(v_puller) * 4;
+        for (std::uint32_t k = 0; k < degree[v_puller]; ++k) {
+            const std::uint32_t u = nb[k];
+            const std::uint32_t a = occ_now[u];
+            if (u == v_pusher || (degree[u] == 1 && a != kNil && goals[a] == u))
+                --count;
+            else
+                tmp = u;
+        }
+        if (count >= 2) return false;  // room to let the pusher pass
+        if (count == 0) break;
+        v_pusher = v_puller;
+        v_puller = tmp;
+    }
+    return d(puller, v_pusher) < d(puller, v_puller) &&
+           (d(pusher, v_pusher) == 0 || d(pusher, v_puller) < d(pusher, v_pusher));
+}
+
+bool CrowdSolver::Impl::swap_possible(std::uint32_t v_pusher, std::uint32_t v_puller) const noexcept {
+    const std::uint32_t origin = v_pusher;
+    std::uint32_t tmp = kNil;
+    std::uint32_t guard = 0;
+    while (v_puller != origin) {
+        if (++guard > vcount) return false;
+        std::uint32_t count = degree[v_puller];
+        const std::uint32_t* nb = nbr.data() + static_cast<std::size_t>(v_puller) * 4;
+        for (std::uint32_t k = 0; k < degree[v_puller]; ++k) {
+            const std::uint32_t u = nb[k];
+            const std::uint32_t a = occ_now[u];
+            if (u == v_pusher || (degree[u] == 1 && a != kNil && goals[a] == u))
+                --count;
+            else
+                tmp = u;
+        }
+        if (count >= 2) return true;
+        if (count == 0) return false;
+        v_pusher = v_puller;
+        v_puller = tmp;
+    }
+    return false;
+}
+
+std::uint32_t CrowdSolver::Impl::swap_partner(std::uint32_t i) const noexcept {
+    const std::uint32_t* c = cand.data() + static_cast<std::size_t>(i) * 5;
+    const std::uint32_t here = v_now[i];
+    if (c[0] == here) return kNil;
+    const std::uint32_t j = occ_now[c[0]];
+    if (j != kNil && v_next[j] == kNil && swap_required(i, j, here, v_now[j]) && swap_possible(v_now[j], here))
+        return j;
+    // "clear" case: an agent behind i would be pulled along
+    const std::uint32_t* nb = nbr.data() + static_cast<std::size_t>(here) * 4;
+    for (std::uint32_t k = 0; k < degree[here]; ++k) {
+        const std::uint32_t u = nb[k];
+        const std::uint32_t a = occ_now[u];
+        if (a == kNil || c[0] == v_now[a]) continue;
+        if (swap_required(a, i, here, c[0]) && swap_possible(c[0], here)) return a;
+    }
+    return kNil;
+}
+
+bool CrowdSolver::Impl::pibt(std::uint32_t i) {
+    const std::uint32_t here = v_now[i];
+    std::uint32_t* c = cand.data() + static_cast<std::size_t>(i) * 5;
+    std::uint32_t k = 0;
+    const std::uint32_t* nb = nbr.data() + static_cast<std::size_t>(here) * 4;
+    for (; k < degree[here]; ++k) {
+        c[k] = nb[k];
+        tie[nb[k]] = next_float();
+    }
+    c[k++] = here;
+    tie[here] = next_float();
+    // insertion sort by distance + tie-breaker
+    for (std::uint32_t a = 1; a < k; ++a) {
+        const std::uint32_t x = c[a];
+        const float kx = static_cast<float>(d(i, x)) + tie[x];
+        std::uint32_t b = a;
+        while (b > 0 && static_cast<float>(d(i, c[b - 1])) + tie[c[b - 1]] > kx) {
+            c[b] = c[b - 1];
+            --b;
+        }
+        c[b] = x;
+    }
+    std::uint32_t partner = kNil;
+    if (options.swap) {
+        partner = swap_partner(i);
+        if (partner != kNil) std::reverse(c, c + k);
+    }
+    for (std::uint32_t a = 0; a < k; ++a) {
+        const std::uint32_t u = c[a];
+        if (occ_next[u] != kNil) continue;                       // vertex conflict
+        const std::uint32_t j = occ_now[u];
+        if (j != kNil && v_next[j] == here) continue;            // swap conflict
+        occ_next[u] = i;
+        v_next[i] = u;
+        if (j != kNil && j != i && v_next[j] == kNil && !pibt(j)) continue;  // priority inheritance
+        if (a == 0 && partner != kNil && v_next[partner] == kNil && occ_next[here] == kNil) {
+            v_next[partner] = here;
+            occ_next[here] = partner;
+        }
+        return true;
+    }
+    occ_next[here] = i;
+    v_next[i] = here;
+    return false;
+}
+
+bool CrowdSolver::Impl::generate(std::uint32_t h, std::uint32_t l) {
+    const std::uint32_t* c = config(h);
+    for (std::uint32_t i = 0; i < n; ++i) {
+        if (v_now[i] != kNil && occ_now[v_now[i]] == i) occ_now[v_now[i]] = kNil;
+        if (v_next[i] != kNil) {
+            if (occ_next[v_next[i]] == i) occ_next[v_next[i]] = kNil;
+            v_next[i] = kNil;
+        }
+    }
+    for (std::uint32_t i = 0; i < n; ++i) {
+        v_now[i] = c[i];
+        occ_now[c[i]] = i;
+    }
+    // constraints of the low-level node
+    for (std::uint32_t k = l; k != kNil && lnodes[k].depth > 0; k = lnodes[k].parent) {
+        const std::uint32_t i = lnodes[k].agent;
+        const std::uint32_t v = lnodes[k].vertex;
+        if (occ_next[v] != kNil) return false;
+        const std::uint32_t pre = c[i];
+        if (occ_next[pre] != kNil && occ_now[v] != kNil && occ_next[pre] == occ_now[v]) return false;
+        v_next[i] = v;
+        occ_next[v] = i;
+    }
+    const std::uint16_t* order = orders.data() + static_cast<std::size_t>(h) * n;
+    for (std::uint32_t k = 0; k < n; ++k) {
+        const std::uint32_t i = order[k];
+        if (v_next[i] == kNil && !pibt(i)) return false;
+    }
+    return true;
+}
+
+void CrowdSolver::Impl::add_edge(std::uint32_t from, std::uint32_t to) {
+    for (std::uint32_t e = hnodes[from].edges; e != kNil; e = edges[e].next)
+        if (edges[e].to == to) return;
+    edges.push_back(Edge{to, hnodes[from].edges});
+    hnodes[from].edges = static_cast<std::uint32_t>(edges.size() - 1);
+}
+
+void CrowdSolver::Impl::rewrite(std::uint32_t from, std::uint32_t to) {
+    add_edge(from, to);
+    rewrite_queue.clear();
+    rewrite_queue.push_back(from);
+    for (std::size_t head = 0; head < rewrite_queue.size(); ++head) {
+        const std::uint32_t a = rewrite_queue[head];
+        for (std::uint32_t e = hnodes[a].edges; e != kNil; e = edges[e].next) {
+            const std::uint32_t b = edges[e].to;
+            const std::uint32_t g = hnodes[a].g + edge_cost(config(a), config(b));
+            if (g < hnodes[b].g) {
+                if (b == goal_node) ++stats.improvements;
+                hnodes[b].g = g;
+                hnodes[b].parent = a;
+                ++stats.search.reopened;
+                rewrite_queue.push_back(b);
+                if (goal_node != kNil && g + hnodes[b].h < hnodes[goal_node].g) open.push_back(b);
+            }
+        }
+    }
+}
+
+bool CrowdSolver::Impl::out_of_time() const noexcept {
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= options.budget.deadline) return true;
+    if (goal_node != kNil && options.improve_for != std::chrono::steady_clock::duration::max() &&
+        now - first_time >= options.improve_for)
+        return true;
+    return false;
+}
+
+Status CrowdSolver::Impl::run(std::uint64_t slice) {
+    if (status != Status::InProgress) return status;
+    for (std::uint64_t done = 0; done < slice;) {
+        if (open.empty()) {
+            status = goal_node != kNil ? Status::Found : Status::NoPath;
+            if (goal_node != kNil) stats.optimal = true;
+            return status;
+        }
+        if (stats.search.expanded >= options.budget.max_expansions ||
+            ((stats.search.expanded & 15) == 0 && out_of_time())) {
+            status = goal_node != kNil ? Status::Found : Status::BudgetExhausted;
+            return status;
+        }
+        const std::uint32_t h = open.back();
+        if (hnodes[h].ll_head == kNil) {
+            open.pop_back();
+            continue;
+        }
+        if (goal_node != kNil && hnodes[h].g + hnodes[h].h >= hnodes[goal_node].g) {
+            open.pop_back();
+            continue;
+        }
+        if (goal_node == kNil && hnodes[h].h == 0) {
+            goal_node = h;
+            first_time = std::chrono::steady_clock::now();
+            stats.first_solution_seconds = std::chrono::duration<double>(first_time - t_begin).count();
+            stats.first_sum_of_costs = hnodes[h].g;
+            if (!options.anytime) {
+                status = Status::Found;
+                return status;
+            }
+            continue;
+        }
+        // pop a low-level node and expand it
+        const std::uint32_t l = hnodes[h].ll_head;
+        hnodes[h].ll_head = lnodes[l].next;
+        if (hnodes[h].ll_head == kNil) hnodes[h].ll_tail = kNil;
+        expand_lowlevel(h, l);
+        ++stats.search.expanded;
+        ++done;
+        if (!generate(h, l)) {
+            ++stats.generator_failures;
+            continue;
+        }
+        for (std::uint32_t i = 0; i < n; ++i) new_config[i] = v_next[i];
+        const std::uint64_t hash = hash_config(new_config.data());
+        const std::uint32_t found = find(new_config.data(), hash);
+        if (found != kNil) {
+            if (options.anytime) rewrite(h, found);
+            if (goal_node == kNil || hnodes[found].g + hnodes[found].h < hnodes[goal_node].g) open.push_back(found);
+            continue;
+        }
+        const std::uint32_t* ch = config(h);
+        const float* ph = priorities.data() + static_cast<std::size_t>(h) * n;
+        for (std::uint32_t i = 0; i < n; ++i) {
+            if (new_config[i] != goals[i])
+                new_prio[i] = ph[i] + 1.0f;
+            else
+                new_prio[i] = ph[i] - static_cast<float>(static_cast<int>(ph[i]));
+        }
+        const std::uint32_t g = hnodes[h].g + edge_cost(ch, new_config.data());
+        const std::uint32_t hv = h_value(new_config.data());
+        if (!add_hnode(new_config.data(), h, g, hv, new_prio.data())) {
+            status = goal_node != kNil ? Status::Found : Status::BudgetExhausted;
+            return status;
+        }
+        const auto id = static_cast<std::uint32_t>(hnodes.size() - 1);
+        if (options.anytime) add_edge(h, id);
+        if (goal_node == kNil || g + hv < hnodes[goal_node].g) open.push_back(id);
+    }
+    return status;
+}
+
+CrowdSolver::CrowdSolver() : m_impl(std::make_unique<Impl>()) {}
+CrowdSolver::~CrowdSolver() = default;
+CrowdSolver::CrowdSolver(CrowdSolver&&) noexcept = default;
+CrowdSolver& CrowdSolver::operator=(CrowdSolver&&) noexcept = default;
+
+Status CrowdSolver::begin(const GridMap& map, std::span<const GridPoint> starts, std::span<const GridPoint> goals,
+                          const CrowdOptions& options) {
+    return m_impl->begin(map, starts, goals, options);
+}
+
+Status CrowdSolver::step(std::uint64_t slice_expansions) { return m_impl->run(slice_expansions); }
+
+Status CrowdSolver::finish(CrowdSolution& out) const {
+    const Impl& s = *m_impl;
+    if (s.status != Status::Found) return s.status;
+    out.agents = s.n;
+    out.lower_bound = s.lower_bound;
+    // chain of configurations from the goal node back to the start
+    std::uint32_t steps = 0;
+    for (std::uint32_t h = s.goal_node; s.hnodes[h].parent != kNil; h = s.hnodes[h].parent) ++steps;
+    out.makespan = steps;
+    out.cells.resize(static_cast<std::size_t>(steps + 1) * s.n);
+    std::uint32_t t = steps;
+    for (std::uint32_t h = s.goal_node;; h = s.hnodes[h].parent) {
+        const std::uint32_t* c = s.config(h);
+        for (std::uint32_t i = 0; i < s.n; ++i)
+            out.cells[static_cast<std::size_t>(t) * s.n + i] = s.map->point(s.node_of_vertex[c[i]]);
+        if (s.hnodes[h].parent == kNil) break;
+        --t;
+    }
+    out.costs.assign(s.n, 0);
+    out.sum_of_costs = 0;
+    std::uint32_t makespan = 0;
+    for (std::uint32_t i = 0; i < s.n; ++i) {
+        const GridPoint goal = out.cells[static_cast<std::size_t>(steps) * s.n + i];
+        std::uint32_t cost = steps;
+        while (cost > 0 && out.cells[static_cast<std::size_t>(cost - 1) * s.n + i] == goal) --cost;
+        out.costs[i] = cost;
+        out.sum_of_costs += cost;
+        makespan = std::max(makespan, cost);
+    }
+    // trailing steps where everybody already waits at its goal carry no information
+    if (makespan < steps) {
+        out.cells.resize(static_cast<std::size_t>(makespan + 1) * s.n);
+        out.makespan = makespan;
+    }
+    return s.status;
+}
+
+Status CrowdSolver::solve(const GridMap& map, std::span<const GridPoint> starts, std::span<const GridPoint> goals,
+                          const CrowdOptions& options, CrowdSolution& out) {
+    const Status begun = begin(map, starts, goals, options);
+    if (begun == Status::InProgress) step();
+    return finish(out);
+}
+
+Status CrowdSolver::status() const noexcept { return m_impl->status; }
+bool CrowdSolver::has_solution() const noexcept { return m_impl->goal_node != kNil; }
+std::uint64_t CrowdSolver::best_sum_of_costs() const noexcept {
+    return m_impl->goal_node == kNil ? 0 : m_impl->hnodes[m_impl->goal_node].g;
+}
+std::uint64_t CrowdSolver::lower_bound() const noexcept { return m_impl->lower_bound; }
+const CrowdStats& CrowdSolver::stats() const noexcept { return m_impl->stats; }
+
+}  // namespace gameplan::path

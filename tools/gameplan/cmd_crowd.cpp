@@ -1,0 +1,160 @@
+// `gameplan crowd MAP SCEN --agents N [--time-limit SECONDS] [--improve SECONDS] [--seed S] [--paths] [--json]`:
+// the classic multi-agent pathfinding benchmark (MovingAI MAPF scenarios) solved by path::CrowdSolver.
+#include "commands.hpp"
+
+#include <gameplan/io/load_error.hpp>
+#include <gameplan/io/movingai.hpp>
+#include <gameplan/path/crowd.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace gameplan::cli {
+
+namespace {
+
+struct CrowdArgs {
+    std::string map_file;
+    std::string scen_file;
+    std::size_t agents = 0;
+    double time_limit = 60.0;
+    double improve = 0.0;
+    std::uint64_t seed = 0;
+    bool paths = false;
+    bool json = false;
+};
+
+std::string status_name(Status status) {
+    switch (status) {
+        case Status::Found: return "solved";
+        case Status::NoPath: return "failed";
+        default: return "timeout";
+    }
+}
+
+void run_crowd(const CrowdArgs& args, int& exit_code) {
+    if (args.agents == 0) throw UsageError("--agents must be at least 1");
+    if (!(args.time_limit > 0) || !std::isfinite(args.time_limit))
+        throw UsageError("--time-limit must be a positive number of seconds");
+    if (args.improve < 0 || !std::isfinite(args.improve)) throw UsageError("--improve must be >= 0 seconds");
+    if (args.agents > path::kMaxCrowdAgents)
+        throw UsageError("--agents " + std::to_string(args.agents) + " exceeds the limit of " +
+                         std::to_string(path::kMaxCrowdAgents) + " agents");
+    const path::GridMap map = io::load_movingai_map(args.map_file);
+    const io::ScenarioFile scen = io::load_movingai_scenarios(args.scen_file);
+    if (args.agents > scen.scenarios.size())
+        throw UsageError(args.scen_file + ": --agents " + std::to_string(args.agents) + " but the scenario file holds only " +
+                         std::to_string(scen.scenarios.size()) + " agents");
+    io::check_scenarios_fit(scen, map, args.map_file);
+    std::vector<path::GridPoint> starts, goals;
+    std::unordered_map<std::int64_t, std::size_t> start_line, goal_line;
+    for (std::size_t i = 0; i < args.agents; ++i) {
+        const io::Scenario& s = scen.scenarios[i];
+        if (!map.passable(s.start))
+            throw io::LoadError(scen.file, s.line, 0, "start-x",
+                                "agent " + std::to_string(i) + " starts on a blocked cell of " + args.map_file);
+        if (!map.passable(s.goal))
+            throw io::LoadError(scen.file, s.line, 0, "goal-x",
+                                "agent " + std::to_string(i) + " has its goal on a blocked cell of " + args.map_file);
+        const std::int64_t sk = std::int64_t{s.start.y} * map.width() + s.start.x;
+        const std::int64_t gk = std::int64_t{s.goal.y} * map.width() + s.goal.x;
+        if (const auto [it, fresh] = start_line.emplace(sk, s.line); !fresh)
+            throw io::LoadError(scen.file, s.line, 0, "start-x",
+                                "agent " + std::to_string(i) + " starts on the start cell of line " + std::to_string(it->second));
+        if (const auto [it, fresh] = goal_line.emplace(gk, s.line); !fresh)
+            throw io::LoadError(scen.file, s.line, 0, "goal-x",
+                                "agent " + std::to_string(i) + " has the goal cell of line " + std::to_string(it->second));
+        starts.push_back(s.start);
+        goals.push_back(s.goal);
+    }
+
+    path::CrowdOptions options;
+    const auto t0 = std::chrono::steady_clock::now();
+    options.budget.deadline = t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                       std::chrono::duration<double>(args.time_limit));
+    options.anytime = args.improve > 0;
+    if (options.anytime)
+        options.improve_for =
+            std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(args.improve));
+    options.seed = args.seed;
+    path::CrowdSolver solver;
+    path::CrowdSolution solution;
+    const Status status = solver.solve(map, starts, goals, options, solution);
+    const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0).count();
+    if (status == Status::InvalidQuery) throw UsageError("invalid crowd instance");  // checked above; defensive
+    const bool solved = status == Status::Found;
+    const path::CrowdStats& stats = solver.stats();
+
+    if (args.json) {
+        nlohmann::ordered_json out;
+        out["status"] = status_name(status);
+        out["agents"] = args.agents;
+        out["sum_of_costs"] = solved ? solution.sum_of_costs : 0;
+        out["makespan"] = solved ? solution.makespan : 0;
+        out["lower_bound"] = solver.lower_bound();
+        out["micros"] = micros;
+        out["first_solution_micros"] = solved ? static_cast<std::int64_t>(stats.first_solution_seconds * 1e6) : 0;
+        out["first_sum_of_costs"] = stats.first_sum_of_costs;
+        out["configurations"] = stats.configurations;
+        out["expansions"] = stats.search.expanded;
+        if (args.paths && solved) {
+            nlohmann::json paths = nlohmann::json::array();
+            std::vector<path::GridPoint> cells;
+            for (std::uint32_t i = 0; i < solution.agents; ++i) {
+                solution.path(i, cells);
+                nlohmann::json p = nlohmann::json::array();
+                for (const path::GridPoint c : cells) p.push_back({c.x, c.y});
+                paths.push_back(std::move(p));
+            }
+            out["paths"] = std::move(paths);
+        }
+        std::cout << out.dump() << '\n';
+    } else {
+        std::cout << status_name(status) << ": " << args.agents << " agents on " << args.map_file;
+        if (solved) {
+            std::cout << ", sum of costs " << solution.sum_of_costs << " (lower bound " << solver.lower_bound() << ", ratio "
+                      << static_cast<double>(solution.sum_of_costs) / static_cast<double>(std::max<std::uint64_t>(1, solver.lower_bound()))
+                      << "), makespan " << solution.makespan;
+        }
+        std::cout << ", " << static_cast<double>(micros) / 1000.0 << " ms, " << stats.configurations << " configurations\n";
+        if (args.paths && solved) {
+            std::vector<path::GridPoint> cells;
+            for (std::uint32_t i = 0; i < solution.agents; ++i) {
+                solution.path(i, cells);
+                std::cout << "agent " << i << ':';
+                for (const path::GridPoint c : cells) std::cout << " (" << c.x << ',' << c.y << ')';
+                std::cout << '\n';
+            }
+        }
+    }
+    exit_code = solved ? 0 : 1;
+}
+
+}  // namespace
+
+void add_crowd_command(CLI::App& app, int& exit_code) {
+    auto args = std::make_shared<CrowdArgs>();
+    CLI::App* cmd = app.add_subcommand(
+        "crowd", "Multi-agent pathfinding: move the first N agents of a MovingAI MAPF scenario to their goals without collisions");
+    cmd->add_option("map", args->map_file, "Map file (MovingAI .map)")->required();
+    cmd->add_option("scen", args->scen_file, "Scenario file (MovingAI .scen); agent i is line i + 2")->required();
+    cmd->add_option("--agents", args->agents, "Number of agents (the first N lines of the scenario)")->required();
+    cmd->add_option("--time-limit", args->time_limit, "Give up after this many seconds (status timeout)")->capture_default_str();
+    cmd->add_option("--improve", args->improve,
+                    "After the first solution, keep lowering the sum of costs for up to this many seconds (within --time-limit)")
+        ->capture_default_str();
+    cmd->add_option("--seed", args->seed, "Seed of the tie-breaking generator")->capture_default_str();
+    cmd->add_flag("--paths", args->paths, "Print every agent's path (one cell per time step)");
+    cmd->add_flag("--json", args->json, "One JSON object");
+    cmd->callback([args, &exit_code] { run_crowd(*args, exit_code); });
+}
+
+}  // namespace gameplan::cli
