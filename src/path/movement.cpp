@@ -1,6 +1,7 @@
 // The movement layer: units, destinations, path requests, routes, claims and crowd steps. See movement.hpp.
 #include <gameplan/path/movement.hpp>
 
+#include <gameplan/path/crowd.hpp>
 #include <gameplan/path/smoothing.hpp>
 
 #include "movement_pibt.hpp"
@@ -62,6 +63,7 @@ struct MovementSystem::Impl {
         std::uint32_t waits_in_row = 0;
         std::uint64_t walk_ticks = 0;  // ticks since the walk began (PIBT priority)
         std::uint32_t next_free = kNoUnit;
+        CrowdAgentId crowd = kNoCrowdAgent;  // its id in the CrowdStepper
     };
 
     explicit Impl(const GridMap& map, const MovementOptions& o) : queue(map, QueueOptions{std::max(1u, o.lanes), 0, true}) {}
@@ -74,7 +76,10 @@ struct MovementSystem::Impl {
     std::vector<GridPoint> line;
     std::vector<GridPoint> positions;  // per id, for the stepper
     std::vector<std::uint32_t> all, order;
-    detail::PibtStepper stepper;
+    std::vector<GridPoint> next_cells;  // per id: the cell chosen for this tick
+    detail::PibtStepper stepper;  // StepResolver::Builtin
+    CrowdStepper crowd;           // StepResolver::Crowd
+    std::vector<GridPoint> wanted;  // per id: the route cell a unit wanted this tick, {-1, -1} for none
     std::uint64_t seen_version = 0;
 
     [[nodiscard]] bool in_region(const Unit& u, GridPoint p) const noexcept {
@@ -97,6 +102,7 @@ MovementSystem::MovementSystem(const GridMap& map, const MovementOptions& option
     m_impl->occ.assign(map.node_bound(), 0);
     m_impl->seen_version = map.version();
     m_claims.reset(map);
+    m_impl->crowd.reset(map, options.movement, options.diagonal);
 }
 
 MovementSystem::~MovementSystem() = default;
@@ -112,6 +118,9 @@ void MovementSystem::reserve(std::size_t units, std::size_t path_cells) {
     im.all.reserve(units);
     im.order.reserve(units);
     im.stepper.reset(*m_map, units);
+    im.crowd.reserve(units);
+    im.wanted.reserve(units);
+    im.next_cells.reserve(units);
     m_claims.reserve_touched(units * (std::size_t(m_options.claim_cells) + 1));
     m_reserve_path_cells = path_cells;
 }
@@ -119,6 +128,8 @@ void MovementSystem::reserve(std::size_t units, std::size_t path_cells) {
 UnitId MovementSystem::add_unit(GridPoint cell) {
     Impl& im = *m_impl;
     if (!m_map->passable(cell) || im.occ[m_map->index(cell)] != 0) return kNoUnit;
+    const CrowdAgentId crowd = im.crowd.add(cell);
+    if (crowd == kNoCrowdAgent) return kNoUnit;
     UnitId id;
     if (im.free != kNoUnit) {
         id = im.free;
@@ -135,6 +146,7 @@ UnitId MovementSystem::add_unit(GridPoint cell) {
     u.route.clear();
     u.pos = u.prev = cell;
     u.live = true;
+    u.crowd = crowd;
     im.occ[m_map->index(cell)] = id + 1;
     ++m_live;
     return id;
@@ -146,6 +158,7 @@ bool MovementSystem::remove_unit(UnitId unit) noexcept {
     (void)stop(unit);
     Impl::Unit& u = im.units[unit];
     if (m_map->contains(u.pos) && im.occ[m_map->index(u.pos)] == unit + 1) im.occ[m_map->index(u.pos)] = 0;
+    (void)im.crowd.remove(u.crowd);
     u.live = false;
     u.next_free = im.free;
     im.free = unit;
@@ -344,6 +357,23 @@ void MovementSystem::update() {
     }
 
     // 4. Crowd step.
+    im.wanted.resize(im.units.size());
+    im.next_cells.resize(im.units.size());
+    for (UnitId id = 0; id < im.units.size(); ++id) {
+        const Impl::Unit& u = im.units[id];
+        im.wanted[id] = u.live && !u.anchored && im.has_route(u) ? u.route[u.idx] : kNowhere;
+    }
+    if (m_options.resolver == StepResolver::Crowd) {
+        step_with_crowd();
+    } else {
+        step_with_builtin();
+    }
+    apply_moves();
+}
+
+void MovementSystem::step_with_builtin() {
+    Impl& im = *m_impl;
+    const GridMap& map = *m_map;
     im.positions.resize(im.units.size());
     im.all.clear();
     im.order.clear();
@@ -405,11 +435,37 @@ void MovementSystem::update() {
     };
     im.stepper.plan(map, m_options.movement, m_options.diagonal, im.positions, im.all, im.order, occupant, fixed, rank);
 
+    for (const std::uint32_t id : im.all) im.next_cells[id] = im.stepper.next(id);
+}
+
+void MovementSystem::step_with_crowd() {
+    Impl& im = *m_impl;
+    im.all.clear();
+    for (UnitId id = 0; id < im.units.size(); ++id) {
+        const Impl::Unit& u = im.units[id];
+        if (!u.live) continue;
+        im.all.push_back(id);
+        if (u.anchored) {
+            (void)im.crowd.hold(u.crowd);
+            (void)im.crowd.clear_goal(u.crowd);
+        } else if (im.has_route(u)) {
+            (void)im.crowd.set_goal(u.crowd, std::span<const GridPoint>(u.route).subspan(u.idx));
+        } else {
+            (void)im.crowd.clear_goal(u.crowd);
+        }
+    }
+    im.crowd.tick();
+    for (const std::uint32_t id : im.all) im.next_cells[id] = im.crowd.position(im.units[id].crowd);
+}
+
+void MovementSystem::apply_moves() {
+    Impl& im = *m_impl;
+    const GridMap& map = *m_map;
     // 5. Apply the moves and update routes, counters and statuses.
     for (const std::uint32_t id : im.all) im.occ[map.index(im.units[id].pos)] = 0;
     for (const std::uint32_t id : im.all) {
         Impl::Unit& u = im.units[id];
-        const GridPoint to = im.stepper.next(id);
+        const GridPoint to = im.next_cells[id];
         u.prev = u.pos;
         u.moved = to != u.pos;
         const bool routed = im.has_route(u);
@@ -437,7 +493,8 @@ void MovementSystem::update() {
                     ++u.idx;
                     progress = true;
                 } else {
-                    ++m_stats.detours;  // another unit held the next route cell
+                    const std::uint32_t holder = im.occ[map.index(want)];
+                    if (holder != 0 && holder != id + 1) ++m_stats.detours;  // another unit held the next route cell
                     // Rejoin: a route cell a little ahead, or a cell next to the route's next cell.
                     bool joined = false;
                     const std::size_t stop = std::min(u.route.size(), u.idx + kGuidanceWindow + 1);

@@ -262,7 +262,8 @@ struct CrowdRun {
     MovementStats stats;
 };
 
-CrowdRun run_crowd(std::uint32_t seed, int w, int h, double walls, std::size_t units, int ticks, bool four) {
+CrowdRun run_crowd(std::uint32_t seed, int w, int h, double walls, std::size_t units, int ticks, bool four,
+                   StepResolver resolver = StepResolver::Builtin) {
     std::mt19937 rng(seed);
     GridMap map = open_map(w, h);
     std::uniform_real_distribution<double> u01(0, 1);
@@ -271,6 +272,7 @@ CrowdRun run_crowd(std::uint32_t seed, int w, int h, double walls, std::size_t u
             if (u01(rng) < walls) (void)map.set_passable({x, y}, false);
     MovementOptions o;
     o.movement = four ? Movement::Four : Movement::Eight;
+    o.resolver = resolver;
     MovementSystem ms(map, o);
     std::vector<UnitId> ids;
     const auto random_free = [&] {
@@ -308,6 +310,15 @@ TEST(MovementCrowd, LifelongCrowdsNeverCollideOnRandomMaps) {
         EXPECT_EQ(r.violations, 0u) << "seed " << seed;
         EXPECT_GT(r.arrivals, 120u) << "seed " << seed << ": the crowd should keep arriving";
         EXPECT_GT(r.stats.steps, 120u * 100u) << "seed " << seed;
+    }
+}
+
+TEST(MovementCrowd, TheCrowdStepperResolverNeverCollidesEither) {
+    // StepResolver::Crowd (crowd.hpp's CrowdStepper) on open maps, where its crow-flies guidance holds.
+    for (std::uint32_t seed = 1; seed <= 2; ++seed) {
+        const CrowdRun r = run_crowd(seed, 32, 32, 0.0, 120, 300, seed == 2, StepResolver::Crowd);
+        EXPECT_EQ(r.violations, 0u) << "seed " << seed;
+        EXPECT_GT(r.arrivals, 120u) << "seed " << seed;
     }
 }
 

@@ -105,6 +105,18 @@ struct Destination {
     friend constexpr bool operator==(const Destination&, const Destination&) noexcept = default;
 };
 
+/// Who picks the units' next cells each tick (both: priority inheritance, no shared cells, no swaps).
+enum class StepResolver : std::uint8_t {
+    /// `CrowdStepper` (crowd.hpp): ranks cells by the crow-flies distance to a window of route cells
+    /// ahead; also forbids two diagonal moves crossing in a 2 x 2 block.
+    Crowd,
+    /// The movement layer's own PIBT: ranks cells by the steps left along the route and treats only
+    /// cells one *legal* step beside the route as near it (never lured into a pocket behind a wall
+    /// corner), ranks every cell of the arrival region as arrived, and sends pushed units preferably to
+    /// cells nobody claimed.
+    Builtin,
+};
+
 /// Configuration of a movement system.
 struct MovementOptions {
     Movement movement = Movement::Eight;                     ///< 4- or 8-connected steps
@@ -121,6 +133,7 @@ struct MovementOptions {
     std::uint32_t detour_after = 8;    ///< waits in a row before a unit asks for a new path (0 = never)
     std::uint32_t give_up_ticks = 0;   ///< ticks without progress before a walk fails with Stuck (0 = never)
     std::uint32_t still_limit = 100;   ///< ticks standing still with a destination that count as a jam (stats)
+    StepResolver resolver = StepResolver::Builtin;  ///< who resolves the crowd's steps
 };
 
 /// Counters since the system was made (all deterministic).
@@ -218,6 +231,9 @@ private:
     bool adopt_path(UnitId unit);
     [[nodiscard]] bool route_still_legal(UnitId unit) const noexcept;
     void write_claims();
+    void step_with_builtin();
+    void step_with_crowd();
+    void apply_moves();
 
     const GridMap* m_map;
     MovementOptions m_options;
