@@ -81,9 +81,10 @@ void check_cells(const Village& v) {
         ASSERT_TRUE(seen.insert({x.cell.x, x.cell.y}).second)
             << "two villagers on " << x.cell.x << "," << x.cell.y << " at tick " << v.tick();
         ASSERT_EQ(v.occupant(x.cell), x.index);
-        // A route is a chain of single steps.
-        for (std::size_t i = 1; i < x.route.size(); ++i)
-            ASSERT_LE(std::max(std::abs(x.route[i].x - x.route[i - 1].x), std::abs(x.route[i].y - x.route[i - 1].y)), 1);
+        // A route is a chain of single steps from (next to) where the villager stands.
+        const auto route = v.route(x);
+        for (std::size_t i = 1; i < route.size(); ++i)
+            ASSERT_LE(std::max(std::abs(route[i].x - route[i - 1].x), std::abs(route[i].y - route[i - 1].y)), 1);
     }
 }
 
