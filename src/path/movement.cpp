@@ -539,6 +539,9 @@ void MovementSystem::apply_moves() {
         } else if (u.status == UnitStatus::Waiting && m_options.detour_after > 0 && u.waits_in_row >= m_options.detour_after) {
             ++m_stats.repaths_blocked;
             ++m_stats.detours;
+            // Yield: a unit held up this long drops to the back of the priority order, so that units
+            // coming the other way (often the very ones it waits for) can get out first.
+            u.walk_ticks = 0;
             submit(id);
         }
     }
