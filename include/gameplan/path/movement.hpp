@@ -181,7 +181,7 @@ public:
     /// otherwise a path is requested (status `Planning`). Calling it again with the same destination does
     /// nothing; with another one (a moving target) the route is dropped and a new path asked for. Returns
     /// false (and the unit is `Failed` with InvalidGoal) when `destination.cell` is off the map or blocked,
-    /// or the radius is negative; false for an unknown id. O(log requests).
+    /// or the radius is negative; false for an unknown id. Un-anchors the unit. O(log requests).
     bool move_to(UnitId unit, const Destination& destination);
     /// Cancels the unit's walk (an aborted action): the request in flight is cancelled, the route
     /// dropped, the status becomes `Idle`; the unit stays where it is. False for an unknown id. O(1).
