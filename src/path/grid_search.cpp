@@ -68,8 +68,18 @@ Status GridPathfinder::prepare(const GridMap& map, const GridSearchOptions& opti
     m_step = nullptr;
     m_map = nullptr;
     m_dead_ends = nullptr;
+    m_penalties = nullptr;
+    m_penalty_weight = 0.0;
     if (map.empty() || !(options.weight >= 1.0) || !std::isfinite(options.weight))
         return m_status = Status::InvalidQuery;
+    if (options.penalties != nullptr) {
+        if (!options.penalties->matches(map) || !(options.penalty_weight >= 0.0) || !std::isfinite(options.penalty_weight))
+            return m_status = Status::InvalidQuery;
+        if (options.penalty_weight > 0.0) {
+            m_penalties = options.penalties;
+            m_penalty_weight = options.penalty_weight;
+        }
+    }
 
     m_map = &map;
     m_bound = map.node_bound();
@@ -135,21 +145,12 @@ Status GridPathfinder::begin(const GridMap& map, std::span<const GridPoint> sour
                        : m_h_goal_count == 1 && m_heuristic == Heuristic::Manhattan ? HMode::Manhattan
                                                                                     : HMode::Generic;
     const bool terrain = map.has_terrain_costs();
+    const bool penalty = m_penalties != nullptr;
     switch (effective_diagonal(options.movement, options.diagonal)) {
-        case DiagonalRule::Never:
-            m_step = terrain ? pick_step<DiagonalRule::Never, true>(mode) : pick_step<DiagonalRule::Never, false>(mode);
-            break;
-        case DiagonalRule::NoCornerCutting:
-            m_step = terrain ? pick_step<DiagonalRule::NoCornerCutting, true>(mode)
-                             : pick_step<DiagonalRule::NoCornerCutting, false>(mode);
-            break;
-        case DiagonalRule::OneObstacle:
-            m_step = terrain ? pick_step<DiagonalRule::OneObstacle, true>(mode)
-                             : pick_step<DiagonalRule::OneObstacle, false>(mode);
-            break;
-        case DiagonalRule::Always:
-            m_step = terrain ? pick_step<DiagonalRule::Always, true>(mode) : pick_step<DiagonalRule::Always, false>(mode);
-            break;
+        case DiagonalRule::Never: m_step = pick_costs<DiagonalRule::Never>(terrain, penalty, mode); break;
+        case DiagonalRule::NoCornerCutting: m_step = pick_costs<DiagonalRule::NoCornerCutting>(terrain, penalty, mode); break;
+        case DiagonalRule::OneObstacle: m_step = pick_costs<DiagonalRule::OneObstacle>(terrain, penalty, mode); break;
+        case DiagonalRule::Always: m_step = pick_costs<DiagonalRule::Always>(terrain, penalty, mode); break;
     }
 
     for (const GridPoint& p : sources) {
@@ -185,30 +186,39 @@ inline double GridPathfinder::heuristic_at(std::int32_t x, std::int32_t y) const
     return best * m_h_scale;
 }
 
-template <DiagonalRule Rule, bool kTerrain>
+template <DiagonalRule Rule, bool kTerrain, bool kPenalty>
 GridPathfinder::StepFunction GridPathfinder::pick_step(HMode mode) noexcept {
     switch (mode) {
-        case HMode::Generic: return &GridPathfinder::run<Rule, kTerrain, HMode::Generic>;
-        case HMode::Octile: return &GridPathfinder::run<Rule, kTerrain, HMode::Octile>;
-        case HMode::Manhattan: return &GridPathfinder::run<Rule, kTerrain, HMode::Manhattan>;
-        case HMode::Zero: return &GridPathfinder::run<Rule, kTerrain, HMode::Zero>;
+        case HMode::Generic: return &GridPathfinder::run<Rule, kTerrain, kPenalty, HMode::Generic>;
+        case HMode::Octile: return &GridPathfinder::run<Rule, kTerrain, kPenalty, HMode::Octile>;
+        case HMode::Manhattan: return &GridPathfinder::run<Rule, kTerrain, kPenalty, HMode::Manhattan>;
+        case HMode::Zero: return &GridPathfinder::run<Rule, kTerrain, kPenalty, HMode::Zero>;
     }
     return nullptr;
+}
+
+template <DiagonalRule Rule>
+GridPathfinder::StepFunction GridPathfinder::pick_costs(bool terrain, bool penalty, HMode mode) noexcept {
+    if (penalty) return terrain ? pick_step<Rule, true, true>(mode) : pick_step<Rule, false, true>(mode);
+    return terrain ? pick_step<Rule, true, false>(mode) : pick_step<Rule, false, false>(mode);
 }
 
 inline bool GridPathfinder::is_goal(std::uint32_t node) const noexcept {
     return node == m_goal_node || (m_multi_goal && m_goal_stamp[node] == m_generation);
 }
 
-template <DiagonalRule Rule, bool kTerrain, GridPathfinder::HMode kH>
+template <DiagonalRule Rule, bool kTerrain, bool kPenalty, GridPathfinder::HMode kH>
 Status GridPathfinder::run(std::uint64_t slice_expansions) {
     const std::uint8_t* const pass = m_map->passable_data().data();
     const std::uint32_t* const terrain = m_map->cost_data().data();
-    if (kTerrain && m_map->cost_data().size() != m_bound) {  // costs dropped by a reset() of equal size
+    if ((kTerrain && m_map->cost_data().size() != m_bound) ||           // costs dropped by a reset() of equal size
+        (kPenalty && m_penalties->data().size() != m_bound)) {          // layer reset to another shape
         m_heap.clear();
         m_held_node = search::kNoNode;
         return m_status = Status::InvalidQuery;
     }
+    const float* const penalty = kPenalty ? m_penalties->data().data() : nullptr;
+    const double penalty_weight = m_penalty_weight;
     // Everything the loop reads or counts lives in locals: the heap calls would otherwise force the
     // compiler to reload members and store counters around every push.
     const std::uint32_t stride = m_stride;
@@ -303,6 +313,7 @@ Status GridPathfinder::run(std::uint64_t slice_expansions) {
             if (cell.stamp == closed) return;
             double step = length;
             if constexpr (kTerrain) step *= static_cast<double>(terrain[next]);
+            if constexpr (kPenalty) step += penalty_weight * static_cast<double>(penalty[next]);
             const double g_next = g + step;
             if (cell.stamp == open) {
                 if (!(g_next < cell.g)) return;

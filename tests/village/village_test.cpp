@@ -14,6 +14,7 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <queue>
 #include <set>
 #include <string>
@@ -28,6 +29,8 @@ namespace {
 using namespace gameplan;
 using namespace gameplan::village;
 using path::GridPoint;
+
+constexpr std::uint64_t kMealsPerPotForTest = 3;  // a pot makes three meals (the village's rule)
 
 DomainSet domains() {
     return load_domains(std::filesystem::path(test::source_dir()) / "examples/goap/village");
@@ -81,9 +84,10 @@ void check_cells(const Village& v) {
         ASSERT_TRUE(seen.insert({x.cell.x, x.cell.y}).second)
             << "two villagers on " << x.cell.x << "," << x.cell.y << " at tick " << v.tick();
         ASSERT_EQ(v.occupant(x.cell), x.index);
-        // A route is a chain of single steps.
-        for (std::size_t i = 1; i < x.route.size(); ++i)
-            ASSERT_LE(std::max(std::abs(x.route[i].x - x.route[i - 1].x), std::abs(x.route[i].y - x.route[i - 1].y)), 1);
+        // A route is a chain of single steps from (next to) where the villager stands.
+        const auto route = v.route(x);
+        for (std::size_t i = 1; i < route.size(); ++i)
+            ASSERT_LE(std::max(std::abs(route[i].x - route[i - 1].x), std::abs(route[i].y - route[i - 1].y)), 1);
     }
 }
 
@@ -108,6 +112,106 @@ TEST(Village, EveryKindCompletesItsWorkCycleAndCellsStayExclusive) {
     EXPECT_GT(s.plans, s.agents);
     EXPECT_TRUE(felled) << "no tree was ever used up";
     (void)failures_before_first_fell;
+}
+
+// The crowd bar, checked by the test itself every tick (not by trusting the village's counter): no two
+// villagers on one cell, no swaps, every move a legal single step; and the walkers' stand-stills.
+struct CrowdWatch {
+    std::vector<GridPoint> before;
+    std::vector<std::uint32_t> still;  // consecutive ticks a walking villager stood still
+    std::uint32_t longest = 0;
+    std::uint64_t violations = 0;
+
+    void start(const Village& v) {
+        before.clear();
+        for (const Villager& x : v.villagers()) before.push_back(x.cell);
+        still.assign(before.size(), 0);
+    }
+    void check(const Village& v) {
+        std::map<std::pair<int, int>, std::uint32_t> now;
+        for (const Villager& x : v.villagers()) {
+            const GridPoint a = before[x.index], b = x.cell;
+            const int dx = b.x - a.x, dy = b.y - a.y;
+            const bool legal = std::abs(dx) <= 1 && std::abs(dy) <= 1 && v.map().passable(b) &&
+                               (dx == 0 || dy == 0 || (v.map().passable({a.x + dx, a.y}) && v.map().passable({a.x, a.y + dy})));
+            violations += !legal;
+            violations += !now.emplace(std::pair{b.x, b.y}, x.index).second;
+        }
+        for (const Villager& x : v.villagers()) {
+            const GridPoint a = before[x.index], b = x.cell;
+            if (a == b) continue;
+            const auto it = now.find({a.x, a.y});  // who stands where I stood
+            if (it != now.end() && before[it->second] == b) ++violations;  // we swapped
+        }
+        for (const Villager& x : v.villagers()) {
+            still[x.index] = x.walking && x.cell == before[x.index] ? still[x.index] + 1 : 0;
+            longest = std::max(longest, still[x.index]);
+            before[x.index] = x.cell;
+        }
+    }
+};
+
+TEST(Village, TheCrowdNeverCollidesAndWaitsAreRare) {
+    // The default demo: 48 villagers on the generated 120 x 56 map, seed 1, 1000 ticks.
+    Config c;
+    auto v = Village::create(generate_village_map(120, 56, 1), domains(), c);
+    CrowdWatch watch;
+    watch.start(*v);
+    for (int t = 0; t < 1000; ++t) {
+        v->step();
+        watch.check(*v);
+        ASSERT_NO_FATAL_FAILURE(check_cells(*v));
+    }
+    const Summary s = v->summary();
+    EXPECT_EQ(watch.violations, 0u);
+    EXPECT_EQ(s.collisions, 0u);
+    EXPECT_GT(s.steps, 10000u);
+    EXPECT_LE(s.waits * 50, s.steps) << "waits caused by other villagers must stay under 2% of the steps";
+    EXPECT_LE(watch.longest, 100u);
+    // Production follows demand: cooks cook to order, so at most one pot per cook is ever left over,
+    // and when meals run short the hungry eat vegetables.
+    EXPECT_LE(s.meals, s.meals_eaten + kMealsPerPotForTest * s.kind_agents[std::size_t(Kind::Cook)]);
+    EXPECT_GT(s.meals_eaten, 0u);
+    EXPECT_GT(s.vegetables_eaten, 0u);
+}
+
+TEST(Village, TwoHundredVillagersOn256NeverJam) {
+    // The scale that used to lock up: 200 villagers on a generated 256 x 256 map, seed 3.
+    Config c;
+    c.agents = 200;
+    c.seed = 3;
+    auto v = Village::create(generate_village_map(256, 256, 3), domains(), c);
+    CrowdWatch watch;
+    watch.start(*v);
+    for (int t = 0; t < 1500; ++t) {
+        v->step();
+        watch.check(*v);
+    }
+    EXPECT_EQ(watch.violations, 0u);
+    EXPECT_LE(watch.longest, 100u) << "a walker stood still for more than 100 ticks";
+    EXPECT_EQ(v->summary().jams, 0u);
+    EXPECT_EQ(v->summary().collisions, 0u);
+}
+
+TEST(Village, HundredVillagersOnGameMapsNeverJam) {
+    const std::filesystem::path dir = std::filesystem::path(GAMEPLAN_BENCHMARK_DATA_DIR) / "movingai/maps";
+    if (!std::filesystem::exists(dir / "dao/den312d.map")) GTEST_SKIP() << "shared MovingAI maps absent: " << dir;
+    for (const char* name : {"dao/den312d.map", "dao/arena.map"})
+        for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+            const path::GridMap map = io::load_movingai_map(dir / name);
+            Config c;
+            c.agents = 100;
+            c.seed = seed;
+            auto v = Village::create(map, domains(), c);
+            CrowdWatch watch;
+            watch.start(*v);
+            for (int t = 0; t < 1000; ++t) {
+                v->step();
+                watch.check(*v);
+            }
+            EXPECT_EQ(watch.violations, 0u) << name << " seed " << seed;
+            EXPECT_LE(watch.longest, 100u) << name << " seed " << seed;
+        }
 }
 
 TEST(Village, DepletedResourcesMakeAgentsReplan) {

@@ -147,10 +147,14 @@ Json summary_json(const village::Summary& s, const DemoArgs& args, const std::st
     j["path_requests"] = s.path_requests;
     j["repaths"] = s.repaths;
     j["repaths_map_changed"] = s.repaths_map;
-    j["blocked_steps"] = s.blocked_steps;
-    j["swaps"] = s.swaps;
-    j["side_steps"] = s.side_steps;
     j["steps"] = s.steps;
+    j["collisions"] = s.collisions;
+    j["waits"] = s.waits;
+    j["detours"] = s.detours;
+    j["pushes"] = s.pushes;
+    j["jams"] = s.jams;
+    j["longest_still"] = s.longest_still;
+    j["walk_failures"] = s.walk_failures;
     j["map_changes"] = s.map_changes;
     j["meals_eaten"] = s.meals_eaten;
     j["vegetables_eaten"] = s.vegetables_eaten;
@@ -177,8 +181,10 @@ void print_text_summary(std::ostream& o, const village::Summary& s, const DemoAr
       << s.replans_failed << " after a failed action, " << s.replans_preconditions << " after failed preconditions), "
       << s.resource_failures << " actions found their resource gone; " << s.plan_us_mean << " us per search\n";
     o << "  paths: " << s.paths << " found of " << s.path_requests << " requests, " << s.repaths << " repaths ("
-      << s.repaths_map << " for map changes), " << s.path_us_mean << " us per path; " << s.steps << " steps, "
-      << s.blocked_steps << " blocked, " << s.side_steps << " side steps, " << s.swaps << " swaps\n";
+      << s.repaths_map << " for map changes), " << s.path_us_mean << " us per path\n";
+    o << "  crowd: " << s.steps << " steps, " << s.collisions << " collisions, " << s.waits << " waits and " << s.detours
+      << " detours caused by other villagers, " << s.pushes << " steps aside; longest stand-still of a walker "
+      << s.longest_still << " ticks, " << s.jams << " jams (100 ticks still), " << s.walk_failures << " walks failed\n";
     o << "  ticks: mean " << s.tick_ms_mean << " ms, p99 " << s.tick_ms_p99 << " ms, max " << s.tick_ms_max << " ms\n";
     char hex[24];
     std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(s.checksum));

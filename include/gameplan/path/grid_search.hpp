@@ -21,7 +21,8 @@
 /// `search::SearchSpace` for the generic `SearchContext`.
 ///
 /// Costs are doubles: 1 per cardinal step and sqrt(2) per diagonal step, times the terrain cost of the
-/// cell entered. Results match the MovingAI optimal lengths to within rounding of the printed digits.
+/// cell entered, plus (optionally) a weighted per-cell penalty of the cell entered (`GridSearchOptions::
+/// penalties`, penalty_layer.hpp). Results match the MovingAI optimal lengths to within rounding of the printed digits.
 ///
 /// Optimality. With weight 1 and an admissible heuristic (Auto, and every built-in heuristic except
 /// Manhattan on 8-connected movement) the returned path is optimal. All built-in admissible heuristics are
@@ -54,6 +55,7 @@
 #include <gameplan/path/dead_ends.hpp>
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/grid_rules.hpp>
+#include <gameplan/path/penalty_layer.hpp>
 #include <gameplan/search/indexed_heap.hpp>
 #include <gameplan/search/search_context.hpp>
 #include <gameplan/status.hpp>
@@ -84,6 +86,12 @@ struct GridSearchOptions {
     /// regions holding neither end are never expanded. Same cost, fewer expansions on mazes; ignored when
     /// stale or built for a stricter rule. Not owned; must outlive the search.
     const DeadEnds* dead_ends = nullptr;
+    /// Optional additive per-cell penalties (penalty_layer.hpp): a step entering cell c costs
+    /// `length x terrain(c) + penalty_weight x penalties(c)`. Penalties are >= 0, so A* stays exact for
+    /// those costs; the path's `cost` includes them. A layer sized for another map shape, or a negative
+    /// or non-finite weight, makes `begin` return `InvalidQuery`. Not owned; must outlive the search.
+    const PenaltyLayer* penalties = nullptr;
+    double penalty_weight = 1.0;  ///< w above (>= 0); ignored without a layer
 };
 
 /// A path: the cells from start to goal inclusive, and its cost.
@@ -197,10 +205,12 @@ private:
     enum class HMode : std::uint8_t { Generic, Octile, Manhattan, Zero };
     static constexpr unsigned kHeapArity = 4;  // measured faster than binary on the MovingAI maps
 
-    template <DiagonalRule Rule, bool kTerrain, HMode kH>
+    template <DiagonalRule Rule, bool kTerrain, bool kPenalty, HMode kH>
     Status run(std::uint64_t slice_expansions);
-    template <DiagonalRule Rule, bool kTerrain>
+    template <DiagonalRule Rule, bool kTerrain, bool kPenalty>
     static StepFunction pick_step(HMode mode) noexcept;
+    template <DiagonalRule Rule>
+    static StepFunction pick_costs(bool terrain, bool penalty, HMode mode) noexcept;
     [[nodiscard]] double heuristic_at(std::int32_t x, std::int32_t y) const noexcept;
     [[nodiscard]] bool is_goal(std::uint32_t node) const noexcept;
     [[nodiscard]] bool reached_node(std::uint32_t node) const noexcept;
@@ -228,6 +238,8 @@ private:
     bool m_multi_goal = false;
 
     const DeadEnds* m_dead_ends = nullptr;  // pruning in force for this search, or null
+    const PenaltyLayer* m_penalties = nullptr;  // penalties in force for this search, or null
+    double m_penalty_weight = 0.0;
     DeadEnds::Query m_dead_query{};
 
     search::Budget m_budget{};

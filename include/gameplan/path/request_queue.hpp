@@ -30,8 +30,9 @@
 /// from scratch, which re-validates it (a now-blocked start or goal gives `InvalidQuery`; the islands
 /// precheck may answer `NoPath` at once); `PathResult::restarts` counts this. A finished result not yet
 /// taken is re-validated at the next update: a found path is checked step by step against the new map
-/// (legal steps, same cost) and kept if it holds (it may no longer be the cheapest), otherwise the request
-/// goes back to the queue with its original rank; a request that found no path is queued again, since a
+/// (legal steps, same cost; legality only for a request with `options.penalties`, which change freely)
+/// and kept if it holds (it may no longer be the cheapest), otherwise the request goes back to the queue
+/// with its original rank; a request that found no path is queued again, since a
 /// path may exist now. `PathResult::map_version` says which map version a result was checked against.
 ///
 /// Memory: after `reserve` (or once the largest number of simultaneous requests has been seen), and with

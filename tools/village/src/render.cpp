@@ -28,11 +28,11 @@ io::Image render_snapshot(const Village& village, std::int32_t scale, const Snap
         else io::paint_cell(image, p.cell, scale, place_colour(p, palette));
     }
     for (const Villager& v : village.villagers())
-        if (v.route_index < v.route.size()) {
+        if (const auto route = village.route(v); !route.empty()) {
             // The remaining route, from where the villager stands.
             std::vector<path::GridPoint> rest;
             rest.push_back(v.cell);
-            rest.insert(rest.end(), v.route.begin() + static_cast<std::ptrdiff_t>(v.route_index), v.route.end());
+            rest.insert(rest.end(), route.begin(), route.end());
             io::draw_path(image, rest, scale, palette.route[std::size_t(v.kind)]);
         }
     for (const Villager& v : village.villagers()) {

@@ -28,14 +28,11 @@ constexpr std::int32_t kMineOre = 8;
 constexpr std::int32_t kMarketVegetables = 16;
 constexpr std::int32_t kMealsPerPot = 3;
 constexpr std::uint32_t kToolUses = 6;           // chops / digs before the axe / pickaxe breaks
-constexpr std::uint32_t kSideStepAfter = 2;      // blocked ticks before trying to step around
-constexpr std::uint32_t kRepathAfter = 16;       // blocked ticks before asking for a new path
-constexpr std::uint32_t kGiveUpRepaths = 3;      // repaths without progress before the walk fails
+constexpr std::uint32_t kGiveUpTicks = 240;     // ticks without progress along its route before a walk fails
+constexpr std::int64_t kMealReserve = 0;         // meals kept in store beyond the hungry villagers' needs
 constexpr std::uint64_t kIdleRetryTicks = 16;    // an idle agent re-examines its goals this often
 constexpr double kPathWeight = 1.5;              // weighted A* for walking paths
 constexpr std::uint64_t kArrivalTicks = 32;      // villagers arrive over this many ticks
-constexpr std::int32_t kPushDepth = 16;          // a walker may first move up to this many walkers ahead of it
-constexpr std::int32_t kGreedyRange = 6;         // close to its place, a blocked walker may leave its route
 
 std::int32_t chebyshev(GridPoint a, GridPoint b) noexcept { return std::max(std::abs(a.x - b.x), std::abs(a.y - b.y)); }
 double octile(GridPoint a, GridPoint b) noexcept {
@@ -158,17 +155,19 @@ struct Village::Impl {
 
     std::array<KindData, kKindCount> kinds;
     std::unique_ptr<goap::ThreadPool> pool;
-    std::unique_ptr<path::PathRequestQueue> queue;
+    std::unique_ptr<path::MovementSystem> movement;
     std::array<path::DistanceField, kPlaceKindCount> fields;  // fixed places only
     std::array<Targets, kPlaceKindCount> targets;              // stock places only
     std::array<std::int64_t, kPlaceKindCount> free_stock{};    // unclaimed stock per kind
     std::vector<std::uint32_t> place_at;                       // per node index: place or kNone
     path::NearestTargets nearest;                               // calling-thread queries
     std::vector<std::pair<double, std::uint32_t>> scratch;
-    path::PathResult taken;
-    std::vector<GridPoint> line;
+    std::vector<GridPoint> before;     // villager cells at the start of the tick (the collision check)
+    std::vector<std::uint32_t> seen;   // per node: tick stamp of the last villager counted there
     Summary counts;
     std::int64_t wood_stock = 0, meals_stock = 0;
+    std::int64_t pots_cooking = 0;     // cook_meal actions running
+    std::int64_t hungry = 0;           // villagers hungry at the start of the tick
     std::vector<float> tick_ms;
     double think_us = 0, behaviour_us = 0, path_us = 0;
 };
@@ -178,6 +177,12 @@ Village::~Village() = default;
 const goap::Agent* Village::agent(const Villager& villager) const {
     return m_impl->kinds[std::size_t(villager.kind)].system->find(villager.agent);
 }
+
+std::span<const GridPoint> Village::route(const Villager& villager) const noexcept {
+    return m_impl->movement->remaining_route(villager.unit);
+}
+
+const path::MovementSystem& Village::movement() const noexcept { return *m_impl->movement; }
 
 std::uint32_t Village::occupant(GridPoint p) const noexcept {
     if (!m_map.contains(p)) return kNone;
@@ -393,10 +398,21 @@ void Village::place_everything() {
     for (const PlaceKind kind : {PlaceKind::Tree, PlaceKind::Mine, PlaceKind::Market})
         for (const std::uint32_t p : m_by_kind[std::size_t(kind)]) im.free_stock[std::size_t(kind)] += m_places[p].stock;
 
-    path::QueueOptions qo;
-    qo.lanes = m_config.path_lanes;
-    im.queue = std::make_unique<path::PathRequestQueue>(m_map, qo);
-    im.queue->reserve(n, 256);
+    path::MovementOptions mo;
+    mo.lanes = m_config.path_lanes;
+    mo.path_budget = m_config.path_budget;
+    // Villagers need good paths, not optimal ones: weighted A* (cost at most kPathWeight times the
+    // optimum, usually far fewer expansions), then smoothing straightens what the weight bent.
+    mo.path_weight = kPathWeight;
+    mo.give_up_ticks = kGiveUpTicks;
+    im.movement = std::make_unique<path::MovementSystem>(m_map, mo);
+    im.movement->reserve(n, 256);
+    for (Villager& v : m_villagers) {
+        v.unit = im.movement->add_unit(v.cell);
+        if (v.unit == path::kNoUnit) throw SetupError("internal: a villager's cell is taken");
+    }
+    im.before.resize(n);
+    im.seen.assign(m_map.node_bound(), UINT32_MAX);
     im.nearest.reserve(m_map, 64);
     if (m_config.threads > 1) im.pool = std::make_unique<goap::ThreadPool>(m_config.threads);
 }
@@ -441,11 +457,13 @@ void Village::bind_types() {
                     Villager& v = *static_cast<Villager*>(c.user_data);
                     release_claim(v);
                     v.walking = true;
-                    v.arrived = false;
-                    v.blocked = v.stuck_repaths = 0;
-                    if (!choose_target(v, kind)) v.target = kNone;  // walk_update reports the failure
-                    else if (chebyshev(v.cell, m_places[v.target].cell) <= arrival_radius(kind)) v.arrived = true;
-                    else submit_path(v);
+                    v.still = 0;
+                    if (!choose_target(v, kind)) {
+                        v.target = kNone;  // walk_update reports the failure
+                    } else {
+                        const path::Destination d{v.goal, m_places[v.target].cell, arrival_radius(kind)};
+                        (void)m_impl->movement->move_to(v.unit, d);  // Arrived at once when already there
+                    }
                     m_impl->behaviour_us += std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
                 };
                 walk.abort = [this](goap::ActionContext& c, goap::AbortReason) {
@@ -490,9 +508,13 @@ void Village::bind_types() {
                         --stock;
                         v.consumed = 1;
                     }
+                    v.working = true;  // anchored: nobody pushes a villager at work
+                    if (ws.effect == Effect::Cook) ++m.pots_cooking;
                 }
                 if (c.ticks_running + 1 < ws.ticks) return goap::ActionStatus::Running;
                 v.consumed = 0;
+                v.working = false;
+                if (ws.effect == Effect::Cook) --m.pots_cooking;
                 switch (ws.effect) {
                     case Effect::TakeTool: v.tool_wear = 0; break;
                     case Effect::Chop:
@@ -555,6 +577,8 @@ void Village::bind_types() {
             work_b.abort = [this](goap::ActionContext& c, goap::AbortReason) {
                 Villager& v = *static_cast<Villager*>(c.user_data);
                 const std::string& action = c.agent.domain().action_name(c.action);
+                if (v.working && action == "cook_meal") --m_impl->pots_cooking;
+                v.working = false;
                 if (v.consumed) {
                     (action == "fetch_wood" ? m_impl->wood_stock : m_impl->meals_stock) += v.consumed;
                     v.consumed = 0;
@@ -569,6 +593,9 @@ void Village::bind_types() {
                 switch (ws.effect) {
                     case Effect::FetchWood: return m.wood_stock > 0;
                     case Effect::EatMeal: return m.meals_stock > 0;
+                    // Production follows demand: cook only while the meals in store and on the stove
+                    // are fewer than the hungry villagers plus a small reserve.
+                    case Effect::Cook: return m.meals_stock + m.pots_cooking * kMealsPerPot < m.hungry + kMealReserve;
                     case Effect::Chop:
                     case Effect::Dig:
                     case Effect::BuyVegetables:
@@ -577,7 +604,7 @@ void Village::bind_types() {
                     default: return true;
                 }
             };
-            if (ws.effect == Effect::FetchWood || ws.effect == Effect::EatMeal || has_stock(ws.place))
+            if (ws.effect == Effect::FetchWood || ws.effect == Effect::EatMeal || ws.effect == Effect::Cook || has_stock(ws.place))
                 (void)b.set_check(name, stock_check);
         }
         goap::BindResult r = b.build();
@@ -724,22 +751,6 @@ bool Village::choose_target(Villager& v, PlaceKind kind) {
     return true;
 }
 
-void Village::submit_path(Villager& v) {
-    Impl& im = *m_impl;
-    if (v.request.valid()) (void)im.queue->cancel(v.request);
-    v.route.clear();
-    v.route_index = 0;
-    v.greedy = false;
-    path::PathRequest r;
-    r.start = v.cell;
-    r.goal = v.goal;
-    // Villagers need good paths, not optimal ones: weighted A* (cost at most kPathWeight times the
-    // optimum, usually far fewer expansions), then smoothing straightens what the weight bent.
-    r.options.weight = kPathWeight;
-    v.request = im.queue->submit(r);
-    ++im.counts.path_requests;
-}
-
 void Village::release_claim(Villager& v) {
     if (v.claim == kNone) return;
     Place& p = m_places[v.claim];
@@ -750,12 +761,8 @@ void Village::release_claim(Villager& v) {
 }
 
 void Village::end_walk(Villager& v, bool keep_claim) {
-    if (v.request.valid()) (void)m_impl->queue->cancel(v.request);
-    v.request = {};
-    v.route.clear();
-    v.route_index = 0;
+    (void)m_impl->movement->stop(v.unit);  // cancels a request in flight, drops the route
     v.walking = false;
-    v.greedy = false;
     if (!keep_claim) {
         release_claim(v);
         // It may have left wherever it believed it was.
@@ -800,149 +807,7 @@ bool Village::claim_near(Villager& v, PlaceKind kind) {
     return false;
 }
 
-void Village::move_villager(Villager& v, GridPoint to) {
-    m_occupant[m_map.index(v.cell)] = 0;
-    v.cell = to;
-    m_occupant[m_map.index(to)] = v.index + 1;
-    ++m_impl->counts.steps;
-}
-
-// One step along the route, or the reaction to a blocked step. Returns true if the villager moved.
-bool Village::greedy_step(Villager& v) {
-    const Place& target = m_places[v.target];
-    const double here = octile(v.cell, target.cell);
-    GridPoint best{-1, -1};
-    double best_d = here;
-    for (const GridPoint d : kRing) {
-        const GridPoint n = add(v.cell, d);
-        if (occupant(n) != kNone ||
-            !path::step_allowed(m_map, v.cell, n, path::Movement::Eight, path::DiagonalRule::NoCornerCutting))
-            continue;
-        const double dn = octile(n, target.cell);
-        if (dn < best_d - 1e-9) best = n, best_d = dn;
-    }
-    if (best.x < 0) return false;
-    move_villager(v, best);
-    v.moved_tick = m_tick;
-    return true;
-}
-
-bool Village::try_step(Villager& v, std::int32_t depth) {
-    Impl& im = *m_impl;
-    const std::uint64_t tick = m_tick;
-    if (v.greedy) {
-        // Off the route, close to the place: any free step that brings it nearer; repath when stuck.
-        if (greedy_step(v)) {
-            v.blocked = 0;
-            return true;
-        }
-        ++im.counts.blocked_steps;
-        if (++v.blocked >= kRepathAfter) {
-            v.greedy = false;
-            v.blocked = 0;
-            ++v.stuck_repaths;
-            ++im.counts.repaths;
-            submit_path(v);
-        }
-        return false;
-    }
-    const GridPoint next = v.route[v.route_index];
-    if (!path::step_allowed(m_map, v.cell, next, path::Movement::Eight, path::DiagonalRule::NoCornerCutting)) {
-        // The map changed under the route (a tree regrew): ask for a new path at once.
-        ++im.counts.repaths;
-        ++im.counts.repaths_map;
-        submit_path(v);
-        return false;
-    }
-    std::uint32_t other = occupant(next);
-    if (other != kNone && depth < kPushDepth) {
-        // The villager ahead walks too and has not moved yet this tick: let it go first, so a file of
-        // walkers advances together whatever their update order.
-        Villager& ahead = m_villagers[other];
-        if (ahead.walking && !ahead.stepping && !ahead.request.valid() && ahead.moved_tick != tick &&
-            (ahead.greedy || (ahead.route_index < ahead.route.size() && ahead.route[ahead.route_index] != v.cell))) {
-            v.stepping = true;
-            (void)try_step(ahead, depth + 1);
-            v.stepping = false;
-            other = occupant(next);
-        }
-    }
-    if (other == kNone) {
-        move_villager(v, next);
-        ++v.route_index;
-        v.blocked = 0;
-        v.stuck_repaths = 0;
-        v.moved_tick = tick;
-        return true;
-    }
-    Villager& b = m_villagers[other];
-    // Head-on: the other villager wants this cell next; both move (one swap keeps cells exclusive).
-    if (b.walking && !b.request.valid() && b.route_index < b.route.size() && b.route[b.route_index] == v.cell &&
-        b.moved_tick != tick &&
-        path::step_allowed(m_map, b.cell, v.cell, path::Movement::Eight, path::DiagonalRule::NoCornerCutting)) {
-        const GridPoint mine = v.cell;
-        v.cell = next;
-        b.cell = mine;
-        m_occupant[m_map.index(v.cell)] = v.index + 1;
-        m_occupant[m_map.index(b.cell)] = b.index + 1;
-        ++v.route_index;
-        ++b.route_index;
-        v.moved_tick = b.moved_tick = tick;
-        v.blocked = b.blocked = 0;
-        im.counts.steps += 2;
-        ++im.counts.swaps;
-        return true;
-    }
-    ++v.blocked;
-    ++im.counts.blocked_steps;
-    if (v.blocked >= kSideStepAfter) {
-        // Step around: a free neighbour from which the route continues (or which is already close enough).
-        const std::size_t aim_index = std::min(v.route_index + 1, v.route.size() - 1);
-        const GridPoint aim = v.route[aim_index];
-        const Place& target = m_places[v.target];
-        const std::int32_t radius = arrival_radius(target.kind);
-        GridPoint best{-1, -1};
-        double best_score = kInf;
-        bool best_arrives = false;
-        for (const GridPoint d : kRing) {
-            const GridPoint n = add(v.cell, d);
-            if (n == next || occupant(n) != kNone ||
-                !path::step_allowed(m_map, v.cell, n, path::Movement::Eight, path::DiagonalRule::NoCornerCutting))
-                continue;
-            const bool arrives = chebyshev(n, target.cell) <= radius;
-            const bool joins = n == aim || (aim_index > v.route_index &&
-                                            path::step_allowed(m_map, n, aim, path::Movement::Eight, path::DiagonalRule::NoCornerCutting));
-            if (!arrives && !joins) continue;
-            const double score = arrives ? -1.0 : octile(n, aim);
-            if (score < best_score) best = n, best_score = score, best_arrives = arrives;
-        }
-        if (best.x >= 0) {
-            move_villager(v, best);
-            if (best_arrives && best != aim) v.route_index = v.route.size();
-            else v.route_index = best == aim ? aim_index + 1 : aim_index;
-            v.blocked = 0;
-            v.moved_tick = tick;
-            ++im.counts.side_steps;
-            return true;
-        }
-    }
-    if (chebyshev(v.cell, m_places[v.target].cell) <= arrival_radius(m_places[v.target].kind) + kGreedyRange &&
-        greedy_step(v)) {
-        v.greedy = true;
-        v.route_index = v.route.size();
-        v.blocked = 0;
-        ++im.counts.side_steps;
-        return true;
-    }
-    if (v.blocked >= kRepathAfter) {
-        ++v.stuck_repaths;
-        ++im.counts.repaths;
-        v.blocked = 0;
-        submit_path(v);
-    }
-    return false;
-}
-
+// Walking is the movement layer's job: a walk asks it how the unit stands.
 goap::ActionStatus Village::walk_update(Villager& v, goap::ActionContext&) {
     Impl& im = *m_impl;
     if (v.target == kNone) {  // nothing of the kind left (or reachable) when the walk started
@@ -950,55 +815,48 @@ goap::ActionStatus Village::walk_update(Villager& v, goap::ActionContext&) {
         end_walk(v, false);
         return goap::ActionStatus::Failure;
     }
-    const Place& target = m_places[v.target];
-    const std::int32_t radius = arrival_radius(target.kind);
-    if (!v.arrived) {
-        if (v.request.valid()) {
-            if (im.queue->state(v.request) != path::RequestState::Done) return goap::ActionStatus::Running;
-            const auto t0 = Clock::now();
-            (void)im.queue->take(v.request, im.taken);
-            v.request = {};
-            if (im.taken.status != Status::Found || im.taken.path.cells.empty() || im.taken.path.cells.front() != v.cell) {
-                end_walk(v, false);
-                return goap::ActionStatus::Failure;
-            }
-            ++im.counts.paths;
-            path::smooth_path(m_map, im.taken.path);
-            // Smoothed paths are single legal steps; anything else is walked cell by cell along a taut line.
-            const std::vector<GridPoint>& cells = im.taken.path.cells;
-            v.route.clear();
-            v.route.push_back(cells.front());
-            for (std::size_t i = 1; i < cells.size(); ++i) {
-                if (chebyshev(cells[i - 1], cells[i]) <= 1) {
-                    v.route.push_back(cells[i]);
-                    continue;
-                }
-                im.line.resize(static_cast<std::size_t>(std::abs(cells[i].x - cells[i - 1].x) + std::abs(cells[i].y - cells[i - 1].y)));
-                const std::size_t count = path::write_walkable_line(m_map, cells[i - 1], cells[i], path::Movement::Eight,
-                                                                    path::DiagonalRule::NoCornerCutting, im.line.data());
-                if (count == 0) {
-                    end_walk(v, false);
-                    return goap::ActionStatus::Failure;
-                }
-                v.route.insert(v.route.end(), im.line.begin(), im.line.begin() + static_cast<std::ptrdiff_t>(count));
-            }
-            v.route_index = 1;
-            im.path_us += std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+    switch (im.movement->status(v.unit)) {
+        case path::UnitStatus::Arrived: end_walk(v, true); return goap::ActionStatus::Success;
+        case path::UnitStatus::Failed:
+        case path::UnitStatus::Idle:  // (stopped by someone else: cannot happen in the village)
+            end_walk(v, false);
+            return goap::ActionStatus::Failure;
+        default: return goap::ActionStatus::Running;
+    }
+}
+
+// One tick of the crowd: anchors for villagers at work, the movement layer's update, then an
+// independent check of the result (collisions must stay 0) and the village's occupancy grid.
+void Village::move_crowd() {
+    Impl& im = *m_impl;
+    path::MovementSystem& ms = *im.movement;
+    for (Villager& v : m_villagers) {
+        (void)ms.set_anchored(v.unit, v.working);
+        im.before[v.index] = v.cell;
+    }
+    ms.update();
+    const auto stamp = static_cast<std::uint32_t>(m_tick);
+    for (Villager& v : m_villagers) {
+        const GridPoint to = ms.position(v.unit);
+        const GridPoint from = im.before[v.index];
+        // In a wall, a jump of more than one cell, or a diagonal past a wall corner: a collision with the map.
+        if (!m_map.passable(to) || (to != from && !path::step_allowed(m_map, from, to, path::Movement::Eight,
+                                                                      path::DiagonalRule::NoCornerCutting)))
+            ++im.counts.collisions;
+        const std::uint32_t node = m_map.index(to);
+        if (im.seen[node] == stamp) ++im.counts.collisions;  // a second villager on this cell
+        im.seen[node] = stamp;
+        if (to != from) {
+            const std::uint32_t other = occupant(to);  // who stood there before the tick (grid not yet updated)
+            if (other != kNone && other != v.index && ms.position(m_villagers[other].unit) == from) ++im.counts.collisions;  // a swap
         }
-        if (v.moved_tick != m_tick && (v.greedy || v.route_index < v.route.size())) (void)try_step(v, 0);
-        v.arrived = chebyshev(v.cell, target.cell) <= radius;
+        v.still = v.walking && to == from && ms.status(v.unit) != path::UnitStatus::Arrived ? v.still + 1 : 0;
     }
-    if (v.arrived) {
-        end_walk(v, true);
-        return goap::ActionStatus::Success;
+    for (Villager& v : m_villagers) m_occupant[m_map.index(v.cell)] = 0;
+    for (Villager& v : m_villagers) {
+        v.cell = ms.position(v.unit);
+        m_occupant[m_map.index(v.cell)] = v.index + 1;
     }
-    // A route always ends within reach of its place; one that does not, or a walker that keeps being
-    // blocked, gives up: the action fails and the agent replans.
-    if ((!v.request.valid() && !v.greedy && v.route_index >= v.route.size()) || v.stuck_repaths > kGiveUpRepaths) {
-        end_walk(v, false);
-        return goap::ActionStatus::Failure;
-    }
-    return goap::ActionStatus::Running;
 }
 
 // ---- the world ------------------------------------------------------------------------------------
@@ -1031,6 +889,7 @@ void Village::pulse() {
 
 void Village::update_needs() {
     Impl& im = *m_impl;
+    im.hungry = 0;
     for (Villager& v : m_villagers) {
         Impl::KindData& kd = im.kinds[std::size_t(v.kind)];
         goap::Agent* agent = kd.system->find(v.agent);
@@ -1040,6 +899,7 @@ void Village::update_needs() {
         ++v.fatigue;
         const goap::WorldState& s = a.private_state();
         if (v.hunger >= v.hunger_limit && !s.get(kd.hungry)) (void)a.set(kd.hungry, true);
+        im.hungry += s.get(kd.hungry) ? 1 : 0;
         if (v.fatigue >= v.fatigue_limit && !s.get(kd.tired)) (void)a.set(kd.tired, true);
         // A completed work goal starts the next cycle.
         const goap::Condition& work = a.goals()[kd.work_goal].condition;
@@ -1058,7 +918,7 @@ void Village::step() {
     if (m_tick > 0 && m_tick < kArrivalTicks) add_agents(m_tick);
     update_needs();
     const auto tq = Clock::now();
-    (void)im.queue->update(m_config.path_budget);
+    move_crowd();  // path searches, claims and the crowd's steps
     const auto tq1 = Clock::now();
     im.path_us += std::chrono::duration<double, std::micro>(tq1 - tq).count();
     const double behaviour_before = im.behaviour_us;
@@ -1093,6 +953,18 @@ Summary Village::summary() const {
     s.replans_preconditions = total.replans_for(goap::ReplanTrigger::PreconditionsFailed);
     s.actions_failed = total.actions_failed;
     s.cost_queries = total.cost_calls;
+    const path::MovementStats& ms = im.movement->stats();
+    s.paths = ms.paths;
+    s.path_requests = ms.path_requests;
+    s.repaths = ms.repaths_map + ms.repaths_goal + ms.repaths_off_route + ms.repaths_blocked;
+    s.repaths_map = ms.repaths_map;
+    s.waits = ms.waits;
+    s.detours = ms.detours;
+    s.pushes = ms.pushes;
+    s.jams = ms.jams;
+    s.longest_still = ms.longest_still;
+    s.walk_failures = ms.failures;
+    s.steps = ms.steps;
 
     Fnv h;
     h.add(s.ticks);
@@ -1104,8 +976,8 @@ Summary Village::summary() const {
     }
     for (const Place& p : m_places) h.add(std::uint64_t(std::uint32_t(p.stock)) << 32 | std::uint32_t(p.claims) << 1 | p.standing);
     for (const std::uint64_t c : {s.plans, s.searches, s.replans, s.replans_failed, s.replans_preconditions, s.actions_failed,
-                                  s.cost_queries, s.paths, s.path_requests, s.repaths, s.repaths_map, s.blocked_steps,
-                                  s.swaps, s.side_steps, s.steps, s.resource_failures, s.map_changes, s.wood, s.ore,
+                                  s.cost_queries, s.paths, s.path_requests, s.repaths, s.repaths_map, s.collisions,
+                                  s.waits, s.detours, s.pushes, s.jams, s.longest_still, s.walk_failures, s.steps, s.resource_failures, s.map_changes, s.wood, s.ore,
                                   s.meals, s.meals_eaten, s.vegetables_eaten, s.sleeps})
         h.add(c);
     h.add(std::uint64_t(s.wood_stock));

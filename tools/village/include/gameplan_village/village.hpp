@@ -24,13 +24,20 @@
 /// search toward all candidates at once); for fixed places (stores, kitchens, homes) one
 /// `path::DistanceField` per kind, flooded once from all of them, answers every villager in O(1).
 ///
-/// Movement. A walking villager claims its target (one unit of stock for trees, mines and markets, so
-/// two villagers do not walk to the last log), submits a request to one frame-budgeted
-/// `path::PathRequestQueue` (updated once per tick), smooths the path it gets (`path::smooth_path`) and
-/// walks it one cell per tick. A step into a cell that became blocked (a tree regrew) repaths at once;
-/// a step into another villager waits, tries a side step, swaps places with a villager coming the other
-/// way, repaths, and finally gives up (the action fails and the agent replans). No two villagers ever
-/// share a cell and none stands in a wall: the village keeps an occupancy grid.
+/// Movement. Every villager is a unit of one `path::MovementSystem` (movement.hpp). A walking villager
+/// claims its target (one unit of stock for trees, mines and markets, so two villagers do not walk to
+/// the last log) and gives its unit a destination: the movement layer requests the path from its
+/// frame-budgeted queue, smooths it, re-checks it when a tree regrows across it, penalises the cells
+/// other walkers are about to enter, and moves the whole crowd one cell per tick without collisions
+/// (priority inheritance: no two villagers on one cell, no swaps). A villager at work is anchored
+/// (never pushed); idle ones step aside. A walk that makes no progress for a long time fails and the
+/// agent replans. The village checks every tick, independently of the solver, that no two villagers
+/// share a cell, swap cells, stand in a wall or jump (`Summary::collisions`, which stays 0).
+///
+/// Economy. Production follows demand: a cook only plans `cook_meal` while the meals in store plus
+/// those on the stove are fewer than the hungry villagers plus a small reserve, and a hungry villager
+/// eats vegetables at a market when no meal is left (the planner sees both through procedural
+/// preconditions).
 ///
 /// Ticks. `step()` runs one tick: every 64 ticks the world "pulse" fells and regrows trees (the only map
 /// changes, batched so the request queue restarts its searches at most once per pulse) and refills
@@ -47,7 +54,7 @@
 #include <gameplan/io/domain_json.hpp>
 #include <gameplan/path/distance_field.hpp>
 #include <gameplan/path/grid_map.hpp>
-#include <gameplan/path/request_queue.hpp>
+#include <gameplan/path/movement.hpp>
 
 #include <array>
 #include <cstddef>
@@ -103,22 +110,16 @@ struct Villager {
     std::uint32_t index = 0;               ///< position in `Village::villagers()`
     goap::AgentId agent;                   ///< its agent in the kind's system
     path::GridPoint cell;                  ///< where it stands
-    std::vector<path::GridPoint> route;    ///< the walk in progress: single legal steps, route[0] = start
-    std::size_t route_index = 0;           ///< next cell of `route` to enter
+    path::UnitId unit = path::kNoUnit;     ///< its unit in the movement layer
     path::GridPoint goal{-1, -1};          ///< cell the current walk heads for
     std::uint32_t target = kNone;          ///< place the current walk heads for
     std::uint32_t claim = kNone;           ///< place one unit of whose stock this villager holds
-    path::PathHandle request;              ///< path request in flight
     bool walking = false;                  ///< a walk behaviour runs
-    bool arrived = false;                  ///< the walk reached its place
-    bool greedy = false;                   ///< off its route near the place, stepping straight closer
-    bool stepping = false;                 ///< (internal) its step is being resolved
+    bool working = false;                  ///< a work behaviour runs (the unit is anchored)
     std::int32_t hunger = 0, fatigue = 0;  ///< grow by one per tick
     std::int32_t hunger_limit = 0, fatigue_limit = 0;  ///< thresholds that make it hungry / tired
     std::uint32_t tool_wear = 0;           ///< uses of the axe / pickaxe since it was taken
-    std::uint32_t blocked = 0;             ///< consecutive ticks its next step was blocked
-    std::uint32_t stuck_repaths = 0;       ///< repaths since it last made progress
-    std::uint64_t moved_tick = UINT64_MAX; ///< tick of its last step
+    std::uint32_t still = 0;               ///< consecutive ticks it stood still while walking
     std::uint64_t cycles = 0;              ///< work cycles completed (deliveries, pots cooked)
     std::int32_t consumed = 0;             ///< store / pantry stock taken by the running action
 };
@@ -152,11 +153,15 @@ struct Summary {
     std::uint64_t cost_queries = 0;   ///< walking-distance queries answered for planning
     std::uint64_t paths = 0;          ///< path requests answered with a path
     std::uint64_t path_requests = 0;  ///< path requests submitted (repaths included)
-    std::uint64_t repaths = 0;        ///< requests resubmitted because a step was blocked
+    std::uint64_t repaths = 0;        ///< new paths asked for during a walk (map, pushed off route, blocked)
     std::uint64_t repaths_map = 0;    ///< of which because a cell on the path became blocked
-    std::uint64_t blocked_steps = 0;  ///< ticks a walker could not step into a villager's cell
-    std::uint64_t swaps = 0;          ///< head-on meetings resolved by swapping cells
-    std::uint64_t side_steps = 0;     ///< blocked steps resolved by stepping around
+    std::uint64_t collisions = 0;     ///< ticks x villagers sharing a cell, swapping, in a wall or jumping (0)
+    std::uint64_t waits = 0;          ///< ticks a walker stood still because other villagers held its way
+    std::uint64_t detours = 0;        ///< steps off the route and new paths forced by other villagers
+    std::uint64_t pushes = 0;         ///< steps of idle villagers making room for walkers
+    std::uint64_t jams = 0;           ///< times a walker stood still for 100 ticks in a row
+    std::uint64_t longest_still = 0;  ///< most ticks a walker stood still in a row
+    std::uint64_t walk_failures = 0;  ///< walks that failed (no path, or no progress for long)
     std::uint64_t steps = 0;          ///< cells walked
     std::uint64_t resource_failures = 0;  ///< actions that failed because the stock they needed was gone
     std::uint64_t map_changes = 0;    ///< cells that changed (trees felled or regrown)
@@ -213,6 +218,10 @@ public:
     [[nodiscard]] const goap::Domain& domain(Kind kind) const noexcept { return m_domains->files[std::size_t(kind)].domain; }
     /// Villager standing on `p`, or kNone.
     [[nodiscard]] std::uint32_t occupant(path::GridPoint p) const noexcept;
+    /// The rest of a villager's route, next cell first (empty when it is not walking a route).
+    [[nodiscard]] std::span<const path::GridPoint> route(const Villager& villager) const noexcept;
+    /// The movement layer that walks the villagers.
+    [[nodiscard]] const path::MovementSystem& movement() const noexcept;
     /// The options.
     [[nodiscard]] const Config& config() const noexcept { return m_config; }
     /// Counters and timings so far.
@@ -233,17 +242,14 @@ private:
     void ensure_targets();
     double walk_cost(const Villager& v, PlaceKind kind) const;
     bool choose_target(Villager& v, PlaceKind kind);
-    void submit_path(Villager& v);
     goap::ActionStatus walk_update(Villager& v, goap::ActionContext& ctx);
-    bool try_step(Villager& v, std::int32_t depth);
-    bool greedy_step(Villager& v);
     void end_walk(Villager& v, bool keep_claim);
     void release_claim(Villager& v);
     bool claim_near(Villager& v, PlaceKind kind);
     bool near_place(const Villager& v, PlaceKind kind) const;
+    void move_crowd();
     void pulse();
     void update_needs();
-    void move_villager(Villager& v, path::GridPoint to);
 
     Config m_config;
     std::unique_ptr<DomainSet> m_domains;

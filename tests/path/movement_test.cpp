@@ -1,0 +1,345 @@
+// The movement layer (movement.hpp): walks, statuses, map changes under a route, cancellation, moving
+// destinations, pushes, claimed-path penalties and collision-free crowds. Every tick of the crowd tests
+// is checked by an independent referee written here: legal single steps, no shared cells, no swaps.
+#include <gameplan/path/movement.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <queue>
+#include <random>
+#include <set>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using namespace gameplan;
+using namespace gameplan::path;
+
+// Referee: 8-connected without corner cutting (or 4-connected), written without the library's rules.
+bool legal_step(const GridMap& map, GridPoint a, GridPoint b, bool four) {
+    const int dx = b.x - a.x, dy = b.y - a.y;
+    if (dx == 0 && dy == 0) return true;
+    if (std::abs(dx) > 1 || std::abs(dy) > 1) return false;
+    if (!map.passable(b)) return false;
+    if (dx != 0 && dy != 0) return !four && map.passable({a.x + dx, a.y}) && map.passable({a.x, a.y + dy});
+    return true;
+}
+
+// BFS step distance (8-connected, no corner cutting) as a reference for walk lengths.
+int bfs_steps(const GridMap& map, GridPoint from, GridPoint to) {
+    std::vector<int> dist(std::size_t(map.width() * map.height()), -1);
+    std::queue<GridPoint> q;
+    dist[std::size_t(from.y * map.width() + from.x)] = 0;
+    q.push(from);
+    while (!q.empty()) {
+        const GridPoint p = q.front();
+        q.pop();
+        if (p == to) return dist[std::size_t(p.y * map.width() + p.x)];
+        for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx) {
+                const GridPoint n{p.x + dx, p.y + dy};
+                if ((dx || dy) && legal_step(map, p, n, false) && dist[std::size_t(n.y * map.width() + n.x)] < 0) {
+                    dist[std::size_t(n.y * map.width() + n.x)] = dist[std::size_t(p.y * map.width() + p.x)] + 1;
+                    q.push(n);
+                }
+            }
+    }
+    return -1;
+}
+
+// Checks one tick of a crowd: legal steps, distinct cells, no swaps. Returns the number of violations.
+int referee(const MovementSystem& ms, const std::vector<UnitId>& ids, bool four) {
+    int bad = 0;
+    std::map<std::pair<int, int>, UnitId> now, before;
+    for (const UnitId id : ids) {
+        const GridPoint p = ms.position(id), q = ms.previous_position(id);
+        if (!legal_step(ms.map(), q, p, four)) ++bad;
+        if (!ms.map().passable(p)) ++bad;
+        if (!now.emplace(std::pair{p.x, p.y}, id).second) ++bad;
+        before.emplace(std::pair{q.x, q.y}, id);
+    }
+    for (const UnitId id : ids) {
+        const GridPoint p = ms.position(id), q = ms.previous_position(id);
+        if (p == q) continue;
+        const auto it = before.find({p.x, p.y});  // who stood where I went
+        if (it != before.end() && it->second != id && ms.position(it->second) == q) ++bad;  // swapped
+    }
+    return bad;
+}
+
+GridMap open_map(int w, int h) {
+    GridMap m;
+    (void)m.reset(w, h, true);
+    return m;
+}
+
+TEST(Movement, OneUnitWalksAShortestRouteAndArrives) {
+    GridMap map = open_map(30, 20);
+    for (int y = 0; y < 15; ++y) (void)map.set_passable({12, y}, false);  // a wall to go around
+    MovementSystem ms(map);
+    const UnitId u = ms.add_unit({2, 2});
+    ASSERT_NE(u, kNoUnit);
+    ASSERT_TRUE(ms.move_to(u, Destination::at({25, 3})));
+    EXPECT_EQ(ms.status(u), UnitStatus::Planning);
+    const int expected = bfs_steps(map, {2, 2}, {25, 3});
+    int ticks = 0;
+    while (ms.status(u) != UnitStatus::Arrived && ticks < 200) {
+        ms.update();
+        ++ticks;
+        ASSERT_TRUE(legal_step(map, ms.previous_position(u), ms.position(u), false));
+    }
+    EXPECT_EQ(ms.status(u), UnitStatus::Arrived);
+    EXPECT_EQ(ms.position(u), (GridPoint{25, 3}));
+    EXPECT_EQ(ms.stats().steps, std::uint64_t(expected)) << "one path, walked without detours, is a shortest walk";
+    EXPECT_EQ(ticks, expected) << "the first step is taken in the update that finds the path";
+    EXPECT_EQ(ms.stats().waits, 0u);
+}
+
+TEST(Movement, StatusesForBadAndTrivialDestinations) {
+    GridMap map = open_map(20, 20);
+    for (int i = 10; i < 20; ++i) (void)map.set_passable({i, 10}, false), (void)map.set_passable({10, i}, false);
+    MovementSystem ms(map);
+    const UnitId u = ms.add_unit({1, 1});
+    EXPECT_EQ(ms.add_unit({1, 1}), kNoUnit) << "a cell holds one unit";
+    EXPECT_EQ(ms.add_unit({10, 10}), kNoUnit) << "a wall";
+    EXPECT_EQ(ms.add_unit({-1, 0}), kNoUnit);
+    EXPECT_FALSE(ms.move_to(u, Destination::at({10, 12})));
+    EXPECT_EQ(ms.status(u), UnitStatus::Failed);
+    EXPECT_EQ(ms.failure(u), MoveFailure::InvalidGoal);
+    EXPECT_TRUE(ms.move_to(u, Destination::at({3, 2}, 2)));
+    EXPECT_EQ(ms.status(u), UnitStatus::Arrived) << "already within the radius";
+    ASSERT_TRUE(ms.move_to(u, Destination::at({15, 15})));  // walled in: no path
+    for (int t = 0; t < 3; ++t) ms.update();
+    EXPECT_EQ(ms.status(u), UnitStatus::Failed);
+    EXPECT_EQ(ms.failure(u), MoveFailure::NoPath);
+    EXPECT_EQ(ms.position(u), (GridPoint{1, 1}));
+    EXPECT_FALSE(ms.move_to(999, Destination::at({2, 2})));
+    EXPECT_EQ(to_string(UnitStatus::Waiting), "waiting");
+    EXPECT_EQ(to_string(MoveFailure::Stuck), "stuck");
+}
+
+TEST(Movement, AMapChangeUnderTheRouteMakesItRepathAndNeverEnterAWall) {
+    GridMap map = open_map(20, 11);
+    for (int y = 0; y < 11; ++y)
+        if (y != 2 && y != 8) (void)map.set_passable({10, y}, false);  // two doors in a wall
+    MovementSystem ms(map);
+    const UnitId u = ms.add_unit({2, 3});
+    ASSERT_TRUE(ms.move_to(u, Destination::at({17, 3})));
+    for (int t = 0; t < 3; ++t) ms.update();
+    ASSERT_EQ(ms.status(u), UnitStatus::Moving);
+    const auto rest = ms.remaining_route(u);
+    ASSERT_TRUE(std::find(rest.begin(), rest.end(), GridPoint{10, 2}) != rest.end()) << "the near door";
+    (void)map.set_passable({10, 2}, false);  // the door shuts
+    int ticks = 0;
+    while (ms.status(u) != UnitStatus::Arrived && ticks < 100) {
+        ms.update();
+        ++ticks;
+        ASSERT_TRUE(map.passable(ms.position(u)));
+        ASSERT_TRUE(legal_step(map, ms.previous_position(u), ms.position(u), false));
+    }
+    EXPECT_EQ(ms.status(u), UnitStatus::Arrived);
+    EXPECT_EQ(ms.stats().repaths_map, 1u);
+    EXPECT_EQ(ms.stats().path_requests, 2u);
+}
+
+TEST(Movement, StopCancelsCleanlyAndTheUnitStaysPut) {
+    GridMap map = open_map(40, 40);
+    MovementSystem ms(map);
+    const UnitId u = ms.add_unit({1, 1});
+    ASSERT_TRUE(ms.move_to(u, Destination::at({38, 38})));
+    EXPECT_TRUE(ms.stop(u));  // aborted before the path came
+    EXPECT_EQ(ms.status(u), UnitStatus::Idle);
+    for (int t = 0; t < 5; ++t) ms.update();
+    EXPECT_EQ(ms.position(u), (GridPoint{1, 1}));
+    EXPECT_EQ(ms.stats().paths, 0u) << "the cancelled request never completed";
+    ASSERT_TRUE(ms.move_to(u, Destination::at({38, 38})));
+    for (int t = 0; t < 6; ++t) ms.update();
+    const GridPoint there = ms.position(u);
+    EXPECT_NE(there, (GridPoint{1, 1}));
+    EXPECT_TRUE(ms.stop(u));  // aborted mid-walk
+    EXPECT_TRUE(ms.remaining_route(u).empty());
+    for (int t = 0; t < 5; ++t) ms.update();
+    EXPECT_EQ(ms.position(u), there);
+    EXPECT_EQ(ms.status(u), UnitStatus::Idle);
+    EXPECT_FALSE(ms.stop(77));
+}
+
+TEST(Movement, AMovingDestinationIsFollowed) {
+    GridMap map = open_map(40, 30);
+    MovementSystem ms(map);
+    const UnitId u = ms.add_unit({1, 1});
+    GridPoint target{30, 25};
+    int moves = 0;
+    for (int t = 0; t < 200 && ms.status(u) != UnitStatus::Arrived; ++t) {
+        if (t % 5 == 0 && t < 40) {  // the target walks left
+            target.x -= 2;
+            ASSERT_TRUE(ms.move_to(u, Destination::at(target)));
+            ++moves;
+        }
+        ms.update();
+    }
+    EXPECT_EQ(ms.status(u), UnitStatus::Arrived);
+    EXPECT_EQ(ms.position(u), target);
+    EXPECT_EQ(ms.stats().repaths_goal, std::uint64_t(moves - 1));
+    // Same destination again: nothing happens.
+    const std::uint64_t requests = ms.stats().path_requests;
+    ASSERT_TRUE(ms.move_to(u, Destination::at(target)));
+    EXPECT_EQ(ms.stats().path_requests, requests);
+}
+
+TEST(Movement, IdleUnitsArePushedAsideAndAnchoredOnesNever) {
+    // A corridor 2 wide; idle units stand in it, one of them anchored.
+    GridMap map = open_map(20, 2);
+    MovementSystem ms(map);
+    const UnitId walker = ms.add_unit({0, 0});
+    const UnitId idle = ms.add_unit({8, 0});
+    const UnitId anchor = ms.add_unit({12, 1});
+    ASSERT_TRUE(ms.set_anchored(anchor, true));
+    ASSERT_TRUE(ms.move_to(walker, Destination::at({19, 0})));
+    const std::vector<UnitId> ids{walker, idle, anchor};
+    for (int t = 0; t < 60 && ms.status(walker) != UnitStatus::Arrived; ++t) {
+        ms.update();
+        ASSERT_EQ(referee(ms, ids, false), 0) << "tick " << t;
+        ASSERT_EQ(ms.position(anchor), (GridPoint{12, 1}));
+    }
+    EXPECT_EQ(ms.status(walker), UnitStatus::Arrived);
+    EXPECT_GT(ms.stats().pushes + ms.stats().detours, 0u);
+}
+
+TEST(Movement, ClaimsPenaliseTheCellsAheadDecaying) {
+    GridMap map = open_map(30, 5);
+    MovementOptions o;
+    o.claim_cells = 4;
+    o.claim_penalty = 2.0f;
+    o.still_penalty = 0.0f;
+    MovementSystem ms(map, o);
+    const UnitId u = ms.add_unit({0, 2});
+    ASSERT_TRUE(ms.move_to(u, Destination::at({29, 2})));
+    ms.update();  // path found, first step to (1, 2)
+    ms.update();  // claims written from (1, 2): (2..5, 2); then the step to (2, 2)
+    ASSERT_EQ(ms.position(u), (GridPoint{2, 2}));
+    EXPECT_FLOAT_EQ(ms.claims().at({2, 2}), 2.0f);
+    EXPECT_FLOAT_EQ(ms.claims().at({3, 2}), 1.5f);
+    EXPECT_FLOAT_EQ(ms.claims().at({4, 2}), 1.0f);
+    EXPECT_FLOAT_EQ(ms.claims().at({5, 2}), 0.5f);
+    EXPECT_FLOAT_EQ(ms.claims().at({6, 2}), 0.0f);
+    EXPECT_FLOAT_EQ(ms.claims().at({1, 2}), 0.0f) << "nothing behind the claimant";
+}
+
+TEST(Movement, HeadOnInACorridorWithABayNobodyCollides) {
+    // Two groups swap ends of a one-wide corridor that has a bay to step into.
+    GridMap map;
+    (void)map.reset(24, 3, false);
+    for (int x = 0; x < 24; ++x) (void)map.set_passable({x, 1}, true);
+    for (int x = 10; x < 14; ++x) (void)map.set_passable({x, 0}, true);  // the bay
+    MovementSystem ms(map);
+    std::vector<UnitId> ids;
+    for (int i = 0; i < 3; ++i) ids.push_back(ms.add_unit({i, 1}));
+    for (int i = 0; i < 3; ++i) ids.push_back(ms.add_unit({23 - i, 1}));
+    // Each group keeps its order (a one-wide dead end cannot reorder a file).
+    for (int i = 0; i < 3; ++i) ASSERT_TRUE(ms.move_to(ids[std::size_t(i)], Destination::at({21 + i, 1})));
+    for (int i = 0; i < 3; ++i) ASSERT_TRUE(ms.move_to(ids[std::size_t(3 + i)], Destination::at({2 - i, 1})));
+    int t = 0;
+    const auto all_arrived = [&] {
+        return std::all_of(ids.begin(), ids.end(), [&](UnitId id) { return ms.status(id) == UnitStatus::Arrived; });
+    };
+    for (; t < 400 && !all_arrived(); ++t) {
+        ms.update();
+        ASSERT_EQ(referee(ms, ids, false), 0) << "tick " << t;
+    }
+    EXPECT_TRUE(all_arrived()) << "after " << t << " ticks";
+    EXPECT_GT(ms.stats().waits + ms.stats().detours, 0u) << "the groups had to give way";
+}
+
+// Lifelong crowds on random maps: every unit gets a new destination when it arrives or fails.
+struct CrowdRun {
+    std::uint64_t arrivals = 0, violations = 0, ticks = 0;
+    std::vector<GridPoint> final_positions;
+    MovementStats stats;
+};
+
+CrowdRun run_crowd(std::uint32_t seed, int w, int h, double walls, std::size_t units, int ticks, bool four,
+                   StepResolver resolver = StepResolver::Builtin) {
+    std::mt19937 rng(seed);
+    GridMap map = open_map(w, h);
+    std::uniform_real_distribution<double> u01(0, 1);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x)
+            if (u01(rng) < walls) (void)map.set_passable({x, y}, false);
+    MovementOptions o;
+    o.movement = four ? Movement::Four : Movement::Eight;
+    o.resolver = resolver;
+    MovementSystem ms(map, o);
+    std::vector<UnitId> ids;
+    const auto random_free = [&] {
+        for (;;) {
+            const GridPoint p{int(rng() % unsigned(w)), int(rng() % unsigned(h))};
+            if (map.passable(p)) return p;
+        }
+    };
+    while (ids.size() < units) {
+        const UnitId id = ms.add_unit(random_free());
+        if (id != kNoUnit) ids.push_back(id);
+    }
+    CrowdRun r;
+    for (int t = 0; t < ticks; ++t) {
+        for (const UnitId id : ids) {
+            const UnitStatus s = ms.status(id);
+            if (s == UnitStatus::Idle || s == UnitStatus::Arrived || s == UnitStatus::Failed) {
+                r.arrivals += s == UnitStatus::Arrived;
+                (void)ms.move_to(id, Destination::at(random_free(), std::int32_t(rng() % 2)));
+            }
+        }
+        ms.update();
+        r.violations += std::uint64_t(referee(ms, ids, four));
+        ++r.ticks;
+    }
+    for (const UnitId id : ids) r.final_positions.push_back(ms.position(id));
+    r.stats = ms.stats();
+    return r;
+}
+
+TEST(MovementCrowd, LifelongCrowdsNeverCollideOnRandomMaps) {
+    for (std::uint32_t seed = 1; seed <= 4; ++seed) {
+        const bool four = seed % 2 == 0;
+        const CrowdRun r = run_crowd(seed, 32, 32, 0.15, 120, 400, four);
+        EXPECT_EQ(r.violations, 0u) << "seed " << seed;
+        EXPECT_GT(r.arrivals, 120u) << "seed " << seed << ": the crowd should keep arriving";
+        EXPECT_GT(r.stats.steps, 120u * 100u) << "seed " << seed;
+    }
+}
+
+TEST(MovementCrowd, TheCrowdStepperResolverNeverCollidesEither) {
+    // StepResolver::Crowd (crowd.hpp's CrowdStepper) on open maps, where its crow-flies guidance holds.
+    for (std::uint32_t seed = 1; seed <= 2; ++seed) {
+        const CrowdRun r = run_crowd(seed, 32, 32, 0.0, 120, 300, seed == 2, StepResolver::Crowd);
+        EXPECT_EQ(r.violations, 0u) << "seed " << seed;
+        EXPECT_GT(r.arrivals, 120u) << "seed " << seed;
+    }
+}
+
+TEST(MovementCrowd, SameCallsSameResult) {
+    const CrowdRun a = run_crowd(9, 24, 24, 0.1, 80, 200, false);
+    const CrowdRun b = run_crowd(9, 24, 24, 0.1, 80, 200, false);
+    EXPECT_EQ(a.final_positions, b.final_positions);
+    EXPECT_EQ(a.stats.steps, b.stats.steps);
+    EXPECT_EQ(a.stats.waits, b.stats.waits);
+}
+
+TEST(Movement, RejectsBadOptions) {
+    GridMap map = open_map(4, 4);
+    MovementOptions o;
+    o.path_weight = 0.5;
+    EXPECT_THROW(MovementSystem(map, o), std::invalid_argument);
+    o = {};
+    o.claim_penalty = -1;
+    EXPECT_THROW(MovementSystem(map, o), std::invalid_argument);
+    GridMap empty;
+    EXPECT_THROW(MovementSystem(empty, {}), std::invalid_argument);
+}
+
+}  // namespace
