@@ -12,6 +12,8 @@
 #include <gameplan/path/grid_rules.hpp>
 #include <gameplan/path/grid_search.hpp>
 #include <gameplan/path/grid_space.hpp>
+#include <gameplan/path/graph.hpp>
+#include <gameplan/path/graph_search.hpp>
 #include <gameplan/goap/blackboard.hpp>
 #include <gameplan/goap/behaviour.hpp>
 #include <gameplan/goap/agent_events.hpp>

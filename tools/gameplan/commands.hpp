@@ -30,6 +30,8 @@ void add_simulate_command(CLI::App& app, int& exit_code);
 /// `gameplan demo [--map MAP] [--agents N] [--ticks N] [--seed S] [--threads T] [--json]
 /// [--png-every K --png-dir DIR]`: the village simulation (docs/demo.md).
 void add_demo_command(CLI::App& app, int& exit_code);
+/// `gameplan graph GRAPH.json|GRAPH.csv --from ID --to ID [--algorithm astar|dijkstra] [--json]` (docs/graphs.md).
+void add_graph_command(CLI::App& app, int& exit_code);
 }  // namespace gameplan::cli
 
 namespace gameplan::cli {
