@@ -1,6 +1,7 @@
 // Graph search: GraphPathfinder on the shared MovingAI maps turned into graphs (every free cell a node
 // at its centre, 8-connected without corner cutting, costs 1 and sqrt 2: the same optimum as the grid),
-// next to the specialised grid A* on the same scenarios; and on a random geometric graph.
+// next to the specialised grid A* on the same scenarios; the same maps read as hex maps; and a random
+// geometric graph.
 //
 //   build/bench/bench_graph --benchmark_min_time=0.1
 //
@@ -12,6 +13,7 @@
 #include <gameplan/path/graph.hpp>
 #include <gameplan/path/graph_search.hpp>
 #include <gameplan/path/grid_search.hpp>
+#include <gameplan/path/hex_grid.hpp>
 
 #include <benchmark/benchmark.h>
 
@@ -117,6 +119,20 @@ void bm_graph(benchmark::State& state, const GraphCase* g, path::GraphHeuristic 
     });
 }
 
+// The same map read as a hex map (odd-r rows), the same scenario endpoints (hex costs differ from the
+// octile optimum; endpoints a hex walk cannot connect count as queries with no path).
+void bm_hex(benchmark::State& state, const bench::MapCase* c, path::HexHeuristic heuristic) {
+    path::HexPathfinder finder;
+    finder.reserve(c->map);
+    path::GridPath out;
+    path::HexSearchOptions options;
+    options.heuristic = heuristic;
+    run(state, *c, [&](const io::Scenario& s) {
+        const Status st = finder.find_path(c->map, s.start, s.goal, options, out);
+        return std::pair{st == Status::Found ? out.cost : 0.0, finder.stats().expanded};
+    });
+}
+
 void bm_build(benchmark::State& state, const bench::MapCase* c) {
     std::vector<path::GraphNode> node_of_cell;
     path::Graph g;
@@ -212,6 +228,10 @@ int main(int argc, char** argv) {
         benchmark::RegisterBenchmark(("graph_dijkstra/" + name).c_str(), bm_graph, g.get(), path::GraphHeuristic::Zero)
             ->Unit(benchmark::kMillisecond);
         benchmark::RegisterBenchmark(("graph_build/" + name).c_str(), bm_build, g->map_case)->Unit(benchmark::kMillisecond);
+        benchmark::RegisterBenchmark(("hex_astar/" + name).c_str(), bm_hex, g->map_case, path::HexHeuristic::Auto)
+            ->Unit(benchmark::kMillisecond);
+        benchmark::RegisterBenchmark(("hex_dijkstra/" + name).c_str(), bm_hex, g->map_case, path::HexHeuristic::Zero)
+            ->Unit(benchmark::kMillisecond);
     }
     benchmark::RegisterBenchmark("geometric_100k/astar", bm_geometric, path::GraphHeuristic::Auto)->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark("geometric_100k/dijkstra", bm_geometric, path::GraphHeuristic::Zero)->Unit(benchmark::kMillisecond);
