@@ -28,6 +28,10 @@
 #include <gameplan/path/request_queue.hpp>
 #include <gameplan/path/batch.hpp>
 #include <gameplan/path/crowd.hpp>
+#include <gameplan/path/graph.hpp>
+#include <gameplan/path/graph_search.hpp>
+#include <gameplan/path/hex_grid.hpp>
+#include <gameplan/path/waypoints.hpp>
 #include <gameplan/goap/blackboard.hpp>
 #include <gameplan/goap/behaviour.hpp>
 #include <gameplan/goap/agent_events.hpp>

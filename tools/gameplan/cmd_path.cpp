@@ -211,6 +211,7 @@ struct PathArgs {
     bool json = false;
     bool render = false;
     bool corners = false;
+    std::string topology = "square";
 };
 
 /// Parses "X,Y" (integers). Throws UsageError naming the option.
@@ -303,6 +304,20 @@ void run_path(const PathArgs& args, int& exit_code) {
     const path::GridPoint to = parse_point(args.to, "--to", map);
     if (!std::isfinite(args.weight) || args.weight < 1.0)
         throw UsageError("--weight must be a finite number >= 1, got " + std::to_string(args.weight));
+    if (args.topology == "hex") {
+        if (algorithm != GridAlgorithm::AStar && algorithm != GridAlgorithm::Dijkstra)
+            throw UsageError("--topology hex: --algorithm must be astar or dijkstra");
+        if (args.movement != "8" || args.diagonal != "no-corner-cutting")
+            throw UsageError("--topology hex: hexes have six neighbours; --movement and --diagonal apply to square grids");
+        if (args.heuristic != "auto" && args.heuristic != "zero")
+            throw UsageError("--topology hex: --heuristic must be auto (hex distance) or zero");
+        if (args.smooth || args.corners || args.dead_ends || !args.png.empty())
+            throw UsageError("--topology hex: --smooth, --corners, --dead-ends and --png apply to square grids");
+        exit_code = run_hex_path(HexPathRequest{&map, from, to, args.from, args.to,
+                                                algorithm == GridAlgorithm::Dijkstra || args.heuristic == "zero", args.weight,
+                                                args.max_expansions, args.islands, args.json, args.render});
+        return;
+    }
     path::GridSearchOptions options;
     options.movement = *path::parse_movement(args.movement);
     options.diagonal = *path::parse_diagonal_rule(args.diagonal);
@@ -425,6 +440,9 @@ void add_path_command(CLI::App& app, int& exit_code) {
     cmd->add_flag("--json", args->json, "Print one JSON object");
     cmd->add_flag("--render", args->render, "Print the map around the path in ASCII");
     cmd->add_flag("--corners", args->corners, "Report only the path's corner points");
+    cmd->add_option("--topology", args->topology, "square (the default) or hex (odd-r offset rows, six neighbours)")
+        ->check(CLI::IsMember({"square", "hex"}))
+        ->capture_default_str();
     cmd->callback([args, &exit_code] { run_path(*args, exit_code); });
 }
 

@@ -33,6 +33,8 @@ void add_demo_command(CLI::App& app, int& exit_code);
 /// `gameplan crowd MAP SCEN --agents N [--time-limit S] [--improve S] [--seed S] [--paths] [--json]`: multi-agent
 /// pathfinding on a MovingAI MAPF scenario (docs/crowds.md).
 void add_crowd_command(CLI::App& app, int& exit_code);
+/// `gameplan graph GRAPH.json|GRAPH.csv --from ID --to ID [--algorithm astar|dijkstra] [--json]` (docs/graphs.md).
+void add_graph_command(CLI::App& app, int& exit_code);
 }  // namespace gameplan::cli
 
 namespace gameplan::cli {
@@ -70,6 +72,22 @@ bool grid_algorithm_exact(GridAlgorithm algorithm) noexcept;
 }
 /// Throws UsageError for a combination that makes no sense (`--smooth` with an any-angle algorithm).
 void require_supported(GridAlgorithm algorithm, bool smooth);
+
+/// One `gameplan path --topology hex` query (cmd_hex.cpp); the caller has loaded the map and checked the
+/// points lie on it.
+struct HexPathRequest {
+    const path::GridMap* map = nullptr;
+    path::GridPoint from, to;
+    std::string from_text, to_text;  ///< as typed, for messages
+    bool dijkstra = false;           ///< zero heuristic
+    double weight = 1.0;
+    std::uint64_t max_expansions = 0;  ///< 0 = unlimited
+    bool islands = false;              ///< answer unreachable goals from hex islands without searching
+    bool json = false;
+    bool render = false;
+};
+/// Runs a hex query and prints it like `gameplan path`. Returns the exit code (0 found, 1 none, 2 invalid).
+int run_hex_path(const HexPathRequest& request);
 
 /// Outcome of one grid query.
 struct GridRun {

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
     gameplan::cli::add_simulate_command(app, exit_code);
     gameplan::cli::add_demo_command(app, exit_code);
     gameplan::cli::add_crowd_command(app, exit_code);
+    gameplan::cli::add_graph_command(app, exit_code);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -1,0 +1,167 @@
+#pragma once
+/// @file hex_grid.hpp
+/// Hex grids on the ordinary GridMap: the "odd-r" offset layout, A* / Dijkstra (`HexPathfinder`) and
+/// islands (`HexIslands`).
+///
+/// Overview
+/// --------
+/// A hex map is stored exactly like a square one (a `GridMap`, loaded from the same `.map` and
+/// plain-text files); only the neighbourhood differs. Layout "odd-r" (pointy-top hexagons, rows offset):
+/// every odd row is shifted half a cell to the right, so cell (x, y) touches
+///
+///     even y: (x-1, y-1) (x, y-1)      (x-1, y) (x+1, y)      (x-1, y+1) (x, y+1)
+///     odd  y: (x, y-1)   (x+1, y-1)    (x-1, y) (x+1, y)      (x, y+1)   (x+1, y+1)
+///
+/// Six neighbours, no diagonal rule (hexes share whole edges). A step costs the terrain cost of the cell
+/// entered (1 on maps without terrain costs: the path cost is then the number of steps). The heuristic
+/// is the hex distance (`hex_distance`, steps on an empty map) times the map's smallest terrain cost:
+/// admissible and consistent, so A* is optimal. `HexSearchOptions::heuristic = HexHeuristic::Zero`
+/// gives Dijkstra; `weight` > 1 weighted A*.
+///
+/// `HexPathfinder` has the shape of every gameplan search: one object per thread, `begin` / `step` /
+/// `finish` or `find_path`, `search::Budget`, `search::SearchStats`, `gameplan::Status`, the path in a
+/// caller-owned `GridPath` (cells from start to goal). It runs the generic engine
+/// (`search::SearchContext<double>`); once sized for the largest map seen a query allocates nothing.
+///
+/// Statuses: `Found`; `NoPath`; `BudgetExhausted`; `InvalidQuery` (empty map, a point off the map or
+/// blocked, no source, weight < 1 or not finite).
+///
+/// Thread-safety: one pathfinder per thread; many may search the same const map at once. `HexIslands`
+/// is immutable after `build` (const members may be called from many threads).
+
+#include <gameplan/path/grid_map.hpp>
+#include <gameplan/path/grid_search.hpp>
+#include <gameplan/search/search_context.hpp>
+#include <gameplan/status.hpp>
+
+#include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <span>
+#include <vector>
+
+namespace gameplan::path {
+
+/// The six neighbours of (x, y) in the odd-r layout, in the order east, west, then the two above, then
+/// the two below (some may lie off the map).
+[[nodiscard]] constexpr std::array<GridPoint, 6> hex_neighbours(GridPoint p) noexcept {
+    const std::int32_t s = (p.y & 1) ? 0 : -1;  // even rows lean left, odd rows right
+    return {GridPoint{p.x + 1, p.y}, GridPoint{p.x - 1, p.y}, GridPoint{p.x + s, p.y - 1},
+            GridPoint{p.x + s + 1, p.y - 1}, GridPoint{p.x + s, p.y + 1}, GridPoint{p.x + s + 1, p.y + 1}};
+}
+
+/// Number of hex steps between two cells on an empty odd-r map. O(1).
+[[nodiscard]] constexpr std::int64_t hex_distance(GridPoint a, GridPoint b) noexcept {
+    // Axial coordinates: q = x - floor(y / 2), r = y.
+    const auto axial_q = [](GridPoint p) { return std::int64_t{p.x} - ((std::int64_t{p.y} - (p.y & 1)) / 2); };
+    const std::int64_t dq = axial_q(a) - axial_q(b), dr = std::int64_t{a.y} - b.y;
+    const auto abs = [](std::int64_t v) { return v < 0 ? -v : v; };
+    return (abs(dq) + abs(dr) + abs(dq + dr)) / 2;
+}
+
+/// Connected components of the passable cells of a hex map. Rebuild after changing passability
+/// (`current(map)` tells whether the map changed since). Memory: 4 bytes per cell.
+class HexIslands {
+public:
+    /// Labels every passable cell of `map` (a breadth-first flood per island). O(cells).
+    void build(const GridMap& map);
+    /// Island of `p`, or UINT32_MAX for a blocked or off-map cell.
+    [[nodiscard]] std::uint32_t island(GridPoint p) const noexcept;
+    /// True if both cells are passable and on the same island (a path exists).
+    [[nodiscard]] bool connected(GridPoint a, GridPoint b) const noexcept;
+    /// Number of islands.
+    [[nodiscard]] std::uint32_t count() const noexcept { return m_count; }
+    /// True if built for `map` as it is now (same object, size and version()).
+    [[nodiscard]] bool current(const GridMap& map) const noexcept {
+        return m_map == &map && m_version == map.version() && m_width == map.width() && m_height == map.height();
+    }
+
+private:
+    std::vector<std::uint32_t> m_label;  // y * width + x
+    std::int32_t m_width = 0, m_height = 0;
+    std::uint32_t m_count = 0;
+    const GridMap* m_map = nullptr;
+    std::uint64_t m_version = 0;
+};
+
+/// Which heuristic a hex search uses.
+enum class HexHeuristic : std::uint8_t {
+    Auto,  ///< hex distance times the map's smallest terrain cost
+    Zero,  ///< Dijkstra
+};
+
+/// How a hex query searches.
+struct HexSearchOptions {
+    HexHeuristic heuristic = HexHeuristic::Auto;
+    double weight = 1.0;       ///< weighted A*: f = g + weight * h, weight >= 1
+    search::Budget budget{};   ///< expansion / deadline limits (whole search)
+    /// Optional unreachability precheck: when current for the map and no source shares an island with a
+    /// goal, `begin` returns `NoPath` at once. Not owned; must outlive the search.
+    const HexIslands* islands = nullptr;
+};
+
+/// Reusable A* / Dijkstra search on a hex map. See the file overview.
+class HexPathfinder {
+public:
+    /// Goals the heuristic takes into account (the nearest of them); beyond, h = 0.
+    static constexpr std::size_t kMaxHeuristicGoals = 16;
+
+    /// Sizes the state for `map` so even the first query does not allocate. May throw bad_alloc.
+    void reserve(const GridMap& map);
+    /// Starts a search from `start` to `goal`. Returns `InProgress`, `InvalidQuery`, or `NoPath` (islands).
+    Status begin(const GridMap& map, GridPoint start, GridPoint goal, const HexSearchOptions& options = {});
+    /// Starts from every source to the nearest goal; with no goals, floods (distances via g()).
+    Status begin(const GridMap& map, std::span<const GridPoint> sources, std::span<const GridPoint> goals,
+                 const HexSearchOptions& options = {});
+    /// Expands at most `slice_expansions` cells; `InProgress` if the slice ran out first, else the final status.
+    Status step(std::uint64_t slice_expansions = UINT64_MAX);
+    /// Writes the path (cells, cost) to the goal reached into `out` (cleared when none); returns the status.
+    Status finish(GridPath& out) const;
+    /// begin + step + finish.
+    Status find_path(const GridMap& map, GridPoint start, GridPoint goal, const HexSearchOptions& options, GridPath& out);
+
+    /// Status of the current search.
+    [[nodiscard]] Status status() const noexcept { return m_status; }
+    /// Counters of the current search.
+    [[nodiscard]] const search::SearchStats& stats() const noexcept { return m_context.stats(); }
+    /// The goal cell reached (valid when Found).
+    [[nodiscard]] GridPoint goal_reached() const noexcept;
+    /// True if the current search expanded `p` (its g() is then exact with weight 1).
+    [[nodiscard]] bool closed(GridPoint p) const noexcept;
+    /// Best known cost from the nearest source, +infinity if not reached.
+    [[nodiscard]] double g(GridPoint p) const noexcept;
+    /// Writes the best known route to a reached cell into `out` (empty if not reached).
+    void path_to(GridPoint p, GridPath& out) const;
+
+private:
+    struct Space {
+        const GridMap* map = nullptr;
+        const HexPathfinder* owner = nullptr;
+        [[nodiscard]] std::size_t node_bound() const noexcept { return map->node_bound(); }
+        [[nodiscard]] double heuristic(search::NodeIndex node) const noexcept { return owner->heuristic(node); }
+        [[nodiscard]] bool is_goal(search::NodeIndex node) const noexcept { return owner->is_goal(node); }
+        template <class Sink>
+        void expand(search::NodeIndex node, Sink&& sink) const {
+            const GridPoint p = map->point(node);
+            for (const GridPoint q : hex_neighbours(p))
+                if (map->passable(q)) sink(map->index(q), static_cast<double>(map->cost(q)), 0u);
+        }
+    };
+    [[nodiscard]] double heuristic(search::NodeIndex node) const noexcept;
+    [[nodiscard]] bool is_goal(search::NodeIndex node) const noexcept;
+    [[nodiscard]] bool reached_cell(GridPoint p) const noexcept;
+
+    search::SearchContext<double> m_context;
+    Space m_space{};
+    std::vector<std::uint32_t> m_goal_mark;
+    std::uint32_t m_goal_generation = 0;
+    std::uint32_t m_goal = search::kNoNode;
+    bool m_multi_goal = false;
+    std::array<GridPoint, kMaxHeuristicGoals> m_h_goals{};
+    std::size_t m_h_goal_count = 0;
+    double m_h_scale = 0.0;
+    std::vector<search::NodeIndex> m_sources;  // node indices of the current sources
+    Status m_status = Status::NoPath;
+};
+
+}  // namespace gameplan::path

@@ -1,0 +1,140 @@
+// GraphPathfinder (path/graph_search.hpp): the generic engine over a Graph's arcs.
+#include <gameplan/path/graph_search.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace gameplan::path {
+
+namespace {
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+}
+
+void GraphPathfinder::reserve(const Graph& graph) {
+    m_context.reserve(graph.node_count(), graph.node_count());
+    if (m_goal_mark.size() < graph.node_count()) m_goal_mark.resize(graph.node_count(), 0);
+}
+
+Status GraphPathfinder::begin(const Graph& graph, GraphNode start, GraphNode goal, const GraphSearchOptions& options) {
+    return begin(graph, std::span<const GraphNode>(&start, 1), std::span<const GraphNode>(&goal, 1), options);
+}
+
+Status GraphPathfinder::begin(const Graph& graph, std::span<const GraphNode> sources, std::span<const GraphNode> goals,
+                              const GraphSearchOptions& options) {
+    m_space = Space{&graph, this};
+    m_goal = kNoGraphNode;
+    m_multi_goal = false;
+    m_h_goal_count = 0;
+    m_h_scale = 0.0;
+    const auto invalid = [&] {
+        m_status = Status::InvalidQuery;
+        m_context.begin(m_space, std::span<const search::NodeIndex>{}, std::span<const double>{}, {});  // forget
+        m_status = Status::InvalidQuery;
+        return m_status;
+    };
+    if (sources.empty() || !std::isfinite(options.weight) || options.weight < 1.0) return invalid();
+    for (const GraphNode s : sources)
+        if (!graph.contains(s)) return invalid();
+    for (const GraphNode t : goals)
+        if (!graph.contains(t)) return invalid();
+
+    if (goals.size() == 1) {
+        m_goal = goals[0];
+    } else if (goals.size() > 1) {
+        m_multi_goal = true;
+        if (m_goal_mark.size() < graph.node_count()) m_goal_mark.resize(graph.node_count(), 0);
+        search::advance_generation(m_goal_generation, [&] { std::fill(m_goal_mark.begin(), m_goal_mark.end(), 0u); });
+        for (const GraphNode t : goals) m_goal_mark[t] = m_goal_generation;
+    }
+    if (options.heuristic == GraphHeuristic::Auto && graph.has_positions() && !goals.empty() &&
+        goals.size() <= kMaxHeuristicGoals && graph.heuristic_scale() > 0.0) {
+        m_h_scale = options.weight * graph.heuristic_scale();
+        for (const GraphNode t : goals) m_h_goals[m_h_goal_count++] = graph.position(t);
+    }
+    m_context.begin(m_space, std::span<const search::NodeIndex>(sources.data(), sources.size()),
+                    std::span<const double>{}, options.budget);
+    m_status = Status::InProgress;
+    return m_status;
+}
+
+double GraphPathfinder::heuristic(GraphNode node) const noexcept {
+    if (m_h_goal_count == 0) return 0.0;
+    const GraphPosition p = m_space.graph->position(node);
+    double best = kInfinity;
+    for (std::size_t i = 0; i < m_h_goal_count; ++i)
+        best = std::min(best, std::hypot(p.x - m_h_goals[i].x, p.y - m_h_goals[i].y));
+    const double h = m_h_scale * best;
+    return std::isfinite(h) ? h : 0.0;
+}
+
+bool GraphPathfinder::is_goal(GraphNode node) const noexcept {
+    if (m_multi_goal) return m_goal_mark[node] == m_goal_generation;
+    return node == m_goal;
+}
+
+Status GraphPathfinder::step(std::uint64_t slice_expansions) {
+    if (m_status != Status::InProgress) return m_status;
+    m_status = m_context.step(m_space, slice_expansions);
+    return m_status;
+}
+
+Status GraphPathfinder::finish(GraphPath& out) const {
+    out.nodes.clear();
+    out.cost = kInfinity;
+    if (m_status != Status::Found) return m_status;
+    path_to(m_context.goal(), out);
+    return m_status;
+}
+
+Status GraphPathfinder::find_path(const Graph& graph, GraphNode start, GraphNode goal, const GraphSearchOptions& options,
+                                  GraphPath& out) {
+    if (begin(graph, start, goal, options) == Status::InProgress) (void)step();
+    return finish(out);
+}
+
+GraphNode GraphPathfinder::goal_reached() const noexcept {
+    return m_status == Status::Found ? m_context.goal() : kNoGraphNode;
+}
+
+double GraphPathfinder::cost() const noexcept { return m_status == Status::Found ? m_context.g(m_context.goal()) : kInfinity; }
+
+bool GraphPathfinder::reached(GraphNode node) const noexcept {
+    return m_space.graph && m_space.graph->contains(node) && m_context.reached(node);
+}
+
+bool GraphPathfinder::closed(GraphNode node) const noexcept {
+    return m_space.graph && m_space.graph->contains(node) && m_context.closed(node);
+}
+
+double GraphPathfinder::g(GraphNode node) const noexcept { return reached(node) ? m_context.g(node) : kInfinity; }
+
+GraphNode GraphPathfinder::parent(GraphNode node) const noexcept {
+    if (!reached(node)) return kNoGraphNode;
+    const search::NodeIndex p = m_context.parent(node);
+    return p == search::kNoNode ? node : p;
+}
+
+void GraphPathfinder::path_to(GraphNode node, GraphPath& out) const {
+    out.nodes.clear();
+    out.cost = kInfinity;
+    if (!reached(node)) return;
+    m_context.path_to(node, out.nodes);
+    out.cost = m_context.g(node);
+}
+
+Status distance_field(const Graph& graph, std::span<const GraphNode> sources, GraphPathfinder& finder,
+                      std::vector<double>& out, const search::Budget& budget) {
+    GraphSearchOptions options;
+    options.heuristic = GraphHeuristic::Zero;
+    options.budget = budget;
+    out.assign(graph.node_count(), kInfinity);
+    Status status = finder.begin(graph, sources, {}, options);
+    if (status == Status::InProgress) status = finder.step();
+    if (status == Status::InvalidQuery) return status;
+    for (GraphNode n = 0; n < graph.node_count(); ++n)
+        if (finder.closed(n)) out[n] = finder.g(n);
+    return status;
+}
+
+}  // namespace gameplan::path

@@ -1,0 +1,182 @@
+// Graph JSON and CSV loaders: what they accept, and that every bad input names file, line, column, field.
+#include <gameplan/io/graph_io.hpp>
+#include <gameplan/io/load_error.hpp>
+#include <gameplan/path/graph_search.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+using namespace gameplan;
+using namespace gameplan::io;
+using namespace gameplan::path;
+
+namespace {
+
+template <class F>
+LoadError expect_load_error(F&& f) {
+    try {
+        f();
+    } catch (const LoadError& e) {
+        return e;
+    }
+    ADD_FAILURE() << "expected a LoadError";
+    return LoadError("", 0, 0, "", "");
+}
+
+LoadError json_error(const std::string& text) {
+    return expect_load_error([&] { (void)parse_graph_json(text, "g.json"); });
+}
+LoadError csv_error(const std::string& text) {
+    return expect_load_error([&] { (void)parse_graph_csv(text, "g.csv"); });
+}
+
+double cost_between(const Graph& g, const std::string& a, const std::string& b) {
+    GraphPathfinder f;
+    GraphPath p;
+    return f.find_path(g, g.find(a), g.find(b), {}, p) == Status::Found ? p.cost : -1.0;
+}
+
+}  // namespace
+
+TEST(GraphJson, LoadsNodesPositionsAndEdges) {
+    const Graph g = parse_graph_json(R"({
+  "undirected": true,
+  "_note": "ignored",
+  "nodes": [{"id": "a", "x": 0, "y": 0}, {"id": 7, "x": 3, "y": 4}, {"id": "c", "x": 3, "y": 0}],
+  "edges": [{"from": "a", "to": 7},
+            {"from": 7, "to": "c", "cost": 1.5, "undirected": false},
+            {"from": "a", "to": "c", "cost": 10}]
+})", "g.json");
+    ASSERT_EQ(g.node_count(), 3u);
+    EXPECT_EQ(g.arc_count(), 5u);
+    EXPECT_TRUE(g.has_positions());
+    EXPECT_EQ(g.find("7"), 1u);
+    EXPECT_DOUBLE_EQ(cost_between(g, "a", "c"), 6.5);   // a-7 (5, from positions) then 7->c
+    EXPECT_DOUBLE_EQ(cost_between(g, "c", "a"), 10.0);  // 7->c is one-way
+    EXPECT_DOUBLE_EQ(cost_between(g, "7", "a"), 5.0);
+}
+
+TEST(GraphJson, WithoutPositionsCostsAreRequired) {
+    const Graph g = parse_graph_json(R"({"nodes": [{"id": "a"}, {"id": "b"}], "edges": [{"from": "a", "to": "b", "cost": 0}]})", "g");
+    EXPECT_FALSE(g.has_positions());
+    EXPECT_EQ(g.arc_count(), 1u);
+    const LoadError e = json_error(R"({"nodes": [{"id": "a"}, {"id": "b"}],
+ "edges": [{"from": "a", "to": "b"}]})");
+    EXPECT_EQ(e.line(), 2u);
+    EXPECT_EQ(e.field(), "edges[0].cost");
+}
+
+TEST(GraphJson, BadInputNamesThePlace) {
+    struct Case {
+        const char* text;
+        std::size_t line, column;
+        const char* field;
+        const char* words;
+    };
+    const Case cases[] = {
+        {"{\"nodes\": [{\"id\": \"a\"}],\n \"edges\": [{\"from\": \"a\", \"to\": \"zz\", \"cost\": 1}]}", 2, 32, "edges[0].to", "unknown node id 'zz'"},
+        {"{\"nodes\": [{\"id\": \"a\"}, {\"id\": \"b\"}],\n \"edges\": [{\"from\": \"a\", \"to\": \"b\", \"cost\": -2}]}", 2, 45, "edges[0].cost", "finite number >= 0"},
+        {"{\"nodes\": [{\"id\": \"a\"},\n  {\"id\": \"a\"}], \"edges\": []}", 2, 10, "nodes[1].id", "duplicate node id 'a'"},
+        {"{\"nodes\": [{\"id\": \"a\"}], \"edges\": [{\"from\": \"a\", \"to\": \"a\", \"cost\": NaN}]}", 1, 69, "edges[0].cost", ""},
+        {"{\"nodes\": [{\"id\": \"a\"}], \"edges\": [{\"from\": \"a\", \"to\": \"a\", \"cost\": 1e999}]}", 1, 69, "edges[0].cost", "out of range"},
+        {"{\"nodes\": [{\"id\": \"a\", \"x\": 1, \"y\": 2}, {\"id\": \"b\"}], \"edges\": []}", 1, 41, "nodes[1]", "missing position"},
+        {"{\"nodes\": [{\"id\": \"a\", \"x\": 1}], \"edges\": []}", 1, 0, "nodes[0].y", "needs both x and y"},
+        {"{\"nodes\": [{\"id\": -3}], \"edges\": []}", 1, 19, "nodes[0].id", "integer >= 0"},
+        {"{\"nodes\": [{\"id\": \"\"}], \"edges\": []}", 1, 19, "nodes[0].id", "empty string"},
+        {"{\"nodes\": [{\"id\": \"a\"}], \"edges\": [{\"from\": \"a\", \"to\": \"a\", \"cost\": 1, \"weight\": 2}]}", 1, 0, "edges[0].weight", "unknown field"},
+        {"{\"nodes\": [{\"id\": \"a\"}], \"edges\": [{\"from\": \"a\", \"to\": \"a\", \"cost\": 1, \"undirected\": 1}]}", 1, 0, "edges[0].undirected", "true or false"},
+        {"{\"nodes\": [{\"id\": \"a\"}]}", 1, 0, "edges", "missing required field"},
+        {"{\"edges\": []}", 1, 0, "nodes", "missing required field"},
+        {"[1, 2]", 1, 1, "", "must be an object"},
+        {"{\"nodes\": [{\"id\": \"a\"}], \"edges\": [", 1, 36, "edges[0]", "truncated"},
+        {"{\"nodes\": [], \"nodes\": [], \"edges\": []}", 1, 0, "nodes", "duplicate key"},
+    };
+    for (const Case& c : cases) {
+        const LoadError e = json_error(c.text);
+        EXPECT_EQ(e.file(), "g.json") << c.text;
+        EXPECT_EQ(e.line(), c.line) << c.text << "\n" << e.what();
+        if (c.column) {
+            EXPECT_EQ(e.column(), c.column) << c.text << "\n" << e.what();
+        }
+        EXPECT_GT(e.column(), 0u) << c.text << "\n" << e.what();
+        EXPECT_EQ(e.field(), c.field) << c.text << "\n" << e.what();
+        EXPECT_NE(std::string(e.what()).find(c.words), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(json_error("   ").line(), 0u);
+}
+
+TEST(GraphCsv, LoadsEdgeListsAsSpreadsheetsWriteThem) {
+    const Graph g = parse_graph_csv("\xEF\xBB\xBF# a comment line, with \"quotes\"\r\n"
+                                    "To,From,Cost,Undirected\r\n"
+                                    "b,a,2,\r\n"
+                                    "\r\n"
+                                    "\"c, the third\",b,1.5e0,yes\r\n"
+                                    "  a , \"c, the third\" ,4,TRUE\r\n"
+                                    "\"say \"\"hi\"\"\",a,0,0\r\n",
+                                    "g.csv");
+    ASSERT_EQ(g.node_count(), 4u);
+    EXPECT_EQ(g.id(0), "a");  // first appearance: from before to on each line
+    EXPECT_EQ(g.id(1), "b");
+    EXPECT_NE(g.find("c, the third"), kNoGraphNode);
+    EXPECT_NE(g.find("say \"hi\""), kNoGraphNode);
+    EXPECT_EQ(g.arc_count(), 6u);
+    EXPECT_FALSE(g.has_positions());
+    EXPECT_DOUBLE_EQ(cost_between(g, "a", "b"), 2.0);
+    EXPECT_DOUBLE_EQ(cost_between(g, "b", "a"), 5.5);  // b -> c (1.5) -> a (4)
+    EXPECT_DOUBLE_EQ(cost_between(g, "a", "say \"hi\""), 0.0);
+    EXPECT_EQ(cost_between(g, "say \"hi\"", "a"), -1.0);
+}
+
+TEST(GraphCsv, BadInputNamesThePlace) {
+    struct Case {
+        const char* text;
+        std::size_t line, column;
+        const char* field;
+        const char* words;
+    };
+    const Case cases[] = {
+        {"from,to,cost\na,b,-1\n", 2, 5, "cost", "finite number >= 0"},
+        {"from,to,cost\na,b,1\nb,c,nan\n", 3, 5, "cost", "not a number 'nan'"},
+        {"from,to,cost\na,b,inf\n", 2, 5, "cost", "not a number"},
+        {"from,to,cost\na,b,1e999\n", 2, 5, "cost", "out of range"},
+        {"from,to,cost\na,b,\n", 2, 5, "cost", "missing cost"},
+        {"from,to,cost\na,,1\n", 2, 3, "to", "empty node id"},
+        {"from,to,cost\na,b,1,true\n", 2, 7, "", "expected 3 fields"},
+        {"from,to\na,b\n", 1, 1, "header", "missing column 'cost'"},
+        {"from,to,cost,weight\n", 1, 14, "header", "unknown column 'weight'"},
+        {"from,to,cost,undirected\na,b,1,maybe\n", 2, 7, "undirected", "true/false"},
+        {"from,to,cost\n\"a,b,1\n", 2, 1, "", "unterminated"},
+        {"from,to,cost\na\"x,b,1\n", 2, 2, "", "quote inside an unquoted field"},
+        {"from,to,cost\n\"a\"x,b,1\n", 2, 4, "", "after a quoted field"},
+        {"from,from,cost\n", 1, 6, "header", "appears twice"},
+    };
+    for (const Case& c : cases) {
+        const LoadError e = csv_error(c.text);
+        EXPECT_EQ(e.file(), "g.csv");
+        EXPECT_EQ(e.line(), c.line) << c.text << "\n" << e.what();
+        EXPECT_EQ(e.column(), c.column) << c.text << "\n" << e.what();
+        EXPECT_EQ(e.field(), c.field) << c.text << "\n" << e.what();
+        EXPECT_NE(std::string(e.what()).find(c.words), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(csv_error("").field(), "header");
+    EXPECT_EQ(csv_error("# only a comment\n\n").field(), "header");
+}
+
+TEST(GraphFiles, LoadGraphPicksTheFormatByExtension) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("gameplan_graph_io_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+    std::filesystem::create_directories(dir);
+    {
+        std::ofstream(dir / "e.CSV") << "from,to,cost\nx,y,3\n";
+        std::ofstream(dir / "e.json") << R"({"nodes": [{"id": "x"}, {"id": "y"}], "edges": [{"from": "x", "to": "y", "cost": 4}]})";
+    }
+    EXPECT_DOUBLE_EQ(cost_between(load_graph(dir / "e.CSV"), "x", "y"), 3.0);
+    EXPECT_DOUBLE_EQ(cost_between(load_graph(dir / "e.json"), "x", "y"), 4.0);
+    const LoadError missing = expect_load_error([&] { (void)load_graph(dir / "none.json"); });
+    EXPECT_NE(std::string(missing.what()).find("no such file"), std::string::npos);
+    const LoadError folder = expect_load_error([&] { (void)load_graph(dir); });
+    EXPECT_NE(std::string(folder.what()).find("directory"), std::string::npos);
+    std::filesystem::remove_all(dir);
+}

@@ -1,0 +1,244 @@
+// Hex grids: A* and Dijkstra against a breadth-first search written here (its neighbours come from axial
+// coordinates, not from hex_neighbours' offset table), terrain costs against a reference Dijkstra, and
+// islands against the BFS's reachability.
+#include <gameplan/path/hex_grid.hpp>
+
+#include <cmath>
+#include <deque>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+using namespace gameplan;
+using namespace gameplan::path;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Odd-r neighbours through axial coordinates (q = x - floor(y / 2), r = y) and the six axial directions.
+std::vector<GridPoint> axial_neighbours(GridPoint p) {
+    const int q = p.x - (p.y - (p.y & 1)) / 2, r = p.y;
+    const int dirs[6][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, -1}, {-1, 1}};
+    std::vector<GridPoint> out;
+    for (const auto& d : dirs) {
+        const int nq = q + d[0], nr = r + d[1];
+        out.push_back({nq + (nr - (nr & 1)) / 2, nr});
+    }
+    return out;
+}
+
+std::vector<double> reference(const GridMap& map, GridPoint source) {
+    // Dijkstra by repeated scans (BFS when every cost is 1: the same answer, checked separately below).
+    const auto at = [&](GridPoint p) { return std::size_t(p.y) * std::size_t(map.width()) + std::size_t(p.x); };
+    std::vector<double> dist(map.cell_count(), kInf);
+    std::vector<bool> done(map.cell_count(), false);
+    dist[at(source)] = 0;
+    for (;;) {
+        std::size_t best = dist.size();
+        for (std::size_t i = 0; i < dist.size(); ++i)
+            if (!done[i] && dist[i] < kInf && (best == dist.size() || dist[i] < dist[best])) best = i;
+        if (best == dist.size()) return dist;
+        done[best] = true;
+        const GridPoint p{int(best % std::size_t(map.width())), int(best / std::size_t(map.width()))};
+        for (const GridPoint q : axial_neighbours(p))
+            if (map.passable(q) && dist[best] + map.cost(q) < dist[at(q)]) dist[at(q)] = dist[best] + map.cost(q);
+    }
+}
+
+std::vector<double> bfs(const GridMap& map, GridPoint source) {
+    const auto at = [&](GridPoint p) { return std::size_t(p.y) * std::size_t(map.width()) + std::size_t(p.x); };
+    std::vector<double> dist(map.cell_count(), kInf);
+    std::deque<GridPoint> queue{source};
+    dist[at(source)] = 0;
+    while (!queue.empty()) {
+        const GridPoint p = queue.front();
+        queue.pop_front();
+        for (const GridPoint q : axial_neighbours(p))
+            if (map.passable(q) && dist[at(q)] == kInf) {
+                dist[at(q)] = dist[at(p)] + 1;
+                queue.push_back(q);
+            }
+    }
+    return dist;
+}
+
+GridMap random_map(std::mt19937& rng, int w, int h, double density, bool terrain) {
+    GridMap map;
+    EXPECT_EQ(map.reset(w, h), GridSizeCheck::Ok);
+    std::uniform_real_distribution<double> u(0, 1);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            if (u(rng) < density) map.set_passable({x, y}, false);
+            if (terrain) map.set_cost({x, y}, 1 + static_cast<std::uint32_t>(rng() % 5));
+        }
+    return map;
+}
+
+GridPoint random_free(std::mt19937& rng, const GridMap& map) {
+    for (;;) {
+        const GridPoint p{int(rng() % unsigned(map.width())), int(rng() % unsigned(map.height()))};
+        if (map.passable(p)) return p;
+    }
+}
+
+// Each step of `path` is a hex neighbour step and the costs add up.
+void expect_valid(const GridMap& map, const GridPath& path, GridPoint from, GridPoint to, double expected) {
+    ASSERT_FALSE(path.cells.empty());
+    EXPECT_EQ(path.cells.front(), from);
+    EXPECT_EQ(path.cells.back(), to);
+    double sum = 0;
+    for (std::size_t i = 0; i + 1 < path.cells.size(); ++i) {
+        const auto n = axial_neighbours(path.cells[i]);
+        ASSERT_NE(std::find(n.begin(), n.end(), path.cells[i + 1]), n.end());
+        ASSERT_TRUE(map.passable(path.cells[i + 1]));
+        sum += map.cost(path.cells[i + 1]);
+    }
+    EXPECT_DOUBLE_EQ(sum, path.cost);
+    EXPECT_DOUBLE_EQ(path.cost, expected);
+}
+
+}  // namespace
+
+TEST(HexGrid, LayoutAndDistanceByHand) {
+    // Even row 0 leans left: (1,0) touches (0,1) and (1,1); odd row 1 leans right: (1,1) touches (1,0), (2,0).
+    const auto n10 = hex_neighbours({1, 0});
+    EXPECT_NE(std::find(n10.begin(), n10.end(), GridPoint{0, 1}), n10.end());
+    EXPECT_NE(std::find(n10.begin(), n10.end(), GridPoint{1, 1}), n10.end());
+    EXPECT_EQ(std::find(n10.begin(), n10.end(), GridPoint{2, 1}), n10.end());
+    const auto n11 = hex_neighbours({1, 1});
+    EXPECT_NE(std::find(n11.begin(), n11.end(), GridPoint{2, 0}), n11.end());
+    EXPECT_NE(std::find(n11.begin(), n11.end(), GridPoint{2, 2}), n11.end());
+    EXPECT_EQ(std::find(n11.begin(), n11.end(), GridPoint{0, 0}), n11.end());
+    EXPECT_EQ(hex_distance({0, 0}, {1, 1}), 2);
+    EXPECT_EQ(hex_distance({0, 1}, {1, 0}), 1);
+    EXPECT_EQ(hex_distance({0, 0}, {0, 4}), 4);  // zig-zag straight down
+    EXPECT_EQ(hex_distance({0, 0}, {5, 0}), 5);
+    // Every offset-table neighbour is an axial neighbour, and hex_distance matches BFS on an empty map.
+    GridMap empty;
+    ASSERT_EQ(empty.reset(13, 11), GridSizeCheck::Ok);
+    for (int y = 0; y < 11; ++y)
+        for (int x = 0; x < 13; ++x) {
+            auto a = hex_neighbours({x, y});
+            auto b = axial_neighbours({x, y});
+            std::sort(a.begin(), a.end(), [](auto p, auto q) { return p.y != q.y ? p.y < q.y : p.x < q.x; });
+            std::sort(b.begin(), b.end(), [](auto p, auto q) { return p.y != q.y ? p.y < q.y : p.x < q.x; });
+            EXPECT_TRUE(std::equal(a.begin(), a.end(), b.begin()));
+        }
+    const std::vector<double> d = bfs(empty, {6, 5});
+    for (int y = 0; y < 11; ++y)
+        for (int x = 0; x < 13; ++x) EXPECT_EQ(d[std::size_t(y) * 13 + std::size_t(x)], double(hex_distance({6, 5}, {x, y})));
+}
+
+TEST(HexGrid, AStarAndDijkstraEqualBfsOnRandomMaps) {
+    std::mt19937 rng(31);
+    HexPathfinder finder;
+    GridPath path;
+    int found = 0, unreachable = 0;
+    for (int round = 0; round < 40; ++round) {
+        const GridMap map = random_map(rng, 5 + int(rng() % 40), 5 + int(rng() % 30), 0.1 + 0.05 * (round % 7), false);
+        for (int q = 0; q < 15; ++q) {
+            const GridPoint s = random_free(rng, map), t = random_free(rng, map);
+            const std::vector<double> ref = bfs(map, s);
+            const double want = ref[std::size_t(t.y) * std::size_t(map.width()) + std::size_t(t.x)];
+            for (const HexHeuristic h : {HexHeuristic::Auto, HexHeuristic::Zero}) {
+                HexSearchOptions o;
+                o.heuristic = h;
+                const Status st = finder.find_path(map, s, t, o, path);
+                if (want == kInf) {
+                    EXPECT_EQ(st, Status::NoPath);
+                    ++unreachable;
+                    continue;
+                }
+                ASSERT_EQ(st, Status::Found);
+                expect_valid(map, path, s, t, want);
+                EXPECT_EQ(finder.stats().reopened, 0u);
+                ++found;
+            }
+        }
+    }
+    EXPECT_GT(found, 600);
+    EXPECT_GT(unreachable, 10);
+}
+
+TEST(HexGrid, TerrainCostsEqualReferenceDijkstra) {
+    std::mt19937 rng(8);
+    HexPathfinder finder;
+    GridPath path;
+    for (int round = 0; round < 20; ++round) {
+        const GridMap map = random_map(rng, 6 + int(rng() % 20), 6 + int(rng() % 20), 0.2, true);
+        const GridPoint s = random_free(rng, map);
+        const std::vector<double> ref = reference(map, s);
+        for (int q = 0; q < 10; ++q) {
+            const GridPoint t = random_free(rng, map);
+            const double want = ref[std::size_t(t.y) * std::size_t(map.width()) + std::size_t(t.x)];
+            const Status st = finder.find_path(map, s, t, {}, path);
+            if (want == kInf) {
+                EXPECT_EQ(st, Status::NoPath);
+            } else {
+                ASSERT_EQ(st, Status::Found);
+                expect_valid(map, path, s, t, want);
+            }
+        }
+        // Flood: every cell's g equals the reference.
+        ASSERT_EQ(finder.begin(map, std::span<const GridPoint>(&s, 1), std::span<const GridPoint>{}), Status::InProgress);
+        EXPECT_EQ(finder.step(), Status::NoPath);
+        for (int y = 0; y < map.height(); ++y)
+            for (int x = 0; x < map.width(); ++x) EXPECT_EQ(finder.g({x, y}), ref[std::size_t(y) * std::size_t(map.width()) + std::size_t(x)]);
+    }
+}
+
+TEST(HexGrid, IslandsNearestOfManyAndInvalidQueries) {
+    std::mt19937 rng(55);
+    HexPathfinder finder;
+    GridPath path;
+    for (int round = 0; round < 20; ++round) {
+        const GridMap map = random_map(rng, 10 + int(rng() % 30), 10 + int(rng() % 30), 0.45, false);
+        HexIslands islands;
+        islands.build(map);
+        EXPECT_TRUE(islands.current(map));
+        const GridPoint s = random_free(rng, map);
+        const std::vector<double> ref = bfs(map, s);
+        for (int y = 0; y < map.height(); ++y)
+            for (int x = 0; x < map.width(); ++x)
+                if (map.passable({x, y})) {
+                    EXPECT_EQ(islands.connected(s, {x, y}), ref[std::size_t(y) * std::size_t(map.width()) + std::size_t(x)] < kInf);
+                }
+        std::vector<GridPoint> goals;
+        for (int k = 0; k < 5; ++k) goals.push_back(random_free(rng, map));
+        double nearest = kInf;
+        for (const GridPoint t : goals) nearest = std::min(nearest, ref[std::size_t(t.y) * std::size_t(map.width()) + std::size_t(t.x)]);
+        HexSearchOptions o;
+        o.islands = &islands;
+        Status st = finder.begin(map, std::span<const GridPoint>(&s, 1), goals, o);
+        if (st == Status::InProgress) st = finder.step(7);
+        while (st == Status::InProgress) st = finder.step(7);
+        (void)finder.finish(path);
+        if (nearest == kInf) {
+            EXPECT_EQ(st, Status::NoPath);
+            EXPECT_EQ(finder.stats().expanded, 0u);  // the islands answered
+        } else {
+            ASSERT_EQ(st, Status::Found);
+            EXPECT_NE(std::find(goals.begin(), goals.end(), finder.goal_reached()), goals.end());
+            expect_valid(map, path, s, finder.goal_reached(), nearest);
+        }
+    }
+    GridMap map;
+    ASSERT_EQ(map.reset(4, 4), GridSizeCheck::Ok);
+    map.set_passable({2, 2}, false);
+    HexSearchOptions o;
+    EXPECT_EQ(finder.find_path(map, {0, 0}, {2, 2}, o, path), Status::InvalidQuery);
+    EXPECT_EQ(finder.find_path(map, {0, 0}, {4, 0}, o, path), Status::InvalidQuery);
+    o.weight = 0.9;
+    EXPECT_EQ(finder.find_path(map, {0, 0}, {3, 3}, o, path), Status::InvalidQuery);
+    o.weight = 1.0;
+    o.budget.max_expansions = 1;
+    EXPECT_EQ(finder.find_path(map, {0, 0}, {3, 3}, o, path), Status::BudgetExhausted);
+    o.budget = {};
+    ASSERT_EQ(finder.find_path(map, {1, 1}, {1, 1}, o, path), Status::Found);
+    EXPECT_EQ(path.cells.size(), 1u);
+    EXPECT_EQ(path.cost, 0.0);
+    EXPECT_EQ(finder.find_path(GridMap{}, {0, 0}, {0, 0}, o, path), Status::InvalidQuery);
+}

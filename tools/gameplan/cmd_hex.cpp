@@ -1,0 +1,110 @@
+// `gameplan path MAP --topology hex ...`: one query on a hex map (odd-r offset rows), with the same
+// output as the square-grid path command. Called from cmd_path.cpp.
+#include "commands.hpp"
+
+#include <gameplan/path/hex_grid.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace gameplan::cli {
+
+namespace {
+
+/// The map around the path, each hex two characters wide, odd rows shifted right by one character.
+void render_hex(std::ostream& out, const path::GridMap& map, const path::GridPath& result, path::GridPoint from, path::GridPoint to) {
+    std::int32_t x0 = std::min(from.x, to.x), x1 = std::max(from.x, to.x);
+    std::int32_t y0 = std::min(from.y, to.y), y1 = std::max(from.y, to.y);
+    for (const auto& c : result.cells) {
+        x0 = std::min(x0, c.x), x1 = std::max(x1, c.x);
+        y0 = std::min(y0, c.y), y1 = std::max(y1, c.y);
+    }
+    x0 = std::max(0, x0 - 2), y0 = std::max(0, y0 - 2);
+    x1 = std::min(map.width() - 1, x1 + 2), y1 = std::min(map.height() - 1, y1 + 2);
+    out << "map region x " << x0 << ".." << x1 << ", y " << y0 << ".." << y1
+        << "  (hex, odd rows shifted right; S start, G goal, * path, . free, 2-9 terrain cost, + cost > 9, @ blocked)\n";
+    for (std::int32_t y = y0; y <= y1; ++y) {
+        std::string row = (y & 1) ? " " : "";
+        for (std::int32_t x = x0; x <= x1; ++x) {
+            char c = '@';
+            if (map.passable({x, y})) {
+                const auto cost = map.cost({x, y});
+                c = cost == 1 ? '.' : cost <= 9 ? char('0' + cost) : '+';
+            }
+            if (std::find(result.cells.begin(), result.cells.end(), path::GridPoint{x, y}) != result.cells.end()) c = '*';
+            if (path::GridPoint{x, y} == from) c = 'S';
+            if (path::GridPoint{x, y} == to) c = 'G';
+            row += c;
+            row += ' ';
+        }
+        while (!row.empty() && row.back() == ' ') row.pop_back();
+        out << row << '\n';
+    }
+}
+
+}  // namespace
+
+int run_hex_path(const HexPathRequest& r) {
+    const path::GridMap& map = *r.map;
+    path::HexSearchOptions options;
+    options.heuristic = r.dijkstra ? path::HexHeuristic::Zero : path::HexHeuristic::Auto;
+    options.weight = r.weight;
+    if (r.max_expansions > 0) options.budget.max_expansions = r.max_expansions;
+    path::HexIslands islands;
+    if (r.islands) {
+        islands.build(map);
+        options.islands = &islands;
+    }
+    path::HexPathfinder finder;
+    finder.reserve(map);
+    path::GridPath result;
+    const auto t0 = std::chrono::steady_clock::now();
+    const Status status = finder.find_path(map, r.from, r.to, options, result);
+    const double micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+    std::string problem;
+    if (status == Status::InvalidQuery) {
+        if (!map.passable(r.from)) problem = "start " + r.from_text + " is blocked";
+        else if (!map.passable(r.to)) problem = "goal " + r.to_text + " is blocked";
+        else problem = "invalid query";
+    }
+    if (r.json) {
+        nlohmann::ordered_json j;
+        j["status"] = to_string(status);
+        j["cost"] = status == Status::Found ? nlohmann::ordered_json(result.cost) : nlohmann::ordered_json(nullptr);
+        nlohmann::ordered_json cells = nlohmann::ordered_json::array();
+        for (const auto& c : result.cells) cells.push_back({c.x, c.y});
+        j["path"] = std::move(cells);
+        j["expanded"] = finder.stats().expanded;
+        j["micros"] = std::round(micros * 10.0) / 10.0;
+        j["topology"] = "hex";
+        if (!problem.empty()) j["error"] = problem;
+        std::cout << j.dump() << '\n';
+    } else {
+        std::cout << "status: " << to_string(status) << '\n' << "topology: hex\n";
+        if (status == Status::Found)
+            std::cout << "cost: " << std::setprecision(10) << result.cost << '\n' << "cells: " << result.cells.size() << '\n';
+        std::cout << "expanded: " << finder.stats().expanded << '\n'
+                  << "micros: " << std::fixed << std::setprecision(1) << micros << std::defaultfloat << '\n';
+        if (status == Status::Found) {
+            std::cout << "path:";
+            for (const auto& c : result.cells) std::cout << " (" << c.x << ',' << c.y << ')';
+            std::cout << '\n';
+        }
+    }
+    if (r.render) render_hex(std::cout, map, result, r.from, r.to);
+    if (!problem.empty()) std::cerr << "gameplan: " << problem << '\n';
+    switch (status) {
+        case Status::Found: return 0;
+        case Status::InvalidQuery: return 2;
+        default: return 1;
+    }
+}
+
+}  // namespace gameplan::cli
