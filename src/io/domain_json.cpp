@@ -483,12 +483,14 @@ private:
             const Json& cost = a["cost"];
             if (!cost.is_number() || !std::isfinite(cost.get<double>()) || cost.get<double>() < 0)
                 fail(p / "cost", "must be a finite number >= 0");
-            if (cost.get<double>() > kMaxActionCost)
-                fail(p / "cost", "must be at most " + number_text(kMaxActionCost) +
+            const double max_cost = std::min(m_limits.max_action_cost, kMaxActionCost);
+            const double max_total = std::min(m_limits.max_total_cost, kMaxTotalActionCost);
+            if (!(cost.get<double>() <= max_cost))
+                fail(p / "cost", "must be at most " + number_text(max_cost) +
                                      " (the largest action cost, so that plan costs cannot overflow)");
             m_total_cost += cost.get<double>();
-            if (m_total_cost > kMaxTotalActionCost)
-                fail(p / "cost", "the action costs of the domain add up to more than " + number_text(kMaxTotalActionCost) +
+            if (!(m_total_cost <= max_total))
+                fail(p / "cost", "the action costs of the domain add up to more than " + number_text(max_total) +
                                      " (the limit per domain)");
             std::vector<goap::Literal> pre, eff;
             if (a.contains("preconditions")) pre = literals(a["preconditions"], p / "preconditions");
@@ -540,7 +542,7 @@ private:
             const std::uint64_t words = (m_builder.atom_count() + 63) / 64;
             const std::uint64_t per_word = 32 * static_cast<std::uint64_t>(m_builder.action_count()) +
                                            16 * (named.size() + (has_goal ? 1 : 0)) + 8;
-            const long double need = static_cast<long double>(words) * 8.0L * static_cast<long double>(per_word) / 8.0L;
+            const long double need = static_cast<long double>(words) * static_cast<long double>(per_word);
             if (need > static_cast<long double>(m_limits.max_table_bytes))
                 fail(ap, "the domain's atom tables would need about " + format_bytes(static_cast<std::uint64_t>(need)) +
                              " (" + std::to_string(m_builder.action_count()) + " actions x " +

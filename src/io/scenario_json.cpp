@@ -178,8 +178,9 @@ private:
     }
 
     void check_cost(double cost, const JsonPath& path) const {
-        if (cost > kMaxActionCost)
-            fail(path, "must be at most " + number_text(kMaxActionCost) +
+        const double max_cost = std::min(m_options.limits.max_action_cost, kMaxActionCost);
+        if (!(cost <= max_cost))
+            fail(path, "must be at most " + number_text(max_cost) +
                            " (the largest action cost, so that plan costs cannot overflow)");
     }
 

@@ -59,11 +59,15 @@ struct JsonLimits {
     std::uint64_t max_bytes = kDefaultMaxJsonBytes;
     /// Deepest nesting of objects and arrays (the document itself is level 1); at most kMaxJsonDepthCap.
     std::size_t max_depth = kDefaultMaxJsonDepth;
-    /// Budget for the dense atom tables, in bytes: a domain needs about
-    /// (32 x actions + 16 x goals) x ceil(atoms / 64) x 8 / 8 bytes, a scenario adds about
-    /// (96 + 16 x goals + 16 x rules) x ceil(atoms / 64) bytes per agent. Over budget, the loader refuses
-    /// the file and names the memory it would need.
+    /// Budget for the dense atom tables, in bytes: a domain needs (32 x actions + 16 x goals + 8) x
+    /// ceil(atoms / 64) bytes, and a scenario's agents 32 x (1 + goals + priority rules) x ceil(atoms / 64)
+    /// bytes each (their states and conditions, in the file and in the runtime). Over budget, the loader
+    /// refuses the file and names the memory it would need.
     std::uint64_t max_table_bytes = kDefaultMaxTableBytes;
+    /// Largest cost of one action or cost override; values above kMaxActionCost act as kMaxActionCost.
+    double max_action_cost = kMaxActionCost;
+    /// Largest sum of a domain's action costs; values above kMaxTotalActionCost act as kMaxTotalActionCost.
+    double max_total_cost = kMaxTotalActionCost;
 };
 
 /// Reads a whole file of at most `max_bytes` bytes. Refuses directories, devices and sockets, and
