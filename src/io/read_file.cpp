@@ -2,7 +2,10 @@
 #include <gameplan/io/limits.hpp>
 #include <gameplan/io/load_error.hpp>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
+#include <iterator>
 #include <cstdio>
 #include <cstring>
 
@@ -69,7 +72,8 @@ std::string read_bounded_file(const std::filesystem::path& file, std::uint64_t m
     constexpr std::size_t kChunk = 1 << 16;
     for (;;) {
         // Read at most one byte past the limit: enough to know the input is too large.
-        const std::uint64_t room = max_bytes - std::min<std::uint64_t>(max_bytes, text.size()) + 1;
+        const std::uint64_t left = max_bytes - std::min<std::uint64_t>(max_bytes, text.size());
+        const std::uint64_t room = left == UINT64_MAX ? left : left + 1;
         const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, room));
         const std::size_t old = text.size();
         text.resize(old + want);
