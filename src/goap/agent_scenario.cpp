@@ -209,6 +209,10 @@ std::string ScenarioRunner::build() {
         m_data.push_back(std::move(data));
     }
 
+    // Each event's agent, found once (a name lookup per event and tick would be O(agents)).
+    m_event_agent.assign(scenario.timeline.size(), kNoAgent);
+    for (std::size_t i = 0; i < scenario.timeline.size(); ++i)
+        if (const std::string& name = scenario.timeline[i].agent; !name.empty()) m_event_agent[i] = agent_index.at(name);
     m_timeline_order.resize(scenario.timeline.size());
     for (std::size_t i = 0; i < m_timeline_order.size(); ++i) m_timeline_order[i] = i;
     std::stable_sort(m_timeline_order.begin(), m_timeline_order.end(),
@@ -234,15 +238,13 @@ void ScenarioRunner::step(Executor* executor) {
     const std::uint64_t tick = m_system->current_tick();
     std::vector<AgentData*> failing;
     while (m_next_event < m_timeline_order.size() && s.timeline[m_timeline_order[m_next_event]].tick <= tick) {
-        const ScenarioEvent& e = s.timeline[m_timeline_order[m_next_event++]];
+        const std::size_t index = m_timeline_order[m_next_event++];
+        const ScenarioEvent& e = s.timeline[index];
         Agent* agent = nullptr;
         AgentData* data = nullptr;
-        if (!e.agent.empty()) {
-            for (std::size_t i = 0; i < s.agents.size(); ++i)
-                if (s.agents[i].name == e.agent) {
-                    agent = m_system->find(m_agents[i]);
-                    data = m_data[i].get();
-                }
+        if (const std::size_t i = m_event_agent[index]; i != kNoAgent) {
+            agent = m_system->find(m_agents[i]);
+            data = m_data[i].get();
         }
         switch (e.kind) {
             case ScenarioEventKind::Set:

@@ -1,11 +1,14 @@
 #include <gameplan/io/domain_json.hpp>
 #include <gameplan/io/load_error.hpp>
 
+#include "json_document.hpp"
 #include "json_locator.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -29,6 +32,13 @@ using detail::position_of;
 using detail::printable;
 
 std::string format_path(const Path& path) { return detail::format_json_path(path); }
+
+// A limit such as 1e9 as "1e+09".
+std::string number_text(double v) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%g", v);
+    return buffer;
+}
 
 // ---- a tolerant scanner that maps JSON paths to byte offsets ----------------------------------------
 // nlohmann-json validates and builds values but does not keep positions. Positions are needed only when
@@ -295,12 +305,20 @@ private:
 
 class Loader {
 public:
-    Loader(std::string_view text, std::string_view file) : m_text(text), m_file(file) {}
+    Loader(std::string_view text, std::string_view file, const JsonLimits& limits)
+        : m_text(text), m_file(file), m_limits(limits) {}
 
     DomainFile load() {
+        if (m_text.size() > m_limits.max_bytes)
+            throw LoadError(m_file, 0, 0, "", "larger than the limit of " + format_bytes(m_limits.max_bytes) + " (" +
+                                                 std::to_string(m_limits.max_bytes) + " bytes) for a domain");
         if (m_text.find_first_not_of(" \t\r\n") == std::string_view::npos ||
             m_text == "\xEF\xBB\xBF")
             throw LoadError(m_file, 1, 1, "", "file is empty (expected a JSON object)");
+        const std::size_t max_depth = std::clamp<std::size_t>(m_limits.max_depth, 1, kMaxJsonDepthCap);
+        if (const std::size_t deep = detail::nesting_violation(m_text, max_depth); deep != std::string_view::npos)
+            fail_at(deep, Scanner(m_text).scan(nullptr, deep).path_at_stop,
+                    "nested deeper than " + std::to_string(max_depth) + " levels of objects and arrays (the limit)");
         if (const std::size_t bad = invalid_utf8_offset(m_text); bad != std::string_view::npos) {
             static const char* hex = "0123456789ABCDEF";
             const auto u = static_cast<unsigned char>(m_text[bad]);
@@ -309,7 +327,9 @@ public:
         }
         Json root;
         try {
-            root = Json::parse(m_text.begin(), m_text.end());
+            root = detail::parse_ordered_json(m_text, max_depth);
+        } catch (const detail::JsonTooDeep&) {  // not reached: the nesting was checked above
+            throw LoadError(m_file, 0, 0, "", "nested too deeply");
         } catch (const nlohmann::json::parse_error& e) {
             // nlohmann reports the last byte it read, i.e. the end of the offending token; the scanner
             // stops at the token's first byte, which is where a reader should look.
@@ -326,12 +346,14 @@ public:
                                            ? where.token_at_stop
                                            : std::min(where.stop_offset, last_read);
 
-            fail_at(offset, where.path_at_stop, printable(message));
-        } catch (const nlohmann::json::exception&) {
+            fail_at(offset, where.path_at_stop, printable(message, 200));
+        } catch (const detail::JsonNumberOverflow&) {
             // Number out of range ("1e400"): find it ourselves, nlohmann does not say where.
             const Scanner::Result r = Scanner(m_text).scan(nullptr);
             if (r.overflow) fail_at(r.overflow_offset, r.overflow_path, "number out of range");
             throw LoadError(m_file, 0, 0, "", "invalid JSON number");
+        } catch (const nlohmann::json::exception& e) {
+            throw LoadError(m_file, 0, 0, "", "invalid JSON: " + printable(e.what(), 200));
         }
         if (const Scanner::Result r = Scanner(m_text).scan(nullptr); r.duplicate)
             fail_at(r.duplicate_offset, r.duplicate_path, "duplicate key");
@@ -461,6 +483,15 @@ private:
             const Json& cost = a["cost"];
             if (!cost.is_number() || !std::isfinite(cost.get<double>()) || cost.get<double>() < 0)
                 fail(p / "cost", "must be a finite number >= 0");
+            const double max_cost = std::min(m_limits.max_action_cost, kMaxActionCost);
+            const double max_total = std::min(m_limits.max_total_cost, kMaxTotalActionCost);
+            if (!(cost.get<double>() <= max_cost))
+                fail(p / "cost", "must be at most " + number_text(max_cost) +
+                                     " (the largest action cost, so that plan costs cannot overflow)");
+            m_total_cost += cost.get<double>();
+            if (!(m_total_cost <= max_total))
+                fail(p / "cost", "the action costs of the domain add up to more than " + number_text(max_total) +
+                                     " (the limit per domain)");
             std::vector<goap::Literal> pre, eff;
             if (a.contains("preconditions")) pre = literals(a["preconditions"], p / "preconditions");
             if (a.contains("effects")) eff = literals(a["effects"], p / "effects");
@@ -505,6 +536,20 @@ private:
             }
         }
 
+        // The domain stores two dense conditions (care and value bits over every atom) per action and
+        // one per goal: refuse what would not fit the budget before building any of it.
+        {
+            const std::uint64_t words = (m_builder.atom_count() + 63) / 64;
+            const std::uint64_t per_word = 32 * static_cast<std::uint64_t>(m_builder.action_count()) +
+                                           16 * (named.size() + (has_goal ? 1 : 0)) + 8;
+            const long double need = static_cast<long double>(words) * static_cast<long double>(per_word);
+            if (need > static_cast<long double>(m_limits.max_table_bytes))
+                fail(ap, "the domain's atom tables would need about " + format_bytes(static_cast<std::uint64_t>(need)) +
+                             " (" + std::to_string(m_builder.action_count()) + " actions x " +
+                             std::to_string(m_builder.atom_count()) + " atoms); the limit is " +
+                             format_bytes(m_limits.max_table_bytes) + " (JsonLimits::max_table_bytes)");
+        }
+
         DomainFile out;
         out.domain = m_builder.build();
         const std::size_t n = out.domain.atom_count();
@@ -517,8 +562,10 @@ private:
 
     std::string_view m_text;
     std::string m_file;
+    JsonLimits m_limits;
     goap::DomainBuilder m_builder;
     bool m_declared = false;
+    double m_total_cost = 0;
     std::unordered_map<std::string, std::size_t> m_action_index;
 };
 
@@ -538,22 +585,13 @@ const goap::Condition* DomainFile::default_goal() const noexcept {
     return best ? &best->condition : nullptr;
 }
 
-DomainFile parse_domain_json(std::string_view text, std::string_view file_name) {
-    return Loader(text, file_name).load();
+DomainFile parse_domain_json(std::string_view text, std::string_view file_name, const JsonLimits& limits) {
+    return Loader(text, file_name, limits).load();
 }
 
-DomainFile load_domain_json(const std::filesystem::path& path) {
-    const std::string name = path.string();
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) throw LoadError(name, 0, 0, "", "is a directory, not a domain file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        const bool exists = std::filesystem::exists(path, ec);
-        throw LoadError(name, 0, 0, "", exists ? "cannot open file for reading" : "cannot open file: no such file");
-    }
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) throw LoadError(name, 0, 0, "", "read error");
-    return parse_domain_json(text, name);
+DomainFile load_domain_json(const std::filesystem::path& path, const JsonLimits& limits) {
+    const std::string text = read_bounded_file(path, limits.max_bytes, "domain file");
+    return parse_domain_json(text, path.string(), limits);
 }
 
 }  // namespace gameplan::io

@@ -244,34 +244,70 @@ private:
 
 }  // namespace
 
-std::string printable(std::string_view s) {
+std::string printable(std::string_view s, std::size_t max_chars) {
+    static const char* hex = "0123456789abcdef";
     std::string out;
-    for (const char c : s) {
-        const auto u = static_cast<unsigned char>(c);
-        if (u < 0x20 || u == 0x7f || c == '"' || c == '\\') {
-            static const char* hex = "0123456789abcdef";
-            out += "\\x";
-            out += hex[u >> 4];
-            out += hex[u & 15];
+    std::size_t chars = 0;
+    std::size_t i = 0;
+    const auto escape = [&](unsigned char u) {
+        out += "\\x";
+        out += hex[u >> 4];
+        out += hex[u & 15];
+    };
+    while (i < s.size()) {
+        if (chars == max_chars) {
+            out += "...";
+            break;
+        }
+        ++chars;
+        const auto u = static_cast<unsigned char>(s[i]);
+        if (u < 0x80) {
+            if (u < 0x20 || u == 0x7f || u == '"' || u == '\\') escape(u);
+            else out += static_cast<char>(u);
+            ++i;
+            continue;
+        }
+        // A well-formed UTF-8 sequence is kept, except C1 control characters (U+0080..U+009F, which
+        // terminals obey like ESC); anything else is escaped byte by byte.
+        const std::size_t len = (u & 0xE0) == 0xC0 ? 2 : (u & 0xF0) == 0xE0 ? 3 : (u & 0xF8) == 0xF0 ? 4 : 0;
+        const std::string_view seq = len ? s.substr(i, len) : std::string_view{};
+        if (len && seq.size() == len && invalid_utf8_offset(seq) == std::string_view::npos &&
+            !(u == 0xC2 && static_cast<unsigned char>(s[i + 1]) < 0xA0)) {
+            out += seq;
+            i += len;
         } else {
-            out += c;
+            escape(u);
+            ++i;
         }
     }
     return out;
 }
 
 std::string format_json_path(const JsonPath& path) {
-    std::string out;
+    std::vector<std::string> parts;
+    parts.reserve(path.size());
     for (const JsonPathElem& e : path) {
-        if (e.is_index) {
-            out += '[' + std::to_string(e.index) + ']';
-        } else if (simple_key(e.key)) {
-            if (!out.empty()) out += '.';
-            out += e.key;
-        } else {
-            out += "[\"" + printable(e.key) + "\"]";
-        }
+        if (e.is_index) parts.push_back('[' + std::to_string(e.index) + ']');
+        else if (simple_key(e.key) && e.key.size() <= kMaxQuotedChars && printable(e.key) == e.key) parts.push_back('.' + e.key);
+        else parts.push_back("[\"" + printable(e.key) + "\"]");
     }
+    // A deep path keeps its first and last steps: "a.b[0][0]...[0][0].c".
+    constexpr std::size_t kKeep = 120;
+    std::size_t total = 0;
+    for (const std::string& p : parts) total += p.size();
+    std::string out;
+    if (total <= 2 * kKeep + 3) {
+        for (const std::string& p : parts) out += p;
+    } else {
+        std::size_t head = 0, used = 0;
+        while (head < parts.size() && used + parts[head].size() <= kKeep) used += parts[head++].size();
+        std::size_t tail = parts.size(), tail_used = 0;
+        while (tail > head && tail_used + parts[tail - 1].size() <= kKeep) tail_used += parts[--tail].size();
+        for (std::size_t i = 0; i < head; ++i) out += parts[i];
+        out += "...";
+        for (std::size_t i = tail; i < parts.size(); ++i) out += i == tail && parts[i][0] == '.' ? parts[i].substr(1) : parts[i];
+    }
+    if (!out.empty() && out[0] == '.') out.erase(0, 1);
     return out;
 }
 

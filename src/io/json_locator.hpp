@@ -28,8 +28,12 @@ JsonPath operator/(JsonPath path, std::size_t index);
 /// Printable form: `agents[2].goals[0]`, `types.enemy.actions["two words"]`.
 std::string format_json_path(const JsonPath& path);
 
-/// A message-safe copy of `s`: control bytes escaped, valid UTF-8 kept.
-std::string printable(std::string_view s);
+/// Longest name (in characters) quoted in a message; longer names end in "...".
+inline constexpr std::size_t kMaxQuotedChars = 80;
+
+/// A message-safe copy of `s`: control characters (C0, DEL, C1), quotes, backslashes and bytes that
+/// are not UTF-8 escaped as \xNN, valid UTF-8 kept; cut after `max_chars` characters with "...".
+std::string printable(std::string_view s, std::size_t max_chars = kMaxQuotedChars);
 
 /// 1-based line and column of byte `offset`; columns count characters (UTF-8 lead bytes).
 struct TextPosition {

@@ -1,3 +1,4 @@
+#include <gameplan/io/limits.hpp>
 #include <gameplan/io/load_error.hpp>
 #include <gameplan/io/movingai.hpp>
 
@@ -22,12 +23,17 @@ struct Line {
     std::size_t number;     // 1-based
 };
 
-/// Splits text into lines; a final line break does not start another (empty) line.
-std::vector<Line> split_lines(std::string_view text) {
+/// Splits text into lines; a final line break does not start another (empty) line. More than
+/// `max_lines` lines is an error naming `source` and `field` (it bounds the line table's memory).
+std::vector<Line> split_lines(std::string_view text, std::size_t max_lines, const std::string& source,
+                              const char* field) {
     std::vector<Line> lines;
     std::size_t start = 0;
     std::size_t number = 1;
     while (start < text.size()) {
+        if (number > max_lines)
+            throw LoadError(source, number, 1, field,
+                            "more than " + std::to_string(max_lines) + " lines (the limit for this kind of file)");
         std::size_t end = text.find('\n', start);
         if (end == std::string_view::npos) end = text.size();
         std::string_view line = text.substr(start, end - start);
@@ -92,16 +98,16 @@ std::optional<std::int64_t> parse_integer(std::string_view s, bool& overflow) {
     return value;
 }
 
-std::string read_file(const std::filesystem::path& file) {
+std::string read_file(const std::filesystem::path& file, std::uint64_t max_bytes, const char* what) {
     std::error_code ec;
     if (!std::filesystem::exists(file, ec)) throw LoadError(file.string(), 0, 0, "", "file not found");
-    if (std::filesystem::is_directory(file, ec)) throw LoadError(file.string(), 0, 0, "", "is a directory, not a file");
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw LoadError(file.string(), 0, 0, "", "cannot open file");
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    if (in.bad()) throw LoadError(file.string(), 0, 0, "", "read error");
-    return std::move(buffer).str();
+    return read_bounded_file(file, max_bytes, what);
+}
+
+void check_size(std::string_view text, std::uint64_t max_bytes, const std::string& source, const char* what) {
+    if (text.size() > max_bytes)
+        throw LoadError(source, 0, 0, "", "larger than the limit of " + format_bytes(max_bytes) + " (" +
+                                              std::to_string(max_bytes) + " bytes) for a " + what);
 }
 
 void check_options(const MapLoadOptions& options, const std::string& source) {
@@ -222,7 +228,8 @@ ParsedHeader parse_header(const std::vector<Line>& lines, const std::string& sou
 
 GridMap parse_movingai_map(std::string_view text, const std::string& source_name, const MapLoadOptions& options) {
     check_options(options, source_name);
-    const std::vector<Line> lines = split_lines(text);
+    check_size(text, options.max_bytes, source_name, "map file");
+    const std::vector<Line> lines = split_lines(text, kMaxMapLines, source_name, "map");
     const ParsedHeader header = parse_header(lines, source_name);
     const auto width = static_cast<std::size_t>(header.width);
     const auto height = static_cast<std::size_t>(header.height);
@@ -262,12 +269,13 @@ GridMap parse_movingai_map(std::string_view text, const std::string& source_name
 }
 
 GridMap load_movingai_map(const std::filesystem::path& file, const MapLoadOptions& options) {
-    return parse_movingai_map(read_file(file), file.string(), options);
+    return parse_movingai_map(read_file(file, options.max_bytes, "map file"), file.string(), options);
 }
 
 GridMap parse_text_map(std::string_view text, const std::string& source_name, const MapLoadOptions& options) {
     check_options(options, source_name);
-    std::vector<Line> lines = split_lines(text);
+    check_size(text, options.max_bytes, source_name, "map file");
+    std::vector<Line> lines = split_lines(text, kMaxMapLines, source_name, "map");
     while (!lines.empty() && is_blank(lines.back().text)) lines.pop_back();
     std::vector<Line> rows;
     for (const Line& line : lines)
@@ -296,12 +304,12 @@ GridMap parse_text_map(std::string_view text, const std::string& source_name, co
 }
 
 GridMap load_text_map(const std::filesystem::path& file, const MapLoadOptions& options) {
-    return parse_text_map(read_file(file), file.string(), options);
+    return parse_text_map(read_file(file, options.max_bytes, "map file"), file.string(), options);
 }
 
 GridMap load_grid_map(const std::filesystem::path& file, const MapLoadOptions& options) {
-    const std::string text = read_file(file);
-    for (const Line& line : split_lines(text)) {
+    const std::string text = read_file(file, options.max_bytes, "map file");
+    for (const Line& line : split_lines(text, kMaxMapLines, file.string(), "map")) {
         const auto tokens = tokenize(line.text);
         if (tokens.empty()) continue;
         if (tokens[0].text == "type") return parse_movingai_map(text, file.string(), options);
@@ -315,11 +323,15 @@ MapHeader read_map_size(const std::filesystem::path& file) {
     if (!std::filesystem::is_regular_file(file, ec)) throw LoadError(file.string(), 0, 0, "", "file not found");
     std::ifstream in(file, std::ios::binary);
     if (!in) throw LoadError(file.string(), 0, 0, "", "cannot open file");
-    // A MovingAI header is a few short lines: read a bounded prefix up to and including 'map'.
+    // A MovingAI header is a few short lines: read a bounded prefix (64 KiB) up to and including 'map'.
+    std::string prefix(std::size_t{1} << 16, '\0');
+    in.read(prefix.data(), static_cast<std::streamsize>(prefix.size()));
+    prefix.resize(static_cast<std::size_t>(in.gcount()));
+    std::istringstream head(prefix);
     std::string text;
     std::string line;
     bool movingai = false;
-    for (int i = 0; i < 64 && std::getline(in, line); ++i) {
+    for (int i = 0; i < 64 && std::getline(head, line); ++i) {
         text += line;
         text += '\n';
         const auto tokens = tokenize(line);
@@ -329,7 +341,7 @@ MapHeader read_map_size(const std::filesystem::path& file) {
         if (tokens[0].text == "map") break;
     }
     if (movingai) {
-        const ParsedHeader header = parse_header(split_lines(text), file.string());
+        const ParsedHeader header = parse_header(split_lines(text, kMaxMapLines, file.string(), "map"), file.string());
         return MapHeader{header.width, header.height};
     }
     const GridMap map = load_text_map(file);
@@ -375,7 +387,7 @@ ScenarioFile parse_movingai_scenarios(std::string_view text, const std::string& 
                                                         "start-y", "goal-x", "goal-y",   "optimal-length"};
     ScenarioFile out;
     out.file = source_name;
-    const std::vector<Line> lines = split_lines(text);
+    const std::vector<Line> lines = split_lines(text, kMaxScenLines, source_name, "problem");
     std::size_t i = 0;
     while (i < lines.size() && is_blank(lines[i].text)) ++i;
     if (i == lines.size()) throw LoadError(source_name, 1, 0, "version", "empty file: expected a first line 'version 1'");
@@ -447,8 +459,8 @@ ScenarioFile parse_movingai_scenarios(std::string_view text, const std::string& 
     return out;
 }
 
-ScenarioFile load_movingai_scenarios(const std::filesystem::path& file) {
-    return parse_movingai_scenarios(read_file(file), file.string());
+ScenarioFile load_movingai_scenarios(const std::filesystem::path& file, std::uint64_t max_bytes) {
+    return parse_movingai_scenarios(read_file(file, max_bytes, "scenario file"), file.string());
 }
 
 std::filesystem::path resolve_scenario_map(const std::filesystem::path& scenario_file, const Scenario& scenario) {

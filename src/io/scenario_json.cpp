@@ -3,11 +3,14 @@
 #include <gameplan/io/load_error.hpp>
 #include <gameplan/io/scenario_json.hpp>
 
+#include "json_document.hpp"
 #include "json_locator.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <set>
@@ -21,6 +24,30 @@ using Json = nlohmann::ordered_json;
 using detail::JsonPath;
 using detail::operator/;
 using detail::printable;
+
+// A limit such as 1e9 as "1e+09".
+std::string number_text(double v) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%g", v);
+    return buffer;
+}
+
+// At most this many names are listed as alternatives in a message.
+constexpr std::size_t kMaxListedNames = 5;
+
+// "a, b, c, d, e and 9,995 more": a short, printable list of names.
+template <class Names>
+std::string name_list(const Names& names, std::size_t count) {
+    std::string out;
+    std::size_t listed = 0;
+    for (const auto& n : names) {
+        if (listed == kMaxListedNames) break;
+        out += (listed ? ", " : "") + printable(n, 40);
+        ++listed;
+    }
+    if (count > listed) out += " and " + std::to_string(count - listed) + " more";
+    return out;
+}
 
 // Rebuilds `domain` with the atoms in `extra` marked shared as well (ids and actions unchanged).
 goap::Domain with_shared(const goap::Domain& domain, const std::vector<goap::AtomId>& extra) {
@@ -43,14 +70,24 @@ public:
         : m_text(text), m_file(file), m_options(options) {}
 
     goap::Scenario load() {
+        const JsonLimits& limits = m_options.limits;
+        if (m_text.size() > limits.max_bytes)
+            throw LoadError(m_file, 0, 0, "", "larger than the limit of " + format_bytes(limits.max_bytes) + " (" +
+                                                 std::to_string(limits.max_bytes) + " bytes) for a scenario");
         bool blank = true;
         for (const char c : m_text) blank &= std::isspace(static_cast<unsigned char>(c)) != 0;
         if (blank) throw LoadError(m_file, 0, 0, "", "empty file (expected a JSON object describing a scenario)");
+        const std::size_t max_depth = std::clamp<std::size_t>(limits.max_depth, 1, kMaxJsonDepthCap);
+        if (const std::size_t deep = detail::nesting_violation(m_text, max_depth); deep != std::string_view::npos)
+            fail_at(deep, detail::path_at(m_text, deep),
+                    "nested deeper than " + std::to_string(max_depth) + " levels of objects and arrays (the limit)");
         if (const std::size_t bad = detail::invalid_utf8_offset(m_text); bad != std::string_view::npos)
             fail_at(bad, detail::path_at(m_text, bad), "invalid UTF-8");
         Json root;
         try {
-            root = Json::parse(m_text.begin(), m_text.end());
+            root = detail::parse_ordered_json(m_text, max_depth);
+        } catch (const detail::JsonTooDeep&) {  // not reached: the nesting was checked above
+            throw LoadError(m_file, 0, 0, "", "nested too deeply");
         } catch (const nlohmann::json::parse_error& e) {
             const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
             std::string message = e.what();
@@ -58,9 +95,13 @@ public:
                 message = message.substr(cut + 2);
             if (offset + 1 >= m_text.size() && message.find("end of input") != std::string::npos)
                 message = "truncated JSON: " + message;
-            fail_at(offset, detail::path_at(m_text, offset), printable(message));
+            fail_at(offset, detail::path_at(m_text, offset), printable(message, 200));
+        } catch (const detail::JsonNumberOverflow& e) {
+            // A number beyond double range ("1e400"): nlohmann stops right after it; point at its start.
+            const std::size_t at = number_start(m_text, e.end);
+            fail_at(at, detail::path_at(m_text, at), "number out of range");
         } catch (const nlohmann::json::exception& e) {
-            throw LoadError(m_file, 0, 0, "", std::string("invalid JSON: ") + e.what());
+            throw LoadError(m_file, 0, 0, "", "invalid JSON: " + printable(e.what(), 200));
         }
         if (const detail::DuplicateKey d = detail::find_duplicate_key(m_text); d.found)
             fail_at(d.offset, d.path, "duplicate key");
@@ -68,6 +109,17 @@ public:
     }
 
 private:
+    // Start of the number token that ends at (or just before) `end`.
+    static std::size_t number_start(std::string_view text, std::size_t end) {
+        const auto number_char = [](char c) {
+            return std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-';
+        };
+        std::size_t p = std::min(end, text.size());
+        if (p > 0 && !number_char(text[p - 1])) --p;
+        while (p > 0 && number_char(text[p - 1])) --p;
+        return p;
+    }
+
     // ---- errors -----------------------------------------------------------------------------------
 
     [[noreturn]] void fail_at(std::size_t offset, const JsonPath& path, const std::string& message) const {
@@ -125,6 +177,13 @@ private:
         return v;
     }
 
+    void check_cost(double cost, const JsonPath& path) const {
+        const double max_cost = std::min(m_options.limits.max_action_cost, kMaxActionCost);
+        if (!(cost <= max_cost))
+            fail(path, "must be at most " + number_text(max_cost) +
+                           " (the largest action cost, so that plan costs cannot overflow)");
+    }
+
     std::string string(const Json& j, const JsonPath& path, const char* what) const {
         if (!j.is_string() || j.get_ref<const std::string&>().empty())
             fail(path, std::string("must be ") + what + " (found " + (j.is_string() ? "an empty string" : type_name(j)) + ")");
@@ -142,10 +201,11 @@ private:
     goap::ActionId action(const std::string& name, const JsonPath& path) const {
         const goap::ActionId id = m_domain->find_action(name);
         if (!id.valid()) {
-            std::string names;
-            for (std::uint32_t i = 0; i < m_domain->action_count(); ++i)
-                names += (i ? ", " : "") + m_domain->action_name(goap::ActionId(i));
-            fail(path, "unknown action '" + printable(name) + "' (the domain's actions: " + names + ")");
+            std::vector<std::string> names;
+            for (std::uint32_t i = 0; i < m_domain->action_count() && i < kMaxListedNames; ++i)
+                names.push_back(m_domain->action_name(goap::ActionId(i)));
+            fail(path, "unknown action '" + printable(name) + "' (the domain's actions: " +
+                           name_list(names, m_domain->action_count()) + ")");
         }
         return id;
     }
@@ -190,14 +250,14 @@ private:
             if (!std::filesystem::is_regular_file(file, ec))
                 fail(path, "cannot open domain file '" + printable(file.string()) + "': " +
                                (std::filesystem::exists(file, ec) ? "not a regular file" : "no such file"));
-            return load_domain_json(file);  // its errors name the domain file itself
+            return load_domain_json(file, m_options.limits);  // its errors name the domain file itself
         }
         if (!d.is_object()) fail(path, std::string("must be a domain file name or a domain object (found ") + type_name(d) + ")");
         const detail::JsonLocation loc = detail::locate(m_text, path);
         if (!loc.found || loc.end == std::string_view::npos) fail(path, "cannot locate the inline domain");
         const std::string_view sub = m_text.substr(loc.begin, loc.end - loc.begin);
         try {
-            return parse_domain_json(sub, m_file);
+            return parse_domain_json(sub, m_file, m_options.limits);
         } catch (const LoadError& e) {
             // Translate positions inside the sub-document to positions in this file.
             const detail::TextPosition base = detail::position_of(m_text, loc.begin);
@@ -256,6 +316,7 @@ private:
                         const Json& c = value["cost"];
                         if (!c.is_number() || !std::isfinite(c.get<double>()) || c.get<double>() < 0)
                             fail(ap / "cost", "must be a finite number >= 0");
+                        check_cost(c.get<double>(), ap / "cost");
                         sa.cost = c.get<double>();
                     }
                     if (value.contains("enabled")) {
@@ -280,10 +341,14 @@ private:
             const std::string name = g.get<std::string>();
             const goap::Goal* goal = m_domain_file->find_goal(name);
             if (!goal) {
-                std::string names;
-                for (const goap::Goal& x : m_domain_file->goals) names += (names.empty() ? "" : ", ") + x.name;
+                std::vector<std::string> names;
+                for (const goap::Goal& x : m_domain_file->goals) {
+                    if (names.size() == kMaxListedNames) break;
+                    names.push_back(x.name);
+                }
                 fail(path, "no goal named '" + printable(name) + "' in the domain's \"goals\"" +
-                               (names.empty() ? std::string(" (it has none)") : " (available: " + names + ")"));
+                               (names.empty() ? std::string(" (it has none)")
+                                              : " (available: " + name_list(names, m_domain_file->goals.size()) + ")"));
             }
             return goap::ScenarioGoal{goal->name, goal->condition, goal->priority, {}};
         }
@@ -392,6 +457,7 @@ private:
                 (void)action(key, p / key);
                 if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0)
                     fail(p / key, "must be a finite number >= 0");
+                check_cost(value.get<double>(), p / key);
                 goap::ScenarioEvent ev = base;
                 ev.kind = goap::ScenarioEventKind::Cost;
                 ev.action = key;
@@ -437,7 +503,11 @@ private:
         s.world = file.start;
         if (root.contains("world"))
             for (const goap::Literal l : literals(root["world"], top / "world", Owner::Shared)) s.world.set(l.atom, l.value);
-        if (root.contains("ticks")) s.ticks = integer(root["ticks"], top / "ticks", 1);
+        if (root.contains("ticks")) {
+            s.ticks = integer(root["ticks"], top / "ticks", 1);
+            if (s.ticks > kMaxScenarioTicks)
+                fail(top / "ticks", "must be at most " + std::to_string(kMaxScenarioTicks) + " (the longest run a scenario may ask for)");
+        }
         if (root.contains("direction")) {
             const std::string d = string(root["direction"], top / "direction", "\"forward\" or \"backward\"");
             if (d != "forward" && d != "backward") fail(top / "direction", "must be \"forward\" or \"backward\"");
@@ -455,8 +525,30 @@ private:
         std::set<std::string> agent_names;
         if (!root.contains("agents")) fail(top / "agents", "missing required field (an array of agents)");
         expect_type(root["agents"], Json::value_t::array, top / "agents", "an array of agents");
-        for (std::size_t i = 0; i < root["agents"].size(); ++i)
-            s.agents.push_back(read_agent(root["agents"][i], top / "agents" / i, type_names, agent_names));
+        // Every agent holds dense states and conditions over all atoms, here and in the runtime (its
+        // state, view and scratch state, and each goal and priority rule twice): refuse a scenario whose
+        // tables would not fit the budget, at the agent that crosses it, before allocating further.
+        const std::uint64_t words = (s.domain.atom_count() + 63) / 64;
+        long double table_bytes = 0;
+        for (std::size_t i = 0; i < root["agents"].size(); ++i) {
+            const Json& a = root["agents"][i];
+            std::uint64_t conditions = 0;
+            if (a.is_object() && a.contains("goals") && a["goals"].is_array())
+                for (const Json& g : a["goals"]) {
+                    ++conditions;
+                    if (g.is_object() && g.contains("priority") && g["priority"].is_array()) conditions += g["priority"].size();
+                }
+            table_bytes += static_cast<long double>(words) * 32.0L * static_cast<long double>(1 + conditions);
+            if (table_bytes > static_cast<long double>(m_options.limits.max_table_bytes))
+                fail(top / "agents" / i,
+                     "the agents' atom tables would need more than " + format_bytes(m_options.limits.max_table_bytes) +
+                         " (" + std::to_string(root["agents"].size()) + " agents x " + std::to_string(s.domain.atom_count()) +
+                         " atoms, about " + format_bytes(static_cast<std::uint64_t>(
+                                                table_bytes / static_cast<long double>(i + 1) *
+                                                static_cast<long double>(root["agents"].size()))) +
+                         " in all); the limit is JsonLimits::max_table_bytes");
+            s.agents.push_back(read_agent(a, top / "agents" / i, type_names, agent_names));
+        }
 
         if (root.contains("timeline")) {
             const JsonPath p = top / "timeline";
@@ -480,20 +572,12 @@ goap::Scenario parse_scenario_json(std::string_view text, std::string_view file_
     return Loader(text, file_name, options).load();
 }
 
-goap::Scenario load_scenario_json(const std::filesystem::path& path) {
-    const std::string name = path.string();
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) throw LoadError(name, 0, 0, "", "is a directory, not a scenario file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        const bool exists = std::filesystem::exists(path, ec);
-        throw LoadError(name, 0, 0, "", exists ? "cannot open file for reading" : "cannot open file: no such file");
-    }
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) throw LoadError(name, 0, 0, "", "read error");
+goap::Scenario load_scenario_json(const std::filesystem::path& path, const JsonLimits& limits) {
+    const std::string text = read_bounded_file(path, limits.max_bytes, "scenario file");
     ScenarioParseOptions options;
     options.base_dir = path.parent_path();
-    return parse_scenario_json(text, name, options);
+    options.limits = limits;
+    return parse_scenario_json(text, path.string(), options);
 }
 
 }  // namespace gameplan::io

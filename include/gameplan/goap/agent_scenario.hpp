@@ -155,6 +155,8 @@ private:
     std::vector<AgentId> m_agents;
     std::vector<std::unique_ptr<AgentData>> m_data;
     std::vector<std::size_t> m_timeline_order;
+    static constexpr std::size_t kNoAgent = static_cast<std::size_t>(-1);
+    std::vector<std::size_t> m_event_agent;  // per timeline event: index into agents, or kNoAgent (world)
     std::size_t m_next_event = 0;
     ScenarioObserver* m_observer = nullptr;
 };

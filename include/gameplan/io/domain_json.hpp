@@ -20,12 +20,19 @@
 /// Atoms are interned in the order of "atoms", then in order of first use (shared, actions, start,
 /// goal, goals); actions keep file order. Every error throws `io::LoadError` naming the file, the
 /// 1-based line and column (in characters) and the JSON path of the bad field, e.g.
-/// `hunger.json:12:7: actions[3].cost: must be a finite number >= 0`.
+/// `hunger.json:12:7: actions[3].cost: must be a number in [0, 1e+09]`.
+///
+/// Limits (limits.hpp, docs/limits.md): at most `JsonLimits::max_bytes` of input and
+/// `JsonLimits::max_depth` levels of nesting; an action cost is at most kMaxActionCost and the sum of
+/// all action costs at most kMaxTotalActionCost (so plan costs can never overflow); the dense atom
+/// tables ((32 x actions + 16 x goals + 8) x ceil(atoms / 64) bytes) must fit `JsonLimits::max_table_bytes`.
 ///
 /// Thread-safety: the functions are reentrant. Loading allocates freely (it is not a per-frame path).
 
 #include <gameplan/goap/domain.hpp>
 #include <gameplan/goap/world_state.hpp>
+#include <gameplan/io/limits.hpp>
+#include <gameplan/io/load_error.hpp>
 
 #include <filesystem>
 #include <optional>
@@ -49,12 +56,16 @@ struct DomainFile {
     [[nodiscard]] const goap::Condition* default_goal() const noexcept;
 };
 
-/// Parses a domain from `text`; `file_name` is used in error messages only.
-/// @throws LoadError on any syntax or schema error (see the file overview).
-[[nodiscard]] DomainFile parse_domain_json(std::string_view text, std::string_view file_name = "<input>");
+/// Parses a domain from `text`; `file_name` is used in error messages only. O(size of text) apart from
+/// the domain's own tables.
+/// @throws LoadError on any syntax or schema error (see the file overview), and when a limit of
+/// `limits` is exceeded (size, nesting depth, atom-table memory); see limits.hpp.
+[[nodiscard]] DomainFile parse_domain_json(std::string_view text, std::string_view file_name = "<input>",
+                                           const JsonLimits& limits = {});
 
-/// Reads and parses the domain file `path`.
-/// @throws LoadError if the file cannot be read, is empty, or is not a valid domain.
-[[nodiscard]] DomainFile load_domain_json(const std::filesystem::path& path);
+/// Reads and parses the domain file `path` (regular files and pipes, at most `limits.max_bytes`).
+/// @throws LoadError if the file cannot be read, is a directory or device, is too large, is empty, or is
+/// not a valid domain.
+[[nodiscard]] DomainFile load_domain_json(const std::filesystem::path& path, const JsonLimits& limits = {});
 
 }  // namespace gameplan::io

@@ -14,7 +14,9 @@
 namespace gameplan::io {
 
 /// A load failure with its location. `what()` reads `file:line:column: field: message`
-/// (parts that are unknown are left out).
+/// (parts that are unknown are left out). what() is safe to print on a terminal: control characters
+/// are escaped as `\xNN` and each part is cut after 1000 bytes with "..."; the accessors return the
+/// parts as given.
 class LoadError : public std::runtime_error {
 public:
     LoadError(std::string file, std::size_t line, std::size_t column, std::string field, std::string message);

@@ -44,10 +44,13 @@
 ///
 /// Errors: every reader throws `io::LoadError` naming the file, the 1-based line and column and the
 /// field (`height`, `map`, `start-x`, `optimal-length`, ...). Oversized maps (beyond
-/// `path::GridMap::check_size`) are refused before any allocation.
+/// `path::GridMap::check_size`) are refused before any allocation. Files are read through a bounded
+/// reader (directories and devices refused, at most `MapLoadOptions::max_bytes` or the `.scen` reader's
+/// `max_bytes`), and a map has at most kMaxMapLines lines, a `.scen` file kMaxScenLines (limits.hpp).
 ///
 /// Thread-safety: all functions are reentrant; they share no state.
 
+#include <gameplan/io/limits.hpp>
 #include <gameplan/path/grid_map.hpp>
 
 #include <cstddef>
@@ -67,6 +70,8 @@ struct MapLoadOptions {
     std::uint32_t swamp_cost = 1;
     /// Terrain cost of a `W` cell when water_passable is set, in [1, path::kMaxTerrainCost].
     std::uint32_t water_cost = 1;
+    /// Largest map file (or text) accepted, in bytes; see limits.hpp.
+    std::uint64_t max_bytes = kDefaultMaxMapBytes;
 };
 
 /// Parses MovingAI `.map` text. `source_name` names the text in errors. Throws LoadError.
@@ -116,8 +121,9 @@ struct ScenarioFile {
 /// Parses `.scen` text. Coordinates are checked against the line's own map-width / map-height.
 /// Throws LoadError naming the line and field.
 [[nodiscard]] ScenarioFile parse_movingai_scenarios(std::string_view text, const std::string& source_name);
-/// Reads a `.scen` file. Throws LoadError.
-[[nodiscard]] ScenarioFile load_movingai_scenarios(const std::filesystem::path& file);
+/// Reads a `.scen` file of at most `max_bytes` bytes. Throws LoadError.
+[[nodiscard]] ScenarioFile load_movingai_scenarios(const std::filesystem::path& file,
+                                                   std::uint64_t max_bytes = kDefaultMaxScenBytes);
 
 /// Unit of the last printed digit of a decimal number written as text ("3.41421" -> 1e-5,
 /// "446.00" -> 0.01, "12" -> 1, "1.5e+03" -> 100). Returns 0 for text that is not a number.

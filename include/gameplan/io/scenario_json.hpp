@@ -30,12 +30,16 @@
 /// A string "domain" is a domain file path relative to the scenario file; its own errors are reported
 /// in that file. An inline domain is read by the domain loader, and its errors point into the scenario
 /// file (`domain.actions[2].cost`). Keys beginning with `_` are ignored (comments); other unknown keys
-/// are errors. Every error throws `io::LoadError` naming the file, line, column and JSON path, e.g.
+/// are errors. Limits (limits.hpp, docs/limits.md): `JsonLimits` (bytes, nesting, atom-table memory),
+/// costs at most kMaxActionCost, "ticks" at most kMaxScenarioTicks.
+/// Every error throws `io::LoadError` naming the file, line, column and JSON path, e.g.
 /// `hunger.json:14:9: types.person.actions: action 'cook' is not bound (bind it or list it in "exclude")`.
 ///
 /// Thread-safety: the functions are reentrant.
 
 #include <gameplan/goap/agent_scenario.hpp>
+#include <gameplan/io/limits.hpp>
+#include <gameplan/io/load_error.hpp>
 
 #include <filesystem>
 #include <string_view>
@@ -48,6 +52,8 @@ struct ScenarioParseOptions {
     std::filesystem::path base_dir;
     /// When false, a string "domain" is an error (only inline domains are read; used by the fuzzer).
     bool allow_domain_files = true;
+    /// Size, nesting and memory limits (they apply to a referenced or inline domain too).
+    JsonLimits limits;
 };
 
 /// Parses a scenario from `text`; `file_name` is used in messages.
@@ -55,8 +61,10 @@ struct ScenarioParseOptions {
 [[nodiscard]] goap::Scenario parse_scenario_json(std::string_view text, std::string_view file_name = "<input>",
                                                  const ScenarioParseOptions& options = {});
 
-/// Reads and parses the scenario file `path` (a string "domain" is relative to its folder).
-/// @throws LoadError if the file cannot be read, is empty, or is not a valid scenario.
-[[nodiscard]] goap::Scenario load_scenario_json(const std::filesystem::path& path);
+/// Reads and parses the scenario file `path` (a string "domain" is relative to its folder); regular
+/// files and pipes of at most `limits.max_bytes` are read.
+/// @throws LoadError if the file cannot be read, is a directory or device, is too large, is empty, or is
+/// not a valid scenario.
+[[nodiscard]] goap::Scenario load_scenario_json(const std::filesystem::path& path, const JsonLimits& limits = {});
 
 }  // namespace gameplan::io
