@@ -2,6 +2,9 @@
 #include <gameplan/io/graph_io.hpp>
 #include <gameplan/io/load_error.hpp>
 
+#include <gameplan/io/limits.hpp>
+
+#include "json_document.hpp"
 #include "json_locator.hpp"
 
 #include <nlohmann/json.hpp>
@@ -33,9 +36,20 @@ public:
         if (blank) throw LoadError(m_file, 0, 0, "", "empty file (expected a JSON object with \"nodes\" and \"edges\")");
         if (const std::size_t bad = detail::invalid_utf8_offset(m_text); bad != std::string_view::npos)
             fail_at(bad, detail::path_at(m_text, bad), "invalid UTF-8");
+        if (const std::size_t deep = detail::nesting_violation(m_text, kDefaultMaxJsonDepth);
+            deep != std::string_view::npos)
+            fail_at(deep, detail::path_at(m_text, deep),
+                    "nested deeper than " + std::to_string(kDefaultMaxJsonDepth) +
+                        " levels of objects and arrays (the limit)");
         Json root;
         try {
-            root = Json::parse(m_text.begin(), m_text.end());
+            root = detail::parse_ordered_json(m_text, kDefaultMaxJsonDepth);
+        } catch (const detail::JsonTooDeep&) {  // not reached: the nesting was checked above
+            throw LoadError(m_file, 0, 0, "", "nested too deeply");
+        } catch (const detail::JsonNumberOverflow& e) {
+            const std::size_t at = overflowing_number();
+            const std::size_t offset = at != std::string_view::npos ? at : std::min(e.end, m_text.size());
+            fail_at(offset, detail::path_at(m_text, offset), "number out of range (a finite number)");
         } catch (const nlohmann::json::parse_error& e) {
             const std::size_t offset = e.byte > 0 ? std::min<std::size_t>(e.byte - 1, m_text.size()) : 0;
             std::string message = e.what();
@@ -414,20 +428,6 @@ private:
     const std::string& m_file;
 };
 
-std::string read_whole_file(const std::filesystem::path& file) {
-    const std::string name = file.string();
-    std::error_code ec;
-    if (std::filesystem::is_directory(file, ec)) throw LoadError(name, 0, 0, "", "is a directory, not a graph file");
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-        const bool exists = std::filesystem::exists(file, ec);
-        throw LoadError(name, 0, 0, "", exists ? "cannot open file for reading" : "cannot open file: no such file");
-    }
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) throw LoadError(name, 0, 0, "", "read error");
-    return text;
-}
-
 }  // namespace
 
 path::Graph parse_graph_json(std::string_view text, const std::string& source_name) {
@@ -441,7 +441,7 @@ path::Graph parse_graph_csv(std::string_view text, const std::string& source_nam
 path::Graph load_graph(const std::filesystem::path& file) {
     std::string ext = file.extension().string();
     for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    const std::string text = read_whole_file(file);
+    const std::string text = read_bounded_file(file, kDefaultMaxGraphBytes, "graph file");
     return ext == ".csv" ? parse_graph_csv(text, file.string()) : parse_graph_json(text, file.string());
 }
 

@@ -180,3 +180,27 @@ TEST(GraphFiles, LoadGraphPicksTheFormatByExtension) {
     EXPECT_NE(std::string(folder.what()).find("directory"), std::string::npos);
     std::filesystem::remove_all(dir);
 }
+
+// Hostile input: deep nesting is refused at the bracket that crosses the limit (before any value is
+// built), a number beyond double range is named at its place, and a device is never read.
+TEST(GraphFiles, HostileInputIsRefusedWithAPlace) {
+    std::string deep = R"({"nodes": [], "edges": [], "_x": )";
+    const std::size_t opened_at = deep.size();
+    for (int i = 0; i < 100000; ++i) deep += '[';
+    const LoadError nested = json_error(deep);
+    EXPECT_EQ(nested.line(), 1u);
+    // The document is level 1 and "_x"'s first '[' is level 2, so the bracket that opens level 257 is
+    // the 256th '[' of the run.
+    EXPECT_EQ(nested.column(), opened_at + 256u);
+    EXPECT_NE(std::string(nested.what()).find("nested deeper than 256"), std::string::npos);
+
+    const LoadError huge = json_error("{\"nodes\": [{\"id\": \"a\", \"x\": 1e999}], \"edges\": []}");
+    EXPECT_EQ(huge.line(), 1u);
+    EXPECT_EQ(huge.column(), 31u);
+    EXPECT_NE(std::string(huge.what()).find("out of range"), std::string::npos);
+
+    if (std::filesystem::exists("/dev/zero")) {
+        const LoadError device = expect_load_error([] { (void)load_graph("/dev/zero"); });
+        EXPECT_NE(std::string(device.what()).find("device"), std::string::npos);
+    }
+}

@@ -27,6 +27,8 @@ inline constexpr std::uint64_t kDefaultMaxJsonBytes = std::uint64_t{16} << 20;
 inline constexpr std::uint64_t kDefaultMaxMapBytes = std::uint64_t{320} << 20;
 /// Default byte limit of a MovingAI `.scen` file (64 MiB, about 800,000 problems).
 inline constexpr std::uint64_t kDefaultMaxScenBytes = std::uint64_t{64} << 20;
+/// Largest graph file (JSON or CSV) `io::load_graph` reads: 256 MiB.
+inline constexpr std::uint64_t kDefaultMaxGraphBytes = std::uint64_t{256} << 20;
 /// Most lines a map file may have (the tallest map, 32768 rows, plus room for headers, comments and
 /// trailing blank lines).
 inline constexpr std::size_t kMaxMapLines = 100000;
