@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
+#include <map>
+#include <queue>
+#include <tuple>
 
 namespace gameplan::goap {
 
@@ -199,6 +203,103 @@ std::vector<PlanStep> explain_plan(const Domain& domain, const WorldState& start
         }
     }
     return steps;
+}
+
+namespace {
+
+// h_max from `state`: the cost of the goal's dearest literal when every action costs its precondition's
+// dearest literal plus its own cost (Bellman-Ford to a fixpoint). Infinity when unreachable.
+double h_max(const Domain& d, const WorldState& state, const Condition& goal, std::span<const std::uint8_t> enabled,
+             std::vector<double>& cost) {
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    const std::size_t atoms = d.atom_count();
+    cost.assign(2 * atoms, inf);
+    for (std::uint32_t a = 0; a < atoms; ++a) cost[literal_index(Literal{AtomId(a), state.get(AtomId(a))})] = 0;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (std::uint32_t i = 0; i < d.action_count(); ++i) {
+            const ActionId a(i);
+            if (!is_enabled(enabled, a)) continue;
+            double c = 0;
+            for (const Literal p : d.precondition_literals(a)) c = std::max(c, cost[literal_index(p)]);
+            if (c == inf) continue;
+            c += d.action_cost(a);
+            for (const Literal e : d.effect_literals(a)) {
+                double& slot = cost[literal_index(e)];
+                if (c < slot) {
+                    slot = c;
+                    changed = true;
+                }
+            }
+        }
+    }
+    double h = 0;
+    goal.for_each([&](Literal l) { h = std::max(h, cost[literal_index(l)]); });
+    return h;
+}
+
+}  // namespace
+
+SearchTrace trace_search(const Domain& domain, const WorldState& start, const Condition& goal, std::uint64_t max_expansions,
+                         std::span<const std::uint8_t> enabled) {
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    SearchTrace t;
+    std::vector<double> scratch;
+    std::map<std::vector<std::uint64_t>, std::uint32_t> ids;
+    // Open list entries: (f, h, -sequence, node); the smallest first.
+    using Entry = std::tuple<double, double, std::int64_t, std::uint32_t>;
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<>> open;
+    std::int64_t sequence = 0;
+    const auto key_of = [](const WorldState& s) { return std::vector<std::uint64_t>(s.words().begin(), s.words().end()); };
+    const double h0 = h_max(domain, start, goal, enabled, scratch);
+    t.nodes.push_back(TraceNode{start, 0, h0, UINT32_MAX, ActionId(), 0});
+    ids.emplace(key_of(start), 0);
+    if (h0 == inf) return t;
+    open.emplace(h0, h0, -sequence++, 0);
+    std::vector<bool> closed(1, false);
+    while (!open.empty()) {
+        const auto [f, h, neg_seq, id] = open.top();
+        open.pop();
+        (void)neg_seq;
+        if (closed[id] || f > t.nodes[id].g + t.nodes[id].h) continue;  // stale entry
+        if (t.nodes[id].state.satisfies(goal)) {
+            t.status = Status::Found;
+            t.cost = t.nodes[id].g;
+            for (std::uint32_t n = id; n != UINT32_MAX; n = t.nodes[n].parent) t.plan_nodes.push_back(n);
+            std::reverse(t.plan_nodes.begin(), t.plan_nodes.end());
+            return t;
+        }
+        if (t.expanded >= max_expansions) {
+            t.status = Status::BudgetExhausted;
+            return t;
+        }
+        closed[id] = true;
+        t.nodes[id].expanded = static_cast<std::uint32_t>(++t.expanded);
+        const WorldState state = t.nodes[id].state;
+        const double g = t.nodes[id].g;
+        for (std::uint32_t i = 0; i < domain.action_count(); ++i) {
+            const ActionId a(i);
+            if (!is_enabled(enabled, a) || !domain.applicable(a, state)) continue;
+            WorldState next = state;
+            next.apply(domain.effects(a));
+            const double ng = g + domain.action_cost(a);
+            const auto [it, fresh] = ids.emplace(key_of(next), static_cast<std::uint32_t>(t.nodes.size()));
+            if (fresh) {
+                const double nh = h_max(domain, next, goal, enabled, scratch);
+                t.nodes.push_back(TraceNode{std::move(next), ng, nh, id, a, 0});
+                closed.push_back(false);
+                if (nh != inf) open.emplace(ng + nh, nh, -sequence++, it->second);
+                continue;
+            }
+            TraceNode& n = t.nodes[it->second];
+            if (closed[it->second] || ng >= n.g || n.h == inf) continue;
+            n.g = ng;
+            n.parent = id;
+            n.action = a;
+            open.emplace(ng + n.h, n.h, -sequence++, it->second);
+        }
+    }
+    return t;
 }
 
 }  // namespace gameplan::goap

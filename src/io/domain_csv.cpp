@@ -2,6 +2,7 @@
 #include <gameplan/io/domain_file.hpp>
 #include <gameplan/io/load_error.hpp>
 
+#include "domain_tolerant.hpp"
 #include "json_locator.hpp"
 
 #include <nlohmann/json.hpp>
@@ -254,7 +255,7 @@ std::string closest_name(std::string_view name, const std::vector<std::string>& 
         if (std::max(c.size(), name.size()) - std::min(c.size(), name.size()) > 2) continue;
         std::size_t d = edit_distance(name, c);
         if (lower(c) == folded) d = 0;  // differs only in case: the best suggestion there is
-        const bool close = d == 0 || (d <= 2 && 2 * d < name.size());
+        const bool close = d == 0 || (d <= 2 && 2 * d <= name.size());
         if (close && (best == std::string_view::npos || d < best_distance)) {
             best = i;
             best_distance = d;
@@ -272,7 +273,9 @@ constexpr std::string_view kColumnNames[kColumns] = {"name", "cost", "preconditi
 
 class CsvLoader {
 public:
-    CsvLoader(std::string_view text, std::string_view file) : m_text(text), m_file(file) {}
+    // With `tolerant`, errors of single rows are collected there and their rows skipped.
+    CsvLoader(std::string_view text, std::string_view file, detail::TolerantDomain* tolerant = nullptr)
+        : m_text(text), m_file(file), m_tolerant(tolerant) {}
 
     DomainFile load() {
         if (const std::size_t bad = detail::invalid_utf8_offset(m_text); bad != std::string_view::npos) {
@@ -291,13 +294,20 @@ public:
         std::vector<const CsvRecord*> rows;
         for (std::size_t i = first + 1; i < m_records.size(); ++i)
             if (!row_blank(m_records[i])) rows.push_back(&m_records[i]);
-        for (const CsvRecord* r : rows) check_row_width(*r);
+        std::vector<const CsvRecord*> wide;  // rows with cells outside the header's columns
+        for (const CsvRecord* r : rows)
+            if (!guarded([&] { check_row_width(*r); })) wide.push_back(r);
+        if (!wide.empty())
+            rows.erase(std::remove_if(rows.begin(), rows.end(),
+                                      [&](const CsvRecord* r) { return std::find(wide.begin(), wide.end(), r) != wide.end(); }),
+                       rows.end());
 
         // Declarations first, so they bind wherever they are in the file.
         for (const CsvRecord* r : rows)
-            if (name_of(*r) == "@atoms") read_atoms(*r);
+            if (name_of(*r) == "@atoms") guarded([&] { read_atoms(*r); });
+        if (m_tolerant) m_tolerant->atoms_declared = m_declared;
         for (const CsvRecord* r : rows)
-            if (name_of(*r) == "@shared") read_shared(*r);
+            if (name_of(*r) == "@shared") guarded([&] { read_shared(*r); });
 
         struct NamedGoal {
             std::string name;
@@ -308,10 +318,10 @@ public:
         bool has_start = false, has_goal = false;
         std::vector<NamedGoal> named;
         std::unordered_map<std::string, std::size_t> goal_lines;
-        for (const CsvRecord* rp : rows) {
+        for (const CsvRecord* rp : rows) guarded([&] {
             const CsvRecord& r = *rp;
             const std::string name = name_of(r);
-            if (name == "@atoms" || name == "@shared") continue;
+            if (name == "@atoms" || name == "@shared") return;
             if (name.empty()) fail(r, kName, "missing action name (the row has other cells filled)");
             if (name == "@start") {
                 if (has_start) fail(r, kName, "a second @start row (the first is on line " + std::to_string(m_start_line) + ")");
@@ -327,6 +337,7 @@ public:
                 require_empty(r, kCost, "@goal (a priority belongs to a named goal, @goal:NAME)");
                 require_empty(r, kEff, "@goal");
                 goal = literals(r, kPre);
+                if (m_tolerant) m_tolerant->goal_place = detail::Place{r.line, 0, m_headers[kPre]};
             } else if (name.rfind("@goal:", 0) == 0) {
                 const std::string goal_name(trim(std::string_view(name).substr(6)));
                 if (goal_name.empty()) fail(r, kName, "goal name missing after '@goal:'");
@@ -341,13 +352,14 @@ public:
                     priority = *p;
                 }
                 named.push_back(NamedGoal{goal_name, literals(r, kPre), priority});
+                if (m_tolerant) m_tolerant->goals_place.push_back(detail::Place{r.line, 0, m_headers[kPre]});
             } else if (name.front() == '@') {
                 fail(r, kName, "unknown row kind '" + printable(name) +
                                    "' (expected @atoms, @shared, @start, @goal or @goal:NAME; action names cannot start with '@')");
             } else {
                 read_action(r, name);
             }
-        }
+        });
 
         DomainFile out;
         out.domain = m_builder.build();
@@ -368,6 +380,29 @@ public:
     }
 
 private:
+    // Runs one row's work; when tolerant, a LoadError is collected instead of thrown. True if it passed.
+    template <class Fn>
+    bool guarded(Fn&& fn) {
+        if (!m_tolerant) {
+            fn();
+            return true;
+        }
+        try {
+            fn();
+            return true;
+        } catch (const LoadError& e) {
+            m_tolerant->errors.push_back(e);
+            return false;
+        }
+    }
+
+    void note_atom(goap::AtomId id, const CsvRecord& r, Column c) {
+        if (!m_tolerant) return;
+        auto& places = m_tolerant->atom_place;
+        if (places.size() <= id.value) places.resize(id.value + 1);
+        if (places[id.value].line == 0) places[id.value] = detail::Place{r.line, 0, m_headers[c]};
+    }
+
     static bool blank(const CsvRecord& r) {
         return std::all_of(r.cells.begin(), r.cells.end(), [](const std::string& c) { return trim(c).empty(); });
     }
@@ -417,11 +452,11 @@ private:
             std::vector<std::string> names(std::begin(kColumnNames), std::end(kColumnNames));
             names.emplace_back("notes");
             const std::string guess = closest_name(key, names);
-            throw LoadError(m_file, h.line, 0, "header",
+            guarded([&] { throw LoadError(m_file, h.line, 0, "header",
                             "unknown column '" + printable(raw) + "'" +
                                 (guess.empty() ? std::string() : " (did you mean '" + guess + "'?)") +
                                 "; the columns are name, cost, preconditions, effects, and columns named 'notes' "
-                                "or starting with '_' are ignored");
+                                "or starting with '_' are ignored"); });
         }
         for (std::size_t c = 0; c < kColumns; ++c)
             if (m_index[c] == std::string_view::npos)
@@ -471,7 +506,7 @@ private:
         m_atoms_line = r.line;
         for (const std::string& name : names(r, "@atoms")) {
             if (m_builder.find_atom(name).valid()) fail(r, kEff, "duplicate atom '" + printable(name) + "'");
-            m_builder.add_atom(name);
+            note_atom(m_builder.add_atom(name), r, kEff);
             m_declared_names.push_back(name);
         }
     }
@@ -481,9 +516,16 @@ private:
     }
 
     goap::AtomId atom(const CsvRecord& r, Column c, const std::string& name) {
-        if (!m_declared) return m_builder.add_atom(name);
+        if (!m_declared) {
+            const goap::AtomId id = m_builder.add_atom(name);
+            note_atom(id, r, c);
+            return id;
+        }
         const goap::AtomId id = m_builder.find_atom(name);
-        if (id.valid()) return id;
+        if (id.valid()) {
+            note_atom(id, r, c);
+            return id;
+        }
         const std::string guess = closest_name(name, m_declared_names);
         fail(r, c, "unknown atom '" + printable(name) + "'" +
                        (guess.empty() ? std::string(" (not listed in @atoms on line " + std::to_string(m_atoms_line) + ")")
@@ -525,10 +567,12 @@ private:
             fail(r, kName, "duplicate action '" + printable(name) + "' (also on line " + std::to_string(m_action_lines.at(name)) + ")");
         if (err != goap::DomainError::None) fail(r, kName, std::string(goap::to_string(err)));
         m_action_lines.emplace(name, r.line);
+        if (m_tolerant) m_tolerant->action_place.push_back(detail::Place{r.line, 0, m_headers[kName]});
     }
 
     std::string_view m_text;
     std::string m_file;
+    detail::TolerantDomain* m_tolerant = nullptr;
     std::vector<CsvRecord> m_records;
     std::size_t m_index[kColumns] = {};
     std::string m_headers[kColumns];
@@ -571,6 +615,20 @@ std::string row(std::string_view name, std::string_view cost, std::string_view p
 DomainFile parse_domain_csv(std::string_view text, std::string_view file_name) {
     return CsvLoader(text, file_name).load();
 }
+
+namespace detail {
+TolerantDomain read_domain_csv_tolerant(std::string_view text, std::string_view file_name) {
+    TolerantDomain out;
+    try {
+        out.file = CsvLoader(text, file_name, &out).load();
+    } catch (const LoadError& e) {  // the CSV itself, its encoding or its header: nothing to read on
+        out.readable = false;
+        out.errors.push_back(e);
+    }
+    out.atom_place.resize(out.file.domain.atom_count());
+    return out;
+}
+}  // namespace detail
 
 DomainFile load_domain_csv(const std::filesystem::path& path) {
     const std::string text = read_text_input(path, CsvLimits{}.max_bytes);

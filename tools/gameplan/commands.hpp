@@ -30,6 +30,11 @@ void add_simulate_command(CLI::App& app, int& exit_code);
 /// `gameplan demo [--map MAP] [--agents N] [--ticks N] [--seed S] [--threads T] [--json]
 /// [--png-every K --png-dir DIR]`: the village simulation (docs/demo.md).
 void add_demo_command(CLI::App& app, int& exit_code);
+/// Designers' tools (docs/designers.md): `convert IN OUT`, `explain DOMAIN`, `lint DOMAIN`, `dot DOMAIN`.
+void add_convert_command(CLI::App& app, int& exit_code);
+void add_explain_command(CLI::App& app, int& exit_code);
+void add_lint_command(CLI::App& app, int& exit_code);
+void add_dot_command(CLI::App& app, int& exit_code);
 }  // namespace gameplan::cli
 
 namespace gameplan::cli {

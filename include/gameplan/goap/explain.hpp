@@ -31,6 +31,7 @@
 
 #include <gameplan/goap/domain.hpp>
 #include <gameplan/goap/world_state.hpp>
+#include <gameplan/status.hpp>
 
 #include <cstdint>
 #include <span>
@@ -78,6 +79,32 @@ struct PlanStep {
 /// applicable from `start` (a planner's result is).
 [[nodiscard]] std::vector<PlanStep> explain_plan(const Domain& domain, const WorldState& start, const Condition& goal,
                                                  std::span<const ActionId> plan);
+
+/// One state of a traced search.
+struct TraceNode {
+    WorldState state;                 ///< the state
+    double g = 0;                     ///< cost from the start
+    double h = 0;                     ///< h_max estimate to the goal
+    std::uint32_t parent = UINT32_MAX;///< the node it was generated from (UINT32_MAX for the start)
+    ActionId action;                  ///< the action from the parent
+    std::uint32_t expanded = 0;       ///< 1-based expansion order; 0 = generated, never expanded
+};
+
+/// A recorded search: every generated state with g and h, the expansion order, and the plan's nodes.
+struct SearchTrace {
+    Status status = Status::NoPath;         ///< Found, NoPath, or BudgetExhausted
+    double cost = 0;                        ///< plan cost when Found
+    std::vector<TraceNode> nodes;           ///< node 0 is the start
+    std::vector<std::uint32_t> plan_nodes;  ///< start ... goal node when Found
+    std::uint64_t expanded = 0;             ///< expansions made
+};
+
+/// Runs a forward A* search with the planner's forward heuristic (h_max, admissible, so the cost is
+/// optimal) and records it, for drawing (`gameplan plan --trace`). States are full assignments kept in
+/// an ordered map: this is a readable reference search, much slower than `Planner`, and stops with
+/// BudgetExhausted after `max_expansions`. Ties break on f, then smaller h, then the newer node.
+[[nodiscard]] SearchTrace trace_search(const Domain& domain, const WorldState& start, const Condition& goal,
+                                       std::uint64_t max_expansions, std::span<const std::uint8_t> enabled = {});
 
 /// A literal in the CSV cell syntax: `atom` for true, `!atom` for false.
 [[nodiscard]] std::string literal_text(const Domain& domain, Literal literal);

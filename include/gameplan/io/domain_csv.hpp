@@ -117,7 +117,7 @@ struct CsvItem {
 [[nodiscard]] std::size_t edit_distance(std::string_view a, std::string_view b);
 
 /// The candidate most like `name` when it is close enough to be a likely typo (distance at most 2 and
-/// less than half of `name`'s length, or differing only in case), else an empty string. Ties go to the
+/// at most half of `name`'s length, or differing only in case), else an empty string. Ties go to the
 /// first candidate.
 [[nodiscard]] std::string closest_name(std::string_view name, const std::vector<std::string>& candidates);
 
