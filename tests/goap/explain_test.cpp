@@ -253,3 +253,49 @@ TEST(ExplainPlan, StepsSayWhatTheyLeaveAndWhy) {
     EXPECT_EQ(steps[1].changes.size(), 2u);
     EXPECT_FALSE(steps[1].state.get(d.find_atom("hungry")));
 }
+
+TEST(TraceSearch, SameOptimalCostAsThePlannerOnRandomDomains) {
+    std::mt19937 rng(7);
+    int found = 0;
+    for (int trial = 0; trial < 400; ++trial) {
+        const Problem p = random_problem(rng);
+        Planner planner(p.domain);
+        PlanOptions o;
+        o.enabled = p.enabled;
+        const PlanResult r = planner.plan(p.start, p.goal, o);
+        const SearchTrace t = trace_search(p.domain, p.start, p.goal, 1'000'000, p.enabled);
+        ASSERT_EQ(t.status, r.status) << "trial " << trial;
+        if (r.status != Status::Found) continue;
+        ++found;
+        EXPECT_EQ(t.cost, r.cost) << "trial " << trial;
+        // The recorded path is a valid plan: each node is its parent plus the action's effects.
+        ASSERT_FALSE(t.plan_nodes.empty());
+        EXPECT_EQ(t.plan_nodes.front(), 0u);
+        WorldState s = p.start;
+        double cost = 0;
+        for (std::size_t i = 1; i < t.plan_nodes.size(); ++i) {
+            const TraceNode& n = t.nodes[t.plan_nodes[i]];
+            EXPECT_EQ(n.parent, t.plan_nodes[i - 1]);
+            ASSERT_TRUE(s.satisfies(p.domain.preconditions(n.action)));
+            s.apply(p.domain.effects(n.action));
+            cost += p.domain.action_cost(n.action);
+            EXPECT_EQ(n.g, cost);
+            EXPECT_TRUE(s == n.state);
+        }
+        EXPECT_TRUE(s.satisfies(p.goal));
+        for (const std::uint32_t id : t.plan_nodes) EXPECT_LE(t.nodes[id].h, r.cost - t.nodes[id].g + 1e-9);  // admissible
+    }
+    EXPECT_GT(found, 100);
+}
+
+TEST(TraceSearch, BudgetStopsTheSearch) {
+    DomainBuilder b;
+    for (int i = 0; i < 6; ++i) ASSERT_EQ(b.add_action(numbered("flip", i), 1, {}, {{numbered("x", i), true}}), DomainError::None);
+    const Domain d = b.build();
+    Condition goal = d.make_condition();
+    for (std::uint32_t i = 0; i < 6; ++i) goal.set(AtomId(i), true);
+    const SearchTrace t = trace_search(d, d.make_state(), goal, 3);
+    EXPECT_EQ(t.status, Status::BudgetExhausted);
+    EXPECT_EQ(t.expanded, 3u);
+    EXPECT_TRUE(t.plan_nodes.empty());
+}
