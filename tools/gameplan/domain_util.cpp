@@ -3,6 +3,7 @@
 #include <gameplan/goap/explain.hpp>
 #include <gameplan/io/domain_file.hpp>
 #include <gameplan/io/lint.hpp>
+#include <gameplan/io/movingai.hpp>
 
 #include <charconv>
 #include <cmath>
@@ -98,6 +99,14 @@ io::DomainFile load_domain_reporting_all(const std::string& path) {
         message += "\ngameplan: " + std::to_string(others + 1) + " errors in " + io::input_name(path);
         throw io::LoadError(first.file(), first.line(), first.column(), first.field(), message);
     }
+}
+
+path::GridMap read_grid_map(const std::string& path) {
+    if (path != "-") return io::load_grid_map(path);
+    const std::string text = io::read_text_input("-", std::size_t{256} << 20);
+    const std::size_t first = text.find_first_not_of(" \t\r\n");
+    if (first != std::string::npos && text.compare(first, 4, "type") == 0) return io::parse_movingai_map(text, "<stdin>");
+    return io::parse_text_map(text, "<stdin>");
 }
 
 }  // namespace gameplan::cli

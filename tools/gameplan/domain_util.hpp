@@ -5,6 +5,7 @@
 #include <gameplan/goap/domain.hpp>
 #include <gameplan/goap/world_state.hpp>
 #include <gameplan/io/domain_json.hpp>
+#include <gameplan/path/grid_map.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -42,4 +43,7 @@ namespace gameplan::cli {
 /// Loads a domain (JSON or CSV, `-` = standard input). When it does not load, throws a LoadError whose
 /// message lists every error of the file (one per line), not just the first.
 io::DomainFile load_domain_reporting_all(const std::string& path);
+/// A grid map file in either format (`io::load_grid_map`), or from standard input for `-` (at most
+/// 256 MiB; MovingAI when the text starts with `type`, else the plain-text grid).
+path::GridMap read_grid_map(const std::string& path);
 }  // namespace gameplan::cli
