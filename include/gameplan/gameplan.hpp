@@ -38,3 +38,4 @@
 #include <gameplan/goap/agent_batch.hpp>
 #include <gameplan/goap/agent.hpp>
 #include <gameplan/goap/agent_scenario.hpp>
+#include <gameplan/goap/explain.hpp>

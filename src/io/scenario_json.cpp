@@ -1,4 +1,5 @@
 // Scenario JSON loader (docs/formats.md, "Scenario JSON").
+#include <gameplan/io/domain_file.hpp>
 #include <gameplan/io/domain_json.hpp>
 #include <gameplan/io/load_error.hpp>
 #include <gameplan/io/scenario_json.hpp>
@@ -250,7 +251,7 @@ private:
             if (!std::filesystem::is_regular_file(file, ec))
                 fail(path, "cannot open domain file '" + printable(file.string()) + "': " +
                                (std::filesystem::exists(file, ec) ? "not a regular file" : "no such file"));
-            return load_domain_json(file, m_options.limits);  // its errors name the domain file itself
+            return load_domain(file, m_options.limits);  // JSON or CSV by extension; its errors name the domain file itself
         }
         if (!d.is_object()) fail(path, std::string("must be a domain file name or a domain object (found ") + type_name(d) + ")");
         const detail::JsonLocation loc = detail::locate(m_text, path);

@@ -1,6 +1,7 @@
 // `gameplan path MAP --from X,Y --to X,Y ...`: one grid query, printed as text, JSON or an ASCII picture.
 // Also home of GridRunner, the algorithm dispatch shared with `gameplan scen`.
 #include "commands.hpp"
+#include "domain_util.hpp"
 
 #include <gameplan/io/movingai.hpp>
 #include <gameplan/path/dead_ends.hpp>
@@ -299,7 +300,7 @@ void run_path(const PathArgs& args, int& exit_code) {
     require_supported(algorithm, args.smooth);  // before loading a map it could not search
     if (algorithm == GridAlgorithm::Dijkstra && args.heuristic != "auto" && args.heuristic != "zero")
         throw UsageError("--heuristic " + args.heuristic + " contradicts --algorithm dijkstra (a zero heuristic)");
-    const path::GridMap map = io::load_grid_map(args.map_file);
+    const path::GridMap map = read_grid_map(args.map_file);  // '-' = standard input
     const path::GridPoint from = parse_point(args.from, "--from", map);
     const path::GridPoint to = parse_point(args.to, "--to", map);
     if (!std::isfinite(args.weight) || args.weight < 1.0)

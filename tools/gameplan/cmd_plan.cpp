@@ -1,7 +1,12 @@
 // `gameplan plan DOMAIN.json [--direction forward|backward] [--max-nodes N] [--goal NAME] [--json]`
 #include "commands.hpp"
+#include "domain_util.hpp"
+#include "dot_util.hpp"
+
+#include <gameplan/goap/explain.hpp>
 
 #include <gameplan/goap/planner.hpp>
+#include <gameplan/io/domain_file.hpp>
 #include <gameplan/io/domain_json.hpp>
 
 #include <nlohmann/json.hpp>
@@ -13,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace gameplan::cli {
 
@@ -24,7 +30,62 @@ struct PlanArgs {
     std::uint64_t max_nodes = 0;  // 0 = unlimited
     std::string goal;
     bool json = false;
+    std::string trace;              // --trace FILE.dot: the search tree as Graphviz
+    std::uint64_t trace_nodes = 500;  // --trace-nodes: expanded states drawn at most
 };
+
+// Writes the search tree of a traced forward A* (same optimal cost as the planner) as Graphviz DOT:
+// the first `max_nodes` expanded states with g and h, and the plan's path in bold.
+void write_trace(const PlanArgs& args, const io::DomainFile& file, const goap::Condition& goal) {
+    const goap::Domain& d = file.domain;
+    const goap::SearchTrace t = goap::trace_search(d, file.start, goal, 100000);
+    std::vector<bool> on_plan(t.nodes.size(), false);
+    for (const std::uint32_t n : t.plan_nodes) on_plan[n] = true;
+    const auto drawn = [&](std::uint32_t n) {
+        return on_plan[n] || (t.nodes[n].expanded > 0 && t.nodes[n].expanded <= args.trace_nodes);
+    };
+    std::string s = "digraph search {\n  node [shape=box, fontname=\"Helvetica\", fontsize=10];\n"
+                    "  edge [fontname=\"Helvetica\", fontsize=9];\n";
+    s += "  label=" + dot_quote("forward A* with h_max: " + std::string(to_string(t.status)) +
+                                (t.status == Status::Found ? ", cost " + cost_text(t.cost) : std::string()) + ", " +
+                                std::to_string(t.expanded) + " expanded, " + std::to_string(t.nodes.size()) + " generated" +
+                                (t.expanded > args.trace_nodes ? "; the first " + std::to_string(args.trace_nodes) +
+                                                                     " expansions and the plan are drawn"
+                                                               : std::string())) +
+         ";\n";
+    std::size_t shown = 0;
+    for (std::uint32_t n = 0; n < t.nodes.size(); ++n) {
+        if (!drawn(n)) continue;
+        ++shown;
+        const goap::TraceNode& node = t.nodes[n];
+        std::string label = (node.expanded ? "#" + std::to_string(node.expanded) : std::string("goal")) +
+                            "  g=" + cost_text(node.g) + " h=" + cost_text(node.h) + "\n";
+        std::vector<goap::Literal> change;
+        if (node.parent == UINT32_MAX) {
+            node.state.true_atoms().for_each([&](goap::AtomId a) { change.push_back(goap::Literal{a, true}); });
+        } else {
+            const goap::WorldState& before = t.nodes[node.parent].state;
+            for (std::uint32_t a = 0; a < d.atom_count(); ++a)
+                if (before.get(goap::AtomId(a)) != node.state.get(goap::AtomId(a)))
+                    change.push_back(goap::Literal{goap::AtomId(a), node.state.get(goap::AtomId(a))});
+        }
+        std::string items;
+        for (std::size_t i = 0; i < change.size() && i < 8; ++i)
+            items += (i ? ", " : "") + std::string(node.parent == UINT32_MAX ? "" : change[i].value ? "+" : "-") +
+                     d.atom_name(change[i].atom);
+        if (change.size() > 8) items += ", ...";
+        label += node.parent == UINT32_MAX ? "start: " + (items.empty() ? std::string("(nothing true)") : items) : items;
+        s += "  n" + std::to_string(n) + " [label=" + dot_quote(label) +
+             (on_plan[n] ? ", style=\"filled,bold\", fillcolor=\"#ffd54f\"" : "") + "];\n";
+        if (node.parent != UINT32_MAX && drawn(node.parent))
+            s += "  n" + std::to_string(node.parent) + " -> n" + std::to_string(n) + " [label=" +
+                 dot_quote(d.action_name(node.action)) + (on_plan[n] ? ", penwidth=2.5, color=\"#c62828\"" : "") + "];\n";
+    }
+    s += "}\n";
+    write_output(args.trace, s);
+    if (!args.json)
+        std::cerr << "trace: " << shown << " states drawn (" << t.expanded << " expanded) -> " << args.trace << '\n';
+}
 
 // The GOAP name of a status ("no_plan" rather than the engine's generic "no_path").
 std::string status_name(Status s) {
@@ -38,21 +99,10 @@ std::string format_cost(double c) {
 }
 
 int run_plan(const PlanArgs& args) {
-    const io::DomainFile file = io::load_domain_json(args.file);
-    const goap::Condition* goal = nullptr;
-    if (!args.goal.empty()) {
-        const goap::Goal* g = file.find_goal(args.goal);
-        if (!g) {
-            std::string names;
-            for (const goap::Goal& x : file.goals) names += (names.empty() ? "" : ", ") + x.name;
-            throw UsageError(args.file + ": no goal named '" + args.goal + "' in \"goals\"" +
-                             (names.empty() ? std::string(" (the file has no named goals)") : " (available: " + names + ")"));
-        }
-        goal = &g->condition;
-    } else {
-        goal = file.default_goal();
-        if (!goal) throw UsageError(args.file + ": the domain has no \"goal\" and no \"goals\" to plan for");
-    }
+    const io::DomainFile file = load_domain_reporting_all(args.file);
+    const ChosenGoal chosen = choose_goal(file, args.goal, io::input_name(args.file));
+    const goap::Condition* goal = chosen.condition;
+    if (!args.trace.empty()) write_trace(args, file, *goal);
 
     goap::PlanOptions options;
     options.direction = args.direction == "forward" ? goap::Direction::Forward : goap::Direction::Backward;
@@ -76,19 +126,37 @@ int run_plan(const PlanArgs& args) {
             nlohmann::ordered_json unreachable = nlohmann::ordered_json::object();
             for (const goap::Literal& l : planner.unreachable_goals()) unreachable[file.domain.atom_name(l.atom)] = l.value;
             out["unreachable_goals"] = unreachable;
+            const goap::NoPlanAnalysis why = goap::analyze_no_plan(file.domain, file.start, *goal);
+            out["root_causes"] = items_json(file.domain, why.root_causes);
+            nlohmann::ordered_json cycles = nlohmann::ordered_json::array();
+            for (const auto& c : why.cycles) cycles.push_back(items_json(file.domain, c));
+            out["cycles"] = std::move(cycles);
         }
         std::cout << out.dump() << '\n';
     } else if (r.status == Status::Found) {
+        std::cout << "goal: " << chosen.description << '\n';
+        if (r.plan.empty()) std::cout << "the goal already holds at the start: nothing to do\n";
         std::cout << "plan (" << r.plan.size() << (r.plan.size() == 1 ? " action" : " actions") << ", cost "
                   << format_cost(r.cost) << "):\n";
         for (const goap::ActionId a : r.plan)
             std::cout << "  " << file.domain.action_name(a) << "  (cost " << format_cost(file.domain.action_cost(a)) << ")\n";
     } else if (r.status == Status::NoPath) {
+        std::cout << "goal: " << chosen.description << '\n';
         std::cout << "no plan: the goal cannot be reached from the start state\n";
         if (!planner.unreachable_goals().empty()) {
-            std::cout << "unreachable goal atoms (no enabled action can ever set them):\n";
+            // What no sequence of actions reaches, and why (goap/explain.hpp): the atoms nothing sets and
+            // the atoms that only need each other, not merely the goal atoms themselves.
+            const goap::NoPlanAnalysis why = goap::analyze_no_plan(file.domain, file.start, *goal);
+            std::cout << "unreachable goal atoms (no sequence of actions makes them hold):\n";
             for (const goap::Literal& l : planner.unreachable_goals())
                 std::cout << "  " << file.domain.atom_name(l.atom) << " = " << (l.value ? "true" : "false") << '\n';
+            if (!why.root_causes.empty())
+                std::cout << "because nothing sets (not true at the start, and no action sets them): "
+                          << items_text(file.domain, why.root_causes) << '\n';
+            for (const auto& c : why.cycles)
+                std::cout << "because these only need each other (nothing outside them starts them): "
+                          << items_text(file.domain, c) << '\n';
+            std::cout << "(gameplan explain " << args.file << " says more)\n";
         } else {
             std::cout << "every goal atom is reachable on its own, but not all of them together\n";
         }
@@ -106,13 +174,18 @@ int run_plan(const PlanArgs& args) {
 void add_plan_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<PlanArgs>();
     CLI::App* cmd = app.add_subcommand("plan", "Find a cost-optimal GOAP plan for a domain file (exit 0 found, 1 none, 2 bad input)");
-    cmd->add_option("domain", args->file, "Domain JSON file (see docs/formats.md)")->required();
+    cmd->add_option("domain", args->file, "Domain file, JSON or CSV (see docs/formats.md; '-' = standard input)")->required();
     cmd->add_option("--direction", args->direction, "Search direction (default: " +
                                                         std::string(goap::to_string(goap::kDefaultDirection)) + ")")
         ->check(CLI::IsMember({"forward", "backward"}));
     cmd->add_option("--max-nodes", args->max_nodes, "Node expansion budget (default: unlimited)")
         ->check(CLI::PositiveNumber);
     cmd->add_option("--goal", args->goal, "Plan for this named goal from \"goals\" (default: \"goal\", else the highest priority)");
+    cmd->add_option("--trace", args->trace,
+                    "Write the search tree as Graphviz DOT to this file: states with g and h, the plan in bold "
+                    "(a traced forward A*, same optimal cost)");
+    cmd->add_option("--trace-nodes", args->trace_nodes, "Expanded states drawn by --trace at most (default 500)")
+        ->check(CLI::PositiveNumber);
     cmd->add_flag("--json", args->json, "Print one JSON object: status, cost, plan, expanded, generated, micros");
     cmd->callback([args, &exit_code] { exit_code = run_plan(*args); });
 }

@@ -2,6 +2,7 @@
 #include "commands.hpp"
 
 #include <gameplan/goap/agent_scenario.hpp>
+#include <gameplan/io/domain_file.hpp>
 #include <gameplan/io/scenario_json.hpp>
 
 #include <nlohmann/json.hpp>
@@ -155,7 +156,10 @@ private:
 };
 
 int run_simulate(const SimulateArgs& args) {
-    const goap::Scenario scenario = io::load_scenario_json(args.file);
+    // '-' reads the scenario from standard input; a "domain" file name is then relative to the current folder.
+    const goap::Scenario scenario = args.file == "-" ? io::parse_scenario_json(io::read_text_input("-"), "<stdin>",
+                                                                               io::ScenarioParseOptions{".", true})
+                                                     : io::load_scenario_json(args.file);
     goap::ScenarioRunner runner(scenario);
     if (!runner.error().empty()) throw UsageError(runner.error());
     const std::uint64_t ticks = args.ticks > 0 ? args.ticks : scenario.ticks;

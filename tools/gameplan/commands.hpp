@@ -35,6 +35,11 @@ void add_demo_command(CLI::App& app, int& exit_code);
 void add_crowd_command(CLI::App& app, int& exit_code);
 /// `gameplan graph GRAPH.json|GRAPH.csv --from ID --to ID [--algorithm astar|dijkstra] [--json]` (docs/graphs.md).
 void add_graph_command(CLI::App& app, int& exit_code);
+/// Designers' tools (docs/designers.md): `convert IN OUT`, `explain DOMAIN`, `lint DOMAIN`, `dot DOMAIN`.
+void add_convert_command(CLI::App& app, int& exit_code);
+void add_explain_command(CLI::App& app, int& exit_code);
+void add_lint_command(CLI::App& app, int& exit_code);
+void add_dot_command(CLI::App& app, int& exit_code);
 }  // namespace gameplan::cli
 
 namespace gameplan::cli {

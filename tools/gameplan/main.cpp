@@ -20,6 +20,10 @@ int main(int argc, char** argv) {
     gameplan::cli::add_demo_command(app, exit_code);
     gameplan::cli::add_crowd_command(app, exit_code);
     gameplan::cli::add_graph_command(app, exit_code);
+    gameplan::cli::add_convert_command(app, exit_code);
+    gameplan::cli::add_explain_command(app, exit_code);
+    gameplan::cli::add_lint_command(app, exit_code);
+    gameplan::cli::add_dot_command(app, exit_code);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

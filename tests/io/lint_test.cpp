@@ -1,0 +1,145 @@
+// lint finds every planted problem of a guard domain (in JSON and in CSV), reports all errors of a file
+// at once, and says nothing about clean domains.
+#include <gameplan/io/domain_csv.hpp>
+#include <gameplan/io/lint.hpp>
+
+#include <test_data.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+using namespace gameplan;
+
+namespace {
+
+// Planted: an unknown field ("precondition"), a typo ("sees_playr" read, "sees_player" set), an atom
+// needed but never set ("door_open"), so an action that can never apply ("escape") and an unreachable
+// goal ("flee"), a duplicate action ("attack_again"), an effect that changes nothing ("reload").
+const char* const kGuardJson = R"({
+  "actions": [
+    {"name": "spot", "cost": 1, "effects": {"sees_player": true}},
+    {"name": "attack", "cost": 2, "preconditions": {"sees_playr": true}, "effects": {"target_hit": true}},
+    {"name": "attack_again", "cost": 2, "preconditions": {"sees_playr": true}, "effects": {"target_hit": true}},
+    {"name": "reload", "cost": 1, "preconditions": {"armed": true}, "effects": {"armed": true}},
+    {"name": "escape", "cost": 1, "preconditions": {"door_open": true}, "effects": {"safe": true}},
+    {"name": "draw", "cost": 1, "precondition": {"armed": false}, "effects": {"armed": true}}
+  ],
+  "start": {},
+  "goals": {"kill": {"conditions": {"target_hit": true}, "priority": 2},
+            "flee": {"conditions": {"safe": true}, "priority": 1}}
+})";
+
+const io::LintFinding* find(const io::LintReport& r, io::LintKind kind, const std::string& needle) {
+    for (const io::LintFinding& f : r.findings)
+        if (f.kind == kind && f.message.find(needle) != std::string::npos) return &f;
+    return nullptr;
+}
+
+void expect_guard_findings(const io::LintReport& r, bool json) {
+    ASSERT_TRUE(r.readable);
+    std::string all;
+    for (const io::LintFinding& f : r.findings) all += io::format_finding(r, f) + "\n";
+    SCOPED_TRACE(all);
+    const io::LintFinding* typo = find(r, io::LintKind::LikelyTypo, "'sees_playr' is read but never set; did you mean 'sees_player'?");
+    ASSERT_NE(typo, nullptr);
+    EXPECT_EQ(typo->suggestion, "sees_player");
+    EXPECT_EQ(typo->line, json ? 4u : 3u);
+    ASSERT_NE(find(r, io::LintKind::NeverSet, "'door_open' is needed by 'escape' but no action sets it"), nullptr);
+    ASSERT_NE(find(r, io::LintKind::NeverApplies, "action 'escape' can never apply from the start state: nothing makes 'door_open' hold"), nullptr);
+    ASSERT_NE(find(r, io::LintKind::NeverApplies, "action 'attack' can never apply"), nullptr);
+    const io::LintFinding* dup = find(r, io::LintKind::DuplicateAction, "action 'attack_again' has the same preconditions and effects as 'attack' (line " + std::string(json ? "4" : "3") + ") and the same cost");
+    ASSERT_NE(dup, nullptr);
+    EXPECT_EQ(dup->line, json ? 5u : 4u);
+    ASSERT_NE(find(r, io::LintKind::NoEffect, "action 'reload': effect 'armed' changes nothing"), nullptr);
+    ASSERT_NE(find(r, io::LintKind::UnreachableGoal, "goal 'flee' can never be reached: nothing reaches 'safe'; root cause 'door_open'"), nullptr);
+    // The typo'd atom is the root cause of the other goal.
+    ASSERT_NE(find(r, io::LintKind::UnreachableGoal, "goal 'kill' can never be reached: nothing reaches 'target_hit'; root cause 'sees_playr'"), nullptr);
+    // Findings come in file order.
+    EXPECT_TRUE(std::is_sorted(r.findings.begin(), r.findings.end(), [](const io::LintFinding& a, const io::LintFinding& b) {
+        return (a.line ? a.line : SIZE_MAX) < (b.line ? b.line : SIZE_MAX);
+    }));
+}
+
+}  // namespace
+
+TEST(Lint, FindsEveryPlantedProblemInJson) {
+    const io::LintReport r = io::lint_domain_text(kGuardJson, io::DomainFormat::Json, "guard.json");
+    expect_guard_findings(r, true);
+    const io::LintFinding* field = find(r, io::LintKind::UnknownField, "unknown field (did you mean 'preconditions'?)");
+    ASSERT_NE(field, nullptr);
+    EXPECT_EQ(field->field, "actions[5].precondition");
+    EXPECT_EQ(field->line, 8u);
+    EXPECT_EQ(field->suggestion, "preconditions");
+    EXPECT_EQ(io::format_finding(r, *field).substr(0, 52), "guard.json:8:33: actions[5].precondition: unknown_fi");
+}
+
+TEST(Lint, FindsEveryPlantedProblemInCsv) {
+    // The same domain as a spreadsheet, with an unknown column instead of the unknown field.
+    const char* csv =
+        "name,cost,preconditions,effects,Notse\n"
+        "spot,1,,sees_player,\n"
+        "attack,2,sees_playr,target_hit,\n"
+        "attack_again,2,sees_playr,target_hit,\n"
+        "reload,1,armed,armed,\n"
+        "escape,1,door_open,safe,\n"
+        "draw,1,!armed,armed,\n"
+        "@goal:kill,2,target_hit,,\n"
+        "@goal:flee,1,safe,,\n";
+    const io::LintReport r = io::lint_domain_text(csv, io::DomainFormat::Csv, "guard.csv");
+    expect_guard_findings(r, false);
+    const io::LintFinding* column = find(r, io::LintKind::UnknownField, "unknown column 'Notse' (did you mean 'notes'?)");
+    ASSERT_NE(column, nullptr);
+    EXPECT_EQ(column->line, 1u);
+}
+
+TEST(Lint, ReportsAllErrorsOfAFileNotJustTheFirst) {
+    const char* json = R"({"atoms": ["a", "b"],
+      "actions": [{"name": "x", "cost": -1, "effects": {"a": true}},
+                  {"name": "y", "cost": 1, "effects": {"c": true}},
+                  {"name": "x", "cost": 1, "effects": {"b": true}}],
+      "goal": {"bb": true}})";
+    const std::vector<io::LoadError> errors = io::domain_load_errors(json, io::DomainFormat::Json, "e.json");
+    ASSERT_EQ(errors.size(), 4u);
+    EXPECT_EQ(std::string(errors[0].what()), "e.json:2:33: actions[0].cost: must be a finite number >= 0");
+    EXPECT_EQ(std::string(errors[1].what()), "e.json:3:56: actions[1].effects.c: unknown atom 'c' (not listed in \"atoms\")");
+    EXPECT_EQ(std::string(errors[2].what()).substr(0, 42), "e.json:4:20: actions[2].name: duplicate ac");
+    EXPECT_EQ(std::string(errors[3].what()), "e.json:5:16: goal.bb: unknown atom 'bb' (did you mean 'b'?)");
+    const char* csv = "name,cost,preconditions,effects\n@atoms,,,a;b\nx,-1,,a\ny,1,,c\nz,1,ammo>=3,b\n";
+    const std::vector<io::LoadError> csv_errors = io::domain_load_errors(csv, io::DomainFormat::Csv, "e.csv");
+    ASSERT_EQ(csv_errors.size(), 3u);
+    EXPECT_EQ(csv_errors[0].line(), 3u);
+    EXPECT_EQ(csv_errors[1].line(), 4u);
+    EXPECT_EQ(csv_errors[2].line(), 5u);
+    EXPECT_TRUE(io::domain_load_errors(io::write_domain_csv(io::parse_domain_json(R"({"actions": []})")), io::DomainFormat::Csv, "ok.csv").empty());
+}
+
+TEST(Lint, UnreadableTextIsSaidOnce) {
+    const io::LintReport r = io::lint_domain_text("{\"actions\": [", io::DomainFormat::Json, "broken.json");
+    EXPECT_FALSE(r.readable);
+    ASSERT_EQ(r.findings.size(), 1u);
+    EXPECT_EQ(r.findings[0].kind, io::LintKind::Error);
+    const io::LintReport c = io::lint_domain_text("name,cost\n\"open", io::DomainFormat::Csv, "broken.csv");
+    EXPECT_FALSE(c.readable);
+}
+
+TEST(Lint, CleanDomainsHaveNoFindings) {
+    // (The village domains are not clean by lint's rules: the game, not an action, makes villagers
+    // hungry and tired, so lint reports those atoms as never set.)
+    std::vector<std::filesystem::path> files = {test::source_dir() / "examples/goap/hunger.json"};
+    if (test::have_benchmark_data()) files.push_back(test::benchmark_dir() / "goap/gpgoap_example.json");
+    for (const auto& name : files) {
+        const io::LintReport r = io::lint_domain_file(name);
+        std::string all;
+        for (const io::LintFinding& f : r.findings) all += io::format_finding(r, f) + "\n";
+        EXPECT_TRUE(r.readable) << name;
+        EXPECT_EQ(all, "") << name;
+    }
+    const io::LintReport inline_clean = io::lint_domain_text(
+        "name,cost,preconditions,effects\n@start,,,hungry\n@goal,,!hungry,\nbuy,3,!has_food,has_food\n"
+        "eat,5,has_food; hungry,!hungry; !has_food\n",
+        io::DomainFormat::Csv, "clean.csv");
+    EXPECT_TRUE(inline_clean.findings.empty()) << io::format_finding(inline_clean, inline_clean.findings.front());
+}

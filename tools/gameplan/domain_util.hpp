@@ -1,0 +1,49 @@
+#pragma once
+// Helpers shared by the commands that read GOAP domains (plan, explain, lint, dot, convert).
+#include "commands.hpp"
+
+#include <gameplan/goap/domain.hpp>
+#include <gameplan/goap/world_state.hpp>
+#include <gameplan/io/domain_json.hpp>
+#include <gameplan/path/grid_map.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <span>
+#include <string>
+
+namespace gameplan::cli {
+
+/// The goal a command plans for.
+struct ChosenGoal {
+    const goap::Condition* condition = nullptr;
+    std::string name;         ///< "goal" for the default goal, else the named goal's name
+    std::string description;  ///< for people: `the default goal ("goal")` or `goal 'eat' (priority 2)`
+};
+
+/// `requested` from "goals", or (when empty) the file's default goal: "goal", else the named goal of
+/// highest priority. Throws UsageError naming `file` when there is none.
+ChosenGoal choose_goal(const io::DomainFile& domain_file, const std::string& requested, const std::string& file);
+
+/// Literals in the CSV cell syntax, as a JSON array of strings / as "a, !b".
+nlohmann::ordered_json items_json(const goap::Domain& domain, std::span<const goap::Literal> literals);
+std::string items_text(const goap::Domain& domain, std::span<const goap::Literal> literals, const char* separator = ", ");
+
+/// A cost as JSON: an integer when it is one, else a double.
+nlohmann::ordered_json cost_json(double cost);
+/// A cost for people: the shortest text that reads back exactly.
+std::string cost_text(double cost);
+
+/// Writes `text` to `path`, or to standard output for `-`. Throws UsageError if it cannot.
+void write_output(const std::string& path, const std::string& text);
+
+}  // namespace gameplan::cli
+
+namespace gameplan::cli {
+/// Loads a domain (JSON or CSV, `-` = standard input). When it does not load, throws a LoadError whose
+/// message lists every error of the file (one per line), not just the first.
+io::DomainFile load_domain_reporting_all(const std::string& path);
+/// A grid map file in either format (`io::load_grid_map`), or from standard input for `-` (at most
+/// 256 MiB; MovingAI when the text starts with `type`, else the plain-text grid).
+path::GridMap read_grid_map(const std::string& path);
+}  // namespace gameplan::cli
