@@ -134,8 +134,17 @@ struct detail::PlannerImpl {
     Direction direction = kDefaultDirection;
     bool one_word = true;
 
+    // The registry's bytes as the engine's memory budget sees them: past any limit once it refused
+    // a state.
+    [[nodiscard]] std::size_t registry_bytes() const noexcept {
+        return registry.full() ? SIZE_MAX : registry.memory_bytes();
+    }
+    // Set by compile_goal(): some relevant action costs more than kMaxActionCost.
+    bool cost_too_large = false;
+
     // Result.
     Status status = Status::InvalidQuery;
+    search::BudgetLimit limit = search::BudgetLimit::None;
     search::SearchStats stats;
     double cost = 0;
     double micros = 0;
@@ -178,6 +187,7 @@ struct ForwardSpace {
 
     [[nodiscard]] std::size_t width() const noexcept { return kW ? kW : p.words; }
     [[nodiscard]] std::size_t node_bound() const noexcept { return p.registry.size(); }
+    [[nodiscard]] std::size_t memory_bytes() const noexcept { return p.registry_bytes(); }
 
     [[nodiscard]] bool is_goal(search::NodeIndex node) const noexcept {
         const std::uint64_t* s = p.registry.state(node);
@@ -213,6 +223,7 @@ struct ForwardSpace {
             }
             if (!changed) continue;  // a self-loop never improves a path
             const std::uint32_t id = p.registry.intern<kW>(next);
+            if (id == detail::StateRegistry::kFull) return;  // out of memory: the engine stops
             sink(id, PlanCost{p.search_cost[s], 1}, p.search_id[s]);
         }
     }
@@ -225,6 +236,7 @@ struct BackwardSpace {
 
     [[nodiscard]] std::size_t width() const noexcept { return kW ? kW : p.words; }
     [[nodiscard]] std::size_t node_bound() const noexcept { return p.registry.size(); }
+    [[nodiscard]] std::size_t memory_bytes() const noexcept { return p.registry_bytes(); }
 
     [[nodiscard]] bool is_goal(search::NodeIndex node) const noexcept {
         const std::size_t W = width();
@@ -286,6 +298,7 @@ struct BackwardSpace {
             }
             if (!ok || !changed) continue;
             const std::uint32_t id = p.registry.intern<kW ? 2 * kW : 0>(next);
+            if (id == detail::StateRegistry::kFull) return;  // out of memory: the engine stops
             sink(id, PlanCost{p.search_cost[s], 1}, p.search_id[s]);
         }
     }
@@ -578,6 +591,7 @@ void detail::PlannerImpl::compile_goal(const Condition& goal, const PlanOptions&
     // 1. Relevance: walk back from the goal literals through enabled achievers.
     worklist.clear();
     relevant_actions.clear();
+    cost_too_large = false;
     atom_of_compact.clear();
     const auto mark_literal = [&](Literal l) {
         const std::uint32_t li = literal_index(l);
@@ -641,6 +655,7 @@ void detail::PlannerImpl::compile_goal(const Condition& goal, const PlanOptions&
     for (std::size_t k = 0; k < K; ++k) {
         const ActionId a(relevant_actions[k]);
         const double c = options.costs.empty() ? d.action_cost(a) : options.costs[a.value];
+        if (!(c <= kMaxActionCost)) cost_too_large = true;
         relevant_cost.push_back(c);
         std::uint64_t* words_k = action_words.data() + k * 4 * W;
         for (const Literal& l : d.precondition_literals(a)) {
@@ -808,6 +823,7 @@ Status detail::PlannerImpl::begin(const WorldState& start, const Condition& goal
     plan.clear();
     unreachable.clear();
     stats = {};
+    limit = search::BudgetLimit::None;
     cost = 0;
     micros = 0;
     measure_time = options.measure_time;
@@ -817,13 +833,14 @@ Status detail::PlannerImpl::begin(const WorldState& start, const Condition& goal
                  (options.costs.empty() || options.costs.size() == actions);
     if (valid)
         for (const double c : options.costs)
-            if (!std::isfinite(c) || c < 0) valid = false;
+            if (!std::isfinite(c) || c < 0 || c > kMaxActionCost) valid = false;
     if (!valid) return status = Status::InvalidQuery;
     direction = options.direction;
     if (!cache_hit(goal, options)) compile_goal(goal, options);
+    if (cost_too_large) return status = Status::InvalidQuery;
     one_word = words == 1 && !options.force_generic_representation;
     if (!compile_start(start, one_word)) return status = Status::NoPath;
-    const search::Budget budget{options.max_expansions, options.deadline};
+    const search::Budget budget{options.max_expansions, options.deadline, options.max_memory_bytes};
     if (one_word) {
         if (direction == Direction::Forward) {
             ForwardWordSpace space{*this, goal_care[0], goal_values[0]};
@@ -836,6 +853,9 @@ Status detail::PlannerImpl::begin(const WorldState& start, const Condition& goal
     }
     const std::size_t W = words;
     registry.reset(direction == Direction::Forward ? W : 2 * W);
+    registry.set_memory_limit(
+        options.max_memory_bytes,
+        [](const void* c) { return static_cast<const search::SearchContext<PlanCost>*>(c)->engine_bytes(); }, &context);
     std::uint64_t* root = scratch.data();
     if (direction == Direction::Forward) {
         std::copy(start_words.begin(), start_words.end(), root);
@@ -844,6 +864,10 @@ Status detail::PlannerImpl::begin(const WorldState& start, const Condition& goal
         std::copy(goal_values.begin(), goal_values.end(), root + W);
     }
     const std::uint32_t root_id = registry.intern<0>(root);
+    if (root_id == detail::StateRegistry::kFull) {
+        limit = search::BudgetLimit::Memory;
+        return status = Status::BudgetExhausted;
+    }
     if (direction == Direction::Forward) {
         ForwardSpace<0> space{*this};
         context.begin(space, root_id, budget);
@@ -858,6 +882,7 @@ Status detail::PlannerImpl::step(std::uint64_t slice) {
     if (status != Status::InProgress) return status;
     const Status s = with_space([&](auto& space, auto& engine) { return engine.step(space, slice); });
     stats = one_word ? word_search.stats() : context.stats();
+    limit = one_word ? word_search.exhausted() : context.exhausted();
     if (s == Status::Found) extract_plan();
     return status = s;
 }
@@ -921,6 +946,7 @@ PlanResult Planner::result() const noexcept {
     PlanResult r;
     r.status = p.status;
     r.stats = p.stats;
+    r.exhausted = p.limit;
     r.micros = p.micros;
     if (p.status == Status::Found) {
         r.cost = p.cost;

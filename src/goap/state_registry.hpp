@@ -47,6 +47,26 @@ public:
         }
     }
 
+    /// What intern() returns when storing a new state would take the registry past its memory limit.
+    static constexpr std::uint32_t kFull = UINT32_MAX;
+
+    /// Memory budget of the registry: intern() refuses (returns kFull) a new state whose storage would
+    /// take `memory_bytes() + other_bytes()` past `limit`; `other` reports the rest of the search's
+    /// storage (the engine's arrays). SIZE_MAX = unlimited.
+    void set_memory_limit(std::size_t limit, std::size_t (*other)(const void*) = nullptr, const void* other_arg = nullptr) noexcept {
+        m_limit = limit;
+        m_other = other;
+        m_other_arg = other_arg;
+        m_full = false;
+    }
+    /// True once intern() has refused a state for lack of memory (until the next set_memory_limit).
+    [[nodiscard]] bool full() const noexcept { return m_full; }
+    /// Bytes held by the registry (at capacity).
+    [[nodiscard]] std::size_t memory_bytes() const noexcept {
+        return m_words.capacity() * sizeof(std::uint64_t) + m_hashes.capacity() * sizeof(std::uint32_t) +
+               m_table.capacity() * sizeof(Slot);
+    }
+
     [[nodiscard]] std::size_t size() const noexcept { return m_count; }
     [[nodiscard]] std::size_t width() const noexcept { return m_width; }
     [[nodiscard]] const std::uint64_t* state(std::uint32_t id) const noexcept { return m_words.data() + std::size_t{id} * m_width; }
@@ -64,8 +84,12 @@ public:
             slot = (slot + 1) & m_mask;
         }
         const std::uint32_t id = static_cast<std::uint32_t>(m_count);
-        if ((m_count + 1) * width > m_words.size()) m_words.resize(std::max<std::size_t>(64 * width, m_words.size() * 2));
-        if (m_count + 1 > m_hashes.size()) m_hashes.resize(std::max<std::size_t>(64, m_hashes.size() * 2));
+        if ((m_count + 1) * width > m_words.size() || m_count + 1 > m_hashes.size() ||
+            (m_count + 1) * 2 > m_table.size()) {
+            if (!room_for_one_more(width)) return kFull;
+            if ((m_count + 1) * width > m_words.size()) m_words.resize(std::max<std::size_t>(64 * width, m_words.size() * 2));
+            if (m_count + 1 > m_hashes.size()) m_hashes.resize(std::max<std::size_t>(64, m_hashes.size() * 2));
+        }
         std::memcpy(m_words.data() + std::size_t{id} * width, words, width * sizeof(std::uint64_t));
         m_hashes[id] = hash;
         m_table[slot] = Slot{m_generation, id};
@@ -106,6 +130,22 @@ private:
         return true;
     }
 
+    // False (and full() from now on) if growing for one more state of `width` words would exceed the limit.
+    bool room_for_one_more(std::size_t width) noexcept {
+        if (m_limit == SIZE_MAX) return true;
+        std::size_t words = m_words.size(), hashes = m_hashes.size(), slots = m_table.size();
+        if ((m_count + 1) * width > words) words = std::max<std::size_t>(64 * width, words * 2);
+        if (m_count + 1 > hashes) hashes = std::max<std::size_t>(64, hashes * 2);
+        if ((m_count + 1) * 2 > slots) slots *= 2;
+        const std::size_t other = m_other ? m_other(m_other_arg) : 0;
+        // The table is rebuilt by assign(): old and new tables briefly coexist.
+        const std::size_t bytes = words * sizeof(std::uint64_t) + hashes * sizeof(std::uint32_t) +
+                                  (slots + (slots != m_table.size() ? m_table.size() : 0)) * sizeof(Slot);
+        if (bytes <= m_limit && other <= m_limit - bytes) return true;
+        m_full = true;
+        return false;
+    }
+
     void rehash(std::size_t slots) {
         m_table.assign(slots, Slot{});
         m_mask = slots - 1;
@@ -124,6 +164,10 @@ private:
     std::size_t m_width = 1;
     std::size_t m_count = 0;
     std::uint32_t m_generation = 0;
+    std::size_t m_limit = SIZE_MAX;
+    std::size_t (*m_other)(const void*) = nullptr;
+    const void* m_other_arg = nullptr;
+    bool m_full = false;
 };
 
 }  // namespace gameplan::goap::detail

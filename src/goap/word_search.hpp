@@ -97,11 +97,17 @@ public:
         m_budget = budget;
         m_goal = search::kNoNode;
         m_status = Status::InProgress;
+        m_limit = search::BudgetLimit::None;
+        m_out_of_memory = false;
         m_sequence = 0;
         const double h = space.heuristic(key0, key1);
         const bool dead = !(h < kInf);
         const std::uint32_t root = add_node(key0, key1, 0, h, 0, search::kNoNode, UINT32_MAX,
                                             dead ? NodeState::Dead : NodeState::Open, slot_of(key0, key1));
+        if (root == search::kNoNode) {
+            exhausted(search::BudgetLimit::Memory);
+            return;
+        }
         if (!dead) push(root, Key{h, h, 0, ++m_sequence});
     }
 
@@ -128,9 +134,9 @@ public:
                 m_goal = id;
                 return m_status = Status::Found;
             }
-            if (m_stats.expanded >= m_budget.max_expansions) return m_status = Status::BudgetExhausted;
+            if (m_stats.expanded >= m_budget.max_expansions) return exhausted(search::BudgetLimit::Expansions);
             if (has_deadline && (m_stats.expanded & 63u) == 0 && std::chrono::steady_clock::now() >= m_budget.deadline)
-                return m_status = Status::BudgetExhausted;
+                return exhausted(search::BudgetLimit::Time);
             if (slice_left == 0) return Status::InProgress;
             --slice_left;
             if (!m_in_heap) m_flat[at] = m_flat[--m_flat_size];
@@ -142,11 +148,18 @@ public:
             space.expand(key0, key1, [&](std::uint64_t s0, std::uint64_t s1, double step_cost, std::uint32_t label) {
                 relax(space, id, g_cost + step_cost, g_actions, s0, s1, label);
             });
+            if (m_out_of_memory) return exhausted(search::BudgetLimit::Memory);
         }
         return m_status = Status::NoPath;
     }
 
     [[nodiscard]] Status status() const noexcept { return m_status; }
+    /// Which budget limit ended the search (None unless BudgetExhausted).
+    [[nodiscard]] search::BudgetLimit exhausted() const noexcept { return m_limit; }
+    /// Bytes of the node records, hash slots and heap (at capacity).
+    [[nodiscard]] std::size_t memory_bytes() const noexcept {
+        return m_nodes.capacity() * sizeof(Node) + m_slots.capacity() * sizeof(Slot) + m_heap.memory_bytes();
+    }
     [[nodiscard]] const search::SearchStats& stats() const noexcept { return m_stats; }
     [[nodiscard]] std::uint32_t goal() const noexcept { return m_goal; }
     [[nodiscard]] const Node& node(std::uint32_t id) const noexcept { return m_nodes[id]; }
@@ -181,7 +194,10 @@ private:
     // Stores a new node under a new id in `slot` (the empty slot slot_of() found for its key).
     std::uint32_t add_node(std::uint64_t key0, std::uint64_t key1, double g_cost, double h, std::uint32_t g_actions,
                            std::uint32_t parent, std::uint32_t label, NodeState state, std::size_t slot) {
-        if (m_count == m_node_limit) slot = make_room(key0, key1);
+        if (m_count == m_node_limit) {
+            slot = make_room(key0, key1);
+            if (slot == SIZE_MAX) return search::kNoNode;
+        }
         const std::uint32_t id = static_cast<std::uint32_t>(m_count++);
         m_slots[slot] = Slot{m_generation, id};
         Node& n = m_nodes[id];
@@ -200,7 +216,20 @@ private:
     // adding a node is a few stores; the heap's position array covers the same ids. The table is
     // kept at most half full. m_node_limit = the count at which either must grow before an insert.
     // Returns the key's slot in the (possibly rehashed) table.
+    // SIZE_MAX (and m_out_of_memory) when growing would exceed the budget's memory limit.
     [[gnu::noinline]] std::size_t make_room(std::uint64_t key0, std::uint64_t key1) {
+        if (m_budget.max_memory_bytes != SIZE_MAX) {
+            const bool more_nodes = m_count == m_nodes.size(), more_slots = 2 * (m_count + 1) > m_slots.size();
+            const std::size_t nodes = more_nodes ? std::max<std::size_t>(2 * m_count, 64) : m_nodes.size();
+            const std::size_t slots = more_slots ? 2 * m_slots.size() : m_slots.size();
+            // Node records, heap entries and positions for every node; old and new tables while rehashing.
+            const std::size_t per_node = sizeof(Node) + sizeof(search::IndexedHeap<Key>::Entry) + sizeof(std::uint32_t);
+            const std::size_t bytes = nodes * per_node + (slots + (more_slots ? m_slots.size() : 0)) * sizeof(Slot);
+            if (bytes > m_budget.max_memory_bytes) {
+                m_out_of_memory = true;
+                return SIZE_MAX;
+            }
+        }
         if (m_count == m_nodes.size()) grow_nodes(2 * m_count);
         if (2 * (m_count + 1) > m_slots.size()) resize_table(2 * m_slots.size());
         return slot_of(key0, key1);
@@ -256,6 +285,7 @@ private:
             return;
         }
         const std::uint32_t id = add_node(key0, key1, g_cost, h, g_actions, from, label, NodeState::Open, slot);
+        if (id == search::kNoNode) return;  // out of memory: step() stops after this expansion
         push(id, Key{g_cost + h, h, g_actions, ++m_sequence});
     }
 
@@ -263,6 +293,11 @@ private:
     // few open nodes, and a scan of those is cheaper than sifting a heap); when it would overflow, its
     // entries move to the indexed heap for the rest of the query. Both pop the minimum of the same
     // total order, so the switch cannot change the result.
+    Status exhausted(search::BudgetLimit limit) noexcept {
+        m_limit = limit;
+        return m_status = Status::BudgetExhausted;
+    }
+
     void push(std::uint32_t id, const Key& key) {
         if (m_flat_size < kFlatCapacity && !m_in_heap) {
             Entry& e = m_flat[m_flat_size++];
@@ -315,6 +350,8 @@ private:
     search::Budget m_budget;
     std::uint32_t m_goal = search::kNoNode;
     Status m_status = Status::NoPath;
+    search::BudgetLimit m_limit = search::BudgetLimit::None;
+    bool m_out_of_memory = false;
     std::uint32_t m_sequence = 0;
 };
 

@@ -2,6 +2,7 @@
 
 #include <alloc_counter.hpp>
 
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -207,4 +208,72 @@ TEST(SearchContext, GenerationsKeepSearchesIndependent) {
         if (std::isinf(ref[g.goal])) ASSERT_EQ(s, Status::NoPath);
         else ASSERT_DOUBLE_EQ(ctx.g(g.goal), ref[g.goal]);
     }
+}
+
+namespace {
+/// An endless binary tree whose node ids are handed out as the search generates them (like a GOAP
+/// registry), with no goal: without a brake the search grows forever. Its own per-node storage is
+/// reported through memory_bytes(), which the memory budget must count.
+struct EndlessTree {
+    std::vector<std::uint64_t> storage;  // 8 bytes per node handed out
+    std::chrono::microseconds expand_delay{0};
+
+    std::size_t node_bound() const { return storage.size(); }
+    std::size_t memory_bytes() const { return storage.capacity() * sizeof(std::uint64_t); }
+    double heuristic(NodeIndex) const { return 0.0; }
+    bool is_goal(NodeIndex) const { return false; }
+    template <class Sink>
+    void expand(NodeIndex, Sink&& sink) {
+        if (expand_delay.count() > 0) {
+            const auto until = std::chrono::steady_clock::now() + expand_delay;
+            while (std::chrono::steady_clock::now() < until) {
+            }
+        }
+        for (std::uint32_t i = 0; i < 2; ++i) {
+            storage.push_back(storage.size());
+            sink(NodeIndex(storage.size() - 1), 1.0, i);
+        }
+    }
+};
+}  // namespace
+
+// The memory budget stops a search that would grow without end, and counts the space's own storage.
+TEST(SearchContext, MemoryBudgetStopsAnEndlessSearch) {
+    for (const std::size_t limit : {std::size_t{64} << 10, std::size_t{1} << 20, std::size_t{8} << 20}) {
+        EndlessTree tree;
+        tree.storage.push_back(0);
+        SearchContext<double> ctx;
+        Budget budget;
+        budget.max_memory_bytes = limit;
+        EXPECT_EQ(ctx.run(tree, 0, budget), Status::BudgetExhausted) << limit;
+        EXPECT_EQ(ctx.exhausted(), BudgetLimit::Memory);
+        EXPECT_LE(ctx.memory_bytes(), limit) << "the engine grew past its budget";
+        EXPECT_GT(ctx.memory_bytes(), limit / 4) << "the engine stopped far below its budget";
+        EXPECT_GT(ctx.memory_bytes(), ctx.engine_bytes()) << "the space's storage was not counted";
+    }
+    // Other limits are named too; an unlimited run is ended by the expansion budget here.
+    EndlessTree tree;
+    tree.storage.push_back(0);
+    SearchContext<double> ctx;
+    Budget budget;
+    budget.max_expansions = 1000;
+    EXPECT_EQ(ctx.run(tree, 0, budget), Status::BudgetExhausted);
+    EXPECT_EQ(ctx.exhausted(), BudgetLimit::Expansions);
+    EXPECT_EQ(ctx.run(tree, 0, Budget{1000, std::chrono::steady_clock::now() - std::chrono::seconds(1)}), Status::BudgetExhausted);
+    EXPECT_EQ(ctx.exhausted(), BudgetLimit::Time);
+    EXPECT_EQ(ctx.stats().expanded, 0u);
+}
+
+// A deadline is kept to within one expansion when expansions are slow (here 2 ms each): the engine
+// does not wait for 64 of them before it reads the clock.
+TEST(SearchContext, DeadlineWithSlowExpansions) {
+    EndlessTree tree;
+    tree.storage.push_back(0);
+    tree.expand_delay = std::chrono::milliseconds(2);
+    SearchContext<double> ctx;
+    Budget budget;
+    budget.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(10);
+    EXPECT_EQ(ctx.run(tree, 0, budget), Status::BudgetExhausted);
+    EXPECT_EQ(ctx.exhausted(), BudgetLimit::Time);
+    EXPECT_LT(ctx.stats().expanded, 64u);  // 10 ms of 2 ms expansions: about 5, never a block of 64
 }

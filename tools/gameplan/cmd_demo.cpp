@@ -1,5 +1,6 @@
 // `gameplan demo [--map MAP] [--agents N] [--ticks N] [--seed S] [--threads T] [--json]
 //                [--png-every K --png-dir DIR]`: the village simulation (docs/demo.md).
+#include "cli_support.hpp"
 #include "commands.hpp"
 
 #include <gameplan/io/image.hpp>
@@ -295,7 +296,7 @@ void add_demo_command(CLI::App& app, int& exit_code) {
         ->check(CLI::Range(std::size_t{1}, village::kMaxAgents));
     cmd->add_option("--ticks", args->ticks, "Ticks to simulate (default 1000)")
         ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000}));
-    cmd->add_option("--seed", args->seed, "Seed for the map, the places and the villagers (default 1)");
+    add_integer_option(cmd, "--seed", args->seed, 0, UINT64_MAX, "Seed for the map, the places and the villagers (default 1)");
     cmd->add_option("--threads", args->threads, "Planning threads; results are identical for any value (default 1)")
         ->check(CLI::Range(std::size_t{1}, village::kMaxThreads));
     cmd->add_option("--path-budget", args->path_budget, "Path-search expansions per tick (default 60000)")
@@ -308,8 +309,8 @@ void add_demo_command(CLI::App& app, int& exit_code) {
     CLI::Option* dir = cmd->add_option("--png-dir", args->png_dir, "Directory for the snapshots (created if needed)");
     every->needs(dir);
     dir->needs(every);
-    cmd->add_option("--fps", args->fps, "Frames per second of the live terminal view (0 = as fast as possible; default 30)")
-        ->check(CLI::Range(0.0, 1000.0));
+    add_real_option(cmd, "--fps", args->fps, 0.01, 1000.0,
+                    "Frames per second of the live terminal view, in [0.01, 1000] (0 = as fast as possible; default 30)", true);
     cmd->callback([args, &exit_code] {
         if (!args->map.empty() && !args->size.empty()) throw UsageError("--map and --size exclude each other");
         exit_code = run_demo(*args);

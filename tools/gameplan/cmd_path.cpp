@@ -1,5 +1,6 @@
 // `gameplan path MAP --from X,Y --to X,Y ...`: one grid query, printed as text, JSON or an ASCII picture.
 // Also home of GridRunner, the algorithm dispatch shared with `gameplan scen`.
+#include "cli_support.hpp"
 #include "commands.hpp"
 #include "domain_util.hpp"
 
@@ -204,16 +205,31 @@ struct PathArgs {
     std::uint64_t max_expansions = 0;
     std::string algorithm = "astar";
     bool smooth = false;
-    std::int32_t cluster_size = 64;
+    std::uint64_t cluster_size = 64;
     std::string png;
-    std::int32_t png_scale = 0;
+    std::uint64_t png_scale = 0;
     bool islands = false;
     bool dead_ends = false;
     bool json = false;
     bool render = false;
     bool corners = false;
     std::string topology = "square";
+    ResourceLimits limits;
 };
+
+// What the search state and the preprocessing of `args` take on `map` (the map itself excluded), from
+// the per-cell sizes the library documents: search state about 20 bytes per cell; JPS+ table 17
+// bytes per padded cell; islands 8 bytes per cell; dead ends 8 bytes per cell plus 30 while built.
+void check_path_memory(const PathArgs& args, GridAlgorithm algorithm, const path::GridMap& map) {
+    const double cells = double(map.width()) * double(map.height());
+    double bytes = 20.0 * cells;
+    std::string what = "searching this " + std::to_string(map.width()) + " x " + std::to_string(map.height()) +
+                       " map with --algorithm " + std::string(to_string(algorithm));
+    if (algorithm == GridAlgorithm::JpsPlus) bytes += 17.0 * (double(map.width()) + 2) * (double(map.height()) + 2);
+    if (args.islands) bytes += 8.0 * cells, what += " --islands";
+    if (args.dead_ends) bytes += 38.0 * cells, what += " --dead-ends";
+    require_memory(args.limits, bytes, what);
+}
 
 /// Parses "X,Y" (integers). Throws UsageError naming the option.
 path::GridPoint parse_point(const std::string& text, const char* option, const path::GridMap& map) {
@@ -267,13 +283,24 @@ void render(std::ostream& out, const path::GridMap& map, const path::GridPath& r
 
 /// The debugging picture: the map, every cell the search expanded (HPA*: the abstract nodes), the path
 /// and its ends. The legend is io::MapPalette's.
+// The largest --png picture: 8192 x 8192 pixels (192 MiB of RGB while it is drawn).
+constexpr std::int64_t kMaxPicturePixels = std::int64_t{8192} * 8192;
+
+// The picture's scale: --png-scale, or the largest that fits ~2048 px; refuses pictures over
+// kMaxPicturePixels (checked before loading anything else, so nothing big is allocated).
+std::int32_t picture_scale(std::uint64_t requested, const path::GridMap& map) {
+    const std::int32_t scale = requested == 0 ? io::fit_scale(map, 8, 2048) : static_cast<std::int32_t>(requested);
+    const std::int64_t w = std::int64_t{map.width()} * scale, h = std::int64_t{map.height()} * scale;
+    if (w * h > kMaxPicturePixels || w > io::kMaxImageSide || h > io::kMaxImageSide)
+        throw UsageError("--png-scale " + std::to_string(scale) + " makes a " + std::to_string(w) + " x " + std::to_string(h) +
+                         " picture of this " + std::to_string(map.width()) + " x " + std::to_string(map.height()) +
+                         " map; the limit is " + std::to_string(kMaxPicturePixels) + " pixels (8192 x 8192): use a smaller --png-scale");
+    return scale;
+}
+
 void write_search_png(const std::string& file, std::int32_t scale, const path::GridMap& map, const GridRunner& runner,
                       const path::GridPath& result, path::GridPoint from, path::GridPoint to) {
     const io::MapPalette palette;
-    if (scale == 0) scale = io::fit_scale(map, 8, 2048);
-    if (std::int64_t{std::max(map.width(), map.height())} * scale > io::kMaxImageSide)
-        throw UsageError("--png-scale " + std::to_string(scale) + " makes the picture wider than " +
-                         std::to_string(io::kMaxImageSide) + " pixels");
     io::Image image = io::render_map(map, scale, palette);
     if (runner.algorithm() == GridAlgorithm::Hpa) {
         std::vector<path::GridPoint> nodes;
@@ -303,8 +330,7 @@ void run_path(const PathArgs& args, int& exit_code) {
     const path::GridMap map = read_grid_map(args.map_file);  // '-' = standard input
     const path::GridPoint from = parse_point(args.from, "--from", map);
     const path::GridPoint to = parse_point(args.to, "--to", map);
-    if (!std::isfinite(args.weight) || args.weight < 1.0)
-        throw UsageError("--weight must be a finite number >= 1, got " + std::to_string(args.weight));
+    check_path_memory(args, algorithm, map);
     if (args.topology == "hex") {
         if (algorithm != GridAlgorithm::AStar && algorithm != GridAlgorithm::Dijkstra)
             throw UsageError("--topology hex: --algorithm must be astar or dijkstra");
@@ -325,6 +351,7 @@ void run_path(const PathArgs& args, int& exit_code) {
     options.heuristic = *path::parse_heuristic(args.heuristic);
     options.weight = args.weight;
     if (args.max_expansions > 0) options.budget.max_expansions = args.max_expansions;
+    options.budget.deadline = args.limits.deadline(std::chrono::steady_clock::now());
 
     path::Islands islands;
     if (args.islands) {
@@ -337,9 +364,9 @@ void run_path(const PathArgs& args, int& exit_code) {
         options.dead_ends = &dead_ends;
     }
 
-    if (!args.png.empty() && (args.png_scale < 0 || args.png_scale > 64))
-        throw UsageError("--png-scale must be in [1, 64] (0 = fit the map), got " + std::to_string(args.png_scale));
-    GridRunner runner(map, algorithm, options, GridRunnerSettings{args.smooth, args.cluster_size});
+    const std::int32_t png_scale = args.png.empty() ? 0 : picture_scale(args.png_scale, map);
+    GridRunner runner(map, algorithm, options,
+                      GridRunnerSettings{args.smooth, static_cast<std::int32_t>(args.cluster_size)});
     path::GridPath result;
     const GridRun run = runner.run(from, to, result);
     // Inexact results are compared with the optimum of an exact search under the same rules.
@@ -365,23 +392,29 @@ void run_path(const PathArgs& args, int& exit_code) {
     if (args.corners) path::corner_points(result.cells, corners);
 
     if (args.json) {
-        nlohmann::ordered_json j;
-        j["status"] = to_string(run.status);
-        j["cost"] = run.status == Status::Found ? nlohmann::ordered_json(result.cost) : nlohmann::ordered_json(nullptr);
-        nlohmann::ordered_json cells = nlohmann::ordered_json::array();
-        for (const auto& c : result.cells) cells.push_back({c.x, c.y});
-        j["path"] = std::move(cells);
+        // Streamed: the path is written cell by cell (a few bytes each), never held as a JSON tree.
+        std::ostream& out = std::cout;
+        const auto cells = [&](const std::vector<path::GridPoint>& points) {
+            out << '[';
+            for (std::size_t i = 0; i < points.size(); ++i) out << (i ? ",[" : "[") << points[i].x << ',' << points[i].y << ']';
+            out << ']';
+        };
+        const std::string cost_text =
+            run.status == Status::Found ? nlohmann::ordered_json(result.cost).dump() : std::string("null");
+        out << "{\"status\":\"" << to_string(run.status) << "\",\"cost\":" << cost_text << ",\"path\":";
+        cells(result.cells);
         if (args.corners) {
-            nlohmann::ordered_json points = nlohmann::ordered_json::array();
-            for (const auto& c : corners) points.push_back({c.x, c.y});
-            j["corners"] = std::move(points);
+            out << ",\"corners\":";
+            cells(corners);
         }
+        nlohmann::ordered_json j;
         j["expanded"] = run.expanded;
         j["micros"] = std::round(run.micros * 10.0) / 10.0;
         if (runner.setup_micros() > 0) j["setup_micros"] = std::round(runner.setup_micros() * 10.0) / 10.0;
         if (suboptimality) j["suboptimality"] = *suboptimality;
         if (!problem.empty()) j["error"] = problem;
-        std::cout << j.dump() << '\n';
+        const std::string rest = j.dump();  // {"expanded":...}: its members continue the object
+        out << ',' << std::string_view(rest).substr(1) << '\n';
     } else {
         std::cout << "status: " << to_string(run.status) << '\n';
         if (run.status == Status::Found) {
@@ -399,7 +432,7 @@ void run_path(const PathArgs& args, int& exit_code) {
         }
     }
     if (args.render) render(std::cout, map, result, from, to);
-    if (!args.png.empty()) write_search_png(args.png, args.png_scale, map, runner, result, from, to);
+    if (!args.png.empty()) write_search_png(args.png, png_scale, map, runner, result, from, to);
     if (!problem.empty()) std::cerr << "gameplan: " << problem << '\n';
     switch (run.status) {
         case Status::Found: exit_code = 0; break;
@@ -425,17 +458,19 @@ void add_path_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--heuristic", args->heuristic, "Heuristic (auto = tightest admissible for the movement rule)")
         ->check(CLI::IsMember({"auto", "manhattan", "octile", "euclidean", "chebyshev", "zero"}))
         ->capture_default_str();
-    cmd->add_option("--weight", args->weight, "Weighted A*: f = g + W*h, W >= 1 (cost at most W x optimal)")
-        ->capture_default_str();
-    cmd->add_option("--max-expansions", args->max_expansions, "Expansion budget (0 = unlimited)");
+    add_real_option(cmd, "--weight", args->weight, 1.0, 1e6, "Weighted A*: f = g + W*h, W in [1, 1e6] (cost at most W x optimal; default 1)");
+    add_integer_option(cmd, "--max-expansions", args->max_expansions, 0, UINT64_MAX, "Expansion budget (0 = unlimited)");
     cmd->add_option("--algorithm", args->algorithm,
                     "Search algorithm (dijkstra = A* with a zero heuristic; hpa = two-tier, inexact; theta = any-angle)")
         ->check(CLI::IsMember(grid_algorithm_names()))
         ->capture_default_str();
     cmd->add_flag("--smooth", args->smooth, "Smooth the path (string pulling; stays a legal grid path)");
-    cmd->add_option("--cluster-size", args->cluster_size, "HPA* cluster side in cells")->capture_default_str();
+    add_integer_option(cmd, "--cluster-size", args->cluster_size, path::kMinClusterSize, path::kMaxClusterSize,
+                       "HPA* cluster side in cells (default 64)");
     cmd->add_option("--png", args->png, "Write a picture of the map, the expanded cells and the path (PNG)");
-    cmd->add_option("--png-scale", args->png_scale, "Pixels per cell in the --png picture (0 = fit to ~2048 px)");
+    add_integer_option(cmd, "--png-scale", args->png_scale, 0, 64,
+                       "Pixels per cell in the --png picture, at most 8192 x 8192 pixels in all (0 = fit to ~2048 px)");
+    add_limit_options(cmd, args->limits, 0, "the search");
     cmd->add_flag("--islands", args->islands, "Answer unreachable goals from precomputed islands, without searching");
     cmd->add_flag("--dead-ends", args->dead_ends, "Skip dead-end regions holding neither end (helps on mazes)");
     cmd->add_flag("--json", args->json, "Print one JSON object");

@@ -1,4 +1,5 @@
 // `gameplan plan DOMAIN.json [--direction forward|backward] [--max-nodes N] [--goal NAME] [--json]`
+#include "cli_support.hpp"
 #include "commands.hpp"
 #include "domain_util.hpp"
 #include "dot_util.hpp"
@@ -11,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -32,6 +34,7 @@ struct PlanArgs {
     bool json = false;
     std::string trace;              // --trace FILE.dot: the search tree as Graphviz
     std::uint64_t trace_nodes = 500;  // --trace-nodes: expanded states drawn at most
+    ResourceLimits limits;
 };
 
 // Writes the search tree of a traced forward A* (same optimal cost as the planner) as Graphviz DOT:
@@ -98,8 +101,28 @@ std::string format_cost(double c) {
     return buf;
 }
 
+// Why a search ran out of budget, for the text output.
+std::string budget_text(const PlanArgs& args, search::BudgetLimit limit) {
+    switch (limit) {
+        case search::BudgetLimit::Expansions: return "node budget of " + std::to_string(args.max_nodes) + " expansions (--max-nodes)";
+        case search::BudgetLimit::Time: return "time limit of " + human_number(args.limits.time_limit_s) + " s (--time-limit)";
+        case search::BudgetLimit::Memory:
+            return "memory budget of " + std::to_string(args.limits.max_memory_mb) + " MiB (--max-memory)";
+        case search::BudgetLimit::None: break;
+    }
+    return "budget";
+}
+
 int run_plan(const PlanArgs& args) {
+    const auto t0 = std::chrono::steady_clock::now();
     const io::DomainFile file = load_domain_reporting_all(args.file);
+    for (std::size_t a = 0; a < file.domain.action_count(); ++a) {
+        const goap::ActionId id(static_cast<std::uint32_t>(a));
+        if (file.domain.action_cost(id) > goap::kMaxActionCost)
+            throw UsageError(args.file + ": action '" + printable(file.domain.action_name(id)) + "' costs " +
+                             human_number(file.domain.action_cost(id)) + ", more than the planner's maximum " +
+                             human_number(goap::kMaxActionCost) + " (sums of such costs could overflow)");
+    }
     const ChosenGoal chosen = choose_goal(file, args.goal, io::input_name(args.file));
     const goap::Condition* goal = chosen.condition;
     if (!args.trace.empty()) write_trace(args, file, *goal);
@@ -107,8 +130,12 @@ int run_plan(const PlanArgs& args) {
     goap::PlanOptions options;
     options.direction = args.direction == "forward" ? goap::Direction::Forward : goap::Direction::Backward;
     if (args.max_nodes > 0) options.max_expansions = args.max_nodes;
+    options.deadline = args.limits.deadline(t0);
+    options.max_memory_bytes = args.limits.max_memory_bytes();
     goap::Planner planner(file.domain);
     const goap::PlanResult r = planner.plan(file.start, *goal, options);
+    if (r.status == Status::InvalidQuery)  // the costs were checked above; nothing else can be wrong
+        throw UsageError(args.file + ": the planner refused the query (the start, goal or costs do not fit the domain)");
 
     if (args.json) {
         nlohmann::ordered_json out;
@@ -121,6 +148,7 @@ int run_plan(const PlanArgs& args) {
         out["plan"] = plan;
         out["expanded"] = r.stats.expanded;
         out["generated"] = r.stats.generated;
+        if (r.status == Status::BudgetExhausted) out["exhausted"] = std::string(search::to_string(r.exhausted));
         out["micros"] = r.micros;
         if (r.status == Status::NoPath) {
             nlohmann::ordered_json unreachable = nlohmann::ordered_json::object();
@@ -139,7 +167,7 @@ int run_plan(const PlanArgs& args) {
         std::cout << "plan (" << r.plan.size() << (r.plan.size() == 1 ? " action" : " actions") << ", cost "
                   << format_cost(r.cost) << "):\n";
         for (const goap::ActionId a : r.plan)
-            std::cout << "  " << file.domain.action_name(a) << "  (cost " << format_cost(file.domain.action_cost(a)) << ")\n";
+            std::cout << "  " << printable(file.domain.action_name(a)) << "  (cost " << format_cost(file.domain.action_cost(a)) << ")\n";
     } else if (r.status == Status::NoPath) {
         std::cout << "goal: " << chosen.description << '\n';
         std::cout << "no plan: the goal cannot be reached from the start state\n";
@@ -149,7 +177,7 @@ int run_plan(const PlanArgs& args) {
             const goap::NoPlanAnalysis why = goap::analyze_no_plan(file.domain, file.start, *goal);
             std::cout << "unreachable goal atoms (no sequence of actions makes them hold):\n";
             for (const goap::Literal& l : planner.unreachable_goals())
-                std::cout << "  " << file.domain.atom_name(l.atom) << " = " << (l.value ? "true" : "false") << '\n';
+                std::cout << "  " << printable(file.domain.atom_name(l.atom)) << " = " << (l.value ? "true" : "false") << '\n';
             if (!why.root_causes.empty())
                 std::cout << "because nothing sets (not true at the start, and no action sets them): "
                           << items_text(file.domain, why.root_causes) << '\n';
@@ -161,7 +189,8 @@ int run_plan(const PlanArgs& args) {
             std::cout << "every goal atom is reachable on its own, but not all of them together\n";
         }
     } else {
-        std::cout << "no plan: " << status_name(r.status) << " (node budget of " << args.max_nodes << " expansions)\n";
+        std::cout << "no plan: " << status_name(r.status) << " (the search used up its " << budget_text(args, r.exhausted)
+                  << ")\n";
     }
     if (!args.json)
         std::cout << "direction " << to_string(options.direction) << ", expanded " << r.stats.expanded << ", generated "
@@ -178,8 +207,8 @@ void add_plan_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--direction", args->direction, "Search direction (default: " +
                                                         std::string(goap::to_string(goap::kDefaultDirection)) + ")")
         ->check(CLI::IsMember({"forward", "backward"}));
-    cmd->add_option("--max-nodes", args->max_nodes, "Node expansion budget (default: unlimited)")
-        ->check(CLI::PositiveNumber);
+    add_integer_option(cmd, "--max-nodes", args->max_nodes, 1, UINT64_MAX, "Node expansion budget (default: unlimited)");
+    add_limit_options(cmd, args->limits, kDefaultPlanTimeLimitS, "the search");
     cmd->add_option("--goal", args->goal, "Plan for this named goal from \"goals\" (default: \"goal\", else the highest priority)");
     cmd->add_option("--trace", args->trace,
                     "Write the search tree as Graphviz DOT to this file: states with g and h, the plan in bold "

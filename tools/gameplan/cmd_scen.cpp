@@ -77,9 +77,22 @@ void run_scen(const ScenArgs& args, int& exit_code) {
     const std::filesystem::path scen_path(args.scen_file);
     const io::ScenarioFile scen = io::load_movingai_scenarios(scen_path);
 
-    // Scenario files normally name one map; group by the name as written to support several.
+    // Scenario files normally name one map; several are supported. Scenarios are grouped by the map
+    // file they resolve to, canonicalised (m.map, ./m.map and ././m.map are one file, loaded once).
     std::map<std::string, std::vector<std::size_t>> by_map;
-    for (std::size_t i = 0; i < scen.scenarios.size(); ++i) by_map[scen.scenarios[i].map].push_back(i);
+    std::map<std::string, std::filesystem::path> resolved;  // written name -> file (resolved once per spelling)
+    for (std::size_t i = 0; i < scen.scenarios.size(); ++i) {
+        const std::string& written = scen.scenarios[i].map;
+        auto it = resolved.find(written);
+        if (it == resolved.end()) {
+            std::filesystem::path file = args.map_file.empty() ? io::resolve_scenario_map(scen_path, scen.scenarios[i])
+                                                               : std::filesystem::path(args.map_file);
+            std::error_code ec;
+            std::filesystem::path canonical = std::filesystem::weakly_canonical(file, ec);
+            it = resolved.emplace(written, ec ? file.lexically_normal() : canonical).first;
+        }
+        by_map[it->second.string()].push_back(i);
+    }
     struct LoadedMap {
         std::string name;
         path::GridMap map;
@@ -94,7 +107,7 @@ void run_scen(const ScenArgs& args, int& exit_code) {
     std::vector<LoadedMap*> map_of(scen.scenarios.size(), nullptr);
     std::size_t island_count = 0;
     double prepare_ms = 0;
-    for (const auto& [written, ids] : by_map) {
+    for (const auto& [key, ids] : by_map) {
         auto loaded = std::make_unique<LoadedMap>();
         const std::filesystem::path file =
             args.map_file.empty() ? io::resolve_scenario_map(scen_path, scen.scenarios[ids.front()]) : std::filesystem::path(args.map_file);

@@ -1,4 +1,5 @@
 // gameplan: command-line front end of the library. Public API only.
+#include "cli_support.hpp"
 #include "commands.hpp"
 
 #include <gameplan/config.hpp>
@@ -26,6 +27,8 @@ int main(int argc, char** argv) {
     gameplan::cli::add_dot_command(app, exit_code);
     try {
         app.parse(argc, argv);
+        // A command that could not write its answer has failed, whatever it computed.
+        gameplan::cli::finish_output();
     } catch (const CLI::ParseError& e) {
         const int rc = app.exit(e);
         return rc == 0 ? 0 : 2;

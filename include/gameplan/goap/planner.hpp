@@ -88,6 +88,12 @@ inline constexpr Direction kDefaultDirection = Direction::Backward;
     return direction == Direction::Forward ? "forward" : "backward";
 }
 
+/// The largest action cost the planner accepts (domain costs and PlanOptions::costs). A plan holds
+/// fewer than 2^32 actions, so with every cost at most this value no plan cost, heuristic value or
+/// sum of the two can overflow a double; a query with a larger relevant cost is refused
+/// (`Status::InvalidQuery`) instead of computing infinite costs and a wrong answer.
+inline constexpr double kMaxActionCost = 1e290;
+
 /// Per-call inputs of a planning query besides start and goal. All fields are optional.
 struct PlanOptions {
     /// Search direction; both are optimal.
@@ -96,10 +102,14 @@ struct PlanOptions {
     std::uint64_t max_expansions = UINT64_MAX;
     /// Wall-clock deadline (checked every 64 expansions); passing it returns BudgetExhausted.
     std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+    /// Memory budget of the search in bytes (see search::Budget::max_memory_bytes): the interned
+    /// states, the node records and the open list. The search stops with BudgetExhausted rather than
+    /// grow its storage past it (storage kept from earlier, larger queries counts). Default: unlimited.
+    std::size_t max_memory_bytes = SIZE_MAX;
     /// Per-call enable mask, one byte per action (0 = disabled); empty = all enabled. Read during
     /// begin()/plan() only, so the caller may reuse the buffer afterwards.
     std::span<const std::uint8_t> enabled = {};
-    /// Per-call action costs, one per action (finite, >= 0); empty = the domain's costs. Read during
+    /// Per-call action costs, one per action (finite, in [0, kMaxActionCost]); empty = the domain's costs. Read during
     /// begin()/plan() only.
     std::span<const double> costs = {};
     /// Benchmarking aid: use the any-width state representation even when the relevant atoms fit in
@@ -115,7 +125,8 @@ struct PlanOptions {
 /// Outcome of a planning query.
 struct PlanResult {
     /// Found, NoPath (no plan exists: "no_plan"), BudgetExhausted, InvalidQuery (state/goal/options do
-    /// not match the domain), or InProgress (resumable search not finished).
+    /// not match the domain, or a relevant action costs more than kMaxActionCost), or InProgress
+    /// (resumable search not finished).
     Status status = Status::InvalidQuery;
     /// Total cost of `plan` (0 unless Found).
     double cost = 0;
@@ -123,6 +134,8 @@ struct PlanResult {
     std::span<const ActionId> plan;
     /// Expanded / generated / reopened nodes of the search.
     search::SearchStats stats;
+    /// Which limit ended the query when status is BudgetExhausted (expansions, time or memory).
+    search::BudgetLimit exhausted = search::BudgetLimit::None;
     /// Wall-clock time spent in begin() and step() for this query, in microseconds; 0 when
     /// PlanOptions::measure_time is false.
     double micros = 0;

@@ -46,6 +46,11 @@ public:
     /// Reserves room for `count` simultaneous entries. Allocates only when growing.
     void reserve_entries(std::size_t count) { m_entries.reserve(count); }
 
+    /// Bytes held by the heap's storage (entries and the position array, at capacity).
+    [[nodiscard]] std::size_t memory_bytes() const noexcept {
+        return m_entries.capacity() * sizeof(Entry) + m_position.capacity() * sizeof(std::uint32_t);
+    }
+
     [[nodiscard]] bool empty() const noexcept { return m_entries.empty(); }
     [[nodiscard]] std::size_t size() const noexcept { return m_entries.size(); }
     void clear() noexcept { m_entries.clear(); }

@@ -34,6 +34,7 @@
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <string_view>
 #include <vector>
 
 namespace gameplan::search {
@@ -46,13 +47,49 @@ struct CostTraits {
     static constexpr bool is_infinite(const Cost& c) noexcept { return !(c < infinity()); }
 };
 
-/// Limits on one search. Defaults are unlimited.
+/// Limits on one search. Defaults are unlimited. Running out of any of them ends the search with
+/// `Status::BudgetExhausted`; the search's `exhausted()` says which one ran out.
 struct Budget {
     /// Maximum number of node expansions over the whole search (all slices together).
     std::uint64_t max_expansions = UINT64_MAX;
-    /// Wall-clock deadline; checked every 64 expansions. Default: none.
+    /// Wall-clock deadline; checked after each of the first 64 expansions, then every 64 expansions
+    /// unless those first 64 took over a millisecond (then after every one). Default: none.
     std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+    /// Maximum bytes the search may hold in its node storage: the engine's per-node arrays and open
+    /// list, plus the storage the search space reports through an optional `memory_bytes()` member
+    /// (a GOAP state registry, for example). Checked before that storage grows and after every
+    /// expansion, so a search stops instead of growing past it; the storage it already holds (sized
+    /// by earlier, larger queries or by `reserve`) counts too. Default: unlimited.
+    std::size_t max_memory_bytes = SIZE_MAX;
 };
+
+/// Which limit of a `Budget` ended a search with `Status::BudgetExhausted`.
+enum class BudgetLimit : std::uint8_t {
+    None,        ///< the search did not run out of budget
+    Expansions,  ///< `Budget::max_expansions`
+    Time,        ///< `Budget::deadline`
+    Memory,      ///< `Budget::max_memory_bytes`
+};
+
+/// "none", "expansions", "time", "memory".
+[[nodiscard]] constexpr std::string_view to_string(BudgetLimit limit) noexcept {
+    switch (limit) {
+        case BudgetLimit::None: return "none";
+        case BudgetLimit::Expansions: return "expansions";
+        case BudgetLimit::Time: return "time";
+        case BudgetLimit::Memory: return "memory";
+    }
+    return "unknown";
+}
+
+/// Bytes a search space reports for its own per-state storage (0 if it has no `memory_bytes()`).
+template <class Space>
+[[nodiscard]] std::size_t space_memory_bytes(const Space& space) noexcept {
+    if constexpr (requires { { space.memory_bytes() } -> std::convertible_to<std::size_t>; })
+        return space.memory_bytes();
+    else
+        return 0;
+}
 
 /// Counters of one search.
 struct SearchStats {
@@ -105,7 +142,7 @@ public:
     /// Optional: the context grows on demand, but reserving up front makes the first query
     /// allocation-free too.
     void reserve(std::size_t bound, std::size_t open_entries = 0) {
-        grow(bound);
+        (void)grow(bound, SIZE_MAX);
         if (open_entries) m_heap.reserve_entries(open_entries);
     }
 
@@ -130,8 +167,16 @@ public:
         m_budget = budget;
         m_goal = kNoNode;
         m_status = Status::InProgress;
+        m_limit = BudgetLimit::None;
+        m_out_of_memory = false;
+        m_clock_mask = 0;
         m_sequence = 0;
-        grow(space.node_bound());
+        m_space_bytes = space_memory_bytes(space);
+        if (!grow(space.node_bound())) {
+            m_status = Status::BudgetExhausted;
+            m_limit = BudgetLimit::Memory;
+            return;
+        }
         for (std::size_t i = 0; i < starts.size(); ++i) {
             const NodeIndex s = starts[i];
             const Cost g0 = start_costs.empty() ? Traits::zero() : start_costs[i];
@@ -160,6 +205,7 @@ public:
     Status step(Space& space, std::uint64_t slice_expansions = UINT64_MAX) {
         if (m_status != Status::InProgress) return m_status;
         const bool has_deadline = m_budget.deadline != std::chrono::steady_clock::time_point::max();
+        const bool has_memory_limit = m_budget.max_memory_bytes != SIZE_MAX;
         std::uint64_t slice_left = slice_expansions;
         while (!m_heap.empty()) {
             const NodeIndex node = m_heap.top().node;
@@ -167,10 +213,9 @@ public:
                 m_goal = node;
                 return m_status = Status::Found;
             }
-            if (m_stats.expanded >= m_budget.max_expansions) return m_status = Status::BudgetExhausted;
-            if (has_deadline && (m_stats.expanded & 63u) == 0 &&
-                std::chrono::steady_clock::now() >= m_budget.deadline)
-                return m_status = Status::BudgetExhausted;
+            if (m_stats.expanded >= m_budget.max_expansions) return exhausted(BudgetLimit::Expansions);
+            if (has_deadline && (m_stats.expanded & m_clock_mask) == 0 && deadline_passed())
+                return exhausted(BudgetLimit::Time);
             if (slice_left == 0) return Status::InProgress;
             --slice_left;
             m_heap.pop();
@@ -180,6 +225,10 @@ public:
             space.expand(node, [&](NodeIndex succ, Cost step_cost, std::uint32_t label) {
                 relax(space, node, g_node, succ, step_cost, label);
             });
+            if (has_memory_limit) {
+                m_space_bytes = space_memory_bytes(space);
+                if (m_out_of_memory || memory_bytes() > m_budget.max_memory_bytes) return exhausted(BudgetLimit::Memory);
+            }
         }
         return m_status = Status::NoPath;
     }
@@ -197,6 +246,18 @@ public:
     /// The goal node reached, or kNoNode.
     [[nodiscard]] NodeIndex goal() const noexcept { return m_goal; }
     [[nodiscard]] const SearchStats& stats() const noexcept { return m_stats; }
+    /// Which budget limit ended the search (`BudgetLimit::None` unless the status is BudgetExhausted).
+    [[nodiscard]] BudgetLimit exhausted() const noexcept { return m_limit; }
+    /// Bytes of the search's storage as the memory budget counts them: the engine's arrays and heap
+    /// at capacity, plus the space's `memory_bytes()` as last seen by begin() or step().
+    [[nodiscard]] std::size_t memory_bytes() const noexcept {
+        const std::size_t own = m_stamp.capacity() * kBytesPerNode + m_heap.memory_bytes();
+        return m_space_bytes > SIZE_MAX - own ? SIZE_MAX : own + m_space_bytes;
+    }
+    /// Bytes of the engine's own arrays and heap (memory_bytes() without the space's part).
+    [[nodiscard]] std::size_t engine_bytes() const noexcept {
+        return m_stamp.capacity() * kBytesPerNode + m_heap.memory_bytes();
+    }
     /// Nodes currently on the open list.
     [[nodiscard]] std::size_t open_size() const noexcept { return m_heap.size(); }
 
@@ -232,7 +293,10 @@ private:
     void relax(Space& space, NodeIndex from, const Cost& g_from, NodeIndex succ, const Cost& step_cost,
                std::uint32_t label) {
         ++m_stats.generated;
-        if (succ >= m_stamp.size()) grow(std::max<std::size_t>(space.node_bound(), std::size_t{succ} + 1));
+        if (succ >= m_stamp.size()) {
+            m_space_bytes = space_memory_bytes(space);
+            if (!grow(std::max<std::size_t>(space.node_bound(), std::size_t{succ} + 1))) return;
+        }
         const Cost g_new = g_from + step_cost;
         const std::uint32_t stamp = m_stamp[succ];
         if (stamp == m_generation) {  // open: decrease-key if better
@@ -269,16 +333,47 @@ private:
         m_heap.push(succ, Key{g_new + h, h, ++m_sequence});
     }
 
-    void grow(std::size_t bound) {
-        if (bound <= m_stamp.size()) return;
+    // Per-node bytes of the engine's arrays (stamp, g, h, parent, label; the heap counts its own).
+    static constexpr std::size_t kBytesPerNode =
+        sizeof(std::uint32_t) + 2 * sizeof(Cost) + sizeof(NodeIndex) + sizeof(std::uint32_t);
+
+    // Reads the clock. The first 64 expansions read it every time (from the second on), so that a
+    // search whose expansions are expensive keeps its deadline to within one expansion; if those 64
+    // took under a millisecond, later ones read it every 64 expansions only.
+    bool deadline_passed() noexcept {
+        const auto now = std::chrono::steady_clock::now();
+        if (m_stats.expanded == 0) m_first_clock = now;
+        else if (m_stats.expanded == 64 && now - m_first_clock < std::chrono::milliseconds(1)) m_clock_mask = 63;
+        return now >= m_budget.deadline;
+    }
+
+    Status exhausted(BudgetLimit limit) noexcept {
+        m_limit = limit;
+        return m_status = Status::BudgetExhausted;
+    }
+
+    // Grows the per-node arrays to cover `bound` (doubling). Returns false, and grows nothing, when
+    // the grown storage (counting a full open list) would exceed the memory budget.
+    bool grow(std::size_t bound) { return grow(bound, m_budget.max_memory_bytes); }
+    bool grow(std::size_t bound, std::size_t max_bytes) {
+        if (bound <= m_stamp.size()) return true;
         std::size_t n = m_stamp.empty() ? 64 : m_stamp.size();
         while (n < bound) n *= 2;
+        if (max_bytes != SIZE_MAX) {
+            const std::size_t entry = sizeof(typename IndexedHeap<Key>::Entry) + sizeof(std::uint32_t);
+            const std::size_t per_node = kBytesPerNode + entry;
+            if (n > (max_bytes - std::min(max_bytes, m_space_bytes)) / per_node) {
+                m_out_of_memory = true;
+                return false;
+            }
+        }
         m_stamp.resize(n, 0);
         m_g.resize(n);
         m_h.resize(n);
         m_parent.resize(n);
         m_label.resize(n);
         m_heap.reserve_nodes(n);
+        return true;
     }
 
     void new_generation() {
@@ -296,6 +391,11 @@ private:
     Budget m_budget;
     NodeIndex m_goal = kNoNode;
     Status m_status = Status::NoPath;
+    BudgetLimit m_limit = BudgetLimit::None;
+    bool m_out_of_memory = false;
+    std::uint64_t m_clock_mask = 0;  // read the clock when (expanded & mask) == 0
+    std::chrono::steady_clock::time_point m_first_clock{};
+    std::size_t m_space_bytes = 0;
     std::uint32_t m_generation = 0;
     std::uint32_t m_sequence = 0;
 };
