@@ -238,9 +238,13 @@ TEST(Islands, StaleOrForeignIslandsAreNeverUsed) {
     islands.build(map);
     EXPECT_TRUE(islands.proves_unreachable(map, Movement::Eight, DiagonalRule::NoCornerCutting,
                                            std::vector<GridPoint>{{0, 0}}, std::vector<GridPoint>{{4, 0}}));
+    EXPECT_EQ(islands.connectivity({0, 0}, {4, 0}), Reachability::Unreachable);
     // Opened behind the islands' back: no longer current, so no longer a proof.
     map.set_passable({2, 0}, true);
     EXPECT_FALSE(islands.current(map));
+    // connectivity() sees the map's version too: a stale "unreachable" is never given.
+    EXPECT_EQ(islands.connectivity({0, 0}, {4, 0}), Reachability::Unknown);
+    EXPECT_EQ(islands.connectivity({0, 0}, {1, 0}), Reachability::Unknown);
     EXPECT_FALSE(islands.proves_unreachable(map, Movement::Eight, DiagonalRule::NoCornerCutting,
                                             std::vector<GridPoint>{{0, 0}}, std::vector<GridPoint>{{4, 0}}));
     GridPathfinder finder;
@@ -252,6 +256,7 @@ TEST(Islands, StaleOrForeignIslandsAreNeverUsed) {
     GridMap copy = map;
     islands.update(map);
     EXPECT_TRUE(islands.current(map));
+    EXPECT_EQ(islands.connectivity({0, 0}, {4, 0}), Reachability::Reachable);
     EXPECT_FALSE(islands.current(copy));
     EXPECT_FALSE(islands.cell_changed(copy, {0, 0}));
     // A reset to another size is noticed by cell_changed and rebuilds.

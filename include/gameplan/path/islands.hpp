@@ -41,7 +41,8 @@
 /// call `cell_changed` for every cell whose passability changed (or change them through
 /// `Islands::set_passable`, which does both). Terrain-cost changes need no call. Until the versions
 /// agree again, `current()` is false and the precheck is ignored (a stale answer is never used);
-/// `update()` brings stale islands back by rebuilding.
+/// `update()` brings stale islands back by rebuilding. `connectivity` answers `Unknown` while stale, so a
+/// change made behind the islands' back can never produce a wrong "unreachable".
 ///
 /// Memory: 8 bytes per map cell (label and search stamp) plus 20 bytes per label.
 ///
@@ -124,7 +125,12 @@ public:
         return label == kNoIsland ? kNoIsland : m_root[label];
     }
     /// Whether a path from `a` to `b` exists, as far as the islands know. O(1).
+    /// Stale islands never answer: when the map's version() moved on since the islands were last in sync
+    /// (a cell changed through the map, not through `set_passable` / `cell_changed`), the answer is
+    /// `Unknown` until `update()` (or `build`) brings them back. The map the islands were built for must
+    /// therefore outlive these calls, as it must for `update()`.
     [[nodiscard]] Reachability connectivity(GridPoint a, GridPoint b) const noexcept {
+        if (m_map != nullptr && !current(*m_map)) return Reachability::Unknown;
         const std::uint32_t ia = island(a), ib = island(b);
         if (ia == kNoIsland || ib == kNoIsland || ia != ib) return Reachability::Unreachable;
         return m_dirty[ia] ? Reachability::Unknown : Reachability::Reachable;
