@@ -605,7 +605,7 @@ private:
     goap::RetryPolicy retry_policy(const Json& j, const Path& path) const {
         expect_type(j, Json::value_t::object, path, "an object {\"after_failures\": int, \"cooldown_ticks\": int}");
         check_keys(j, path, {"after_failures", "cooldown_ticks"});
-        goap::RetryPolicy r;
+        goap::RetryPolicy r = goap::kDefaultRetry;
         for (const char* key : {"after_failures", "cooldown_ticks"}) {
             if (!j.contains(key)) continue;
             const std::int32_t v = int32_at(j[key], path / key, "an integer >= 0");

@@ -87,12 +87,17 @@ struct Goal {
 };
 
 /// Back-off policy of an action: after `after_failures` failures in a row the agent runtime skips it
-/// (disables it for planning) for `cooldown_ticks` ticks. `after_failures` = 0 disables back-off.
+/// (disables it for planning) for `cooldown_ticks` ticks. `after_failures` = 0 disables back-off, the
+/// default for actions built in code (their behaviour is unchanged); a domain file's `"retry": {}`
+/// turns it on with kDefaultRetry (3 failures, 60 ticks).
 struct RetryPolicy {
-    std::uint32_t after_failures = 3;   ///< consecutive failures that trigger a cool-down (0 = never)
+    std::uint32_t after_failures = 0;   ///< consecutive failures that trigger a cool-down (0 = never)
     std::uint32_t cooldown_ticks = 60;  ///< ticks the action is skipped
     friend constexpr bool operator==(const RetryPolicy&, const RetryPolicy&) noexcept = default;
 };
+
+/// The back-off a domain file's `"retry"` object starts from: 3 failures in a row, then 60 ticks.
+inline constexpr RetryPolicy kDefaultRetry{3, 60};
 
 /// Collects atoms and actions, then builds an immutable `Domain`. Not thread-safe; allocation is fine
 /// here (building is not a per-frame operation).
