@@ -105,7 +105,7 @@ int run_plan(const PlanArgs& args) {
     } else if (r.status == Status::NoPath) {
         std::cout << "no plan: the goal cannot be reached from the start state\n";
         if (!planner.unreachable_goals().empty() || !planner.unreachable_goal_comparisons().empty()) {
-            std::cout << "unreachable goal atoms (no enabled action can ever set them):\n";
+            std::cout << "unreachable goal conditions (no enabled action can ever reach them):\n";
             for (const goap::Literal& l : planner.unreachable_goals())
                 std::cout << "  " << file.domain.atom_name(l.atom) << " = " << (l.value ? "true" : "false") << '\n';
             for (const goap::Comparison& c : planner.unreachable_goal_comparisons())
