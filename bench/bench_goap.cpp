@@ -247,6 +247,16 @@ void register_all() {
         const Problem* p = keep(Problem{std::move(f.domain), std::move(f.start), std::move(*f.goal)});
         register_problem("example/" + example, p, true);
     }
+    // Domains with integer and enumerated variables (planned forward by the numeric engine whatever the
+    // requested direction, so only "forward" is registered).
+    for (const std::string example : {"guard_numbers", "wood_collection"}) {
+        io::DomainFile f = io::load_domain_json(std::filesystem::path(GAMEPLAN_SOURCE_DIR) / "examples/goap" / (example + ".json"));
+        const Problem* p = keep(Problem{std::move(f.domain), std::move(f.start), std::move(*f.goal)});
+        PlanOptions o;
+        o.direction = Direction::Forward;
+        benchmark::RegisterBenchmark(("numeric/" + example).c_str(), [p, o](benchmark::State& s) { run(s, *p, o); })
+            ->Unit(benchmark::kMicrosecond);
+    }
     const std::pair<std::size_t, std::size_t> sizes[] = {{64, 20}, {64, 200}, {128, 200}, {256, 500}, {512, 1000}, {1024, 2000}};
     for (const auto& [atoms, actions] : sizes) {
         register_problem(cat(cat("scaling/ladder/atoms:", atoms) + "/actions:", actions), keep(ladder(atoms, actions, 1)), false);

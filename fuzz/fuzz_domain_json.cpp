@@ -23,8 +23,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 if (r.status == gameplan::Status::Found) {
                     gameplan::goap::WorldState s = file.start;
                     for (const gameplan::goap::ActionId a : r.plan) {
-                        if (!s.satisfies(file.domain.preconditions(a))) __builtin_trap();
-                        s.apply(file.domain.effects(a));
+                        if (!file.domain.can_apply(a, s)) __builtin_trap();  // preconditions and variable bounds
+                        file.domain.apply(a, s);
                     }
                     if (!s.satisfies(*goal)) __builtin_trap();
                 }

@@ -19,6 +19,11 @@ bool active(double priority) noexcept { return !std::isnan(priority) && priority
 std::vector<ActionId> callback_actions_for(const Domain& domain, const AgentType& type, const Condition& goal) {
     std::vector<ActionId> out;
     if (!type.has_callbacks()) return out;
+    if (domain.has_variables()) {  // numeric effects have no achiever index: every callback may matter
+        for (std::uint32_t a = 0; a < domain.action_count(); ++a)
+            if (type.plannable(ActionId(a)) && (type.check(ActionId(a)) || type.cost(ActionId(a)))) out.push_back(ActionId(a));
+        return out;
+    }
     std::vector<std::uint8_t> literal_seen(2 * domain.atom_count(), 0);
     std::vector<std::uint8_t> action_seen(domain.action_count(), 0);
     std::vector<Literal> queue;
@@ -90,24 +95,28 @@ Agent::Agent(AgentSystem& system, AgentId id, AgentParams&& params)
       m_goals(std::move(params.goals)) {
     const Domain& d = *m_domain;
     const std::size_t atoms = d.atom_count();
-    m_private = params.state.atom_count() == atoms ? std::move(params.state) : WorldState(atoms);
+    m_private = params.state.atom_count() == atoms && params.state.var_count() == d.variable_count() ? std::move(params.state)
+                                                                                                   : d.make_state();
     {
         // The world owns shared atoms: an agent's copy of them is always false.
         const auto w = m_private.mutable_words();
         const auto shared = d.shared_atoms().words();
         for (std::size_t i = 0; i < w.size(); ++i) w[i] &= ~shared[i];
     }
-    m_view = WorldState(atoms);
-    m_scratch = WorldState(atoms);
+    m_view = d.make_state();
+    m_scratch = d.make_state();
     m_priority.resize(m_goals.size());
     for (std::size_t g = 0; g < m_goals.size(); ++g) {
-        m_dynamic_priorities |= static_cast<bool>(m_goals[g].priority_fn);
+        m_has_goal_conditions |= !m_goals[g].when.empty() || m_goals[g].priority_var.valid();
+        m_dynamic_priorities |= static_cast<bool>(m_goals[g].priority_fn) || m_has_goal_conditions;
         m_priority[g] = std::isnan(m_goals[g].priority) ? kInactivePriority : m_goals[g].priority;
     }
     m_candidates.reserve(m_goals.size());
     m_callback_actions.reserve(m_goals.size());
     for (const AgentGoal& g : m_goals) m_callback_actions.push_back(callback_actions_for(d, *m_type_ptr, g.condition));
     m_enabled.assign(d.action_count(), 1);
+    m_failures.assign(d.action_count(), 0);
+    m_cooldown_until.assign(d.action_count(), 0);
     m_costs.assign(d.action_count(), 0.0);
     m_plan.reserve(8);
 }
@@ -121,6 +130,67 @@ bool Agent::set(AtomId atom, bool value) noexcept {
         ++m_private_version;
     }
     return true;
+}
+
+bool Agent::set_value(VarId var, std::int32_t value) noexcept {
+    if (!var.valid() || var.value >= m_private.var_count() || m_domain->is_shared(var) || !m_domain->in_bounds(var, value))
+        return false;
+    if (m_private.value(var) != value) {
+        m_private.set_value(var, value);
+        ++m_private_version;
+    }
+    return true;
+}
+
+// view = world's shared atoms and variables + the agent's private ones.
+void Agent::merge_view(WorldState& out, const Blackboard& world) const noexcept {
+    out.assign_view(world.state(), m_private, m_domain->shared_atoms());
+    if (out.var_count() > 0) out.assign_view_values(world.state(), m_private, m_domain->shared_variables());
+}
+
+void Agent::run_sensors(std::uint64_t tick) {
+    for (const Sensor& s : m_type_ptr->sensors())
+        if (tick % s.period == 0) {
+            SensorContext ctx{*this, m_system->blackboard(), tick, m_user_data};
+            s.fn(ctx);
+        }
+}
+
+// Ends cool-downs that are over (an event each); true if any ended, so the agent re-decides.
+bool Agent::update_back_off(std::uint64_t tick) {
+    if (tick < m_next_cooldown_end) return false;
+    std::uint64_t next = UINT64_MAX;
+    bool ended = false;
+    for (std::uint32_t a = 0; a < m_cooldown_until.size(); ++a) {
+        const std::uint64_t until = m_cooldown_until[a];
+        if (until == 0) continue;
+        if (until <= tick) {
+            m_cooldown_until[a] = 0;
+            ended = true;
+            emit(AgentEventKind::BackOffEnded, tick).event.action = ActionId(a);
+        } else {
+            next = std::min(next, until);
+        }
+    }
+    m_next_cooldown_end = next;
+    return ended;
+}
+
+void Agent::record_action_outcome(ActionId a, bool failed, std::uint64_t tick) {
+    if (!failed) {
+        m_failures[a.value] = 0;
+        return;
+    }
+    const RetryPolicy& policy = m_domain->retry_policy(a);
+    if (policy.after_failures == 0 || ++m_failures[a.value] < policy.after_failures) return;
+    PendingEvent& e = emit(AgentEventKind::ActionBackedOff, tick);
+    e.event.action = a;
+    e.event.expanded = m_failures[a.value];
+    e.event.ticks = policy.cooldown_ticks;
+    m_failures[a.value] = 0;
+    if (policy.cooldown_ticks == 0) return;
+    m_cooldown_until[a.value] = tick + 1 + policy.cooldown_ticks;  // skipped for the next cooldown_ticks ticks
+    m_next_cooldown_end = std::min(m_next_cooldown_end, m_cooldown_until[a.value]);
 }
 
 void Agent::set_pending(ReplanTrigger trigger, ActionId action) noexcept {
@@ -156,7 +226,7 @@ bool Agent::refresh_view(const Blackboard& world) {
     if (world.version() == m_seen_world_version && m_private_version == m_seen_private_version) return false;
     m_seen_world_version = world.version();
     m_seen_private_version = m_private_version;
-    m_scratch.assign_view(world.state(), m_private, m_domain->shared_atoms());
+    merge_view(m_scratch, world);
     if (m_scratch == m_view) return false;  // e.g. only the agent's own, already-believed effects
     std::swap(m_view, m_scratch);
     return true;
@@ -170,9 +240,13 @@ void Agent::evaluate_priorities(std::uint64_t tick) {
             ++m_stats.priority_calls;
             const double p = goal.priority_fn(PlanningContext{*this, m_view, ActionId{}, g, tick, m_user_data});
             m_priority[g] = std::isnan(p) ? kInactivePriority : p;
+        } else if (goal.priority_var.valid()) {
+            const double p = goal.priority_scale * m_view.value(goal.priority_var) + goal.priority_offset;
+            m_priority[g] = std::isnan(p) ? kInactivePriority : p;
         } else {
             m_priority[g] = std::isnan(goal.priority) ? kInactivePriority : goal.priority;
         }
+        if (!goal.when.empty() && !m_view.satisfies(goal.when)) m_priority[g] = kInactivePriority;
     }
 }
 
@@ -188,8 +262,8 @@ bool Agent::plan_reaches_goal() {
     m_scratch = m_view;  // same size: reuses storage
     for (std::size_t i = m_step; i < m_plan.size(); ++i) {
         const ActionId a = m_plan[i];
-        if (!(i == m_step && m_running) && !m_scratch.satisfies(m_domain->preconditions(a))) return false;
-        m_scratch.apply(m_domain->effects(a));
+        if (!(i == m_step && m_running) && !m_domain->can_apply(a, m_scratch)) return false;
+        m_domain->apply(a, m_scratch);
     }
     return m_scratch.satisfies(m_goals[m_goal].condition);
 }
@@ -246,15 +320,24 @@ void Agent::begin_selection(ReplanTrigger trigger, ActionId action, bool specula
 void Agent::prepare_query(std::uint32_t goal, std::uint64_t tick, PlanOptions& options) {
     options.direction = m_direction;
     const AgentType& type = *m_type_ptr;
-    if (!type.has_callbacks()) {
+    const bool backing_off = m_next_cooldown_end != UINT64_MAX;
+    if (!type.has_callbacks() && !backing_off) {
         if (!type.all_plannable()) options.enabled = type.plannable_mask();
         return;
     }
     const auto mask = type.plannable_mask();
     std::copy(mask.begin(), mask.end(), m_enabled.begin());
+    if (backing_off)
+        for (std::uint32_t a = 0; a < m_cooldown_until.size(); ++a)
+            if (m_cooldown_until[a] > tick) m_enabled[a] = 0;
+    if (!type.has_callbacks()) {
+        options.enabled = m_enabled;
+        return;
+    }
     const auto costs = m_domain->action_costs();
     std::copy(costs.begin(), costs.end(), m_costs.begin());
     for (const ActionId a : m_callback_actions[goal]) {
+        if (m_enabled[a.value] == 0) continue;  // backed off
         const PlanningContext ctx{*this, m_view, a, goal, tick, m_user_data};
         if (const ContextCheck& check = type.check(a)) {
             ++m_stats.checks;
@@ -418,7 +501,7 @@ void Agent::continue_selection(PlannerSlot slot, std::uint64_t tick) {
 
 bool Agent::next_action_startable(std::uint64_t tick) {
     const ActionId a = m_plan[m_step];
-    if (!m_view.satisfies(m_domain->preconditions(a))) return false;
+    if (!m_domain->can_apply(a, m_view) || backed_off(a, tick)) return false;
     if (const ContextCheck& check = m_type_ptr->check(a)) {
         ++m_stats.checks;
         if (!check(PlanningContext{*this, m_view, a, m_goal, tick, m_user_data})) return false;
@@ -432,7 +515,7 @@ void Agent::check_changes(std::uint64_t tick) {
         return;
     }
     const ActionId a = m_plan[m_step];
-    if (!m_view.satisfies(m_domain->preconditions(a))) {
+    if (!m_domain->can_apply(a, m_view)) {
         // The running action lost its preconditions (seed 000 checks them every tick), or the next
         // action can no longer start.
         abort_running(AbortReason::PreconditionsLost, tick);
@@ -459,7 +542,9 @@ void Agent::check_changes(std::uint64_t tick) {
 void Agent::think(PlannerSlot slot, std::uint64_t tick, bool record) {
     m_record = record;
     m_plan_fresh = false;
+    if (!m_type_ptr->sensors().empty()) run_sensors(tick);
     bool changed = refresh_view(m_system->blackboard());
+    if (m_next_cooldown_end != UINT64_MAX && update_back_off(tick)) changed = true;
     if (m_context_version != m_seen_context_version) {
         m_seen_context_version = m_context_version;
         changed = true;
@@ -504,7 +589,7 @@ void Agent::act(Blackboard& world, std::uint64_t tick, bool record) {
     m_record = record;
     if (m_abort_hook_pending) {
         m_abort_hook_pending = false;
-        m_scratch.assign_view(world.state(), m_private, m_domain->shared_atoms());
+        merge_view(m_scratch, world);
         ActionContext ctx{*this, world, m_abort_hook_action, m_scratch, tick, m_abort_hook_ticks, m_user_data};
         m_type_ptr->behaviour(m_abort_hook_action)->abort(ctx, m_abort_hook_reason);
     }
@@ -516,12 +601,12 @@ void Agent::act(Blackboard& world, std::uint64_t tick, bool record) {
     // phase, it is the view the agent already holds.
     const WorldState* live = &m_view;
     if (world.version() != m_seen_world_version || m_private_version != m_seen_private_version) {
-        m_scratch.assign_view(world.state(), m_private, shared);
+        merge_view(m_scratch, world);
         live = &m_scratch;
     }
     if (!m_running) {
         // Re-check against the live view: an agent earlier in this tick may have changed the world.
-        if (!live->satisfies(m_domain->preconditions(a))) {
+        if (!m_domain->can_apply(a, *live)) {
             set_pending(ReplanTrigger::PreconditionsFailed, a);
             return;
         }
@@ -542,10 +627,10 @@ void Agent::act(Blackboard& world, std::uint64_t tick, bool record) {
     m_running = false;
     if (status == ActionStatus::Success) {
         ++m_stats.actions_succeeded;
-        const Condition& effects = m_domain->effects(a);
+        record_action_outcome(a, false, tick);
         // The behaviour may itself have written atoms: apply the effects on top of the live state.
-        m_scratch.assign_view(world.state(), m_private, shared);
-        m_scratch.apply(effects);
+        merge_view(m_scratch, world);
+        m_domain->apply(a, m_scratch);
         world.assign_shared(m_scratch);
         const auto priv = m_private.mutable_words();
         const auto src = m_scratch.words();
@@ -556,8 +641,9 @@ void Agent::act(Blackboard& world, std::uint64_t tick, bool record) {
             changed |= v != priv[w];
             priv[w] = v;
         }
+        if (m_private.var_count() > 0) changed |= m_private.assign_values_masked(m_scratch, m_domain->shared_variables(), true);
         if (changed) ++m_private_version;
-        m_view.apply(effects);  // the agent expects its own effects: they are not news next tick
+        m_domain->apply(a, m_view);  // the agent expects its own effects: they are not news next tick
         PendingEvent& e = emit(AgentEventKind::ActionSucceeded, tick);
         e.event.action = a;
         e.event.ticks = m_ticks_running;
@@ -569,6 +655,7 @@ void Agent::act(Blackboard& world, std::uint64_t tick, bool record) {
         e.event.action = a;
         e.event.ticks = m_ticks_running;
         set_pending(ReplanTrigger::ActionFailed, a);
+        record_action_outcome(a, true, tick);
     }
 }
 
@@ -580,7 +667,7 @@ void Agent::release_for_removal(std::uint64_t tick, bool record) {
     if (m_abort_hook_pending) {
         m_abort_hook_pending = false;
         Blackboard& world = m_system->blackboard();
-        m_scratch.assign_view(world.state(), m_private, m_domain->shared_atoms());
+        merge_view(m_scratch, world);
         ActionContext ctx{*this, world, m_abort_hook_action, m_scratch, tick, m_abort_hook_ticks, m_user_data};
         m_type_ptr->behaviour(m_abort_hook_action)->abort(ctx, m_abort_hook_reason);
     }

@@ -42,6 +42,8 @@ std::string_view to_string(AgentEventKind kind) noexcept {
         case AgentEventKind::ActionSucceeded: return "action_succeeded";
         case AgentEventKind::ActionFailed: return "action_failed";
         case AgentEventKind::ActionAborted: return "action_aborted";
+        case AgentEventKind::ActionBackedOff: return "action_backed_off";
+        case AgentEventKind::BackOffEnded: return "back_off_ended";
     }
     return "unknown";
 }
@@ -101,6 +103,10 @@ std::string describe(const Agent& agent, const AgentEvent& e) {
         case AgentEventKind::ActionAborted:
             return "action aborted: " + action(e.action) + " (" + std::string(to_string(e.abort_reason)) + ", after " +
                    ticks(e.ticks) + ")";
+        case AgentEventKind::ActionBackedOff:
+            return "action backed off: " + action(e.action) + " (failed " + std::to_string(e.expanded) + " times in a row; skipped for " +
+                   ticks(e.ticks) + ")";
+        case AgentEventKind::BackOffEnded: return "back-off ended: " + action(e.action);
     }
     return "unknown event";
 }

@@ -52,6 +52,11 @@ public:
         for (const std::uint64_t w : view.words()) key.push_back(w);
         for (const std::uint64_t w : goal.care().words()) key.push_back(w);
         for (const std::uint64_t w : goal.values().words()) key.push_back(w);
+        // Variables and comparisons (domains with variables): part of the query like the atoms.
+        for (const std::int32_t v : view.values()) key.push_back(static_cast<std::uint32_t>(v));
+        for (const Comparison& c : goal.comparisons())
+            key.push_back(std::uint64_t{c.var.value} << 40 | std::uint64_t{static_cast<std::uint8_t>(c.op)} << 32 |
+                          static_cast<std::uint32_t>(c.value));
         for (std::size_t i = 0; i < enabled.size(); i += 8) {
             std::uint64_t w = 0;
             std::memcpy(&w, enabled.data() + i, std::min<std::size_t>(8, enabled.size() - i));

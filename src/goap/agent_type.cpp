@@ -124,6 +124,7 @@ BindResult AgentTypeBuilder::build() const {
     type->m_behaviours = m_behaviours;
     type->m_checks = m_checks;
     type->m_costs = m_costs;
+    type->m_sensors = m_sensors;
     type->m_enabled.resize(m_domain->action_count());
     for (std::uint32_t a = 0; a < m_domain->action_count(); ++a) {
         type->m_enabled[a] = m_bound[a] ? 1 : 0;

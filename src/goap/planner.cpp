@@ -1,5 +1,6 @@
 #include <gameplan/goap/planner.hpp>
 
+#include "numeric_planner.hpp"
 #include "plan_cost.hpp"
 #include "state_registry.hpp"
 #include "word_search.hpp"
@@ -35,6 +36,9 @@ struct detail::PlannerImpl {
     explicit PlannerImpl(const Domain& d);
 
     const Domain* domain;
+    // Domains with variables are planned by the numeric engine (numeric_planner.hpp); the rest of this
+    // struct then stays unused.
+    std::unique_ptr<NumericPlanner> numeric;
     std::size_t atoms = 0;
     std::size_t actions = 0;
 
@@ -376,6 +380,7 @@ struct BackwardWordSpace {
 }  // namespace
 
 detail::PlannerImpl::PlannerImpl(const Domain& d) : domain(&d), atoms(d.atom_count()), actions(d.action_count()) {
+    if (d.has_variables()) numeric = std::make_unique<NumericPlanner>(d);
     std::size_t pre_total = 0, eff_total = 0;
     for (std::uint32_t a = 0; a < actions; ++a) {
         pre_total += d.precondition_literals(ActionId(a)).size();
@@ -914,6 +919,10 @@ Planner& Planner::operator=(Planner&&) noexcept = default;
 const Domain& Planner::domain() const noexcept { return *m_impl->domain; }
 
 PlanResult Planner::plan(const WorldState& start, const Condition& goal, const PlanOptions& options) {
+    if (m_impl->numeric) {
+        if (begin(start, goal, options) == Status::InProgress) (void)step(UINT64_MAX);
+        return result();
+    }
     if (!options.measure_time) {
         if (m_impl->begin(start, goal, options) == Status::InProgress) (void)m_impl->step(UINT64_MAX);
         return result();
@@ -925,6 +934,15 @@ PlanResult Planner::plan(const WorldState& start, const Condition& goal, const P
 }
 
 Status Planner::begin(const WorldState& start, const Condition& goal, const PlanOptions& options) {
+    if (m_impl->numeric) {
+        detail::NumericPlanner& n = *m_impl->numeric;
+        m_impl->measure_time = options.measure_time;
+        m_impl->micros = 0;
+        const Clock::time_point t0 = options.measure_time ? Clock::now() : Clock::time_point{};
+        const Status s = n.begin(start, goal, options);
+        if (options.measure_time) m_impl->micros = micros_since(t0);
+        return s;
+    }
     if (!options.measure_time) return m_impl->begin(start, goal, options);
     const Clock::time_point t0 = Clock::now();
     const Status s = m_impl->begin(start, goal, options);
@@ -933,6 +951,14 @@ Status Planner::begin(const WorldState& start, const Condition& goal, const Plan
 }
 
 Status Planner::step(std::uint64_t max_expansions) {
+    if (m_impl->numeric) {
+        detail::NumericPlanner& n = *m_impl->numeric;
+        if (n.status != Status::InProgress || !m_impl->measure_time) return n.step(max_expansions);
+        const Clock::time_point t0 = Clock::now();
+        const Status s = n.step(max_expansions);
+        m_impl->micros += micros_since(t0);
+        return s;
+    }
     if (m_impl->status != Status::InProgress) return m_impl->status;
     if (!m_impl->measure_time) return m_impl->step(max_expansions);
     const Clock::time_point t0 = Clock::now();
@@ -944,6 +970,17 @@ Status Planner::step(std::uint64_t max_expansions) {
 PlanResult Planner::result() const noexcept {
     const detail::PlannerImpl& p = *m_impl;
     PlanResult r;
+    if (p.numeric) {
+        const detail::NumericPlanner& n = *p.numeric;
+        r.status = n.status;
+        r.stats = n.stats;
+        r.micros = p.micros;
+        if (n.status == Status::Found) {
+            r.cost = n.cost;
+            r.plan = n.plan;
+        }
+        return r;
+    }
     r.status = p.status;
     r.stats = p.stats;
     r.exhausted = p.limit;
@@ -955,11 +992,28 @@ PlanResult Planner::result() const noexcept {
     return r;
 }
 
-std::span<const Literal> Planner::unreachable_goals() const noexcept { return m_impl->unreachable; }
-std::size_t Planner::relevant_action_count() const noexcept { return m_impl->search_count; }
-std::size_t Planner::relevant_atom_count() const noexcept { return m_impl->relevant_atoms; }
+std::span<const Literal> Planner::unreachable_goals() const noexcept {
+    return m_impl->numeric ? std::span<const Literal>(m_impl->numeric->unreachable) : std::span<const Literal>(m_impl->unreachable);
+}
+std::span<const Comparison> Planner::unreachable_goal_comparisons() const noexcept {
+    return m_impl->numeric ? std::span<const Comparison>(m_impl->numeric->unreachable_cmps) : std::span<const Comparison>();
+}
+std::size_t Planner::relevant_action_count() const noexcept {
+    return m_impl->numeric ? m_impl->numeric->search_actions.size() : m_impl->search_count;
+}
+std::size_t Planner::relevant_atom_count() const noexcept {
+    if (m_impl->numeric) {
+        const auto& r = m_impl->numeric->atom_relevant;
+        return static_cast<std::size_t>(std::count(r.begin(), r.end(), std::uint8_t{1}));
+    }
+    return m_impl->relevant_atoms;
+}
 
 void Planner::reserve(std::size_t states) {
+    if (m_impl->numeric) {
+        m_impl->numeric->reserve(states);
+        return;
+    }
     const std::size_t width = 2 * std::max<std::size_t>(1, words_for_atoms(m_impl->atoms));
     m_impl->registry.reserve(states, width);
     m_impl->context.reserve(states, states);

@@ -6,8 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -431,16 +433,242 @@ private:
         return out;
     }
 
-    goap::Condition condition(const std::vector<goap::Literal>& lits, std::size_t atoms) const {
+    goap::Condition condition(const std::vector<goap::Literal>& lits, const std::vector<goap::Comparison>& cmps,
+                              std::size_t atoms) const {
         goap::Condition c(atoms);
         for (const goap::Literal& l : lits) c.set(l.atom, l.value);
+        for (const goap::Comparison& x : cmps) c.require(x);
         return c;
+    }
+
+    // "start": atoms -> bool, variables -> a value (not a comparison).
+    void condition_parts_start(const Json& j, const Path& path, std::vector<goap::Literal>& lits,
+                               std::vector<goap::Comparison>& values) {
+        expect_type(j, Json::value_t::object, path, "an object mapping atom names to true/false and variables to values");
+        for (const auto& [key, value] : j.items()) {
+            if (const VarInfo* v = variable(key)) {
+                if (value.is_array()) fail(path / key, "a start value is a plain value, not [\"op\", value]");
+                if (value.is_boolean()) fail(path / key, "'" + printable(key) + "' is a variable: expected a value (found a boolean)");
+                values.push_back(goap::Comparison{v->id, goap::CompareOp::Eq, var_value(*v, key, value, path / key)});
+                continue;
+            }
+            if (!value.is_boolean() && !m_vars.empty() && (value.is_array() || value.is_number() || value.is_string()))
+                fail(path / key, "unknown variable '" + printable(key) + "' (not declared in \"variables\")");
+            const goap::AtomId id = atom(key, path / key);
+            if (!value.is_boolean()) fail(path / key, std::string("must be true or false (found ") + type_name(value) + ")");
+            lits.push_back(goap::Literal{id, value.get<bool>()});
+        }
+    }
+
+    // ---- numeric and enumerated variables ("variables", comparisons, numeric effects, goal extras) ----
+    // Kept apart from the boolean reading above: a key of a condition or effect object is an atom when
+    // its value is true/false, and a variable reference otherwise.
+
+    struct VarInfo {
+        goap::VarId id;
+        bool is_enum = false;
+        std::int32_t min = 0, max = 0;
+        std::vector<std::string> values;
+    };
+
+    // An integer that fits in 32 bits, or a LoadError naming `path`.
+    std::int32_t int32_at(const Json& j, const Path& path, const char* what) const {
+        if (!j.is_number()) fail(path, std::string("must be ") + what + " (found " + type_name(j) + ")");
+        if (!j.is_number_integer()) fail(path, std::string("must be ") + what + " (found a non-integer number)");
+        if (j.is_number_unsigned() && j.get<std::uint64_t>() > static_cast<std::uint64_t>(INT32_MAX))
+            fail(path, std::string("must be ") + what + " (out of the 32-bit range)");
+        const std::int64_t v = j.get<std::int64_t>();
+        if (v < INT32_MIN || v > INT32_MAX) fail(path, std::string("must be ") + what + " (out of the 32-bit range)");
+        return static_cast<std::int32_t>(v);
+    }
+
+    void read_variables(const Json& vars, const Path& p) {
+        expect_type(vars, Json::value_t::object, p,
+                    "an object mapping variable names to {\"min\": int, \"max\": int} or {\"values\": [names]}");
+        for (const auto& [name, spec] : vars.items()) {
+            const Path vp = p / name;
+            if (name.empty()) fail(vp, "variable name must not be empty");
+            if (m_builder.find_atom(name).valid()) fail(vp, "'" + printable(name) + "' is already an atom");
+            expect_type(spec, Json::value_t::object, vp, "an object {\"min\": int, \"max\": int} or {\"values\": [names]}");
+            check_keys(spec, vp, {"min", "max", "values", "shared"});
+            bool shared = false;
+            if (spec.contains("shared")) {
+                if (!spec["shared"].is_boolean()) fail(vp / "shared", "must be true or false");
+                shared = spec["shared"].get<bool>();
+            }
+            VarInfo info;
+            if (spec.contains("values")) {
+                if (spec.contains("min") || spec.contains("max"))
+                    fail(vp / (spec.contains("min") ? "min" : "max"), "an enumerated variable has \"values\", not bounds");
+                const Json& values = spec["values"];
+                expect_type(values, Json::value_t::array, vp / "values", "a non-empty array of value names");
+                if (values.empty()) fail(vp / "values", "must not be empty");
+                for (std::size_t i = 0; i < values.size(); ++i) {
+                    if (!values[i].is_string() || values[i].get_ref<const std::string&>().empty())
+                        fail(vp / "values" / i, "must be a non-empty string");
+                    const std::string& v = values[i].get_ref<const std::string&>();
+                    if (std::find(info.values.begin(), info.values.end(), v) != info.values.end())
+                        fail(vp / "values" / i, "duplicate value '" + printable(v) + "'");
+                    info.values.push_back(v);
+                }
+                info.is_enum = true;
+                info.max = static_cast<std::int32_t>(info.values.size() - 1);
+                info.id = m_builder.add_enum_variable(name, info.values, shared);
+            } else {
+                if (!spec.contains("max")) fail(vp / "max", "missing required field (an integer; \"min\" defaults to 0)");
+                info.max = int32_at(spec["max"], vp / "max", "an integer");
+                if (spec.contains("min")) info.min = int32_at(spec["min"], vp / "min", "an integer");
+                if (info.max < info.min)
+                    fail(vp / "max", "max (" + std::to_string(info.max) + ") is less than min (" + std::to_string(info.min) + ")");
+                info.id = m_builder.add_integer_variable(name, info.min, info.max, shared);
+            }
+            if (!info.id.valid()) fail(vp, "invalid variable");
+            m_vars.emplace(name, std::move(info));
+        }
+    }
+
+    const VarInfo* variable(const std::string& name) const {
+        const auto it = m_vars.find(name);
+        return it == m_vars.end() ? nullptr : &it->second;
+    }
+
+    // A value of `v` written as a JSON value (an integer within bounds, or one of the enumeration's names).
+    std::int32_t var_value(const VarInfo& v, const std::string& name, const Json& j, const Path& path) const {
+        if (v.is_enum) {
+            if (!j.is_string()) fail(path, "must be one of the values of '" + printable(name) + "' (found " + type_name(j) + ")");
+            const std::string& s = j.get_ref<const std::string&>();
+            const auto it = std::find(v.values.begin(), v.values.end(), s);
+            if (it == v.values.end()) {
+                std::string list;
+                for (const std::string& x : v.values) list += (list.empty() ? "" : ", ") + x;
+                fail(path, "'" + printable(s) + "' is not a value of '" + printable(name) + "' (values: " + printable(list) + ")");
+            }
+            return static_cast<std::int32_t>(it - v.values.begin());
+        }
+        if (j.is_string()) fail(path, "'" + printable(name) + "' is an integer variable (found a string)");
+        const std::int32_t x = int32_at(j, path, "an integer");
+        if (x < v.min || x > v.max)
+            fail(path, "value " + std::to_string(x) + " is outside the bounds [" + std::to_string(v.min) + ", " +
+                           std::to_string(v.max) + "] of '" + printable(name) + "'");
+        return x;
+    }
+
+    // `"var": [op, value]` in a condition (a bare value means ==).
+    goap::Comparison comparison(const VarInfo& v, const std::string& name, const Json& j, const Path& path) const {
+        if (j.is_boolean()) fail(path, "'" + printable(name) + "' is a variable: expected [\"op\", value] (found a boolean)");
+        if (!j.is_array()) return goap::Comparison{v.id, goap::CompareOp::Eq, var_value(v, name, j, path)};
+        if (j.size() != 2 || !j[0].is_string())
+            fail(path, "must be [\"op\", value] with op one of ==, !=, <, <=, >, >=");
+        static const std::pair<std::string_view, goap::CompareOp> ops[] = {
+            {"==", goap::CompareOp::Eq}, {"!=", goap::CompareOp::Ne}, {"<", goap::CompareOp::Lt},
+            {"<=", goap::CompareOp::Le}, {">", goap::CompareOp::Gt},  {">=", goap::CompareOp::Ge}};
+        const std::string& op = j[0].get_ref<const std::string&>();
+        const auto* it = std::find_if(std::begin(ops), std::end(ops), [&](const auto& o) { return o.first == op; });
+        if (it == std::end(ops))
+            fail(path / 0, "unknown comparison '" + printable(op) + "' (expected ==, !=, <, <=, >, >=" +
+                               (op == "=" || op == "+" || op == "-" ? "; '=', '+' and '-' are effects" : "") + ")");
+        if (v.is_enum && it->second != goap::CompareOp::Eq && it->second != goap::CompareOp::Ne)
+            fail(path / 0, "'" + printable(name) + "' is an enumerated variable: only == and != compare it");
+        return goap::Comparison{v.id, it->second, var_value(v, name, j[1], path / 1)};
+    }
+
+    // `"var": [op, value]` in effects (a bare value means =).
+    goap::NumericEffect numeric_effect(const VarInfo& v, const std::string& name, const Json& j, const Path& path) const {
+        if (j.is_boolean()) fail(path, "'" + printable(name) + "' is a variable: expected [\"op\", value] (found a boolean)");
+        if (!j.is_array()) return goap::NumericEffect{v.id, goap::EffectOp::Set, var_value(v, name, j, path)};
+        if (j.size() != 2 || !j[0].is_string()) fail(path, "must be [\"op\", value] with op one of =, +, -");
+        const std::string& op = j[0].get_ref<const std::string&>();
+        goap::EffectOp e;
+        if (op == "=") e = goap::EffectOp::Set;
+        else if (op == "+") e = goap::EffectOp::Add;
+        else if (op == "-") e = goap::EffectOp::Sub;
+        else
+            fail(path / 0, "unknown effect '" + printable(op) + "' (expected =, +, -" +
+                               (op.find_first_of("<>!") != std::string::npos || op == "==" ? "; comparisons belong in conditions" : "") + ")");
+        if (e == goap::EffectOp::Set) return goap::NumericEffect{v.id, e, var_value(v, name, j[1], path / 1)};
+        if (v.is_enum) fail(path / 0, "'" + printable(name) + "' is an enumerated variable: only = sets it");
+        const std::int32_t amount = int32_at(j[1], path / 1, "an integer amount");
+        if (amount < 0) fail(path / 1, "must be an integer amount >= 0 (use '" + std::string(op == "+" ? "-" : "+") + "' to go the other way)");
+        return goap::NumericEffect{v.id, e, amount};
+    }
+
+    // A condition object: atoms -> bool, variables -> comparisons.
+    void condition_parts(const Json& j, const Path& path, std::vector<goap::Literal>& lits, std::vector<goap::Comparison>& cmps) {
+        expect_type(j, Json::value_t::object, path, "an object mapping atom names to true/false and variables to [\"op\", value]");
+        for (const auto& [key, value] : j.items()) {
+            if (const VarInfo* v = variable(key)) {
+                cmps.push_back(comparison(*v, key, value, path / key));
+                continue;
+            }
+            if (!value.is_boolean() && !m_vars.empty() && (value.is_array() || value.is_number() || value.is_string()))
+                fail(path / key, "unknown variable '" + printable(key) + "' (not declared in \"variables\")");
+            const goap::AtomId id = atom(key, path / key);
+            if (!value.is_boolean()) fail(path / key, std::string("must be true or false (found ") + type_name(value) + ")");
+            lits.push_back(goap::Literal{id, value.get<bool>()});
+        }
+    }
+
+    // An effects object: atoms -> bool, variables -> effects.
+    void effect_parts(const Json& j, const Path& path, std::vector<goap::Literal>& lits, std::vector<goap::NumericEffect>& effs) {
+        expect_type(j, Json::value_t::object, path, "an object mapping atom names to true/false and variables to [\"op\", value]");
+        for (const auto& [key, value] : j.items()) {
+            if (const VarInfo* v = variable(key)) {
+                effs.push_back(numeric_effect(*v, key, value, path / key));
+                continue;
+            }
+            if (!value.is_boolean() && !m_vars.empty() && (value.is_array() || value.is_number() || value.is_string()))
+                fail(path / key, "unknown variable '" + printable(key) + "' (not declared in \"variables\")");
+            const goap::AtomId id = atom(key, path / key);
+            if (!value.is_boolean()) fail(path / key, std::string("must be true or false (found ") + type_name(value) + ")");
+            lits.push_back(goap::Literal{id, value.get<bool>()});
+        }
+    }
+
+    goap::RetryPolicy retry_policy(const Json& j, const Path& path) const {
+        expect_type(j, Json::value_t::object, path, "an object {\"after_failures\": int, \"cooldown_ticks\": int}");
+        check_keys(j, path, {"after_failures", "cooldown_ticks"});
+        goap::RetryPolicy r = goap::kDefaultRetry;
+        for (const char* key : {"after_failures", "cooldown_ticks"}) {
+            if (!j.contains(key)) continue;
+            const std::int32_t v = int32_at(j[key], path / key, "an integer >= 0");
+            if (v < 0) fail(path / key, "must be an integer >= 0");
+            (std::string_view(key) == "after_failures" ? r.after_failures : r.cooldown_ticks) = static_cast<std::uint32_t>(v);
+        }
+        return r;
+    }
+
+    struct Priority {
+        double value = 0;
+        std::string variable;
+        double scale = 1, offset = 0;
+    };
+    Priority priority(const Json& pr, const Path& path) const {
+        Priority out;
+        if (pr.is_number()) {
+            if (!std::isfinite(pr.get<double>())) fail(path, "must be a finite number");
+            out.value = pr.get<double>();
+            return out;
+        }
+        if (!pr.is_object()) fail(path, "must be a finite number or {\"variable\": name, \"scale\": number, \"offset\": number}");
+        check_keys(pr, path, {"variable", "scale", "offset"});
+        if (!pr.contains("variable") || !pr["variable"].is_string())
+            fail(path / "variable", "missing required field (the name of an integer variable)");
+        out.variable = pr["variable"].get<std::string>();
+        const VarInfo* v = variable(out.variable);
+        if (!v) fail(path / "variable", "unknown variable '" + printable(out.variable) + "' (not declared in \"variables\")");
+        if (v->is_enum) fail(path / "variable", "'" + printable(out.variable) + "' is an enumerated variable, not a number");
+        for (const char* key : {"scale", "offset"}) {
+            if (!pr.contains(key)) continue;
+            if (!pr[key].is_number() || !std::isfinite(pr[key].get<double>())) fail(path / key, "must be a finite number");
+            (std::string_view(key) == "scale" ? out.scale : out.offset) = pr[key].get<double>();
+        }
+        return out;
     }
 
     DomainFile read(const Json& root) {
         const Path top;
         expect_type(root, Json::value_t::object, top, "a JSON object");
-        check_keys(root, top, {"atoms", "shared", "actions", "start", "goal", "goals"});
+        check_keys(root, top, {"atoms", "variables", "shared", "actions", "start", "goal", "goals"});
 
         if (root.contains("atoms")) {
             const Json& atoms = root["atoms"];
@@ -455,12 +683,17 @@ private:
             }
             m_declared = true;
         }
+        if (root.contains("variables")) read_variables(root["variables"], top / "variables");
         if (root.contains("shared")) {
             const Json& shared = root["shared"];
             const Path p = top / "shared";
             expect_type(shared, Json::value_t::array, p, "an array of atom names");
             for (std::size_t i = 0; i < shared.size(); ++i) {
                 if (!shared[i].is_string()) fail(p / i, std::string("must be a string (found ") + type_name(shared[i]) + ")");
+                if (const VarInfo* v = variable(shared[i].get<std::string>())) {
+                    m_builder.set_shared(v->id, true);
+                    continue;
+                }
                 m_builder.set_shared(atom(shared[i].get<std::string>(), p / i), true);
             }
         }
@@ -473,7 +706,7 @@ private:
             const Json& a = actions[i];
             const Path p = ap / i;
             expect_type(a, Json::value_t::object, p, "an object with name, cost, preconditions, effects");
-            check_keys(a, p, {"name", "cost", "preconditions", "effects"});
+            check_keys(a, p, {"name", "cost", "preconditions", "effects", "retry"});
             if (!a.contains("name")) fail(p / "name", "missing required field (a non-empty string)");
             if (!a["name"].is_string() || a["name"].get_ref<const std::string&>().empty())
                 fail(p / "name", std::string("must be a non-empty string (found ") +
@@ -493,27 +726,35 @@ private:
                 fail(p / "cost", "the action costs of the domain add up to more than " + number_text(max_total) +
                                      " (the limit per domain)");
             std::vector<goap::Literal> pre, eff;
-            if (a.contains("preconditions")) pre = literals(a["preconditions"], p / "preconditions");
-            if (a.contains("effects")) eff = literals(a["effects"], p / "effects");
-            const goap::DomainError err = m_builder.add_action(name, cost.get<double>(), pre, eff);
+            std::vector<goap::Comparison> cmps;
+            std::vector<goap::NumericEffect> neff;
+            if (a.contains("preconditions")) condition_parts(a["preconditions"], p / "preconditions", pre, cmps);
+            if (a.contains("effects")) effect_parts(a["effects"], p / "effects", eff, neff);
+            const goap::DomainError err = m_builder.add_action(name, cost.get<double>(), pre, eff, cmps, neff);
             if (err == goap::DomainError::DuplicateAction) {
                 fail(p / "name", "duplicate action name '" + printable(name) + "' (also actions[" +
                                      std::to_string(m_action_index.at(name)) + "])");
             }
             if (err != goap::DomainError::None) fail(p, std::string(goap::to_string(err)));
+            if (a.contains("retry")) (void)m_builder.set_retry(name, retry_policy(a["retry"], p / "retry"));
             m_action_index.emplace(name, i);
         }
 
         // Literals of start/goal/goals are collected first so that atoms they introduce exist before
         // the domain (and thus the atom count) is fixed.
         std::vector<goap::Literal> start, goal;
-        if (root.contains("start")) start = literals(root["start"], top / "start");
+        std::vector<goap::Comparison> start_values, goal_cmps;  // start values as `==` comparisons
+        if (root.contains("start")) condition_parts_start(root["start"], top / "start", start, start_values);
         const bool has_goal = root.contains("goal");
-        if (has_goal) goal = literals(root["goal"], top / "goal");
+        if (has_goal) condition_parts(root["goal"], top / "goal", goal, goal_cmps);
         struct NamedGoal {
             std::string name;
             std::vector<goap::Literal> literals;
             double priority;
+            std::vector<goap::Comparison> cmps;
+            std::vector<goap::Literal> when;
+            std::vector<goap::Comparison> when_cmps;
+            Priority dynamic;
         };
         std::vector<NamedGoal> named;
         if (root.contains("goals")) {
@@ -524,13 +765,14 @@ private:
                 const Path gp = p / name;
                 if (name.empty()) fail(gp, "goal name must not be empty");
                 expect_type(g, Json::value_t::object, gp, "an object {\"conditions\": {atom: bool}, \"priority\": number}");
-                check_keys(g, gp, {"conditions", "priority"});
+                check_keys(g, gp, {"conditions", "priority", "when"});
                 if (!g.contains("conditions")) fail(gp / "conditions", "missing required field (an object atom -> bool)");
-                NamedGoal ng{name, literals(g["conditions"], gp / "conditions"), 0.0};
+                NamedGoal ng{name, {}, 0.0, {}, {}, {}, {}};
+                condition_parts(g["conditions"], gp / "conditions", ng.literals, ng.cmps);
+                if (g.contains("when")) condition_parts(g["when"], gp / "when", ng.when, ng.when_cmps);
                 if (g.contains("priority")) {
-                    const Json& pr = g["priority"];
-                    if (!pr.is_number() || !std::isfinite(pr.get<double>())) fail(gp / "priority", "must be a finite number");
-                    ng.priority = pr.get<double>();
+                    ng.dynamic = priority(g["priority"], gp / "priority");
+                    ng.priority = ng.dynamic.value;
                 }
                 named.push_back(std::move(ng));
             }
@@ -553,10 +795,16 @@ private:
         DomainFile out;
         out.domain = m_builder.build();
         const std::size_t n = out.domain.atom_count();
-        out.start = goap::WorldState(n);
+        out.start = out.domain.make_state();
         for (const goap::Literal& l : start) out.start.set(l.atom, l.value);
-        if (has_goal) out.goal = condition(goal, n);
-        for (NamedGoal& g : named) out.goals.push_back(goap::Goal{std::move(g.name), condition(g.literals, n), g.priority});
+        for (const goap::Comparison& c : start_values) out.start.set_value(c.var, c.value);
+        if (has_goal) out.goal = condition(goal, goal_cmps, n);
+        for (NamedGoal& g : named) {
+            goap::Goal goal_out{std::move(g.name), condition(g.literals, g.cmps, n), g.priority, condition(g.when, g.when_cmps, n),
+                                goap::VarId(), g.dynamic.scale, g.dynamic.offset};
+            if (!g.dynamic.variable.empty()) goal_out.priority_var = out.domain.find_variable(g.dynamic.variable);
+            out.goals.push_back(std::move(goal_out));
+        }
         return out;
     }
 
@@ -567,6 +815,7 @@ private:
     bool m_declared = false;
     double m_total_cost = 0;
     std::unordered_map<std::string, std::size_t> m_action_index;
+    std::unordered_map<std::string, VarInfo> m_vars;
 };
 
 }  // namespace
@@ -580,8 +829,15 @@ const goap::Goal* DomainFile::find_goal(std::string_view name) const noexcept {
 const goap::Condition* DomainFile::default_goal() const noexcept {
     if (goal) return &*goal;
     const goap::Goal* best = nullptr;
-    for (const goap::Goal& g : goals)
-        if (!best || g.priority > best->priority) best = &g;
+    double best_priority = 0;
+    for (const goap::Goal& g : goals) {
+        if (!g.when.empty() && !start.satisfies(g.when)) continue;  // conditional goal, inactive at the start
+        const double pr = g.priority_in(start);
+        if (!best || pr > best_priority) {
+            best = &g;
+            best_priority = pr;
+        }
+    }
     return best ? &best->condition : nullptr;
 }
 

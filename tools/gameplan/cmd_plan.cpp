@@ -95,6 +95,23 @@ std::string status_name(Status s) {
     return s == Status::NoPath ? "no_plan" : std::string(to_string(s));
 }
 
+// "ammo >= 3" / "location == forest" for messages; [">=", 3] / ["==", "forest"] for JSON.
+const char* op_text(goap::CompareOp op) {
+    static const char* const names[] = {"==", "!=", "<", "<=", ">", ">="};
+    return names[static_cast<int>(op)];
+}
+nlohmann::ordered_json comparison_json(const goap::Domain& d, const goap::Comparison& c) {
+    nlohmann::ordered_json v = nlohmann::ordered_json::array();
+    v.push_back(op_text(c.op));
+    if (d.variable_kind(c.var) == goap::VariableKind::Enumeration) v.push_back(d.variable_values(c.var)[static_cast<std::size_t>(c.value)]);
+    else v.push_back(c.value);
+    return v;
+}
+std::string comparison_text(const goap::Domain& d, const goap::Comparison& c) {
+    const auto j = comparison_json(d, c);
+    return d.variable_name(c.var) + " " + op_text(c.op) + " " + (j[1].is_string() ? j[1].get<std::string>() : j[1].dump());
+}
+
 std::string format_cost(double c) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.17g", c);
@@ -153,6 +170,8 @@ int run_plan(const PlanArgs& args) {
         if (r.status == Status::NoPath) {
             nlohmann::ordered_json unreachable = nlohmann::ordered_json::object();
             for (const goap::Literal& l : planner.unreachable_goals()) unreachable[file.domain.atom_name(l.atom)] = l.value;
+            for (const goap::Comparison& c : planner.unreachable_goal_comparisons())
+                unreachable[file.domain.variable_name(c.var)] = comparison_json(file.domain, c);
             out["unreachable_goals"] = unreachable;
             const goap::NoPlanAnalysis why = goap::analyze_no_plan(file.domain, file.start, *goal);
             out["root_causes"] = items_json(file.domain, why.root_causes);
@@ -171,13 +190,15 @@ int run_plan(const PlanArgs& args) {
     } else if (r.status == Status::NoPath) {
         std::cout << "goal: " << chosen.description << '\n';
         std::cout << "no plan: the goal cannot be reached from the start state\n";
-        if (!planner.unreachable_goals().empty()) {
+        if (!planner.unreachable_goals().empty() || !planner.unreachable_goal_comparisons().empty()) {
             // What no sequence of actions reaches, and why (goap/explain.hpp): the atoms nothing sets and
             // the atoms that only need each other, not merely the goal atoms themselves.
             const goap::NoPlanAnalysis why = goap::analyze_no_plan(file.domain, file.start, *goal);
-            std::cout << "unreachable goal atoms (no sequence of actions makes them hold):\n";
+            std::cout << "unreachable goal conditions (no sequence of actions makes them hold):\n";
             for (const goap::Literal& l : planner.unreachable_goals())
                 std::cout << "  " << printable(file.domain.atom_name(l.atom)) << " = " << (l.value ? "true" : "false") << '\n';
+            for (const goap::Comparison& c : planner.unreachable_goal_comparisons())
+                std::cout << "  " << printable(comparison_text(file.domain, c)) << '\n';
             if (!why.root_causes.empty())
                 std::cout << "because nothing sets (not true at the start, and no action sets them): "
                           << items_text(file.domain, why.root_causes) << '\n';
@@ -193,7 +214,9 @@ int run_plan(const PlanArgs& args) {
                   << ")\n";
     }
     if (!args.json)
-        std::cout << "direction " << to_string(options.direction) << ", expanded " << r.stats.expanded << ", generated "
+        std::cout << "direction " << to_string(file.domain.has_variables() ? goap::Direction::Forward : options.direction)
+                  << (file.domain.has_variables() && options.direction == goap::Direction::Backward ? " (domains with variables plan forward)" : "")
+                  << ", expanded " << r.stats.expanded << ", generated "
                   << r.stats.generated << ", " << r.micros << " us\n";
     return r.status == Status::Found ? 0 : 1;
 }

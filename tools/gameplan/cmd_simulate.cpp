@@ -96,6 +96,12 @@ public:
                 j["reason"] = std::string(to_string(e.abort_reason));
                 j["ticks"] = e.ticks;
                 break;
+            case goap::AgentEventKind::ActionBackedOff:
+                j["action"] = action(e.action);
+                j["failures"] = e.expanded;
+                j["cooldown_ticks"] = e.ticks;
+                break;
+            case goap::AgentEventKind::BackOffEnded: j["action"] = action(e.action); break;
         }
         std::cout << j.dump() << '\n';
     }

@@ -105,11 +105,22 @@ using PriorityFunction = std::function<double(const PlanningContext&)>;
 struct AgentGoal {
     std::string name;             ///< for events and traces
     Condition condition;          ///< the atoms to reach (over the system's domain)
-    double priority = 0;          ///< used when `priority_fn` is empty
+    double priority = 0;          ///< used when `priority_fn` is empty and `priority_var` is invalid
     PriorityFunction priority_fn; ///< optional dynamic priority (see PriorityFunction)
+    /// Only considered while this holds in the view (empty = always): "attack only while the player is
+    /// visible". While it does not hold the goal is inactive, as with kInactivePriority.
+    Condition when{};
+    /// When valid (and no priority_fn): priority = priority_scale * view value + priority_offset,
+    /// re-read whenever the view changes ("hungrier means more urgent").
+    VarId priority_var{};
+    double priority_scale = 1;   ///< see priority_var
+    double priority_offset = 0;  ///< see priority_var
 
-    /// A goal with a fixed priority from a domain file's named goal.
-    [[nodiscard]] static AgentGoal from(const Goal& goal) { return AgentGoal{goal.name, goal.condition, goal.priority, {}}; }
+    /// A goal from a domain file's named goal (its fixed or variable priority and its "when").
+    [[nodiscard]] static AgentGoal from(const Goal& goal) {
+        return AgentGoal{goal.name, goal.condition, goal.priority, {}, goal.when, goal.priority_var, goal.priority_scale,
+                         goal.priority_offset};
+    }
 };
 
 /// Everything needed to add an agent.
@@ -196,6 +207,13 @@ public:
     bool set(AtomId atom, bool value) noexcept;
     /// Sets the private atom called `name`; false if there is none (or it is shared).
     bool set(std::string_view name, bool value) noexcept { return set(m_domain->find_atom(name), value); }
+    /// Sets a private variable; false, writing nothing, for shared or invalid variables or a value
+    /// outside its bounds. The agent sees the change at its next think phase. O(1).
+    bool set_value(VarId var, std::int32_t value) noexcept;
+    /// True while `action` is skipped after repeated failures (see RetryPolicy), at tick `tick`.
+    [[nodiscard]] bool backed_off(ActionId action, std::uint64_t tick) const noexcept {
+        return action.value < m_cooldown_until.size() && m_cooldown_until[action.value] > tick;
+    }
     /// The agent's view as of its last think phase, plus its own effects since (what it believes).
     [[nodiscard]] const WorldState& view() const noexcept { return m_view; }
 
@@ -276,6 +294,10 @@ private:
     PendingEvent& emit(AgentEventKind kind, std::uint64_t tick);
     void emit_plan(PendingEvent& event, std::span<const ActionId> plan);
     void emit_literals(PendingEvent& event, std::span<const Literal> literals);
+    void merge_view(WorldState& out, const Blackboard& world) const noexcept;
+    void run_sensors(std::uint64_t tick);
+    bool update_back_off(std::uint64_t tick);
+    void record_action_outcome(ActionId a, bool failed, std::uint64_t tick);
 
     // Hot state first: what every tick reads (one or two cache lines for an agent with nothing to do).
     AgentSystem* m_system;
@@ -336,6 +358,11 @@ private:
     std::vector<std::uint8_t> m_enabled;
     std::vector<double> m_costs;
     std::vector<std::uint64_t> m_query_key;  // plan-cache key of the search in progress
+    // Back-off: consecutive failures and the tick a cool-down ends (0 = none), per action.
+    std::vector<std::uint32_t> m_failures;
+    std::vector<std::uint64_t> m_cooldown_until;
+    std::uint64_t m_next_cooldown_end = UINT64_MAX;
+    bool m_has_goal_conditions = false;  // some goal has "when" or a variable priority
     std::uint64_t m_query_hash = 0;
     // Buffered events (only when the system has an observer).
     std::vector<PendingEvent> m_events;

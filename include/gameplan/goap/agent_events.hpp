@@ -95,6 +95,9 @@ enum class AgentEventKind : std::uint8_t {
     ActionSucceeded,  ///< `action`'s behaviour returned Success after `ticks` updates; effects applied
     ActionFailed,     ///< `action`'s behaviour returned Failure after `ticks` updates
     ActionAborted,    ///< the runtime stopped `action` after `ticks` updates: `abort_reason`
+    ActionBackedOff,  ///< `action` failed `expanded` times in a row: it is skipped for `ticks` ticks
+                      ///< (its RetryPolicy; planning treats it as disabled until then)
+    BackOffEnded,     ///< the cool-down of `action` is over: it may be planned again (the agent re-decides)
 };
 
 /// Stable snake_case names, used in JSON traces ("plan_found", "higher_priority_goal", ...).

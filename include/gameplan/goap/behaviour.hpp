@@ -103,6 +103,28 @@ struct PlanningContext {
     void* user_data;         ///< the agent's user data pointer
 };
 
+/// What a sensor sees: the agent (write its private atoms and variables with `Agent::set` /
+/// `Agent::set_value`), the world (read only), the tick and the user data. Valid for the call only.
+struct SensorContext {
+    Agent& agent;             ///< the agent being updated
+    const Blackboard& world;  ///< the world's shared atoms and variables (read only during the think phase)
+    std::uint64_t tick;       ///< the system's tick number
+    void* user_data;          ///< the agent's user data pointer
+};
+
+/// A sensor: copies what the game knows (ammo left, "the player is in sight") into the agent's private
+/// atoms and variables before it decides. Runs at the start of the agent's think phase (possibly on an
+/// executor worker thread, concurrently for different agents), every `period` ticks. A change it writes
+/// feeds the replan triggers exactly as any other change of the agent's view.
+using SensorFunction = std::function<void(SensorContext&)>;
+
+/// A sensor with its period in ticks (1 = every tick).
+struct Sensor {
+    std::string name;          ///< for traces
+    SensorFunction fn;         ///< the function
+    std::uint32_t period = 1;  ///< runs on ticks where tick % period == 0 (0 is treated as 1)
+};
+
 /// Procedural precondition: may the action be used now? See the file overview for when it runs.
 using ContextCheck = std::function<bool(const PlanningContext&)>;
 /// Dynamic cost of an action for one planning call. See the file overview for when it runs.
@@ -178,6 +200,8 @@ public:
     [[nodiscard]] std::span<const std::uint8_t> plannable_mask() const noexcept { return m_enabled; }
     /// True if every action of the domain is plannable (the planner then needs no static mask).
     [[nodiscard]] bool all_plannable() const noexcept { return m_all_plannable; }
+    /// The sensors, in the order they were added (and run).
+    [[nodiscard]] std::span<const Sensor> sensors() const noexcept { return m_sensors; }
 
 private:
     friend class AgentTypeBuilder;
@@ -191,6 +215,7 @@ private:
     std::vector<std::uint8_t> m_enabled;
     bool m_has_callbacks = false;
     bool m_all_plannable = true;
+    std::vector<Sensor> m_sensors;
 };
 
 /// Binds action names of a domain to behaviours, checks and costs; `build()` validates the whole type.
@@ -209,6 +234,10 @@ public:
     BindErrorKind set_cost(std::string_view action, CostFunction cost);
     /// Declares that agents of this type never plan `action` (it then needs no behaviour).
     BindErrorKind exclude(std::string_view action);
+    /// Adds a sensor run every `period_ticks` ticks (see SensorFunction). Sensors run in the order added.
+    void add_sensor(std::string name, SensorFunction sensor, std::uint32_t period_ticks = 1) {
+        m_sensors.push_back(Sensor{std::move(name), std::move(sensor), period_ticks == 0 ? 1u : period_ticks});
+    }
 
     /// Builds the type, or reports every error (unknown names, duplicates, unbound plannable actions in
     /// action id order). The builder keeps its contents.
@@ -219,6 +248,7 @@ private:
 
     const Domain* m_domain;
     std::string m_name;
+    std::vector<Sensor> m_sensors;
     std::vector<Behaviour> m_behaviours;
     std::vector<ContextCheck> m_checks;
     std::vector<CostFunction> m_costs;

@@ -54,6 +54,22 @@ public:
     /// Sets the shared atom called `name`; false if there is none. O(log atoms), no allocation.
     [[nodiscard]] bool set(std::string_view name, bool value) noexcept { return set(m_domain->find_atom(name), value); }
 
+    /// Value of a shared variable (its minimum for private or invalid variables: the world does not hold those).
+    [[nodiscard]] std::int32_t value(VarId var) const noexcept {
+        return var.valid() && var.value < m_state.var_count() ? m_state.value(var) : 0;
+    }
+    /// Sets a shared variable. Returns false, writing nothing, if `var` is invalid, not shared, or
+    /// `value` is outside its bounds. Bumps version() when the value changes. O(1).
+    [[nodiscard]] bool set_value(VarId var, std::int32_t value) noexcept {
+        if (!var.valid() || var.value >= m_state.var_count() || !m_domain->is_shared(var) || !m_domain->in_bounds(var, value))
+            return false;
+        if (m_state.value(var) != value) {
+            m_state.set_value(var, value);
+            ++m_version;
+        }
+        return true;
+    }
+
     /// Copies the shared atoms of `source` (a view over the same domain), e.g. after an action's effects
     /// were applied to a view. Bumps version() if anything changed. O(words), no allocation.
     void assign_shared(const WorldState& source) noexcept {
@@ -66,6 +82,8 @@ public:
             changed |= v != dst[w];
             dst[w] = v;
         }
+        if (m_state.var_count() == source.var_count() && m_state.var_count() > 0)
+            changed |= m_state.assign_values_masked(source, m_domain->shared_variables());
         if (changed) ++m_version;
     }
 

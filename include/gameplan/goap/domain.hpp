@@ -21,6 +21,7 @@
 
 #include <gameplan/goap/world_state.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -46,6 +47,18 @@ enum class DomainError : std::uint8_t {
     InvalidCost,         ///< cost is negative, NaN or infinite
     UnknownAtom,         ///< a literal names an atom id the builder never handed out
     ConflictingLiteral,  ///< the same atom is required (or set) to both true and false
+    UnknownVariable,     ///< a comparison or effect names a variable id the builder never handed out
+    InvalidComparison,   ///< an ordering (`<`, `<=`, `>`, `>=`) on an enumerated variable, or a value
+                         ///< that is not one of its values
+    InvalidEffect,       ///< `+`/`-` on an enumerated variable, `=` outside the variable's bounds
+                         ///< (or not one of its values), or a negative amount
+    ConflictingEffect,   ///< two effects on the same variable
+};
+
+/// Kind of a non-boolean variable.
+enum class VariableKind : std::uint8_t {
+    Integer,      ///< an integer in [min, max]
+    Enumeration,  ///< one of a list of named values, held as its index 0 .. count-1
 };
 
 /// Stable lower-case name of a DomainError, for messages.
@@ -58,8 +71,33 @@ class Domain;
 struct Goal {
     std::string name;     ///< unique within its list
     Condition condition;  ///< the atoms to reach
-    double priority = 0;  ///< larger first
+    double priority = 0;  ///< larger first (the priority when `priority_var` is invalid)
+    /// Only considered while this holds (empty = always). From a domain file's `"when"`.
+    Condition when{};
+    /// When valid, the priority is `priority_scale * value(priority_var) + priority_offset`, read from
+    /// the state at every goal selection (a domain file's `{"variable": ..., "scale": ..., "offset": ...}`).
+    VarId priority_var{};
+    double priority_scale = 1;   ///< see priority_var
+    double priority_offset = 0;  ///< see priority_var
+
+    /// The priority in `state`: `priority`, or the variable-based formula.
+    [[nodiscard]] double priority_in(const WorldState& state) const noexcept {
+        return priority_var.valid() ? priority_scale * state.value(priority_var) + priority_offset : priority;
+    }
 };
+
+/// Back-off policy of an action: after `after_failures` failures in a row the agent runtime skips it
+/// (disables it for planning) for `cooldown_ticks` ticks. `after_failures` = 0 disables back-off, the
+/// default for actions built in code (their behaviour is unchanged); a domain file's `"retry": {}`
+/// turns it on with kDefaultRetry (3 failures, 60 ticks).
+struct RetryPolicy {
+    std::uint32_t after_failures = 0;   ///< consecutive failures that trigger a cool-down (0 = never)
+    std::uint32_t cooldown_ticks = 60;  ///< ticks the action is skipped
+    friend constexpr bool operator==(const RetryPolicy&, const RetryPolicy&) noexcept = default;
+};
+
+/// The back-off a domain file's `"retry"` object starts from: 3 failures in a row, then 60 ticks.
+inline constexpr RetryPolicy kDefaultRetry{3, 60};
 
 /// Collects atoms and actions, then builds an immutable `Domain`. Not thread-safe; allocation is fine
 /// here (building is not a per-frame operation).
@@ -72,6 +110,21 @@ public:
     [[nodiscard]] AtomId find_atom(std::string_view name) const;
     /// Marks `atom` shared (world-owned) or private (agent-owned).
     void set_shared(AtomId atom, bool shared);
+
+    /// Adds an integer variable with inclusive bounds [min, max]. Returns an invalid id, adding nothing,
+    /// if the name is empty or already used by a variable or an atom, or max < min. O(1) expected.
+    VarId add_integer_variable(std::string_view name, std::int32_t min, std::int32_t max, bool shared = false);
+    /// Adds an enumerated variable taking one of `values` (non-empty, distinct). Returns an invalid id,
+    /// adding nothing, on an empty or used name, no values, or a repeated value.
+    VarId add_enum_variable(std::string_view name, std::span<const std::string> values, bool shared = false);
+    /// Id of the variable `name`, or an invalid id.
+    [[nodiscard]] VarId find_variable(std::string_view name) const;
+    /// Marks `var` shared (world-owned) or private (agent-owned).
+    void set_shared(VarId var, bool shared);
+    /// Number of variables so far.
+    [[nodiscard]] std::size_t variable_count() const noexcept { return m_vars.size(); }
+    /// Sets the back-off policy of the action called `name` (default: RetryPolicy{}). False if no such action.
+    bool set_retry(std::string_view action, RetryPolicy policy);
     /// Number of atoms so far.
     [[nodiscard]] std::size_t atom_count() const noexcept { return m_atom_names.size(); }
     /// Number of actions so far.
@@ -81,6 +134,11 @@ public:
     /// the action is rejected. Returns `DomainError::None` on success; otherwise nothing is added.
     [[nodiscard]] DomainError add_action(std::string_view name, double cost, std::span<const Literal> preconditions,
                                          std::span<const Literal> effects);
+    /// Adds an action with comparisons on variables among its preconditions and effects on variables.
+    /// Besides the errors above: UnknownVariable, InvalidComparison, InvalidEffect, ConflictingEffect.
+    [[nodiscard]] DomainError add_action(std::string_view name, double cost, std::span<const Literal> preconditions,
+                                         std::span<const Literal> effects, std::span<const Comparison> comparisons,
+                                         std::span<const NumericEffect> numeric_effects);
     /// Convenience overload naming atoms by string (atoms are interned as needed).
     [[nodiscard]] DomainError add_action(std::string_view name, double cost,
                                          std::initializer_list<std::pair<std::string_view, bool>> preconditions,
@@ -95,7 +153,21 @@ private:
         double cost;
         std::vector<Literal> preconditions;
         std::vector<Literal> effects;
+        std::vector<Comparison> comparisons;
+        std::vector<NumericEffect> numeric_effects;
+        RetryPolicy retry;
     };
+    struct VarDef {
+        std::string name;
+        VariableKind kind;
+        std::int32_t min, max;
+        std::vector<std::string> values;
+        bool shared;
+    };
+    [[nodiscard]] bool comparison_ok(const Comparison& c) const noexcept;
+    [[nodiscard]] bool effect_ok(const NumericEffect& e) const noexcept;
+    std::vector<VarDef> m_vars;
+    std::unordered_map<std::string, std::uint32_t> m_var_index;
     std::vector<std::string> m_atom_names;
     std::vector<bool> m_atom_shared;
     std::unordered_map<std::string, std::uint32_t> m_atom_index;
@@ -148,15 +220,71 @@ public:
         const std::uint32_t l = literal_index(literal);
         return {m_achievers.data() + m_achiever_offset[l], m_achievers.data() + m_achiever_offset[l + 1]};
     }
-    /// True if `state` satisfies the preconditions of `action`.
+    /// True if `state` satisfies the preconditions of `action` (atoms and comparisons; see can_apply()
+    /// for the bounds of numeric effects).
     [[nodiscard]] bool applicable(ActionId action, const WorldState& state) const noexcept {
         return state.satisfies(m_pre[action.value]);
     }
     /// Total number of precondition plus effect literals over all actions.
     [[nodiscard]] std::size_t literal_total() const noexcept { return m_pre_literals.size() + m_eff_literals.size(); }
 
-    /// A state over this domain's atoms, all false.
-    [[nodiscard]] WorldState make_state() const { return WorldState(atom_count()); }
+    /// Number of numeric / enumerated variables.
+    [[nodiscard]] std::size_t variable_count() const noexcept { return m_var_names.size(); }
+    /// True if the domain has any variable (its queries are planned by the numeric engine).
+    [[nodiscard]] bool has_variables() const noexcept { return !m_var_names.empty(); }
+    /// Name of `var`. Precondition: valid id.
+    [[nodiscard]] const std::string& variable_name(VarId var) const noexcept { return m_var_names[var.value]; }
+    /// Id of the variable called `name`, or an invalid id. O(variables), no allocation.
+    [[nodiscard]] VarId find_variable(std::string_view name) const noexcept;
+    /// Kind of `var`.
+    [[nodiscard]] VariableKind variable_kind(VarId var) const noexcept { return m_var_kind[var.value]; }
+    /// Smallest value of `var` (0 for an enumeration).
+    [[nodiscard]] std::int32_t variable_min(VarId var) const noexcept { return m_var_min[var.value]; }
+    /// Largest value of `var` (value count - 1 for an enumeration).
+    [[nodiscard]] std::int32_t variable_max(VarId var) const noexcept { return m_var_max[var.value]; }
+    /// True if `v` is within the bounds of `var`.
+    [[nodiscard]] bool in_bounds(VarId var, std::int64_t v) const noexcept {
+        return v >= m_var_min[var.value] && v <= m_var_max[var.value];
+    }
+    /// The names of an enumerated variable's values (empty for an integer variable).
+    [[nodiscard]] std::span<const std::string> variable_values(VarId var) const noexcept { return m_var_values[var.value]; }
+    /// Index of the value `name` of the enumerated variable `var`, or -1.
+    [[nodiscard]] std::int32_t find_variable_value(VarId var, std::string_view name) const noexcept;
+    /// True if `var` is shared (world-owned).
+    [[nodiscard]] bool is_shared(VarId var) const noexcept { return m_var_shared[var.value] != 0; }
+    /// Per variable, 1 if shared (use with `WorldState::assign_view_values`).
+    [[nodiscard]] std::span<const std::uint8_t> shared_variables() const noexcept { return m_var_shared; }
+    /// Effects of `action` on variables, in increasing variable order.
+    [[nodiscard]] std::span<const NumericEffect> numeric_effects(ActionId action) const noexcept {
+        return {m_num_eff.data() + m_num_eff_offset[action.value], m_num_eff.data() + m_num_eff_offset[action.value + 1]};
+    }
+    /// Back-off policy of `action`.
+    [[nodiscard]] const RetryPolicy& retry_policy(ActionId action) const noexcept { return m_retry[action.value]; }
+    /// True if `action` can run in `state`: its preconditions (atoms and comparisons) hold and every
+    /// effect on a variable stays within its bounds. O(words + comparisons + effects).
+    [[nodiscard]] bool can_apply(ActionId action, const WorldState& state) const noexcept {
+        if (!state.satisfies(m_pre[action.value])) return false;
+        for (const NumericEffect& e : numeric_effects(action))
+            if (!in_bounds(e.var, effect_result(state.value(e.var), e))) return false;
+        return true;
+    }
+    /// Applies the effects of `action` to `state` (atoms and variables, all computed from the state
+    /// before). Variables are clamped to their bounds (only relevant when can_apply() was false).
+    void apply(ActionId action, WorldState& state) const noexcept {
+        state.apply(m_eff[action.value]);
+        for (const NumericEffect& e : numeric_effects(action)) {
+            const std::int64_t v = effect_result(state.value(e.var), e);
+            state.set_value(e.var, static_cast<std::int32_t>(std::clamp<std::int64_t>(v, m_var_min[e.var.value], m_var_max[e.var.value])));
+        }
+    }
+
+    /// A state over this domain's atoms (all false) and variables (each at its minimum: an enumeration
+    /// at its first value).
+    [[nodiscard]] WorldState make_state() const {
+        WorldState s(atom_count(), variable_count());
+        for (std::size_t i = 0; i < m_var_min.size(); ++i) s.set_value(VarId(static_cast<std::uint32_t>(i)), m_var_min[i]);
+        return s;
+    }
     /// An empty condition over this domain's atoms.
     [[nodiscard]] Condition make_condition() const { return Condition(atom_count()); }
     /// An empty atom set over this domain's atoms.
@@ -181,6 +309,15 @@ private:
     // Achievers, CSR by literal index (offsets have 2 * atom_count + 1 entries).
     std::vector<ActionId> m_achievers;
     std::vector<std::uint32_t> m_achiever_offset;
+    // Variables.
+    std::vector<std::string> m_var_names;
+    std::vector<VariableKind> m_var_kind;
+    std::vector<std::int32_t> m_var_min, m_var_max;
+    std::vector<std::vector<std::string>> m_var_values;
+    std::vector<std::uint8_t> m_var_shared;
+    std::vector<NumericEffect> m_num_eff;
+    std::vector<std::uint32_t> m_num_eff_offset;
+    std::vector<RetryPolicy> m_retry;
 };
 
 }  // namespace gameplan::goap

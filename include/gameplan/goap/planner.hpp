@@ -178,6 +178,9 @@ public:
     /// this start). Empty when every goal literal is reachable on its own; a NoPath with an empty list
     /// means the goal literals interfere (reaching one undoes another). Valid until the next begin().
     [[nodiscard]] std::span<const Literal> unreachable_goals() const noexcept;
+    /// The same for the goal's comparisons on variables (domains with variables only): comparisons no
+    /// value reachable in the relaxation satisfies. Valid until the next begin().
+    [[nodiscard]] std::span<const Comparison> unreachable_goal_comparisons() const noexcept;
 
     /// Number of actions that survived relevance and reachability pruning in the current query.
     [[nodiscard]] std::size_t relevant_action_count() const noexcept;

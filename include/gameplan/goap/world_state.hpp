@@ -75,6 +75,83 @@ struct Literal {
     friend constexpr bool operator==(const Literal&, const Literal&) noexcept = default;
 };
 
+/// Dense index of a numeric or enumerated variable within its domain (declaration order).
+/// Default-constructed ids are invalid.
+struct VarId {
+    /// The invalid id's value.
+    static constexpr std::uint32_t kInvalid = UINT32_MAX;
+    /// Dense index; kInvalid when invalid.
+    std::uint32_t value = kInvalid;
+
+    /// The invalid id.
+    constexpr VarId() noexcept = default;
+    /// The id with index `v` (explicit: no implicit integer conversion).
+    constexpr explicit VarId(std::uint32_t v) noexcept : value(v) {}
+    /// True unless this is the invalid id.
+    [[nodiscard]] constexpr bool valid() const noexcept { return value != kInvalid; }
+    friend constexpr bool operator==(VarId, VarId) noexcept = default;
+    friend constexpr auto operator<=>(VarId, VarId) noexcept = default;
+};
+
+/// Comparison operator of a numeric condition. Enumerated variables allow only `Eq` and `Ne`.
+enum class CompareOp : std::uint8_t {
+    Eq,  ///< `==`
+    Ne,  ///< `!=`
+    Lt,  ///< `<`
+    Le,  ///< `<=`
+    Gt,  ///< `>`
+    Ge,  ///< `>=`
+};
+
+/// A condition on one variable: `var op value`. For an enumerated variable `value` is the index of one
+/// of its values (declaration order).
+struct Comparison {
+    VarId var;                    ///< the variable
+    CompareOp op = CompareOp::Eq; ///< the operator
+    std::int32_t value = 0;       ///< the constant it is compared with
+    friend constexpr bool operator==(const Comparison&, const Comparison&) noexcept = default;
+};
+
+/// True if `lhs op rhs`. O(1).
+[[nodiscard]] constexpr bool compare(std::int32_t lhs, CompareOp op, std::int32_t rhs) noexcept {
+    switch (op) {
+        case CompareOp::Eq: return lhs == rhs;
+        case CompareOp::Ne: return lhs != rhs;
+        case CompareOp::Lt: return lhs < rhs;
+        case CompareOp::Le: return lhs <= rhs;
+        case CompareOp::Gt: return lhs > rhs;
+        case CompareOp::Ge: return lhs >= rhs;
+    }
+    return false;
+}
+
+/// Operator of a numeric effect. Enumerated variables allow only `Set`.
+enum class EffectOp : std::uint8_t {
+    Set,  ///< `=`: the variable becomes `value`
+    Add,  ///< `+`: the variable grows by `value`
+    Sub,  ///< `-`: the variable shrinks by `value`
+};
+
+/// An effect on one variable, computed from the state *before* the action. An action whose effect would
+/// take a variable outside its bounds is not applicable in that state.
+struct NumericEffect {
+    VarId var;                   ///< the variable
+    EffectOp op = EffectOp::Set; ///< the operator
+    std::int32_t value = 0;      ///< the constant (an enumerated value's index for `Set`)
+    friend constexpr bool operator==(const NumericEffect&, const NumericEffect&) noexcept = default;
+};
+
+/// The value `effect` gives a variable whose value before the action is `before` (64-bit, so that
+/// the caller can check bounds without overflow). O(1).
+[[nodiscard]] constexpr std::int64_t effect_result(std::int32_t before, const NumericEffect& effect) noexcept {
+    switch (effect.op) {
+        case EffectOp::Set: return effect.value;
+        case EffectOp::Add: return std::int64_t{before} + effect.value;
+        case EffectOp::Sub: return std::int64_t{before} - effect.value;
+    }
+    return before;
+}
+
 /// Number of 64-bit words needed for `atom_count` atoms.
 [[nodiscard]] constexpr std::size_t words_for_atoms(std::size_t atom_count) noexcept { return (atom_count + 63) / 64; }
 
@@ -148,6 +225,9 @@ public:
     WorldState() = default;
     /// A state over atoms [0, atom_count), all false. Allocates ceil(atom_count / 64) words.
     explicit WorldState(std::size_t atom_count) : m_bits(atom_count) {}
+    /// A state over atoms [0, atom_count), all false, and `var_count` variables, all 0. Prefer
+    /// `Domain::make_state()`, which starts every variable at its minimum (first value).
+    WorldState(std::size_t atom_count, std::size_t var_count) : m_bits(atom_count), m_vars(var_count, 0) {}
 
     /// Number of atoms the state assigns.
     [[nodiscard]] std::size_t atom_count() const noexcept { return m_bits.atom_count(); }
@@ -162,10 +242,22 @@ public:
     [[nodiscard]] bool get(AtomId atom) const noexcept { return m_bits.test(atom); }
     /// Sets `atom` to `value`. O(1).
     void set(AtomId atom, bool value) noexcept { m_bits.set(atom, value); }
-    /// Sets every atom to false. O(words).
+    /// Sets every atom to false (variables are left alone). O(words).
     void clear() noexcept { m_bits.clear(); }
 
-    /// True if every atom `condition` cares about has the required value. Sizes must match. O(words).
+    /// Number of numeric / enumerated variables the state assigns.
+    [[nodiscard]] std::size_t var_count() const noexcept { return m_vars.size(); }
+    /// Value of `var` (an enumerated variable's value index). Precondition: var.value < var_count(). O(1).
+    [[nodiscard]] std::int32_t value(VarId var) const noexcept { return m_vars[var.value]; }
+    /// Sets `var`. No bounds check (the domain knows the bounds: `Domain::in_bounds`). O(1).
+    void set_value(VarId var, std::int32_t v) noexcept { m_vars[var.value] = v; }
+    /// All variable values, by variable id.
+    [[nodiscard]] std::span<const std::int32_t> values() const noexcept { return m_vars; }
+    /// Mutable variable values, by variable id.
+    [[nodiscard]] std::span<std::int32_t> mutable_values() noexcept { return m_vars; }
+
+    /// True if every atom `condition` cares about has the required value and every comparison holds.
+    /// Sizes must match. O(words + comparisons).
     [[nodiscard]] bool satisfies(const Condition& condition) const noexcept;
     /// Applies `effects`: atoms in its care mask take its values, others are unchanged. Sizes must match.
     /// O(words).
@@ -180,15 +272,35 @@ public:
     /// Seed 000's merge: this = the world's shared atoms + the agent's private atoms, i.e.
     /// `(world & shared) | (agent & ~shared)`. Sizes must match; never allocates. O(words).
     void assign_view(const WorldState& world, const WorldState& agent, const AtomSet& shared) noexcept;
+    /// The same for variables: variable i comes from `world` if `shared_vars[i]` is non-zero, otherwise
+    /// from `agent` (`Domain::shared_variables()`). Sizes must match; never allocates. O(variables).
+    void assign_view_values(const WorldState& world, const WorldState& agent,
+                            std::span<const std::uint8_t> shared_vars) noexcept {
+        for (std::size_t i = 0; i < m_vars.size(); ++i) m_vars[i] = shared_vars[i] ? world.m_vars[i] : agent.m_vars[i];
+    }
+    /// Copies the variables with non-zero `mask[i]` from `source` (or, with `invert`, the others).
+    /// Returns true if any value changed. O(variables).
+    bool assign_values_masked(const WorldState& source, std::span<const std::uint8_t> mask, bool invert = false) noexcept {
+        bool changed = false;
+        for (std::size_t i = 0; i < m_vars.size(); ++i)
+            if ((mask[i] != 0) != invert && m_vars[i] != source.m_vars[i]) {
+                m_vars[i] = source.m_vars[i];
+                changed = true;
+            }
+        return changed;
+    }
 
-    /// Same atom count and same values.
-    friend bool operator==(const WorldState& a, const WorldState& b) noexcept { return a.m_bits == b.m_bits; }
+    /// Same atom count, same atom values and same variable values.
+    friend bool operator==(const WorldState& a, const WorldState& b) noexcept {
+        return a.m_bits == b.m_bits && a.m_vars == b.m_vars;
+    }
 
     /// Mutable storage words. Callers must keep bits past atom_count() zero.
     [[nodiscard]] std::span<std::uint64_t> mutable_words() noexcept { return m_bits.mutable_words(); }
 
 private:
     AtomSet m_bits;
+    std::vector<std::int32_t> m_vars;
 };
 
 /// A partial assignment (values + care). See the file overview.
@@ -218,19 +330,25 @@ public:
         m_care.set(atom, false);
         m_values.set(atom, false);
     }
-    /// Removes every requirement. O(words).
+    /// Removes every requirement (atoms and comparisons). O(words).
     void clear() noexcept {
         m_care.clear();
         m_values.clear();
+        m_comparisons.clear();
     }
+    /// Adds the comparison `c` on a variable (a conjunction with everything else). Allocates when the
+    /// list grows; used when conditions are built, not per query.
+    void require(const Comparison& c) { m_comparisons.push_back(c); }
+    /// The comparisons on variables, in the order they were added.
+    [[nodiscard]] std::span<const Comparison> comparisons() const noexcept { return m_comparisons; }
     /// True if the condition constrains `atom`.
     [[nodiscard]] bool cares(AtomId atom) const noexcept { return m_care.test(atom); }
     /// Required value of `atom` (false when it is not constrained).
     [[nodiscard]] bool value(AtomId atom) const noexcept { return m_values.test(atom); }
-    /// Number of constrained atoms. O(words).
-    [[nodiscard]] std::size_t size() const noexcept { return m_care.count(); }
-    /// True if nothing is constrained.
-    [[nodiscard]] bool empty() const noexcept { return m_care.empty(); }
+    /// Number of constrained atoms plus the number of comparisons. O(words).
+    [[nodiscard]] std::size_t size() const noexcept { return m_care.count() + m_comparisons.size(); }
+    /// True if nothing is constrained (no atom, no comparison).
+    [[nodiscard]] bool empty() const noexcept { return m_care.empty() && m_comparisons.empty(); }
     /// True if `state` satisfies every requirement. O(words).
     [[nodiscard]] bool satisfied_by(const WorldState& state) const noexcept { return state.satisfies(*this); }
     /// Calls `fn(Literal)` for each constrained atom in increasing id order.
@@ -239,14 +357,15 @@ public:
         m_care.for_each([&](AtomId a) { fn(Literal{a, m_values.test(a)}); });
     }
 
-    /// Same atom count, same constrained atoms, same values.
+    /// Same atom count, same constrained atoms, same values, same comparisons in the same order.
     friend bool operator==(const Condition& a, const Condition& b) noexcept {
-        return a.m_care == b.m_care && a.m_values == b.m_values;
+        return a.m_care == b.m_care && a.m_values == b.m_values && a.m_comparisons == b.m_comparisons;
     }
 
 private:
     AtomSet m_care;
     AtomSet m_values;
+    std::vector<Comparison> m_comparisons;
 };
 
 inline bool WorldState::satisfies(const Condition& condition) const noexcept {
@@ -255,6 +374,8 @@ inline bool WorldState::satisfies(const Condition& condition) const noexcept {
     const auto values = condition.values().words();
     for (std::size_t w = 0; w < s.size(); ++w)
         if ((s[w] & care[w]) != values[w]) return false;
+    for (const Comparison& c : condition.comparisons())
+        if (!compare(m_vars[c.var.value], c.op, c.value)) return false;
     return true;
 }
 

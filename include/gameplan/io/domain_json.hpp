@@ -14,6 +14,11 @@
 ///  "goal":    {"hungry": false},                    optional: the default goal
 ///  "goals":   {"eat": {"conditions": {"hungry": false}, "priority": 2}}}   optional named goals
 /// ```
+/// Numeric and enumerated variables (docs/formats.md): `"variables": {"ammo": {"min": 0, "max": 10},
+/// "location": {"values": ["home", "forest"]}}`; in conditions `"ammo": [">=", 1]` (==, !=, <, <=, >,
+/// >=; a bare value means ==), in effects `"ammo": ["-", 1]` (=, +, -; a bare value means =), in
+/// "start" a value. Actions may carry `"retry": {"after_failures": 3, "cooldown_ticks": 60}`; named
+/// goals `"when": {conditions}` and a priority `{"variable": "hunger", "scale": 1.5, "offset": 0}`.
 /// Keys beginning with `_` are ignored anywhere in objects with fixed fields (use them for comments);
 /// any other unknown key is an error, so typos such as "precondition" do not pass silently.
 ///
@@ -52,7 +57,8 @@ struct DomainFile {
     /// The goal called `name` in "goals", or nullptr.
     [[nodiscard]] const goap::Goal* find_goal(std::string_view name) const noexcept;
     /// The goal to plan for when the caller names none: "goal" if present, otherwise the named goal of
-    /// highest priority (the first in file order among equals); nullptr when the file has no goal.
+    /// highest priority in `start` (the first in file order among equals; a goal with "when" only if it
+    /// holds in `start`; a variable priority evaluated in `start`); nullptr when there is none.
     [[nodiscard]] const goap::Condition* default_goal() const noexcept;
 };
 
