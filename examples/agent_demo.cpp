@@ -1,6 +1,6 @@
 // agent_demo: the GOAP agent runtime in a small game loop.
 //
-// One action set, two agent types (seed 000): "attack" is a bow shot for the archer and a rifle shot
+// One action set, two agent types: "attack" is a bow shot for the archer and a rifle shot
 // for the gunner. Units live on a line; "approach" walks one step per tick until the target is in the
 // unit's range (a behaviour that runs over many ticks), its cost is the walking distance (a dynamic
 // cost read from the game through the agent's user data), and it is only usable while a target exists

@@ -6,7 +6,7 @@
 using namespace gameplan;
 
 int main() {
-    // Decide what to do: seed 001's hungry character.
+    // Decide what to do: a hungry character.
     goap::DomainBuilder builder;
     (void)builder.add_action("eat", 5, {{"has_food", true}}, {{"hungry", false}});
     (void)builder.add_action("cook", 10, {{"has_vegetables", true}}, {{"has_food", true}});
