@@ -164,7 +164,7 @@ private:
 int run_simulate(const SimulateArgs& args) {
     // '-' reads the scenario from standard input; a "domain" file name is then relative to the current folder.
     const goap::Scenario scenario = args.file == "-" ? io::parse_scenario_json(io::read_text_input("-"), "<stdin>",
-                                                                               io::ScenarioParseOptions{".", true})
+                                                                               io::ScenarioParseOptions{".", true, {}})
                                                      : io::load_scenario_json(args.file);
     goap::ScenarioRunner runner(scenario);
     if (!runner.error().empty()) throw UsageError(runner.error());
