@@ -635,8 +635,20 @@ DomainFile load_domain_csv(const std::filesystem::path& path) {
     return parse_domain_csv(text, input_name(path));
 }
 
+namespace {
+// The writers know boolean atoms only: a domain with numeric or enumerated variables is refused rather
+// than written without them (a silent loss).
+void refuse_variables(const goap::Domain& d, const char* format) {
+    if (d.variable_count() > 0)
+        throw std::invalid_argument(std::string("cannot write this domain as ") + format +
+                                    ": it has numeric or enumerated variables, which the domain writers do not "
+                                    "support yet (keep the JSON file as the source)");
+}
+}  // namespace
+
 std::string write_domain_csv(const DomainFile& file) {
     const goap::Domain& d = file.domain;
+    refuse_variables(d, "CSV");
     std::string out = "name,cost,preconditions,effects\r\n";
     std::string atoms, shared, start;
     for (std::uint32_t i = 0; i < d.atom_count(); ++i) {
@@ -670,6 +682,7 @@ std::string write_domain_csv(const DomainFile& file) {
 std::string write_domain_json(const DomainFile& file) {
     using Json = nlohmann::ordered_json;
     const goap::Domain& d = file.domain;
+    refuse_variables(d, "JSON");
     const auto number = [](double v) -> Json {
         if (v == std::floor(v) && std::fabs(v) < 9.0e15) return static_cast<std::int64_t>(v);
         return v;

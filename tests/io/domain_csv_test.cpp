@@ -357,6 +357,12 @@ TEST(CsvConversion, ShippedDomainsRoundTripAndPlanTheSame) {
     for (const auto& path : files) {
         SCOPED_TRACE(path.string());
         const io::DomainFile json = io::load_domain_json(path);
+        // Numeric and enumerated variables have no CSV form yet (docs/designers.md): such domains are
+        // refused by the writer, checked below.
+        if (json.domain.variable_count() > 0) {
+            EXPECT_THROW((void)io::write_domain_csv(json), std::exception);
+            continue;
+        }
         const std::string csv = io::write_domain_csv(json);
         const io::DomainFile from_csv = io::parse_domain_csv(csv, "converted.csv");
         EXPECT_EQ(describe(from_csv), describe(json));

@@ -196,7 +196,7 @@ TEST(GraphFiles, HostileInputIsRefusedWithAPlace) {
 
     const LoadError huge = json_error("{\"nodes\": [{\"id\": \"a\", \"x\": 1e999}], \"edges\": []}");
     EXPECT_EQ(huge.line(), 1u);
-    EXPECT_EQ(huge.column(), 31u);
+    EXPECT_EQ(huge.column(), 29u);  // the number's first character
     EXPECT_NE(std::string(huge.what()).find("out of range"), std::string::npos);
 
     if (std::filesystem::exists("/dev/zero")) {

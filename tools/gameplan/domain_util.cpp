@@ -88,16 +88,15 @@ io::DomainFile load_domain_reporting_all(const std::string& path) {
         return io::parse_domain(text, format, io::input_name(path));
     } catch (const io::LoadError& first) {
         const std::vector<io::LoadError> all = io::domain_load_errors(text, format, io::input_name(path));
-        std::string message = first.message();
         std::size_t others = 0;
-        for (const io::LoadError& e : all) {
-            if (std::string(e.what()) == first.what()) continue;
-            message += std::string("\ngameplan: ") + e.what();
-            ++others;
-        }
+        for (const io::LoadError& e : all)
+            if (std::string(e.what()) != first.what()) ++others;
         if (others == 0) throw;
-        message += "\ngameplan: " + std::to_string(others + 1) + " errors in " + io::input_name(path);
-        throw io::LoadError(first.file(), first.line(), first.column(), first.field(), message);
+        // Every error on its own line (each message is escaped on its own), then the count as the error.
+        std::cerr << "gameplan: " << first.what() << '\n';
+        for (const io::LoadError& e : all)
+            if (std::string(e.what()) != first.what()) std::cerr << "gameplan: " << e.what() << '\n';
+        throw UsageError(std::to_string(others + 1) + " errors in " + io::input_name(path));
     }
 }
 

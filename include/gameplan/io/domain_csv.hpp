@@ -106,10 +106,12 @@ struct CsvItem {
 /// @throws std::invalid_argument if a name cannot be written in the cell syntax (an atom name that is
 /// empty, has surrounding spaces or contains `;`, `!`, `=`, `<`, `>`; an action name starting with `@`
 /// or with surrounding spaces).
+/// @throws std::invalid_argument for a domain with numeric or enumerated variables (no CSV form yet).
 [[nodiscard]] std::string write_domain_csv(const DomainFile& file);
 
 /// The domain as JSON text in the format of domain_json.hpp (with an explicit "atoms" list, so atom
 /// ids are kept), one action per line. Reading it back gives the same domain.
+/// @throws std::invalid_argument for a domain with numeric or enumerated variables (not written yet).
 [[nodiscard]] std::string write_domain_json(const DomainFile& file);
 
 /// Edit distance (Levenshtein, with adjacent transpositions counting one) between two byte strings.
