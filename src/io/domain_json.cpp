@@ -399,16 +399,8 @@ private:
     }
 
     void check_keys(const Json& object, const Path& path, std::initializer_list<std::string_view> known) const {
-        for (const auto& [key, value] : object.items()) {
-            if (!key.empty() && key[0] == '_') continue;
-            bool ok = false;
-            for (const std::string_view k : known) ok |= key == k;
-            if (!ok) {
-                std::string list;
-                for (const std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-                fail(path / key, "unknown field (expected one of: " + list + "; keys starting with '_' are ignored)");
-            }
-        }
+        if (const std::optional<std::string> key = detail::first_unknown_key(object, known))
+            fail(path / *key, detail::unknown_field_message(known));
     }
 
     goap::AtomId atom(const std::string& name, const Path& path) {
@@ -592,36 +584,31 @@ private:
         return goap::NumericEffect{v.id, e, amount};
     }
 
-    // A condition object: atoms -> bool, variables -> comparisons.
-    void condition_parts(const Json& j, const Path& path, std::vector<goap::Literal>& lits, std::vector<goap::Comparison>& cmps) {
+    // A condition object (atoms -> bool, variables -> comparisons) or an effects object (atoms -> bool,
+    // variables -> numeric effects): one reader, the variable part read by `read_var`.
+    template <class Numeric, class ReadVar>
+    void bool_and_numeric_parts(const Json& j, const Path& path, std::vector<goap::Literal>& lits,
+                                std::vector<Numeric>& nums, ReadVar read_var) {
         expect_type(j, Json::value_t::object, path, "an object mapping atom names to true/false and variables to [\"op\", value]");
         for (const auto& [key, value] : j.items()) {
             if (const VarInfo* v = variable(key)) {
-                cmps.push_back(comparison(*v, key, value, path / key));
+                nums.push_back(read_var(*v, key, value, path / key));
                 continue;
             }
             if (!value.is_boolean() && !m_vars.empty() && (value.is_array() || value.is_number() || value.is_string()))
                 fail(path / key, "unknown variable '" + printable(key) + "' (not declared in \"variables\")");
             const goap::AtomId id = atom(key, path / key);
             if (!value.is_boolean()) fail(path / key, std::string("must be true or false (found ") + type_name(value) + ")");
-            lits.push_back(goap::Literal{id, value.get<bool>()});
+            lits.push_back(goap::Literal{id, value.template get<bool>()});
         }
     }
-
-    // An effects object: atoms -> bool, variables -> effects.
+    void condition_parts(const Json& j, const Path& path, std::vector<goap::Literal>& lits, std::vector<goap::Comparison>& cmps) {
+        bool_and_numeric_parts(j, path, lits, cmps, [this](const VarInfo& v, const std::string& key, const Json& value,
+                                                           const Path& at) { return comparison(v, key, value, at); });
+    }
     void effect_parts(const Json& j, const Path& path, std::vector<goap::Literal>& lits, std::vector<goap::NumericEffect>& effs) {
-        expect_type(j, Json::value_t::object, path, "an object mapping atom names to true/false and variables to [\"op\", value]");
-        for (const auto& [key, value] : j.items()) {
-            if (const VarInfo* v = variable(key)) {
-                effs.push_back(numeric_effect(*v, key, value, path / key));
-                continue;
-            }
-            if (!value.is_boolean() && !m_vars.empty() && (value.is_array() || value.is_number() || value.is_string()))
-                fail(path / key, "unknown variable '" + printable(key) + "' (not declared in \"variables\")");
-            const goap::AtomId id = atom(key, path / key);
-            if (!value.is_boolean()) fail(path / key, std::string("must be true or false (found ") + type_name(value) + ")");
-            lits.push_back(goap::Literal{id, value.get<bool>()});
-        }
+        bool_and_numeric_parts(j, path, lits, effs, [this](const VarInfo& v, const std::string& key, const Json& value,
+                                                           const Path& at) { return numeric_effect(v, key, value, at); });
     }
 
     goap::RetryPolicy retry_policy(const Json& j, const Path& path) const {

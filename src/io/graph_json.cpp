@@ -15,6 +15,7 @@
 #include <fstream>
 #include <initializer_list>
 #include <iterator>
+#include <optional>
 #include <string>
 
 namespace gameplan::io {
@@ -98,14 +99,7 @@ private:
 
     // Error at a field of a valid document: points at the deepest existing prefix of `path`.
     [[noreturn]] void fail(const JsonPath& path, const std::string& message) const {
-        JsonPath probe = path;
-        for (;;) {
-            const detail::JsonLocation loc = detail::locate(m_text, probe);
-            if (loc.found) fail_at(loc.key != std::string_view::npos ? loc.key : loc.begin, path, message);
-            if (probe.empty()) break;
-            probe.pop_back();
-        }
-        fail_at(0, path, message);
+        fail_at(detail::field_error_offset(m_text, path), path, message);
     }
 
     // Error at a field's value (where the bad number or id is), falling back to fail().
@@ -127,16 +121,8 @@ private:
     }
 
     void check_keys(const Json& object, const JsonPath& path, std::initializer_list<std::string_view> known) const {
-        for (const auto& [key, value] : object.items()) {
-            if (!key.empty() && key[0] == '_') continue;
-            bool ok = false;
-            for (const std::string_view k : known) ok |= key == k;
-            if (!ok) {
-                std::string list;
-                for (const std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-                fail(path / key, "unknown field (expected one of: " + list + "; keys starting with '_' are ignored)");
-            }
-        }
+        if (const std::optional<std::string> key = detail::first_unknown_key(object, known))
+            fail(path / *key, detail::unknown_field_message(known));
     }
 
     // A node id: a non-empty string, or a non-negative integer (as its decimal text).

@@ -11,6 +11,9 @@
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
+#include <initializer_list>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>
@@ -120,6 +123,26 @@ private:
 
 /// Parses `text` (one JSON document) in linear time. Throws nlohmann's parse_error / out_of_range like
 /// Json::parse, and JsonTooDeep past `max_depth` levels.
+/// The first member of `object` whose key is neither in `known` nor starts with '_' (ignored keys), or
+/// nullopt. Shared by the loaders' "unknown field" checks.
+template <class J>
+std::optional<std::string> first_unknown_key(const J& object, std::initializer_list<std::string_view> known) {
+    for (const auto& [key, value] : object.items()) {
+        if (!key.empty() && key[0] == '_') continue;
+        bool ok = false;
+        for (const std::string_view k : known) ok |= key == k;
+        if (!ok) return std::string(key);
+    }
+    return std::nullopt;
+}
+
+/// The message of an unknown field: "unknown field (expected one of: a, b; keys starting with '_' are ignored)".
+inline std::string unknown_field_message(std::initializer_list<std::string_view> known) {
+    std::string list;
+    for (const std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string(k);
+    return "unknown field (expected one of: " + list + "; keys starting with '_' are ignored)";
+}
+
 inline OrderedJson parse_ordered_json(std::string_view text, std::size_t max_depth) {
     OrderedJson root;
     OrderedJsonBuilder builder(root, max_depth);

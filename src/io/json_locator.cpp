@@ -424,4 +424,14 @@ DuplicateKey find_duplicate_key(std::string_view text) {
     return v.dup;
 }
 
+std::size_t field_error_offset(std::string_view text, const JsonPath& path) {
+    JsonPath probe = path;
+    for (;;) {
+        const JsonLocation loc = locate(text, probe);
+        if (loc.found) return loc.key != std::string_view::npos ? loc.key : loc.begin;
+        if (probe.empty()) return 0;
+        probe.pop_back();
+    }
+}
+
 }  // namespace gameplan::io::detail

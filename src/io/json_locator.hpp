@@ -55,6 +55,10 @@ struct JsonLocation {
 };
 JsonLocation locate(std::string_view text, const JsonPath& path);
 
+/// Where an error about the field at `path` of a well-formed document points: the key (or, for array
+/// elements and the root, the value) of the deepest prefix of `path` that exists in `text`, else 0.
+std::size_t field_error_offset(std::string_view text, const JsonPath& path);
+
 /// The path being read at byte `offset` (for syntax errors reported at an offset).
 JsonPath path_at(std::string_view text, std::size_t offset);
 

@@ -131,14 +131,7 @@ private:
     // Error at a field of a valid document: point at the deepest existing prefix of `path` (a member's
     // key, or an element's value).
     [[noreturn]] void fail(const JsonPath& path, const std::string& message) const {
-        JsonPath probe = path;
-        for (;;) {
-            const detail::JsonLocation loc = detail::locate(m_text, probe);
-            if (loc.found) fail_at(loc.key != std::string_view::npos ? loc.key : loc.begin, path, message);
-            if (probe.empty()) break;
-            probe.pop_back();
-        }
-        fail_at(0, path, message);
+        fail_at(detail::field_error_offset(m_text, path), path, message);
     }
 
     static const char* type_name(const Json& j) {
@@ -157,16 +150,8 @@ private:
     }
 
     void check_keys(const Json& object, const JsonPath& path, std::initializer_list<std::string_view> known) const {
-        for (const auto& [key, value] : object.items()) {
-            if (!key.empty() && key[0] == '_') continue;
-            bool ok = false;
-            for (const std::string_view k : known) ok |= key == k;
-            if (!ok) {
-                std::string list;
-                for (const std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-                fail(path / key, "unknown field (expected one of: " + list + "; keys starting with '_' are ignored)");
-            }
-        }
+        if (const std::optional<std::string> key = detail::first_unknown_key(object, known))
+            fail(path / *key, detail::unknown_field_message(known));
     }
 
     std::uint64_t integer(const Json& j, const JsonPath& path, std::uint64_t min) const {
