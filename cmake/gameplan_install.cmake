@@ -31,6 +31,18 @@ if(GAMEPLAN_IO)
   export(EXPORT gameplanIoTargets NAMESPACE gameplan:: FILE ${PROJECT_BINARY_DIR}/gameplanIoTargets.cmake)
 endif()
 
+# ---- component c: gameplan::c, the C API (a shared library; its C++ dependencies are linked in) ----
+if(TARGET gameplan_c)
+  list(APPEND GAMEPLAN_PACKAGE_COMPONENTS c)
+  install(TARGETS gameplan_c EXPORT gameplanCTargets
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+    INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(EXPORT gameplanCTargets NAMESPACE gameplan:: DESTINATION ${GAMEPLAN_CMAKE_DIR})
+  export(EXPORT gameplanCTargets NAMESPACE gameplan:: FILE ${PROJECT_BINARY_DIR}/gameplanCTargets.cmake)
+endif()
+
 configure_package_config_file(cmake/gameplanConfig.cmake.in
   ${PROJECT_BINARY_DIR}/gameplanConfig.cmake
   INSTALL_DESTINATION ${GAMEPLAN_CMAKE_DIR})
@@ -69,6 +81,10 @@ set(gp_pc_files ${PROJECT_BINARY_DIR}/pkgconfig/gameplan.pc)
 if(GAMEPLAN_IO)
   configure_file(cmake/gameplan-io.pc.in ${PROJECT_BINARY_DIR}/pkgconfig/gameplan-io.pc @ONLY)
   list(APPEND gp_pc_files ${PROJECT_BINARY_DIR}/pkgconfig/gameplan-io.pc)
+endif()
+if(TARGET gameplan_c)
+  configure_file(cmake/gameplan-c.pc.in ${PROJECT_BINARY_DIR}/pkgconfig/gameplan-c.pc @ONLY)
+  list(APPEND gp_pc_files ${PROJECT_BINARY_DIR}/pkgconfig/gameplan-c.pc)
 endif()
 install(FILES ${gp_pc_files} DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
