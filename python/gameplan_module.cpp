@@ -24,6 +24,9 @@
 
 #include <chrono>
 #include <cmath>
+#include <exception>
+#include <limits>
+#include <mutex>
 #include <map>
 #include <memory>
 #include <optional>
@@ -271,9 +274,37 @@ py::dict path_file(const std::string& map_file, const std::pair<std::int32_t, st
 // ---- agents ---------------------------------------------------------------------------------------
 
 // Python objects handed to agents live in this record, pointed at by the agent's user data.
+// An exception raised by a Python callback during a tick is kept here (the first one) and raised again
+// by AgentSystem.tick() once the C++ tick is over: it never unwinds through the runtime or a worker
+// thread. The callback counts as failed meanwhile (behaviour: Failure; check: false; cost: disabled).
+struct CallbackErrors {
+    std::mutex mutex;
+    std::exception_ptr first;
+    void keep(std::exception_ptr e) {
+        const std::lock_guard lock(mutex);
+        if (!first) first = std::move(e);
+    }
+};
+
 struct AgentData {
     py::object user;
+    CallbackErrors* errors = nullptr;
 };
+
+// Runs `fn` (a Python call) with the GIL; on an exception keeps it and returns `fallback`.
+template <class T, class Fn>
+T call_python(void* user_data, T fallback, Fn&& fn) {
+    py::gil_scoped_acquire gil;
+    try {
+        return fn();
+    } catch (...) {
+        if (user_data && static_cast<AgentData*>(user_data)->errors) {
+            static_cast<AgentData*>(user_data)->errors->keep(std::current_exception());
+            return fallback;
+        }
+        throw;
+    }
+}
 
 goap::ActionStatus action_status_of(const py::handle& h) {
     if (py::isinstance<py::str>(h)) {
@@ -317,6 +348,7 @@ struct PyAgentSystem {
     std::unique_ptr<goap::AgentSystem> system;
     std::unique_ptr<goap::ThreadPool> pool;
     std::map<std::uint64_t, std::unique_ptr<AgentData>> data;
+    CallbackErrors errors;
 };
 
 std::uint64_t key_of(goap::AgentId id) { return (std::uint64_t{id.generation} << 32) | id.index; }
@@ -503,18 +535,22 @@ PYBIND11_MODULE(gameplan, m) {
                                   py::object abort) {
             goap::Behaviour beh;
             beh.update = [update](goap::ActionContext& c) {
-                py::gil_scoped_acquire gil;
-                return action_status_of(update(action_context_dict(c)));
+                return call_python(c.user_data, goap::ActionStatus::Failure,
+                                   [&] { return action_status_of(update(action_context_dict(c))); });
             };
             if (!start.is_none())
                 beh.start = [start](goap::ActionContext& c) {
-                    py::gil_scoped_acquire gil;
-                    start(action_context_dict(c));
+                    call_python(c.user_data, 0, [&] {
+                        start(action_context_dict(c));
+                        return 0;
+                    });
                 };
             if (!abort.is_none())
                 beh.abort = [abort](goap::ActionContext& c, goap::AbortReason r) {
-                    py::gil_scoped_acquire gil;
-                    abort(action_context_dict(c), std::string(goap::to_string(r)));
+                    call_python(c.user_data, 0, [&] {
+                        abort(action_context_dict(c), std::string(goap::to_string(r)));
+                        return 0;
+                    });
                 };
             check_bind(b.builder.bind(action, std::move(beh)), action);
         }, py::arg("action"), py::arg("update"), py::arg("start") = py::none(), py::arg("abort") = py::none(),
@@ -522,14 +558,13 @@ PYBIND11_MODULE(gameplan, m) {
            "abort(ctx, reason) are optional.")
         .def("set_check", [check_bind](PyTypeBuilder& b, const std::string& action, py::function fn) {
             check_bind(b.builder.set_check(action, [fn](const goap::PlanningContext& c) {
-                py::gil_scoped_acquire gil;
-                return fn(planning_context_dict(c)).cast<bool>();
+                return call_python(c.user_data, false, [&] { return fn(planning_context_dict(c)).cast<bool>(); });
             }), action);
         })
         .def("set_cost", [check_bind](PyTypeBuilder& b, const std::string& action, py::function fn) {
             check_bind(b.builder.set_cost(action, [fn](const goap::PlanningContext& c) {
-                py::gil_scoped_acquire gil;
-                return fn(planning_context_dict(c)).cast<double>();
+                return call_python(c.user_data, std::numeric_limits<double>::infinity(),
+                                   [&] { return fn(planning_context_dict(c)).cast<double>(); });
             }), action);
         })
         .def("exclude", [check_bind](PyTypeBuilder& b, const std::string& action) { check_bind(b.builder.exclude(action), action); })
@@ -566,6 +601,7 @@ PYBIND11_MODULE(gameplan, m) {
             for (const auto& [n, v] : state) p.state.set(atom_named(d, n), v);
             auto data = std::make_unique<AgentData>();
             data->user = std::move(user_data);
+            data->errors = &s.errors;
             p.user_data = data.get();
             p.direction = direction_of(direction);
             const goap::AgentId id = s.system->add_agent(std::move(p));
@@ -581,9 +617,18 @@ PYBIND11_MODULE(gameplan, m) {
             return ok;
         })
         .def("tick", [](PyAgentSystem& s) {
-            py::gil_scoped_release release;  // context checks may run Python on worker threads
-            s.system->tick(s.pool.get());
-        })
+            {
+                py::gil_scoped_release release;  // context checks may run Python on worker threads
+                s.system->tick(s.pool.get());
+            }
+            std::exception_ptr e;
+            {
+                const std::lock_guard lock(s.errors.mutex);
+                e = std::exchange(s.errors.first, nullptr);
+            }
+            if (e) std::rethrow_exception(e);
+        }, "One tick. An exception raised by a behaviour or callback is raised here, after the tick "
+           "(the callback counted as failed: behaviour failure, check false, cost disabling the action).")
         .def_property_readonly("current_tick", [](const PyAgentSystem& s) { return s.system->current_tick(); })
         .def_property_readonly("agent_count", [](const PyAgentSystem& s) { return s.system->agent_count(); })
         .def("blackboard_get", [](const PyAgentSystem& s, const std::string& atom) {

@@ -286,3 +286,32 @@ def test_binding_errors():
         tb.bind("fly", lambda ctx: "success")
     with pytest.raises(ValueError, match="act"):
         tb.build()  # "act" has no behaviour
+
+
+@pytest.mark.parametrize("threads", [0, 2])
+def test_exceptions_in_callbacks_are_raised_by_tick(threads):
+    b = gameplan.DomainBuilder()
+    b.add_atom("done", shared=True)
+    b.add_action("work", 1, {}, {"done": True})
+    domain = b.build()
+
+    def boom(ctx):
+        raise RuntimeError("behaviour failed on purpose")
+
+    tb = gameplan.AgentTypeBuilder(domain, "t")
+    tb.bind("work", boom)
+    system = gameplan.AgentSystem(domain, threads=threads)
+    agent = system.add_agent("a", tb.build(), [("g", {"done": True}, 1.0)])
+    with pytest.raises(RuntimeError, match="on purpose"):
+        system.tick()
+    assert system.agent_info(agent)["actions_failed"] == 1  # counted as a failure, the runtime went on
+    assert not system.blackboard_get("done")
+
+    tb = gameplan.AgentTypeBuilder(domain, "t2")
+    tb.bind("work", lambda ctx: "success")
+    tb.set_cost("work", lambda ctx: 1 / 0)
+    system = gameplan.AgentSystem(domain, threads=threads)
+    agent = system.add_agent("a", tb.build(), [("g", {"done": True}, 1.0)])
+    with pytest.raises(ZeroDivisionError):
+        system.tick()
+    assert system.agent_info(agent)["status"] == "idle"  # the only action was disabled: no plan
