@@ -424,7 +424,10 @@ gameplan_error gameplan_plan(gameplan_planner* p, const uint8_t* start, const ga
         p->start = p->domain->file.start;
         if (start)
             for (std::size_t a = 0; a < d.atom_count(); ++a) p->start.set(goap::AtomId(static_cast<std::uint32_t>(a)), start[a] != 0);
-        p->goal = condition_of(d, goal, goal_count);
+        require(goal != nullptr || goal_count == 0, "goal is NULL but goal_count is not 0");
+        if (p->goal.atom_count() != d.atom_count()) p->goal = d.make_condition();
+        p->goal.clear();  // reused: no allocation per query after the first
+        for (std::size_t i = 0; i < goal_count; ++i) p->goal.set(atom_of(d, goal[i].atom), goal[i].value != 0);
         const goap::PlanResult r = p->planner.plan(p->start, p->goal, plan_options_of(options));
         fill_plan(*p, r, out);
     });
