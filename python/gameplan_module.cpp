@@ -349,6 +349,7 @@ struct PyAgentSystem {
     std::unique_ptr<goap::ThreadPool> pool;
     std::map<std::uint64_t, std::unique_ptr<AgentData>> data;
     CallbackErrors errors;
+    bool ticking = false;  // inside tick(): callbacks may not change the agent set or tick again
 };
 
 std::uint64_t key_of(goap::AgentId id) { return (std::uint64_t{id.generation} << 32) | id.index; }
@@ -585,6 +586,7 @@ PYBIND11_MODULE(gameplan, m) {
         .def("add_agent", [](PyAgentSystem& s, const std::string& name, const PyAgentType& type,
                              const std::vector<std::tuple<std::string, std::map<std::string, bool>, double>>& goals,
                              const std::map<std::string, bool>& state, py::object user_data, const std::string& direction) {
+            if (s.ticking) throw py::value_error("agents cannot be added from a callback during a tick");
             const goap::Domain& d = s.system->domain();
             if (&d != type.domain.get()) throw py::value_error("the agent type was built for another domain");
             goap::AgentParams p;
@@ -612,11 +614,18 @@ PYBIND11_MODULE(gameplan, m) {
            py::arg("user_data") = py::none(), py::arg("direction") = "backward",
            "goals: [(name, {atom: bool}, priority)]. Returns the agent id (index, generation).")
         .def("remove_agent", [](PyAgentSystem& s, const std::pair<std::uint32_t, std::uint32_t>& id) {
+            if (s.ticking) throw py::value_error("agents cannot be removed from a callback during a tick");
             const bool ok = s.system->remove_agent(id_of(id));
             if (ok) s.data.erase(key_of(id_of(id)));
             return ok;
         })
         .def("tick", [](PyAgentSystem& s) {
+            if (s.ticking) throw py::value_error("the system is already ticking (called from a callback)");
+            s.ticking = true;
+            struct Reset {
+                bool& flag;
+                ~Reset() { flag = false; }
+            } reset{s.ticking};
             {
                 py::gil_scoped_release release;  // context checks may run Python on worker threads
                 s.system->tick(s.pool.get());

@@ -315,3 +315,24 @@ def test_exceptions_in_callbacks_are_raised_by_tick(threads):
     with pytest.raises(ZeroDivisionError):
         system.tick()
     assert system.agent_info(agent)["status"] == "idle"  # the only action was disabled: no plan
+
+
+def test_callbacks_cannot_change_the_agent_set_during_a_tick():
+    b = gameplan.DomainBuilder()
+    b.add_atom("done", shared=True)
+    b.add_action("work", 1, {}, {"done": True})
+    domain = b.build()
+    holder = {}
+
+    def meddle(ctx):
+        holder["system"].remove_agent(ctx["agent"])
+        return "success"
+
+    tb = gameplan.AgentTypeBuilder(domain, "t")
+    tb.bind("work", meddle)
+    system = gameplan.AgentSystem(domain)
+    holder["system"] = system
+    agent = system.add_agent("a", tb.build(), [("g", {"done": True}, 1.0)])
+    with pytest.raises(ValueError, match="during a tick"):
+        system.tick()
+    assert system.agent_count == 1 and system.agent_info(agent)["actions_failed"] == 1

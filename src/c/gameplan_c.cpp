@@ -127,6 +127,7 @@ struct gameplan_agent_system {
     std::unique_ptr<goap::ThreadPool> pool;
     std::unordered_map<std::uint64_t, std::unique_ptr<AgentRecord>> records;
     std::vector<std::uint32_t> plan;  // gameplan_agent_info_get's plan
+    bool ticking = false;             // inside gameplan_agent_system_tick (callbacks may call back)
     explicit gameplan_agent_system(const gameplan_domain* d) : domain(d), system(d->file.domain) {}
 };
 
@@ -560,6 +561,7 @@ gameplan_error gameplan_agent_system_add_agent(gameplan_agent_system* s, const g
     return guarded("gameplan_agent_system_add_agent", [&] {
         require(s != nullptr && params != nullptr && out != nullptr, "system, params and out must not be NULL");
         require(params->type != nullptr, "params.type is NULL");
+        require(!s->ticking, "agents cannot be added from a callback during a tick");
         require(params->type->domain == s->domain, "the agent type was built for another domain");
         require(params->direction == GAMEPLAN_BACKWARD || params->direction == GAMEPLAN_FORWARD, "unknown direction");
         const goap::Domain& d = s->domain->file.domain;
@@ -598,6 +600,7 @@ gameplan_error gameplan_agent_system_add_agent(gameplan_agent_system* s, const g
 gameplan_error gameplan_agent_system_remove_agent(gameplan_agent_system* s, gameplan_agent_id agent) {
     return guarded("gameplan_agent_system_remove_agent", [&] {
         require(s != nullptr, "system is NULL");
+        require(!s->ticking, "agents cannot be removed from a callback during a tick");
         if (!s->system.remove_agent(to_cpp(agent))) raise(GAMEPLAN_ERROR_NOT_FOUND, "no live agent with this id");
         s->records.erase(key_of(to_cpp(agent)));  // after removal: the abort hook still saw the record
     });
@@ -606,6 +609,12 @@ gameplan_error gameplan_agent_system_remove_agent(gameplan_agent_system* s, game
 gameplan_error gameplan_agent_system_tick(gameplan_agent_system* s) {
     return guarded("gameplan_agent_system_tick", [&] {
         require(s != nullptr, "system is NULL");
+        require(!s->ticking, "the system is already ticking (called from a callback)");
+        s->ticking = true;
+        struct Reset {
+            bool& flag;
+            ~Reset() { flag = false; }
+        } reset{s->ticking};
         s->system.tick(s->pool.get());
     });
 }

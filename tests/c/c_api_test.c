@@ -431,6 +431,9 @@ static void record_start(const gameplan_action_context* c, void* data) {
     Log* log = (Log*)c->agent_data;
     (void)data;
     if (log->n_started < 64) log->started[log->n_started++] = c->action;
+    /* Changing the agent set or ticking from inside a tick is refused, not undefined. */
+    CHECK(gameplan_agent_system_remove_agent(c->system, c->agent) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+    CHECK(gameplan_agent_system_tick(c->system) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
 }
 static void record_abort(const gameplan_action_context* c, gameplan_abort_reason reason, void* data) {
     (void)reason;

@@ -200,7 +200,9 @@ typedef enum gameplan_abort_reason {
 } gameplan_abort_reason;
 
 /** What a behaviour callback sees; valid for the call only. During a behaviour the callback may read
- *  and write the blackboard and the agent's private atoms through `system` and `agent`. */
+ *  and write the blackboard and the agent's private atoms through `system` and `agent`, and abort
+ *  agents; adding or removing agents, ticking or destroying the system from a callback is refused
+ *  (GAMEPLAN_ERROR_INVALID_ARGUMENT) or, for destroy, undefined. */
 typedef struct gameplan_action_context {
     gameplan_agent_system* system;
     gameplan_agent_id agent;
