@@ -24,6 +24,10 @@ DOMAINS = sorted(
     [os.path.join(SOURCE, "examples", "goap", f) for f in os.listdir(os.path.join(SOURCE, "examples", "goap")) if f.endswith(".json")]
     + [os.path.join(SOURCE, "tests", "io", "data", f) for f in ("guard.csv", "guard_blind.csv")]
 )
+# The GOAP benchmark domains (GAMEPLAN_BENCHMARK_DATA_DIR/goap) too, when present.
+BENCH_GOAP = os.path.join(os.environ.get("GAMEPLAN_BENCHMARK_DATA_DIR", ""), "goap")
+if os.path.isdir(BENCH_GOAP):
+    DOMAINS += sorted(os.path.join(BENCH_GOAP, f) for f in os.listdir(BENCH_GOAP) if f.endswith(".json"))
 ROOMS = os.path.join(SOURCE, "examples", "maps", "rooms.map")
 TIMING = {"micros", "setup_micros"}
 

@@ -1,6 +1,7 @@
 /* The C API, used from C99. Results are checked against independent references written here (brute-force
  * uniform-cost search over every world state, breadth-first search on grids) and against the optimal
- * lengths of the MovingAI scenario file shipped with the examples. Usage: c_api_test SOURCE_DIR */
+ * lengths of the MovingAI scenario file shipped with the examples, and the optimal costs of the GOAP
+ * benchmark domains when their folder is given. Usage: c_api_test SOURCE_DIR [BENCHMARK_DATA_DIR] */
 #include <gameplan/c/gameplan.h>
 
 #include <math.h>
@@ -226,6 +227,43 @@ static void test_domain_files(const char* dir) {
         CHECK(strstr(gameplan_last_error(), "broken.json") != NULL);
     }
     CHECK(gameplan_domain_load(NULL, &d) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+}
+
+/* The GOAP benchmark domains (GAMEPLAN_BENCHMARK_DATA_DIR/goap): their README's optimal costs, computed
+ * there by an independent uniform-cost search. */
+static void test_benchmark_domains(const char* data_dir) {
+    static const struct {
+        const char* file;
+        double optimal;
+    } cases[] = {{"gpgoap_example.json", 4},  {"ladder_N16_M20.json", 8},  {"ladder_N32_M20.json", 8},
+                 {"ladder_N60_M20.json", 8},  {"ladder_N16_M50.json", 8},  {"ladder_N32_M50.json", 8},
+                 {"ladder_N60_M50.json", 8},  {"ladder_N16_M200.json", 8}, {"ladder_N32_M200.json", 8},
+                 {"ladder_N60_M200.json", 8}, {"random_N16_M20.json", 20}, {"random_N32_M50.json", 28}};
+    size_t i;
+    int dir, loaded = 0;
+    char path[4096];
+    for (i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        gameplan_domain* d = NULL;
+        gameplan_planner* p = NULL;
+        snprintf(path, sizeof path, "%s/goap/%s", data_dir, cases[i].file);
+        if (gameplan_domain_load(path, &d) != GAMEPLAN_OK) {
+            printf("skipped %s: %s\n", cases[i].file, gameplan_last_error());
+            continue;
+        }
+        ++loaded;
+        CHECK_OK(gameplan_planner_create(d, &p));
+        for (dir = 0; dir < 2; ++dir) {
+            gameplan_plan_options o = gameplan_plan_options_default();
+            gameplan_plan_result r;
+            o.direction = dir ? GAMEPLAN_FORWARD : GAMEPLAN_BACKWARD;
+            CHECK_OK(gameplan_plan_goal(p, NULL, &o, &r));
+            CHECK(r.status == GAMEPLAN_STATUS_FOUND && r.cost == cases[i].optimal);
+            if (r.cost != cases[i].optimal) fprintf(stderr, "  %s: cost %g, optimal %g\n", cases[i].file, r.cost, cases[i].optimal);
+        }
+        gameplan_planner_destroy(p);
+        gameplan_domain_destroy(d);
+    }
+    printf("GOAP benchmark domains: %d of %d found under %s/goap\n", loaded, (int)(sizeof cases / sizeof cases[0]), data_dir);
 }
 
 /* ---- grids ---- */
@@ -572,7 +610,7 @@ static void test_agents(void) {
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: c_api_test SOURCE_DIR\n");
+        fprintf(stderr, "usage: c_api_test SOURCE_DIR [BENCHMARK_DATA_DIR]\n");
         return 2;
     }
     CHECK(strcmp(gameplan_status_name(GAMEPLAN_STATUS_BUDGET_EXHAUSTED), "budget_exhausted") == 0);
@@ -582,6 +620,8 @@ int main(int argc, char** argv) {
     test_built_map();
     test_scenarios(argv[1]);
     test_agents();
+    if (argc > 2) test_benchmark_domains(argv[2]);
+    else printf("skipped the GOAP benchmark domains: no BENCHMARK_DATA_DIR argument\n");
     printf("%d checks, %d failures\n", g_checks, g_failures);
     return g_failures == 0 ? 0 : 1;
 }
