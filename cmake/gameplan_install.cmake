@@ -13,6 +13,9 @@ set(gp_header_excludes "")
 if(NOT GAMEPLAN_IO)
   set(gp_header_excludes PATTERN io EXCLUDE)
 endif()
+if(NOT TARGET gameplan_c)
+  list(APPEND gp_header_excludes PATTERN c EXCLUDE)  # the C API's header only with its library
+endif()
 install(DIRECTORY include/gameplan DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} ${gp_header_excludes})
 install(DIRECTORY ${PROJECT_BINARY_DIR}/include/gameplan DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT gameplanTargets NAMESPACE gameplan:: DESTINATION ${GAMEPLAN_CMAKE_DIR})
@@ -29,6 +32,18 @@ if(GAMEPLAN_IO)
     INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
   install(EXPORT gameplanIoTargets NAMESPACE gameplan:: DESTINATION ${GAMEPLAN_CMAKE_DIR})
   export(EXPORT gameplanIoTargets NAMESPACE gameplan:: FILE ${PROJECT_BINARY_DIR}/gameplanIoTargets.cmake)
+endif()
+
+# ---- component c: gameplan::c, the C API (a shared library; its C++ dependencies are linked in) ----
+if(TARGET gameplan_c)
+  list(APPEND GAMEPLAN_PACKAGE_COMPONENTS c)
+  install(TARGETS gameplan_c EXPORT gameplanCTargets
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+    INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(EXPORT gameplanCTargets NAMESPACE gameplan:: DESTINATION ${GAMEPLAN_CMAKE_DIR})
+  export(EXPORT gameplanCTargets NAMESPACE gameplan:: FILE ${PROJECT_BINARY_DIR}/gameplanCTargets.cmake)
 endif()
 
 configure_package_config_file(cmake/gameplanConfig.cmake.in
@@ -69,6 +84,10 @@ set(gp_pc_files ${PROJECT_BINARY_DIR}/pkgconfig/gameplan.pc)
 if(GAMEPLAN_IO)
   configure_file(cmake/gameplan-io.pc.in ${PROJECT_BINARY_DIR}/pkgconfig/gameplan-io.pc @ONLY)
   list(APPEND gp_pc_files ${PROJECT_BINARY_DIR}/pkgconfig/gameplan-io.pc)
+endif()
+if(TARGET gameplan_c)
+  configure_file(cmake/gameplan-c.pc.in ${PROJECT_BINARY_DIR}/pkgconfig/gameplan-c.pc @ONLY)
+  list(APPEND gp_pc_files ${PROJECT_BINARY_DIR}/pkgconfig/gameplan-c.pc)
 endif()
 install(FILES ${gp_pc_files} DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 

@@ -1,0 +1,801 @@
+// The `gameplan` Python module (pybind11): classes mirroring the C++ API (domains, planner, agents, grid
+// maps, pathfinders, the request queue) and two conveniences returning exactly what the CLI prints with
+// `--json`: plan_file (`gameplan plan`) and path_file (`gameplan path`).
+#include <gameplan/goap/agent.hpp>
+#include <gameplan/goap/agent_batch.hpp>
+#include <gameplan/goap/behaviour.hpp>
+#include <gameplan/goap/domain.hpp>
+#include <gameplan/goap/explain.hpp>
+#include <gameplan/goap/planner.hpp>
+#include <gameplan/io/domain_file.hpp>
+#include <gameplan/io/load_error.hpp>
+#include <gameplan/io/movingai.hpp>
+#include <gameplan/path/grid_map.hpp>
+#include <gameplan/path/grid_rules.hpp>
+#include <gameplan/path/grid_search.hpp>
+#include <gameplan/path/jps.hpp>
+#include <gameplan/path/jps_plus.hpp>
+#include <gameplan/path/request_queue.hpp>
+#include <gameplan/config.hpp>
+
+#include <pybind11/functional.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <mutex>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace py = pybind11;
+using namespace gameplan;
+
+namespace {
+
+// ---- conversions ----------------------------------------------------------------------------------
+
+goap::AtomId atom_named(const goap::Domain& d, const std::string& name) {
+    const goap::AtomId a = d.find_atom(name);
+    if (!a.valid()) throw py::key_error("no atom named '" + name + "'");
+    return a;
+}
+
+// {"atom": bool, ...} -> Condition over `d`.
+goap::Condition condition_of(const goap::Domain& d, const std::map<std::string, bool>& literals) {
+    goap::Condition c = d.make_condition();
+    for (const auto& [name, value] : literals) c.set(atom_named(d, name), value);
+    return c;
+}
+
+goap::Direction direction_of(const std::string& s) {
+    if (s == "backward") return goap::Direction::Backward;
+    if (s == "forward") return goap::Direction::Forward;
+    throw py::value_error("direction must be 'forward' or 'backward', got '" + s + "'");
+}
+
+std::string status_text(Status s) { return std::string(to_string(s)); }
+
+py::object cost_object(double cost) {  // as the CLI's JSON: an integer when it is one
+    if (cost == std::floor(cost) && std::fabs(cost) < 9.0e15) return py::int_(static_cast<std::int64_t>(cost));
+    return py::float_(cost);
+}
+
+path::GridPoint point_of(const std::pair<std::int32_t, std::int32_t>& p) { return path::GridPoint{p.first, p.second}; }
+
+path::GridSearchOptions path_options(int movement, const std::string& diagonal, const std::string& heuristic, double weight,
+                                     std::optional<std::uint64_t> max_expansions) {
+    path::GridSearchOptions o;
+    if (movement != 4 && movement != 8) throw py::value_error("movement must be 4 or 8");
+    o.movement = movement == 4 ? path::Movement::Four : path::Movement::Eight;
+    const auto d = path::parse_diagonal_rule(diagonal);
+    if (!d) throw py::value_error("unknown diagonal rule '" + diagonal + "'");
+    o.diagonal = *d;
+    const auto h = path::parse_heuristic(heuristic);
+    if (!h) throw py::value_error("unknown heuristic '" + heuristic + "'");
+    o.heuristic = *h;
+    if (!(weight >= 1.0) || !std::isfinite(weight)) throw py::value_error("weight must be a finite number >= 1");
+    o.weight = weight;
+    if (max_expansions) o.budget.max_expansions = *max_expansions;
+    return o;
+}
+
+// The result of one grid query, as Python sees it.
+struct PyPath {
+    std::string status;
+    double cost = 0;
+    std::vector<std::pair<std::int32_t, std::int32_t>> cells;
+    std::uint64_t expanded = 0;
+};
+
+PyPath py_path(Status s, const path::GridPath& p, std::uint64_t expanded) {
+    PyPath out{status_text(s), p.cost, {}, expanded};
+    out.cells.reserve(p.cells.size());
+    for (const path::GridPoint& c : p.cells) out.cells.emplace_back(c.x, c.y);
+    return out;
+}
+
+// ---- planning -------------------------------------------------------------------------------------
+
+struct PyPlan {
+    std::string status;
+    double cost = 0;
+    std::vector<std::uint32_t> actions;
+    std::vector<std::string> plan;
+    std::uint64_t expanded = 0;
+    std::uint64_t generated = 0;
+    std::string exhausted;
+};
+
+PyPlan py_plan(const goap::Domain& d, const goap::PlanResult& r) {
+    PyPlan out;
+    out.status = r.status == Status::NoPath ? "no_plan" : status_text(r.status);
+    out.cost = r.status == Status::Found ? r.cost : 0;
+    for (const goap::ActionId a : r.plan) {
+        out.actions.push_back(a.value);
+        out.plan.push_back(d.action_name(a));
+    }
+    out.expanded = r.stats.expanded;
+    out.generated = r.stats.generated;
+    if (r.status == Status::BudgetExhausted) out.exhausted = std::string(search::to_string(r.exhausted));
+    return out;
+}
+
+// The goal `gameplan plan` chooses: the named goal, else "goal", else the goal of highest priority.
+const goap::Condition& choose_goal(const io::DomainFile& f, const std::optional<std::string>& requested, const std::string& file) {
+    if (requested) {
+        const goap::Goal* g = f.find_goal(*requested);
+        if (!g) throw py::value_error(file + ": no goal named '" + *requested + "' in \"goals\"");
+        return g->condition;
+    }
+    if (f.goal) return *f.goal;
+    const goap::Goal* best = nullptr;
+    for (const goap::Goal& g : f.goals)
+        if (!best || g.priority > best->priority) best = &g;
+    if (!best) throw py::value_error(file + ": the domain has no \"goal\" and no \"goals\" to plan for");
+    return best->condition;
+}
+
+py::list literals_list(const goap::Domain& d, const std::vector<goap::Literal>& literals) {
+    py::list out;
+    for (const goap::Literal& l : literals) out.append(goap::literal_text(d, l));
+    return out;
+}
+
+const char* op_text(goap::CompareOp op) {
+    static const char* const names[] = {"==", "!=", "<", "<=", ">", ">="};
+    return names[static_cast<int>(op)];
+}
+
+// `gameplan plan FILE [--goal NAME] [--direction D] --json`, as a dict.
+py::dict plan_file(const std::string& file, const std::optional<std::string>& goal_name, const std::string& direction) {
+    const io::DomainFile f = io::load_domain(file);
+    for (std::size_t a = 0; a < f.domain.action_count(); ++a)
+        if (f.domain.action_cost(goap::ActionId(static_cast<std::uint32_t>(a))) > goap::kMaxActionCost)
+            throw py::value_error(file + ": action '" + f.domain.action_name(goap::ActionId(static_cast<std::uint32_t>(a))) +
+                                  "' costs more than the planner's maximum");
+    const goap::Condition& goal = choose_goal(f, goal_name, io::input_name(file));
+    goap::PlanOptions options;
+    options.direction = direction_of(direction);
+    goap::Planner planner(f.domain);
+    const goap::PlanResult r = planner.plan(f.start, goal, options);
+    if (r.status == Status::InvalidQuery) throw py::value_error(file + ": the planner refused the query");
+    py::dict out;
+    out["status"] = r.status == Status::NoPath ? "no_plan" : status_text(r.status);
+    out["cost"] = r.status == Status::Found ? cost_object(r.cost) : py::none();
+    py::list plan;
+    for (const goap::ActionId a : r.plan) plan.append(f.domain.action_name(a));
+    out["plan"] = plan;
+    out["expanded"] = r.stats.expanded;
+    out["generated"] = r.stats.generated;
+    if (r.status == Status::BudgetExhausted) out["exhausted"] = std::string(search::to_string(r.exhausted));
+    out["micros"] = r.micros;
+    if (r.status == Status::NoPath) {
+        py::dict unreachable;
+        for (const goap::Literal& l : planner.unreachable_goals()) unreachable[py::str(f.domain.atom_name(l.atom))] = l.value;
+        for (const goap::Comparison& c : planner.unreachable_goal_comparisons()) {
+            py::list v;
+            v.append(op_text(c.op));
+            if (f.domain.variable_kind(c.var) == goap::VariableKind::Enumeration)
+                v.append(f.domain.variable_values(c.var)[static_cast<std::size_t>(c.value)]);
+            else
+                v.append(c.value);
+            unreachable[py::str(f.domain.variable_name(c.var))] = v;
+        }
+        out["unreachable_goals"] = unreachable;
+        const goap::NoPlanAnalysis why = goap::analyze_no_plan(f.domain, f.start, goal);
+        out["root_causes"] = literals_list(f.domain, why.root_causes);
+        py::list cycles;
+        for (const auto& c : why.cycles) cycles.append(literals_list(f.domain, c));
+        out["cycles"] = cycles;
+    }
+    return out;
+}
+
+// `gameplan path MAP --from X,Y --to X,Y --algorithm A --json`, as a dict (exact algorithms).
+py::dict path_file(const std::string& map_file, const std::pair<std::int32_t, std::int32_t>& start,
+                   const std::pair<std::int32_t, std::int32_t>& goal, const std::string& algorithm) {
+    const path::GridMap map = io::load_grid_map(map_file);
+    const path::GridPoint from = point_of(start), to = point_of(goal);
+    for (const path::GridPoint& p : {from, to})
+        if (!map.contains(p))
+            throw py::value_error("(" + std::to_string(p.x) + ", " + std::to_string(p.y) + ") is outside the map (" +
+                                  std::to_string(map.width()) + " x " + std::to_string(map.height()) + ")");
+    path::GridSearchOptions options;
+    path::GridPath result;
+    Status status = Status::InvalidQuery;
+    std::uint64_t expanded = 0;
+    double setup_micros = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto t_search = t0;
+    if (algorithm == "astar" || algorithm == "dijkstra") {
+        if (algorithm == "dijkstra") options.heuristic = path::Heuristic::Zero;
+        path::GridPathfinder finder;
+        finder.reserve(map);
+        t_search = std::chrono::steady_clock::now();
+        status = finder.find_path(map, from, to, options, result);
+        expanded = finder.stats().expanded;
+    } else if (algorithm == "jps" || algorithm == "jps-plus") {
+        const path::JpsSupport support = path::check_jps_support(map, options);
+        if (support != path::JpsSupport::Ok)
+            throw py::value_error("algorithm " + algorithm + ": " + std::string(path::describe(support)));
+        if (algorithm == "jps") {
+            path::JpsPathfinder finder;
+            finder.sync(map);
+            t_search = std::chrono::steady_clock::now();
+            setup_micros = std::chrono::duration<double, std::micro>(t_search - t0).count();
+            status = finder.find_path(map, from, to, options, result);
+            expanded = finder.stats().expanded;
+        } else {
+            path::JumpTable table;
+            (void)table.build(map);
+            path::JpsPlusPathfinder finder;
+            t_search = std::chrono::steady_clock::now();
+            setup_micros = std::chrono::duration<double, std::micro>(t_search - t0).count();
+            if (finder.begin(table, from, to, options) == Status::InProgress) (void)finder.step();
+            status = finder.finish(result);
+            expanded = finder.stats().expanded;
+        }
+    } else {
+        throw py::value_error("algorithm must be one of astar, dijkstra, jps, jps-plus (got '" + algorithm +
+                              "'; the CLI runs the others)");
+    }
+    const double micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t_search).count();
+    py::dict out;
+    out["status"] = status_text(status);
+    out["cost"] = status == Status::Found ? py::object(py::float_(result.cost)) : py::object(py::none());
+    py::list cells;
+    for (const path::GridPoint& c : result.cells) {
+        py::list xy;
+        xy.append(c.x);
+        xy.append(c.y);
+        cells.append(xy);
+    }
+    out["path"] = cells;
+    out["expanded"] = expanded;
+    out["micros"] = std::round(micros * 10.0) / 10.0;
+    if (setup_micros > 0) out["setup_micros"] = std::round(setup_micros * 10.0) / 10.0;
+    if (status == Status::InvalidQuery) {
+        const auto text = [](const path::GridPoint& p) { return std::to_string(p.x) + "," + std::to_string(p.y); };
+        out["error"] = !map.passable(from) ? "start " + text(from) + " is blocked"
+                       : !map.passable(to) ? "goal " + text(to) + " is blocked"
+                                           : std::string("invalid query");
+    }
+    return out;
+}
+
+// ---- agents ---------------------------------------------------------------------------------------
+
+// Python objects handed to agents live in this record, pointed at by the agent's user data.
+// An exception raised by a Python callback during a tick is kept here (the first one) and raised again
+// by AgentSystem.tick() once the C++ tick is over: it never unwinds through the runtime or a worker
+// thread. The callback counts as failed meanwhile (behaviour: Failure; check: false; cost: disabled).
+struct CallbackErrors {
+    std::mutex mutex;
+    std::exception_ptr first;
+    void keep(std::exception_ptr e) {
+        const std::lock_guard lock(mutex);
+        if (!first) first = std::move(e);
+    }
+};
+
+struct AgentData {
+    py::object user;
+    CallbackErrors* errors = nullptr;
+};
+
+// Runs `fn` (a Python call) with the GIL; on an exception keeps it and returns `fallback`.
+template <class T, class Fn>
+T call_python(void* user_data, T fallback, Fn&& fn) {
+    py::gil_scoped_acquire gil;
+    try {
+        return fn();
+    } catch (...) {
+        if (user_data && static_cast<AgentData*>(user_data)->errors) {
+            static_cast<AgentData*>(user_data)->errors->keep(std::current_exception());
+            return fallback;
+        }
+        throw;
+    }
+}
+
+goap::ActionStatus action_status_of(const py::handle& h) {
+    if (py::isinstance<py::str>(h)) {
+        const std::string s = h.cast<std::string>();
+        if (s == "running") return goap::ActionStatus::Running;
+        if (s == "success") return goap::ActionStatus::Success;
+        if (s == "failure") return goap::ActionStatus::Failure;
+        throw py::value_error("a behaviour returned '" + s + "' (expected 'running', 'success' or 'failure')");
+    }
+    return h.cast<goap::ActionStatus>();
+}
+
+py::dict action_context_dict(goap::ActionContext& c) {
+    py::dict d;
+    d["agent"] = py::make_tuple(c.agent.id().index, c.agent.id().generation);
+    d["agent_name"] = c.agent.name();
+    d["action"] = c.agent.domain().action_name(c.action);
+    d["tick"] = c.tick;
+    d["ticks_running"] = c.ticks_running;
+    d["user_data"] = c.user_data ? static_cast<AgentData*>(c.user_data)->user : py::none();
+    return d;
+}
+
+py::dict planning_context_dict(const goap::PlanningContext& c) {
+    py::dict d;
+    d["agent"] = py::make_tuple(c.agent.id().index, c.agent.id().generation);
+    d["agent_name"] = c.agent.name();
+    d["action"] = c.action.valid() ? py::object(py::str(c.agent.domain().action_name(c.action))) : py::none();
+    d["goal"] = c.goal;
+    d["tick"] = c.tick;
+    py::dict view;
+    const goap::Domain& dom = c.agent.domain();
+    for (std::uint32_t a = 0; a < dom.atom_count(); ++a) view[py::str(dom.atom_name(goap::AtomId(a)))] = c.view.get(goap::AtomId(a));
+    d["view"] = view;
+    d["user_data"] = c.user_data ? static_cast<AgentData*>(c.user_data)->user : py::none();
+    return d;
+}
+
+struct PyAgentSystem {
+    py::object domain_ref;  // keeps the domain alive
+    std::unique_ptr<goap::AgentSystem> system;
+    std::unique_ptr<goap::ThreadPool> pool;
+    std::map<std::uint64_t, std::unique_ptr<AgentData>> data;
+    CallbackErrors errors;
+    bool ticking = false;  // inside tick(): callbacks may not change the agent set or tick again
+};
+
+std::uint64_t key_of(goap::AgentId id) { return (std::uint64_t{id.generation} << 32) | id.index; }
+goap::AgentId id_of(const std::pair<std::uint32_t, std::uint32_t>& id) { return goap::AgentId{id.first, id.second}; }
+
+goap::Agent& agent_of(PyAgentSystem& s, const std::pair<std::uint32_t, std::uint32_t>& id) {
+    goap::Agent* a = s.system->find(id_of(id));
+    if (!a) throw py::key_error("no live agent with this id");
+    return *a;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(gameplan, m) {
+    m.doc() = "gameplan: GOAP planning, agents and grid pathfinding for games (Python bindings of the C++ library)";
+    m.attr("__version__") = GAMEPLAN_VERSION_STRING;
+    static py::exception<io::LoadError> load_error(m, "LoadError", PyExc_ValueError);
+    py::register_exception_translator([](std::exception_ptr p) {
+        try {
+            if (p) std::rethrow_exception(p);
+        } catch (const io::LoadError& e) {
+            load_error(e.what());
+        }
+    });
+
+    // ---- domains ----
+    py::class_<goap::Domain, std::shared_ptr<goap::Domain>>(m, "Domain", "Atoms and actions (immutable). See docs/goap.md.")
+        .def_property_readonly("atom_count", &goap::Domain::atom_count)
+        .def_property_readonly("action_count", &goap::Domain::action_count)
+        .def_property_readonly("has_variables", &goap::Domain::has_variables)
+        .def_property_readonly("atoms", [](const goap::Domain& d) {
+            std::vector<std::string> v;
+            for (std::uint32_t a = 0; a < d.atom_count(); ++a) v.push_back(d.atom_name(goap::AtomId(a)));
+            return v;
+        })
+        .def_property_readonly("actions", [](const goap::Domain& d) {
+            std::vector<std::string> v;
+            for (std::uint32_t a = 0; a < d.action_count(); ++a) v.push_back(d.action_name(goap::ActionId(a)));
+            return v;
+        })
+        .def("atom_name", [](const goap::Domain& d, std::uint32_t a) {
+            if (a >= d.atom_count()) throw py::index_error("atom id out of range");
+            return d.atom_name(goap::AtomId(a));
+        })
+        .def("action_name", [](const goap::Domain& d, std::uint32_t a) {
+            if (a >= d.action_count()) throw py::index_error("action id out of range");
+            return d.action_name(goap::ActionId(a));
+        })
+        .def("find_atom", [](const goap::Domain& d, const std::string& n) -> std::optional<std::uint32_t> {
+            const goap::AtomId a = d.find_atom(n);
+            if (!a.valid()) return std::nullopt;
+            return a.value;
+        })
+        .def("find_action", [](const goap::Domain& d, const std::string& n) -> std::optional<std::uint32_t> {
+            const goap::ActionId a = d.find_action(n);
+            if (!a.valid()) return std::nullopt;
+            return a.value;
+        })
+        .def("action_cost", [](const goap::Domain& d, const std::string& n) {
+            const goap::ActionId a = d.find_action(n);
+            if (!a.valid()) throw py::key_error("no action named '" + n + "'");
+            return d.action_cost(a);
+        })
+        .def("is_shared", [](const goap::Domain& d, const std::string& n) { return d.is_shared(atom_named(d, n)); });
+
+    py::class_<goap::DomainBuilder>(m, "DomainBuilder", "Builds a domain in code.")
+        .def(py::init<>())
+        .def("add_atom", [](goap::DomainBuilder& b, const std::string& name, bool shared) {
+            if (name.empty()) throw py::value_error("the atom name is empty");
+            return b.add_atom(name, shared).value;
+        }, py::arg("name"), py::arg("shared") = false)
+        .def("add_action", [](goap::DomainBuilder& b, const std::string& name, double cost,
+                              const std::map<std::string, bool>& pre, const std::map<std::string, bool>& eff) {
+            std::vector<goap::Literal> p, e;
+            for (const auto& [n, v] : pre) {
+                const goap::AtomId a = b.find_atom(n);
+                if (!a.valid()) throw py::key_error("no atom named '" + n + "'");
+                p.push_back(goap::Literal{a, v});
+            }
+            for (const auto& [n, v] : eff) {
+                const goap::AtomId a = b.find_atom(n);
+                if (!a.valid()) throw py::key_error("no atom named '" + n + "'");
+                e.push_back(goap::Literal{a, v});
+            }
+            const goap::DomainError err = b.add_action(name, cost, p, e);
+            if (err != goap::DomainError::None)
+                throw py::value_error("action '" + name + "': " + std::string(goap::to_string(err)));
+        }, py::arg("name"), py::arg("cost"), py::arg("preconditions") = std::map<std::string, bool>{},
+           py::arg("effects") = std::map<std::string, bool>{})
+        .def("build", [](const goap::DomainBuilder& b) { return std::make_shared<goap::Domain>(b.build()); });
+
+    struct PyDomainFile {
+        std::shared_ptr<goap::Domain> domain;
+        std::shared_ptr<io::DomainFile> file;
+    };
+    py::class_<PyDomainFile>(m, "DomainFile", "A domain file: the domain, its start state and its goals.")
+        .def_readonly("domain", &PyDomainFile::domain)
+        .def_property_readonly("start", [](const PyDomainFile& f) {
+            std::map<std::string, bool> s;
+            for (std::uint32_t a = 0; a < f.domain->atom_count(); ++a)
+                s[f.domain->atom_name(goap::AtomId(a))] = f.file->start.get(goap::AtomId(a));
+            return s;
+        })
+        .def_property_readonly("goal_names", [](const PyDomainFile& f) {
+            std::vector<std::string> v;
+            for (const goap::Goal& g : f.file->goals) v.push_back(g.name);
+            return v;
+        })
+        .def("plan", [](const PyDomainFile& f, const std::optional<std::string>& goal, const std::string& direction,
+                        std::optional<std::uint64_t> max_expansions) {
+            goap::PlanOptions o;
+            o.direction = direction_of(direction);
+            if (max_expansions) o.max_expansions = *max_expansions;
+            goap::Planner planner(*f.domain);
+            return py_plan(*f.domain, planner.plan(f.file->start, choose_goal(*f.file, goal, "domain"), o));
+        }, py::arg("goal") = py::none(), py::arg("direction") = "backward", py::arg("max_expansions") = py::none(),
+           "Plans from the file's start to one of its goals (as `gameplan plan`).");
+    m.def("load_domain", [](const std::string& path) {
+        auto file = std::make_shared<io::DomainFile>(io::load_domain(path));
+        auto domain = std::shared_ptr<goap::Domain>(file, &file->domain);  // aliases the file
+        return PyDomainFile{domain, file};
+    }, py::arg("path"), "Loads a domain file (JSON or CSV). Raises gameplan.LoadError naming file, line and column.");
+
+    // ---- planner ----
+    py::class_<PyPlan>(m, "PlanResult")
+        .def_readonly("status", &PyPlan::status)
+        .def_readonly("cost", &PyPlan::cost)
+        .def_readonly("actions", &PyPlan::actions)
+        .def_readonly("plan", &PyPlan::plan)
+        .def_readonly("expanded", &PyPlan::expanded)
+        .def_readonly("generated", &PyPlan::generated)
+        .def_readonly("exhausted", &PyPlan::exhausted)
+        .def("__repr__", [](const PyPlan& p) { return "<PlanResult " + p.status + " cost " + std::to_string(p.cost) + ">"; });
+
+    struct PyPlanner {
+        std::shared_ptr<goap::Domain> domain;
+        goap::Planner planner;
+        explicit PyPlanner(std::shared_ptr<goap::Domain> d) : domain(std::move(d)), planner(*domain) {}
+    };
+    py::class_<PyPlanner>(m, "Planner", "A reusable cost-optimal planner for one domain (one per thread).")
+        .def(py::init<std::shared_ptr<goap::Domain>>(), py::arg("domain"))
+        .def("plan", [](PyPlanner& p, const std::map<std::string, bool>& start, const std::map<std::string, bool>& goal,
+                        const std::string& direction, std::optional<std::uint64_t> max_expansions) {
+            const goap::Domain& d = *p.domain;
+            if (d.has_variables()) throw py::value_error("domains with variables: plan with DomainFile.plan");
+            goap::WorldState s = d.make_state();
+            for (const auto& [n, v] : start) s.set(atom_named(d, n), v);
+            goap::PlanOptions o;
+            o.direction = direction_of(direction);
+            if (max_expansions) o.max_expansions = *max_expansions;
+            const goap::Condition g = condition_of(d, goal);
+            PyPlan out;
+            {
+                py::gil_scoped_release release;
+                out = py_plan(d, p.planner.plan(s, g, o));
+            }
+            return out;
+        }, py::arg("start"), py::arg("goal"), py::arg("direction") = "backward", py::arg("max_expansions") = py::none(),
+           "start: {atom: bool} (unlisted atoms false); goal: {atom: bool}.");
+
+    // ---- agents ----
+    py::enum_<goap::ActionStatus>(m, "ActionStatus")
+        .value("RUNNING", goap::ActionStatus::Running)
+        .value("SUCCESS", goap::ActionStatus::Success)
+        .value("FAILURE", goap::ActionStatus::Failure);
+
+    struct PyTypeBuilder {
+        std::shared_ptr<goap::Domain> domain;
+        goap::AgentTypeBuilder builder;
+        PyTypeBuilder(std::shared_ptr<goap::Domain> d, const std::string& name) : domain(std::move(d)), builder(*domain, name) {}
+    };
+    struct PyAgentType {
+        std::shared_ptr<goap::Domain> domain;
+        std::shared_ptr<const goap::AgentType> type;
+    };
+    const auto check_bind = [](goap::BindErrorKind k, const std::string& action) {
+        if (k != goap::BindErrorKind::None) throw py::value_error("action '" + action + "': " + std::string(goap::to_string(k)));
+    };
+    py::class_<PyAgentType>(m, "AgentType");
+    py::class_<PyTypeBuilder>(m, "AgentTypeBuilder",
+                              "Binds Python behaviours to a domain's action names (see docs/agents.md).")
+        .def(py::init<std::shared_ptr<goap::Domain>, const std::string&>(), py::arg("domain"), py::arg("name"))
+        .def("bind", [check_bind](PyTypeBuilder& b, const std::string& action, py::function update, py::object start,
+                                  py::object abort) {
+            goap::Behaviour beh;
+            beh.update = [update](goap::ActionContext& c) {
+                return call_python(c.user_data, goap::ActionStatus::Failure,
+                                   [&] { return action_status_of(update(action_context_dict(c))); });
+            };
+            if (!start.is_none())
+                beh.start = [start](goap::ActionContext& c) {
+                    call_python(c.user_data, 0, [&] {
+                        start(action_context_dict(c));
+                        return 0;
+                    });
+                };
+            if (!abort.is_none())
+                beh.abort = [abort](goap::ActionContext& c, goap::AbortReason r) {
+                    call_python(c.user_data, 0, [&] {
+                        abort(action_context_dict(c), std::string(goap::to_string(r)));
+                        return 0;
+                    });
+                };
+            check_bind(b.builder.bind(action, std::move(beh)), action);
+        }, py::arg("action"), py::arg("update"), py::arg("start") = py::none(), py::arg("abort") = py::none(),
+           "update(ctx) returns 'running', 'success' or 'failure' (or an ActionStatus); start(ctx) and "
+           "abort(ctx, reason) are optional.")
+        .def("set_check", [check_bind](PyTypeBuilder& b, const std::string& action, py::function fn) {
+            check_bind(b.builder.set_check(action, [fn](const goap::PlanningContext& c) {
+                return call_python(c.user_data, false, [&] { return fn(planning_context_dict(c)).cast<bool>(); });
+            }), action);
+        })
+        .def("set_cost", [check_bind](PyTypeBuilder& b, const std::string& action, py::function fn) {
+            check_bind(b.builder.set_cost(action, [fn](const goap::PlanningContext& c) {
+                return call_python(c.user_data, std::numeric_limits<double>::infinity(),
+                                   [&] { return fn(planning_context_dict(c)).cast<double>(); });
+            }), action);
+        })
+        .def("exclude", [check_bind](PyTypeBuilder& b, const std::string& action) { check_bind(b.builder.exclude(action), action); })
+        .def("build", [](const PyTypeBuilder& b) {
+            goap::BindResult r = b.builder.build();
+            if (!r.ok()) throw py::value_error(r.message());
+            return PyAgentType{b.domain, r.type};
+        });
+
+    py::class_<PyAgentSystem>(m, "AgentSystem", "Agents that plan, act through behaviours and replan (docs/agents.md).")
+        .def(py::init([](std::shared_ptr<goap::Domain> d, std::size_t threads) {
+            auto s = std::make_unique<PyAgentSystem>();
+            s->domain_ref = py::cast(d);
+            s->system = std::make_unique<goap::AgentSystem>(*d);
+            if (threads > 1) s->pool = std::make_unique<goap::ThreadPool>(threads);
+            return s;
+        }), py::arg("domain"), py::arg("threads") = 0)
+        .def("add_agent", [](PyAgentSystem& s, const std::string& name, const PyAgentType& type,
+                             const std::vector<std::tuple<std::string, std::map<std::string, bool>, double>>& goals,
+                             const std::map<std::string, bool>& state, py::object user_data, const std::string& direction) {
+            if (s.ticking) throw py::value_error("agents cannot be added from a callback during a tick");
+            const goap::Domain& d = s.system->domain();
+            if (&d != type.domain.get()) throw py::value_error("the agent type was built for another domain");
+            goap::AgentParams p;
+            p.name = name;
+            p.type = type.type;
+            for (const auto& [gname, lits, prio] : goals) {
+                goap::AgentGoal g;
+                g.name = gname;
+                g.condition = condition_of(d, lits);
+                g.priority = prio;
+                p.goals.push_back(std::move(g));
+            }
+            p.state = d.make_state();
+            for (const auto& [n, v] : state) p.state.set(atom_named(d, n), v);
+            auto data = std::make_unique<AgentData>();
+            data->user = std::move(user_data);
+            data->errors = &s.errors;
+            p.user_data = data.get();
+            p.direction = direction_of(direction);
+            const goap::AgentId id = s.system->add_agent(std::move(p));
+            if (!id.valid()) throw py::value_error("the agent's goals or state do not fit the domain");
+            s.data[key_of(id)] = std::move(data);
+            return std::make_pair(id.index, id.generation);
+        }, py::arg("name"), py::arg("type"), py::arg("goals"), py::arg("state") = std::map<std::string, bool>{},
+           py::arg("user_data") = py::none(), py::arg("direction") = "backward",
+           "goals: [(name, {atom: bool}, priority)]. Returns the agent id (index, generation).")
+        .def("remove_agent", [](PyAgentSystem& s, const std::pair<std::uint32_t, std::uint32_t>& id) {
+            if (s.ticking) throw py::value_error("agents cannot be removed from a callback during a tick");
+            const bool ok = s.system->remove_agent(id_of(id));
+            if (ok) s.data.erase(key_of(id_of(id)));
+            return ok;
+        })
+        .def("tick", [](PyAgentSystem& s) {
+            if (s.ticking) throw py::value_error("the system is already ticking (called from a callback)");
+            s.ticking = true;
+            struct Reset {
+                bool& flag;
+                ~Reset() { flag = false; }
+            } reset{s.ticking};
+            {
+                py::gil_scoped_release release;  // context checks may run Python on worker threads
+                s.system->tick(s.pool.get());
+            }
+            std::exception_ptr e;
+            {
+                const std::lock_guard lock(s.errors.mutex);
+                e = std::exchange(s.errors.first, nullptr);
+            }
+            if (e) std::rethrow_exception(e);
+        }, "One tick. An exception raised by a behaviour or callback is raised here, after the tick "
+           "(the callback counted as failed: behaviour failure, check false, cost disabling the action).")
+        .def_property_readonly("current_tick", [](const PyAgentSystem& s) { return s.system->current_tick(); })
+        .def_property_readonly("agent_count", [](const PyAgentSystem& s) { return s.system->agent_count(); })
+        .def("blackboard_get", [](const PyAgentSystem& s, const std::string& atom) {
+            return s.system->blackboard().get(atom_named(s.system->domain(), atom));
+        })
+        .def("blackboard_set", [](PyAgentSystem& s, const std::string& atom, bool value) {
+            const goap::AtomId a = atom_named(s.system->domain(), atom);
+            if (!s.system->domain().is_shared(a)) throw py::value_error("'" + atom + "' is private to each agent");
+            (void)s.system->blackboard().set(a, value);
+        })
+        .def("agent_get", [](PyAgentSystem& s, const std::pair<std::uint32_t, std::uint32_t>& id, const std::string& atom) {
+            const goap::Agent& a = agent_of(s, id);
+            const goap::AtomId at = atom_named(s.system->domain(), atom);
+            return s.system->domain().is_shared(at) ? s.system->blackboard().get(at) : a.private_state().get(at);
+        })
+        .def("agent_set", [](PyAgentSystem& s, const std::pair<std::uint32_t, std::uint32_t>& id, const std::string& atom, bool v) {
+            if (!agent_of(s, id).set(atom_named(s.system->domain(), atom), v))
+                throw py::value_error("'" + atom + "' is shared (use blackboard_set)");
+        })
+        .def("agent_info", [](PyAgentSystem& s, const std::pair<std::uint32_t, std::uint32_t>& id) {
+            const goap::Agent& a = agent_of(s, id);
+            const goap::Domain& d = s.system->domain();
+            py::dict out;
+            out["status"] = std::string(goap::to_string(a.status()));
+            py::list plan;
+            for (const goap::ActionId x : a.plan()) plan.append(d.action_name(x));
+            out["plan"] = plan;
+            out["plan_position"] = a.plan_position();
+            out["plan_cost"] = a.plan_cost();
+            out["current_action"] = a.current_action().valid() ? py::object(py::str(d.action_name(a.current_action()))) : py::none();
+            out["current_goal"] = a.current_goal() == goap::kNoGoal ? py::object(py::none()) : py::object(py::int_(a.current_goal()));
+            out["replans"] = a.stats().replans;
+            out["actions_succeeded"] = a.stats().actions_succeeded;
+            out["actions_failed"] = a.stats().actions_failed;
+            return out;
+        });
+
+    // ---- grids and paths ----
+    py::class_<path::GridMap, std::shared_ptr<path::GridMap>>(m, "GridMap", "A grid of passable/blocked cells with terrain costs.")
+        .def(py::init([](std::int64_t w, std::int64_t h, bool passable) {
+            const path::GridSizeCheck c = path::GridMap::check_size(w, h);
+            if (c != path::GridSizeCheck::Ok) throw py::value_error(std::string(path::describe(c)));
+            auto map = std::make_shared<path::GridMap>();
+            (void)map->reset(w, h, passable);
+            return map;
+        }), py::arg("width"), py::arg("height"), py::arg("passable") = true)
+        .def_property_readonly("width", &path::GridMap::width)
+        .def_property_readonly("height", &path::GridMap::height)
+        .def("passable", [](const path::GridMap& m, std::int32_t x, std::int32_t y) { return m.passable({x, y}); })
+        .def("set_passable", [](path::GridMap& m, std::int32_t x, std::int32_t y, bool v) {
+            if (!m.set_passable({x, y}, v)) throw py::index_error("cell outside the map");
+        })
+        .def("cost", [](const path::GridMap& m, std::int32_t x, std::int32_t y) {
+            if (!m.contains(x, y)) throw py::index_error("cell outside the map");
+            return m.cost({x, y});
+        })
+        .def("set_cost", [](path::GridMap& m, std::int32_t x, std::int32_t y, std::uint32_t c) {
+            if (!m.contains(x, y)) throw py::index_error("cell outside the map");
+            if (c < 1 || c > path::kMaxTerrainCost) throw py::value_error("the cost must be in [1, 2^24]");
+            (void)m.set_cost({x, y}, c);
+        });
+    m.def("load_map", [](const std::string& p) { return std::make_shared<path::GridMap>(io::load_grid_map(p)); },
+          py::arg("path"), "Loads a MovingAI .map (movingai.com) or a plain-text grid.");
+
+    py::class_<PyPath>(m, "PathResult")
+        .def_readonly("status", &PyPath::status)
+        .def_readonly("cost", &PyPath::cost)
+        .def_readonly("cells", &PyPath::cells)
+        .def_readonly("expanded", &PyPath::expanded)
+        .def("__repr__", [](const PyPath& p) { return "<PathResult " + p.status + " cost " + std::to_string(p.cost) + ">"; });
+
+    py::class_<path::GridPathfinder>(m, "GridPathfinder", "A* / Dijkstra on grid maps (a reusable context).")
+        .def(py::init<>())
+        .def("find_path", [](path::GridPathfinder& f, const path::GridMap& map, std::pair<std::int32_t, std::int32_t> start,
+                             std::pair<std::int32_t, std::int32_t> goal, int movement, const std::string& diagonal,
+                             const std::string& heuristic, double weight, std::optional<std::uint64_t> max_expansions) {
+            const path::GridSearchOptions o = path_options(movement, diagonal, heuristic, weight, max_expansions);
+            path::GridPath out;
+            Status s;
+            {
+                py::gil_scoped_release release;
+                s = f.find_path(map, point_of(start), point_of(goal), o, out);
+            }
+            return py_path(s, out, f.stats().expanded);
+        }, py::arg("map"), py::arg("start"), py::arg("goal"), py::arg("movement") = 8,
+           py::arg("diagonal") = "no-corner-cutting", py::arg("heuristic") = "auto", py::arg("weight") = 1.0,
+           py::arg("max_expansions") = py::none());
+
+    py::class_<path::JpsPathfinder>(m, "JpsPathfinder", "Jump point search (8-connected, no corner cutting, uniform costs).")
+        .def(py::init<>())
+        .def("find_path", [](path::JpsPathfinder& f, const path::GridMap& map, std::pair<std::int32_t, std::int32_t> start,
+                             std::pair<std::int32_t, std::int32_t> goal, std::optional<std::uint64_t> max_expansions) {
+            path::GridSearchOptions o;
+            if (max_expansions) o.budget.max_expansions = *max_expansions;
+            const path::JpsSupport support = path::check_jps_support(map, o);
+            if (support != path::JpsSupport::Ok) throw py::value_error("JPS: " + std::string(path::describe(support)));
+            path::GridPath out;
+            Status s;
+            {
+                py::gil_scoped_release release;
+                s = f.find_path(map, point_of(start), point_of(goal), o, out);
+            }
+            return py_path(s, out, f.stats().expanded);
+        }, py::arg("map"), py::arg("start"), py::arg("goal"), py::arg("max_expansions") = py::none());
+
+    struct PyQueue {
+        std::shared_ptr<path::GridMap> map;
+        path::PathRequestQueue queue;
+        PyQueue(std::shared_ptr<path::GridMap> m, std::uint32_t lanes)
+            : map(std::move(m)), queue(*map, path::QueueOptions{lanes, 0, true}) {}
+    };
+    py::class_<PyQueue>(m, "PathRequestQueue", "Path requests served within a per-frame expansion budget.")
+        .def(py::init<std::shared_ptr<path::GridMap>, std::uint32_t>(), py::arg("map"), py::arg("lanes") = 1)
+        .def("submit", [](PyQueue& q, std::pair<std::int32_t, std::int32_t> start, std::pair<std::int32_t, std::int32_t> goal,
+                          std::int32_t priority, int movement, const std::string& diagonal) {
+            path::PathRequest r{point_of(start), point_of(goal), path_options(movement, diagonal, "auto", 1.0, std::nullopt), priority};
+            const path::PathHandle h = q.queue.submit(r);
+            return std::make_pair(h.index, h.generation);
+        }, py::arg("start"), py::arg("goal"), py::arg("priority") = 0, py::arg("movement") = 8,
+           py::arg("diagonal") = "no-corner-cutting")
+        .def("update", [](PyQueue& q, std::uint64_t budget) { return q.queue.update(budget).completed; }, py::arg("max_expansions"))
+        .def("state", [](const PyQueue& q, std::pair<std::uint32_t, std::uint32_t> h) {
+            static const char* const names[] = {"unknown", "pending", "running", "done"};
+            return std::string(names[static_cast<int>(q.queue.state(path::PathHandle{h.first, h.second}))]);
+        })
+        .def("take", [](PyQueue& q, std::pair<std::uint32_t, std::uint32_t> h) -> std::optional<PyPath> {
+            path::PathResult r;
+            if (!q.queue.take(path::PathHandle{h.first, h.second}, r)) return std::nullopt;
+            return py_path(r.status, r.path, r.expanded);
+        })
+        .def("cancel", [](PyQueue& q, std::pair<std::uint32_t, std::uint32_t> h) { return q.queue.cancel(path::PathHandle{h.first, h.second}); })
+        .def("__len__", [](const PyQueue& q) { return q.queue.size(); });
+
+    // ---- MovingAI scenarios ----
+    py::class_<io::Scenario>(m, "Scenario", "One line of a MovingAI .scen file (movingai.com).")
+        .def_readonly("bucket", &io::Scenario::bucket)
+        .def_readonly("map", &io::Scenario::map)
+        .def_property_readonly("start", [](const io::Scenario& s) { return std::make_pair(s.start.x, s.start.y); })
+        .def_property_readonly("goal", [](const io::Scenario& s) { return std::make_pair(s.goal.x, s.goal.y); })
+        .def_readonly("optimal", &io::Scenario::optimal)
+        .def_readonly("tolerance", &io::Scenario::tolerance)
+        .def_readonly("line", &io::Scenario::line);
+    m.def("load_scenarios", [](const std::string& p) { return io::load_movingai_scenarios(p).scenarios; }, py::arg("path"),
+          "The scenarios of a MovingAI .scen file, in file order.");
+    m.def("matches_optimal", &io::matches_optimal, py::arg("scenario"), py::arg("cost"),
+          "True when `cost` equals the scenario's optimal length to the digits printed in the file.");
+    m.def("check_scenarios_fit", [](const std::vector<io::Scenario>& scenarios, const path::GridMap& map, const std::string& name) {
+        io::ScenarioFile f;
+        f.file = name;
+        f.scenarios = scenarios;
+        io::check_scenarios_fit(f, map, name);
+    }, py::arg("scenarios"), py::arg("map"), py::arg("map_name"),
+       "Raises LoadError when a scenario was made for another map size or has an end outside the map.");
+
+    // ---- the CLI's --json objects ----
+    m.def("plan_file", &plan_file, py::arg("path"), py::arg("goal") = py::none(), py::arg("direction") = "backward",
+          "What `gameplan plan PATH [--goal G] [--direction D] --json` prints, as a dict.");
+    m.def("path_file", &path_file, py::arg("map_path"), py::arg("start"), py::arg("goal"), py::arg("algorithm") = "astar",
+          "What `gameplan path MAP --from X,Y --to X,Y --algorithm A --json` prints, as a dict "
+          "(algorithms astar, dijkstra, jps, jps-plus).");
+}

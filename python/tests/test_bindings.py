@@ -1,0 +1,342 @@
+"""Tests of the gameplan Python module.
+
+plan_file and path_file are compared with the CLI's --json output for the same inputs (GAMEPLAN_CLI);
+the classes are compared with references written here (brute-force planning over every state, breadth-
+first search on grids) and with the optimal lengths of a MovingAI scenario file.
+"""
+import heapq
+import itertools
+import json
+import math
+import os
+import random
+import subprocess
+
+import pytest
+
+import gameplan
+
+SOURCE = os.environ.get("GAMEPLAN_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+CLI = os.environ.get("GAMEPLAN_CLI")
+needs_cli = pytest.mark.skipif(not CLI, reason="GAMEPLAN_CLI is not set (the CLI is not built)")
+
+DOMAINS = sorted(
+    [os.path.join(SOURCE, "examples", "goap", f) for f in os.listdir(os.path.join(SOURCE, "examples", "goap")) if f.endswith(".json")]
+    + [os.path.join(SOURCE, "tests", "io", "data", f) for f in ("guard.csv", "guard_blind.csv")]
+)
+# The GOAP benchmark domains (GAMEPLAN_BENCHMARK_DATA_DIR/goap) too, when present.
+BENCH_GOAP = os.path.join(os.environ.get("GAMEPLAN_BENCHMARK_DATA_DIR", ""), "goap")
+if os.path.isdir(BENCH_GOAP):
+    DOMAINS += sorted(os.path.join(BENCH_GOAP, f) for f in os.listdir(BENCH_GOAP) if f.endswith(".json"))
+ROOMS = os.path.join(SOURCE, "examples", "maps", "rooms.map")
+TIMING = {"micros", "setup_micros"}
+
+
+def run_cli(*args):
+    proc = subprocess.run([CLI, *args], capture_output=True, text=True, check=False)
+    assert proc.returncode in (0, 1, 2), proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def without_timing(d):
+    return {k: v for k, v in d.items() if k not in TIMING}
+
+
+def scenarios(path):
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) == 9:
+                out.append(((int(parts[4]), int(parts[5])), (int(parts[6]), int(parts[7])), float(parts[8])))
+    return out
+
+
+# ---- the CLI's --json objects ----
+
+@needs_cli
+@pytest.mark.parametrize("domain", DOMAINS, ids=os.path.basename)
+def test_plan_file_equals_cli(domain):
+    goals = [None] + gameplan.load_domain(domain).goal_names
+    for goal, direction in itertools.product(goals, ("backward", "forward")):
+        args = ["plan", domain, "--direction", direction, "--json"]
+        if goal is not None:
+            args += ["--goal", goal]
+        expected = run_cli(*args)
+        got = gameplan.plan_file(domain, goal=goal, direction=direction)
+        assert list(got.keys()) == list(expected.keys())
+        assert without_timing(got) == without_timing(expected), (domain, goal, direction)
+        assert type(got["cost"]) is type(expected["cost"])
+
+
+@needs_cli
+@pytest.mark.parametrize("algorithm", ["astar", "dijkstra", "jps", "jps-plus"])
+def test_path_file_equals_cli(algorithm):
+    scen = scenarios(ROOMS + ".scen")
+    for start, goal, optimal in scen[:15]:
+        expected = run_cli("path", ROOMS, "--from", "%d,%d" % start, "--to", "%d,%d" % goal,
+                           "--algorithm", algorithm, "--json")
+        got = gameplan.path_file(ROOMS, start, goal, algorithm=algorithm)
+        assert list(k for k in got if k not in TIMING) == list(k for k in expected if k not in TIMING)
+        assert without_timing(got) == without_timing(expected)
+        assert abs(got["cost"] - optimal) < 1e-4
+
+
+@needs_cli
+def test_path_file_blocked_start_equals_cli():
+    m = gameplan.load_map(ROOMS)
+    blocked = next((x, y) for y in range(m.height) for x in range(m.width) if not m.passable(x, y))
+    expected = run_cli("path", ROOMS, "--from", "%d,%d" % blocked, "--to", "5,5", "--json")
+    got = gameplan.path_file(ROOMS, blocked, (5, 5))
+    assert without_timing(got) == without_timing(expected)
+    assert got["status"] == "invalid_query" and "error" in got
+
+
+def test_errors_are_python_exceptions(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"actions": [ {"name": "x", "cost": -1} ]}')
+    with pytest.raises(gameplan.LoadError, match="bad.json"):
+        gameplan.plan_file(str(bad))
+    with pytest.raises(ValueError):
+        gameplan.plan_file(DOMAINS[0], goal="no such goal")
+    with pytest.raises(ValueError):
+        gameplan.path_file(ROOMS, (-1, 0), (1, 1))
+    with pytest.raises(gameplan.LoadError):
+        gameplan.load_map(str(tmp_path / "missing.map"))
+
+
+# ---- planner ----
+
+def brute_force_cost(n, actions, start, goal):
+    """Dijkstra over all 2^n states. actions: (cost, pre{i: v}, eff{i: v})."""
+    def holds(state, cond):
+        return all(((state >> i) & 1) == v for i, v in cond.items())
+    dist = {start: 0.0}
+    heap = [(0.0, start)]
+    while heap:
+        d, s = heapq.heappop(heap)
+        if d > dist[s]:
+            continue
+        if holds(s, goal):
+            return d
+        for cost, pre, eff in actions:
+            if holds(s, pre):
+                t = s
+                for i, v in eff.items():
+                    t = (t | (1 << i)) if v else (t & ~(1 << i))
+                if d + cost < dist.get(t, math.inf):
+                    dist[t] = d + cost
+                    heapq.heappush(heap, (d + cost, t))
+    return math.inf
+
+
+def test_planner_matches_brute_force():
+    rng = random.Random(7)
+    found = none = 0
+    for _ in range(120):
+        n = rng.randint(3, 7)
+        b = gameplan.DomainBuilder()
+        for i in range(n):
+            assert b.add_atom("a%d" % i) == i
+        actions = []
+        for k in range(rng.randint(3, 12)):
+            pre = {i: rng.random() < 0.5 for i in rng.sample(range(n), rng.randint(0, 2))}
+            eff = {i: rng.random() < 0.6 for i in rng.sample(range(n), rng.randint(1, 2))}
+            cost = float(rng.randint(1, 5))
+            b.add_action("act%d" % k, cost, {"a%d" % i: v for i, v in pre.items()}, {"a%d" % i: v for i, v in eff.items()})
+            actions.append((cost, pre, eff))
+        domain = b.build()
+        planner = gameplan.Planner(domain)
+        start = rng.getrandbits(n)
+        goal = {i: rng.random() < 0.5 for i in rng.sample(range(n), rng.randint(1, 3))}
+        ref = brute_force_cost(n, actions, start, goal)
+        for direction in ("backward", "forward"):
+            r = planner.plan({"a%d" % i: bool((start >> i) & 1) for i in range(n)},
+                             {"a%d" % i: v for i, v in goal.items()}, direction=direction)
+            if math.isinf(ref):
+                assert r.status == "no_plan"
+                none += 1
+            else:
+                assert r.status == "found"
+                assert r.cost == pytest.approx(ref)
+                assert r.plan == [domain.action_name(a) for a in r.actions]
+                assert sum(actions[a][0] for a in r.actions) == pytest.approx(r.cost)
+                found += 1
+    assert found > 40 and none > 5
+
+
+def test_domain_file_plan():
+    f = gameplan.load_domain(os.path.join(SOURCE, "examples", "goap", "wood_collection.json"))
+    r = f.plan()
+    # The file's comment: walk_to_forest + 20 x chop_2, cost 39.
+    assert r.status == "found" and r.cost == 39 and len(r.plan) == 21
+    assert r.plan[0] == "walk_to_forest" and set(r.plan[1:]) == {"chop_2"}
+    assert f.domain.has_variables
+    assert f.plan(max_expansions=1).status == "budget_exhausted"
+
+
+# ---- grids ----
+
+def bfs(m, s, g):
+    if not m.passable(*s) or not m.passable(*g):
+        return None
+    dist = {s: 0}
+    queue = [s]
+    for cell in queue:
+        x, y = cell
+        for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if m.passable(*n) and n not in dist:
+                dist[n] = dist[cell] + 1
+                queue.append(n)
+    return dist.get(g, math.inf)
+
+
+def test_grid_pathfinder_matches_bfs():
+    rng = random.Random(3)
+    m = gameplan.GridMap(20, 12)
+    finder = gameplan.GridPathfinder()
+    for _ in range(80):
+        for _ in range(25):
+            m.set_passable(rng.randrange(20), rng.randrange(12), rng.random() < 0.5)
+        s = (rng.randrange(20), rng.randrange(12))
+        g = (rng.randrange(20), rng.randrange(12))
+        ref = bfs(m, s, g)
+        r = finder.find_path(m, s, g, movement=4)
+        if ref is None:
+            assert r.status == "invalid_query"
+        elif math.isinf(ref):
+            assert r.status == "no_path" and r.cells == []
+        else:
+            assert r.status == "found" and r.cost == ref and len(r.cells) == ref + 1
+            assert r.cells[0] == s and r.cells[-1] == g
+
+
+def test_pathfinders_and_queue_reach_the_scenario_optima():
+    m = gameplan.load_map(ROOMS)
+    scen = scenarios(ROOMS + ".scen")
+    astar, jps = gameplan.GridPathfinder(), gameplan.JpsPathfinder()
+    for start, goal, optimal in scen:
+        assert astar.find_path(m, start, goal).cost == pytest.approx(optimal, abs=1e-4)
+        assert jps.find_path(m, start, goal).cost == pytest.approx(optimal, abs=1e-4)
+    q = gameplan.PathRequestQueue(m, lanes=2)
+    handles = [q.submit(s, g, priority=i % 3) for i, (s, g, _) in enumerate(scen)]
+    assert len(q) == len(scen)
+    results, frames = {}, 0
+    while len(results) < len(handles) and frames < 100000:
+        q.update(50)
+        frames += 1
+        for i, h in enumerate(handles):
+            if i not in results and q.state(h) == "done":
+                results[i] = q.take(h)
+    assert frames > 5 and len(q) == 0
+    for i, (_, _, optimal) in enumerate(scen):
+        assert results[i].status == "found" and results[i].cost == pytest.approx(optimal, abs=1e-4)
+
+
+# ---- agents ----
+
+def woodcutter(threads, cheap_hands=None):
+    b = gameplan.DomainBuilder()
+    b.add_atom("has_axe")
+    b.add_atom("has_wood")
+    b.add_atom("wood_stored", shared=True)
+    b.add_action("get_axe", 2, {}, {"has_axe": True})
+    b.add_action("chop", 1, {"has_axe": True}, {"has_wood": True})
+    b.add_action("gather", 5, {}, {"has_wood": True})
+    b.add_action("deliver", 1, {"has_wood": True}, {"wood_stored": True, "has_wood": False})
+    domain = b.build()
+    log = []
+    tb = gameplan.AgentTypeBuilder(domain, "woodcutter")
+    for name in ("get_axe", "chop", "gather", "deliver"):
+        tb.bind(name, lambda ctx: "success" if ctx["ticks_running"] >= 1 else "running",
+                start=lambda ctx: log.append((ctx["agent_name"], ctx["action"], ctx["user_data"])))
+    if cheap_hands is not None:
+        tb.set_cost("gather", lambda ctx: cheap_hands)
+    agent_type = tb.build()
+    system = gameplan.AgentSystem(domain, threads=threads)
+    agent = system.add_agent("ann", agent_type, [("store", {"wood_stored": True}, 1.0)], user_data={"id": 7})
+    for _ in range(20):
+        system.tick()
+    return system, agent, log
+
+
+@pytest.mark.parametrize("threads", [0, 2])
+def test_agents_run_python_behaviours(threads):
+    system, agent, log = woodcutter(threads)
+    assert [a for _, a, _ in log] == ["get_axe", "chop", "deliver"]  # cost 4 < gather + deliver (6)
+    assert all(n == "ann" and u == {"id": 7} for n, _, u in log)
+    assert system.blackboard_get("wood_stored")
+    info = system.agent_info(agent)
+    assert info["status"] == "idle" and info["actions_succeeded"] == 3
+    # The world changes: the agent (who has an axe now) chops and delivers again.
+    system.blackboard_set("wood_stored", False)
+    for _ in range(10):
+        system.tick()
+    assert [a for _, a, _ in log][3:] == ["chop", "deliver"]
+    with pytest.raises(ValueError):
+        system.blackboard_set("has_axe", True)
+    assert system.remove_agent(agent) and not system.remove_agent(agent)
+
+    system, agent, log = woodcutter(threads, cheap_hands=0.5)
+    assert [a for _, a, _ in log] == ["gather", "deliver"]
+
+
+def test_binding_errors():
+    b = gameplan.DomainBuilder()
+    b.add_atom("x")
+    b.add_action("act", 1, {}, {"x": True})
+    tb = gameplan.AgentTypeBuilder(b.build(), "t")
+    with pytest.raises(ValueError, match="fly"):
+        tb.bind("fly", lambda ctx: "success")
+    with pytest.raises(ValueError, match="act"):
+        tb.build()  # "act" has no behaviour
+
+
+@pytest.mark.parametrize("threads", [0, 2])
+def test_exceptions_in_callbacks_are_raised_by_tick(threads):
+    b = gameplan.DomainBuilder()
+    b.add_atom("done", shared=True)
+    b.add_action("work", 1, {}, {"done": True})
+    domain = b.build()
+
+    def boom(ctx):
+        raise RuntimeError("behaviour failed on purpose")
+
+    tb = gameplan.AgentTypeBuilder(domain, "t")
+    tb.bind("work", boom)
+    system = gameplan.AgentSystem(domain, threads=threads)
+    agent = system.add_agent("a", tb.build(), [("g", {"done": True}, 1.0)])
+    with pytest.raises(RuntimeError, match="on purpose"):
+        system.tick()
+    assert system.agent_info(agent)["actions_failed"] == 1  # counted as a failure, the runtime went on
+    assert not system.blackboard_get("done")
+
+    tb = gameplan.AgentTypeBuilder(domain, "t2")
+    tb.bind("work", lambda ctx: "success")
+    tb.set_cost("work", lambda ctx: 1 / 0)
+    system = gameplan.AgentSystem(domain, threads=threads)
+    agent = system.add_agent("a", tb.build(), [("g", {"done": True}, 1.0)])
+    with pytest.raises(ZeroDivisionError):
+        system.tick()
+    assert system.agent_info(agent)["status"] == "idle"  # the only action was disabled: no plan
+
+
+def test_callbacks_cannot_change_the_agent_set_during_a_tick():
+    b = gameplan.DomainBuilder()
+    b.add_atom("done", shared=True)
+    b.add_action("work", 1, {}, {"done": True})
+    domain = b.build()
+    holder = {}
+
+    def meddle(ctx):
+        holder["system"].remove_agent(ctx["agent"])
+        return "success"
+
+    tb = gameplan.AgentTypeBuilder(domain, "t")
+    tb.bind("work", meddle)
+    system = gameplan.AgentSystem(domain)
+    holder["system"] = system
+    agent = system.add_agent("a", tb.build(), [("g", {"done": True}, 1.0)])
+    with pytest.raises(ValueError, match="during a tick"):
+        system.tick()
+    assert system.agent_count == 1 and system.agent_info(agent)["actions_failed"] == 1

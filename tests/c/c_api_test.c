@@ -1,0 +1,627 @@
+/* The C API, used from C99. Results are checked against independent references written here (brute-force
+ * uniform-cost search over every world state, breadth-first search on grids) and against the optimal
+ * lengths of the MovingAI scenario file shipped with the examples, and the optimal costs of the GOAP
+ * benchmark domains when their folder is given. Usage: c_api_test SOURCE_DIR [BENCHMARK_DATA_DIR] */
+#include <gameplan/c/gameplan.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int g_failures = 0;
+static int g_checks = 0;
+
+#define CHECK(cond)                                                                                  \
+    do {                                                                                             \
+        ++g_checks;                                                                                  \
+        if (!(cond)) {                                                                               \
+            ++g_failures;                                                                            \
+            fprintf(stderr, "%s:%d: CHECK failed: %s (last error: %s)\n", __FILE__, __LINE__, #cond, \
+                    gameplan_last_error());                                                          \
+        }                                                                                            \
+    } while (0)
+#define CHECK_OK(call) CHECK((call) == GAMEPLAN_OK)
+
+static char g_path[4096];
+static const char* source_path(const char* dir, const char* rel) {
+    snprintf(g_path, sizeof g_path, "%s/%s", dir, rel);
+    return g_path;
+}
+
+/* ---- a small random number generator (deterministic) ---- */
+static unsigned long g_rng = 12345u;
+static unsigned rnd(unsigned n) {
+    g_rng = (g_rng * 1103515245u + 12345u) & 0x7fffffffu;
+    return (unsigned)((g_rng >> 8) % n);
+}
+
+/* ---- brute-force reference planner: Dijkstra over all 2^n states (n <= 12) ---- */
+#define MAX_ATOMS 12
+#define MAX_ACTIONS 24
+typedef struct RefAction {
+    unsigned pre_care, pre_val, eff_care, eff_val;
+    double cost;
+} RefAction;
+
+static double ref_plan_cost(int n_atoms, const RefAction* actions, int n_actions, unsigned start, unsigned goal_care,
+                            unsigned goal_val) {
+    const unsigned states = 1u << n_atoms;
+    double* dist = malloc(states * sizeof *dist);
+    char* done = calloc(states, 1);
+    unsigned s;
+    double best = INFINITY;
+    for (s = 0; s < states; ++s) dist[s] = INFINITY;
+    dist[start] = 0;
+    for (;;) {
+        unsigned u = states;
+        int a;
+        for (s = 0; s < states; ++s)
+            if (!done[s] && dist[s] < INFINITY && (u == states || dist[s] < dist[u])) u = s;
+        if (u == states) break;
+        done[u] = 1;
+        if ((u & goal_care) == goal_val) {
+            best = dist[u];
+            break;
+        }
+        for (a = 0; a < n_actions; ++a) {
+            const RefAction* x = &actions[a];
+            if ((u & x->pre_care) != x->pre_val) continue;
+            {
+                const unsigned v = (u & ~x->eff_care) | x->eff_val;
+                if (dist[u] + x->cost < dist[v]) dist[v] = dist[u] + x->cost;
+            }
+        }
+    }
+    free(dist);
+    free(done);
+    return best;
+}
+
+static void to_literals(unsigned care, unsigned val, int n_atoms, gameplan_literal* out, size_t* count) {
+    int i;
+    *count = 0;
+    for (i = 0; i < n_atoms; ++i)
+        if (care & (1u << i)) {
+            out[*count].atom = (uint32_t)i;
+            out[*count].value = (val >> i) & 1u;
+            ++*count;
+        }
+}
+
+/* Random domains built in code: the planner's cost equals the brute-force optimum in both directions,
+ * and its plan is valid (simulated here) and costs what it says. */
+static void test_random_domains(void) {
+    int trial;
+    int found = 0, none = 0;
+    for (trial = 0; trial < 150; ++trial) {
+        const int n_atoms = 3 + (int)rnd(6);
+        const int n_actions = 3 + (int)rnd(12);
+        RefAction acts[MAX_ACTIONS];
+        gameplan_domain_builder* b = NULL;
+        gameplan_domain* d = NULL;
+        gameplan_planner* p = NULL;
+        uint8_t start_bytes[MAX_ATOMS];
+        unsigned start = 0, goal_care = 0, goal_val = 0;
+        gameplan_literal goal[MAX_ATOMS];
+        size_t goal_count;
+        int i, dir, kept = 0;
+        char name[32];
+        CHECK_OK(gameplan_domain_builder_create(&b));
+        for (i = 0; i < n_atoms; ++i) {
+            uint32_t id = 99;
+            snprintf(name, sizeof name, "a%d", i);
+            CHECK_OK(gameplan_domain_builder_add_atom(b, name, 0, &id));
+            CHECK(id == (uint32_t)i);
+        }
+        for (i = 0; i < n_actions; ++i) {
+            RefAction x;
+            gameplan_literal pre[MAX_ATOMS], eff[MAX_ATOMS];
+            size_t np, ne;
+            x.pre_care = rnd(1u << n_atoms) & rnd(1u << n_atoms);
+            x.pre_val = rnd(1u << n_atoms) & x.pre_care;
+            x.eff_care = (rnd(1u << n_atoms) & rnd(1u << n_atoms)) | (1u << rnd((unsigned)n_atoms));
+            x.eff_val = rnd(1u << n_atoms) & x.eff_care;
+            x.cost = 1 + (double)rnd(5);
+            to_literals(x.pre_care, x.pre_val, n_atoms, pre, &np);
+            to_literals(x.eff_care, x.eff_val, n_atoms, eff, &ne);
+            snprintf(name, sizeof name, "act%d", i);
+            CHECK_OK(gameplan_domain_builder_add_action(b, name, x.cost, pre, np, eff, ne));
+            acts[kept++] = x;
+        }
+        CHECK_OK(gameplan_domain_builder_build(b, &d));
+        gameplan_domain_builder_destroy(b);
+        CHECK(gameplan_domain_atom_count(d) == (size_t)n_atoms);
+        CHECK(gameplan_domain_action_count(d) == (size_t)n_actions);
+        CHECK_OK(gameplan_planner_create(d, &p));
+        start = rnd(1u << n_atoms);
+        for (i = 0; i < n_atoms; ++i) start_bytes[i] = (uint8_t)((start >> i) & 1u);
+        goal_care = rnd(1u << n_atoms) | 1u;
+        goal_val = rnd(1u << n_atoms) & goal_care;
+        to_literals(goal_care, goal_val, n_atoms, goal, &goal_count);
+        {
+            const double ref = ref_plan_cost(n_atoms, acts, kept, start, goal_care, goal_val);
+            for (dir = 0; dir < 2; ++dir) {
+                gameplan_plan_options o = gameplan_plan_options_default();
+                gameplan_plan_result r;
+                o.direction = dir ? GAMEPLAN_FORWARD : GAMEPLAN_BACKWARD;
+                CHECK_OK(gameplan_plan(p, start_bytes, goal, goal_count, &o, &r));
+                if (isinf(ref)) {
+                    CHECK(r.status == GAMEPLAN_STATUS_NO_PATH);
+                    ++none;
+                } else {
+                    unsigned s = start;
+                    double sum = 0;
+                    size_t k;
+                    CHECK(r.status == GAMEPLAN_STATUS_FOUND);
+                    CHECK(fabs(r.cost - ref) < 1e-9);
+                    for (k = 0; k < r.action_count; ++k) {
+                        const RefAction* x = &acts[r.actions[k]];
+                        CHECK((s & x->pre_care) == x->pre_val);
+                        s = (s & ~x->eff_care) | x->eff_val;
+                        sum += x->cost;
+                        CHECK(fabs(gameplan_domain_action_cost(d, r.actions[k]) - x->cost) < 1e-12);
+                    }
+                    CHECK((s & goal_care) == goal_val);
+                    CHECK(fabs(sum - r.cost) < 1e-9);
+                    ++found;
+                }
+            }
+        }
+        gameplan_planner_destroy(p);
+        gameplan_domain_destroy(d);
+    }
+    CHECK(found > 50);
+    CHECK(none > 5);
+}
+
+static void test_domain_files(const char* dir) {
+    gameplan_domain* d = NULL;
+    gameplan_planner* p = NULL;
+    gameplan_plan_result r;
+    gameplan_plan_options o = gameplan_plan_options_default();
+    uint32_t spot = 0, attack = 0, atom = 0;
+
+    /* The guard (CSV): "spot" (1) then "attack" (2) is the only way to hit the target: cost 3. */
+    CHECK_OK(gameplan_domain_load(source_path(dir, "tests/io/data/guard.csv"), &d));
+    CHECK_OK(gameplan_planner_create(d, &p));
+    CHECK_OK(gameplan_plan_goal(p, NULL, NULL, &r));
+    CHECK(r.status == GAMEPLAN_STATUS_FOUND);
+    CHECK(r.cost == 3.0);
+    CHECK_OK(gameplan_domain_find_action(d, "spot", &spot));
+    CHECK_OK(gameplan_domain_find_action(d, "attack", &attack));
+    CHECK(r.action_count == 2 && r.actions[0] == spot && r.actions[1] == attack);
+    CHECK_OK(gameplan_domain_find_atom(d, "armed", &atom));
+    CHECK(gameplan_domain_start_atom(d, atom) == 1);
+    CHECK(gameplan_domain_goal_count(d) == 1 && strcmp(gameplan_domain_goal_name(d, 0), "rest") == 0);
+    /* The named goal "rest" (!tired) already holds at the start: an empty plan. */
+    CHECK_OK(gameplan_plan_goal(p, "rest", NULL, &r));
+    CHECK(r.status == GAMEPLAN_STATUS_FOUND && r.action_count == 0 && r.cost == 0.0);
+    CHECK(gameplan_plan_goal(p, "nope", NULL, &r) == GAMEPLAN_ERROR_NOT_FOUND);
+    CHECK(strstr(gameplan_last_error(), "nope") != NULL);
+    CHECK(gameplan_domain_find_atom(d, "nope", &atom) == GAMEPLAN_ERROR_NOT_FOUND);
+    /* A budget of one expansion is not enough. */
+    o.max_expansions = 1;
+    o.direction = GAMEPLAN_FORWARD;
+    CHECK_OK(gameplan_plan_goal(p, NULL, &o, &r));
+    CHECK(r.status == GAMEPLAN_STATUS_BUDGET_EXHAUSTED);
+    gameplan_planner_destroy(p);
+    gameplan_domain_destroy(d);
+
+    /* Wood collection (JSON, numeric variables): walk_to_forest + 20 x chop_2, cost 39 (its comment). */
+    CHECK_OK(gameplan_domain_load(source_path(dir, "examples/goap/wood_collection.json"), &d));
+    CHECK(gameplan_domain_has_variables(d) == 1);
+    CHECK_OK(gameplan_planner_create(d, &p));
+    CHECK_OK(gameplan_plan_goal(p, NULL, NULL, &r));
+    CHECK(r.status == GAMEPLAN_STATUS_FOUND && r.cost == 39.0 && r.action_count == 21);
+    gameplan_planner_destroy(p);
+    gameplan_domain_destroy(d);
+
+    /* Errors: a missing file and a broken text name the place; nothing is returned. */
+    d = NULL;
+    CHECK(gameplan_domain_load(source_path(dir, "no/such/domain.json"), &d) == GAMEPLAN_ERROR_LOAD && d == NULL);
+    CHECK(strstr(gameplan_last_error(), "domain.json") != NULL);
+    {
+        const char* text = "{\"actions\": [ {\"name\": \"x\", \"cost\": -1} ]}";
+        CHECK(gameplan_domain_parse(text, strlen(text), "broken.json", &d) == GAMEPLAN_ERROR_LOAD && d == NULL);
+        CHECK(strstr(gameplan_last_error(), "broken.json") != NULL);
+    }
+    CHECK(gameplan_domain_load(NULL, &d) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+}
+
+/* The GOAP benchmark domains (GAMEPLAN_BENCHMARK_DATA_DIR/goap): their README's optimal costs, computed
+ * there by an independent uniform-cost search. */
+static void test_benchmark_domains(const char* data_dir) {
+    static const struct {
+        const char* file;
+        double optimal;
+    } cases[] = {{"gpgoap_example.json", 4},  {"ladder_N16_M20.json", 8},  {"ladder_N32_M20.json", 8},
+                 {"ladder_N60_M20.json", 8},  {"ladder_N16_M50.json", 8},  {"ladder_N32_M50.json", 8},
+                 {"ladder_N60_M50.json", 8},  {"ladder_N16_M200.json", 8}, {"ladder_N32_M200.json", 8},
+                 {"ladder_N60_M200.json", 8}, {"random_N16_M20.json", 20}, {"random_N32_M50.json", 28}};
+    size_t i;
+    int dir, loaded = 0;
+    char path[4096];
+    for (i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        gameplan_domain* d = NULL;
+        gameplan_planner* p = NULL;
+        snprintf(path, sizeof path, "%s/goap/%s", data_dir, cases[i].file);
+        if (gameplan_domain_load(path, &d) != GAMEPLAN_OK) {
+            printf("skipped %s: %s\n", cases[i].file, gameplan_last_error());
+            continue;
+        }
+        ++loaded;
+        CHECK_OK(gameplan_planner_create(d, &p));
+        for (dir = 0; dir < 2; ++dir) {
+            gameplan_plan_options o = gameplan_plan_options_default();
+            gameplan_plan_result r;
+            o.direction = dir ? GAMEPLAN_FORWARD : GAMEPLAN_BACKWARD;
+            CHECK_OK(gameplan_plan_goal(p, NULL, &o, &r));
+            CHECK(r.status == GAMEPLAN_STATUS_FOUND && r.cost == cases[i].optimal);
+            if (r.cost != cases[i].optimal) fprintf(stderr, "  %s: cost %g, optimal %g\n", cases[i].file, r.cost, cases[i].optimal);
+        }
+        gameplan_planner_destroy(p);
+        gameplan_domain_destroy(d);
+    }
+    printf("GOAP benchmark domains: %d of %d found under %s/goap\n", loaded, (int)(sizeof cases / sizeof cases[0]), data_dir);
+}
+
+/* ---- grids ---- */
+
+/* Breadth-first distances on a 4-connected unit-cost grid (reference for built maps). */
+static int ref_bfs(const gameplan_map* m, gameplan_point s, gameplan_point g) {
+    const int w = gameplan_map_width(m), h = gameplan_map_height(m);
+    int* dist = malloc((size_t)(w * h) * sizeof *dist);
+    int* queue = malloc((size_t)(w * h) * sizeof *queue);
+    int head = 0, tail = 0, i, result = -1;
+    for (i = 0; i < w * h; ++i) dist[i] = -1;
+    if (gameplan_map_passable(m, s)) {
+        dist[s.y * w + s.x] = 0;
+        queue[tail++] = s.y * w + s.x;
+    }
+    while (head < tail) {
+        const int u = queue[head++];
+        static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
+        int k;
+        for (k = 0; k < 4; ++k) {
+            gameplan_point n;
+            n.x = u % w + dx[k];
+            n.y = u / w + dy[k];
+            if (!gameplan_map_passable(m, n) || dist[n.y * w + n.x] >= 0) continue;
+            dist[n.y * w + n.x] = dist[u] + 1;
+            queue[tail++] = n.y * w + n.x;
+        }
+    }
+    result = dist[g.y * w + g.x];
+    free(dist);
+    free(queue);
+    return result;
+}
+
+static void test_built_map(void) {
+    gameplan_map* m = NULL;
+    gameplan_pathfinder* f = NULL;
+    gameplan_path_options o = gameplan_path_options_default();
+    int trial;
+    CHECK_OK(gameplan_map_create(24, 16, 1, &m));
+    CHECK(gameplan_map_width(m) == 24 && gameplan_map_height(m) == 16);
+    CHECK_OK(gameplan_pathfinder_create(GAMEPLAN_ASTAR, &f));
+    o.movement = 4;
+    for (trial = 0; trial < 60; ++trial) {
+        gameplan_point s, g, c;
+        gameplan_path_result r;
+        int ref, k;
+        for (k = 0; k < 40; ++k) {
+            c.x = (int32_t)rnd(24);
+            c.y = (int32_t)rnd(16);
+            CHECK_OK(gameplan_map_set_passable(m, c, rnd(2) == 0));
+        }
+        s.x = (int32_t)rnd(24), s.y = (int32_t)rnd(16);
+        g.x = (int32_t)rnd(24), g.y = (int32_t)rnd(16);
+        ref = ref_bfs(m, s, g);
+        CHECK_OK(gameplan_find_path(f, m, s, g, &o, &r));
+        if (!gameplan_map_passable(m, s) || !gameplan_map_passable(m, g)) {
+            CHECK(r.status == GAMEPLAN_STATUS_INVALID_QUERY);
+        } else if (ref < 0) {
+            CHECK(r.status == GAMEPLAN_STATUS_NO_PATH && r.cell_count == 0);
+        } else {
+            size_t i;
+            CHECK(r.status == GAMEPLAN_STATUS_FOUND);
+            CHECK(fabs(r.cost - ref) < 1e-9);
+            CHECK(r.cell_count == (size_t)ref + 1);
+            CHECK(r.cells[0].x == s.x && r.cells[0].y == s.y);
+            CHECK(r.cells[r.cell_count - 1].x == g.x && r.cells[r.cell_count - 1].y == g.y);
+            for (i = 1; i < r.cell_count; ++i)
+                CHECK(abs(r.cells[i].x - r.cells[i - 1].x) + abs(r.cells[i].y - r.cells[i - 1].y) == 1 &&
+                      gameplan_map_passable(m, r.cells[i]));
+        }
+    }
+    {
+        gameplan_point out;
+        out.x = 30, out.y = 0;
+        CHECK(gameplan_map_set_passable(m, out, 0) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+        CHECK(gameplan_map_create(0, 5, 1, &m) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+        o.movement = 5;
+        CHECK(gameplan_find_path(f, m, out, out, &o, NULL) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+    }
+    gameplan_pathfinder_destroy(f);
+    gameplan_map_destroy(m);
+}
+
+typedef struct Scen {
+    gameplan_point start, goal;
+    double optimal;
+} Scen;
+
+static int read_scenarios(const char* file, Scen* out, int cap) {
+    FILE* in = fopen(file, "r");
+    char line[512];
+    int n = 0;
+    if (!in) return -1;
+    while (fgets(line, sizeof line, in) && n < cap) {
+        int bucket, w, h, sx, sy, gx, gy;
+        char map[256];
+        double opt;
+        if (sscanf(line, "%d %255s %d %d %d %d %d %d %lf", &bucket, map, &w, &h, &sx, &sy, &gx, &gy, &opt) != 9) continue;
+        out[n].start.x = sx, out[n].start.y = sy, out[n].goal.x = gx, out[n].goal.y = gy, out[n].optimal = opt;
+        ++n;
+    }
+    fclose(in);
+    return n;
+}
+
+/* MovingAI scenarios: A*, Dijkstra, JPS, the resumable form and the request queue all give the optimal
+ * lengths of the scenario file (printed with 5 decimals). */
+static void test_scenarios(const char* dir) {
+    Scen scen[256];
+    const int n = read_scenarios(source_path(dir, "examples/maps/rooms.map.scen"), scen, 256);
+    gameplan_map* m = NULL;
+    gameplan_pathfinder* finders[3] = {NULL, NULL, NULL};
+    gameplan_request_queue* q = NULL;
+    gameplan_path_handle handles[256];
+    int i, a, done = 0, frames = 0;
+    CHECK(n > 10);
+    CHECK_OK(gameplan_map_load(source_path(dir, "examples/maps/rooms.map"), &m));
+    CHECK_OK(gameplan_pathfinder_create(GAMEPLAN_ASTAR, &finders[0]));
+    CHECK_OK(gameplan_pathfinder_create(GAMEPLAN_DIJKSTRA, &finders[1]));
+    CHECK_OK(gameplan_pathfinder_create(GAMEPLAN_JPS, &finders[2]));
+    for (i = 0; i < n; ++i) {
+        for (a = 0; a < 3; ++a) {
+            gameplan_path_result r;
+            CHECK_OK(gameplan_find_path(finders[a], m, scen[i].start, scen[i].goal, NULL, &r));
+            CHECK(r.status == GAMEPLAN_STATUS_FOUND);
+            CHECK(fabs(r.cost - scen[i].optimal) < 1e-4);
+        }
+        {
+            gameplan_status s;
+            gameplan_path_result r;
+            int slices = 0;
+            CHECK_OK(gameplan_pathfinder_begin(finders[0], m, scen[i].start, scen[i].goal, NULL, &s));
+            while (s == GAMEPLAN_STATUS_IN_PROGRESS) {
+                CHECK_OK(gameplan_pathfinder_step(finders[0], 7, &s));
+                ++slices;
+            }
+            CHECK_OK(gameplan_pathfinder_finish(finders[0], &r));
+            CHECK(r.status == GAMEPLAN_STATUS_FOUND && fabs(r.cost - scen[i].optimal) < 1e-4);
+            CHECK(slices >= 1);
+        }
+    }
+    CHECK_OK(gameplan_request_queue_create(m, 2, &q));
+    for (i = 0; i < n; ++i) CHECK_OK(gameplan_request_queue_submit(q, scen[i].start, scen[i].goal, NULL, i % 3, &handles[i]));
+    CHECK(gameplan_request_queue_size(q) == (size_t)n);
+    while (done < n && frames < 100000) {
+        uint32_t completed = 0;
+        CHECK_OK(gameplan_request_queue_update(q, 50, &completed));
+        ++frames;
+        for (i = 0; i < n; ++i)
+            if (handles[i].generation != 0 && gameplan_request_queue_state(q, handles[i]) == GAMEPLAN_REQUEST_DONE) {
+                gameplan_path_result r;
+                CHECK_OK(gameplan_request_queue_take(q, handles[i], &r));
+                CHECK(r.status == GAMEPLAN_STATUS_FOUND && fabs(r.cost - scen[i].optimal) < 1e-4);
+                CHECK(r.cell_count >= 1 && r.cells[0].x == scen[i].start.x && r.cells[0].y == scen[i].start.y);
+                CHECK(gameplan_request_queue_state(q, handles[i]) == GAMEPLAN_REQUEST_UNKNOWN);
+                handles[i].generation = 0;
+                ++done;
+            }
+    }
+    CHECK(done == n);
+    CHECK(frames > 5); /* a budget of 50 expansions per frame spreads the work */
+    CHECK(gameplan_request_queue_size(q) == 0);
+    CHECK(gameplan_request_queue_take(q, handles[0], NULL) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+    {
+        gameplan_path_handle h;
+        gameplan_path_result r;
+        CHECK_OK(gameplan_request_queue_submit(q, scen[0].start, scen[0].goal, NULL, 0, &h));
+        CHECK(gameplan_request_queue_state(q, h) == GAMEPLAN_REQUEST_PENDING);
+        CHECK(gameplan_request_queue_take(q, h, &r) == GAMEPLAN_ERROR_NOT_FOUND);
+        CHECK_OK(gameplan_request_queue_cancel(q, h));
+        CHECK(gameplan_request_queue_cancel(q, h) == GAMEPLAN_ERROR_NOT_FOUND);
+    }
+    gameplan_request_queue_destroy(q);
+    for (a = 0; a < 3; ++a) gameplan_pathfinder_destroy(finders[a]);
+    gameplan_map_destroy(m);
+
+    CHECK(gameplan_map_load(source_path(dir, "no/such.map"), &m) == GAMEPLAN_ERROR_LOAD);
+    CHECK(strstr(gameplan_last_error(), "such.map") != NULL);
+}
+
+/* ---- agents with C behaviours ---- */
+
+typedef struct Log {
+    uint32_t started[64];
+    int n_started;
+    int updates;
+    int aborts;
+    int fail_next_chop;
+} Log;
+
+static gameplan_action_status two_tick_update(const gameplan_action_context* c, void* data) {
+    Log* log = (Log*)c->agent_data;
+    (void)data;
+    ++log->updates;
+    if (log->fail_next_chop && strcmp((const char*)data ? (const char*)data : "", "chop") == 0) {
+        log->fail_next_chop = 0;
+        return GAMEPLAN_ACTION_FAILURE;
+    }
+    return c->ticks_running >= 1 ? GAMEPLAN_ACTION_SUCCESS : GAMEPLAN_ACTION_RUNNING;
+}
+static void record_start(const gameplan_action_context* c, void* data) {
+    Log* log = (Log*)c->agent_data;
+    (void)data;
+    if (log->n_started < 64) log->started[log->n_started++] = c->action;
+    /* Changing the agent set or ticking from inside a tick is refused, not undefined. */
+    CHECK(gameplan_agent_system_remove_agent(c->system, c->agent) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+    CHECK(gameplan_agent_system_tick(c->system) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+}
+static void record_abort(const gameplan_action_context* c, gameplan_abort_reason reason, void* data) {
+    (void)reason;
+    (void)data;
+    ++((Log*)c->agent_data)->aborts;
+}
+static double cheap_hands(const gameplan_planning_context* c, void* data) {
+    (void)c;
+    return *(const double*)data;
+}
+
+/* Atoms: has_axe, has_wood (private), wood_stored (shared). get_axe 2, chop 1 (needs axe), gather 5,
+ * deliver 1 (wood -> stored). Optimal for "stored": get_axe, chop, deliver (4). */
+static void run_agents(size_t threads, const double* hands_cost, uint32_t* expected, int expected_n, int fail_chop) {
+    gameplan_domain_builder* b = NULL;
+    gameplan_domain* d = NULL;
+    gameplan_agent_type_builder* tb = NULL;
+    gameplan_agent_type* type = NULL;
+    gameplan_agent_system* sys = NULL;
+    gameplan_agent_params params;
+    gameplan_agent_info info;
+    gameplan_agent_id id;
+    gameplan_goal goal;
+    gameplan_literal lit, pre[1], eff[2];
+    uint32_t axe, wood, stored;
+    Log log;
+    int tick, i, v = -1;
+    static const char* names[4] = {"get_axe", "chop", "gather", "deliver"};
+    gameplan_behaviour beh[4];
+
+    memset(&log, 0, sizeof log);
+    log.fail_next_chop = fail_chop;
+    CHECK_OK(gameplan_domain_builder_create(&b));
+    CHECK_OK(gameplan_domain_builder_add_atom(b, "has_axe", 0, &axe));
+    CHECK_OK(gameplan_domain_builder_add_atom(b, "has_wood", 0, &wood));
+    CHECK_OK(gameplan_domain_builder_add_atom(b, "wood_stored", 1, &stored));
+    eff[0].atom = axe, eff[0].value = 1;
+    CHECK_OK(gameplan_domain_builder_add_action(b, "get_axe", 2, NULL, 0, eff, 1));
+    pre[0].atom = axe, pre[0].value = 1;
+    eff[0].atom = wood, eff[0].value = 1;
+    CHECK_OK(gameplan_domain_builder_add_action(b, "chop", 1, pre, 1, eff, 1));
+    CHECK_OK(gameplan_domain_builder_add_action(b, "gather", 5, NULL, 0, eff, 1));
+    pre[0].atom = wood, pre[0].value = 1;
+    eff[0].atom = stored, eff[0].value = 1;
+    eff[1].atom = wood, eff[1].value = 0;
+    CHECK_OK(gameplan_domain_builder_add_action(b, "deliver", 1, pre, 1, eff, 2));
+    CHECK(gameplan_domain_builder_add_action(b, "deliver", 1, pre, 1, eff, 2) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+    CHECK(gameplan_domain_builder_add_action(b, "bad", -1, NULL, 0, eff, 1) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+    CHECK_OK(gameplan_domain_builder_build(b, &d));
+    gameplan_domain_builder_destroy(b);
+
+    CHECK_OK(gameplan_agent_type_builder_create(d, "woodcutter", &tb));
+    for (i = 0; i < 4; ++i) {
+        beh[i].update = two_tick_update;
+        beh[i].start = record_start;
+        beh[i].abort = record_abort;
+        beh[i].data = (void*)names[i];
+        CHECK_OK(gameplan_agent_type_bind(tb, names[i], &beh[i]));
+    }
+    CHECK(gameplan_agent_type_bind(tb, "fly", &beh[0]) == GAMEPLAN_ERROR_NOT_FOUND);
+    CHECK(gameplan_agent_type_bind(tb, "chop", &beh[0]) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+    if (hands_cost) CHECK_OK(gameplan_agent_type_set_cost(tb, "gather", cheap_hands, (void*)hands_cost));
+    CHECK(gameplan_agent_type_builder_build(tb, &type) == GAMEPLAN_ERROR_INVALID_ARGUMENT); /* the errors above */
+    gameplan_agent_type_builder_destroy(tb);
+    /* Again without the mistakes. */
+    CHECK_OK(gameplan_agent_type_builder_create(d, "woodcutter", &tb));
+    for (i = 0; i < 4; ++i) CHECK_OK(gameplan_agent_type_bind(tb, names[i], &beh[i]));
+    if (hands_cost) CHECK_OK(gameplan_agent_type_set_cost(tb, "gather", cheap_hands, (void*)hands_cost));
+    CHECK_OK(gameplan_agent_type_builder_build(tb, &type));
+    gameplan_agent_type_builder_destroy(tb);
+
+    CHECK_OK(gameplan_agent_system_create(d, threads, &sys));
+    lit.atom = stored, lit.value = 1;
+    goal.name = "store wood";
+    goal.literals = &lit;
+    goal.literal_count = 1;
+    goal.priority = 1;
+    memset(&params, 0, sizeof params);
+    params.name = "ann";
+    params.type = type;
+    params.goals = &goal;
+    params.goal_count = 1;
+    params.user_data = &log;
+    params.direction = GAMEPLAN_BACKWARD;
+    CHECK_OK(gameplan_agent_system_add_agent(sys, &params, &id));
+    gameplan_agent_type_destroy(type); /* the agent keeps what it needs */
+    CHECK(gameplan_agent_system_agent_count(sys) == 1);
+    CHECK_OK(gameplan_agent_system_tick(sys));
+    CHECK_OK(gameplan_agent_info_get(sys, id, &info));
+    CHECK(info.status == GAMEPLAN_AGENT_ACTING && info.current_goal == 0);
+    if (!fail_chop) {
+        CHECK(info.plan_length == (size_t)expected_n);
+        for (i = 0; i < expected_n && (size_t)i < info.plan_length; ++i) CHECK(info.plan[i] == expected[i]);
+    }
+    for (tick = 0; tick < 40; ++tick) CHECK_OK(gameplan_agent_system_tick(sys));
+    CHECK(gameplan_blackboard_get(sys, stored) == 1);
+    CHECK_OK(gameplan_agent_info_get(sys, id, &info));
+    CHECK(info.status == GAMEPLAN_AGENT_IDLE);
+    CHECK_OK(gameplan_agent_get(sys, id, wood, &v));
+    CHECK(v == 0);
+    if (!fail_chop) {
+        CHECK(log.n_started == expected_n);
+        for (i = 0; i < expected_n && i < log.n_started; ++i) CHECK(log.started[i] == expected[i]);
+        CHECK(log.updates == 2 * expected_n);
+        CHECK(info.actions_succeeded == (uint64_t)expected_n && info.actions_failed == 0);
+    } else {
+        /* get_axe, chop (fails), then a replan from "has an axe": chop, deliver. */
+        CHECK(log.n_started == 4);
+        CHECK(info.actions_failed == 1 && info.actions_succeeded == 3);
+        CHECK(info.replans >= 2);
+    }
+    /* The world changes: wood_stored false again, the agent replans and stores once more. */
+    CHECK_OK(gameplan_blackboard_set(sys, stored, 0));
+    CHECK(gameplan_blackboard_set(sys, axe, 0) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+    CHECK(gameplan_agent_set(sys, id, stored, 0) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+    for (tick = 0; tick < 20; ++tick) CHECK_OK(gameplan_agent_system_tick(sys));
+    CHECK(gameplan_blackboard_get(sys, stored) == 1);
+    CHECK(gameplan_agent_system_current_tick(sys) == 61);
+    CHECK_OK(gameplan_agent_system_remove_agent(sys, id));
+    CHECK(gameplan_agent_system_remove_agent(sys, id) == GAMEPLAN_ERROR_NOT_FOUND);
+    CHECK(gameplan_agent_info_get(sys, id, &info) == GAMEPLAN_ERROR_NOT_FOUND);
+    gameplan_agent_system_destroy(sys);
+    gameplan_domain_destroy(d);
+}
+
+static void test_agents(void) {
+    uint32_t axe_plan[3] = {0, 1, 3};  /* get_axe, chop, deliver: cost 4 */
+    uint32_t hand_plan[2] = {2, 3};    /* gather at 0.5 + deliver: cost 1.5 */
+    const double cheap = 0.5;
+    run_agents(1, NULL, axe_plan, 3, 0);
+    run_agents(2, NULL, axe_plan, 3, 0);
+    run_agents(1, &cheap, hand_plan, 2, 0);
+    run_agents(2, &cheap, hand_plan, 2, 0);
+    run_agents(1, NULL, axe_plan, 3, 1);
+}
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        fprintf(stderr, "usage: c_api_test SOURCE_DIR [BENCHMARK_DATA_DIR]\n");
+        return 2;
+    }
+    CHECK(strcmp(gameplan_status_name(GAMEPLAN_STATUS_BUDGET_EXHAUSTED), "budget_exhausted") == 0);
+    CHECK(strlen(gameplan_version()) >= 5);
+    test_random_domains();
+    test_domain_files(argv[1]);
+    test_built_map();
+    test_scenarios(argv[1]);
+    test_agents();
+    if (argc > 2) test_benchmark_domains(argv[2]);
+    else printf("skipped the GOAP benchmark domains: no BENCHMARK_DATA_DIR argument\n");
+    printf("%d checks, %d failures\n", g_checks, g_failures);
+    return g_failures == 0 ? 0 : 1;
+}
