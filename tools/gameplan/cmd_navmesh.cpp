@@ -201,7 +201,7 @@ int run_navmesh_path(const NavmeshPathRequest& request) {
                   << "micros: " << std::fixed << std::setprecision(1) << micros << std::defaultfloat << '\n'
                   << "polygons: " << mesh.polygon_count() << '\n';
         if (status == Status::Found) {
-            std::cout << "path:";
+            std::cout << "path:" << std::setprecision(17);
             for (const path::NavPoint& p : route.points) std::cout << " (" << p.x << ',' << p.y << ')';
             std::cout << '\n';
         }
