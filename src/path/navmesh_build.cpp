@@ -35,14 +35,26 @@ NavmeshBuild Navmesh::build(const GridMap& map) {
     for (std::size_t y = 0; y < h; ++y) {
         for (std::size_t x = 0; x < w; ++x) {
             if (!passable(x, y) || m_owner[y * w + x] != kNoPolygon) continue;
+            const auto open = [&](std::size_t cx, std::size_t cy) { return passable(cx, cy) && m_owner[cy * w + cx] == kNoPolygon; };
+            // Wide first: the row as far right as it goes, then down while the whole segment is open.
             std::size_t x1 = x + 1;
-            while (x1 < w && passable(x1, y) && m_owner[y * w + x1] == kNoPolygon) ++x1;
+            while (x1 < w && open(x1, y)) ++x1;
             std::size_t y1 = y + 1;
             for (; y1 < h; ++y1) {
                 bool ok = true;
-                for (std::size_t cx = x; cx < x1 && ok; ++cx) ok = passable(cx, y1) && m_owner[y1 * w + cx] == kNoPolygon;
+                for (std::size_t cx = x; cx < x1 && ok; ++cx) ok = open(cx, y1);
                 if (!ok) break;
             }
+            // Tall first: the column as far down as it goes, then right; the larger rectangle wins.
+            std::size_t ty1 = y + 1;
+            while (ty1 < h && open(x, ty1)) ++ty1;
+            std::size_t tx1 = x + 1;
+            for (; tx1 < w; ++tx1) {
+                bool ok = true;
+                for (std::size_t cy = y; cy < ty1 && ok; ++cy) ok = open(tx1, cy);
+                if (!ok) break;
+            }
+            if ((tx1 - x) * (ty1 - y) > (x1 - x) * (y1 - y)) x1 = tx1, y1 = ty1;
             const auto id = static_cast<std::uint32_t>(m_polygons.size());
             for (std::size_t cy = y; cy < y1; ++cy)
                 for (std::size_t cx = x; cx < x1; ++cx) m_owner[cy * w + cx] = id;

@@ -22,7 +22,12 @@ namespace {
 constexpr double kEps = 1e-9;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-double dist(NavPoint a, NavPoint b) noexcept { return std::hypot(a.x - b.x, a.y - b.y); }
+// sqrt of the sum of squares: coordinates are small (at most 32768), so no overflow care is needed (hypot is
+// several times slower and was a fifth of the search time).
+inline double dist(NavPoint a, NavPoint b) noexcept {
+    const double dx = a.x - b.x, dy = a.y - b.y;
+    return std::sqrt(dx * dx + dy * dy);
+}
 
 struct EdgeGeom {
     NavPoint from;       // start vertex

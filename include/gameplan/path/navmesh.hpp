@@ -10,7 +10,8 @@
 /// rule of the grids) and nothing outside the map. Paths may run along walls and touch obstacle corners.
 ///
 /// `Navmesh` decomposes the free space into convex polygons: axis-aligned rectangles of free cells,
-/// grown greedily to maximal width, then height, in row order. Each rectangle's boundary is split at
+/// grown greedily from the first uncovered cell in row order, as the larger of "widest, then as tall as
+/// possible" and "tallest, then as wide as possible". Each rectangle's boundary is split at
 /// every point where what lies across it changes, so each boundary *edge* is either a wall or shared with
 /// exactly one neighbour rectangle (its twin runs the other way). Two rectangles that only touch at a
 /// corner are not adjacent: at a diagonal squeeze point the mesh never connects through the corner.
