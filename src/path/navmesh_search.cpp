@@ -111,6 +111,10 @@ double exit_position(const NavPolygon& poly, NavPoint p, double dx, double dy, d
 
 }  // namespace
 
+bool NavmeshPathfinder::open_order(const OpenEntry& x, const OpenEntry& y) noexcept {
+    return x.f > y.f || (x.f == y.f && x.g < y.g);  // a max-heap of this order pops smaller f, then larger g
+}
+
 void NavmeshPathfinder::reserve(const Navmesh& mesh, std::size_t nodes) {
     if (m_root_g.size() < mesh.vertices().size()) {
         m_root_g.resize(mesh.vertices().size(), 0.0);
@@ -177,6 +181,7 @@ Status NavmeshPathfinder::begin(const Navmesh& mesh, NavPoint start, NavPoint go
             s.kind = Kind::Fan;
             expand_fan(s, kNoNode);
         }
+    open_from(0);
     (void)from;
     return m_status;
 }
@@ -184,9 +189,6 @@ Status NavmeshPathfinder::begin(const Navmesh& mesh, NavPoint start, NavPoint go
 Status NavmeshPathfinder::step(std::uint64_t slice_expansions) {
     if (m_status != Status::InProgress) return m_status;
     const bool has_deadline = m_budget.deadline != std::chrono::steady_clock::time_point::max();
-    const auto before = [](const OpenEntry& x, const OpenEntry& y) {  // heap order: smaller f, then larger g
-        return x.f > y.f || (x.f == y.f && x.g < y.g);
-    };
     for (std::uint64_t slice = 0; slice < slice_expansions; ++slice) {
         if (m_out_of_memory) {
             m_limit = search::BudgetLimit::Memory;
@@ -202,7 +204,7 @@ Status NavmeshPathfinder::step(std::uint64_t slice_expansions) {
             m_limit = search::BudgetLimit::Time;
             return m_status = Status::BudgetExhausted;
         }
-        std::pop_heap(m_open.begin(), m_open.end(), before);
+        std::pop_heap(m_open.begin(), m_open.end(), open_order);
         const std::uint32_t index = m_open.back().node;
         m_open.pop_back();
         const Node node = m_nodes[index];
@@ -212,9 +214,26 @@ Status NavmeshPathfinder::step(std::uint64_t slice_expansions) {
         }
         if (node.root != kNoNode && m_root_stamp[node.root] == m_generation && node.g > m_root_g[node.root] + kEps)
             continue;  // the root was reached more cheaply since this node was pushed
-        ++m_stats.expanded;
-        if (node.kind == Kind::Fan) expand_fan(node, index);
-        else expand_interval(node, index);
+        // Intermediate pruning: while an expansion makes a single successor (a corridor of polygons), that
+        // successor is the only continuation of the path, so it is expanded at once instead of going
+        // through the open list. Goal nodes always do, so the first goal popped is still optimal.
+        Node current = node;
+        std::uint32_t at = index;
+        for (;;) {
+            ++m_stats.expanded;
+            const std::size_t first = m_nodes.size();
+            if (current.kind == Kind::Fan) expand_fan(current, at);
+            else expand_interval(current, at);
+            if (m_nodes.size() == first + 1 && m_nodes[first].kind != Kind::Goal && slice + 1 < slice_expansions &&
+                m_stats.expanded < m_budget.max_expansions && !m_out_of_memory) {
+                ++slice;
+                at = static_cast<std::uint32_t>(first);
+                current = m_nodes[first];
+                continue;
+            }
+            open_from(first);
+            break;
+        }
     }
     return m_status;
 }
@@ -269,11 +288,14 @@ void NavmeshPathfinder::push(const Node& node) {
         return;
     }
     ++m_stats.generated;
-    const auto index = static_cast<std::uint32_t>(m_nodes.size());
-    m_nodes.push_back(node);
-    m_open.push_back(OpenEntry{node.f, node.g, index});
-    std::push_heap(m_open.begin(), m_open.end(),
-                   [](const OpenEntry& x, const OpenEntry& y) { return x.f > y.f || (x.f == y.f && x.g < y.g); });
+    m_nodes.push_back(node);  // enters the open list in open_from() (or is expanded at once)
+}
+
+void NavmeshPathfinder::open_from(std::size_t first) {
+    for (std::size_t i = first; i < m_nodes.size(); ++i) {
+        m_open.push_back(OpenEntry{m_nodes[i].f, m_nodes[i].g, static_cast<std::uint32_t>(i)});
+        std::push_heap(m_open.begin(), m_open.end(), open_order);
+    }
 }
 
 void NavmeshPathfinder::expand_fan(const Node& node, std::uint32_t index) {
@@ -336,18 +358,20 @@ void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t index) {
     const double g_b = node.g + dist(r, vb), g_a = node.g + dist(r, va);
     const bool b_corner = verts[entry.to_vertex].corner, a_corner = verts[entry.from_vertex].corner;
 
+    const NavEdge* const boundary = edges.data() + poly.first_edge;
+    const auto perimeter_along = static_cast<std::int32_t>(perimeter);
     double u = 0.0;  // position of edge j's start
     for (std::uint32_t step = 1; step < n; ++step) {
         const std::uint32_t j = (k + step) % n;
-        const EdgeGeom e = edge_geom(*m_mesh, poly, j);
-        const double lo = u, hi = u + e.length;
+        const double length = double((j + 1 == n ? perimeter_along : boundary[j + 1].along) - boundary[j].along);
+        const double lo = u, hi = u + length;
         u = hi;
-        if (edges[poly.first_edge + j].neighbour == kNoPolygon) continue;
+        if (boundary[j].neighbour == kNoPolygon) continue;
         const auto piece = [&](double from, double to, NavPoint root, std::uint32_t root_vertex, double g, bool collinear_only) {
             double p1 = std::max(from, lo) - lo, p2 = std::min(to, hi) - lo;
             if (p2 - p1 <= kEps) return;
             if (p1 < kEps) p1 = 0.0;
-            if (p2 > e.length - kEps) p2 = e.length;
+            if (p2 > length - kEps) p2 = length;
             successor(index, node.polygon, j, p1, p2, root, root_vertex, g, collinear_only);
         };
         if (b_side && lo < u_b) piece(0.0, u_b, vb, entry.to_vertex, g_b, !b_corner);

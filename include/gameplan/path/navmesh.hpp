@@ -207,6 +207,8 @@ private:
     void successor(std::uint32_t parent, std::uint32_t polygon, std::uint32_t local_edge, double p1, double p2,
                    NavPoint root, std::uint32_t root_vertex, double g, bool collinear_only);
     void push(const Node& node);
+    void open_from(std::size_t first);
+    static bool open_order(const OpenEntry& x, const OpenEntry& y) noexcept;
     [[nodiscard]] bool contains_goal(std::uint32_t polygon) const noexcept;
     [[nodiscard]] double heuristic(NavPoint root, NavPoint a, NavPoint b) const noexcept;
     [[nodiscard]] std::size_t search_bytes() const noexcept;
