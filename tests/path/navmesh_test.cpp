@@ -2,8 +2,11 @@
 // adjacency; paths equal an independent visibility-graph optimum written here (exact segment / closed
 // square tests, the diagonal squeeze rule, Dijkstra over every free grid point), never longer than
 // Theta*, never shorter than the straight line; degenerate queries.
+#include <gameplan/io/movingai.hpp>
 #include <gameplan/path/navmesh.hpp>
 #include <gameplan/path/theta_star.hpp>
+
+#include <test_data.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -408,4 +411,41 @@ TEST(Navmesh, UnreachableInvalidAndBudget) {
     EXPECT_EQ(st, expect);
     EXPECT_EQ(finder.finish(path), expect);
     EXPECT_EQ(path.cost, whole.cost);
+}
+
+// The shared MovingAI maps: every sampled scenario is found, no longer than its 8-connected optimum
+// (from the benchmark file) or than Theta*, no shorter than the straight line, and every segment lies
+// in the free space.
+TEST(Navmesh, MovingAiScenariosAreNeverLongerThanTheGridOptimumOrThetaStar) {
+    GAMEPLAN_REQUIRE_BENCHMARK_DATA();
+    const auto root = gameplan::test::benchmark_dir() / "movingai";
+    const std::pair<const char*, const char*> maps[] = {{"dao", "arena"}, {"dao", "den312d"}, {"dao", "lak303d"},
+                                                        {"bg512", "AR0011SR"}, {"dao", "brc202d"}};
+    NavmeshPathfinder finder;
+    ThetaStar theta;
+    std::size_t checked = 0, shorter = 0;
+    for (const auto& [set, name] : maps) {
+        const GridMap map = io::load_movingai_map(root / "maps" / set / (std::string(name) + ".map"));
+        const auto scen = io::load_movingai_scenarios(root / "scenarios" / set / (std::string(name) + ".map.scen"));
+        Navmesh mesh;
+        ASSERT_EQ(mesh.build(map), NavmeshBuild::Ok);
+        const std::size_t stride = std::max<std::size_t>(1, scen.scenarios.size() / 60);
+        for (std::size_t i = 0; i < scen.scenarios.size(); i += stride) {
+            const io::Scenario& sc = scen.scenarios[i];
+            SCOPED_TRACE(std::string(name) + " scenario " + std::to_string(i));
+            const NavPoint s = cell_centre(sc.start), t = cell_centre(sc.goal);
+            NavmeshPath path;
+            ASSERT_EQ(finder.find_path(mesh, s, t, {}, path), Status::Found);
+            EXPECT_LE(path.cost, sc.optimal + sc.tolerance);
+            EXPECT_GE(path.cost, length(s, t) - 1e-9);
+            expect_valid_path(map, path, s, t);
+            GridPath tpath;
+            ASSERT_EQ(theta.find_path(map, sc.start, sc.goal, tpath), Status::Found);
+            EXPECT_LE(path.cost, tpath.cost + 1e-9);
+            ++checked;
+            shorter += path.cost < tpath.cost - 1e-9;
+        }
+    }
+    EXPECT_GT(checked, 250u);
+    EXPECT_GT(shorter, 0u);
 }
