@@ -350,11 +350,12 @@ void run_path(const PathArgs& args, int& exit_code) {
             throw UsageError("--topology hex: hexes have six neighbours; --movement and --diagonal apply to square grids");
         if (args.heuristic != "auto" && args.heuristic != "zero")
             throw UsageError("--topology hex: --heuristic must be auto (hex distance) or zero");
-        if (args.smooth || args.corners || args.dead_ends || !args.png.empty())
-            throw UsageError("--topology hex: --smooth, --corners, --dead-ends and --png apply to square grids");
+        if (args.smooth || args.corners || args.dead_ends)
+            throw UsageError("--topology hex: --smooth, --corners and --dead-ends apply to square grids");
         exit_code = run_hex_path(HexPathRequest{&map, from, to, args.from, args.to,
                                                 algorithm == GridAlgorithm::Dijkstra || args.heuristic == "zero", args.weight,
-                                                args.max_expansions, args.islands, args.json, args.render});
+                                                args.max_expansions, args.islands, args.json, args.render, args.png,
+                                                args.png.empty() ? 0 : picture_scale(args.png_scale, map)});
         return;
     }
     path::GridSearchOptions options;
