@@ -2,6 +2,8 @@
 // output as the square-grid path command. Called from cmd_path.cpp.
 #include "commands.hpp"
 
+#include <gameplan/io/image.hpp>
+#include <gameplan/io/map_image.hpp>
 #include <gameplan/path/hex_grid.hpp>
 
 #include <nlohmann/json.hpp>
@@ -47,6 +49,48 @@ void render_hex(std::ostream& out, const path::GridMap& map, const path::GridPat
         while (!row.empty() && row.back() == ' ') row.pop_back();
         out << row << '\n';
     }
+}
+
+/// The picture: each hex drawn as a `scale`-wide cell, odd rows shifted right by half a cell (the odd-r
+/// layout's neighbourhood: east, west and the two cells above and below that touch), coloured like the
+/// square-grid pictures (io::MapPalette): walls, terrain, expanded cells, the path through the centres.
+void write_hex_png(const std::string& file, std::int32_t scale, const path::GridMap& map, const path::HexPathfinder& finder,
+                   const path::GridPath& result, path::GridPoint from, path::GridPoint to) {
+    const io::MapPalette palette;
+    io::Image image(std::min<std::int32_t>((map.width() * 2 + 1) * scale / 2 + 1, io::kMaxImageSide), map.height() * scale, palette.wall);
+    const auto left = [&](path::GridPoint p) { return p.x * scale + ((p.y & 1) ? scale / 2 : 0); };
+    const std::uint32_t max_cost = [&] {
+        std::uint32_t m = 1;
+        for (std::int32_t y = 0; y < map.height(); ++y)
+            for (std::int32_t x = 0; x < map.width(); ++x)
+                if (map.passable({x, y})) m = std::max(m, map.cost({x, y}));
+        return m;
+    }();
+    const auto blend = [](io::Rgb a, io::Rgb b, double t) {
+        const auto mix = [t](std::uint8_t u, std::uint8_t v) { return static_cast<std::uint8_t>(std::lround(u + (v - u) * t)); };
+        return io::Rgb{mix(a.r, b.r), mix(a.g, b.g), mix(a.b, b.b)};
+    };
+    const std::int32_t inset = scale >= 4 ? 1 : 0;  // a thin gap shows the hex outlines
+    for (std::int32_t y = 0; y < map.height(); ++y)
+        for (std::int32_t x = 0; x < map.width(); ++x) {
+            const path::GridPoint p{x, y};
+            if (!map.passable(p)) continue;
+            io::Rgb colour = max_cost > 1 ? blend(palette.ground, palette.costly, double(map.cost(p) - 1) / double(max_cost - 1))
+                                          : palette.ground;
+            if (finder.closed(p)) colour = palette.expanded;
+            image.fill_rect(left(p) + inset, y * scale + inset, scale - 2 * inset, scale - 2 * inset, colour);
+        }
+    const auto centre_x = [&](path::GridPoint p) { return left(p) + scale / 2; };
+    for (std::size_t i = 1; i < result.cells.size(); ++i)
+        image.line(centre_x(result.cells[i - 1]), result.cells[i - 1].y * scale + scale / 2, centre_x(result.cells[i]),
+                   result.cells[i].y * scale + scale / 2, palette.path);
+    const auto marker = [&](path::GridPoint p, io::Rgb colour) {
+        const std::int32_t r = std::max(1, scale / 4);
+        image.fill_rect(centre_x(p) - r, p.y * scale + scale / 2 - r, 2 * r + 1, 2 * r + 1, colour);
+    };
+    marker(from, palette.start);
+    marker(to, palette.goal);
+    io::write_png(file, image);
 }
 
 }  // namespace
@@ -99,6 +143,7 @@ int run_hex_path(const HexPathRequest& r) {
         }
     }
     if (r.render) render_hex(std::cout, map, result, r.from, r.to);
+    if (!r.png.empty()) write_hex_png(r.png, r.png_scale, map, finder, result, r.from, r.to);
     if (!problem.empty()) std::cerr << "gameplan: " << problem << '\n';
     switch (status) {
         case Status::Found: return 0;

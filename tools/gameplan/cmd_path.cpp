@@ -3,6 +3,7 @@
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "domain_util.hpp"
+#include "navmesh_cli.hpp"
 
 #include <gameplan/io/movingai.hpp>
 #include <gameplan/path/dead_ends.hpp>
@@ -323,6 +324,17 @@ void write_search_png(const std::string& file, std::int32_t scale, const path::G
 }
 
 void run_path(const PathArgs& args, int& exit_code) {
+    if (args.algorithm == kNavmeshAlgorithm) {
+        if (args.smooth || args.islands || args.dead_ends || args.corners || args.render || args.topology != "square" ||
+            args.movement != "8" || args.diagonal != "no-corner-cutting" || args.heuristic != "auto" || args.weight != 1.0)
+            throw UsageError("--algorithm navmesh: any-angle paths through the navigation mesh take no --smooth, --islands, "
+                             "--dead-ends, --corners, --render, --topology, --movement, --diagonal, --heuristic or --weight");
+        const path::GridMap map = read_grid_map(args.map_file);
+        exit_code = run_navmesh_path(NavmeshPathRequest{&map, parse_point(args.from, "--from", map), parse_point(args.to, "--to", map),
+                                                        args.from, args.to, args.max_expansions, args.limits, args.json,
+                                                        args.png, args.png_scale});
+        return;
+    }
     const GridAlgorithm algorithm = *parse_grid_algorithm(args.algorithm);
     require_supported(algorithm, args.smooth);  // before loading a map it could not search
     if (algorithm == GridAlgorithm::Dijkstra && args.heuristic != "auto" && args.heuristic != "zero")
@@ -338,11 +350,12 @@ void run_path(const PathArgs& args, int& exit_code) {
             throw UsageError("--topology hex: hexes have six neighbours; --movement and --diagonal apply to square grids");
         if (args.heuristic != "auto" && args.heuristic != "zero")
             throw UsageError("--topology hex: --heuristic must be auto (hex distance) or zero");
-        if (args.smooth || args.corners || args.dead_ends || !args.png.empty())
-            throw UsageError("--topology hex: --smooth, --corners, --dead-ends and --png apply to square grids");
+        if (args.smooth || args.corners || args.dead_ends)
+            throw UsageError("--topology hex: --smooth, --corners and --dead-ends apply to square grids");
         exit_code = run_hex_path(HexPathRequest{&map, from, to, args.from, args.to,
                                                 algorithm == GridAlgorithm::Dijkstra || args.heuristic == "zero", args.weight,
-                                                args.max_expansions, args.islands, args.json, args.render});
+                                                args.max_expansions, args.islands, args.json, args.render, args.png,
+                                                args.png.empty() ? 0 : picture_scale(args.png_scale, map)});
         return;
     }
     path::GridSearchOptions options;
@@ -461,8 +474,9 @@ void add_path_command(CLI::App& app, int& exit_code) {
     add_real_option(cmd, "--weight", args->weight, 1.0, 1e6, "Weighted A*: f = g + W*h, W in [1, 1e6] (cost at most W x optimal; default 1)");
     add_integer_option(cmd, "--max-expansions", args->max_expansions, 0, UINT64_MAX, "Expansion budget (0 = unlimited)");
     cmd->add_option("--algorithm", args->algorithm,
-                    "Search algorithm (dijkstra = A* with a zero heuristic; hpa = two-tier, inexact; theta = any-angle)")
-        ->check(CLI::IsMember(grid_algorithm_names()))
+                    "Search algorithm (dijkstra = A* with a zero heuristic; hpa = two-tier, inexact; theta = any-angle; "
+                    "navmesh = Euclidean-optimal any-angle between cell centres)")
+        ->check(CLI::IsMember(with_navmesh(grid_algorithm_names())))
         ->capture_default_str();
     cmd->add_flag("--smooth", args->smooth, "Smooth the path (string pulling; stays a legal grid path)");
     add_integer_option(cmd, "--cluster-size", args->cluster_size, path::kMinClusterSize, path::kMaxClusterSize,

@@ -2,6 +2,7 @@
 // of a MovingAI scenario file and checks each cost against the file's optimal length (one unit of the
 // last printed digit); inexact algorithms report their suboptimality instead.
 #include "commands.hpp"
+#include "navmesh_cli.hpp"
 
 #include <gameplan/io/movingai.hpp>
 #include <gameplan/path/dead_ends.hpp>
@@ -70,6 +71,16 @@ private:
 };
 
 void run_scen(const ScenArgs& args, int& exit_code) {
+    if (args.algorithm == kNavmeshAlgorithm) {
+        if (args.smooth || args.islands || args.dead_ends || args.threads != 1)
+            throw UsageError("--algorithm navmesh: takes no --smooth, --islands, --dead-ends or --threads");
+        NavmeshScenRequest request;
+        request.scen_file = args.scen_file;
+        request.map_file = args.map_file;
+        request.json = args.json;
+        exit_code = run_navmesh_scen(request);
+        return;
+    }
     const GridAlgorithm algorithm = *parse_grid_algorithm(args.algorithm);
     require_supported(algorithm, args.smooth);
     const GridRunnerSettings settings{args.smooth, args.cluster_size};
@@ -271,8 +282,9 @@ void add_scen_command(CLI::App& app, int& exit_code) {
     cmd->add_option("scen", args->scen_file, "Scenario file (.scen)")->required();
     cmd->add_option("--map", args->map_file, "Map file (default: the map named in the scenario lines, found next to it)");
     cmd->add_option("--algorithm", args->algorithm,
-                    "Search algorithm (dijkstra = A* with a zero heuristic; hpa = two-tier, inexact; theta = any-angle)")
-        ->check(CLI::IsMember(grid_algorithm_names()))
+                    "Search algorithm (dijkstra = A* with a zero heuristic; hpa = two-tier, inexact; theta = any-angle; "
+                    "navmesh = Euclidean-optimal any-angle between cell centres, reports how much shorter)")
+        ->check(CLI::IsMember(with_navmesh(grid_algorithm_names())))
         ->capture_default_str();
     cmd->add_option("--cluster-size", args->cluster_size, "HPA* cluster side in cells")->capture_default_str();
     cmd->add_option("--threads", args->threads, "Solve the scenarios on N threads (each with its own search state)")

@@ -90,6 +90,8 @@ struct HexPathRequest {
     bool islands = false;              ///< answer unreachable goals from hex islands without searching
     bool json = false;
     bool render = false;
+    std::string png;             ///< picture of the map, the expanded cells and the path ("" = none)
+    std::int32_t png_scale = 0;  ///< pixels per hex (checked by the caller)
 };
 /// Runs a hex query and prints it like `gameplan path`. Returns the exit code (0 found, 1 none, 2 invalid).
 int run_hex_path(const HexPathRequest& request);

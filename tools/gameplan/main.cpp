@@ -1,6 +1,7 @@
 // gameplan: command-line front end of the library. Public API only.
 #include "cli_support.hpp"
 #include "commands.hpp"
+#include "navmesh_cli.hpp"
 
 #include <gameplan/config.hpp>
 #include <gameplan/io/load_error.hpp>
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
     gameplan::cli::add_demo_command(app, exit_code);
     gameplan::cli::add_crowd_command(app, exit_code);
     gameplan::cli::add_graph_command(app, exit_code);
+    gameplan::cli::add_navmesh_command(app, exit_code);
     gameplan::cli::add_convert_command(app, exit_code);
     gameplan::cli::add_explain_command(app, exit_code);
     gameplan::cli::add_lint_command(app, exit_code);

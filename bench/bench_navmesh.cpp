@@ -1,0 +1,162 @@
+// Navigation meshes and Polyanya on the shared MovingAI maps, beside grid A*.
+//
+//   navmesh_summary/<map>  one pass: mesh build CPU time, polygons, vertices, edges, memory; then every
+//                          k-th scenario (at most 400) answered by grid A* (GridPathfinder, 8-connected,
+//                          no corner cutting) and by NavmeshPathfinder between the cells' centres, timed
+//                          side by side in thread CPU time (so load from other processes does not skew
+//                          the ratio); mean microseconds of each, the speedup, and how much shorter the
+//                          any-angle paths are than the 8-connected optimum (mean %).
+//   navmesh/<map>          one query per iteration, cycling through the scenarios; counters: expansions
+//                          per query and a cost checksum (so a speedup cannot silently change paths).
+//   navmesh_build/<map>    one full mesh build per iteration.
+#include <gameplan/io/load_error.hpp>
+#include <gameplan/io/movingai.hpp>
+#include <gameplan/path/grid_map.hpp>
+#include <gameplan/path/grid_search.hpp>
+#include <gameplan/path/navmesh.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <ctime>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace gameplan;
+using namespace gameplan::path;
+
+namespace {
+
+struct MapData {
+    GridMap map;
+    std::vector<io::Scenario> scenarios;
+    Navmesh mesh;
+};
+
+const MapData* load(const std::string& set, const std::string& name) {
+    static std::map<std::string, std::unique_ptr<MapData>> cache;
+    auto& slot = cache[name];
+    if (!slot) {
+        slot = std::make_unique<MapData>();
+        const std::filesystem::path root = std::filesystem::path(GAMEPLAN_BENCHMARK_DATA_DIR) / "movingai";
+        try {
+            slot->map = io::load_movingai_map(root / "maps" / set / (name + ".map"));
+            slot->scenarios = io::load_movingai_scenarios(root / "scenarios" / set / (name + ".map.scen")).scenarios;
+            (void)slot->mesh.build(slot->map);
+        } catch (const io::LoadError&) {
+            slot->scenarios.clear();
+        }
+    }
+    return slot->map.empty() || slot->scenarios.empty() ? nullptr : slot.get();
+}
+
+double cpu_micros() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e6 + static_cast<double>(ts.tv_nsec) / 1e3;
+}
+
+struct MapArg {
+    const char* set;
+    const char* name;
+};
+const MapArg kMaps[] = {
+    {"mazes", "maze512-1-0"}, {"mazes", "maze512-8-0"}, {"random", "random512-10-0"}, {"random", "random512-40-0"},
+    {"rooms", "16room_000"},  {"sc1", "Aftershock"},    {"bg512", "AR0011SR"},         {"dao", "brc202d"},
+    {"dao", "arena"},         {"dao", "den312d"},       {"dao", "lak303d"},            {"dao", "orz900d"},
+};
+
+void summary(benchmark::State& state, MapArg arg) {
+    const MapData* data = load(arg.set, arg.name);
+    if (!data) return state.SkipWithError("benchmark data not found (GAMEPLAN_BENCHMARK_DATA_DIR)");
+    for (auto _ : state) {
+        Navmesh mesh;
+        const double b0 = cpu_micros();
+        (void)mesh.build(data->map);
+        const double build_ms = (cpu_micros() - b0) / 1e3;
+        GridPathfinder astar;
+        NavmeshPathfinder polyanya;
+        GridPath grid_path;
+        NavmeshPath any_path;
+        double astar_us = 0, navmesh_us = 0, shorter = 0, expanded = 0;
+        std::size_t timed = 0, mismatched = 0;
+        const std::size_t stride = std::max<std::size_t>(1, data->scenarios.size() / 400);
+        for (std::size_t i = 0; i < data->scenarios.size(); i += stride) {
+            const io::Scenario& s = data->scenarios[i];
+            const double t0 = cpu_micros();
+            const Status a = astar.find_path(data->map, s.start, s.goal, {}, grid_path);
+            const double t1 = cpu_micros();
+            const Status n = polyanya.find_path(mesh, cell_centre(s.start), cell_centre(s.goal), {}, any_path);
+            const double t2 = cpu_micros();
+            astar_us += t1 - t0;
+            navmesh_us += t2 - t1;
+            expanded += double(polyanya.stats().expanded);
+            mismatched += a != n;
+            if (a == Status::Found && n == Status::Found && grid_path.cost > 0)
+                shorter += 1.0 - any_path.cost / grid_path.cost;
+            ++timed;
+        }
+        const double count = double(timed);
+        state.counters["build_ms"] = build_ms;
+        state.counters["polygons"] = double(mesh.polygon_count());
+        state.counters["vertices"] = double(mesh.vertices().size());
+        state.counters["edges"] = double(mesh.edges().size());
+        state.counters["memory_MB"] = double(mesh.memory_bytes()) / (1 << 20);
+        state.counters["cells"] = double(data->map.cell_count());
+        state.counters["queries"] = count;
+        state.counters["astar_us"] = astar_us / count;
+        state.counters["navmesh_us"] = navmesh_us / count;
+        state.counters["speedup"] = astar_us / navmesh_us;
+        state.counters["shorter_%"] = 100.0 * shorter / count;
+        state.counters["expanded"] = expanded / count;
+        state.counters["status_mismatch"] = double(mismatched);
+    }
+}
+
+void queries(benchmark::State& state, MapArg arg) {
+    const MapData* data = load(arg.set, arg.name);
+    if (!data) return state.SkipWithError("benchmark data not found (GAMEPLAN_BENCHMARK_DATA_DIR)");
+    NavmeshPathfinder finder;
+    NavmeshPath path;
+    std::size_t i = 0;
+    double checksum = 0, expanded = 0, count = 0;
+    for (auto _ : state) {
+        const io::Scenario& s = data->scenarios[i];
+        i = (i + 1) % data->scenarios.size();
+        (void)finder.find_path(data->mesh, cell_centre(s.start), cell_centre(s.goal), {}, path);
+        checksum += path.cost;
+        expanded += double(finder.stats().expanded);
+        count += 1;
+    }
+    state.counters["expanded"] = expanded / count;
+    state.counters["cost_checksum"] = checksum;
+}
+
+void build(benchmark::State& state, MapArg arg) {
+    const MapData* data = load(arg.set, arg.name);
+    if (!data) return state.SkipWithError("benchmark data not found (GAMEPLAN_BENCHMARK_DATA_DIR)");
+    Navmesh mesh;
+    for (auto _ : state) {
+        (void)mesh.build(data->map);
+        benchmark::DoNotOptimize(mesh.polygon_count());
+    }
+    state.counters["polygons"] = double(mesh.polygon_count());
+}
+
+const bool registered = [] {
+    for (const MapArg& m : kMaps) {
+        benchmark::RegisterBenchmark((std::string("navmesh_summary/") + m.name).c_str(), summary, m)
+            ->Iterations(1)
+            ->Unit(benchmark::kMillisecond);
+        benchmark::RegisterBenchmark((std::string("navmesh/") + m.name).c_str(), queries, m)->Unit(benchmark::kMicrosecond);
+        benchmark::RegisterBenchmark((std::string("navmesh_build/") + m.name).c_str(), build, m)->Unit(benchmark::kMillisecond);
+    }
+    return true;
+}();
+
+}  // namespace
+
+BENCHMARK_MAIN();

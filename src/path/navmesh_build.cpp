@@ -1,0 +1,185 @@
+// Navmesh construction: greedy maximal rectangles of free cells, boundaries split wherever the cell
+// across changes owner, twins, corner flags; point location.
+#include <gameplan/path/navmesh.hpp>
+
+#include <cmath>
+
+namespace gameplan::path {
+
+namespace {
+template <class T>
+std::size_t bytes_of(const std::vector<T>& v) noexcept {
+    return v.capacity() * sizeof(T);
+}
+}  // namespace
+
+NavmeshBuild Navmesh::build(const GridMap& map) {
+    m_polygons.clear();
+    m_edges.clear();
+    m_vertices.clear();
+    m_width = map.width();
+    m_height = map.height();
+    m_map_version = map.version();
+    if (map.empty()) {
+        m_owner.clear();
+        return NavmeshBuild::EmptyMap;
+    }
+    const std::size_t w = static_cast<std::size_t>(m_width), h = static_cast<std::size_t>(m_height);
+    m_owner.assign(w * h, kNoPolygon);
+    const std::uint8_t* const pass = map.passable_data().data();
+    const std::size_t stride = map.stride();
+    const auto passable = [&](std::size_t x, std::size_t y) { return pass[(y + 1) * stride + x + 1] != 0; };
+
+    // Rectangles: from the first free unowned cell in row order, grow right as far as possible, then
+    // down while the whole row segment is free and unowned.
+    for (std::size_t y = 0; y < h; ++y) {
+        for (std::size_t x = 0; x < w; ++x) {
+            if (!passable(x, y) || m_owner[y * w + x] != kNoPolygon) continue;
+            const auto open = [&](std::size_t cx, std::size_t cy) { return passable(cx, cy) && m_owner[cy * w + cx] == kNoPolygon; };
+            // Wide first: the row as far right as it goes, then down while the whole segment is open.
+            std::size_t x1 = x + 1;
+            while (x1 < w && open(x1, y)) ++x1;
+            std::size_t y1 = y + 1;
+            for (; y1 < h; ++y1) {
+                bool ok = true;
+                for (std::size_t cx = x; cx < x1 && ok; ++cx) ok = open(cx, y1);
+                if (!ok) break;
+            }
+            // Tall first: the column as far down as it goes, then right; the larger rectangle wins.
+            std::size_t ty1 = y + 1;
+            while (ty1 < h && open(x, ty1)) ++ty1;
+            std::size_t tx1 = x + 1;
+            for (; tx1 < w; ++tx1) {
+                bool ok = true;
+                for (std::size_t cy = y; cy < ty1 && ok; ++cy) ok = open(tx1, cy);
+                if (!ok) break;
+            }
+            if ((tx1 - x) * (ty1 - y) > (x1 - x) * (y1 - y)) x1 = tx1, y1 = ty1;
+            const auto id = static_cast<std::uint32_t>(m_polygons.size());
+            for (std::size_t cy = y; cy < y1; ++cy)
+                for (std::size_t cx = x; cx < x1; ++cx) m_owner[cy * w + cx] = id;
+            NavPolygon poly;
+            poly.x0 = static_cast<std::int32_t>(x);
+            poly.y0 = static_cast<std::int32_t>(y);
+            poly.x1 = static_cast<std::int32_t>(x1);
+            poly.y1 = static_cast<std::int32_t>(y1);
+            m_polygons.push_back(poly);
+        }
+    }
+
+    // Boundaries. Each side is walked in the polygon's order; an edge starts at the side's start and at
+    // every point where the owner of the cell across changes.
+    const std::size_t vw = w + 1;
+    m_vertex_of.assign(vw * (h + 1), kNoPolygon);
+    const auto vertex = [&](std::int64_t x, std::int64_t y) {
+        std::uint32_t& id = m_vertex_of[static_cast<std::size_t>(y) * vw + static_cast<std::size_t>(x)];
+        if (id == kNoPolygon) {
+            id = static_cast<std::uint32_t>(m_vertices.size());
+            NavVertex v;
+            v.x = static_cast<std::int32_t>(x);
+            v.y = static_cast<std::int32_t>(y);
+            int blocked = 0;
+            for (std::int64_t dy = -1; dy <= 0; ++dy)
+                for (std::int64_t dx = -1; dx <= 0; ++dx) {
+                    const std::int64_t cx = x + dx, cy = y + dy;
+                    const bool in = cx >= 0 && cy >= 0 && cx < m_width && cy < m_height;
+                    blocked += !(in && passable(static_cast<std::size_t>(cx), static_cast<std::size_t>(cy)));
+                }
+            v.corner = blocked == 1;
+            m_vertices.push_back(v);
+        }
+        return id;
+    };
+    const auto owner_at = [&](std::int64_t x, std::int64_t y) {
+        return (x < 0 || y < 0 || x >= m_width || y >= m_height) ? kNoPolygon : owner(x, y);
+    };
+    for (NavPolygon& poly : m_polygons) {
+        poly.first_edge = static_cast<std::uint32_t>(m_edges.size());
+        const std::int32_t pw = poly.x1 - poly.x0, ph = poly.y1 - poly.y0;
+        // side: start point, unit direction, offset of the cell across (relative to the unit step's cell)
+        struct Side {
+            std::int64_t sx, sy, dx, dy, len;
+            std::int32_t along;
+        };
+        const Side sides[4] = {
+            {poly.x0, poly.y0, 1, 0, pw, 0},
+            {poly.x1, poly.y0, 0, 1, ph, pw},
+            {poly.x1, poly.y1, -1, 0, pw, pw + ph},
+            {poly.x0, poly.y1, 0, -1, ph, 2 * pw + ph},
+        };
+        for (const Side& side : sides) {
+            std::uint32_t last = kNoPolygon - 1;  // never an owner
+            for (std::int64_t i = 0; i < side.len; ++i) {
+                // The unit segment from (px, py) to (px + dx, py + dy); the cell across it lies to the
+                // segment's right-hand side in map coordinates (outside the positively oriented polygon).
+                const std::int64_t px = side.sx + side.dx * i, py = side.sy + side.dy * i;
+                std::int64_t cx, cy;
+                if (side.dx == 1) cx = px, cy = py - 1;         // top side: the cell above
+                else if (side.dy == 1) cx = px, cy = py;        // right side: the cell to the right
+                else if (side.dx == -1) cx = px - 1, cy = py;   // bottom side: the cell below
+                else cx = px - 1, cy = py - 1;                  // left side: the cell to the left
+                const std::uint32_t across = owner_at(cx, cy);
+                if (i == 0 || across != last) {
+                    NavEdge e;
+                    e.vertex = vertex(px, py);
+                    e.neighbour = across;
+                    e.along = side.along + static_cast<std::int32_t>(i);
+                    m_edges.push_back(e);
+                    last = across;
+                }
+            }
+        }
+        poly.edge_count = static_cast<std::uint32_t>(m_edges.size()) - poly.first_edge;
+    }
+
+    // Twins: the neighbour's edge that runs between the same two vertices the other way.
+    for (std::uint32_t p = 0; p < m_polygons.size(); ++p) {
+        const NavPolygon& poly = m_polygons[p];
+        std::uint32_t traversable = 0;
+        for (std::uint32_t i = 0; i < poly.edge_count; ++i) {
+            NavEdge& e = m_edges[poly.first_edge + i];
+            if (e.neighbour == kNoPolygon) continue;
+            ++traversable;
+            const std::uint32_t end = m_edges[poly.first_edge + (i + 1) % poly.edge_count].vertex;
+            const NavPolygon& other = m_polygons[e.neighbour];
+            for (std::uint32_t j = 0; j < other.edge_count; ++j) {
+                const NavEdge& f = m_edges[other.first_edge + j];
+                if (f.neighbour == p && f.vertex == end) {
+                    e.twin = other.first_edge + j;
+                    break;
+                }
+            }
+        }
+        m_polygons[p].traversable = traversable;
+    }
+    m_vertex_of.clear();
+    m_vertex_of.shrink_to_fit();
+    return NavmeshBuild::Ok;
+}
+
+std::size_t Navmesh::memory_bytes() const noexcept {
+    return bytes_of(m_owner) + bytes_of(m_polygons) + bytes_of(m_edges) + bytes_of(m_vertices) + bytes_of(m_vertex_of);
+}
+
+std::uint32_t Navmesh::polygon_of(GridPoint cell) const noexcept {
+    return free_cell(cell.x, cell.y) ? owner(cell.x, cell.y) : kNoPolygon;
+}
+
+std::uint32_t Navmesh::locate(NavPoint p) const noexcept {
+    if (!(p.x >= 0.0 && p.y >= 0.0 && p.x <= double(m_width) && p.y <= double(m_height))) return kNoPolygon;
+    const double fx = std::floor(p.x), fy = std::floor(p.y);
+    const auto cx = static_cast<std::int64_t>(fx), cy = static_cast<std::int64_t>(fy);
+    const bool on_x = fx == p.x, on_y = fy == p.y;
+    if (on_x && on_y) {
+        // A grid point: refuse the squeeze between two blocked cells that touch diagonally.
+        const bool tl = free_cell(cx - 1, cy - 1), tr = free_cell(cx, cy - 1);
+        const bool bl = free_cell(cx - 1, cy), br = free_cell(cx, cy);
+        if ((tl && br && !tr && !bl) || (tr && bl && !tl && !br)) return kNoPolygon;
+    }
+    for (std::int64_t dy = on_y ? -1 : 0; dy <= 0; ++dy)
+        for (std::int64_t dx = on_x ? -1 : 0; dx <= 0; ++dx)
+            if (free_cell(cx + dx, cy + dy)) return owner(cx + dx, cy + dy);
+    return kNoPolygon;
+}
+
+}  // namespace gameplan::path

@@ -1,0 +1,434 @@
+// Polyanya on the rectangle mesh: interval nodes (a root and a part of an edge it sees), fan nodes (a
+// corner root that sees the whole next polygon) and goal nodes. See navmesh.hpp for the overview.
+//
+// Geometry notes. Polygons are rectangles whose boundary runs from (x0, y0) through (x1, y0), (x1, y1),
+// (x0, y1); a boundary position is its perimeter distance `along` from (x0, y0). An interval node's
+// interval [a, b] is measured along its entry edge from the edge's start vertex. Expanding it walks the
+// rest of the boundary in order, from the entry edge's end (u = 0) to its start (u = perimeter - entry
+// length): rays from the root through b and through a leave the rectangle at u_b <= u_a; [u_b, u_a] is
+// seen from the root, [0, u_b] is hidden behind the edge's end vertex, [u_a, end] behind its start.
+// An edge collinear with the root (the root runs along a wall) cannot be entered through an interval:
+// the path turns at the edge's near end if that is a corner, which becomes the root of a fan node.
+#include <gameplan/path/navmesh.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace gameplan::path {
+
+namespace {
+
+constexpr double kEps = 1e-9;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// sqrt of the sum of squares: coordinates are small (at most 32768), so no overflow care is needed (hypot is
+// several times slower and was a fifth of the search time).
+inline double dist(NavPoint a, NavPoint b) noexcept {
+    const double dx = a.x - b.x, dy = a.y - b.y;
+    return std::sqrt(dx * dx + dy * dy);
+}
+
+struct EdgeGeom {
+    NavPoint from;       // start vertex
+    double dx, dy;       // unit axis direction
+    double length;       // > 0
+    std::uint32_t from_vertex, to_vertex;
+    [[nodiscard]] NavPoint at(double t) const noexcept { return NavPoint{from.x + t * dx, from.y + t * dy}; }
+};
+
+EdgeGeom edge_geom(const Navmesh& mesh, const NavPolygon& poly, std::uint32_t local) noexcept {
+    const auto edges = mesh.edges();
+    const auto verts = mesh.vertices();
+    const NavEdge& e = edges[poly.first_edge + local];
+    const NavEdge& next = edges[poly.first_edge + (local + 1) % poly.edge_count];
+    const NavVertex& v0 = verts[e.vertex];
+    const NavVertex& v1 = verts[next.vertex];
+    const std::int32_t perimeter = 2 * ((poly.x1 - poly.x0) + (poly.y1 - poly.y0));
+    const std::int32_t end_along = local + 1 == poly.edge_count ? perimeter : next.along;
+    EdgeGeom g;
+    g.from = NavPoint{double(v0.x), double(v0.y)};
+    g.dx = double((v1.x > v0.x) - (v1.x < v0.x));
+    g.dy = double((v1.y > v0.y) - (v1.y < v0.y));
+    g.length = double(end_along - e.along);
+    g.from_vertex = e.vertex;
+    g.to_vertex = next.vertex;
+    return g;
+}
+
+// The shortest length of root -> (a point X of segment [a, b]) -> goal, where [a, b] is axis-aligned and
+// the goal is first mirrored onto the far side of the segment's line when it lies on the root's side.
+// `turn` receives 0 (straight through), 1 (bends at a) or 2 (bends at b).
+double through_interval(NavPoint r, NavPoint a, NavPoint b, NavPoint t, int* turn = nullptr) noexcept {
+    const bool horizontal = a.y == b.y;
+    const double c = horizontal ? a.y : a.x;
+    const double rp = horizontal ? r.y : r.x, ra = horizontal ? r.x : r.y;
+    double tp = horizontal ? t.y : t.x;
+    const double ta = horizontal ? t.x : t.y;
+    if ((rp - c) * (tp - c) > 0.0) tp = 2.0 * c - tp;
+    const NavPoint mirrored = horizontal ? NavPoint{ta, tp} : NavPoint{tp, ta};
+    double cross;
+    if (tp == c) cross = ta;
+    else cross = ra + (c - rp) / (tp - rp) * (ta - ra);
+    const double lo = std::min(horizontal ? a.x : a.y, horizontal ? b.x : b.y);
+    const double hi = std::max(horizontal ? a.x : a.y, horizontal ? b.x : b.y);
+    if (cross >= lo - kEps && cross <= hi + kEps) {
+        if (turn) *turn = 0;
+        return dist(r, mirrored);
+    }
+    const double via_a = dist(r, a) + dist(a, mirrored), via_b = dist(r, b) + dist(b, mirrored);
+    if (turn) *turn = via_a <= via_b ? 1 : 2;
+    return std::min(via_a, via_b);
+}
+
+// Where the ray from `p` (on the polygon's boundary) in direction (dx, dy) leaves the rectangle, as a
+// position u on the boundary counted from `u0` (see the file comment), clamped to [0, u_end].
+double exit_position(const NavPolygon& poly, NavPoint p, double dx, double dy, double u0, double u_end) noexcept {
+    const double x0 = poly.x0, y0 = poly.y0, x1 = poly.x1, y1 = poly.y1;
+    const double tx = dx > 0 ? (x1 - p.x) / dx : dx < 0 ? (x0 - p.x) / dx : kInf;
+    const double ty = dy > 0 ? (y1 - p.y) / dy : dy < 0 ? (y0 - p.y) / dy : kInf;
+    double ex, ey;
+    if (tx <= ty) {
+        const double t = std::max(0.0, tx);
+        ex = dx > 0 ? x1 : x0;
+        ey = tx == ty ? (dy > 0 ? y1 : y0) : std::clamp(p.y + t * dy, y0, y1);
+    } else {
+        const double t = std::max(0.0, ty);
+        ey = dy > 0 ? y1 : y0;
+        ex = std::clamp(p.x + t * dx, x0, x1);
+    }
+    const double w = x1 - x0, h = y1 - y0, perimeter = 2.0 * (w + h);
+    double s;
+    if (ey == y0) s = ex - x0;
+    else if (ex == x1) s = w + (ey - y0);
+    else if (ey == y1) s = w + h + (x1 - ex);
+    else s = 2.0 * w + h + (y1 - ey);
+    double u = s - u0;
+    if (u < 0.0) u += perimeter;
+    if (u > u_end) u = (u - u_end < perimeter - u) ? u_end : 0.0;
+    return u;
+}
+
+}  // namespace
+
+bool NavmeshPathfinder::open_order(const OpenEntry& x, const OpenEntry& y) noexcept {
+    return x.f > y.f || (x.f == y.f && x.g < y.g);  // a max-heap of this order pops smaller f, then larger g
+}
+
+void NavmeshPathfinder::reserve(const Navmesh& mesh, std::size_t nodes) {
+    if (m_root_g.size() < mesh.vertices().size()) {
+        m_root_g.resize(mesh.vertices().size(), 0.0);
+        m_root_stamp.resize(mesh.vertices().size(), 0);
+    }
+    m_nodes.reserve(nodes);
+    m_open.reserve(nodes);
+}
+
+std::size_t NavmeshPathfinder::search_bytes() const noexcept {
+    return m_nodes.size() * sizeof(Node) + m_open.size() * sizeof(OpenEntry) +
+           m_root_g.size() * (sizeof(double) + sizeof(std::uint32_t));
+}
+
+std::size_t NavmeshPathfinder::memory_bytes() const noexcept {
+    return m_nodes.capacity() * sizeof(Node) + m_open.capacity() * sizeof(OpenEntry) +
+           m_root_g.capacity() * sizeof(double) + m_root_stamp.capacity() * sizeof(std::uint32_t);
+}
+
+double NavmeshPathfinder::cost() const noexcept {
+    return m_status == Status::Found ? m_nodes[m_found].g : kInf;
+}
+
+bool NavmeshPathfinder::contains_goal(std::uint32_t polygon) const noexcept {
+    const NavPolygon& p = m_mesh->polygons()[polygon];
+    return m_goal.x >= p.x0 && m_goal.x <= p.x1 && m_goal.y >= p.y0 && m_goal.y <= p.y1;
+}
+
+Status NavmeshPathfinder::begin(const Navmesh& mesh, NavPoint start, NavPoint goal, const NavmeshSearchOptions& options) {
+    m_mesh = &mesh;
+    m_stats = {};
+    m_limit = search::BudgetLimit::None;
+    m_found = kNoNode;
+    m_out_of_memory = false;
+    m_nodes.clear();
+    m_open.clear();
+    m_budget = options.budget;
+    m_start = start;
+    m_goal = goal;
+    m_status = Status::InvalidQuery;
+    if (mesh.polygon_count() == 0) return m_status;
+    const std::uint32_t from = mesh.locate(start);
+    if (from == kNoPolygon || mesh.locate(goal) == kNoPolygon) return m_status;
+    if (m_root_g.size() < mesh.vertices().size()) reserve(mesh, 0);
+    search::advance_generation(m_generation, [&] { std::fill(m_root_stamp.begin(), m_root_stamp.end(), 0u); });
+    m_status = Status::InProgress;
+    // Every polygon holding the start (up to four when it lies on a grid line) sees all of itself.
+    const double fx = std::floor(start.x), fy = std::floor(start.y);
+    const auto cx = static_cast<std::int32_t>(fx), cy = static_cast<std::int32_t>(fy);
+    std::uint32_t seeded[4];
+    std::size_t seeds = 0;
+    for (std::int32_t dy = fy == start.y ? -1 : 0; dy <= 0; ++dy)
+        for (std::int32_t dx = fx == start.x ? -1 : 0; dx <= 0; ++dx) {
+            const std::uint32_t p = mesh.polygon_of(GridPoint{cx + dx, cy + dy});
+            if (p == kNoPolygon || std::find(seeded, seeded + seeds, p) != seeded + seeds) continue;
+            seeded[seeds++] = p;
+            Node s{};
+            s.rx = start.x;
+            s.ry = start.y;
+            s.parent = kNoNode;
+            s.polygon = p;
+            s.edge = kNoNode;
+            s.root = kNoNode;
+            s.kind = Kind::Fan;
+            expand_fan(s, kNoNode);
+        }
+    open_from(0);
+    (void)from;
+    return m_status;
+}
+
+Status NavmeshPathfinder::step(std::uint64_t slice_expansions) {
+    if (m_status != Status::InProgress) return m_status;
+    const bool has_deadline = m_budget.deadline != std::chrono::steady_clock::time_point::max();
+    for (std::uint64_t slice = 0; slice < slice_expansions; ++slice) {
+        if (m_out_of_memory) {
+            m_limit = search::BudgetLimit::Memory;
+            return m_status = Status::BudgetExhausted;
+        }
+        if (m_open.empty()) return m_status = Status::NoPath;
+        if (m_stats.expanded >= m_budget.max_expansions) {
+            m_limit = search::BudgetLimit::Expansions;
+            return m_status = Status::BudgetExhausted;
+        }
+        if (has_deadline && (m_stats.expanded < 64 || (m_stats.expanded & 63u) == 0) &&
+            std::chrono::steady_clock::now() >= m_budget.deadline) {
+            m_limit = search::BudgetLimit::Time;
+            return m_status = Status::BudgetExhausted;
+        }
+        std::pop_heap(m_open.begin(), m_open.end(), open_order);
+        const std::uint32_t index = m_open.back().node;
+        m_open.pop_back();
+        const Node node = m_nodes[index];
+        if (node.kind == Kind::Goal) {
+            m_found = index;
+            return m_status = Status::Found;
+        }
+        if (node.root != kNoNode && m_root_stamp[node.root] == m_generation && node.g > m_root_g[node.root] + kEps)
+            continue;  // the root was reached more cheaply since this node was pushed
+        // Intermediate pruning: while an expansion makes a single successor (a corridor of polygons), that
+        // successor is the only continuation of the path, so it is expanded at once instead of going
+        // through the open list. Goal nodes always do, so the first goal popped is still optimal.
+        Node current = node;
+        std::uint32_t at = index;
+        for (;;) {
+            ++m_stats.expanded;
+            const std::size_t first = m_nodes.size();
+            if (current.kind == Kind::Fan) expand_fan(current, at);
+            else expand_interval(current, at);
+            if (m_nodes.size() == first + 1 && m_nodes[first].kind != Kind::Goal && slice + 1 < slice_expansions &&
+                m_stats.expanded < m_budget.max_expansions && !m_out_of_memory) {
+                ++slice;
+                at = static_cast<std::uint32_t>(first);
+                current = m_nodes[first];
+                continue;
+            }
+            open_from(first);
+            break;
+        }
+    }
+    return m_status;
+}
+
+Status NavmeshPathfinder::finish(NavmeshPath& out) const {
+    out.points.clear();
+    out.cost = kInf;
+    if (m_status != Status::Found) return m_status;
+    const auto same = [](NavPoint a, NavPoint b) { return a.x == b.x && a.y == b.y; };
+    std::size_t count = 1;
+    NavPoint last = m_goal;
+    for (std::uint32_t i = m_found; i != kNoNode; i = m_nodes[i].parent) {
+        const NavPoint r{m_nodes[i].rx, m_nodes[i].ry};
+        if (!same(r, last)) ++count, last = r;
+        const NavPoint v{m_nodes[i].vx, m_nodes[i].vy};
+        if (m_nodes[i].via && !same(v, last)) ++count, last = v;
+    }
+    if (!same(m_start, last)) ++count;  // nodes made by the start's own expansion may be rooted at a corner
+    out.points.resize(count);
+    std::size_t at = count;
+    out.points[--at] = m_goal;
+    last = m_goal;
+    for (std::uint32_t i = m_found; i != kNoNode; i = m_nodes[i].parent) {
+        const NavPoint r{m_nodes[i].rx, m_nodes[i].ry};
+        if (!same(r, last)) out.points[--at] = r, last = r;
+        const NavPoint v{m_nodes[i].vx, m_nodes[i].vy};
+        if (m_nodes[i].via && !same(v, last)) out.points[--at] = v, last = v;
+    }
+    if (!same(m_start, last)) out.points[--at] = m_start;
+    out.cost = m_nodes[m_found].g;
+    return m_status;
+}
+
+Status NavmeshPathfinder::find_path(const Navmesh& mesh, NavPoint start, NavPoint goal, const NavmeshSearchOptions& options,
+                                    NavmeshPath& out) {
+    if (begin(mesh, start, goal, options) == Status::InProgress) (void)step();
+    return finish(out);
+}
+
+void NavmeshPathfinder::push(const Node& node) {
+    if (node.root != kNoNode && node.kind != Kind::Goal) {
+        if (m_root_stamp[node.root] == m_generation) {
+            if (node.g > m_root_g[node.root] + kEps) return;  // root-level pruning
+            m_root_g[node.root] = std::min(m_root_g[node.root], node.g);
+        } else {
+            m_root_stamp[node.root] = m_generation;
+            m_root_g[node.root] = node.g;
+        }
+    }
+    if (search_bytes() + sizeof(Node) + sizeof(OpenEntry) > m_budget.max_memory_bytes) {
+        m_out_of_memory = true;
+        return;
+    }
+    ++m_stats.generated;
+    m_nodes.push_back(node);  // enters the open list in open_from() (or is expanded at once)
+}
+
+void NavmeshPathfinder::open_from(std::size_t first) {
+    for (std::size_t i = first; i < m_nodes.size(); ++i) {
+        m_open.push_back(OpenEntry{m_nodes[i].f, m_nodes[i].g, static_cast<std::uint32_t>(i)});
+        std::push_heap(m_open.begin(), m_open.end(), open_order);
+    }
+}
+
+void NavmeshPathfinder::expand_fan(const Node& node, std::uint32_t index) {
+    const NavPoint root{node.rx, node.ry};
+    if (contains_goal(node.polygon)) {
+        Node goal = node;
+        goal.kind = Kind::Goal;
+        goal.via = false;
+        goal.parent = index;
+        goal.g = goal.f = node.g + dist(root, m_goal);
+        push(goal);
+        return;
+    }
+    const NavPolygon& poly = m_mesh->polygons()[node.polygon];
+    const std::uint32_t entry = node.edge == kNoNode ? kNoNode : node.edge - poly.first_edge;
+    for (std::uint32_t j = 0; j < poly.edge_count; ++j) {
+        if (j == entry) continue;
+        const EdgeGeom e = edge_geom(*m_mesh, poly, j);
+        successor(index, node.polygon, j, 0.0, e.length, root, node.root, node.g, false);
+    }
+}
+
+void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t index) {
+    const NavPolygon& poly = m_mesh->polygons()[node.polygon];
+    const std::uint32_t n = poly.edge_count, k = node.edge - poly.first_edge;
+    const EdgeGeom entry = edge_geom(*m_mesh, poly, k);
+    const NavPoint r{node.rx, node.ry};
+    const NavPoint a = entry.at(node.a), b = entry.at(node.b);
+    if (contains_goal(node.polygon)) {
+        // The estimate is exact here, so this goal node's f equals the node's: no successor can do better.
+        int turn = 0;
+        const double rest = through_interval(r, a, b, m_goal, &turn);
+        Node goal = node;
+        goal.kind = Kind::Goal;
+        goal.via = false;
+        goal.parent = index;
+        goal.g = goal.f = node.g + rest;
+        if (turn != 0) {
+            const NavPoint via = turn == 1 ? a : b;
+            goal.rx = via.x;
+            goal.ry = via.y;
+            goal.root = kNoNode;
+        }
+        push(goal);
+        return;
+    }
+    const auto edges = m_mesh->edges();
+    const double perimeter = 2.0 * double((poly.x1 - poly.x0) + (poly.y1 - poly.y0));
+    const double u0 = double(edges[poly.first_edge + (k + 1) % n].along);
+    const double u_end = perimeter - entry.length;
+    const double u_b = exit_position(poly, b, b.x - r.x, b.y - r.y, u0, u_end);
+    const double u_a = std::max(u_b, exit_position(poly, a, a.x - r.x, a.y - r.y, u0, u_end));
+
+    const bool b_vertex = node.b == entry.length, a_vertex = node.a == 0.0;
+    const auto verts = m_mesh->vertices();
+    const NavPoint vb{double(verts[entry.to_vertex].x), double(verts[entry.to_vertex].y)};
+    const NavPoint va{double(verts[entry.from_vertex].x), double(verts[entry.from_vertex].y)};
+    const bool b_side = b_vertex && u_b > kEps;
+    const bool a_side = a_vertex && u_a < u_end - kEps;
+    const double g_b = node.g + dist(r, vb), g_a = node.g + dist(r, va);
+    const bool b_corner = verts[entry.to_vertex].corner, a_corner = verts[entry.from_vertex].corner;
+
+    const NavEdge* const boundary = edges.data() + poly.first_edge;
+    const auto perimeter_along = static_cast<std::int32_t>(perimeter);
+    double u = 0.0;  // position of edge j's start
+    for (std::uint32_t step = 1; step < n; ++step) {
+        const std::uint32_t j = (k + step) % n;
+        const double length = double((j + 1 == n ? perimeter_along : boundary[j + 1].along) - boundary[j].along);
+        const double lo = u, hi = u + length;
+        u = hi;
+        if (boundary[j].neighbour == kNoPolygon) continue;
+        const auto piece = [&](double from, double to, NavPoint root, std::uint32_t root_vertex, double g, bool collinear_only) {
+            double p1 = std::max(from, lo) - lo, p2 = std::min(to, hi) - lo;
+            if (p2 - p1 <= kEps) return;
+            if (p1 < kEps) p1 = 0.0;
+            if (p2 > length - kEps) p2 = length;
+            successor(index, node.polygon, j, p1, p2, root, root_vertex, g, collinear_only);
+        };
+        if (b_side && lo < u_b) piece(0.0, u_b, vb, entry.to_vertex, g_b, !b_corner);
+        if (hi > u_b && lo < u_a) piece(u_b, u_a, r, node.root, node.g, false);
+        if (a_side && hi > u_a) piece(u_a, u_end, va, entry.from_vertex, g_a, !a_corner);
+    }
+}
+
+void NavmeshPathfinder::successor(std::uint32_t parent, std::uint32_t polygon, std::uint32_t local_edge, double p1, double p2,
+                                  NavPoint root, std::uint32_t root_vertex, double g, bool collinear_only) {
+    const NavPolygon& poly = m_mesh->polygons()[polygon];
+    const NavEdge& edge = m_mesh->edges()[poly.first_edge + local_edge];
+    const std::uint32_t next = edge.neighbour;
+    if (next == kNoPolygon) return;
+    if (m_mesh->polygons()[next].traversable == 1 && !contains_goal(next)) return;  // a dead end
+    const EdgeGeom e = edge_geom(*m_mesh, poly, local_edge);
+    const bool horizontal = e.dy == 0.0;
+    const double off_line = horizontal ? root.y - e.from.y : root.x - e.from.x;
+    Node node{};
+    node.parent = parent;
+    node.polygon = next;
+    node.edge = edge.twin;
+    if (std::abs(off_line) < kEps) {
+        // The root lies on the edge's line: the path can only enter `next` by turning at a point of
+        // this edge, the root itself if it lies on the edge, else the edge's near end.
+        const double q = horizontal ? (root.x - e.from.x) * e.dx : (root.y - e.from.y) * e.dy;
+        if (q >= -kEps && q <= e.length + kEps) {
+            // The start: every polygon holding it was seeded by begin().
+            if (root_vertex == kNoNode || !m_mesh->vertices()[root_vertex].corner) return;
+            node.rx = root.x, node.ry = root.y, node.g = g, node.root = root_vertex;
+        } else {
+            const bool before = q < 0.0;
+            if (before ? p1 != 0.0 : p2 != e.length) return;
+            const std::uint32_t w = before ? e.from_vertex : e.to_vertex;
+            const NavVertex& v = m_mesh->vertices()[w];
+            if (!v.corner) return;
+            const NavPoint wp{double(v.x), double(v.y)};
+            node.rx = wp.x, node.ry = wp.y, node.g = g + dist(root, wp), node.root = w;
+            // A hidden side's root (an end of the parent's interval) is a turning point of its own.
+            const NavPoint parent_root = parent == kNoNode ? m_start : NavPoint{m_nodes[parent].rx, m_nodes[parent].ry};
+            if (parent_root != root && root != wp) node.via = true, node.vx = root.x, node.vy = root.y;
+        }
+        node.kind = Kind::Fan;
+        node.a = 0.0;
+        node.b = e.length;
+        node.f = node.g + dist(NavPoint{node.rx, node.ry}, m_goal);
+        push(node);
+        return;
+    }
+    if (collinear_only) return;
+    node.kind = Kind::Interval;
+    node.rx = root.x, node.ry = root.y, node.g = g, node.root = root_vertex;
+    // The twin runs the other way: [p1, p2] from this edge's start is [len - p2, len - p1] from the twin's.
+    node.a = p2 == e.length ? 0.0 : e.length - p2;
+    node.b = p1 == 0.0 ? e.length : e.length - p1;
+    node.f = g + through_interval(root, e.at(p1), e.at(p2), m_goal);
+    push(node);
+}
+
+}  // namespace gameplan::path

@@ -1,0 +1,451 @@
+// Navigation meshes and Polyanya: the mesh covers exactly the free cells with convex pieces and honest
+// adjacency; paths equal an independent visibility-graph optimum written here (exact segment / closed
+// square tests, the diagonal squeeze rule, Dijkstra over every free grid point), never longer than
+// Theta*, never shorter than the straight line; degenerate queries.
+#include <gameplan/io/movingai.hpp>
+#include <gameplan/path/navmesh.hpp>
+#include <gameplan/path/theta_star.hpp>
+
+#include <test_data.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <queue>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+using namespace gameplan;
+using namespace gameplan::path;
+
+namespace {
+
+GridMap parse(const std::vector<std::string>& rows) {
+    GridMap map;
+    EXPECT_EQ(map.reset(std::int64_t(rows[0].size()), std::int64_t(rows.size())), GridSizeCheck::Ok);
+    for (std::size_t y = 0; y < rows.size(); ++y)
+        for (std::size_t x = 0; x < rows[y].size(); ++x)
+            if (rows[y][x] == '@') map.set_passable({int(x), int(y)}, false);
+    return map;
+}
+
+GridMap random_map(std::mt19937& rng, int w, int h, double density) {
+    GridMap map;
+    EXPECT_EQ(map.reset(w, h), GridSizeCheck::Ok);
+    std::uniform_real_distribution<double> u(0, 1);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x)
+            if (u(rng) < density) map.set_passable({x, y}, false);
+    return map;
+}
+
+// ---- The reference: free space, segment test, visibility graph -------------------------------------
+
+// True if `p` lies in the free space: in some free closed cell, on the map, and not a point where two
+// blocked cells touch diagonally between two free ones.
+bool free_point(const GridMap& map, double x, double y) {
+    if (!(x >= 0 && y >= 0 && x <= map.width() && y <= map.height())) return false;
+    const double fx = std::floor(x), fy = std::floor(y);
+    const int cx = int(fx), cy = int(fy);
+    const auto cell = [&](int a, int b) { return map.passable({a, b}); };
+    if (fx == x && fy == y) {
+        const bool tl = cell(cx - 1, cy - 1), tr = cell(cx, cy - 1), bl = cell(cx - 1, cy), br = cell(cx, cy);
+        if (tl && br && !tr && !bl) return false;
+        if (tr && bl && !tl && !br) return false;
+        return tl || tr || bl || br;
+    }
+    if (fx == x) return cell(cx - 1, cy) || cell(cx, cy);
+    if (fy == y) return cell(cx, cy - 1) || cell(cx, cy);
+    return cell(cx, cy);
+}
+
+// True if every point of the segment p -> q lies in the free space: the segment is cut at every grid
+// line it crosses; each cut point and the middle of each piece (which lies inside one cell or on one
+// cell side) are tested.
+bool segment_free(const GridMap& map, NavPoint p, NavPoint q) {
+    std::vector<double> cuts{0.0, 1.0};
+    const auto add = [&](double from, double to) {
+        if (from == to) return;
+        const double lo = std::min(from, to), hi = std::max(from, to);
+        for (double k = std::ceil(lo); k <= hi; k += 1.0) cuts.push_back((k - from) / (to - from));
+    };
+    add(p.x, q.x);
+    add(p.y, q.y);
+    std::sort(cuts.begin(), cuts.end());
+    const auto at = [&](double t) { return NavPoint{p.x + t * (q.x - p.x), p.y + t * (q.y - p.y)}; };
+    for (std::size_t i = 0; i < cuts.size(); ++i) {
+        const NavPoint c = at(cuts[i]);
+        if (!free_point(map, c.x, c.y)) return false;
+        if (i + 1 < cuts.size() && cuts[i + 1] > cuts[i]) {
+            const NavPoint m = at(0.5 * (cuts[i] + cuts[i + 1]));
+            if (!free_point(map, m.x, m.y)) return false;
+        }
+    }
+    return true;
+}
+
+double length(NavPoint a, NavPoint b) { return std::hypot(a.x - b.x, a.y - b.y); }
+
+// Dijkstra over start, goal and every free grid point, joined wherever the segment is free.
+double reference_cost(const GridMap& map, NavPoint s, NavPoint t) {
+    std::vector<NavPoint> nodes{s, t};
+    for (int y = 0; y <= map.height(); ++y)
+        for (int x = 0; x <= map.width(); ++x)
+            if (free_point(map, x, y)) nodes.push_back({double(x), double(y)});
+    const std::size_t n = nodes.size();
+    std::vector<double> dist(n, std::numeric_limits<double>::infinity());
+    std::vector<bool> done(n, false);
+    dist[0] = 0;
+    for (;;) {
+        std::size_t best = n;
+        for (std::size_t i = 0; i < n; ++i)
+            if (!done[i] && (best == n || dist[i] < dist[best])) best = i;
+        if (best == n || dist[best] == std::numeric_limits<double>::infinity()) break;
+        if (best == 1) return dist[1];
+        done[best] = true;
+        for (std::size_t i = 0; i < n; ++i) {
+            if (done[i]) continue;
+            const double d = dist[best] + length(nodes[best], nodes[i]);
+            if (d < dist[i] && segment_free(map, nodes[best], nodes[i])) dist[i] = d;
+        }
+    }
+    return dist[1];
+}
+
+void expect_valid_path(const GridMap& map, const NavmeshPath& path, NavPoint s, NavPoint t) {
+    ASSERT_FALSE(path.points.empty());
+    EXPECT_EQ(path.points.front(), s);
+    EXPECT_EQ(path.points.back(), t);
+    double total = 0;
+    for (std::size_t i = 1; i < path.points.size(); ++i) {
+        EXPECT_TRUE(segment_free(map, path.points[i - 1], path.points[i]))
+            << "segment " << i << " (" << path.points[i - 1].x << "," << path.points[i - 1].y << ") -> ("
+            << path.points[i].x << "," << path.points[i].y << ") leaves the free space";
+        total += length(path.points[i - 1], path.points[i]);
+    }
+    EXPECT_NEAR(total, path.cost, 1e-9 * std::max(1.0, total));
+    for (std::size_t i = 1; i + 1 < path.points.size(); ++i) {  // turning points are obstacle corners
+        EXPECT_EQ(path.points[i].x, std::floor(path.points[i].x));
+        EXPECT_EQ(path.points[i].y, std::floor(path.points[i].y));
+    }
+}
+
+void expect_optimal(const GridMap& map, const Navmesh& mesh, NavmeshPathfinder& finder, NavPoint s, NavPoint t) {
+    NavmeshPath path;
+    const Status status = finder.find_path(mesh, s, t, {}, path);
+    const double expected = reference_cost(map, s, t);
+    SCOPED_TRACE("from (" + std::to_string(s.x) + "," + std::to_string(s.y) + ") to (" + std::to_string(t.x) + "," +
+                 std::to_string(t.y) + ")");
+    if (expected == std::numeric_limits<double>::infinity()) {
+        EXPECT_EQ(status, Status::NoPath);
+        EXPECT_TRUE(path.points.empty());
+        return;
+    }
+    ASSERT_EQ(status, Status::Found);
+    EXPECT_NEAR(path.cost, expected, 1e-6 * std::max(1.0, expected));
+    EXPECT_GE(path.cost, length(s, t) - 1e-9);
+    expect_valid_path(map, path, s, t);
+}
+
+}  // namespace
+
+TEST(Navmesh, PolygonsTileTheFreeCellsAndEdgesMatchTheirTwins) {
+    std::mt19937 rng(5);
+    for (int round = 0; round < 30; ++round) {
+        const GridMap map = random_map(rng, 5 + int(rng() % 30), 5 + int(rng() % 30), 0.05 * double(rng() % 8));
+        Navmesh mesh;
+        ASSERT_EQ(mesh.build(map), NavmeshBuild::Ok);
+        std::vector<int> covered(map.cell_count(), 0);
+        const auto polys = mesh.polygons();
+        const auto edges = mesh.edges();
+        const auto verts = mesh.vertices();
+        for (std::uint32_t p = 0; p < polys.size(); ++p) {
+            const NavPolygon& poly = polys[p];
+            for (int y = poly.y0; y < poly.y1; ++y)
+                for (int x = poly.x0; x < poly.x1; ++x) {
+                    ASSERT_TRUE(map.passable({x, y}));
+                    ++covered[std::size_t(y) * std::size_t(map.width()) + std::size_t(x)];
+                    EXPECT_EQ(mesh.polygon_of({x, y}), p);
+                }
+            // Boundary: consecutive vertices on the rectangle's sides, in order, each edge shared with
+            // the cells across it.
+            double perimeter = 0;
+            for (std::uint32_t i = 0; i < poly.edge_count; ++i) {
+                const NavEdge& e = edges[poly.first_edge + i];
+                const NavVertex& a = verts[e.vertex];
+                const NavVertex& b = verts[edges[poly.first_edge + (i + 1) % poly.edge_count].vertex];
+                ASSERT_TRUE(a.x == b.x || a.y == b.y);
+                perimeter += std::abs(a.x - b.x) + std::abs(a.y - b.y);
+                // the cell across the middle of the edge
+                const double mx = 0.5 * (a.x + b.x), my = 0.5 * (a.y + b.y);
+                const double dx = b.x - a.x, dy = b.y - a.y;
+                const double norm = std::hypot(dx, dy);
+                // outside is to the right of the direction of travel in map coordinates: (-dy, dx) points inside
+                const double ox = mx + 0.25 * dy / norm, oy = my - 0.25 * dx / norm;
+                const GridPoint across{int(std::floor(ox)), int(std::floor(oy))};
+                const std::uint32_t expect = map.passable(across) ? mesh.polygon_of(across) : kNoPolygon;
+                ASSERT_EQ(e.neighbour, expect);
+                if (e.neighbour != kNoPolygon) {
+                    const NavEdge& twin = edges[e.twin];
+                    EXPECT_EQ(twin.neighbour, p);
+                    EXPECT_EQ(twin.vertex, edges[poly.first_edge + (i + 1) % poly.edge_count].vertex);
+                }
+            }
+            EXPECT_EQ(perimeter, 2.0 * ((poly.x1 - poly.x0) + (poly.y1 - poly.y0)));
+        }
+        for (std::int64_t y = 0; y < map.height(); ++y)
+            for (std::int64_t x = 0; x < map.width(); ++x)
+                EXPECT_EQ(covered[std::size_t(y * map.width() + x)], map.passable({int(x), int(y)}) ? 1 : 0);
+    }
+}
+
+TEST(Navmesh, MeshIsMuchSmallerThanTheCellCount) {
+    GridMap map = parse({"..........", "..........", "....@@....", "....@@....", "..........", ".........."});
+    Navmesh mesh;
+    ASSERT_EQ(mesh.build(map), NavmeshBuild::Ok);
+    EXPECT_LE(mesh.polygon_count(), 4u);
+    GridMap open;
+    ASSERT_EQ(open.reset(200, 100), GridSizeCheck::Ok);
+    ASSERT_EQ(mesh.build(open), NavmeshBuild::Ok);
+    EXPECT_EQ(mesh.polygon_count(), 1u);
+    EXPECT_GT(mesh.memory_bytes(), 0u);
+}
+
+TEST(Navmesh, LocateRefusesBlockedOffMapAndSqueezePoints) {
+    const GridMap map = parse({".@.", "@..", "..."});
+    Navmesh mesh;
+    ASSERT_EQ(mesh.build(map), NavmeshBuild::Ok);
+    EXPECT_EQ(mesh.locate({1.5, 0.5}), kNoPolygon);  // blocked
+    EXPECT_EQ(mesh.locate({-0.1, 0.5}), kNoPolygon);
+    EXPECT_EQ(mesh.locate({3.1, 0.5}), kNoPolygon);
+    EXPECT_EQ(mesh.locate({std::nan(""), 0.5}), kNoPolygon);
+    EXPECT_EQ(mesh.locate({1.0, 1.0}), kNoPolygon);  // (0,0) and (1,1) free, (1,0) and (0,1) blocked
+    EXPECT_NE(mesh.locate({3.0, 3.0}), kNoPolygon);  // the map's far corner
+    EXPECT_NE(mesh.locate({1.0, 0.5}), kNoPolygon);  // on the side of a free cell
+    EXPECT_NE(mesh.locate({2.0, 1.0}), kNoPolygon);  // an obstacle corner
+    Navmesh empty;
+    EXPECT_EQ(empty.build(GridMap{}), NavmeshBuild::EmptyMap);
+}
+
+TEST(Navmesh, EqualsTheVisibilityGraphOptimumOnRandomMaps) {
+    std::mt19937 rng(11);
+    NavmeshPathfinder finder;
+    ThetaStar theta;
+    int found = 0;
+    for (int round = 0; round < 60; ++round) {
+        const int w = 6 + int(rng() % 16), h = 6 + int(rng() % 16);
+        const GridMap map = random_map(rng, w, h, 0.1 + 0.05 * double(rng() % 6));
+        Navmesh mesh;
+        ASSERT_EQ(mesh.build(map), NavmeshBuild::Ok);
+        std::vector<GridPoint> cells;
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x)
+                if (map.passable({x, y})) cells.push_back({x, y});
+        if (cells.size() < 2) continue;
+        for (int q = 0; q < 8; ++q) {
+            const GridPoint a = cells[rng() % cells.size()], b = cells[rng() % cells.size()];
+            const NavPoint s = cell_centre(a), t = cell_centre(b);
+            expect_optimal(map, mesh, finder, s, t);
+            if (HasFatalFailure()) return;
+            // never longer than Theta* between the same cell centres
+            GridPath tpath;
+            NavmeshPath npath;
+            const Status ts = theta.find_path(map, a, b, tpath);
+            const Status ns = finder.find_path(mesh, s, t, {}, npath);
+            EXPECT_EQ(ts, ns);
+            if (ts == Status::Found) {
+                ++found;
+                EXPECT_LE(npath.cost, tpath.cost + 1e-9);
+            }
+        }
+    }
+    EXPECT_GT(found, 200);
+}
+
+TEST(Navmesh, PointsOnVerticesAndEdgesMatchTheReference) {
+    std::mt19937 rng(23);
+    NavmeshPathfinder finder;
+    for (int round = 0; round < 40; ++round) {
+        const int w = 5 + int(rng() % 12), h = 5 + int(rng() % 12);
+        const GridMap map = random_map(rng, w, h, 0.2);
+        Navmesh mesh;
+        ASSERT_EQ(mesh.build(map), NavmeshBuild::Ok);
+        const auto pick = [&]() {
+            for (;;) {
+                NavPoint p;
+                switch (rng() % 4) {
+                    case 0: p = {double(rng() % std::uint32_t(w + 1)), double(rng() % std::uint32_t(h + 1))}; break;  // grid points
+                    case 1: p = {double(rng() % std::uint32_t(w + 1)), double(rng() % std::uint32_t(h * 4)) / 4}; break;  // on vertical lines
+                    case 2: p = {double(rng() % std::uint32_t(w * 8)) / 8, double(rng() % std::uint32_t(h * 8)) / 8}; break;
+                    default: {  // a mesh vertex
+                        const auto v = mesh.vertices()[rng() % mesh.vertices().size()];
+                        p = {double(v.x), double(v.y)};
+                    }
+                }
+                if (mesh.locate(p) != kNoPolygon) return p;
+                EXPECT_FALSE(free_point(map, p.x, p.y)) << p.x << "," << p.y;
+            }
+        };
+        if (mesh.polygon_count() == 0) continue;
+        for (int q = 0; q < 10; ++q) {
+            expect_optimal(map, mesh, finder, pick(), pick());
+            if (HasFatalFailure()) return;
+        }
+    }
+}
+
+TEST(Navmesh, DegenerateQueries) {
+    const GridMap map = parse({
+        ".......",
+        ".......",
+        "..@....",
+        ".......",
+        ".......",
+    });
+    Navmesh mesh;
+    ASSERT_EQ(mesh.build(map), NavmeshBuild::Ok);
+    NavmeshPathfinder finder;
+    NavmeshPath path;
+    // start == goal
+    ASSERT_EQ(finder.find_path(mesh, {3.5, 3.5}, {3.5, 3.5}, {}, path), Status::Found);
+    EXPECT_EQ(path.cost, 0.0);
+    ASSERT_EQ(path.points.size(), 1u);
+    // start on an obstacle corner (a mesh vertex)
+    expect_optimal(map, mesh, finder, {2.0, 2.0}, {5.5, 4.5});
+    expect_optimal(map, mesh, finder, {3.0, 3.0}, {0.5, 0.5});
+    // the same polygon: a straight line
+    ASSERT_EQ(finder.find_path(mesh, {0.5, 0.5}, {6.5, 1.5}, {}, path), Status::Found);
+    EXPECT_NEAR(path.cost, std::hypot(6.0, 1.0), 1e-12);
+    EXPECT_EQ(path.points.size(), 2u);
+    // grazing the block's corner (2, 2): x + y = 4 touches [2,3]^2 only there
+    ASSERT_EQ(finder.find_path(mesh, {0.5, 3.5}, {3.5, 0.5}, {}, path), Status::Found);
+    EXPECT_NEAR(path.cost, 3.0 * std::sqrt(2.0), 1e-12);
+    EXPECT_EQ(path.points.size(), 2u);
+    // grazing along the block's side: y = 2 from x = 0 to x = 7
+    ASSERT_EQ(finder.find_path(mesh, {0.0, 2.0}, {7.0, 2.0}, {}, path), Status::Found);
+    EXPECT_NEAR(path.cost, 7.0, 1e-12);
+    // around the block: the shortest path turns at one of its corners
+    expect_optimal(map, mesh, finder, {1.5, 2.5}, {4.5, 2.5});
+    expect_optimal(map, mesh, finder, {2.5, 0.5}, {2.5, 4.5});
+}
+
+TEST(Navmesh, NeverSqueezesBetweenDiagonalBlocks) {
+    // A diagonal wall of blocks: every joint is a squeeze point, so the path goes round its end.
+    const GridMap map = parse({
+        "@......",
+        ".@.....",
+        "..@....",
+        "...@...",
+        "....@..",
+        ".......",
+        ".......",
+    });
+    Navmesh mesh;
+    ASSERT_EQ(mesh.build(map), NavmeshBuild::Ok);
+    NavmeshPathfinder finder;
+    NavmeshPath path;
+    ASSERT_EQ(finder.find_path(mesh, {0.5, 1.5}, {1.5, 0.5}, {}, path), Status::Found);
+    EXPECT_GT(path.cost, 7.0);
+    expect_optimal(map, mesh, finder, {0.5, 1.5}, {1.5, 0.5});
+    expect_optimal(map, mesh, finder, {2.5, 1.5}, {1.5, 2.5});
+    EXPECT_EQ(finder.find_path(mesh, {2.0, 2.0}, {0.5, 4.5}, {}, path), Status::InvalidQuery);  // on a squeeze point
+    // Closed off completely: the wall reaches the map's corner.
+    const GridMap closed = parse({"@...", ".@..", "..@.", "...@"});
+    ASSERT_EQ(mesh.build(closed), NavmeshBuild::Ok);
+    EXPECT_EQ(finder.find_path(mesh, {0.5, 1.5}, {1.5, 0.5}, {}, path), Status::NoPath);
+    EXPECT_TRUE(path.points.empty());
+    EXPECT_EQ(path.cost, std::numeric_limits<double>::infinity());
+}
+
+TEST(Navmesh, UnreachableInvalidAndBudget) {
+    const GridMap map = parse({"...@...", "...@...", "...@..."});
+    Navmesh mesh;
+    ASSERT_EQ(mesh.build(map), NavmeshBuild::Ok);
+    NavmeshPathfinder finder;
+    NavmeshPath path;
+    EXPECT_EQ(finder.find_path(mesh, {0.5, 0.5}, {6.5, 2.5}, {}, path), Status::NoPath);
+    EXPECT_EQ(finder.find_path(mesh, {3.5, 0.5}, {6.5, 2.5}, {}, path), Status::InvalidQuery);
+    EXPECT_EQ(finder.find_path(mesh, {0.5, 0.5}, {7.5, 2.5}, {}, path), Status::InvalidQuery);
+    Navmesh empty;
+    EXPECT_EQ(finder.find_path(empty, {0.5, 0.5}, {0.5, 0.5}, {}, path), Status::InvalidQuery);
+
+    std::mt19937 rng(2);
+    const GridMap big = random_map(rng, 60, 60, 0.3);
+    ASSERT_EQ(mesh.build(big), NavmeshBuild::Ok);
+    NavmeshSearchOptions tight;
+    tight.budget.max_expansions = 3;
+    NavPoint s{}, t{};
+    for (int y = 0; y < 60 && s.x == 0; ++y)
+        for (int x = 0; x < 60; ++x)
+            if (big.passable({x, y})) {
+                s = cell_centre({x, y});
+                break;
+            }
+    for (int y = 59; y >= 0 && t.x == 0; --y)
+        for (int x = 59; x >= 0; --x)
+            if (big.passable({x, y})) {
+                t = cell_centre({x, y});
+                break;
+            }
+    const Status full = finder.find_path(mesh, s, t, {}, path);
+    ASSERT_NE(full, Status::InvalidQuery);
+    if (finder.stats().expanded > 3) {
+        EXPECT_EQ(finder.find_path(mesh, s, t, tight, path), Status::BudgetExhausted);
+        EXPECT_EQ(finder.budget_limit(), search::BudgetLimit::Expansions);
+    }
+    NavmeshSearchOptions tiny_memory;
+    tiny_memory.budget.max_memory_bytes = 1;
+    EXPECT_EQ(finder.find_path(mesh, s, t, tiny_memory, path), Status::BudgetExhausted);
+    EXPECT_EQ(finder.budget_limit(), search::BudgetLimit::Memory);
+    // The resumable form gives the same answer as find_path.
+    NavmeshPath whole;
+    const Status expect = finder.find_path(mesh, s, t, {}, whole);
+    ASSERT_EQ(finder.begin(mesh, s, t), Status::InProgress);
+    Status st;
+    while ((st = finder.step(2)) == Status::InProgress) {
+    }
+    EXPECT_EQ(st, expect);
+    EXPECT_EQ(finder.finish(path), expect);
+    EXPECT_EQ(path.cost, whole.cost);
+}
+
+// The shared MovingAI maps: every sampled scenario is found, no longer than its 8-connected optimum
+// (from the benchmark file) or than Theta*, no shorter than the straight line, and every segment lies
+// in the free space.
+TEST(Navmesh, MovingAiScenariosAreNeverLongerThanTheGridOptimumOrThetaStar) {
+    GAMEPLAN_REQUIRE_BENCHMARK_DATA();
+    const auto root = gameplan::test::benchmark_dir() / "movingai";
+    const std::pair<const char*, const char*> maps[] = {{"dao", "arena"}, {"dao", "den312d"}, {"dao", "lak303d"},
+                                                        {"bg512", "AR0011SR"}, {"dao", "brc202d"}};
+    NavmeshPathfinder finder;
+    ThetaStar theta;
+    std::size_t checked = 0, shorter = 0;
+    for (const auto& [set, name] : maps) {
+        const GridMap map = io::load_movingai_map(root / "maps" / set / (std::string(name) + ".map"));
+        const auto scen = io::load_movingai_scenarios(root / "scenarios" / set / (std::string(name) + ".map.scen"));
+        Navmesh mesh;
+        ASSERT_EQ(mesh.build(map), NavmeshBuild::Ok);
+        const std::size_t stride = std::max<std::size_t>(1, scen.scenarios.size() / 60);
+        for (std::size_t i = 0; i < scen.scenarios.size(); i += stride) {
+            const io::Scenario& sc = scen.scenarios[i];
+            SCOPED_TRACE(std::string(name) + " scenario " + std::to_string(i));
+            const NavPoint s = cell_centre(sc.start), t = cell_centre(sc.goal);
+            NavmeshPath path;
+            ASSERT_EQ(finder.find_path(mesh, s, t, {}, path), Status::Found);
+            EXPECT_LE(path.cost, sc.optimal + sc.tolerance);
+            EXPECT_GE(path.cost, length(s, t) - 1e-9);
+            expect_valid_path(map, path, s, t);
+            GridPath tpath;
+            ASSERT_EQ(theta.find_path(map, sc.start, sc.goal, tpath), Status::Found);
+            EXPECT_LE(path.cost, tpath.cost + 1e-9);
+            ++checked;
+            shorter += path.cost < tpath.cost - 1e-9;
+        }
+    }
+    EXPECT_GT(checked, 250u);
+    EXPECT_GT(shorter, 0u);
+}

@@ -1,0 +1,56 @@
+#pragma once
+/// The navmesh side of the `gameplan` tool (cmd_navmesh.cpp): the `navmesh` subcommand, and the
+/// `--algorithm navmesh` branch of `path` and `scen` (Euclidean-optimal any-angle paths between cell
+/// centres; see path/navmesh.hpp).
+#include "cli_support.hpp"
+
+#include <CLI/CLI.hpp>
+#include <gameplan/path/grid_map.hpp>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gameplan::cli {
+
+/// The --algorithm value that selects the navigation mesh in `path` and `scen`.
+inline constexpr std::string_view kNavmeshAlgorithm = "navmesh";
+
+/// `names` (the grid algorithms) plus "navmesh", for CLI11's IsMember check.
+[[nodiscard]] inline std::vector<std::string> with_navmesh(std::vector<std::string> names) {
+    names.emplace_back(kNavmeshAlgorithm);
+    return names;
+}
+
+/// `gameplan navmesh MAP [--png FILE] [--png-scale N] [--json]`: polygon count, build time, memory.
+void add_navmesh_command(CLI::App& app, int& exit_code);
+
+/// One `gameplan path --algorithm navmesh` query; the caller has loaded the map and checked that the
+/// cells lie on it.
+struct NavmeshPathRequest {
+    const path::GridMap* map = nullptr;
+    path::GridPoint from, to;
+    std::string from_text, to_text;     ///< as typed, for messages
+    std::uint64_t max_expansions = 0;   ///< 0 = unlimited
+    ResourceLimits limits;
+    bool json = false;
+    std::string png;                    ///< picture of the mesh and the path ("" = none)
+    std::uint64_t png_scale = 0;        ///< 0 = fit
+};
+/// Runs the query and prints it like `gameplan path` (path = turning points as [x, y]). Returns the exit
+/// code (0 found, 1 none, 2 invalid).
+int run_navmesh_path(const NavmeshPathRequest& request);
+
+/// `gameplan scen --algorithm navmesh`.
+struct NavmeshScenRequest {
+    std::string scen_file;
+    std::string map_file;  ///< "" = the map named in the scenario lines
+    ResourceLimits limits{0, kDefaultMaxMemoryMb};
+    bool json = false;
+};
+/// Runs every scenario between cell centres; each must be found and no longer than the file's
+/// 8-connected optimum. Reports how much shorter the any-angle paths are. Returns the exit code.
+int run_navmesh_scen(const NavmeshScenRequest& request);
+
+}  // namespace gameplan::cli
