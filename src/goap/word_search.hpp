@@ -67,6 +67,7 @@ public:
         double g_cost;
         double h;
         std::uint32_t g_actions;
+        std::uint32_t h_actions;  // lower bound on the remaining actions (space.length_bound(h))
         std::uint32_t parent;  // search::kNoNode for the root
         std::uint32_t label;   // action id of the edge parent -> this node
         NodeState state;
@@ -108,7 +109,10 @@ public:
             exhausted(search::BudgetLimit::Memory);
             return;
         }
-        if (!dead) push(root, Key{h, h, 0, ++m_sequence});
+        if (!dead) {
+            m_nodes[root].h_actions = space.length_bound(h);
+            push(root, Key{h, h, m_nodes[root].h_actions, ++m_sequence});
+        }
     }
 
     /// Runs up to `slice_expansions` expansions; see SearchContext::step.
@@ -206,6 +210,7 @@ private:
         n.g_cost = g_cost;
         n.h = h;
         n.g_actions = g_actions;
+        n.h_actions = 0;
         n.parent = parent;
         n.label = label;
         n.state = state;
@@ -269,7 +274,7 @@ private:
             n.g_actions = g_actions;
             n.parent = from;
             n.label = label;
-            const Key key{g_cost + n.h, n.h, g_actions, ++m_sequence};
+            const Key key{g_cost + n.h, n.h, g_actions + n.h_actions, ++m_sequence};
             if (n.state == NodeState::Open) {
                 decrease(id, key);
             } else {
@@ -286,7 +291,9 @@ private:
         }
         const std::uint32_t id = add_node(key0, key1, g_cost, h, g_actions, from, label, NodeState::Open, slot);
         if (id == search::kNoNode) return;  // out of memory: step() stops after this expansion
-        push(id, Key{g_cost + h, h, g_actions, ++m_sequence});
+        const std::uint32_t hl = space.length_bound(h);
+        m_nodes[id].h_actions = hl;
+        push(id, Key{g_cost + h, h, g_actions + hl, ++m_sequence});
     }
 
     // The open list starts as an unsorted array scanned on pop (a small query never holds more than a
