@@ -152,6 +152,9 @@ struct detail::PlannerImpl {
     // actions are the K relevant actions plus the artificial goal action K whose preconditions are the
     // goal literals).
     std::vector<std::uint32_t> ach_offset, ach_list;  // achievers (relevant actions), CSR by compact literal
+    // Effects that matter to LM-cut: literals some relevant action needs or the goal names (others never
+    // reach the goal nor the zone), CSR by relevant action.
+    std::vector<std::uint32_t> lm_eff_offset, lm_eff_list;
     std::vector<double> lm_cost;                      // K + 1: remaining costs this evaluation
     std::vector<double> lm_value;                     // 2R + 1: h_max of each fact this round
     std::vector<std::uint32_t> lm_pcf;                // K + 1: precondition choice (a fact) or kNoPcf
@@ -487,6 +490,8 @@ detail::PlannerImpl::PlannerImpl(const Domain& d) : domain(&d), atoms(d.atom_cou
     unreachable.reserve(atoms);
     goal_literals.reserve(atoms);
     ach_offset.reserve(2 * atoms + 2);
+    lm_eff_offset.reserve(actions + 1);
+    lm_eff_list.reserve(eff_total);
     ach_list.reserve(eff_total);
     lm_cost.reserve(actions + 1);
     lm_value.reserve(2 * atoms + 1);
@@ -668,7 +673,7 @@ void detail::PlannerImpl::lm_hmax(const std::uint64_t* state, std::size_t goal_n
             return;
         }
         const double v = at + lm_cost[k];
-        for (std::uint32_t i = eff_offset[k]; i < eff_offset[k + 1]; ++i) push(eff_list[i], v);
+        for (std::uint32_t i = lm_eff_offset[k]; i < lm_eff_offset[k + 1]; ++i) push(lm_eff_list[i], v);
     };
     for (std::size_t c = 0; c < R; ++c) push(static_cast<std::uint32_t>(2 * c + (bit(state, c) ? 1 : 0)), 0);
     for (const std::uint32_t k : no_pre_actions) fire(k, 0, kNoPcf);
@@ -699,12 +704,20 @@ double detail::PlannerImpl::lm_cut_value(const std::uint64_t* state, const std::
     std::copy(relevant_cost.begin(), relevant_cost.end(), lm_cost.begin());
     lm_cost[K] = 0;
     double h = 0;
-    for (int round = 0;; ++round) {
-        std::fill(lm_zone.begin(), lm_zone.end(), std::uint8_t{0});
-        for (std::size_t i = 0; i < goal_n; ++i) lm_zone[goal[i]] = 1;  // goal flags for lm_hmax
-        lm_hmax(state, goal_n);
+    std::fill(lm_zone.begin(), lm_zone.end(), std::uint8_t{0});
+    for (std::size_t i = 0; i < goal_n; ++i) lm_zone[goal[i]] = 1;  // goal flags for lm_hmax
+    lm_hmax(state, goal_n);
+    if (lm_value[goal_fact] == kInf) return kInf;
+    const auto heap_order = [](const HeapEntry& x, const HeapEntry& y) { return x.cost > y.cost; };
+    const auto lower = [&](std::uint32_t f, double v) {
+        if (v < lm_value[f]) {
+            lm_value[f] = v;
+            heap.push_back(HeapEntry{v, f});
+            std::push_heap(heap.begin(), heap.end(), heap_order);
+        }
+    };
+    for (;;) {
         const double hg = lm_value[goal_fact];
-        if (hg == kInf) return round == 0 ? kInf : h;  // (later rounds cannot lose reachability)
         if (hg <= 0) return h;
         // Goal zone: facts from which the goal fact is reached through zero-cost actions in the
         // justification graph (edges pcf(k) -> effects of k).
@@ -733,8 +746,8 @@ double detail::PlannerImpl::lm_cut_value(const std::uint64_t* state, const std::
         lm_cut.clear();
         lm_stack.clear();
         const auto visit_action = [&](std::uint32_t k) {
-            for (std::uint32_t i = eff_offset[k]; i < eff_offset[k + 1]; ++i) {
-                const std::uint32_t e = eff_list[i];
+            for (std::uint32_t i = lm_eff_offset[k]; i < lm_eff_offset[k + 1]; ++i) {
+                const std::uint32_t e = lm_eff_list[i];
                 if (lm_zone[e]) {
                     if (!lm_in_cut[k]) {
                         lm_in_cut[k] = 1;
@@ -770,6 +783,38 @@ double detail::PlannerImpl::lm_cut_value(const std::uint64_t* state, const std::
         }
         if (!(m > 0) || m == kInf) return h;  // cannot happen with exact costs; never loop
         h += m;
+        // Incremental h_max: only the cut actions became cheaper, so values only fall; propagate the
+        // decreases from their effects in cost order, re-choosing the precondition choice of every
+        // action whose chosen precondition fell (its maximum may now be another precondition).
+        heap.clear();
+        for (const std::uint32_t k : lm_cut) {
+            const double v = (lm_pcf[k] == kNoPcf ? 0.0 : lm_value[lm_pcf[k]]) + lm_cost[k];
+            for (std::uint32_t i = lm_eff_offset[k]; i < lm_eff_offset[k + 1]; ++i) lower(lm_eff_list[i], v);
+        }
+        while (!heap.empty()) {
+            std::pop_heap(heap.begin(), heap.end(), heap_order);
+            const HeapEntry top = heap.back();
+            heap.pop_back();
+            const std::uint32_t f = top.literal;
+            if (top.cost > lm_value[f] || f == goal_fact) continue;
+            for (std::uint32_t i = consumer_offset[f]; i < consumer_offset[f + 1]; ++i) {
+                const std::uint32_t k = consumer_list[i];
+                if (lm_pcf[k] != f) continue;
+                std::uint32_t best = f;
+                for (std::uint32_t j = pre_offset[k]; j < pre_offset[k + 1]; ++j)
+                    if (lm_value[pre_list[j]] > lm_value[best]) best = pre_list[j];
+                lm_pcf[k] = best;
+                const double v = lm_value[best] + lm_cost[k];
+                for (std::uint32_t j = lm_eff_offset[k]; j < lm_eff_offset[k + 1]; ++j) lower(lm_eff_list[j], v);
+            }
+            if (lm_pcf[K] == f) {
+                std::uint32_t best = f;
+                for (std::size_t i = 0; i < goal_n; ++i)
+                    if (lm_value[goal[i]] > lm_value[best]) best = goal[i];
+                lm_pcf[K] = best;
+                lm_value[goal_fact] = std::min(lm_value[goal_fact], lm_value[best]);
+            }
+        }
     }
 }
 
@@ -928,12 +973,22 @@ void detail::PlannerImpl::compile_goal(const Condition& goal, const PlanOptions&
     // LM-cut tables.
     goal_list.clear();
     for (const Literal& l : goal_literals) goal_list.push_back(compact_literal(l));
+    lm_eff_offset.assign(1, 0);
+    lm_eff_list.clear();
+    for (std::size_t k = 0; k < K; ++k) {
+        for (std::uint32_t i = eff_offset[k]; i < eff_offset[k + 1]; ++i) {
+            const std::uint32_t e = eff_list[i];
+            if (consumer_offset[e + 1] > consumer_offset[e] || goal_literal[e]) lm_eff_list.push_back(e);
+        }
+        lm_eff_offset.push_back(static_cast<std::uint32_t>(lm_eff_list.size()));
+    }
     ach_offset.assign(2 * R + 2, 0);
-    for (const std::uint32_t e : eff_list) ++ach_offset[e + 2];
+    for (const std::uint32_t e : lm_eff_list) ++ach_offset[e + 2];
     for (std::size_t l = 0; l < 2 * R; ++l) ach_offset[l + 2] += ach_offset[l + 1];
-    ach_list.resize(eff_list.size());
+    ach_list.resize(lm_eff_list.size());
     for (std::size_t k = 0; k < K; ++k)
-        for (std::uint32_t i = eff_offset[k]; i < eff_offset[k + 1]; ++i) ach_list[ach_offset[eff_list[i] + 1]++] = static_cast<std::uint32_t>(k);
+        for (std::uint32_t i = lm_eff_offset[k]; i < lm_eff_offset[k + 1]; ++i)
+            ach_list[ach_offset[lm_eff_list[i] + 1]++] = static_cast<std::uint32_t>(k);
     ach_offset.pop_back();  // now ach_offset[l] .. ach_offset[l + 1] are the achievers of l
     lm_cost.resize(K + 1);
     lm_value.resize(2 * R + 1);
