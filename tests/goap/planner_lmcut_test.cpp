@@ -188,3 +188,28 @@ TEST(LmCut, ZeroAllocationsPerPlanAfterWarmUp) {
         }
     }
 }
+
+// K independent two-step goals (prepare_i then finish_i, optimum 2K): h_max sees only one goal and
+// explodes; LM-cut sums the goals and expands O(K) states in both directions.
+TEST(LmCut, IndependentTwoStepGoalsExpandLinearly) {
+    for (const int k : {4, 8, 16, 32}) {
+        DomainBuilder b;
+        for (int i = 0; i < k; ++i) {
+            (void)b.add_action(name("prepare", i), 1, {}, {{name("ready", i), true}});
+            (void)b.add_action(name("finish", i), 1, {{name("ready", i), true}}, {{name("done", i), true}});
+        }
+        const Domain d = b.build();
+        Condition goal = d.make_condition();
+        for (int i = 0; i < k; ++i) goal.set(d.find_atom(name("done", i)), true);
+        Planner planner(d);
+        for (const Direction dir : {Direction::Forward, Direction::Backward}) {
+            PlanOptions o;
+            o.direction = dir;
+            o.heuristic = Heuristic::LmCut;
+            const PlanResult r = planner.plan(d.make_state(), goal, o);
+            ASSERT_EQ(r.status, Status::Found);
+            EXPECT_EQ(r.cost, 2 * k);
+            EXPECT_LE(r.stats.expanded, static_cast<std::uint64_t>(2 * k + 1)) << k << " " << to_string(dir);
+        }
+    }
+}
