@@ -43,7 +43,8 @@ namespace gameplan::goap::detail {
 class WordSearch {
 public:
     /// Open-list key: SearchContext<PlanCost>'s order (f, then h, then later push first) on a flat
-    /// layout. h has no action count: heuristics bound the cost only, as PlanCost{h, 0}.
+    /// layout. f_actions = g_actions + space.length_bound(h): 0 for h_max and blind (they bound the cost
+    /// only, as PlanCost{h, 0}), h / (largest action cost) for LM-cut.
     struct Key {
         double f;
         double h;
@@ -67,7 +68,6 @@ public:
         double g_cost;
         double h;
         std::uint32_t g_actions;
-        std::uint32_t h_actions;  // lower bound on the remaining actions (space.length_bound(h))
         std::uint32_t parent;  // search::kNoNode for the root
         std::uint32_t label;   // action id of the edge parent -> this node
         NodeState state;
@@ -109,10 +109,7 @@ public:
             exhausted(search::BudgetLimit::Memory);
             return;
         }
-        if (!dead) {
-            m_nodes[root].h_actions = space.length_bound(h);
-            push(root, Key{h, h, m_nodes[root].h_actions, ++m_sequence});
-        }
+        if (!dead) push(root, Key{h, h, space.length_bound(h), ++m_sequence});
     }
 
     /// Runs up to `slice_expansions` expansions; see SearchContext::step.
@@ -210,7 +207,6 @@ private:
         n.g_cost = g_cost;
         n.h = h;
         n.g_actions = g_actions;
-        n.h_actions = 0;
         n.parent = parent;
         n.label = label;
         n.state = state;
@@ -274,7 +270,7 @@ private:
             n.g_actions = g_actions;
             n.parent = from;
             n.label = label;
-            const Key key{g_cost + n.h, n.h, g_actions + n.h_actions, ++m_sequence};
+            const Key key{g_cost + n.h, n.h, g_actions + space.length_bound(n.h), ++m_sequence};
             if (n.state == NodeState::Open) {
                 decrease(id, key);
             } else {
@@ -291,9 +287,7 @@ private:
         }
         const std::uint32_t id = add_node(key0, key1, g_cost, h, g_actions, from, label, NodeState::Open, slot);
         if (id == search::kNoNode) return;  // out of memory: step() stops after this expansion
-        const std::uint32_t hl = space.length_bound(h);
-        m_nodes[id].h_actions = hl;
-        push(id, Key{g_cost + h, h, g_actions + hl, ++m_sequence});
+        push(id, Key{g_cost + h, h, g_actions + space.length_bound(h), ++m_sequence});
     }
 
     // The open list starts as an unsorted array scanned on pop (a small query never holds more than a
