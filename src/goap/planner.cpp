@@ -136,7 +136,37 @@ struct detail::PlannerImpl {
     search::SearchContext<PlanCost> context;
     std::vector<std::uint64_t> scratch;  // 4 * max words: current + successor state
     Direction direction = kDefaultDirection;
+    Heuristic heuristic = Heuristic::HMax;
     bool one_word = true;
+    // LM-cut breaks ties among equal f toward deeper nodes: besides the cost bound h it bounds the
+    // remaining number of actions by h / (largest relevant action cost), which keeps the (cost, actions)
+    // order admissible. 0 = no length bound (h_max and blind keep the bound 0, as before).
+    double length_scale = 0;
+    [[nodiscard]] std::uint32_t length_bound(double h) const noexcept {
+        if (length_scale == 0 || !(h < kInf)) return 0;
+        const double n = std::ceil(h * length_scale - 1e-9);
+        return n <= 0 ? 0u : n >= 4e9 ? 4000000000u : static_cast<std::uint32_t>(n);
+    }
+
+    // LM-cut (compact index space; facts are the 2R compact literals plus the artificial goal fact 2R;
+    // actions are the K relevant actions plus the artificial goal action K whose preconditions are the
+    // goal literals).
+    std::vector<std::uint32_t> ach_offset, ach_list;  // achievers (relevant actions), CSR by compact literal
+    // Effects that matter to LM-cut: literals some relevant action needs or the goal names (others never
+    // reach the goal nor the zone), CSR by relevant action.
+    std::vector<std::uint32_t> lm_eff_offset, lm_eff_list;
+    std::vector<double> lm_cost;                      // K + 1: remaining costs this evaluation
+    std::vector<double> lm_value;                     // 2R + 1: h_max of each fact this round
+    std::vector<std::uint32_t> lm_pcf;                // K + 1: precondition choice (a fact) or kNoPcf
+    std::vector<std::uint8_t> lm_zone;                // 2R + 1: in the goal zone
+    std::vector<std::uint8_t> lm_reached;             // 2R + 1: reached before the zone
+    std::vector<std::uint8_t> lm_in_cut;              // K + 1
+    std::vector<std::uint32_t> lm_remaining;          // K + 1: unsettled preconditions
+    std::vector<std::uint32_t> lm_cut, lm_stack;
+    std::vector<std::uint32_t> lm_goal;               // goal facts of this evaluation
+    std::vector<std::uint32_t> goal_list;             // the query's compact goal literals
+    double lm_cut_value(const std::uint64_t* state, const std::uint32_t* goal, std::size_t goal_n);
+    void lm_hmax(const std::uint64_t* state, std::size_t goal_n);
 
     // The registry's bytes as the engine's memory budget sees them: past any limit once it refused
     // a state.
@@ -201,6 +231,11 @@ struct ForwardSpace {
     }
 
     [[nodiscard]] PlanCost heuristic(search::NodeIndex node) {
+        if (p.heuristic == Heuristic::LmCut) {
+            const double h = p.lm_cut_value(p.registry.state(node), p.goal_list.data(), p.goal_list.size());
+            return PlanCost{h, p.length_bound(h)};
+        }
+        if (p.heuristic == Heuristic::Blind) return PlanCost{0, 0};
         return PlanCost{p.h_max(p.registry.state(node), p.h_scratch.data(), true), 0};
     }
 
@@ -253,6 +288,17 @@ struct BackwardSpace {
     [[nodiscard]] PlanCost heuristic(search::NodeIndex node) const noexcept {
         const std::size_t W = width();
         const std::uint64_t* g = p.registry.state(node);
+        if (p.heuristic == Heuristic::Blind) return PlanCost{0, 0};
+        if (p.heuristic == Heuristic::LmCut) {
+            p.lm_goal.clear();
+            for (std::size_t w = 0; w < W; ++w)
+                for (std::uint64_t bits = g[w]; bits; bits &= bits - 1) {
+                    const std::size_t b = static_cast<std::size_t>(std::countr_zero(bits));
+                    p.lm_goal.push_back(static_cast<std::uint32_t>(2 * (w * 64 + b) + ((g[W + w] >> b) & 1u)));
+                }
+            const double h = p.lm_cut_value(p.start_words.data(), p.lm_goal.data(), p.lm_goal.size());
+            return PlanCost{h, p.length_bound(h)};
+        }
         const double* h = p.h_start.data();
         double best = 0;
         for (std::size_t w = 0; w < W; ++w)
@@ -315,8 +361,11 @@ struct ForwardWordSpace {
     std::uint64_t goal_care, goal_values;
 
     [[nodiscard]] bool is_goal(std::uint64_t s, std::uint64_t) const noexcept { return (s & goal_care) == goal_values; }
+    [[nodiscard]] std::uint32_t length_bound(double h) const noexcept { return p.length_bound(h); }
 
     [[nodiscard]] double heuristic(std::uint64_t s, std::uint64_t) {
+        if (p.heuristic == Heuristic::LmCut) return p.lm_cut_value(&s, p.goal_list.data(), p.goal_list.size());
+        if (p.heuristic == Heuristic::Blind) return 0;
         return p.word_hmax ? p.h_max_word<true>(s, p.h_scratch.data()) : p.h_max(&s, p.h_scratch.data(), true);
     }
 
@@ -338,11 +387,21 @@ struct BackwardWordSpace {
     std::uint64_t start;
 
     [[nodiscard]] bool is_goal(std::uint64_t care, std::uint64_t values) const noexcept { return (start & care) == values; }
+    [[nodiscard]] std::uint32_t length_bound(double h) const noexcept { return p.length_bound(h); }
 
     // Only literals the start does not satisfy can raise the maximum (the others cost 0), and those are
     // all reached by h_max from the start (goal literals were checked, the others are preconditions of
     // reachable actions), so h_start holds their costs.
     [[nodiscard]] double heuristic(std::uint64_t care, std::uint64_t values) const noexcept {
+        if (p.heuristic == Heuristic::Blind) return 0;
+        if (p.heuristic == Heuristic::LmCut) {
+            p.lm_goal.clear();
+            for (std::uint64_t bits = care; bits; bits &= bits - 1) {
+                const unsigned b = static_cast<unsigned>(std::countr_zero(bits));
+                p.lm_goal.push_back(2 * b + static_cast<std::uint32_t>((values >> b) & 1u));
+            }
+            return p.lm_cut_value(p.start_words.data(), p.lm_goal.data(), p.lm_goal.size());
+        }
         const double* h = p.h_start.data();
         double best = 0;
         for (std::uint64_t bits = care & (start ^ values); bits; bits &= bits - 1) {
@@ -430,6 +489,22 @@ detail::PlannerImpl::PlannerImpl(const Domain& d) : domain(&d), atoms(d.atom_cou
     plan.reserve(64);
     unreachable.reserve(atoms);
     goal_literals.reserve(atoms);
+    ach_offset.reserve(2 * atoms + 2);
+    lm_eff_offset.reserve(actions + 1);
+    lm_eff_list.reserve(eff_total);
+    ach_list.reserve(eff_total);
+    lm_cost.reserve(actions + 1);
+    lm_value.reserve(2 * atoms + 1);
+    lm_pcf.reserve(actions + 1);
+    lm_zone.reserve(2 * atoms + 1);
+    lm_reached.reserve(2 * atoms + 1);
+    lm_in_cut.reserve(actions + 1);
+    lm_remaining.reserve(actions + 1);
+    lm_cut.reserve(actions + 1);
+    lm_stack.reserve(2 * atoms + actions + 2);
+    lm_goal.reserve(atoms);
+    goal_list.reserve(atoms);
+    heap.reserve(eff_total + 2 * atoms + actions + 2);
 }
 
 // h_max over the compact relaxed problem from `state` (W words), written to cost[0, 2R). A
@@ -562,6 +637,184 @@ double detail::PlannerImpl::h_max_word(std::uint64_t state, double* literal_cost
         reachable_true = settled_true;
         reachable_false = settled_false;
         return 0;
+    }
+}
+
+// One h_max pass of LM-cut with the current costs lm_cost: lm_value for every fact (the goal fact 2R
+// included), lm_pcf for every action that fires (its precondition of largest value, the last one to
+// settle; kNoPcf for actions without preconditions, and unfired actions keep kUnfired). Runs to the end
+// (no early stop): the cut must see every action a relaxed plan may use.
+namespace {
+constexpr std::uint32_t kNoPcf = UINT32_MAX - 1;
+constexpr std::uint32_t kUnfired = UINT32_MAX;
+}  // namespace
+
+void detail::PlannerImpl::lm_hmax(const std::uint64_t* state, std::size_t goal_n) {
+    const std::size_t R = relevant_atoms;
+    const std::size_t K = relevant_actions.size();
+    const std::uint32_t goal_fact = static_cast<std::uint32_t>(2 * R);
+    std::fill(lm_value.begin(), lm_value.end(), kInf);
+    std::fill(lm_pcf.begin(), lm_pcf.end(), kUnfired);
+    std::copy(pre_count.begin(), pre_count.end(), lm_remaining.begin());
+    lm_remaining[K] = static_cast<std::uint32_t>(goal_n);
+    heap.clear();
+    const auto heap_order = [](const HeapEntry& x, const HeapEntry& y) { return x.cost > y.cost; };
+    const auto push = [&](std::uint32_t f, double v) {
+        if (v < lm_value[f]) {
+            lm_value[f] = v;
+            heap.push_back(HeapEntry{v, f});
+            std::push_heap(heap.begin(), heap.end(), heap_order);
+        }
+    };
+    const auto fire = [&](std::uint32_t k, double at, std::uint32_t pcf) {
+        lm_pcf[k] = pcf;
+        if (k == K) {
+            push(goal_fact, at);
+            return;
+        }
+        const double v = at + lm_cost[k];
+        for (std::uint32_t i = lm_eff_offset[k]; i < lm_eff_offset[k + 1]; ++i) push(lm_eff_list[i], v);
+    };
+    for (std::size_t c = 0; c < R; ++c) push(static_cast<std::uint32_t>(2 * c + (bit(state, c) ? 1 : 0)), 0);
+    for (const std::uint32_t k : no_pre_actions) fire(k, 0, kNoPcf);
+    if (goal_n == 0) fire(static_cast<std::uint32_t>(K), 0, kNoPcf);
+    // Goal-action consumers: a goal literal may repeat nothing (each literal once), so count down per
+    // settled literal that is a goal of this evaluation (lm_zone doubles as the "is a goal" flag here).
+    while (!heap.empty()) {
+        std::pop_heap(heap.begin(), heap.end(), heap_order);
+        const HeapEntry top = heap.back();
+        heap.pop_back();
+        if (top.cost > lm_value[top.literal]) continue;
+        const std::uint32_t f = top.literal;
+        if (f == goal_fact) continue;
+        if (lm_zone[f] && --lm_remaining[K] == 0) fire(static_cast<std::uint32_t>(K), top.cost, f);
+        for (std::uint32_t i = consumer_offset[f]; i < consumer_offset[f + 1]; ++i) {
+            const std::uint32_t k = consumer_list[i];
+            if (--lm_remaining[k] == 0) fire(k, top.cost, f);
+        }
+    }
+}
+
+// LM-cut from `state` (compact words) to the conjunction of the compact literals goal[0, goal_n)
+// (distinct literals). Infinity when the goal is unreachable in the relaxation.
+double detail::PlannerImpl::lm_cut_value(const std::uint64_t* state, const std::uint32_t* goal, std::size_t goal_n) {
+    const std::size_t R = relevant_atoms;
+    const std::size_t K = relevant_actions.size();
+    const std::uint32_t goal_fact = static_cast<std::uint32_t>(2 * R);
+    std::copy(relevant_cost.begin(), relevant_cost.end(), lm_cost.begin());
+    lm_cost[K] = 0;
+    double h = 0;
+    std::fill(lm_zone.begin(), lm_zone.end(), std::uint8_t{0});
+    for (std::size_t i = 0; i < goal_n; ++i) lm_zone[goal[i]] = 1;  // goal flags for lm_hmax
+    lm_hmax(state, goal_n);
+    if (lm_value[goal_fact] == kInf) return kInf;
+    const auto heap_order = [](const HeapEntry& x, const HeapEntry& y) { return x.cost > y.cost; };
+    const auto lower = [&](std::uint32_t f, double v) {
+        if (v < lm_value[f]) {
+            lm_value[f] = v;
+            heap.push_back(HeapEntry{v, f});
+            std::push_heap(heap.begin(), heap.end(), heap_order);
+        }
+    };
+    for (;;) {
+        const double hg = lm_value[goal_fact];
+        if (hg <= 0) return h;
+        // Goal zone: facts from which the goal fact is reached through zero-cost actions in the
+        // justification graph (edges pcf(k) -> effects of k).
+        std::fill(lm_zone.begin(), lm_zone.end(), std::uint8_t{0});
+        lm_zone[goal_fact] = 1;
+        lm_stack.clear();
+        // The goal action (cost 0) is the goal fact's only achiever.
+        if (lm_pcf[K] != kNoPcf && lm_pcf[K] != kUnfired && !lm_zone[lm_pcf[K]]) {
+            lm_zone[lm_pcf[K]] = 1;
+            lm_stack.push_back(lm_pcf[K]);
+        }
+        while (!lm_stack.empty()) {
+            const std::uint32_t f = lm_stack.back();
+            lm_stack.pop_back();
+            for (std::uint32_t i = ach_offset[f]; i < ach_offset[f + 1]; ++i) {
+                const std::uint32_t k = ach_list[i];
+                const std::uint32_t pcf = lm_pcf[k];
+                if (lm_cost[k] != 0 || pcf == kUnfired || pcf == kNoPcf || lm_zone[pcf]) continue;
+                lm_zone[pcf] = 1;
+                lm_stack.push_back(pcf);
+            }
+        }
+        // Facts reached from the state without entering the zone; the cut is the actions leaving them
+        // into the zone.
+        std::fill(lm_reached.begin(), lm_reached.end(), std::uint8_t{0});
+        lm_cut.clear();
+        lm_stack.clear();
+        const auto visit_action = [&](std::uint32_t k) {
+            for (std::uint32_t i = lm_eff_offset[k]; i < lm_eff_offset[k + 1]; ++i) {
+                const std::uint32_t e = lm_eff_list[i];
+                if (lm_zone[e]) {
+                    if (!lm_in_cut[k]) {
+                        lm_in_cut[k] = 1;
+                        lm_cut.push_back(k);
+                    }
+                } else if (!lm_reached[e]) {
+                    lm_reached[e] = 1;
+                    lm_stack.push_back(e);
+                }
+            }
+        };
+        for (std::size_t c = 0; c < R; ++c) {
+            const std::uint32_t f = static_cast<std::uint32_t>(2 * c + (bit(state, c) ? 1 : 0));
+            if (!lm_zone[f] && !lm_reached[f]) {
+                lm_reached[f] = 1;
+                lm_stack.push_back(f);
+            }
+        }
+        for (const std::uint32_t k : no_pre_actions) visit_action(k);
+        while (!lm_stack.empty()) {
+            const std::uint32_t f = lm_stack.back();
+            lm_stack.pop_back();
+            for (std::uint32_t i = consumer_offset[f]; i < consumer_offset[f + 1]; ++i) {
+                const std::uint32_t k = consumer_list[i];
+                if (lm_pcf[k] == f) visit_action(k);
+            }
+        }
+        double m = kInf;
+        for (const std::uint32_t k : lm_cut) m = std::min(m, lm_cost[k]);
+        for (const std::uint32_t k : lm_cut) {
+            lm_cost[k] -= m;
+            lm_in_cut[k] = 0;
+        }
+        if (!(m > 0) || m == kInf) return h;  // cannot happen with exact costs; never loop
+        h += m;
+        // Incremental h_max: only the cut actions became cheaper, so values only fall; propagate the
+        // decreases from their effects in cost order, re-choosing the precondition choice of every
+        // action whose chosen precondition fell (its maximum may now be another precondition).
+        heap.clear();
+        for (const std::uint32_t k : lm_cut) {
+            const double v = (lm_pcf[k] == kNoPcf ? 0.0 : lm_value[lm_pcf[k]]) + lm_cost[k];
+            for (std::uint32_t i = lm_eff_offset[k]; i < lm_eff_offset[k + 1]; ++i) lower(lm_eff_list[i], v);
+        }
+        while (!heap.empty()) {
+            std::pop_heap(heap.begin(), heap.end(), heap_order);
+            const HeapEntry top = heap.back();
+            heap.pop_back();
+            const std::uint32_t f = top.literal;
+            if (top.cost > lm_value[f] || f == goal_fact) continue;
+            for (std::uint32_t i = consumer_offset[f]; i < consumer_offset[f + 1]; ++i) {
+                const std::uint32_t k = consumer_list[i];
+                if (lm_pcf[k] != f) continue;
+                std::uint32_t best = f;
+                for (std::uint32_t j = pre_offset[k]; j < pre_offset[k + 1]; ++j)
+                    if (lm_value[pre_list[j]] > lm_value[best]) best = pre_list[j];
+                lm_pcf[k] = best;
+                const double v = lm_value[best] + lm_cost[k];
+                for (std::uint32_t j = lm_eff_offset[k]; j < lm_eff_offset[k + 1]; ++j) lower(lm_eff_list[j], v);
+            }
+            if (lm_pcf[K] == f) {
+                std::uint32_t best = f;
+                for (std::size_t i = 0; i < goal_n; ++i)
+                    if (lm_value[goal[i]] > lm_value[best]) best = goal[i];
+                lm_pcf[K] = best;
+                lm_value[goal_fact] = std::min(lm_value[goal_fact], lm_value[best]);
+            }
+        }
     }
 }
 
@@ -717,6 +970,34 @@ void detail::PlannerImpl::compile_goal(const Condition& goal, const PlanOptions&
     h_start.resize(2 * R);
     h_scratch.resize(2 * R);
 
+    // LM-cut tables.
+    goal_list.clear();
+    for (const Literal& l : goal_literals) goal_list.push_back(compact_literal(l));
+    lm_eff_offset.assign(1, 0);
+    lm_eff_list.clear();
+    for (std::size_t k = 0; k < K; ++k) {
+        for (std::uint32_t i = eff_offset[k]; i < eff_offset[k + 1]; ++i) {
+            const std::uint32_t e = eff_list[i];
+            if (consumer_offset[e + 1] > consumer_offset[e] || goal_literal[e]) lm_eff_list.push_back(e);
+        }
+        lm_eff_offset.push_back(static_cast<std::uint32_t>(lm_eff_list.size()));
+    }
+    ach_offset.assign(2 * R + 2, 0);
+    for (const std::uint32_t e : lm_eff_list) ++ach_offset[e + 2];
+    for (std::size_t l = 0; l < 2 * R; ++l) ach_offset[l + 2] += ach_offset[l + 1];
+    ach_list.resize(lm_eff_list.size());
+    for (std::size_t k = 0; k < K; ++k)
+        for (std::uint32_t i = lm_eff_offset[k]; i < lm_eff_offset[k + 1]; ++i)
+            ach_list[ach_offset[lm_eff_list[i] + 1]++] = static_cast<std::uint32_t>(k);
+    ach_offset.pop_back();  // now ach_offset[l] .. ach_offset[l + 1] are the achievers of l
+    lm_cost.resize(K + 1);
+    lm_value.resize(2 * R + 1);
+    lm_pcf.resize(K + 1);
+    lm_zone.resize(2 * R + 1);
+    lm_reached.resize(2 * R + 1);
+    lm_in_cut.assign(K + 1, 0);
+    lm_remaining.resize(K + 1);
+
     cached_goal = goal;
     cached_has_enabled = !options.enabled.empty();
     cached_has_costs = !options.costs.empty();
@@ -841,10 +1122,17 @@ Status detail::PlannerImpl::begin(const WorldState& start, const Condition& goal
             if (!std::isfinite(c) || c < 0 || c > kMaxActionCost) valid = false;
     if (!valid) return status = Status::InvalidQuery;
     direction = options.direction;
+    heuristic = options.heuristic;
     if (!cache_hit(goal, options)) compile_goal(goal, options);
     if (cost_too_large) return status = Status::InvalidQuery;
     one_word = words == 1 && !options.force_generic_representation;
     if (!compile_start(start, one_word)) return status = Status::NoPath;
+    length_scale = 0;
+    if (heuristic == Heuristic::LmCut) {
+        double largest = 0;
+        for (std::size_t i = 0; i < search_count; ++i) largest = std::max(largest, search_cost[i]);
+        length_scale = largest > 0 ? 1 / largest : 0;
+    }
     const search::Budget budget{options.max_expansions, options.deadline, options.max_memory_bytes};
     if (one_word) {
         if (direction == Direction::Forward) {
@@ -998,6 +1286,23 @@ std::span<const Literal> Planner::unreachable_goals() const noexcept {
 std::span<const Comparison> Planner::unreachable_goal_comparisons() const noexcept {
     return m_impl->numeric ? std::span<const Comparison>(m_impl->numeric->unreachable_cmps) : std::span<const Comparison>();
 }
+double Planner::estimate(const WorldState& state, const Condition& goal, const PlanOptions& options) {
+    detail::PlannerImpl& p = *m_impl;
+    if (p.numeric) return std::numeric_limits<double>::quiet_NaN();
+    PlanOptions o = options;
+    o.direction = Direction::Forward;
+    o.max_expansions = 0;
+    const Status s = p.begin(state, goal, o);
+    if (s == Status::NoPath) return kInf;
+    if (s != Status::InProgress) return std::numeric_limits<double>::quiet_NaN();
+    switch (options.heuristic) {
+        case Heuristic::Blind: return 0;
+        case Heuristic::LmCut: return p.lm_cut_value(p.start_words.data(), p.goal_list.data(), p.goal_list.size());
+        case Heuristic::HMax: break;
+    }
+    return p.h_max(p.start_words.data(), p.h_scratch.data(), true);
+}
+
 std::size_t Planner::relevant_action_count() const noexcept {
     return m_impl->numeric ? m_impl->numeric->search_actions.size() : m_impl->search_count;
 }

@@ -43,7 +43,8 @@ namespace gameplan::goap::detail {
 class WordSearch {
 public:
     /// Open-list key: SearchContext<PlanCost>'s order (f, then h, then later push first) on a flat
-    /// layout. h has no action count: heuristics bound the cost only, as PlanCost{h, 0}.
+    /// layout. f_actions = g_actions + space.length_bound(h): 0 for h_max and blind (they bound the cost
+    /// only, as PlanCost{h, 0}), h / (largest action cost) for LM-cut.
     struct Key {
         double f;
         double h;
@@ -108,7 +109,7 @@ public:
             exhausted(search::BudgetLimit::Memory);
             return;
         }
-        if (!dead) push(root, Key{h, h, 0, ++m_sequence});
+        if (!dead) push(root, Key{h, h, space.length_bound(h), ++m_sequence});
     }
 
     /// Runs up to `slice_expansions` expansions; see SearchContext::step.
@@ -269,7 +270,7 @@ private:
             n.g_actions = g_actions;
             n.parent = from;
             n.label = label;
-            const Key key{g_cost + n.h, n.h, g_actions, ++m_sequence};
+            const Key key{g_cost + n.h, n.h, g_actions + space.length_bound(n.h), ++m_sequence};
             if (n.state == NodeState::Open) {
                 decrease(id, key);
             } else {
@@ -286,7 +287,7 @@ private:
         }
         const std::uint32_t id = add_node(key0, key1, g_cost, h, g_actions, from, label, NodeState::Open, slot);
         if (id == search::kNoNode) return;  // out of memory: step() stops after this expansion
-        push(id, Key{g_cost + h, h, g_actions, ++m_sequence});
+        push(id, Key{g_cost + h, h, g_actions + space.length_bound(h), ++m_sequence});
     }
 
     // The open list starts as an unsorted array scanned on pop (a small query never holds more than a

@@ -3,6 +3,7 @@
 #include "commands.hpp"
 #include "domain_util.hpp"
 #include "dot_util.hpp"
+#include "pddl_cli.hpp"
 
 #include <gameplan/goap/explain.hpp>
 
@@ -28,7 +29,11 @@ namespace {
 
 struct PlanArgs {
     std::string file;
-    std::string direction = std::string(goap::to_string(goap::kDefaultDirection));
+    std::string problem;    // with --pddl: the PDDL problem file
+    bool pddl = false;      // --pddl DOMAIN.pddl PROBLEM.pddl
+    std::string heuristic;  // empty: hmax (JSON/CSV domains), lmcut (PDDL)
+    std::string write_plan;  // --write-plan FILE (PDDL: IPC plan format)
+    std::string direction;  // empty: the default (backward; PDDL: forward)
     std::uint64_t max_nodes = 0;  // 0 = unlimited
     std::string goal;
     bool json = false;
@@ -131,6 +136,21 @@ std::string budget_text(const PlanArgs& args, search::BudgetLimit limit) {
 }
 
 int run_plan(const PlanArgs& args) {
+    if (args.pddl) {
+        if (args.problem.empty()) throw UsageError("--pddl needs a domain and a problem file: plan --pddl DOMAIN.pddl PROBLEM.pddl");
+        PddlPlanRequest rq;
+        rq.domain = args.file;
+        rq.problem = args.problem;
+        rq.direction = args.direction;
+        rq.heuristic = args.heuristic;
+        rq.max_nodes = args.max_nodes;
+        rq.json = args.json;
+        rq.write_plan = args.write_plan;
+        rq.limits = args.limits;
+        return run_pddl_plan(rq);
+    }
+    if (!args.problem.empty()) throw UsageError("a second file is only read with --pddl (DOMAIN.pddl PROBLEM.pddl)");
+    if (!args.write_plan.empty()) throw UsageError("--write-plan needs --pddl");
     const auto t0 = std::chrono::steady_clock::now();
     const io::DomainFile file = load_domain_reporting_all(args.file);
     for (std::size_t a = 0; a < file.domain.action_count(); ++a) {
@@ -145,7 +165,12 @@ int run_plan(const PlanArgs& args) {
     if (!args.trace.empty()) write_trace(args, file, *goal);
 
     goap::PlanOptions options;
-    options.direction = args.direction == "forward" ? goap::Direction::Forward : goap::Direction::Backward;
+    options.direction = args.direction.empty() ? goap::kDefaultDirection
+                        : args.direction == "forward" ? goap::Direction::Forward
+                                                      : goap::Direction::Backward;
+    options.heuristic = args.heuristic == "lmcut"   ? goap::Heuristic::LmCut
+                        : args.heuristic == "blind" ? goap::Heuristic::Blind
+                                                    : goap::Heuristic::HMax;
     if (args.max_nodes > 0) options.max_expansions = args.max_nodes;
     options.deadline = args.limits.deadline(t0);
     options.max_memory_bytes = args.limits.max_memory_bytes();
@@ -226,9 +251,14 @@ int run_plan(const PlanArgs& args) {
 void add_plan_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<PlanArgs>();
     CLI::App* cmd = app.add_subcommand("plan", "Find a cost-optimal GOAP plan for a domain file (exit 0 found, 1 none, 2 bad input)");
-    cmd->add_option("domain", args->file, "Domain file, JSON or CSV (see docs/formats.md; '-' = standard input)")->required();
+    cmd->add_option("domain", args->file, "Domain file, JSON or CSV (see docs/formats.md; '-' = standard input); with --pddl a PDDL domain")->required();
+    cmd->add_option("problem", args->problem, "With --pddl: the PDDL problem file");
+    cmd->add_flag("--pddl", args->pddl, "Read a PDDL domain and problem (plan --pddl DOMAIN.pddl PROBLEM.pddl; docs/goap.md)");
+    cmd->add_option("--heuristic", args->heuristic, "Search heuristic (default: hmax; with --pddl lmcut)")
+        ->check(CLI::IsMember({"lmcut", "hmax", "blind"}));
+    cmd->add_option("--write-plan", args->write_plan, "With --pddl: write the plan in the IPC format to this file");
     cmd->add_option("--direction", args->direction, "Search direction (default: " +
-                                                        std::string(goap::to_string(goap::kDefaultDirection)) + ")")
+                                                        std::string(goap::to_string(goap::kDefaultDirection)) + "; with --pddl forward)")
         ->check(CLI::IsMember({"forward", "backward"}));
     add_integer_option(cmd, "--max-nodes", args->max_nodes, 1, UINT64_MAX, "Node expansion budget (default: unlimited)");
     add_limit_options(cmd, args->limits, kDefaultPlanTimeLimitS, "the search");

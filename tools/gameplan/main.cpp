@@ -2,6 +2,7 @@
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "navmesh_cli.hpp"
+#include "pddl_cli.hpp"
 
 #include <gameplan/config.hpp>
 #include <gameplan/io/load_error.hpp>
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
     gameplan::cli::add_explain_command(app, exit_code);
     gameplan::cli::add_lint_command(app, exit_code);
     gameplan::cli::add_dot_command(app, exit_code);
+    gameplan::cli::add_ground_command(app, exit_code);
     try {
         app.parse(argc, argv);
         // A command that could not write its answer has failed, whatever it computed.

@@ -83,6 +83,24 @@ enum class Direction : std::uint8_t {
 /// (its heuristic is a table lookup, not a relaxed-planning pass); see docs/benchmarks.md.
 inline constexpr Direction kDefaultDirection = Direction::Backward;
 
+/// Heuristic of the search. All are admissible, so every choice returns optimal plans; they differ in
+/// how many states the search expands and what each costs.
+enum class Heuristic : std::uint8_t {
+    HMax,   ///< h_max: the costliest single goal literal in the delete relaxation. Cheapest per state;
+            ///< the default, and the right choice for game domains (tens of atoms and actions).
+    LmCut,  ///< LM-cut (Helmert and Domshlak 2009): sums the costs of disjunctive action landmarks
+            ///< found by repeated h_max passes. At least h_max everywhere and often far larger (it sees
+            ///< every independent subgoal), at several h_max passes per state: the choice for classical
+            ///< planning tasks (PDDL) and large domains. Forward: from each state to the goal; backward:
+            ///< from the start to each sub-goal.
+    Blind,  ///< 0 everywhere (uniform-cost search); a baseline.
+};
+
+/// "hmax" / "lmcut" / "blind".
+[[nodiscard]] constexpr std::string_view to_string(Heuristic heuristic) noexcept {
+    return heuristic == Heuristic::HMax ? "hmax" : heuristic == Heuristic::LmCut ? "lmcut" : "blind";
+}
+
 /// "forward" / "backward".
 [[nodiscard]] constexpr std::string_view to_string(Direction direction) noexcept {
     return direction == Direction::Forward ? "forward" : "backward";
@@ -98,6 +116,8 @@ inline constexpr double kMaxActionCost = 1e290;
 struct PlanOptions {
     /// Search direction; both are optimal.
     Direction direction = kDefaultDirection;
+    /// Heuristic (domains without variables; domains with variables always use h_max).
+    Heuristic heuristic = Heuristic::HMax;
     /// Maximum number of node expansions over the whole query; exceeding it returns BudgetExhausted.
     std::uint64_t max_expansions = UINT64_MAX;
     /// Wall-clock deadline (checked every 64 expansions); passing it returns BudgetExhausted.
@@ -181,6 +201,12 @@ public:
     /// The same for the goal's comparisons on variables (domains with variables only): comparisons no
     /// value reachable in the relaxation satisfies. Valid until the next begin().
     [[nodiscard]] std::span<const Comparison> unreachable_goal_comparisons() const noexcept;
+
+    /// The heuristic value `options.heuristic` gives `state` for reaching `goal` (an admissible lower
+    /// bound on the cost of a plan; infinity when the goal is unreachable even in the relaxation), as
+    /// the forward search would compute it. Ends the current query. For tests and tools; allocation-free
+    /// after warm-up like plan(). Returns NaN when the query is invalid; domains with variables: NaN.
+    [[nodiscard]] double estimate(const WorldState& state, const Condition& goal, const PlanOptions& options = {});
 
     /// Number of actions that survived relevance and reachability pruning in the current query.
     [[nodiscard]] std::size_t relevant_action_count() const noexcept;

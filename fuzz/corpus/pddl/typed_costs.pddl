@@ -1,0 +1,11 @@
+(define (domain rooms) (:requirements :typing :negative-preconditions :equality :action-costs)
+  (:types room - place robot) (:constants hall - room)
+  (:predicates (at ?r - robot ?p - place) (door ?a ?b - place) (locked ?p - place))
+  (:functions (total-cost) - number (len ?a ?b - place) - number)
+  (:action go :parameters (?r - robot ?a ?b - place)
+    :precondition (and (at ?r ?a) (door ?a ?b) (not (locked ?b)) (not (= ?a ?b)))
+    :effect (and (not (at ?r ?a)) (at ?r ?b) (increase (total-cost) (len ?a ?b))))
+  (:action unlock :parameters (?r - robot ?p - place) :precondition (and (at ?r hall) (locked ?p))
+    :effect (and (not (locked ?p)) (increase (total-cost) 5))))
+;;problem
+(define (problem p) (:domain rooms) (:objects k a - room r - robot) (:init (at r k) (door k hall) (door hall a) (locked a) (= (total-cost) 0) (= (len k hall) 2) (= (len hall a) 1)) (:goal (at r a)) (:metric minimize (total-cost)))

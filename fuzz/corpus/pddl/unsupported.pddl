@@ -1,0 +1,3 @@
+(define (domain x) (:requirements :conditional-effects))
+;;problem
+(define (problem p) (:domain x) (:goal (and)))

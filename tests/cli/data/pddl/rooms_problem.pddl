@@ -1,0 +1,1 @@
+(define (problem p) (:domain rooms) (:objects k a - room r - robot) (:init (at r k) (door k hall) (door hall a) (locked a) (= (total-cost) 0) (= (len k hall) 2) (= (len hall a) 1)) (:goal (at r a)) (:metric minimize (total-cost)))

@@ -1,0 +1,2 @@
+(define (domain x)
+  (:requirements :strips :conditional-effects))
