@@ -14,6 +14,9 @@
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/grid_rules.hpp>
 #include <gameplan/path/penalty_layer.hpp>
+#include <gameplan/path/area_filter.hpp>
+#include <gameplan/path/influence.hpp>
+#include <gameplan/path/fog.hpp>
 #include <gameplan/path/grid_search.hpp>
 #include <gameplan/path/movement.hpp>
 #include <gameplan/path/grid_space.hpp>

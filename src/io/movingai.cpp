@@ -123,14 +123,19 @@ bool apply_cell(GridMap& map, GridPoint p, char c, const MapLoadOptions& options
         case '.':
         case 'G': map.set_passable(p, true); return true;
         case '@':
-        case 'O':
-        case 'T': return true;  // the map starts all blocked
+        case 'O': return true;  // the map starts all blocked
+        case 'T':
+            if (options.areas != nullptr) options.areas->set(p, path::kAreaTrees);
+            if (options.trees_passable) map.set_passable(p, true);
+            return true;
         case '#': return text_format;
         case 'S':
+            if (options.areas != nullptr) options.areas->set(p, path::kAreaSwamp);
             map.set_passable(p, true);
             if (options.swamp_cost != 1) map.set_cost(p, options.swamp_cost);
             return true;
         case 'W':
+            if (options.areas != nullptr) options.areas->set(p, path::kAreaWater);
             if (options.water_passable) {
                 map.set_passable(p, true);
                 if (options.water_cost != 1) map.set_cost(p, options.water_cost);
@@ -257,6 +262,7 @@ GridMap parse_movingai_map(std::string_view text, const std::string& source_name
 
     GridMap map;
     (void)map.reset(header.width, header.height, false);
+    if (options.areas != nullptr) options.areas->reset(map);
     for (std::size_t r = 0; r < height; ++r) {
         const Line& line = lines[header.first_row + r];
         for (std::size_t c = 0; c < width; ++c)
@@ -294,6 +300,7 @@ GridMap parse_text_map(std::string_view text, const std::string& source_name, co
                                 " like the first row");
     GridMap map;
     (void)map.reset(static_cast<std::int64_t>(width), static_cast<std::int64_t>(rows.size()), false);
+    if (options.areas != nullptr) options.areas->reset(map);
     for (std::size_t r = 0; r < rows.size(); ++r)
         for (std::size_t c = 0; c < width; ++c)
             if (!apply_cell(map, GridPoint{static_cast<std::int32_t>(c), static_cast<std::int32_t>(r)}, rows[r].text[c],

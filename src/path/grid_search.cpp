@@ -68,18 +68,40 @@ Status GridPathfinder::prepare(const GridMap& map, const GridSearchOptions& opti
     m_step = nullptr;
     m_map = nullptr;
     m_dead_ends = nullptr;
-    m_penalties = nullptr;
-    m_penalty_weight = 0.0;
+    m_layers.clear();
+    m_areas = nullptr;
+    m_multipliers = nullptr;
+    m_forbidden = 0;
+    m_base_multiplier = 1.0;
+    m_extras = false;
     if (map.empty() || !(options.weight >= 1.0) || !std::isfinite(options.weight))
         return m_status = Status::InvalidQuery;
+    const auto good_weight = [](double w) { return w >= 0.0 && std::isfinite(w); };
     if (options.penalties != nullptr) {
-        if (!options.penalties->matches(map) || !(options.penalty_weight >= 0.0) || !std::isfinite(options.penalty_weight))
+        if (!options.penalties->matches(map) || !good_weight(options.penalty_weight)) return m_status = Status::InvalidQuery;
+        if (options.penalty_weight > 0.0) m_layers.push_back(ActiveLayer{options.penalties, options.penalty_weight});
+    }
+    for (const CostLayer& layer : options.layers) {
+        if (layer.layer == nullptr || !layer.layer->matches(map) || !good_weight(layer.weight))
             return m_status = Status::InvalidQuery;
-        if (options.penalty_weight > 0.0) {
-            m_penalties = options.penalties;
-            m_penalty_weight = options.penalty_weight;
+        if (layer.weight > 0.0) m_layers.push_back(ActiveLayer{layer.layer, layer.weight});
+    }
+    if (options.areas != nullptr && !options.areas->matches(map)) return m_status = Status::InvalidQuery;
+    double min_multiplier = 1.0;
+    if (options.filter != nullptr) {
+        if (options.areas != nullptr) {
+            m_areas = options.areas;
+            m_multipliers = options.filter->multipliers().data();
+            m_forbidden = options.filter->forbidden_mask();
+            min_multiplier = options.filter->min_allowed_multiplier(options.areas->present());
+        } else {
+            // every cell is in area 0
+            if (options.filter->forbidden(0)) return m_status = Status::InvalidQuery;
+            m_base_multiplier = options.filter->multiplier(0);
+            min_multiplier = m_base_multiplier;
         }
     }
+    m_extras = m_areas != nullptr || m_base_multiplier != 1.0 || !m_layers.empty();
 
     m_map = &map;
     m_bound = map.node_bound();
@@ -93,7 +115,7 @@ Status GridPathfinder::prepare(const GridMap& map, const GridSearchOptions& opti
     });
     m_budget = options.budget;
     m_heuristic = resolve_heuristic(options.movement, options.diagonal, options.heuristic);
-    m_h_scale = options.weight * static_cast<double>(map.min_cost());
+    m_h_scale = options.weight * static_cast<double>(map.min_cost()) * min_multiplier;
 
     return m_status = Status::InProgress;
 }
@@ -113,9 +135,9 @@ Status GridPathfinder::begin(const GridMap& map, std::span<const GridPoint> sour
     };
     if (sources.empty()) return invalid();
     for (const GridPoint& p : sources)
-        if (!map.passable(p)) return invalid();
+        if (!map.passable(p) || forbidden_node(map.index(p))) return invalid();
     for (const GridPoint& p : goals)
-        if (!map.passable(p)) return invalid();
+        if (!map.passable(p) || forbidden_node(map.index(p))) return invalid();
     if (options.islands != nullptr &&
         options.islands->proves_unreachable(map, options.movement, options.diagonal, sources, goals)) {
         m_heap.clear();
@@ -145,12 +167,12 @@ Status GridPathfinder::begin(const GridMap& map, std::span<const GridPoint> sour
                        : m_h_goal_count == 1 && m_heuristic == Heuristic::Manhattan ? HMode::Manhattan
                                                                                     : HMode::Generic;
     const bool terrain = map.has_terrain_costs();
-    const bool penalty = m_penalties != nullptr;
+    const bool extras = m_extras;
     switch (effective_diagonal(options.movement, options.diagonal)) {
-        case DiagonalRule::Never: m_step = pick_costs<DiagonalRule::Never>(terrain, penalty, mode); break;
-        case DiagonalRule::NoCornerCutting: m_step = pick_costs<DiagonalRule::NoCornerCutting>(terrain, penalty, mode); break;
-        case DiagonalRule::OneObstacle: m_step = pick_costs<DiagonalRule::OneObstacle>(terrain, penalty, mode); break;
-        case DiagonalRule::Always: m_step = pick_costs<DiagonalRule::Always>(terrain, penalty, mode); break;
+        case DiagonalRule::Never: m_step = pick_costs<DiagonalRule::Never>(terrain, extras, mode); break;
+        case DiagonalRule::NoCornerCutting: m_step = pick_costs<DiagonalRule::NoCornerCutting>(terrain, extras, mode); break;
+        case DiagonalRule::OneObstacle: m_step = pick_costs<DiagonalRule::OneObstacle>(terrain, extras, mode); break;
+        case DiagonalRule::Always: m_step = pick_costs<DiagonalRule::Always>(terrain, extras, mode); break;
     }
 
     for (const GridPoint& p : sources) {
@@ -186,6 +208,10 @@ inline double GridPathfinder::heuristic_at(std::int32_t x, std::int32_t y) const
     return best * m_h_scale;
 }
 
+inline bool GridPathfinder::forbidden_node(std::uint32_t node) const noexcept {
+    return m_areas != nullptr && ((m_forbidden >> m_areas->data()[node]) & 1u) != 0;
+}
+
 template <DiagonalRule Rule, bool kTerrain, bool kPenalty>
 GridPathfinder::StepFunction GridPathfinder::pick_step(HMode mode) noexcept {
     switch (mode) {
@@ -211,14 +237,42 @@ template <DiagonalRule Rule, bool kTerrain, bool kPenalty, GridPathfinder::HMode
 Status GridPathfinder::run(std::uint64_t slice_expansions) {
     const std::uint8_t* const pass = m_map->passable_data().data();
     const std::uint32_t* const terrain = m_map->cost_data().data();
-    if ((kTerrain && m_map->cost_data().size() != m_bound) ||           // costs dropped by a reset() of equal size
-        (kPenalty && m_penalties->data().size() != m_bound)) {          // layer reset to another shape
+    bool reshaped = kTerrain && m_map->cost_data().size() != m_bound;  // costs dropped by a reset() of equal size
+    std::size_t layer_count = 0;
+    const std::uint8_t* area = nullptr;
+    if constexpr (kPenalty) {
+        // layers and areas are read live; one reset to another shape ends the search
+        layer_count = m_layers.size();
+        m_layer_data.resize(layer_count);  // no allocation once the largest layer count was seen
+        for (std::size_t i = 0; i < layer_count; ++i) {
+            reshaped = reshaped || m_layers[i].layer->data().size() != m_bound;
+            m_layer_data[i] = m_layers[i].layer->data().data();
+        }
+        if (m_areas != nullptr) {
+            reshaped = reshaped || m_areas->data().size() != m_bound;
+            area = m_areas->data().data();
+        }
+    }
+    if (reshaped) {
         m_heap.clear();
         m_held_node = search::kNoNode;
         return m_status = Status::InvalidQuery;
     }
-    const float* const penalty = kPenalty ? m_penalties->data().data() : nullptr;
-    const double penalty_weight = m_penalty_weight;
+    // The first layer is kept in locals (the common single-layer case costs no loop).
+    const float* const layer0 = layer_count > 0 ? m_layer_data[0] : nullptr;
+    const double weight0 = layer_count > 0 ? m_layers[0].weight : 0.0;
+    const std::uint64_t forbidden = m_forbidden;
+    const bool check_forbidden = kPenalty && area != nullptr && forbidden != 0;
+    const double* const multipliers = m_multipliers;
+    const double base_multiplier = m_base_multiplier;
+    const ActiveLayer* const layers = m_layers.data();
+    const float* const* const layer_data = m_layer_data.data();
+    const auto enterable = [&](std::uint32_t n) GAMEPLAN_FORCE_INLINE -> bool {
+        if constexpr (kPenalty) {
+            if (check_forbidden) return pass[n] != 0 && ((forbidden >> area[n]) & 1u) == 0;
+        }
+        return pass[n] != 0;
+    };
     // Everything the loop reads or counts lives in locals: the heap calls would otherwise force the
     // compiler to reload members and store counters around every push.
     const std::uint32_t stride = m_stride;
@@ -313,7 +367,14 @@ Status GridPathfinder::run(std::uint64_t slice_expansions) {
             if (cell.stamp == closed) return;
             double step = length;
             if constexpr (kTerrain) step *= static_cast<double>(terrain[next]);
-            if constexpr (kPenalty) step += penalty_weight * static_cast<double>(penalty[next]);
+            if constexpr (kPenalty) {
+                step *= area != nullptr ? multipliers[area[next]] : base_multiplier;
+                if (layer0 != nullptr) {
+                    step += weight0 * static_cast<double>(layer0[next]);
+                    for (std::size_t k = 1; k < layer_count; ++k)
+                        step += layers[k].weight * static_cast<double>(layer_data[k][next]);
+                }
+            }
             const double g_next = g + step;
             if (cell.stamp == open) {
                 if (!(g_next < cell.g)) return;
@@ -343,17 +404,17 @@ Status GridPathfinder::run(std::uint64_t slice_expansions) {
         };
 
         const std::uint32_t up = node - stride, down = node + stride;
-        const bool pass_up = pass[up] != 0, pass_down = pass[down] != 0;
-        const bool pass_left = pass[node - 1] != 0, pass_right = pass[node + 1] != 0;
+        const bool pass_up = enterable(up), pass_down = enterable(down);
+        const bool pass_left = enterable(node - 1), pass_right = enterable(node + 1);
         if (pass_up) relax(up, x, y - 1, 1.0);
         if (pass_down) relax(down, x, y + 1, 1.0);
         if (pass_left) relax(node - 1, x - 1, y, 1.0);
         if (pass_right) relax(node + 1, x + 1, y, 1.0);
         if constexpr (Rule != DiagonalRule::Never) {
-            if (pass[up - 1] && diagonal_allowed(Rule, pass_up, pass_left)) relax(up - 1, x - 1, y - 1, kDiagonalStep);
-            if (pass[up + 1] && diagonal_allowed(Rule, pass_up, pass_right)) relax(up + 1, x + 1, y - 1, kDiagonalStep);
-            if (pass[down - 1] && diagonal_allowed(Rule, pass_down, pass_left)) relax(down - 1, x - 1, y + 1, kDiagonalStep);
-            if (pass[down + 1] && diagonal_allowed(Rule, pass_down, pass_right)) relax(down + 1, x + 1, y + 1, kDiagonalStep);
+            if (enterable(up - 1) && diagonal_allowed(Rule, pass_up, pass_left)) relax(up - 1, x - 1, y - 1, kDiagonalStep);
+            if (enterable(up + 1) && diagonal_allowed(Rule, pass_up, pass_right)) relax(up + 1, x + 1, y - 1, kDiagonalStep);
+            if (enterable(down - 1) && diagonal_allowed(Rule, pass_down, pass_left)) relax(down - 1, x - 1, y + 1, kDiagonalStep);
+            if (enterable(down + 1) && diagonal_allowed(Rule, pass_down, pass_right)) relax(down + 1, x + 1, y + 1, kDiagonalStep);
         }
     }
     return leave_held(Status::NoPath);

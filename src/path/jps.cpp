@@ -17,6 +17,8 @@ std::string_view describe(JpsSupport support) noexcept {
         case JpsSupport::TerrainCosts:
             return "jump point search needs uniform costs (a passable cell has a terrain cost other than 1)";
         case JpsSupport::BadWeight: return "the weight must be a finite number >= 1";
+        case JpsSupport::NonUniformCosts:
+            return "jump point search needs uniform costs (the query carries penalties, cost layers or an area filter)";
     }
     return "unsupported";
 }

@@ -345,6 +345,9 @@ inline JpsSupport check_options(const GridSearchOptions& options) noexcept {
     if (options.movement != Movement::Eight) return JpsSupport::NotEightConnected;
     if (options.diagonal != DiagonalRule::NoCornerCutting) return JpsSupport::NotNoCornerCutting;
     if (!(options.weight >= 1.0) || !std::isfinite(options.weight)) return JpsSupport::BadWeight;
+    // Jumps skip cells without looking at their cost: per-query costs and filters would be ignored.
+    if (options.penalties != nullptr || !options.layers.empty() || options.areas != nullptr || options.filter != nullptr)
+        return JpsSupport::NonUniformCosts;
     return JpsSupport::Ok;
 }
 

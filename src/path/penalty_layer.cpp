@@ -56,4 +56,13 @@ void PenaltyLayer::clear() noexcept {
     m_touched.clear();
 }
 
+bool PenaltyLayer::scale(float factor, float floor) noexcept {
+    if (!(factor >= 0.0f) || !(factor <= 1.0f) || !(floor >= 0.0f) || !std::isfinite(floor)) return false;
+    for (const std::uint32_t n : m_touched) {
+        const float value = m_values[n] * factor;
+        m_values[n] = value < floor ? 0.0f : value;
+    }
+    return true;
+}
+
 }  // namespace gameplan::path

@@ -1,6 +1,7 @@
 // Proves "no heap allocation per query after warm-up" with the counting operator new.
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/grid_search.hpp>
+#include <gameplan/path/penalty_layer.hpp>
 
 #include <alloc_counter.hpp>
 
@@ -72,4 +73,44 @@ TEST(GridPathfinderAlloc, ReserveMakesEvenTheFirstQueryAllocationFree) {
     }
     EXPECT_EQ(finder.finish(path), Status::Found);
     EXPECT_EQ(scope.count(), 0u);
+}
+
+TEST(GridPathfinderAlloc, NoAllocationPerQueryWithAreasFilterAndLayers) {
+    std::mt19937 rng(11);
+    const GridMap map = random_map(rng, 128, 96, 0.2, true);
+    AreaMap areas(map);
+    PenaltyLayer a(map), b(map), c(map);
+    for (int y = 0; y < 96; ++y)
+        for (int x = 0; x < 128; ++x) {
+            areas.set({x, y}, std::uint32_t(rng() % 4));
+            a.set({x, y}, float(rng() % 5));
+            b.set({x, y}, float(rng() % 3));
+            c.set({x, y}, float(rng() % 7));
+        }
+    AreaFilter filter;
+    filter.set_multiplier(1, 2.5);
+    filter.set_multiplier(2, 0.5);
+    filter.forbid(3);
+    const CostLayer two[] = {{&a, 1.0}, {&b, 0.5}};
+    const CostLayer three[] = {{&a, 1.0}, {&b, 0.5}, {&c, 2.0}};
+    std::vector<GridPoint> cells;
+    for (int i = 0; i < 200; ++i) {
+        GridPoint p{int(rng() % 128), int(rng() % 96)};
+        if (map.passable(p) && areas.at(p) != 3) cells.push_back(p);
+    }
+    GridSearchOptions variants[3];
+    variants[0].areas = &areas, variants[0].filter = &filter;
+    variants[1].areas = &areas, variants[1].filter = &filter, variants[1].layers = two;
+    variants[2].layers = three, variants[2].heuristic = Heuristic::Zero;
+    GridPathfinder finder;
+    GridPath path;
+    for (const auto& opt : variants)
+        for (std::size_t i = 0; i + 1 < cells.size(); ++i) (void)finder.find_path(map, cells[i], cells[i + 1], opt, path);
+    std::uint64_t found = 0;
+    gameplan::test::AllocationScope scope;
+    for (const auto& opt : variants)
+        for (std::size_t i = 0; i + 1 < cells.size(); ++i)
+            found += finder.find_path(map, cells[i], cells[i + 1], opt, path) == Status::Found;
+    EXPECT_EQ(scope.count(), 0u);
+    EXPECT_GT(found, 100u);
 }

@@ -1,5 +1,6 @@
 // `gameplan path MAP --from X,Y --to X,Y ...`: one grid query, printed as text, JSON or an ASCII picture.
 // Also home of GridRunner, the algorithm dispatch shared with `gameplan scen`.
+#include "area_options.hpp"
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "domain_util.hpp"
@@ -215,6 +216,7 @@ struct PathArgs {
     bool render = false;
     bool corners = false;
     std::string topology = "square";
+    AreaArgs area;
     ResourceLimits limits;
 };
 
@@ -229,6 +231,7 @@ void check_path_memory(const PathArgs& args, GridAlgorithm algorithm, const path
     if (algorithm == GridAlgorithm::JpsPlus) bytes += 17.0 * (double(map.width()) + 2) * (double(map.height()) + 2);
     if (args.islands) bytes += 8.0 * cells, what += " --islands";
     if (args.dead_ends) bytes += 38.0 * cells, what += " --dead-ends";
+    if (args.area.any()) bytes += (1.0 + 9.0 * double(args.area.layers.size())) * cells, what += " with areas and layers";
     require_memory(args.limits, bytes, what);
 }
 
@@ -339,10 +342,18 @@ void run_path(const PathArgs& args, int& exit_code) {
     require_supported(algorithm, args.smooth);  // before loading a map it could not search
     if (algorithm == GridAlgorithm::Dijkstra && args.heuristic != "auto" && args.heuristic != "zero")
         throw UsageError("--heuristic " + args.heuristic + " contradicts --algorithm dijkstra (a zero heuristic)");
-    const path::GridMap map = read_grid_map(args.map_file);  // '-' = standard input
+    AreaSetup area;
+    const io::MapLoadOptions load = parse_area_args(args.area, area);  // before loading: bad letters fail fast
+    if (args.area.any() && algorithm != GridAlgorithm::AStar && algorithm != GridAlgorithm::Dijkstra)
+        throw UsageError("--area-cost, --avoid and --layer apply to --algorithm astar and dijkstra (" +
+                         std::string(to_string(algorithm)) + " needs uniform costs)");
+    if (args.area.any() && args.topology == "hex")
+        throw UsageError("--topology hex: --area-cost, --avoid and --layer apply to square grids");
+    const path::GridMap map = read_grid_map(args.map_file, load);  // '-' = standard input
     const path::GridPoint from = parse_point(args.from, "--from", map);
     const path::GridPoint to = parse_point(args.to, "--to", map);
     check_path_memory(args, algorithm, map);
+    load_layers(args.area, map, area);
     if (args.topology == "hex") {
         if (algorithm != GridAlgorithm::AStar && algorithm != GridAlgorithm::Dijkstra)
             throw UsageError("--topology hex: --algorithm must be astar or dijkstra");
@@ -365,6 +376,7 @@ void run_path(const PathArgs& args, int& exit_code) {
     options.weight = args.weight;
     if (args.max_expansions > 0) options.budget.max_expansions = args.max_expansions;
     options.budget.deadline = args.limits.deadline(std::chrono::steady_clock::now());
+    area.apply(options);
 
     path::Islands islands;
     if (args.islands) {
@@ -399,6 +411,8 @@ void run_path(const PathArgs& args, int& exit_code) {
     if (run.status == Status::InvalidQuery) {
         if (!map.passable(from)) problem = "start " + args.from + " is blocked";
         else if (!map.passable(to)) problem = "goal " + args.to + " is blocked";
+        else if (area.use_areas && area.filter.forbidden(area.areas.at(from))) problem = "start " + args.from + " is in an avoided area";
+        else if (area.use_areas && area.filter.forbidden(area.areas.at(to))) problem = "goal " + args.to + " is in an avoided area";
         else problem = "invalid query";
     }
     std::vector<path::GridPoint> corners;
@@ -490,6 +504,7 @@ void add_path_command(CLI::App& app, int& exit_code) {
     cmd->add_flag("--json", args->json, "Print one JSON object");
     cmd->add_flag("--render", args->render, "Print the map around the path in ASCII");
     cmd->add_flag("--corners", args->corners, "Report only the path's corner points");
+    add_area_options(cmd, args->area);
     cmd->add_option("--topology", args->topology, "square (the default) or hex (odd-r offset rows, six neighbours)")
         ->check(CLI::IsMember({"square", "hex"}))
         ->capture_default_str();

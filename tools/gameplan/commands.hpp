@@ -45,6 +45,8 @@ void add_dot_command(CLI::App& app, int& exit_code);
 namespace gameplan::cli {
 void add_path_command(CLI::App& app, int& exit_code);
 void add_scen_command(CLI::App& app, int& exit_code);
+/// `gameplan explore`: fog of war (cmd_explore.cpp).
+void add_explore_command(CLI::App& app, int& exit_code);
 
 /// Grid search algorithms behind `gameplan path` and `gameplan scen`: the one dispatch point both
 /// commands go through, so a new algorithm plugs into both at once.

@@ -100,12 +100,12 @@ io::DomainFile load_domain_reporting_all(const std::string& path) {
     }
 }
 
-path::GridMap read_grid_map(const std::string& path) {
-    if (path != "-") return io::load_grid_map(path);
+path::GridMap read_grid_map(const std::string& path, const io::MapLoadOptions& options) {
+    if (path != "-") return io::load_grid_map(path, options);
     const std::string text = io::read_text_input("-", std::size_t{256} << 20);
     const std::size_t first = text.find_first_not_of(" \t\r\n");
-    if (first != std::string::npos && text.compare(first, 4, "type") == 0) return io::parse_movingai_map(text, "<stdin>");
-    return io::parse_text_map(text, "<stdin>");
+    if (first != std::string::npos && text.compare(first, 4, "type") == 0) return io::parse_movingai_map(text, "<stdin>", options);
+    return io::parse_text_map(text, "<stdin>", options);
 }
 
 }  // namespace gameplan::cli

@@ -5,6 +5,7 @@
 #include <gameplan/goap/domain.hpp>
 #include <gameplan/goap/world_state.hpp>
 #include <gameplan/io/domain_json.hpp>
+#include <gameplan/io/movingai.hpp>
 #include <gameplan/path/grid_map.hpp>
 
 #include <nlohmann/json.hpp>
@@ -45,5 +46,5 @@ namespace gameplan::cli {
 io::DomainFile load_domain_reporting_all(const std::string& path);
 /// A grid map file in either format (`io::load_grid_map`), or from standard input for `-` (at most
 /// 256 MiB; MovingAI when the text starts with `type`, else the plain-text grid).
-path::GridMap read_grid_map(const std::string& path);
+path::GridMap read_grid_map(const std::string& path, const io::MapLoadOptions& options = {});
 }  // namespace gameplan::cli

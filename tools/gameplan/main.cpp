@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
     gameplan::cli::add_plan_command(app, exit_code);
     gameplan::cli::add_path_command(app, exit_code);
     gameplan::cli::add_scen_command(app, exit_code);
+    gameplan::cli::add_explore_command(app, exit_code);
     gameplan::cli::add_simulate_command(app, exit_code);
     gameplan::cli::add_demo_command(app, exit_code);
     gameplan::cli::add_crowd_command(app, exit_code);

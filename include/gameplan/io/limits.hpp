@@ -29,6 +29,12 @@ inline constexpr std::uint64_t kDefaultMaxMapBytes = std::uint64_t{320} << 20;
 inline constexpr std::uint64_t kDefaultMaxScenBytes = std::uint64_t{64} << 20;
 /// Largest graph file (JSON or CSV) `io::load_graph` reads: 256 MiB.
 inline constexpr std::uint64_t kDefaultMaxGraphBytes = std::uint64_t{256} << 20;
+/// Default byte limit of a cost layer file (`io::load_penalty_layer`): 1 GiB, room for the largest map
+/// (2^28 cells) with a digit and a separator per value and CRLF line ends.
+inline constexpr std::uint64_t kDefaultMaxLayerBytes = std::uint64_t{1} << 30;
+/// Largest value of a cell in a cost layer file (values are stored as 32-bit floats; with this bound a
+/// weighted sum over any path stays finite and far from float overflow).
+inline constexpr double kMaxLayerValue = 1e9;
 /// Most lines a map file may have (the tallest map, 32768 rows, plus room for headers, comments and
 /// trailing blank lines).
 inline constexpr std::size_t kMaxMapLines = 100000;

@@ -15,7 +15,9 @@
 /// `.` and `G` are passable; `@`, `O` and `T` are blocked; `S` (swamp) is passable, with terrain cost
 /// `MapLoadOptions::swamp_cost` (default 1); `W` (water: "traversable, but not enterable from regular
 /// terrain") is **blocked by default**, because a walking agent can never enter it, or passable with cost
-/// `water_cost` when `MapLoadOptions::water_passable` is set. The header fields may come in any order
+/// `water_cost` when `MapLoadOptions::water_passable` is set; `T` is passable when
+/// `MapLoadOptions::trees_passable` is set. `MapLoadOptions::areas` receives the area of every cell
+/// (path/area_filter.hpp: swamp, water, trees, ground), so one map serves units with different filters. The header fields may come in any order
 /// before `map`; `type` must be `octile`. Rows may end in `\r\n`. Trailing blank lines are ignored; a
 /// missing row, a row of the wrong length, an unknown character, or an extra non-blank line is an error.
 ///
@@ -51,6 +53,7 @@
 /// Thread-safety: all functions are reentrant; they share no state.
 
 #include <gameplan/io/limits.hpp>
+#include <gameplan/path/area_filter.hpp>
 #include <gameplan/path/grid_map.hpp>
 
 #include <cstddef>
@@ -72,6 +75,13 @@ struct MapLoadOptions {
     std::uint32_t water_cost = 1;
     /// Largest map file (or text) accepted, in bytes; see limits.hpp.
     std::uint64_t max_bytes = kDefaultMaxMapBytes;
+    /// Make `T` (trees) passable (terrain cost 1) instead of blocked; for units whose area filter
+    /// allows trees (path/area_filter.hpp).
+    bool trees_passable = false;
+    /// Optional output: when set, reset to the map's shape and filled with the standard areas of the
+    /// terrain letters (`path::kAreaSwamp` for `S`, `kAreaWater` for `W`, `kAreaTrees` for `T`,
+    /// `kAreaGround` for every other cell). Not owned.
+    path::AreaMap* areas = nullptr;
 };
 
 /// Parses MovingAI `.map` text. `source_name` names the text in errors. Throws LoadError.

@@ -23,6 +23,11 @@
 /// Costs are doubles: 1 per cardinal step and sqrt(2) per diagonal step, times the terrain cost of the
 /// cell entered, plus (optionally) a weighted per-cell penalty of the cell entered (`GridSearchOptions::
 /// penalties`, penalty_layer.hpp). Results match the MovingAI optimal lengths to within rounding of the printed digits.
+/// A query may also carry area types and a filter (forbidden areas, a cost multiplier per area) and any
+/// number of weighted cost layers (`areas`, `filter`, `layers`; area_filter.hpp): a step entering c then
+/// costs `length x terrain(c) x multiplier(area(c)) + sum of weight x layer(c)`, forbidden cells count as
+/// blocked, and the heuristic is scaled by the smallest allowed multiplier. Queries without any of these
+/// run the same specialised loop as before (the loop is instantiated with and without them).
 ///
 /// Optimality. With weight 1 and an admissible heuristic (Auto, and every built-in heuristic except
 /// Manhattan on 8-connected movement) the returned path is optimal. All built-in admissible heuristics are
@@ -38,8 +43,9 @@
 /// field readable through `g()`) and ends with `NoPath`.
 ///
 /// Statuses: `Found`; `NoPath` (the goal is not reachable); `BudgetExhausted` (options.budget ran out);
-/// `InvalidQuery` (empty map, a point off the map, a blocked start or goal, weight < 1 or not finite, or
-/// the map was `reset` to another size during a sliced search).
+/// `InvalidQuery` (empty map, a point off the map, a blocked start or goal, weight < 1 or not finite, an
+/// area map or layer sized for another map shape, a start or goal in a forbidden area, a negative or
+/// non-finite layer weight, or the map was `reset` to another size during a sliced search).
 ///
 /// Map changes. The pathfinder keeps a pointer to the map between `begin` and `finish`; the map must
 /// outlive the search. Cells may change between slices without any risk to memory safety, but the
@@ -52,6 +58,7 @@
 ///
 /// Thread-safety: one pathfinder per thread; many pathfinders may search the same const map at once.
 
+#include <gameplan/path/area_filter.hpp>
 #include <gameplan/path/dead_ends.hpp>
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/grid_rules.hpp>
@@ -92,6 +99,16 @@ struct GridSearchOptions {
     /// or non-finite weight, makes `begin` return `InvalidQuery`. Not owned; must outlive the search.
     const PenaltyLayer* penalties = nullptr;
     double penalty_weight = 1.0;  ///< w above (>= 0); ignored without a layer
+    /// Optional area type of every cell (area_filter.hpp); read together with `filter`. Without it every
+    /// cell is in area 0. Must match the map (else `InvalidQuery`). Not owned; must outlive the search.
+    const AreaMap* areas = nullptr;
+    /// Optional per-query filter: forbidden areas (entered like blocked cells) and a cost multiplier per
+    /// area. A start or goal in a forbidden area makes `begin` return `InvalidQuery`. Not owned.
+    const AreaFilter* filter = nullptr;
+    /// Optional weighted cost layers, any number (each: a PenaltyLayer and a weight >= 0). Entering c
+    /// adds weight x layer(c). Layers are read live: changing one needs no rebuild. Not owned; the span
+    /// and the layers must outlive the search.
+    std::span<const CostLayer> layers{};
 };
 
 /// A path: the cells from start to goal inclusive, and its cost.
@@ -205,12 +222,14 @@ private:
     enum class HMode : std::uint8_t { Generic, Octile, Manhattan, Zero };
     static constexpr unsigned kHeapArity = 4;  // measured faster than binary on the MovingAI maps
 
-    template <DiagonalRule Rule, bool kTerrain, bool kPenalty, HMode kH>
+    // kExtras: areas, a filter or cost layers are in force (the general cost function).
+    template <DiagonalRule Rule, bool kTerrain, bool kExtras, HMode kH>
     Status run(std::uint64_t slice_expansions);
-    template <DiagonalRule Rule, bool kTerrain, bool kPenalty>
+    template <DiagonalRule Rule, bool kTerrain, bool kExtras>
     static StepFunction pick_step(HMode mode) noexcept;
     template <DiagonalRule Rule>
-    static StepFunction pick_costs(bool terrain, bool penalty, HMode mode) noexcept;
+    static StepFunction pick_costs(bool terrain, bool extras, HMode mode) noexcept;
+    [[nodiscard]] bool forbidden_node(std::uint32_t node) const noexcept;
     [[nodiscard]] double heuristic_at(std::int32_t x, std::int32_t y) const noexcept;
     [[nodiscard]] bool is_goal(std::uint32_t node) const noexcept;
     [[nodiscard]] bool reached_node(std::uint32_t node) const noexcept;
@@ -238,8 +257,17 @@ private:
     bool m_multi_goal = false;
 
     const DeadEnds* m_dead_ends = nullptr;  // pruning in force for this search, or null
-    const PenaltyLayer* m_penalties = nullptr;  // penalties in force for this search, or null
-    double m_penalty_weight = 0.0;
+    struct ActiveLayer {
+        const PenaltyLayer* layer;
+        double weight;
+    };
+    std::vector<ActiveLayer> m_layers;           // layers (and penalties) in force, weight > 0
+    std::vector<const float*> m_layer_data;      // their data, refreshed by every slice
+    const AreaMap* m_areas = nullptr;            // area map in force (with a filter), or null
+    const double* m_multipliers = nullptr;       // the filter's multipliers by area
+    std::uint64_t m_forbidden = 0;               // the filter's forbidden areas
+    double m_base_multiplier = 1.0;              // multiplier of every cell without an area map
+    bool m_extras = false;
     DeadEnds::Query m_dead_query{};
 
     search::Budget m_budget{};

@@ -40,7 +40,8 @@
 ///
 /// Supported queries (anything else returns `Status::InvalidQuery`; `check_jps_support` says why):
 /// `Movement::Eight` with `DiagonalRule::NoCornerCutting`, and a map with uniform costs (no passable
-/// cell with a terrain cost other than 1). The pruning argument of JPS needs every straight step to
+/// cell with a terrain cost other than 1) and a query without per-query costs (no `penalties`, `layers`,
+/// `areas` or `filter`: those return `InvalidQuery`, `JpsSupport::NonUniformCosts`). The pruning argument of JPS needs every straight step to
 /// cost the same and the corner rule fixed: with terrain costs a detour may be cheaper than the
 /// canonical path, and with corner cutting the forced-neighbour rules are different. Use
 /// `GridPathfinder` for those. Every heuristic and weight of `GridSearchOptions` is accepted with the
@@ -77,6 +78,7 @@ enum class JpsSupport : std::uint8_t {
     NotNoCornerCutting, ///< options.diagonal is not DiagonalRule::NoCornerCutting
     TerrainCosts,       ///< a passable cell has a terrain cost other than 1
     BadWeight,          ///< options.weight is below 1 or not finite
+    NonUniformCosts,    ///< options carry penalties, cost layers, areas or an area filter (area_filter.hpp)
 };
 
 /// Human-readable reason for a JpsSupport value ("" for Ok).

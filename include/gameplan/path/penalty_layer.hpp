@@ -60,6 +60,10 @@ public:
     bool add(GridPoint p, float delta) noexcept;
     /// Sets every penalty back to 0. O(cells changed since the last clear).
     void clear() noexcept;
+    /// Multiplies every penalty by `factor` in [0, 1]; values that end below `floor` (>= 0) become 0
+    /// (decay of an influence map). Returns false (changing nothing) for a factor or floor out of range.
+    /// O(cells changed since the last clear); never allocates.
+    bool scale(float factor, float floor = 0.0f) noexcept;
     /// Pre-sizes the list of touched cells so that `set`/`add` of that many distinct cells never allocate.
     void reserve_touched(std::size_t cells) { m_touched.reserve(cells); }
     /// Cells whose penalty may be non-zero (touched since the last clear), in first-touch order.

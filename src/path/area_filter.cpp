@@ -1,0 +1,40 @@
+#include <gameplan/path/area_filter.hpp>
+
+#include <algorithm>
+
+namespace gameplan::path {
+
+void AreaMap::reset(const GridMap& map) {
+    m_width = map.width();
+    m_height = map.height();
+    m_stride = map.stride();
+    m_areas.assign(map.node_bound(), 0);
+    m_present = map.empty() ? 0 : 1;
+}
+
+std::uint8_t AreaMap::at(GridPoint p) const noexcept {
+    if (p.x < 0 || p.y < 0 || p.x >= m_width || p.y >= m_height) return 0;
+    return m_areas[static_cast<std::uint32_t>(p.y + 1) * m_stride + static_cast<std::uint32_t>(p.x + 1)];
+}
+
+bool AreaMap::set(GridPoint p, std::uint32_t area) noexcept {
+    if (p.x < 0 || p.y < 0 || p.x >= m_width || p.y >= m_height || area >= kMaxAreas) return false;
+    m_areas[static_cast<std::uint32_t>(p.y + 1) * m_stride + static_cast<std::uint32_t>(p.x + 1)] =
+        static_cast<std::uint8_t>(area);
+    m_present |= std::uint64_t{1} << area;
+    return true;
+}
+
+double AreaFilter::min_allowed_multiplier(std::uint64_t present) const noexcept {
+    const std::uint64_t allowed = present & ~m_forbidden;
+    double best = 0.0;
+    bool any = false;
+    for (std::uint32_t a = 0; a < kMaxAreas; ++a) {
+        if (((allowed >> a) & 1u) == 0) continue;
+        best = any ? std::min(best, m_multiplier[a]) : m_multiplier[a];
+        any = true;
+    }
+    return any ? best : 1.0;
+}
+
+}  // namespace gameplan::path

@@ -1,0 +1,396 @@
+// Area types, per-query filters and weighted cost layers in GridPathfinder (area_filter.hpp): A* and
+// Dijkstra against an independent reference Dijkstra written here over the combined cost function, on
+// random maps with terrain, random areas, filters and layers, every diagonal rule; JPS and JPS+ refusing
+// per-query costs.
+#include <gameplan/path/area_filter.hpp>
+#include <gameplan/path/grid_search.hpp>
+#include <gameplan/path/jps.hpp>
+#include <gameplan/path/jps_plus.hpp>
+#include <gameplan/path/penalty_layer.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <queue>
+#include <random>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using namespace gameplan;
+using namespace gameplan::path;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// The world as the reference sees it: row-major arrays, nothing shared with the library's layout.
+struct World {
+    int w = 0, h = 0;
+    std::vector<int> terrain;                // 0 = blocked, else the terrain cost
+    std::vector<int> area;                   // area id per cell
+    std::vector<std::vector<double>> layer;  // per layer, per cell
+    std::vector<double> weight;              // per layer
+    std::vector<bool> forbidden;             // per area id
+    std::vector<double> multiplier;          // per area id
+
+    [[nodiscard]] bool open(int x, int y) const {
+        if (x < 0 || y < 0 || x >= w || y >= h) return false;
+        const std::size_t i = std::size_t(y * w + x);
+        return terrain[i] > 0 && !forbidden[std::size_t(area[i])];
+    }
+    [[nodiscard]] bool legal(int x, int y, int dx, int dy, Movement movement, DiagonalRule rule) const {
+        if (!open(x + dx, y + dy)) return false;
+        if (dx == 0 || dy == 0) return true;
+        if (movement == Movement::Four) return false;
+        const bool a = open(x + dx, y), b = open(x, y + dy);
+        switch (rule) {
+            case DiagonalRule::Never: return false;
+            case DiagonalRule::NoCornerCutting: return a && b;
+            case DiagonalRule::OneObstacle: return a || b;
+            case DiagonalRule::Always: return true;
+        }
+        return false;
+    }
+    [[nodiscard]] double step(int dx, int dy, int tx, int ty) const {
+        const std::size_t i = std::size_t(ty * w + tx);
+        double c = (dx != 0 && dy != 0 ? std::sqrt(2.0) : 1.0) * terrain[i] * multiplier[std::size_t(area[i])];
+        for (std::size_t k = 0; k < layer.size(); ++k) c += weight[k] * layer[k][i];
+        return c;
+    }
+    [[nodiscard]] double distance(int sx, int sy, int gx, int gy, Movement movement, DiagonalRule rule) const {
+        std::vector<double> dist(terrain.size(), kInf);
+        using Item = std::pair<double, int>;
+        std::priority_queue<Item, std::vector<Item>, std::greater<>> queue;
+        dist[std::size_t(sy * w + sx)] = 0;
+        queue.push({0.0, sy * w + sx});
+        while (!queue.empty()) {
+            const auto [d, i] = queue.top();
+            queue.pop();
+            if (d > dist[std::size_t(i)]) continue;
+            const int x = i % w, y = i / w;
+            if (x == gx && y == gy) return d;
+            for (int dy = -1; dy <= 1; ++dy)
+                for (int dx = -1; dx <= 1; ++dx) {
+                    if ((dx == 0 && dy == 0) || !legal(x, y, dx, dy, movement, rule)) continue;
+                    const double nd = d + step(dx, dy, x + dx, y + dy);
+                    const std::size_t j = std::size_t((y + dy) * w + x + dx);
+                    if (nd < dist[j]) {
+                        dist[j] = nd;
+                        queue.push({nd, int(j)});
+                    }
+                }
+        }
+        return kInf;
+    }
+};
+
+struct Scene {
+    World world;
+    GridMap map;
+    AreaMap areas;
+    AreaFilter filter;
+    std::vector<PenaltyLayer> layers;
+    std::vector<CostLayer> cost_layers;
+};
+
+void build(Scene& s, std::mt19937& rng, int w, int h, bool terrain, int area_count, int layer_count) {
+    std::uniform_real_distribution<double> u(0, 1);
+    World& world = s.world;
+    world = World{};
+    world.w = w, world.h = h;
+    world.terrain.assign(std::size_t(w * h), 1);
+    world.area.assign(std::size_t(w * h), 0);
+    ASSERT_EQ(s.map.reset(w, h), GridSizeCheck::Ok);
+    s.areas.reset(s.map);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            const std::size_t i = std::size_t(y * w + x);
+            if (u(rng) < 0.2) {
+                world.terrain[i] = 0;
+                s.map.set_passable({x, y}, false);
+            } else if (terrain) {
+                world.terrain[i] = 1 + int(rng() % 4);
+                s.map.set_cost({x, y}, std::uint32_t(world.terrain[i]));
+            }
+            world.area[i] = int(rng() % std::uint32_t(area_count));
+            s.areas.set({x, y}, std::uint32_t(world.area[i]));
+        }
+    s.filter = AreaFilter{};
+    world.forbidden.assign(kMaxAreas, false);
+    world.multiplier.assign(kMaxAreas, 1.0);
+    for (int a = 0; a < area_count; ++a) {
+        const double m = 0.25 + 4.0 * u(rng);
+        ASSERT_TRUE(s.filter.set_multiplier(std::uint32_t(a), m));
+        world.multiplier[std::size_t(a)] = m;
+        if (a > 0 && u(rng) < 0.3) {
+            s.filter.forbid(std::uint32_t(a));
+            world.forbidden[std::size_t(a)] = true;
+        }
+    }
+    s.layers.assign(std::size_t(layer_count), PenaltyLayer(s.map));
+    s.cost_layers.clear();
+    for (int k = 0; k < layer_count; ++k) {
+        std::vector<double> values(std::size_t(w * h), 0.0);
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x)
+                if (u(rng) < 0.4) {
+                    const auto v = static_cast<float>(std::floor(u(rng) * 20.0) / 4.0);  // exact in float
+                    s.layers[std::size_t(k)].set({x, y}, v);
+                    values[std::size_t(y * w + x)] = double(v);
+                }
+        const double weight = k == 0 ? 1.0 : std::floor(u(rng) * 8.0) / 4.0;  // may be 0
+        world.layer.push_back(std::move(values));
+        world.weight.push_back(weight);
+        s.cost_layers.push_back(CostLayer{&s.layers[std::size_t(k)], weight});
+    }
+}
+
+// Cost of `path` under the reference's cost function, or NaN if a step is illegal.
+double path_cost(const World& world, const GridPath& path, Movement movement, DiagonalRule rule) {
+    double cost = 0.0;
+    for (std::size_t i = 1; i < path.cells.size(); ++i) {
+        const int dx = path.cells[i].x - path.cells[i - 1].x, dy = path.cells[i].y - path.cells[i - 1].y;
+        if (std::abs(dx) > 1 || std::abs(dy) > 1 || (dx == 0 && dy == 0)) return std::nan("");
+        if (!world.legal(path.cells[i - 1].x, path.cells[i - 1].y, dx, dy, movement, rule)) return std::nan("");
+        cost += world.step(dx, dy, path.cells[i].x, path.cells[i].y);
+    }
+    return cost;
+}
+
+TEST(AreaFilter, MultipliersAndForbiddenAreas) {
+    AreaFilter f;
+    EXPECT_EQ(f.multiplier(5), 1.0);
+    EXPECT_FALSE(f.set_multiplier(3, 0.0));
+    EXPECT_FALSE(f.set_multiplier(3, -1.0));
+    EXPECT_FALSE(f.set_multiplier(3, std::nan("")));
+    EXPECT_FALSE(f.set_multiplier(kMaxAreas, 2.0));
+    EXPECT_FALSE(f.set_multiplier(3, kMaxAreaMultiplier * 2));
+    EXPECT_TRUE(f.set_multiplier(3, 0.5));
+    EXPECT_TRUE(f.set_multiplier(4, 0.25));
+    EXPECT_TRUE(f.forbid(4));
+    EXPECT_TRUE(f.forbidden(4));
+    EXPECT_FALSE(f.forbidden(3));
+    EXPECT_EQ(f.min_allowed_multiplier(), 0.5);
+    EXPECT_EQ(f.min_allowed_multiplier(0b1), 1.0);  // only area 0 present
+    EXPECT_TRUE(f.forbid(4, false));
+    EXPECT_EQ(f.min_allowed_multiplier(), 0.25);
+}
+
+TEST(AreaMapTest, SetAndRead) {
+    GridMap map;
+    ASSERT_EQ(map.reset(5, 4), GridSizeCheck::Ok);
+    AreaMap areas(map);
+    EXPECT_TRUE(areas.matches(map));
+    EXPECT_EQ(areas.at({2, 2}), 0);
+    EXPECT_TRUE(areas.set({2, 2}, 7));
+    EXPECT_FALSE(areas.set({5, 0}, 1));
+    EXPECT_FALSE(areas.set({0, 0}, kMaxAreas));
+    EXPECT_EQ(areas.at({2, 2}), 7);
+    EXPECT_EQ(areas.present(), (std::uint64_t{1} << 7) | 1u);
+    GridMap other;
+    ASSERT_EQ(other.reset(4, 5), GridSizeCheck::Ok);
+    EXPECT_FALSE(areas.matches(other));
+}
+
+TEST(AreaSearch, MatchesReferenceDijkstraOnRandomWorlds) {
+    std::mt19937 rng(1101);
+    GridPathfinder finder;
+    GridPath path;
+    int found = 0, no_path = 0, invalid = 0;
+    for (int round = 0; round < 60; ++round) {
+        Scene s;
+        const int w = 8 + int(rng() % 20), h = 8 + int(rng() % 16);
+        build(s, rng, w, h, round % 2 == 1, 1 + int(rng() % 5), int(rng() % 4));
+        if (HasFatalFailure()) return;
+        for (const Movement movement : {Movement::Eight, Movement::Four})
+            for (const DiagonalRule rule :
+                 {DiagonalRule::NoCornerCutting, DiagonalRule::OneObstacle, DiagonalRule::Always, DiagonalRule::Never})
+                for (const Heuristic heuristic : {Heuristic::Auto, Heuristic::Zero}) {
+                    if (movement == Movement::Four && rule != DiagonalRule::NoCornerCutting) continue;
+                    GridSearchOptions options;
+                    options.movement = movement;
+                    options.diagonal = rule;
+                    options.heuristic = heuristic;
+                    options.areas = &s.areas;
+                    options.filter = &s.filter;
+                    options.layers = s.cost_layers;
+                    for (int q = 0; q < 6; ++q) {
+                        const GridPoint a{int(rng() % std::uint32_t(w)), int(rng() % std::uint32_t(h))};
+                        const GridPoint b{int(rng() % std::uint32_t(w)), int(rng() % std::uint32_t(h))};
+                        const Status status = finder.find_path(s.map, a, b, options, path);
+                        if (!s.world.open(a.x, a.y) || !s.world.open(b.x, b.y)) {
+                            EXPECT_EQ(status, Status::InvalidQuery);
+                            ++invalid;
+                            continue;
+                        }
+                        const double expected = s.world.distance(a.x, a.y, b.x, b.y, movement, rule);
+                        if (expected == kInf) {
+                            EXPECT_EQ(status, Status::NoPath);
+                            ++no_path;
+                            continue;
+                        }
+                        ASSERT_EQ(status, Status::Found) << "round " << round;
+                        ++found;
+                        EXPECT_NEAR(path.cost, expected, 1e-9 * std::max(1.0, expected)) << "round " << round;
+                        EXPECT_NEAR(path_cost(s.world, path, movement, rule), path.cost, 1e-9 * std::max(1.0, expected));
+                        EXPECT_EQ(path.cells.front(), a);
+                        EXPECT_EQ(path.cells.back(), b);
+                    }
+                }
+    }
+    EXPECT_GT(found, 1000);
+    EXPECT_GT(no_path, 10);
+    EXPECT_GT(invalid, 10);
+}
+
+TEST(AreaSearch, FloodHonoursTheFilter) {
+    std::mt19937 rng(77);
+    int checked = 0;
+    for (int round = 0; round < 20 && checked <= 100; ++round) {
+    checked = 0;
+    Scene s;
+    build(s, rng, 30, 20, true, 4, 2);
+    GridSearchOptions options;
+    options.areas = &s.areas;
+    options.filter = &s.filter;
+    options.layers = s.cost_layers;
+    GridPoint source{0, 0};
+    while (!s.world.open(source.x, source.y)) source.x++;
+    GridPathfinder finder;
+    ASSERT_EQ(finder.begin(s.map, std::span<const GridPoint>(&source, 1), std::span<const GridPoint>(), options),
+              Status::InProgress);
+    EXPECT_EQ(finder.step(), Status::NoPath);  // a flood: the distance field of every reachable cell
+    for (int y = 0; y < 20; ++y)
+        for (int x = 0; x < 30; ++x) {
+            if (!s.world.open(x, y)) {
+                EXPECT_FALSE(finder.reached({x, y}));
+                continue;
+            }
+            const double expected = s.world.distance(source.x, source.y, x, y, Movement::Eight, DiagonalRule::NoCornerCutting);
+            if (expected == kInf) {
+                EXPECT_FALSE(finder.reached({x, y}));
+            } else {
+                EXPECT_NEAR(finder.g({x, y}), expected, 1e-9 * std::max(1.0, expected));
+                ++checked;
+            }
+        }
+    }
+    EXPECT_GT(checked, 100);
+}
+
+TEST(AreaSearch, LayersAreReadLiveBetweenQueries) {
+    GridMap map;
+    ASSERT_EQ(map.reset(9, 3), GridSizeCheck::Ok);
+    PenaltyLayer danger(map);
+    const CostLayer layers[] = {{&danger, 2.0}};
+    GridSearchOptions options;
+    options.movement = Movement::Four;
+    options.layers = layers;
+    GridPathfinder finder;
+    GridPath path;
+    ASSERT_EQ(finder.find_path(map, {0, 1}, {8, 1}, options, path), Status::Found);
+    EXPECT_DOUBLE_EQ(path.cost, 8.0);
+    for (int x = 1; x < 8; ++x) ASSERT_TRUE(danger.set({x, 1}, 5.0f));  // the middle row becomes dangerous
+    const std::uint64_t version = map.version();
+    ASSERT_EQ(finder.find_path(map, {0, 1}, {8, 1}, options, path), Status::Found);
+    EXPECT_DOUBLE_EQ(path.cost, 10.0);  // around: up, 8 across, down
+    EXPECT_EQ(map.version(), version);  // no map change, no rebuild
+    for (std::size_t i = 1; i + 1 < path.cells.size(); ++i) EXPECT_NE(path.cells[i].y, 1);
+}
+
+TEST(AreaSearch, BadOptionsAreInvalidQueries) {
+    GridMap map, other;
+    ASSERT_EQ(map.reset(6, 6), GridSizeCheck::Ok);
+    ASSERT_EQ(other.reset(7, 6), GridSizeCheck::Ok);
+    PenaltyLayer wrong(other), good(map);
+    AreaMap wrong_areas(other);
+    GridPathfinder finder;
+    GridPath path;
+    {
+        const CostLayer layers[] = {{&wrong, 1.0}};
+        GridSearchOptions o;
+        o.layers = layers;
+        EXPECT_EQ(finder.find_path(map, {0, 0}, {5, 5}, o, path), Status::InvalidQuery);
+    }
+    for (const double w : {-1.0, std::nan(""), std::numeric_limits<double>::infinity()}) {
+        const CostLayer layers[] = {{&good, w}};
+        GridSearchOptions o;
+        o.layers = layers;
+        EXPECT_EQ(finder.find_path(map, {0, 0}, {5, 5}, o, path), Status::InvalidQuery);
+    }
+    {
+        const CostLayer layers[] = {{nullptr, 1.0}};
+        GridSearchOptions o;
+        o.layers = layers;
+        EXPECT_EQ(finder.find_path(map, {0, 0}, {5, 5}, o, path), Status::InvalidQuery);
+    }
+    {
+        AreaFilter f;
+        GridSearchOptions o;
+        o.areas = &wrong_areas;
+        o.filter = &f;
+        EXPECT_EQ(finder.find_path(map, {0, 0}, {5, 5}, o, path), Status::InvalidQuery);
+    }
+    {
+        // a filter without an area map: every cell is area 0
+        AreaFilter f;
+        f.set_multiplier(0, 3.0);
+        GridSearchOptions o;
+        o.movement = Movement::Four;
+        o.filter = &f;
+        EXPECT_EQ(finder.find_path(map, {0, 0}, {5, 0}, o, path), Status::Found);
+        EXPECT_DOUBLE_EQ(path.cost, 15.0);
+        f.forbid(0);
+        EXPECT_EQ(finder.find_path(map, {0, 0}, {5, 0}, o, path), Status::InvalidQuery);
+    }
+}
+
+TEST(AreaSearch, ForbiddenAreaBlocksCornerCutting) {
+    GridMap map;
+    ASSERT_EQ(map.reset(2, 2), GridSizeCheck::Ok);
+    AreaMap areas(map);
+    areas.set({1, 0}, kAreaWater);
+    AreaFilter filter;
+    filter.forbid(kAreaWater);
+    GridSearchOptions o;
+    o.areas = &areas;
+    o.filter = &filter;
+    GridPathfinder finder;
+    GridPath path;
+    ASSERT_EQ(finder.find_path(map, {0, 0}, {1, 1}, o, path), Status::Found);
+    EXPECT_DOUBLE_EQ(path.cost, 2.0);  // the diagonal would cut the water corner
+    o.diagonal = DiagonalRule::OneObstacle;
+    ASSERT_EQ(finder.find_path(map, {0, 0}, {1, 1}, o, path), Status::Found);
+    EXPECT_DOUBLE_EQ(path.cost, std::sqrt(2.0));
+}
+
+TEST(AreaSearch, JumpPointSearchRefusesNonUniformCosts) {
+    GridMap map;
+    ASSERT_EQ(map.reset(16, 16), GridSizeCheck::Ok);
+    PenaltyLayer layer(map);
+    AreaMap areas(map);
+    AreaFilter filter;
+    const CostLayer layers[] = {{&layer, 1.0}};
+    GridSearchOptions with_layers, with_filter, with_areas, with_penalties;
+    with_layers.layers = layers;
+    with_filter.filter = &filter;
+    with_areas.areas = &areas;
+    with_penalties.penalties = &layer;
+    JpsPathfinder jps;
+    JpsPlusPathfinder jps_plus;
+    JumpTable table;
+    ASSERT_EQ(table.build(map), JpsSupport::Ok);
+    GridPath path;
+    for (const GridSearchOptions* o : {&with_layers, &with_filter, &with_areas, &with_penalties}) {
+        EXPECT_EQ(check_jps_support(map, *o), JpsSupport::NonUniformCosts);
+        EXPECT_FALSE(describe(JpsSupport::NonUniformCosts).empty());
+        EXPECT_EQ(jps.find_path(map, {0, 0}, {15, 15}, *o, path), Status::InvalidQuery);
+        EXPECT_EQ(jps_plus.begin(table, {0, 0}, {15, 15}, *o), Status::InvalidQuery);
+        EXPECT_EQ(jps_plus.begin(map, {0, 0}, {15, 15}, *o), Status::InvalidQuery);
+    }
+    EXPECT_EQ(jps.find_path(map, {0, 0}, {15, 15}, GridSearchOptions{}, path), Status::Found);
+}
+
+}  // namespace

@@ -1,0 +1,125 @@
+// `gameplan explore MAP --from X,Y --to X,Y [--sight R] [--json]`: a unit that starts knowing nothing
+// walks toward the goal under fog of war (path/fog.hpp), discovering cells within its sight and
+// replanning when its route meets a wall.
+#include "cli_support.hpp"
+#include "commands.hpp"
+#include "domain_util.hpp"
+
+#include <gameplan/path/fog.hpp>
+#include <gameplan/path/grid_rules.hpp>
+#include <gameplan/path/grid_search.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <charconv>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <string>
+
+namespace gameplan::cli {
+
+namespace {
+
+struct ExploreArgs {
+    std::string map_file;
+    std::string from;
+    std::string to;
+    std::uint64_t sight = 5;
+    std::string movement = "8";
+    std::string diagonal = "no-corner-cutting";
+    bool json = false;
+    ResourceLimits limits;
+};
+
+path::GridPoint parse_cell(const std::string& text, const char* option, const path::GridMap& map) {
+    const auto comma = text.find(',');
+    const auto bad = [&](const std::string& why) {
+        return UsageError(std::string(option) + ": " + why + " (expected X,Y, got '" + printable(text, 40) + "')");
+    };
+    if (comma == std::string::npos) throw bad("missing comma");
+    std::int64_t xy[2] = {0, 0};
+    const std::string_view parts[2] = {std::string_view(text).substr(0, comma), std::string_view(text).substr(comma + 1)};
+    for (int i = 0; i < 2; ++i) {
+        const auto [end, ec] = std::from_chars(parts[i].data(), parts[i].data() + parts[i].size(), xy[i]);
+        if (ec != std::errc() || end != parts[i].data() + parts[i].size() || parts[i].empty())
+            throw bad("coordinates must be integers");
+    }
+    if (!map.contains(xy[0], xy[1]))
+        throw UsageError(std::string(option) + " " + text + " is outside the map (x in [0, " + std::to_string(map.width() - 1) +
+                         "], y in [0, " + std::to_string(map.height() - 1) + "])");
+    return path::GridPoint{static_cast<std::int32_t>(xy[0]), static_cast<std::int32_t>(xy[1])};
+}
+
+void run_explore(const ExploreArgs& args, int& exit_code) {
+    const path::GridMap truth = read_grid_map(args.map_file);
+    const path::GridPoint from = parse_cell(args.from, "--from", truth);
+    const path::GridPoint to = parse_cell(args.to, "--to", truth);
+    if (!truth.passable(from)) throw UsageError("start " + args.from + " is blocked");
+    // Two searches' state (~20 bytes per cell each) and the team's view (3 to 7 bytes per padded cell).
+    const double cells = double(truth.width() + 2) * double(truth.height() + 2);
+    require_memory(args.limits, 47.0 * cells,
+                   "exploring this " + std::to_string(truth.width()) + " x " + std::to_string(truth.height()) + " map");
+
+    path::ExploreOptions options;
+    options.movement = *path::parse_movement(args.movement);
+    options.diagonal = *path::parse_diagonal_rule(args.diagonal);
+    options.sight = static_cast<std::int32_t>(args.sight);
+    path::TeamKnowledge team(truth);
+    path::Explorer explorer;
+    path::ExploreResult result;
+    const Status status = explorer.explore(truth, team, from, to, options, result);
+
+    path::GridSearchOptions full;
+    full.movement = options.movement;
+    full.diagonal = options.diagonal;
+    path::GridPathfinder finder;
+    path::GridPath optimal;
+    const bool reachable = truth.passable(to) && finder.find_path(truth, from, to, full, optimal) == Status::Found;
+
+    const char* name = status == Status::Found ? "arrived" : status == Status::NoPath ? "unreachable" : "budget_exhausted";
+    if (args.json) {
+        std::ostream& out = std::cout;
+        out << "{\"status\":\"" << name << "\",\"travelled\":" << nlohmann::json(result.travelled).dump()
+            << ",\"optimal\":" << (reachable ? nlohmann::json(optimal.cost).dump() : std::string("null"))
+            << ",\"replans\":" << result.replans << ",\"steps\":" << result.steps << ",\"path\":[";
+        for (std::size_t i = 0; i < result.path.size(); ++i)
+            out << (i ? ",[" : "[") << result.path[i].x << ',' << result.path[i].y << ']';
+        out << "],\"known_cells\":" << team.known_count() << ",\"team_bytes\":" << team.memory_bytes() << "}\n";
+    } else {
+        std::cout << "status: " << name << '\n'
+                  << "travelled: " << std::setprecision(10) << result.travelled << '\n'
+                  << "optimal: " << (reachable ? std::to_string(optimal.cost) : std::string("none")) << '\n'
+                  << "replans: " << result.replans << '\n'
+                  << "steps: " << result.steps << '\n'
+                  << "known cells: " << team.known_count() << " of " << truth.cell_count() << '\n'
+                  << "team memory: " << human_bytes(double(team.memory_bytes())) << '\n';
+    }
+    exit_code = status == Status::Found ? 0 : 1;
+}
+
+}  // namespace
+
+void add_explore_command(CLI::App& app, int& exit_code) {
+    auto args = std::make_shared<ExploreArgs>();
+    CLI::App* cmd = app.add_subcommand(
+        "explore", "Walk a unit that starts knowing nothing of the map to a goal (fog of war: discovery and replanning)");
+    cmd->add_option("map", args->map_file, "Map file (MovingAI .map or plain-text grid; - = standard input)")->required();
+    cmd->add_option("--from", args->from, "Start cell X,Y")->required();
+    cmd->add_option("--to", args->to, "Goal cell X,Y")->required();
+    add_integer_option(cmd, "--sight", args->sight, 1, path::kMaxSightRadius,
+                       "Sight radius in cells (Chebyshev), in [1, 1024] (default 5)");
+    cmd->add_option("--movement", args->movement, "4- or 8-connected movement")
+        ->check(CLI::IsMember({"4", "8"}))
+        ->capture_default_str();
+    cmd->add_option("--diagonal", args->diagonal, "Diagonal rule for 8-connected movement")
+        ->check(CLI::IsMember({"never", "no-corner-cutting", "one-obstacle", "always"}))
+        ->capture_default_str();
+    add_limit_options(cmd, args->limits, 0, "the walk");
+    cmd->add_flag("--json", args->json,
+                  "Print one JSON object: status (arrived|unreachable), travelled, optimal, replans, steps, path, "
+                  "known_cells, team_bytes");
+    cmd->callback([args, &exit_code] { run_explore(*args, exit_code); });
+}
+
+}  // namespace gameplan::cli
