@@ -39,7 +39,7 @@ TEST_P(HpaLong, SharedMap) {
         for (std::size_t i = 0; i < scenarios.size(); ++i) {
             const TestScenario& sc = scenarios[i];
             const double slack = sc.tolerance + 1e-9 * sc.optimal;
-            ASSERT_EQ(finder.find_path(h, map, sc.start, sc.goal, raw), Status::Found) << m.name << " #" << i;
+            ASSERT_EQ(finder.find_path(h, sc.start, sc.goal, query_of(h), raw), Status::Found) << m.name << " #" << i;
             ASSERT_GE(raw.cost, sc.optimal - slack) << m.name << " #" << i;
             ASSERT_LE(finder.lower_bound(), sc.optimal + slack) << m.name << " #" << i;
             ASSERT_EQ(ref_check_path(ref, pairs_of(raw.cells), sc.start.x, sc.start.y, sc.goal.x, sc.goal.y,

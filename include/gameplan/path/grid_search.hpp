@@ -71,6 +71,16 @@ namespace gameplan::path {
 
 class Islands;  // islands.hpp
 
+/// How much of a found path `finish` / `find_path` write (every grid pathfinder honours it).
+enum class PathDetail : std::uint8_t {
+    Cells,      ///< every cell from start to goal (the default)
+    Waypoints,  ///< a subsequence of the cells, start and goal included, consecutive ones joined by the
+                ///< canonical octile line "diagonal steps first, then straight steps" (`expand_waypoints`
+                ///< restores every cell): JPS and JPS+ write their jump points, the others the corner
+                ///< points of the cell path. Cheaper: no cell-by-cell walk.
+    CostOnly,   ///< no cells at all: only `GridPath::cost` (the cheapest result)
+};
+
 /// How a grid query moves and searches. The defaults are the MovingAI rules with plain A*.
 struct GridSearchOptions {
     Movement movement = Movement::Eight;                     ///< 4- or 8-connected
@@ -92,6 +102,7 @@ struct GridSearchOptions {
     /// or non-finite weight, makes `begin` return `InvalidQuery`. Not owned; must outlive the search.
     const PenaltyLayer* penalties = nullptr;
     double penalty_weight = 1.0;  ///< w above (>= 0); ignored without a layer
+    PathDetail detail = PathDetail::Cells;  ///< how much of the path `finish` writes
 };
 
 /// A path: the cells from start to goal inclusive, and its cost.
@@ -99,6 +110,15 @@ struct GridPath {
     std::vector<GridPoint> cells;  ///< start first, goal last; empty when no path was found
     double cost = 0.0;             ///< sum of the step costs (0 for start == goal; +infinity when none)
 };
+
+/// Rewrites the cells of `path` in place to `detail`: Cells leaves them, Waypoints keeps the corner
+/// points (see corner_points), CostOnly clears them. The cost is unchanged. Never allocates.
+void reduce_path(GridPath& path, PathDetail detail) noexcept;
+
+/// Writes into `out` (cleared first) every cell of the path through `waypoints`, each consecutive pair
+/// joined by "diagonal steps first, then straight steps" (the shape of PathDetail::Waypoints). Allocates
+/// only if `out` must grow.
+void expand_waypoints(std::span<const GridPoint> waypoints, std::vector<GridPoint>& out);
 
 /// Writes into `out` (cleared first) the corner points of a path: its first cell, every cell where the
 /// step direction changes, and its last cell. Allocates only if `out` must grow. O(path length).
@@ -240,6 +260,7 @@ private:
     const DeadEnds* m_dead_ends = nullptr;  // pruning in force for this search, or null
     const PenaltyLayer* m_penalties = nullptr;  // penalties in force for this search, or null
     double m_penalty_weight = 0.0;
+    PathDetail m_detail = PathDetail::Cells;
     DeadEnds::Query m_dead_query{};
 
     search::Budget m_budget{};

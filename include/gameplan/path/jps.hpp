@@ -97,9 +97,11 @@ public:
     JpsPathfinder& operator=(const JpsPathfinder&) = delete;
 
     /// Takes a fresh snapshot of `map` (see the overview) and sizes the search state and the open list
-    /// (`open_entries` entries), so that the next queries do not allocate. O(cells). May throw
+    /// (`open_entries` entries), so that the next queries do not allocate. With `prefault`, also touches
+    /// every page of the search state, so that not even the first queries pay page faults (the state is
+    /// otherwise mapped lazily, page by page, as searches first reach it). O(cells). May throw
     /// std::bad_alloc.
-    void sync(const GridMap& map, std::size_t open_entries = 1u << 12);
+    void sync(const GridMap& map, std::size_t open_entries = 1u << 12, bool prefault = false);
 
     /// Reports that cell `p` of `map` may have changed passability. Updates the snapshot in O(1) if it
     /// is a snapshot of `map` and the cell differs from it; returns true when it changed something.
@@ -116,8 +118,11 @@ public:
     /// else the final status (`Found`, `NoPath`, `BudgetExhausted`), which later calls return again.
     Status step(std::uint64_t slice_expansions = UINT64_MAX);
 
-    /// Writes the path found into `out`, expanded to every cell (cleared when there is none), and
-    /// returns the status. Allocates only if `out.cells` must grow. O(path length).
+    /// Writes the path found into `out` (cleared when there is none) as `options.detail` of `begin`
+    /// asked: every cell (O(path length)); the jump points only (`PathDetail::Waypoints`, O(jump
+    /// points); consecutive ones are joined by "diagonal first, then straight", see
+    /// expand_waypoints); or the cost only (`PathDetail::CostOnly`, O(1)). Returns the status.
+    /// Allocates only if `out.cells` must grow.
     Status finish(GridPath& out) const;
 
     /// begin + step + finish.
