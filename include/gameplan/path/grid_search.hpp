@@ -16,8 +16,9 @@
 /// heuristic shape. It reuses the generic engine's pieces: `search::IndexedHeap` (4-ary here), the
 /// generation-stamp protocol, `search::Budget`, `search::SearchStats` and `gameplan::Status`. The open
 /// list orders like the engine's `SearchContext`: smallest f, then smallest h, then the most recently
-/// pushed (LIFO); the key is packed into two integers for a branch-free comparison, which compares h at
-/// float precision (ties closer than that fall to LIFO). `grid_space.hpp` offers the same grid as a plain
+/// pushed (LIFO); the key is packed into two integers for a branch-free comparison, which compares f at
+/// 32 significant bits (so routes of equal exact cost, summed in another order, tie and the goal is taken
+/// first; docs/pathfinding.md, "Determinism") and h at float precision (ties closer than that fall to LIFO). `grid_space.hpp` offers the same grid as a plain
 /// `search::SearchSpace` for the generic `SearchContext`.
 ///
 /// Costs are doubles: 1 per cardinal step and sqrt(2) per diagonal step, times the terrain cost of the

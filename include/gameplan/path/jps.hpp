@@ -26,8 +26,14 @@
 ///   vertical scans) and find the first wall or forced neighbour with one count-trailing-zeros
 ///   ("block-based" jumping).
 ///
+/// Short queries: an expansion within 64 cells of the goal first checks the canonical line to it and,
+/// when it is free, generates the goal at once; once the goal is generated with cost U, successors
+/// whose cost plus octile distance reaches U are dropped and diagonal walks stop where that bound
+/// reaches U. A short query in open space thus expands the start only (docs/jps.md, "Short queries").
+///
 /// The result is the same optimal cost as A* with the octile heuristic; the path returned is one of
-/// the optimal paths (possibly a different one than A* returns), expanded to every cell (`GridPath`).
+/// the optimal paths (possibly a different one than A* returns), expanded to every cell (`GridPath`),
+/// or reduced to its jump points or its cost on request (`GridSearchOptions::detail`).
 ///
 /// Snapshot. The pathfinder keeps its own copy of the map's passability (a byte per cell plus the two
 /// bit-packed copies, about 1.25 bytes per cell), synchronised automatically: a query on a map whose
