@@ -375,14 +375,15 @@ Status HpaPathfinder::find_path(const HierarchicalMap& h, GridPoint start, GridP
 }
 
 void HpaPathfinder::refine(const HierarchicalMap& h, GridPath& out) {
-    // Windows of `window` path cells, each replaced by an optimal path between its ends when that is
+    // Windows of `window` path cells (two cluster sides: a detour through a far transition can span
+    // more than one), each replaced by an optimal path between its ends when that is
     // cheaper, found by a budgeted A* (a window whose A* runs out of budget is kept). Consecutive
     // windows overlap by half, so every border crossing lies well inside some window and a detour
     // through a transition is straightened there. The cost never rises.
     Impl& s = *m_impl;
     const GridMap& map = *h.m_map;
     std::vector<GridPoint>& cells = out.cells;
-    const std::size_t window = static_cast<std::size_t>(std::max(8, h.m_options.cluster_size));
+    const std::size_t window = static_cast<std::size_t>(std::max(8, 2 * h.m_options.cluster_size));
     GridSearchOptions local;
     local.movement = h.m_movement;
     local.diagonal = h.m_diagonal;
