@@ -1,7 +1,8 @@
 // HPA*, smoothing and Theta* on the shared MovingAI maps.
 //
-//   hpa_summary/<map>   one pass over the map's scenarios: suboptimality of HPA* before and after
-//                       smoothing (mean / worst over every scenario), and per-query CPU time of A*
+//   hpa_summary/<map>   one pass over the map's scenarios: suboptimality of HPA* without refinement
+//                       (unrefined_*), with it (the default, subopt_*) and with refinement and smoothing
+//                       (smoothed_*), mean / worst over every scenario, and per-query CPU time of A*
 //                       (GridPathfinder) and HPA* measured side by side on every k-th scenario, so
 //                       the speedup is not skewed by load from other processes; build time, update
 //                       time, abstract graph size, memory.
@@ -115,6 +116,7 @@ void summary(benchmark::State& state, MapArg arg) {
     }
     for (auto _ : state) {
         HierarchicalMap h;
+        const double estimate_MB = static_cast<double>(HierarchicalMap::estimate_memory_bytes(data->map)) / (1 << 20);
         const double build_start = cpu_micros();
         (void)h.build(data->map);
         const double build_ms = (cpu_micros() - build_start) / 1e3;
@@ -123,20 +125,27 @@ void summary(benchmark::State& state, MapArg arg) {
         GridPath path;
         HpaQueryOptions smooth;
         smooth.smooth = true;
-        double raw_sum = 0, raw_worst = 0, smooth_sum = 0, smooth_worst = 0;
-        double astar_us = 0, hpa_us = 0, smooth_us = 0, bound_sum = 0;
+        HpaQueryOptions unrefined;
+        unrefined.refine = false;
+        double raw_sum = 0, raw_worst = 0, smooth_sum = 0, smooth_worst = 0, unrefined_sum = 0, unrefined_worst = 0;
+        double astar_us = 0, hpa_us = 0, smooth_us = 0, unrefined_us = 0, bound_sum = 0;
         std::size_t timed = 0;
         const std::size_t stride = std::max<std::size_t>(1, data->scenarios.size() / 300);
         for (std::size_t i = 0; i < data->scenarios.size(); ++i) {
             const Scenario& s = data->scenarios[i];
             double t0 = cpu_micros();
-            (void)hpa.find_path(h, data->map, s.start, s.goal, path);
+            (void)hpa.find_path(h, s.start, s.goal, HpaQueryOptions{}, path);
             double t1 = cpu_micros();
             const double raw = path.cost / s.optimal - 1;
             bound_sum += hpa.suboptimality_bound();
-            (void)hpa.find_path(h, data->map, s.start, s.goal, path, smooth);
+            (void)hpa.find_path(h, s.start, s.goal, smooth, path);
             const double t2 = cpu_micros();
             const double smoothed = path.cost / s.optimal - 1;
+            (void)hpa.find_path(h, s.start, s.goal, unrefined, path);
+            const double t2u = cpu_micros();
+            const double plain = path.cost / s.optimal - 1;
+            unrefined_sum += plain;
+            unrefined_worst = std::max(unrefined_worst, plain);
             raw_sum += raw;
             smooth_sum += smoothed;
             raw_worst = std::max(raw_worst, raw);
@@ -147,6 +156,7 @@ void summary(benchmark::State& state, MapArg arg) {
             astar_us += cpu_micros() - t3;
             hpa_us += t1 - t0;
             smooth_us += t2 - t1;
+            unrefined_us += t2u - t2;
             ++timed;
         }
         // Update: toggle cells on a fixed pseudo-random walk and repair.
@@ -165,6 +175,9 @@ void summary(benchmark::State& state, MapArg arg) {
         }
         const double n = static_cast<double>(data->scenarios.size());
         state.counters["scenarios"] = n;
+        state.counters["unrefined_mean_%"] = 100 * unrefined_sum / n;
+        state.counters["unrefined_worst_%"] = 100 * unrefined_worst;
+        state.counters["hpa_unrefined_us"] = unrefined_us / static_cast<double>(timed);
         state.counters["subopt_mean_%"] = 100 * raw_sum / n;
         state.counters["subopt_worst_%"] = 100 * raw_worst;
         state.counters["smoothed_mean_%"] = 100 * smooth_sum / n;
@@ -180,6 +193,7 @@ void summary(benchmark::State& state, MapArg arg) {
         state.counters["nodes"] = static_cast<double>(h.node_count());
         state.counters["edges"] = static_cast<double>(h.edge_count());
         state.counters["memory_MB"] = static_cast<double>(h.memory_bytes()) / (1 << 20);
+        state.counters["estimate_MB"] = estimate_MB;
     }
 }
 
@@ -219,8 +233,8 @@ void hpa(benchmark::State& state, MapArg arg, bool smooth) {
     HpaQueryOptions options;
     options.smooth = smooth;
     run_queries(state, *data, [&](const Scenario& s) {
-        (void)finder.find_path(h, data->map, s.start, s.goal, path, options);
-        return std::pair{path.cost, static_cast<double>(finder.stats().abstract.expanded)};
+        (void)finder.find_path(h, s.start, s.goal, options, path);
+        return std::pair{path.cost, static_cast<double>(finder.stats().expanded)};
     });
 }
 

@@ -11,7 +11,9 @@
 // change (`us_per_update`, `entries_per_update`).
 //
 //   build/bench/bench_jps --benchmark_min_time=0.2 [--benchmark_filter=brc202d|Aftershock] [--astar]
+//   build/bench/bench_jps --benchmark_filter='_short/(brc202d|Aftershock|den520d|CatwalkAlley)'  (optimal < 50)
 //   (add --benchmark_repetitions=5 --benchmark_report_aggregates_only=true for mean/median/min)
+//   build/bench/bench_jps --benchmark_filter=astar_expansions   (A*'s mean expansions per map, one pass)
 #include <gameplan/io/load_error.hpp>
 #include <gameplan/io/movingai.hpp>
 #include <gameplan/path/grid_map.hpp>
@@ -49,6 +51,7 @@ struct Dataset {
     std::string name;
     GridMap map;
     std::vector<Scenario> scenarios;
+    std::vector<Scenario> short_scenarios;  // optimal length < 50: the queries a game asks most
 };
 
 // The io module's loaders (MovingAI rules: '.', 'G', 'S' passable; any other letter blocked).
@@ -97,15 +100,16 @@ std::vector<Dataset>& datasets() {
 // ---- query benchmarks ----------------------------------------------------------------------------
 
 template <class Finder>
-void run_queries(benchmark::State& state, const Dataset& data, Finder& finder) {
+void run_queries(benchmark::State& state, const Dataset& data, Finder& finder, bool short_only = false) {
     GridPath path;
     path.cells.reserve(4096);
+    const std::vector<Scenario>& scenarios = short_only ? data.short_scenarios : data.scenarios;
     // Warm-up pass: sizes every buffer, so the timed passes allocate nothing.
-    for (const auto& s : data.scenarios) (void)finder.find_path(data.map, s.start, s.goal, {}, path);
+    for (const auto& s : scenarios) (void)finder.find_path(data.map, s.start, s.goal, {}, path);
     double cost_sum = 0, expanded = 0, generated = 0, mismatches = 0;
     for (auto _ : state) {
         cost_sum = expanded = generated = mismatches = 0;
-        for (const auto& s : data.scenarios) {
+        for (const auto& s : scenarios) {
             const Status status = finder.find_path(data.map, s.start, s.goal, {}, path);
             cost_sum += path.cost;
             expanded += static_cast<double>(finder.stats().expanded);
@@ -114,7 +118,7 @@ void run_queries(benchmark::State& state, const Dataset& data, Finder& finder) {
         }
         benchmark::DoNotOptimize(cost_sum);
     }
-    const double n = static_cast<double>(data.scenarios.size());
+    const double n = static_cast<double>(scenarios.size());
     // CPU time per query (the benchmark's clock): robust on a machine shared with other jobs.
     state.counters["us_per_query"] =
         benchmark::Counter(n * 1e-6, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
@@ -137,6 +141,19 @@ void BM_JpsPlus(benchmark::State& state, const Dataset* data) {
     (void)finder.build(data->map);
     run_queries(state, *data, finder);
     state.counters["rebuilds"] = static_cast<double>(finder.rebuild_count());
+}
+
+// Short queries only (optimal length < 50): what a fixed per-query cost shows in.
+void BM_JpsShort(benchmark::State& state, const Dataset* data) {
+    JpsPathfinder finder;
+    finder.sync(data->map);
+    run_queries(state, *data, finder, true);
+}
+
+void BM_JpsPlusShort(benchmark::State& state, const Dataset* data) {
+    JpsPlusPathfinder finder;
+    (void)finder.build(data->map);
+    run_queries(state, *data, finder, true);
 }
 
 void BM_AStar(benchmark::State& state, const Dataset* data) {
@@ -236,6 +253,8 @@ int main(int argc, char** argv) {
             return 1;
         }
         d.scenarios = read_scenarios(root / m.scen);
+        for (const Scenario& s : d.scenarios)
+            if (s.optimal < 50) d.short_scenarios.push_back(s);
         all.push_back(std::move(d));
     }
     // With --benchmark_repetitions=N the "min" aggregate is the least disturbed run on a shared machine.
@@ -245,6 +264,10 @@ int main(int argc, char** argv) {
         benchmark::RegisterBenchmark(("jps_plus/" + d.name).c_str(), BM_JpsPlus, &d)->Unit(benchmark::kMillisecond)->ComputeStatistics("min", min_of);
     }
     for (const auto& d : all) {
+        benchmark::RegisterBenchmark(("jps_short/" + d.name).c_str(), BM_JpsShort, &d)->ComputeStatistics("min", min_of);
+        benchmark::RegisterBenchmark(("jps_plus_short/" + d.name).c_str(), BM_JpsPlusShort, &d)->ComputeStatistics("min", min_of);
+    }
+    for (const auto& d : all) {
         benchmark::RegisterBenchmark(("jps_plus_build/" + d.name).c_str(), BM_JpsPlusBuild, &d)->Unit(benchmark::kMillisecond)->ComputeStatistics("min", min_of);
         benchmark::RegisterBenchmark(("jps_sync/" + d.name).c_str(), BM_JpsSync, &d)->Unit(benchmark::kMicrosecond)->ComputeStatistics("min", min_of);
         benchmark::RegisterBenchmark(("jps_plus_update/" + d.name).c_str(), BM_JpsPlusUpdate, &d)->ComputeStatistics("min", min_of);
@@ -252,7 +275,12 @@ int main(int argc, char** argv) {
     }
     if (with_astar)
         for (const auto& d : all)
-        benchmark::RegisterBenchmark(("astar/" + d.name).c_str(), BM_AStar, &d)->Unit(benchmark::kMillisecond);
+            benchmark::RegisterBenchmark(("astar/" + d.name).c_str(), BM_AStar, &d)->Unit(benchmark::kMillisecond);
+    else
+        for (const auto& d : all)  // one pass: the expansion counts (exp_per_query), not the time
+            benchmark::RegisterBenchmark(("astar_expansions/" + d.name).c_str(), BM_AStar, &d)
+                ->Unit(benchmark::kMillisecond)
+                ->Iterations(1);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     return 0;

@@ -206,7 +206,7 @@ constexpr std::size_t kEvents = 200;
 void bm_islands_update(benchmark::State& state, const MapCase* c, IslandUpdate policy) {
     GridMap map = c->map;
     Islands islands;
-    islands.build(map, Movement::Eight, DiagonalRule::NoCornerCutting, policy);
+    islands.build(map, GridSearchOptions{}, policy);
     const std::vector<GridPoint> cells = passable_cells(map, kEvents, 11);
     double block_s = 0, refresh_s = 0, open_s = 0;
     std::uint64_t rounds = 0;

@@ -1,4 +1,5 @@
 #include <gameplan/path/dead_ends.hpp>
+#include <gameplan/path/grid_search.hpp>
 
 #include "grid_neighbours.hpp"
 
@@ -6,8 +7,15 @@
 
 namespace gameplan::path {
 
-void DeadEnds::build(const GridMap& map, Movement movement, DiagonalRule diagonal) {
-    const DiagonalRule rule = effective_diagonal(movement, diagonal);
+void DeadEnds::build(const GridMap& map) { build(map, GridSearchOptions{}); }
+
+bool DeadEnds::applies_to(const GridMap& map, const GridSearchOptions& rules) const noexcept {
+    return current(map) &&
+           static_cast<int>(effective_diagonal(rules.movement, rules.diagonal)) <= static_cast<int>(m_rule);
+}
+
+void DeadEnds::build(const GridMap& map, const GridSearchOptions& rules) {
+    const DiagonalRule rule = effective_diagonal(rules.movement, rules.diagonal);
     const std::uint32_t bound = map.node_bound();
     const std::uint32_t stride = map.stride();
     const std::uint8_t* pass = map.passable_data().data();

@@ -60,7 +60,7 @@ NearestTarget NearestTargets::find(const GridMap& map, GridPoint from, std::span
     // Dropping targets the search can never reach keeps the multi-goal heuristic tight and, when none is
     // left, answers without a flood of the whole island.
     const Islands* islands =
-        options.islands && options.islands->applies_to(map, options.movement, options.diagonal) ? options.islands : nullptr;
+        options.islands && options.islands->applies_to(map, options) ? options.islands : nullptr;
     m_usable.clear();
     for (const GridPoint& t : targets) {
         if (!map.passable(t)) continue;

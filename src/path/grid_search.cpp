@@ -3,6 +3,8 @@
 #include <gameplan/path/islands.hpp>
 #include <gameplan/search/generation.hpp>
 
+#include "grid_key.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -35,9 +37,43 @@ void corner_points(std::span<const GridPoint> cells, std::vector<GridPoint>& out
     if (cells.size() > 1) out.push_back(cells.back());
 }
 
+void reduce_path(GridPath& path, PathDetail detail) noexcept {
+    std::vector<GridPoint>& cells = path.cells;
+    if (detail == PathDetail::CostOnly) {
+        cells.clear();
+        return;
+    }
+    if (detail != PathDetail::Waypoints || cells.size() < 3) return;
+    std::size_t kept = 1;
+    for (std::size_t i = 1; i + 1 < cells.size(); ++i) {
+        const int dx0 = cells[i].x - cells[i - 1].x, dy0 = cells[i].y - cells[i - 1].y;
+        const int dx1 = cells[i + 1].x - cells[i].x, dy1 = cells[i + 1].y - cells[i].y;
+        if (dx0 != dx1 || dy0 != dy1) cells[kept++] = cells[i];
+    }
+    cells[kept++] = cells.back();
+    cells.resize(kept);
+}
+
+void expand_waypoints(std::span<const GridPoint> waypoints, std::vector<GridPoint>& out) {
+    out.clear();
+    if (waypoints.empty()) return;
+    GridPoint at = waypoints.front();
+    out.push_back(at);
+    for (std::size_t i = 1; i < waypoints.size(); ++i) {
+        const GridPoint to = waypoints[i];
+        while (at != to) {
+            const int dx = to.x - at.x, dy = to.y - at.y;
+            const int sx = dx > 0 ? 1 : (dx < 0 ? -1 : 0), sy = dy > 0 ? 1 : (dy < 0 ? -1 : 0);
+            // Diagonal first (while both differ), then straight.
+            at = GridPoint{at.x + sx, at.y + sy};
+            out.push_back(at);
+        }
+    }
+}
+
 inline GridPathfinder::Key GridPathfinder::make_key(double f, double h, std::uint32_t sequence) noexcept {
     const auto h_bits = std::bit_cast<std::uint32_t>(static_cast<float>(h));
-    return Key{std::bit_cast<std::uint64_t>(f), (std::uint64_t{h_bits} << 32) | std::uint64_t{~sequence}};
+    return Key{detail::tie_f_bits(f), (std::uint64_t{h_bits} << 32) | std::uint64_t{~sequence}};
 }
 
 void GridPathfinder::ensure_capacity(std::size_t bound) {
@@ -74,6 +110,7 @@ Status GridPathfinder::prepare(const GridMap& map, const GridSearchOptions& opti
     m_forbidden = 0;
     m_base_multiplier = 1.0;
     m_extras = false;
+    m_detail = options.detail;
     if (map.empty() || !(options.weight >= 1.0) || !std::isfinite(options.weight))
         return m_status = Status::InvalidQuery;
     const auto good_weight = [](double w) { return w >= 0.0 && std::isfinite(w); };
@@ -139,13 +176,13 @@ Status GridPathfinder::begin(const GridMap& map, std::span<const GridPoint> sour
     for (const GridPoint& p : goals)
         if (!map.passable(p) || forbidden_node(map.index(p))) return invalid();
     if (options.islands != nullptr &&
-        options.islands->proves_unreachable(map, options.movement, options.diagonal, sources, goals)) {
+        options.islands->proves_unreachable(map, options, sources, goals)) {
         m_heap.clear();
         m_step = nullptr;
         return m_status = Status::NoPath;
     }
     if (options.dead_ends != nullptr && sources.size() == 1 && goals.size() == 1 && options.dead_ends->any() &&
-        options.dead_ends->applies_to(map, options.movement, options.diagonal)) {
+        options.dead_ends->applies_to(map, options)) {
         m_dead_ends = options.dead_ends;
         m_dead_query = m_dead_ends->query(map.index(sources[0]), map.index(goals[0]));
     }
@@ -471,7 +508,13 @@ void GridPathfinder::path_to(GridPoint p, GridPath& out) const {
 
 Status GridPathfinder::finish(GridPath& out) const {
     if (m_status == Status::Found) {
-        path_to(m_map->point(m_found), out);
+        if (m_detail == PathDetail::CostOnly) {
+            out.cells.clear();
+            out.cost = m_cells[m_found].g;
+        } else {
+            path_to(m_map->point(m_found), out);
+            reduce_path(out, m_detail);
+        }
     } else {
         out.cells.clear();
         out.cost = kInfinity;

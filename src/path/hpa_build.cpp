@@ -11,6 +11,7 @@
 #include <cmath>
 #include <limits>
 #include <span>
+#include <string_view>
 #include <utility>
 
 namespace gameplan::path {
@@ -34,6 +35,9 @@ HierarchicalMap::HierarchicalMap(HierarchicalMap&& other) noexcept { *this = std
 HierarchicalMap& HierarchicalMap::operator=(HierarchicalMap&& other) noexcept {
     if (this == &other) return *this;
     m_options = other.m_options;
+    m_movement = other.m_movement;
+    m_diagonal = other.m_diagonal;
+    m_map = other.m_map;
     m_width = std::exchange(other.m_width, 0);  // a moved-from hierarchy reads as not built
     m_height = std::exchange(other.m_height, 0);
     m_stride = other.m_stride;
@@ -70,9 +74,62 @@ std::size_t HierarchicalMap::memory_bytes() const noexcept {
     return bytes;
 }
 
-HierarchyBuild HierarchicalMap::build(const GridMap& map, const HierarchyOptions& options) {
+std::string_view describe(HierarchyBuild outcome) noexcept {
+    switch (outcome) {
+        case HierarchyBuild::Ok: return "";
+        case HierarchyBuild::EmptyMap: return "the map has no cells";
+        case HierarchyBuild::BadOptions:
+            return "bad hierarchy options (cluster size outside [1, 256], entrance split < 1 or entrance spacing < 0)";
+        case HierarchyBuild::OverMemory: return "the hierarchy's estimated memory exceeds the memory cap";
+    }
+    return "unknown build outcome";
+}
+
+std::size_t HierarchicalMap::estimate_after_scan() const noexcept {
+    // After scan_transitions and assign_nodes: every array's final size is known except the cached
+    // paths, estimated at one cluster side per intra edge (a path across a cluster).
+    std::size_t bytes = m_nodes.size() * (sizeof(Node) + sizeof(std::uint32_t*) + sizeof(std::uint32_t)) +
+                        m_node_of_cell.size() * sizeof(std::uint32_t) + m_clusters.size() * sizeof(Cluster);
+    for (const Cluster& c : m_clusters) {
+        const std::size_t k = c.nodes.size();
+        const std::size_t cells = static_cast<std::size_t>(c.w) * static_cast<std::size_t>(c.h);
+        const std::size_t inter = c.right.size() + c.down.size() + c.down_right.size() + c.down_left.size();
+        const std::size_t edges = k * (k > 0 ? k - 1 : 0) + 2 * inter;
+        bytes += k * sizeof(std::uint32_t) + (k * kBlockHeader + 2 * edges) * sizeof(std::uint32_t) +
+                 edges * sizeof(std::uint32_t) + edges * static_cast<std::size_t>(std::max(c.w, c.h)) +
+                 inter * sizeof(Transition);
+        if (m_options.distance_tables) bytes += cells * k * sizeof(float) * (m_has_costs ? 2 : 1);
+    }
+    return bytes;
+}
+
+std::size_t HierarchicalMap::estimate_memory_bytes(const GridMap& map, const GridSearchOptions& rules,
+                                                   const HierarchyOptions& options) {
+    HierarchyOptions scan = options;
+    scan.max_memory_bytes = 0;
+    HierarchicalMap h;
+    if (h.start_build(map, rules, scan) != HierarchyBuild::Ok) return 0;
+    return h.estimate_after_scan();
+}
+
+HierarchyBuild HierarchicalMap::build(const GridMap& map, const GridSearchOptions& rules, const HierarchyOptions& options) {
     const auto started = std::chrono::steady_clock::now();
+    const HierarchyBuild outcome = start_build(map, rules, options);
+    if (outcome != HierarchyBuild::Ok) return outcome;
+    if (options.max_memory_bytes > 0 && estimate_after_scan() > options.max_memory_bytes) {
+        clear();
+        return HierarchyBuild::OverMemory;
+    }
+    for (std::uint32_t c = 0; c < m_clusters.size(); ++c) build_edges(map, c);
+    m_build_stats.clusters_rebuilt = m_clusters.size();
+    m_map_version = map.version();
+    m_build_stats.micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - started).count();
+    return HierarchyBuild::Ok;
+}
+
+void HierarchicalMap::clear() noexcept {
     m_width = m_height = 0;
+    m_map = nullptr;
     m_clusters.clear();
     m_nodes.clear();
     m_node_block.clear();
@@ -80,6 +137,10 @@ HierarchyBuild HierarchicalMap::build(const GridMap& map, const HierarchyOptions
     m_free_nodes.clear();
     m_node_of_cell.clear();
     m_live_nodes = 0;
+}
+
+HierarchyBuild HierarchicalMap::start_build(const GridMap& map, const GridSearchOptions& rules, const HierarchyOptions& options) {
+    clear();
     m_build_stats = {};
     if (!m_impl) m_impl = std::make_unique<Impl>();
     if (map.empty()) return HierarchyBuild::EmptyMap;
@@ -88,7 +149,10 @@ HierarchyBuild HierarchicalMap::build(const GridMap& map, const HierarchyOptions
         return HierarchyBuild::BadOptions;
 
     m_options = options;
-    m_options.diagonal = effective_diagonal(options.movement, options.diagonal);
+    m_movement = rules.movement;
+    m_diagonal = effective_diagonal(rules.movement, rules.diagonal);
+    m_map = &map;
+    m_has_costs = map.has_terrain_costs();
     m_width = map.width();
     m_height = map.height();
     m_stride = map.stride();
@@ -108,10 +172,6 @@ HierarchyBuild HierarchicalMap::build(const GridMap& map, const HierarchyOptions
 
     for (std::uint32_t c = 0; c < m_clusters.size(); ++c) scan_transitions(map, c);
     for (std::uint32_t c = 0; c < m_clusters.size(); ++c) assign_nodes(c);
-    for (std::uint32_t c = 0; c < m_clusters.size(); ++c) build_edges(map, c);
-    m_build_stats.clusters_rebuilt = m_clusters.size();
-    m_map_version = map.version();
-    m_build_stats.micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - started).count();
     return HierarchyBuild::Ok;
 }
 
@@ -152,7 +212,7 @@ void HierarchicalMap::add_entrance_transitions(std::vector<Transition>& out, con
 void HierarchicalMap::scan_transitions(const GridMap& map, std::uint32_t cluster) {
     Cluster& c = m_clusters[cluster];
     const std::uint8_t* pass = map.passable_data().data();
-    const bool squeeze = m_options.diagonal == DiagonalRule::Always;
+    const bool squeeze = m_diagonal == DiagonalRule::Always;
     const std::uint32_t stride = m_stride;
     const auto cx = static_cast<std::int32_t>(cluster % static_cast<std::uint32_t>(m_clusters_x));
     const auto cy = static_cast<std::int32_t>(cluster / static_cast<std::uint32_t>(m_clusters_x));
@@ -319,12 +379,12 @@ void HierarchicalMap::build_edges(const GridMap& map, std::uint32_t cluster) {
     for (std::size_t i = 0; i < k; ++i) {
         const Node& from = m_nodes[c.nodes[i]];
         if (directed) {
-            s.flood.run(map, rect, m_options.diagonal, true, GridPoint{from.x, from.y}, stop_at);
+            s.flood.run(map, rect, m_diagonal, true, GridPoint{from.x, from.y}, stop_at);
             m_build_stats.local_expanded += s.flood.stats().expanded;
             for (std::uint32_t cell = 0; cell < cells; ++cell)
                 if (s.flood.settled(cell)) c.dist_to[i * cells + cell] = static_cast<float>(s.flood.g(cell));
         }
-        s.flood.run(map, rect, m_options.diagonal, false, GridPoint{from.x, from.y}, stop_at);
+        s.flood.run(map, rect, m_diagonal, false, GridPoint{from.x, from.y}, stop_at);
         m_build_stats.local_expanded += s.flood.stats().expanded;
         if (tables)
             for (std::uint32_t cell = 0; cell < cells; ++cell)
@@ -455,6 +515,8 @@ bool HierarchicalMap::update_cell(const GridMap& map, GridPoint p) {
     for (std::uint32_t c : dirty) build_edges(map, c);
     m_build_stats.clusters_rebuilt = dirty.size();
     m_map_version = map.version();
+    m_map = &map;
+    m_has_costs = m_has_costs || map.has_terrain_costs();
     m_build_stats.micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - started).count();
     return true;
 }

@@ -1,5 +1,6 @@
 // HPA* queries: insert start and goal, A* over the abstract graph, refine to cells, smooth.
 #include <gameplan/path/hpa.hpp>
+#include <gameplan/path/islands.hpp>
 #include <gameplan/path/smoothing.hpp>
 
 #include "cluster_flood.hpp"
@@ -118,6 +119,8 @@ struct HpaPathfinder::Impl {
     std::vector<double> start_cost;  // per slot of the start cluster
     std::vector<double> goal_cost;   // per slot of the goal cluster
     std::vector<std::uint32_t> node_path;
+    GridPathfinder local;  // refinement windows
+    GridPath segment;
 };
 
 HpaPathfinder::HpaPathfinder() = default;
@@ -131,27 +134,39 @@ double HpaPathfinder::suboptimality_bound() const noexcept {
     return std::max(0.0, m_cost / m_lower_bound - 1.0);
 }
 
-Status HpaPathfinder::find_path(const HierarchicalMap& h, const GridMap& map, GridPoint start, GridPoint goal, GridPath& out,
-                                const HpaQueryOptions& options) {
+Status HpaPathfinder::find_path(const HierarchicalMap& h, GridPoint start, GridPoint goal, const HpaQueryOptions& options,
+                                GridPath& out) {
     if (!m_impl) m_impl = std::make_unique<Impl>();
     Impl& s = *m_impl;
     m_stats = {};
+    m_insertion_expanded = m_refinement_expanded = m_abstract_path_nodes = 0;
+    m_abstract_cost = kInfinity;
     m_cost = kInfinity;
     m_lower_bound = 0.0;
     out.cells.clear();
     out.cost = kInfinity;
-    if (!h.built() || map.width() != h.m_width || map.height() != h.m_height || map.version() != h.m_map_version ||
-        !map.passable(start) || !map.passable(goal) || !(options.weight >= 1.0) || !std::isfinite(options.weight))
+    if (!h.built() || h.m_map == nullptr) return Status::InvalidQuery;
+    const GridMap& map = *h.m_map;
+    if (map.width() != h.m_width || map.height() != h.m_height || map.version() != h.m_map_version ||
+        !map.passable(start) || !map.passable(goal) || !(options.weight >= 1.0) || !std::isfinite(options.weight) ||
+        effective_diagonal(options.movement, options.diagonal) != h.m_diagonal || options.heuristic != Heuristic::Auto ||
+        options.penalties != nullptr)
         return Status::InvalidQuery;
+    if (options.islands != nullptr &&
+        options.islands->proves_unreachable(map, options, std::span<const GridPoint>(&start, 1),
+                                            std::span<const GridPoint>(&goal, 1)))
+        return Status::NoPath;
 
     const HierarchyOptions& rules = h.m_options;
-    const Heuristic metric = resolve_heuristic(rules.movement, rules.diagonal, Heuristic::Auto);
+    const DiagonalRule diagonal = h.m_diagonal;
+    const Heuristic metric = resolve_heuristic(h.m_movement, diagonal, Heuristic::Auto);
     const auto min_cost = static_cast<double>(map.min_cost());
     m_lower_bound = min_cost * heuristic_distance(metric, std::abs(goal.x - start.x), std::abs(goal.y - start.y));
     if (start == goal) {
         out.cells.push_back(start);
         out.cost = m_cost = 0.0;
-        m_stats.abstract_path_nodes = 1;
+        m_abstract_path_nodes = 1;
+        m_abstract_cost = 0.0;
         return Status::Found;
     }
 
@@ -177,15 +192,15 @@ Status HpaPathfinder::find_path(const HierarchicalMap& h, const GridMap& map, Gr
             for (std::uint32_t id : scl.nodes) s.targets.push_back(static_cast<std::uint32_t>(node_local(srect, id)));
         if (sc == gc) s.targets.push_back(static_cast<std::uint32_t>(srect.local(goal)));
         // With tables the goal is the only target: aim at it.
-        s.start_flood.run(map, {scl.x0, scl.y0, scl.w, scl.h}, rules.diagonal, false, start, s.targets,
+        s.start_flood.run(map, {scl.x0, scl.y0, scl.w, scl.h}, diagonal, false, start, s.targets,
                           tables ? &goal : nullptr);
-        m_stats.insertion_expanded += s.start_flood.stats().expanded;
+        m_insertion_expanded += s.start_flood.stats().expanded;
     }
     if (!tables) {
         s.targets.clear();
         for (std::uint32_t id : gcl.nodes) s.targets.push_back(static_cast<std::uint32_t>(node_local(grect, id)));
-        s.goal_flood.run(map, {gcl.x0, gcl.y0, gcl.w, gcl.h}, rules.diagonal, true, goal, s.targets);
-        m_stats.insertion_expanded += s.goal_flood.stats().expanded;
+        s.goal_flood.run(map, {gcl.x0, gcl.y0, gcl.w, gcl.h}, diagonal, true, goal, s.targets);
+        m_insertion_expanded += s.goal_flood.stats().expanded;
     }
     for (std::size_t i = 0; i < sk; ++i) {
         if (tables) {
@@ -227,7 +242,7 @@ Status HpaPathfinder::find_path(const HierarchicalMap& h, const GridMap& map, Gr
     const std::uint32_t* node_xy = h.m_node_xy.data();
     Impl::State* const state = s.state.data();
     std::uint32_t sequence = 0;
-    search::SearchStats& stats = m_stats.abstract;
+    search::SearchStats& stats = m_stats;
 
     s.heap.clear();
     state[start_id] = Impl::State{0.0, heuristic(start.x, start.y), search::kNoNode, 0, open, 1};
@@ -305,7 +320,7 @@ Status HpaPathfinder::find_path(const HierarchicalMap& h, const GridMap& map, Gr
     for (std::uint32_t n = goal_id; n != search::kNoNode; n = state[n].parent) s.node_path.push_back(n);
     std::reverse(s.node_path.begin(), s.node_path.end());
     const std::vector<std::uint32_t>& path = s.node_path;
-    m_stats.abstract_path_nodes = path.size();
+    m_abstract_path_nodes = path.size();
     const auto append_from_start_flood = [&](GridPoint target) {
         const std::size_t first = out.cells.size();
         for (std::uint32_t n = s.start_flood.local(target); n != search::kNoNode; n = s.start_flood.parent(n))
@@ -318,7 +333,7 @@ Status HpaPathfinder::find_path(const HierarchicalMap& h, const GridMap& map, Gr
         const HierarchicalMap::Node& first = nodes[path[1]];
         if (tables) {
             out.cells.push_back(start);
-            descend_to(map, srect, rules.diagonal, start_table + first.slot * scells, start, GridPoint{first.x, first.y}, out.cells);
+            descend_to(map, srect, diagonal, start_table + first.slot * scells, start, GridPoint{first.x, first.y}, out.cells);
         } else {
             append_from_start_flood(GridPoint{first.x, first.y});
         }
@@ -337,7 +352,7 @@ Status HpaPathfinder::find_path(const HierarchicalMap& h, const GridMap& map, Gr
         }
         const HierarchicalMap::Node& last = nodes[path[path.size() - 2]];
         if (tables) {
-            descend_from(map, grect, rules.diagonal, goal_table + last.slot * gcells, GridPoint{last.x, last.y}, goal, out.cells);
+            descend_from(map, grect, diagonal, goal_table + last.slot * gcells, GridPoint{last.x, last.y}, goal, out.cells);
         } else {
             for (std::uint32_t n = s.goal_flood.parent(s.goal_flood.local(GridPoint{last.x, last.y})); n != search::kNoNode;
                  n = s.goal_flood.parent(n))
@@ -346,15 +361,57 @@ Status HpaPathfinder::find_path(const HierarchicalMap& h, const GridMap& map, Gr
     }
     // Edge and table distances are floats: the exact cost is summed from the cells.
     out.cost = grid_path_cost(map, out);
-    m_stats.refined_cost = out.cost;
+    m_abstract_cost = out.cost;
+    if (options.refine) refine(h, out);
     if (options.smooth) {
         SmoothingOptions smoothing;
-        smoothing.movement = rules.movement;
-        smoothing.diagonal = rules.diagonal;
+        smoothing.movement = h.m_movement;
+        smoothing.diagonal = diagonal;
         smooth_path(map, out, smoothing);
     }
     m_cost = out.cost;
+    reduce_path(out, options.detail);
     return Status::Found;
+}
+
+void HpaPathfinder::refine(const HierarchicalMap& h, GridPath& out) {
+    // Windows of `window` path cells (two cluster sides: a detour through a far transition can span
+    // more than one), each replaced by an optimal path between its ends when that is
+    // cheaper, found by a budgeted A* (a window whose A* runs out of budget is kept). Consecutive
+    // windows overlap by half, so every border crossing lies well inside some window and a detour
+    // through a transition is straightened there. The cost never rises.
+    Impl& s = *m_impl;
+    const GridMap& map = *h.m_map;
+    std::vector<GridPoint>& cells = out.cells;
+    const std::size_t window = static_cast<std::size_t>(std::max(8, 2 * h.m_options.cluster_size));
+    GridSearchOptions local;
+    local.movement = h.m_movement;
+    local.diagonal = h.m_diagonal;
+    local.budget.max_expansions = 4 * window * window;
+    const auto segment_cost = [&](std::size_t from, std::size_t to) {
+        double cost = 0.0;
+        for (std::size_t i = from; i < to; ++i) cost += step_cost(map, cells[i], cells[i + 1]);
+        return cost;
+    };
+    bool improved = false;
+    std::size_t pos = 0;
+    while (pos + 2 < cells.size()) {
+        std::size_t end = std::min(pos + window, cells.size() - 1);
+        const double before = segment_cost(pos, end);
+        const Status status = s.local.find_path(map, cells[pos], cells[end], local, s.segment);
+        m_refinement_expanded += s.local.stats().expanded;
+        if (status == Status::Found && s.segment.cost < before * (1.0 - 1e-12)) {
+            const auto first = cells.begin() + static_cast<std::ptrdiff_t>(pos) + 1;
+            cells.erase(first, cells.begin() + static_cast<std::ptrdiff_t>(end));
+            cells.insert(cells.begin() + static_cast<std::ptrdiff_t>(pos) + 1, s.segment.cells.begin() + 1,
+                         s.segment.cells.end() - 1);
+            end = pos + s.segment.cells.size() - 1;
+            improved = true;
+        }
+        if (end + 1 >= cells.size()) break;
+        pos += std::max<std::size_t>(1, (end - pos) / 2);
+    }
+    if (improved) out.cost = grid_path_cost(map, out);
 }
 
 }  // namespace gameplan::path

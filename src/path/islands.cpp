@@ -11,7 +11,16 @@ namespace {
 constexpr std::uint32_t kNone = Islands::kNoIsland;
 }  // namespace
 
-void Islands::build(const GridMap& map, Movement movement, DiagonalRule diagonal, IslandUpdate update) {
+namespace {
+GridSearchOptions rules_of(DiagonalRule rule) {
+    GridSearchOptions rules;
+    rules.movement = Movement::Eight;
+    rules.diagonal = rule;
+    return rules;
+}
+}  // namespace
+
+void Islands::build(const GridMap& map, const GridSearchOptions& rules, IslandUpdate update) {
     const std::uint64_t rebuilds = m_stats.rebuilds;
     m_map = &map;
     m_pass = map.passable_data().data();
@@ -20,7 +29,7 @@ void Islands::build(const GridMap& map, Movement movement, DiagonalRule diagonal
     m_stride = map.stride();
     m_width = map.width();
     m_height = map.height();
-    m_rule = effective_diagonal(movement, diagonal);
+    m_rule = effective_diagonal(rules.movement, rules.diagonal);
     m_update = update;
     m_stats = {};
     m_stats.rebuilds = rebuilds + 1;
@@ -262,7 +271,7 @@ void Islands::resolve_split(std::span<const std::uint32_t> seeds, std::uint32_t 
 bool Islands::cell_changed(const GridMap& map, GridPoint p) {
     if (m_map != &map || !map.contains(p)) return false;
     if (map.node_bound() != m_bound || map.stride() != m_stride) {
-        build(map, Movement::Eight, m_rule, m_update);
+        build(map, rules_of(m_rule), m_update);
         return true;
     }
     m_pass = map.passable_data().data();
@@ -275,7 +284,7 @@ bool Islands::cell_changed(const GridMap& map, GridPoint p) {
     }
     m_version = map.version();
     // Labels abandoned by splits and isolated cells pile up; compact them now and then.
-    if (m_root.size() > 2 * map.cell_count() + 1024) build(map, Movement::Eight, m_rule, m_update);
+    if (m_root.size() > 2 * map.cell_count() + 1024) build(map, rules_of(m_rule), m_update);
     return true;
 }
 
@@ -312,21 +321,21 @@ void Islands::refresh() {
     }
     for (const std::uint32_t root : refreshed_roots) m_dirty[root] = 0;
     m_seeds.clear();
-    if (m_root.size() > 2 * m_map->cell_count() + 1024) build(*m_map, Movement::Eight, m_rule, m_update);
+    if (m_root.size() > 2 * m_map->cell_count() + 1024) build(*m_map, rules_of(m_rule), m_update);
 }
 
 void Islands::update(const GridMap& map) {
     if (!current(map)) {
-        build(map, Movement::Eight, m_map ? m_rule : DiagonalRule::NoCornerCutting, m_update);
+        build(map, rules_of(m_map ? m_rule : DiagonalRule::NoCornerCutting), m_update);
         return;
     }
     m_pass = map.passable_data().data();
     refresh();
 }
 
-bool Islands::proves_unreachable(const GridMap& map, Movement movement, DiagonalRule diagonal,
+bool Islands::proves_unreachable(const GridMap& map, const GridSearchOptions& rules,
                                  std::span<const GridPoint> sources, std::span<const GridPoint> goals) const noexcept {
-    if (goals.empty() || sources.empty() || !applies_to(map, movement, diagonal)) return false;
+    if (goals.empty() || sources.empty() || !applies_to(map, rules)) return false;
     std::array<std::uint32_t, 16> source_islands{};
     std::size_t count = 0;
     for (const GridPoint& s : sources) {

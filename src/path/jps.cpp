@@ -159,7 +159,7 @@ struct OnlineJumper {
     // The diagonal walk, with the direction known at compile time and the row and column bit lines of
     // the current cell stepped along with it.
     template <int D, class Emit>
-    void diagonal_in(std::uint32_t node, std::int32_t x, std::int32_t y, Emit& emit) const {
+    void diagonal_in(std::uint32_t node, std::int32_t x, std::int32_t y, double limit, Emit& emit) const {
         constexpr int dv = detail::vertical_part(D), dh = detail::horizontal_part(D);
         constexpr std::int32_t ddx = detail::kDirDx[D], ddy = detail::kDirDy[D];
         const std::uint32_t step = delta[D];
@@ -180,6 +180,7 @@ struct OnlineJumper {
             c += ddx * cs;
             ++t;
             const double base = t * kDiagonalStep;
+            if (base + detail::octile_to(goal, x, y) >= limit) return;  // nothing further can beat the goal
             if (z == goal.node) {
                 emit(goal.node, goal.x, goal.y, base);
                 return;
@@ -203,12 +204,12 @@ struct OnlineJumper {
     }
 
     template <class Emit>
-    void diagonal(std::uint32_t node, std::int32_t x, std::int32_t y, int d, Emit& emit) const {
+    void diagonal(std::uint32_t node, std::int32_t x, std::int32_t y, int d, double limit, Emit& emit) const {
         switch (d) {
-            case detail::kDirNE: return diagonal_in<detail::kDirNE>(node, x, y, emit);
-            case detail::kDirSE: return diagonal_in<detail::kDirSE>(node, x, y, emit);
-            case detail::kDirSW: return diagonal_in<detail::kDirSW>(node, x, y, emit);
-            default: return diagonal_in<detail::kDirNW>(node, x, y, emit);
+            case detail::kDirNE: return diagonal_in<detail::kDirNE>(node, x, y, limit, emit);
+            case detail::kDirSE: return diagonal_in<detail::kDirSE>(node, x, y, limit, emit);
+            case detail::kDirSW: return diagonal_in<detail::kDirSW>(node, x, y, limit, emit);
+            default: return diagonal_in<detail::kDirNW>(node, x, y, limit, emit);
         }
     }
 };
@@ -289,10 +290,10 @@ JpsPathfinder::~JpsPathfinder() = default;
 JpsPathfinder::JpsPathfinder(JpsPathfinder&&) noexcept = default;
 JpsPathfinder& JpsPathfinder::operator=(JpsPathfinder&&) noexcept = default;
 
-void JpsPathfinder::sync(const GridMap& map, std::size_t open_entries) {
+void JpsPathfinder::sync(const GridMap& map, std::size_t open_entries, bool prefault) {
     m_impl->search.invalid();  // the old search's snapshot is about to change shape
     m_impl->sync(map);
-    m_impl->search.reserve(map.node_bound(), open_entries);
+    m_impl->search.reserve(map.node_bound(), open_entries, prefault);
 }
 
 bool JpsPathfinder::update_cell(const GridMap& map, GridPoint p) noexcept {

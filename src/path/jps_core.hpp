@@ -8,12 +8,23 @@
 // *Jumper* supplies that:
 //
 //   template <class Emit> void straight(uint32_t node, int32_t x, int32_t y, int dir, Emit&& emit);
-//   template <class Emit> void diagonal(uint32_t node, int32_t x, int32_t y, int dir, Emit&& emit);
+//   template <class Emit> void diagonal(uint32_t node, int32_t x, int32_t y, int dir, double limit, Emit&& emit);
 //   void prefetch(uint32_t node);  // a hint: `node` will probably be expanded soon
 //
 // where (x, y) are padded coordinates (map coordinates + 1) and emit(succ, sx, sy, cost) relaxes one
 // successor reached by "k diagonal steps, then m straight steps" of total length `cost`. Both jumpers
 // emit the same successors in the same order, so the two pathfinders expand the same jump points.
+//
+// Short queries. Once the goal has been generated with cost U, no successor whose cost plus octile
+// distance to the goal (a lower bound of any path through it) reaches U can improve on it: emit drops
+// such successors, and a diagonal walk stops as soon as its cell's distance from the node expanded
+// plus its octile distance to the goal reaches `limit` (U minus the node's g; the bound never
+// decreases along a diagonal, by the triangle inequality). Before scanning, an expansion within
+// kDirectReach of the goal checks whether the canonical line to it ("diagonal first, then straight",
+// the shape of every JPS edge) is free, and if so emits the goal directly: U is then known before the
+// first scan, and on short open queries almost every scan stops at its first step.
+
+#include "grid_key.hpp"
 
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/grid_rules.hpp>
@@ -73,6 +84,22 @@ inline std::int32_t target_on_ray(const JpsTarget& t, std::int32_t x, std::int32
     return along > 0 ? along : 0;
 }
 
+/// Octile distance between padded cells (x, y) and the target: the exact length of an obstacle-free
+/// path, so a lower bound of any path on a uniform-cost grid.
+inline double octile_to(const JpsTarget& t, std::int32_t x, std::int32_t y) noexcept {
+    const auto dx = static_cast<double>(std::abs(x - t.x)), dy = static_cast<double>(std::abs(y - t.y));
+    return std::max(dx, dy) + (kDiagonalStep - 1.0) * std::min(dx, dy);
+}
+
+/// Relative slack of the pruning tests against the goal's cost U: a bound within U (1 - kPruneSlack)
+/// counts as reaching U. Paths of equal exact cost (sums of 1 and sqrt 2 in another order) differ by
+/// rounding noise far below it, so both pathfinders, whose sums are rounded differently, take the same
+/// decisions; distinct exact costs differ by far more than it, so nothing cheaper is ever pruned.
+inline constexpr double kPruneSlack = 1e-9;
+
+/// Largest Chebyshev distance to the goal at which an expansion checks the direct line to it.
+inline constexpr std::int32_t kDirectReach = 64;
+
 /// A straight entry's reach: the number of cells that can be walked in its direction up to and
 /// including the jump point (entry > 0) or up to the wall (entry <= 0).
 constexpr std::int32_t reach_of(std::int32_t entry) noexcept { return entry > 0 ? entry : -entry; }
@@ -98,14 +125,25 @@ public:
     };
     [[nodiscard]] static Key make_key(double f, double h, std::uint32_t sequence) noexcept {
         const auto h_bits = std::bit_cast<std::uint32_t>(static_cast<float>(h));
-        return Key{std::bit_cast<std::uint64_t>(f), (std::uint64_t{h_bits} << 32) | std::uint64_t{~sequence}};
+        return Key{detail::tie_f_bits(f), (std::uint64_t{h_bits} << 32) | std::uint64_t{~sequence}};
     }
 
     /// Sizes the per-cell state for `bound` padded node indices and the open list for `open_entries`.
-    void reserve(std::uint32_t bound, std::size_t open_entries) {
+    /// With `prefault`, also writes every page of the per-cell state once, so that no query pays the
+    /// page faults of memory the allocator handed out lazily.
+    void reserve(std::uint32_t bound, std::size_t open_entries, bool prefault = false) {
         ensure_capacity(bound);
         m_heap.reserve_nodes(bound);
         m_heap.reserve_entries(std::min<std::size_t>(open_entries, bound));
+        if (prefault) {
+            // Stamps are 0 ("unvisited") already: rewriting one per page keeps the state as it is.
+            constexpr std::size_t kPage = 4096 / sizeof(CellState);
+            volatile std::uint32_t* stamp = nullptr;
+            for (std::size_t i = 0; i < m_capacity; i += kPage) {
+                stamp = &m_cells[i].stamp;
+                *stamp = *stamp;
+            }
+        }
     }
 
     /// Marks the current search invalid (and forgets it). Returns InvalidQuery.
@@ -142,6 +180,8 @@ public:
         const double h = heuristic(start.x + 1, start.y + 1);
         m_cells[node] = CellState{0.0, search::kNoNode, search::open_stamp(m_generation)};
         m_heap.push(node, make_key(h, h, ++m_sequence));
+        m_upper = std::numeric_limits<double>::infinity();
+        m_detail = options.detail;
         m_active = true;
         return m_status = Status::InProgress;
     }
@@ -202,10 +242,12 @@ public:
             }
 
             const auto emit = [&](std::uint32_t succ, std::int32_t sx, std::int32_t sy, double length) {
+                const double g_next = g + length;
+                if (g_next + octile_to(m_goal, sx, sy) >= m_upper * (1.0 - kPruneSlack)) return;  // cannot beat the goal
                 ++m_stats.generated;
                 CellState& cell = cells[succ];
                 if (cell.stamp == closed) return;
-                const double g_next = g + length;
+                if (succ == m_goal.node) m_upper = g_next;
                 if (cell.stamp == open) {
                     if (!(g_next < cell.g)) return;
                     cell.g = g_next;
@@ -219,11 +261,13 @@ public:
                 m_heap.push(succ, make_key(g_next + h, h, ++m_sequence));
                 jumper.prefetch(succ);
             };
+            if (std::abs(x - m_goal.x) <= kDirectReach && std::abs(y - m_goal.y) <= kDirectReach)
+                if (const double line = direct_line(node, x, y); line >= 0.0) emit(m_goal.node, m_goal.x, m_goal.y, line);
             while (mask != 0) {
                 const int d = std::countr_zero(mask);
                 mask &= mask - 1;
                 if (d & 1)
-                    jumper.diagonal(node, x, y, d, emit);
+                    jumper.diagonal(node, x, y, d, m_upper * (1.0 - kPruneSlack) - g, emit);
                 else
                     jumper.straight(node, x, y, d, emit);
             }
@@ -231,7 +275,7 @@ public:
         return m_status = Status::NoPath;
     }
 
-    /// Writes the path (every cell) into `out`; see JpsPathfinder::finish.
+    /// Writes the path into `out` as options.detail asks; see JpsPathfinder::finish.
     Status finish(GridPath& out) const {
         out.cells.clear();
         if (m_status != Status::Found) {
@@ -239,6 +283,14 @@ public:
             return m_status;
         }
         const std::uint32_t stride = m_stride;
+        out.cost = m_cells[m_found].g;
+        if (m_detail == PathDetail::CostOnly) return m_status;
+        if (m_detail == PathDetail::Waypoints) {
+            for (std::uint32_t n = m_found; n != search::kNoNode; n = m_cells[n].parent)
+                out.cells.push_back(GridPoint{static_cast<std::int32_t>(n % stride) - 1, static_cast<std::int32_t>(n / stride) - 1});
+            std::reverse(out.cells.begin(), out.cells.end());
+            return m_status;
+        }
         std::size_t length = 1;
         for (std::uint32_t n = m_found; m_cells[n].parent != search::kNoNode; n = m_cells[n].parent) {
             const std::uint32_t p = m_cells[n].parent;
@@ -315,6 +367,28 @@ private:
         m_capacity = bound;
     }
 
+    // Length of the canonical line node -> goal ("diagonal first, then straight") if every cell on it
+    // is free and every diagonal step legal, else -1. O(line length).
+    [[nodiscard]] double direct_line(std::uint32_t node, std::int32_t x, std::int32_t y) const noexcept {
+        const std::int32_t dx = m_goal.x - x, dy = m_goal.y - y;
+        const std::int32_t adx = std::abs(dx), ady = std::abs(dy);
+        const std::uint32_t hx = dx > 0 ? 1u : (dx < 0 ? ~0u : 0u);
+        const std::uint32_t vy = dy > 0 ? m_stride : (dy < 0 ? 0u - m_stride : 0u);
+        const std::uint8_t* const pass = m_pass;
+        std::uint32_t z = node;
+        const std::int32_t diagonal = std::min(adx, ady);
+        for (std::int32_t i = 0; i < diagonal; ++i) {
+            if (!(pass[z + hx] && pass[z + vy] && pass[z + hx + vy])) return -1.0;
+            z += hx + vy;
+        }
+        const std::uint32_t step = adx > ady ? hx : vy;
+        for (std::int32_t i = diagonal; i < std::max(adx, ady); ++i) {
+            z += step;
+            if (!pass[z]) return -1.0;
+        }
+        return diagonal * kDiagonalStep + (std::max(adx, ady) - diagonal);
+    }
+
     [[nodiscard]] double heuristic(std::int32_t x, std::int32_t y) const noexcept {
         const double dx = std::abs(x - m_goal.x), dy = std::abs(y - m_goal.y);
         if (m_heuristic == Heuristic::Octile)  // the common case, kept out of the switch
@@ -331,6 +405,8 @@ private:
     JpsTarget m_goal{};
     Heuristic m_heuristic = Heuristic::Octile;
     double m_h_scale = 1.0;
+    double m_upper = std::numeric_limits<double>::infinity();  // cost of the goal once generated
+    PathDetail m_detail = PathDetail::Cells;
     search::Budget m_budget{};
     search::SearchStats m_stats{};
     Status m_status = Status::NoPath;

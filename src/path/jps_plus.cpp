@@ -51,7 +51,7 @@ struct TableJumper {
     }
 
     template <class Emit>
-    void diagonal(std::uint32_t node, std::int32_t x, std::int32_t y, int d, Emit& emit) const {
+    void diagonal(std::uint32_t node, std::int32_t x, std::int32_t y, int d, double limit, Emit& emit) const {
         const int dv = vertical_part(d), dh = horizontal_part(d);
         const std::uint32_t step = delta[d];
         const std::int32_t ddx = detail::kDirDx[d], ddy = detail::kDirDy[d];
@@ -80,6 +80,8 @@ struct TableJumper {
             z += static_cast<std::uint32_t>(v) * step;
             t += v;
             const double base = t * kDiagonalStep;
+            // Nothing from here on can beat the goal (the bound never decreases along the diagonal).
+            if (base + detail::octile_to(goal, x + t * ddx, y + t * ddy) >= limit) return;
             if (z == goal.node) {
                 emit(goal.node, goal.x, goal.y, base);
                 return;
@@ -268,11 +270,15 @@ JpsPlusPathfinder::~JpsPlusPathfinder() = default;
 JpsPlusPathfinder::JpsPlusPathfinder(JpsPlusPathfinder&&) noexcept = default;
 JpsPlusPathfinder& JpsPlusPathfinder::operator=(JpsPlusPathfinder&&) noexcept = default;
 
-JpsSupport JpsPlusPathfinder::build(const GridMap& map, std::size_t open_entries) {
+JpsSupport JpsPlusPathfinder::build(const GridMap& map, std::size_t open_entries, bool prefault) {
     m_impl->search.invalid();  // a search on the owned table must not outlive its rebuild
     const JpsSupport result = m_impl->table.build(map);
-    if (m_impl->table.built()) m_impl->search.reserve(m_impl->table.node_bound(), open_entries);
+    if (m_impl->table.built()) m_impl->search.reserve(m_impl->table.node_bound(), open_entries, prefault);
     return result;
+}
+
+void JpsPlusPathfinder::reserve(const JumpTable& table, std::size_t open_entries, bool prefault) {
+    if (table.built()) m_impl->search.reserve(table.node_bound(), open_entries, prefault);
 }
 
 std::size_t JpsPlusPathfinder::update_cell(const GridMap& map, GridPoint p) { return m_impl->table.update_cell(map, p); }

@@ -48,7 +48,7 @@ TEST(HpaAlloc, QueriesAndSmoothingAllocateNothingAfterWarmUp) {
             options.cluster_size = 16;
             options.distance_tables = tables;
             HierarchicalMap h;
-            ASSERT_EQ(h.build(map, options), HierarchyBuild::Ok);
+            ASSERT_EQ(h.build(map, {}, options), HierarchyBuild::Ok);
             const std::vector<GridPoint> cells = passable_cells(rng, map, 120);
             HpaPathfinder finder;
             GridPath path;
@@ -57,8 +57,8 @@ TEST(HpaAlloc, QueriesAndSmoothingAllocateNothingAfterWarmUp) {
             const auto run_all = [&] {
                 std::uint64_t found = 0;
                 for (std::size_t i = 0; i + 1 < cells.size(); ++i) {
-                    found += finder.find_path(h, map, cells[i], cells[i + 1], path) == Status::Found;
-                    found += finder.find_path(h, map, cells[i], cells[i + 1], path, smooth) == Status::Found;
+                    found += finder.find_path(h, cells[i], cells[i + 1], HpaQueryOptions{}, path) == Status::Found;
+                    found += finder.find_path(h, cells[i], cells[i + 1], smooth, path) == Status::Found;
                 }
                 return found;
             };
@@ -84,7 +84,7 @@ TEST(HpaAlloc, SmoothingAndThetaStarAllocateNothing) {
     theta_path.cells.reserve(4096);
     std::vector<GridPath> raw(cells.size());
     for (std::size_t i = 0; i + 1 < cells.size(); ++i) {
-        (void)finder.find_path(h, map, cells[i], cells[i + 1], raw[i]);
+        (void)finder.find_path(h, cells[i], cells[i + 1], HpaQueryOptions{}, raw[i]);
         raw[i].cells.reserve(raw[i].cells.size() + 1);
     }
     (void)theta.find_path(map, cells[0], cells[1], theta_path);  // warm-up of the open list

@@ -68,10 +68,10 @@ TEST(HierarchicalMap, RefusesBadInput) {
     EXPECT_EQ(h.build(map, kMaxClusterSize + 1), HierarchyBuild::BadOptions);
     HierarchyOptions options;
     options.entrance_split = 0;
-    EXPECT_EQ(h.build(map, options), HierarchyBuild::BadOptions);
+    EXPECT_EQ(h.build(map, {}, options), HierarchyBuild::BadOptions);
     options = {};
     options.entrance_spacing = -1;
-    EXPECT_EQ(h.build(map, options), HierarchyBuild::BadOptions);
+    EXPECT_EQ(h.build(map, {}, options), HierarchyBuild::BadOptions);
     EXPECT_FALSE(h.built());
     EXPECT_FALSE(h.update_cell(map, {1, 1}));  // nothing built
     EXPECT_EQ(h.build(map, 4), HierarchyBuild::Ok);
@@ -81,6 +81,30 @@ TEST(HierarchicalMap, RefusesBadInput) {
     EXPECT_FALSE(h.update_cell(map, {-1, 3}));
 }
 
+TEST(HierarchicalMap, MemoryCapIsCheckedBeforeBuilding) {
+    std::mt19937 rng(12);
+    for (bool terrain : {false, true})
+        for (int cluster : {8, 16, 32}) {
+            const GridMap map = to_map(ref_random_grid(rng, 120, 90, 0.2, terrain, 1, 4));
+            HierarchyOptions options;
+            options.cluster_size = cluster;
+            const std::size_t estimate = HierarchicalMap::estimate_memory_bytes(map, {}, options);
+            HierarchicalMap h;
+            ASSERT_EQ(h.build(map, {}, options), HierarchyBuild::Ok);
+            // The estimate tracks what the build really holds (vector capacities may add a little).
+            EXPECT_GT(double(estimate), 0.5 * double(h.memory_bytes())) << cluster << " terrain " << terrain;
+            EXPECT_LT(double(estimate), 2.0 * double(h.memory_bytes())) << cluster << " terrain " << terrain;
+            options.max_memory_bytes = estimate - 1;
+            EXPECT_EQ(h.build(map, {}, options), HierarchyBuild::OverMemory);
+            EXPECT_FALSE(h.built());
+            EXPECT_NE(describe(HierarchyBuild::OverMemory), "");
+            options.max_memory_bytes = estimate;
+            EXPECT_EQ(h.build(map, {}, options), HierarchyBuild::Ok);
+            EXPECT_TRUE(h.built());
+        }
+    EXPECT_EQ(HierarchicalMap::estimate_memory_bytes(GridMap{}), 0u);
+}
+
 TEST(HpaPathfinder, InvalidQueries) {
     GridMap map;
     ASSERT_EQ(map.reset(20, 12), GridSizeCheck::Ok);
@@ -88,30 +112,42 @@ TEST(HpaPathfinder, InvalidQueries) {
     HierarchicalMap h;
     HpaPathfinder finder;
     GridPath path;
-    EXPECT_EQ(finder.find_path(h, map, {0, 0}, {3, 3}, path), Status::InvalidQuery);  // not built
+    EXPECT_EQ(finder.find_path(h, {0, 0}, {3, 3}, query_of(h), path), Status::InvalidQuery);  // not built
     ASSERT_EQ(h.build(map, 8), HierarchyBuild::Ok);
-    EXPECT_EQ(finder.find_path(h, map, {5, 5}, {3, 3}, path), Status::InvalidQuery);  // blocked start
-    EXPECT_EQ(finder.find_path(h, map, {0, 0}, {5, 5}, path), Status::InvalidQuery);  // blocked goal
-    EXPECT_EQ(finder.find_path(h, map, {0, 0}, {20, 0}, path), Status::InvalidQuery);  // off the map
-    EXPECT_EQ(finder.find_path(h, map, {-1, 0}, {2, 0}, path), Status::InvalidQuery);
-    HpaQueryOptions weighted;
+    EXPECT_EQ(finder.find_path(h, {5, 5}, {3, 3}, query_of(h), path), Status::InvalidQuery);  // blocked start
+    EXPECT_EQ(finder.find_path(h, {0, 0}, {5, 5}, query_of(h), path), Status::InvalidQuery);  // blocked goal
+    EXPECT_EQ(finder.find_path(h, {0, 0}, {20, 0}, query_of(h), path), Status::InvalidQuery);  // off the map
+    EXPECT_EQ(finder.find_path(h, {-1, 0}, {2, 0}, query_of(h), path), Status::InvalidQuery);
+    HpaQueryOptions weighted = query_of(h);
     weighted.weight = 0.5;
-    EXPECT_EQ(finder.find_path(h, map, {0, 0}, {3, 3}, path, weighted), Status::InvalidQuery);
+    EXPECT_EQ(finder.find_path(h, {0, 0}, {3, 3}, weighted, path), Status::InvalidQuery);
     weighted.weight = std::numeric_limits<double>::infinity();
-    EXPECT_EQ(finder.find_path(h, map, {0, 0}, {3, 3}, path, weighted), Status::InvalidQuery);
+    EXPECT_EQ(finder.find_path(h, {0, 0}, {3, 3}, weighted, path), Status::InvalidQuery);
     EXPECT_TRUE(path.cells.empty());
 
     // A changed map without update_cell is refused; after the update it is answered again.
     map.set_passable({6, 6}, false);
-    EXPECT_EQ(finder.find_path(h, map, {0, 0}, {19, 11}, path), Status::InvalidQuery);
+    EXPECT_EQ(finder.find_path(h, {0, 0}, {19, 11}, query_of(h), path), Status::InvalidQuery);
     EXPECT_TRUE(h.update_cell(map, {6, 6}));
-    EXPECT_EQ(finder.find_path(h, map, {0, 0}, {19, 11}, path), Status::Found);
+    EXPECT_EQ(finder.find_path(h, {0, 0}, {19, 11}, query_of(h), path), Status::Found);
 
-    // A map of another size is refused.
+    // Rules other than the hierarchy's, a heuristic other than Auto and penalties are refused.
+    HpaQueryOptions other_rules = query_of(h);
+    other_rules.diagonal = DiagonalRule::Always;
+    EXPECT_EQ(finder.find_path(h, {0, 0}, {3, 3}, other_rules, path), Status::InvalidQuery);
+    other_rules = query_of(h);
+    other_rules.movement = Movement::Four;
+    EXPECT_EQ(finder.find_path(h, {0, 0}, {3, 3}, other_rules, path), Status::InvalidQuery);
+    other_rules = query_of(h);
+    other_rules.heuristic = Heuristic::Zero;
+    EXPECT_EQ(finder.find_path(h, {0, 0}, {3, 3}, other_rules, path), Status::InvalidQuery);
+
+    // A map of another size is refused, and so is the hierarchy's own map once reset to another size.
     GridMap other;
     ASSERT_EQ(other.reset(21, 12), GridSizeCheck::Ok);
-    EXPECT_EQ(finder.find_path(h, other, {0, 0}, {3, 3}, path), Status::InvalidQuery);
     EXPECT_FALSE(h.update_cell(other, {0, 0}));
+    ASSERT_EQ(map.reset(21, 12), GridSizeCheck::Ok);
+    EXPECT_EQ(finder.find_path(h, {0, 0}, {3, 3}, query_of(h), path), Status::InvalidQuery);
 }
 
 TEST(HpaPathfinder, StartEqualsGoalAndTinyMaps) {
@@ -123,12 +159,12 @@ TEST(HpaPathfinder, StartEqualsGoalAndTinyMaps) {
         for (std::int32_t size : {1, 2, 3, 16}) {
             HierarchicalMap h;
             ASSERT_EQ(h.build(map, size), HierarchyBuild::Ok);
-            ASSERT_EQ(finder.find_path(h, map, {0, 0}, {0, 0}, path), Status::Found);
+            ASSERT_EQ(finder.find_path(h, {0, 0}, {0, 0}, query_of(h), path), Status::Found);
             EXPECT_EQ(path.cells.size(), 1u);
             EXPECT_EQ(path.cost, 0.0);
             EXPECT_EQ(finder.suboptimality_bound(), 0.0);
             const GridPoint far{w - 1, hgt - 1};
-            ASSERT_EQ(finder.find_path(h, map, {0, 0}, far, path), Status::Found) << w << "x" << hgt << " cluster " << size;
+            ASSERT_EQ(finder.find_path(h, {0, 0}, far, query_of(h), path), Status::Found) << w << "x" << hgt << " cluster " << size;
             const double octile = std::max(w, hgt) - 1 + (std::sqrt(2.0) - 1) * (std::min(w, hgt) - 1);
             // Exact inside one cluster or along a line; across clusters a diagonal crossing has no
             // transition of its own, so the path may bend.
@@ -151,15 +187,15 @@ TEST(HpaPathfinder, UnreachableGoalAndBudget) {
     ASSERT_EQ(h.build(map, 8), HierarchyBuild::Ok);
     HpaPathfinder finder;
     GridPath path;
-    EXPECT_EQ(finder.find_path(h, map, {0, 0}, {39, 19}, path), Status::NoPath);
+    EXPECT_EQ(finder.find_path(h, {0, 0}, {39, 19}, query_of(h), path), Status::NoPath);
     EXPECT_TRUE(path.cells.empty());
-    EXPECT_EQ(finder.find_path(h, map, {0, 0}, {19, 19}, path), Status::Found);
+    EXPECT_EQ(finder.find_path(h, {0, 0}, {19, 19}, query_of(h), path), Status::Found);
 
-    HpaQueryOptions tight;
+    HpaQueryOptions tight = query_of(h);
     tight.budget.max_expansions = 1;
-    EXPECT_EQ(finder.find_path(h, map, {0, 0}, {19, 19}, path, tight), Status::BudgetExhausted);
+    EXPECT_EQ(finder.find_path(h, {0, 0}, {19, 19}, tight, path), Status::BudgetExhausted);
     EXPECT_TRUE(path.cells.empty());
-    EXPECT_LE(finder.stats().abstract.expanded, 1u);
+    EXPECT_LE(finder.stats().expanded, 1u);
 }
 
 TEST(HpaPathfinder, SqueezeTransitionsOnlyUnderTheAlwaysRule) {
@@ -177,13 +213,11 @@ TEST(HpaPathfinder, SqueezeTransitionsOnlyUnderTheAlwaysRule) {
         for (const Rule& rule : kRules) {
             HierarchyOptions options;
             options.cluster_size = 4;
-            options.movement = rule.movement;
-            options.diagonal = rule.diagonal;
             HierarchicalMap h;
-            ASSERT_EQ(h.build(map, options), HierarchyBuild::Ok);
+            ASSERT_EQ(h.build(map, rules_of(rule), options), HierarchyBuild::Ok);
             HpaPathfinder finder;
             GridPath path;
-            const Status status = finder.find_path(h, map, {0, 0}, {7, 7}, path);
+            const Status status = finder.find_path(h, {0, 0}, {7, 7}, query_of(h), path);
             const bool always = effective_diagonal(rule.movement, rule.diagonal) == DiagonalRule::Always;
             EXPECT_EQ(status, always ? Status::Found : Status::NoPath) << rule.name << " gap " << gap.x << "," << gap.y;
         }
@@ -201,8 +235,6 @@ TEST(HpaRandom, CostsAgainstReferenceDijkstra) {
         const Rule& rule = kRules[rng() % 5];
         HierarchyOptions options;
         options.cluster_size = std::vector<int>{1, 2, 3, 5, 8, 11, 16}[rng() % 7];
-        options.movement = rule.movement;
-        options.diagonal = rule.diagonal;
         options.entrance_spacing = rng() % 3 == 0 ? 3 : 0;
         options.prune_implied_edges = rng() % 2 == 0;
         options.distance_tables = rng() % 3 != 0;
@@ -210,7 +242,7 @@ TEST(HpaRandom, CostsAgainstReferenceDijkstra) {
         const RefGrid ref = ref_random_grid(rng, w, hgt, density, terrain, 1, 6);
         const GridMap map = to_map(ref);
         HierarchicalMap h;
-        ASSERT_EQ(h.build(map, options), HierarchyBuild::Ok);
+        ASSERT_EQ(h.build(map, rules_of(rule), options), HierarchyBuild::Ok);
         HpaPathfinder finder;
         GridPath path;
         const RefDiagonal ref_diagonal = ref_rule(rule.movement, rule.diagonal);
@@ -219,9 +251,9 @@ TEST(HpaRandom, CostsAgainstReferenceDijkstra) {
             const GridPoint g{static_cast<int>(rng() % w), static_cast<int>(rng() % hgt)};
             if (!ref.free(s.x, s.y) || !ref.free(g.x, g.y)) continue;
             const double optimal = ref_dijkstra(ref, {{s.x, s.y}}, ref_diagonal)[std::size_t(g.y) * w + g.x];
-            HpaQueryOptions query;
+            HpaQueryOptions query = query_of(h);
             query.smooth = q % 2 == 1;
-            const Status status = finder.find_path(h, map, s, g, path, query);
+            const Status status = finder.find_path(h, s, g, query, path);
             const std::string problem = check_answer(ref, finder, status, path, s, g, optimal, ref_diagonal);
             ASSERT_EQ(problem, "") << "config " << config << " " << w << "x" << hgt << " density " << density << " "
                                    << rule.name << " cluster " << options.cluster_size << " terrain " << terrain
@@ -248,10 +280,8 @@ TEST(HpaRandom, SmoothingNeverHurtsAndStaysLegal) {
         const GridMap map = to_map(ref);
         HierarchyOptions options;
         options.cluster_size = 6;
-        options.movement = rule.movement;
-        options.diagonal = rule.diagonal;
         HierarchicalMap h;
-        ASSERT_EQ(h.build(map, options), HierarchyBuild::Ok);
+        ASSERT_EQ(h.build(map, rules_of(rule), options), HierarchyBuild::Ok);
         HpaPathfinder finder;
         GridPath raw, smooth;
         const RefDiagonal ref_diagonal = ref_rule(rule.movement, rule.diagonal);
@@ -259,11 +289,11 @@ TEST(HpaRandom, SmoothingNeverHurtsAndStaysLegal) {
             const GridPoint s{static_cast<int>(rng() % w), static_cast<int>(rng() % hgt)};
             const GridPoint g{static_cast<int>(rng() % w), static_cast<int>(rng() % hgt)};
             if (!ref.free(s.x, s.y) || !ref.free(g.x, g.y)) continue;
-            if (finder.find_path(h, map, s, g, raw) != Status::Found) continue;
-            HpaQueryOptions query;
+            if (finder.find_path(h, s, g, query_of(h), raw) != Status::Found) continue;
+            HpaQueryOptions query = query_of(h);
             query.smooth = true;
-            ASSERT_EQ(finder.find_path(h, map, s, g, smooth, query), Status::Found);
-            EXPECT_DOUBLE_EQ(finder.stats().refined_cost, raw.cost);
+            ASSERT_EQ(finder.find_path(h, s, g, query, smooth), Status::Found);
+            EXPECT_GE(finder.abstract_cost(), raw.cost - 1e-9 * raw.cost);  // refinement never lengthens
             EXPECT_LE(smooth.cost, raw.cost + 1e-9 * raw.cost);
             const double optimal = ref_dijkstra(ref, {{s.x, s.y}}, ref_diagonal)[std::size_t(g.y) * w + g.x];
             EXPECT_GE(smooth.cost, optimal - 1e-9 * optimal);
@@ -279,7 +309,10 @@ namespace {
 void expect_equal_to_fresh(const GridMap& map, const HierarchicalMap& h, const HierarchyOptions& options,
                            const std::string& context) {
     HierarchicalMap fresh;
-    ASSERT_EQ(fresh.build(map, options), HierarchyBuild::Ok);
+    GridSearchOptions rules;
+    rules.movement = h.movement();
+    rules.diagonal = h.diagonal();
+    ASSERT_EQ(fresh.build(map, rules, options), HierarchyBuild::Ok);
     std::vector<GridPoint> a, b;
     h.node_cells(a);
     fresh.node_cells(b);
@@ -306,12 +339,10 @@ TEST(HpaUpdate, EqualsFreshBuildAfterEveryChange) {
         HierarchyOptions options;
         options.cluster_size = std::vector<int>{1, 4, 7, 10}[config % 4];
         options.merge_entrances = config % 4 != 3;
-        options.movement = rule.movement;
-        options.diagonal = rule.diagonal;
         options.prune_implied_edges = config % 2 == 1;
         options.entrance_spacing = config % 3 == 0 ? 2 : 0;
         HierarchicalMap h;
-        ASSERT_EQ(h.build(map, options), HierarchyBuild::Ok);
+        ASSERT_EQ(h.build(map, rules_of(rule), options), HierarchyBuild::Ok);
         HpaPathfinder finder, fresh_finder;
         GridPath path, fresh_path;
         for (int change = 0; change < 60; ++change) {
@@ -331,14 +362,14 @@ TEST(HpaUpdate, EqualsFreshBuildAfterEveryChange) {
             if (change % 10 != 9) continue;
             // Queries on the repaired hierarchy answer exactly as on a fresh one, and stay correct.
             HierarchicalMap fresh;
-            ASSERT_EQ(fresh.build(map, options), HierarchyBuild::Ok);
+            ASSERT_EQ(fresh.build(map, rules_of(rule), options), HierarchyBuild::Ok);
             const RefGrid now = to_ref(map);
             for (int q = 0; q < 10; ++q) {
                 const GridPoint s{static_cast<int>(rng() % w), static_cast<int>(rng() % hgt)};
                 const GridPoint g{static_cast<int>(rng() % w), static_cast<int>(rng() % hgt)};
                 if (!map.passable(s) || !map.passable(g)) continue;
-                const Status status = finder.find_path(h, map, s, g, path);
-                ASSERT_EQ(status, fresh_finder.find_path(fresh, map, s, g, fresh_path)) << context;
+                const Status status = finder.find_path(h, s, g, query_of(h), path);
+                ASSERT_EQ(status, fresh_finder.find_path(fresh, s, g, query_of(fresh), fresh_path)) << context;
                 EXPECT_EQ(path.cells, fresh_path.cells) << context;
                 EXPECT_EQ(path.cost, fresh_path.cost) << context;
                 const RefDiagonal ref_diagonal = ref_rule(rule.movement, rule.diagonal);
@@ -359,7 +390,7 @@ TEST(HpaUpdate, TerrainCostsAddedAfterTheBuild) {
     HierarchyOptions options;
     options.cluster_size = 8;
     HierarchicalMap h;
-    ASSERT_EQ(h.build(map, options), HierarchyBuild::Ok);
+    ASSERT_EQ(h.build(map, {}, options), HierarchyBuild::Ok);
     for (int k = 0; k < 40; ++k) {
         const GridPoint p{static_cast<int>(rng() % 40), static_cast<int>(rng() % 30)};
         map.set_cost(p, 2 + static_cast<std::uint32_t>(rng() % 6));
@@ -374,7 +405,7 @@ TEST(HpaUpdate, TerrainCostsAddedAfterTheBuild) {
         const GridPoint g{static_cast<int>(rng() % 40), static_cast<int>(rng() % 30)};
         if (!map.passable(s) || !map.passable(g)) continue;
         const double optimal = ref_dijkstra(ref, {{s.x, s.y}}, RefDiagonal::BothFree)[std::size_t(g.y) * 40 + g.x];
-        const Status status = finder.find_path(h, map, s, g, path);
+        const Status status = finder.find_path(h, s, g, query_of(h), path);
         EXPECT_EQ(check_answer(ref, finder, status, path, s, g, optimal, RefDiagonal::BothFree), "");
     }
 }
@@ -388,7 +419,7 @@ TEST(HpaUpdate, InteriorChangeRebuildsOneCluster) {
     // Unmerged entrances, so that one blocked border cell splits an entrance (with merging, the gap
     // is bridged one step inside both clusters and nothing but the home cluster changes).
     options.merge_entrances = false;
-    ASSERT_EQ(h.build(map, options), HierarchyBuild::Ok);
+    ASSERT_EQ(h.build(map, {}, options), HierarchyBuild::Ok);
     EXPECT_EQ(h.last_build_stats().clusters_rebuilt, 16u);
     map.set_passable({20, 20}, false);  // inside cluster (1, 1), not on its border
     ASSERT_TRUE(h.update_cell(map, {20, 20}));
@@ -418,7 +449,7 @@ TEST(HpaScenarios, SmallSharedMaps) {
         double sum_raw = 0, sum_smooth = 0, worst_raw = 0, worst_smooth = 0;
         for (std::size_t i = 0; i < scenarios.size(); ++i) {
             const TestScenario& sc = scenarios[i];
-            ASSERT_EQ(finder.find_path(h, map, sc.start, sc.goal, raw), Status::Found) << m.name << " #" << i;
+            ASSERT_EQ(finder.find_path(h, sc.start, sc.goal, query_of(h), raw), Status::Found) << m.name << " #" << i;
             const double slack = sc.tolerance + 1e-9 * sc.optimal;
             ASSERT_GE(raw.cost, sc.optimal - slack) << m.name << " #" << i;
             ASSERT_LE(finder.lower_bound(), sc.optimal + slack) << m.name << " #" << i;

@@ -8,6 +8,7 @@
 //   walking the line like the library does.
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/grid_rules.hpp>
+#include <gameplan/path/hpa.hpp>
 
 #include "grid_reference.hpp"
 
@@ -30,6 +31,23 @@ using gameplan::path::GridPoint;
 using gameplan::path::GridSizeCheck;
 using gameplan::test::RefDiagonal;
 using gameplan::test::RefGrid;
+
+// Query options with the rules a hierarchy was built for (HPA* refuses any other rule).
+[[maybe_unused]] gameplan::path::HpaQueryOptions query_of(const gameplan::path::HierarchicalMap& h) {
+    gameplan::path::HpaQueryOptions query;
+    query.movement = h.movement();
+    query.diagonal = h.diagonal();
+    return query;
+}
+
+// Build rules from a movement and a diagonal rule.
+template <class Rule>
+gameplan::path::GridSearchOptions rules_of(const Rule& rule) {
+    gameplan::path::GridSearchOptions rules;
+    rules.movement = rule.movement;
+    rules.diagonal = rule.diagonal;
+    return rules;
+}
 
 // ---- MovingAI files ------------------------------------------------------------------------------
 

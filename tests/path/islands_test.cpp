@@ -20,6 +20,13 @@ using gameplan::test::ScaleRule;
 
 namespace {
 
+GridSearchOptions rules(Movement movement, DiagonalRule diagonal) {
+    GridSearchOptions options;
+    options.movement = movement;
+    options.diagonal = diagonal;
+    return options;
+}
+
 /// Islands equal the reference partition: same count, and a bijection between component numbers and
 /// island ids. `exact` false checks only soundness: cells in different components never share an
 /// island... the reverse (coarser labels) is what a pending split allows.
@@ -75,7 +82,7 @@ TEST(Islands, RandomMapsMatchReferenceComponents) {
             for (const ScaleRule& rule : gameplan::test::kScaleRules) {
                 SCOPED_TRACE(std::string(rule.name) + " density " + std::to_string(density));
                 Islands islands;
-                islands.build(map, rule.movement, rule.diagonal);
+                islands.build(map, gameplan::test::options_for(rule));
                 EXPECT_TRUE(islands.current(map));
                 EXPECT_TRUE(islands.exact());
                 EXPECT_TRUE(same_partition(g, rule.ref, islands));
@@ -96,7 +103,7 @@ TEST(Islands, DiagonalConnectivityFollowsTheRule) {
                                                    {DiagonalRule::Always, true}};
     for (const auto& [rule, joined] : cases) {
         Islands islands;
-        islands.build(map, Movement::Eight, rule);
+        islands.build(map, rules(Movement::Eight, rule));
         EXPECT_EQ(islands.island_count(), joined ? 1u : 2u) << to_string(rule);
         EXPECT_EQ(islands.connectivity({0, 0}, {1, 1}), joined ? Reachability::Reachable : Reachability::Unreachable);
     }
@@ -106,10 +113,10 @@ TEST(Islands, DiagonalConnectivityFollowsTheRule) {
     RefGrid h{2, 2, {1, 1, 0, 1}};
     const GridMap map2 = gameplan::test::to_grid_map(h);
     Islands islands;
-    islands.build(map2, Movement::Four);
+    islands.build(map2, rules(Movement::Four, DiagonalRule::NoCornerCutting));
     EXPECT_EQ(islands.island_count(), 1u);
     // A 4-connected map ignores the diagonal rule.
-    islands.build(map, Movement::Four, DiagonalRule::Always);
+    islands.build(map, rules(Movement::Four, DiagonalRule::Always));
     EXPECT_EQ(islands.rule(), DiagonalRule::Never);
     EXPECT_EQ(islands.island_count(), 2u);
 }
@@ -143,7 +150,7 @@ void check_incremental(IslandUpdate policy, unsigned seed) {
             RefGrid g = gameplan::test::ref_random_grid(rng, 8 + int(rng() % 20), 8 + int(rng() % 20), density, false);
             GridMap map = gameplan::test::to_grid_map(g);
             Islands islands;
-            islands.build(map, rule.movement, rule.diagonal, policy);
+            islands.build(map, gameplan::test::options_for(rule), policy);
             for (int step = 0; step < 150; ++step) {
                 const int x = int(rng() % unsigned(g.width)), y = int(rng() % unsigned(g.height));
                 const bool passable = !g.free(x, y);
@@ -193,7 +200,7 @@ TEST(Islands, SplitsAndMergesOfACorridor) {
     GridMap map = gameplan::test::to_grid_map(g);
     for (IslandUpdate policy : {IslandUpdate::Eager, IslandUpdate::Lazy}) {
         Islands islands;
-        islands.build(map, Movement::Eight, DiagonalRule::NoCornerCutting, policy);
+        islands.build(map, rules(Movement::Eight, DiagonalRule::NoCornerCutting), policy);
         EXPECT_EQ(islands.island_count(), 1u);
         ASSERT_TRUE(islands.set_passable(map, {4, 0}, false));
         if (policy == IslandUpdate::Lazy) {
@@ -236,7 +243,7 @@ TEST(Islands, StaleOrForeignIslandsAreNeverUsed) {
     GridMap map = gameplan::test::to_grid_map(g);
     Islands islands;
     islands.build(map);
-    EXPECT_TRUE(islands.proves_unreachable(map, Movement::Eight, DiagonalRule::NoCornerCutting,
+    EXPECT_TRUE(islands.proves_unreachable(map, rules(Movement::Eight, DiagonalRule::NoCornerCutting),
                                            std::vector<GridPoint>{{0, 0}}, std::vector<GridPoint>{{4, 0}}));
     EXPECT_EQ(islands.connectivity({0, 0}, {4, 0}), Reachability::Unreachable);
     // Opened behind the islands' back: no longer current, so no longer a proof.
@@ -245,7 +252,7 @@ TEST(Islands, StaleOrForeignIslandsAreNeverUsed) {
     // connectivity() sees the map's version too: a stale "unreachable" is never given.
     EXPECT_EQ(islands.connectivity({0, 0}, {4, 0}), Reachability::Unknown);
     EXPECT_EQ(islands.connectivity({0, 0}, {1, 0}), Reachability::Unknown);
-    EXPECT_FALSE(islands.proves_unreachable(map, Movement::Eight, DiagonalRule::NoCornerCutting,
+    EXPECT_FALSE(islands.proves_unreachable(map, rules(Movement::Eight, DiagonalRule::NoCornerCutting),
                                             std::vector<GridPoint>{{0, 0}}, std::vector<GridPoint>{{4, 0}}));
     GridPathfinder finder;
     GridPath path;
@@ -296,7 +303,7 @@ TEST(IslandsPrecheck, UnreachableQueriesExpandNothingAndReachableOnesAreUnchange
             const RefGrid g = gameplan::test::ref_random_grid(rng, 30, 30, 0.42, round % 2 == 1);
             const GridMap map = gameplan::test::to_grid_map(g);
             Islands islands;
-            islands.build(map, rule.movement, rule.diagonal);
+            islands.build(map, gameplan::test::options_for(rule));
             GridSearchOptions plain = gameplan::test::options_for(rule);
             GridSearchOptions checked = plain;
             checked.islands = &islands;
@@ -333,8 +340,8 @@ TEST(IslandsPrecheck, AppliesOnlyToRulesAtMostAsPermissive) {
     RefGrid g{3, 3, {1, 0, 1, 0, 1, 0, 1, 0, 1}};
     const GridMap map = gameplan::test::to_grid_map(g);
     Islands strict, loose;
-    strict.build(map, Movement::Eight, DiagonalRule::NoCornerCutting);
-    loose.build(map, Movement::Eight, DiagonalRule::Always);
+    strict.build(map, rules(Movement::Eight, DiagonalRule::NoCornerCutting));
+    loose.build(map, rules(Movement::Eight, DiagonalRule::Always));
     EXPECT_EQ(strict.island_count(), 5u);
     EXPECT_EQ(loose.island_count(), 1u);
     GridPathfinder finder;
@@ -343,13 +350,13 @@ TEST(IslandsPrecheck, AppliesOnlyToRulesAtMostAsPermissive) {
     always.diagonal = DiagonalRule::Always;
     // Strict islands must not be used for an Always query (they would wrongly say "no path").
     always.islands = &strict;
-    EXPECT_FALSE(strict.applies_to(map, Movement::Eight, DiagonalRule::Always));
+    EXPECT_FALSE(strict.applies_to(map, rules(Movement::Eight, DiagonalRule::Always)));
     EXPECT_EQ(finder.find_path(map, {0, 0}, {2, 2}, always, path), Status::Found);
     // Loose islands prove nothing here but are applicable to a stricter query.
     GridSearchOptions ncc;
     ncc.islands = &loose;
-    EXPECT_TRUE(loose.applies_to(map, Movement::Eight, DiagonalRule::NoCornerCutting));
-    EXPECT_TRUE(loose.applies_to(map, Movement::Four, DiagonalRule::Always));
+    EXPECT_TRUE(loose.applies_to(map, rules(Movement::Eight, DiagonalRule::NoCornerCutting)));
+    EXPECT_TRUE(loose.applies_to(map, rules(Movement::Four, DiagonalRule::Always)));
     EXPECT_EQ(finder.find_path(map, {0, 0}, {2, 2}, ncc, path), Status::NoPath);
     EXPECT_GT(finder.stats().expanded, 0u);  // searched: the loose islands could not prove it
     ncc.islands = &strict;
@@ -454,7 +461,7 @@ TEST(DeadEnds, RegionsAreEnteredThroughOneChoke) {
             const RefGrid g = gameplan::test::ref_random_grid(rng, 14, 12, density, false);
             const GridMap map = gameplan::test::to_grid_map(g);
             DeadEnds dead;
-            dead.build(map, rule.movement, rule.diagonal);
+            dead.build(map, gameplan::test::options_for(rule));
             EXPECT_TRUE(dead.current(map));
             EXPECT_TRUE(regions_have_one_choke(g, rule.ref, map, dead)) << rule.name << " density " << density;
             regions += dead.region_count();
@@ -472,7 +479,7 @@ TEST(DeadEnds, PrunedSearchStaysOptimal) {
             const RefGrid g = gameplan::test::ref_random_grid(rng, 40, 30, round < 3 ? 0.38 : 0.25, round % 2 == 0);
             const GridMap map = gameplan::test::to_grid_map(g);
             DeadEnds dead;
-            dead.build(map, rule.movement, rule.diagonal);
+            dead.build(map, gameplan::test::options_for(rule));
             GridSearchOptions plain = gameplan::test::options_for(rule);
             GridSearchOptions pruned = plain;
             pruned.dead_ends = &dead;
@@ -534,9 +541,9 @@ TEST(DeadEnds, StaleAnalysisIsIgnored) {
     GridMap map = gameplan::test::to_grid_map(g);
     DeadEnds dead;
     dead.build(map);
-    EXPECT_TRUE(dead.applies_to(map, Movement::Eight, DiagonalRule::NoCornerCutting));
-    EXPECT_TRUE(dead.applies_to(map, Movement::Four, DiagonalRule::NoCornerCutting));
-    EXPECT_FALSE(dead.applies_to(map, Movement::Eight, DiagonalRule::Always));
+    EXPECT_TRUE(dead.applies_to(map, rules(Movement::Eight, DiagonalRule::NoCornerCutting)));
+    EXPECT_TRUE(dead.applies_to(map, rules(Movement::Four, DiagonalRule::NoCornerCutting)));
+    EXPECT_FALSE(dead.applies_to(map, rules(Movement::Eight, DiagonalRule::Always)));
     map.set_passable({0, 1}, true);  // a second way between the rows: the analysis is stale
     EXPECT_FALSE(dead.current(map));
     GridPathfinder finder;

@@ -7,6 +7,7 @@
 #include "jps_test_support.hpp"
 #include "test_data.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -64,6 +65,40 @@ struct Checker {
         EXPECT_EQ(jps.stats().generated, plus.stats().generated);
         EXPECT_EQ(path_jps.cells, path_plus.cells);
         EXPECT_EQ(jps.jump_point_count(), plus.jump_point_count());
+        check_detail(map, s, t);
+    }
+
+    // PathDetail: the waypoints (jump points for JPS, corner points for A*), expanded by
+    // expand_waypoints, give back exactly the full cell path; CostOnly gives the cost and no cells.
+    void check_detail(const GridMap& map, GridPoint s, GridPoint t) {
+        GridSearchOptions waypoints;
+        waypoints.detail = PathDetail::Waypoints;
+        GridSearchOptions cost_only;
+        cost_only.detail = PathDetail::CostOnly;
+        GridPath reduced;
+        std::vector<GridPoint> expanded;
+        ASSERT_EQ(jps.find_path(map, s, t, waypoints, reduced), Status::Found);
+        EXPECT_EQ(reduced.cells.size(), jps.jump_point_count());
+        EXPECT_EQ(reduced.cost, path_jps.cost);
+        expand_waypoints(reduced.cells, expanded);
+        EXPECT_EQ(expanded, path_jps.cells);
+        ASSERT_EQ(plus.find_path(map, s, t, waypoints, reduced), Status::Found);
+        expand_waypoints(reduced.cells, expanded);
+        EXPECT_EQ(expanded, path_plus.cells);
+        ASSERT_EQ(astar.find_path(map, s, t, waypoints, reduced), Status::Found);
+        expand_waypoints(reduced.cells, expanded);
+        EXPECT_EQ(expanded, path_astar.cells);
+        std::vector<GridPoint> corners;
+        corner_points(path_astar.cells, corners);
+        EXPECT_EQ(reduced.cells, corners);
+        for (int k = 0; k < 3; ++k) {
+            const Status status = k == 0   ? jps.find_path(map, s, t, cost_only, reduced)
+                                  : k == 1 ? plus.find_path(map, s, t, cost_only, reduced)
+                                           : astar.find_path(map, s, t, cost_only, reduced);
+            ASSERT_EQ(status, Status::Found);
+            EXPECT_TRUE(reduced.cells.empty());
+            EXPECT_TRUE(near(reduced.cost, path_jps.cost));
+        }
     }
 };
 
@@ -121,6 +156,30 @@ TEST(Jps, RoomMapsMatchReferenceDijkstra) {
                 if (HasFatalFailure()) return;
             }
     EXPECT_GT(checker.found, 500);
+}
+
+TEST(Jps, OpenSpaceQueriesExpandOnlyTheStart) {
+    // In open space the goal lies on the canonical line from the start: the start's expansion
+    // generates it directly, every other successor is pruned against its cost, and the next pop is
+    // the goal. The cost is the octile distance (computed here independently).
+    GridMap map;
+    ASSERT_EQ(map.reset(90, 70), GridSizeCheck::Ok);
+    std::mt19937 rng(8);
+    JpsPathfinder jps;
+    JpsPlusPathfinder plus;
+    jps.sync(map, 1u << 12, true);  // pre-faulted state: queries behave the same
+    GridPath path;
+    for (int q = 0; q < 200; ++q) {
+        const GridPoint s{int(rng() % 90), int(rng() % 70)}, t{int(rng() % 90), int(rng() % 70)};
+        const double dx = std::abs(s.x - t.x), dy = std::abs(s.y - t.y);
+        const double octile = std::max(dx, dy) + (std::sqrt(2.0) - 1.0) * std::min(dx, dy);
+        ASSERT_EQ(jps.find_path(map, s, t, {}, path), Status::Found);
+        EXPECT_TRUE(near(path.cost, octile));
+        EXPECT_EQ(jps.stats().expanded, s == t ? 0u : 1u);
+        ASSERT_EQ(plus.find_path(map, s, t, {}, path), Status::Found);
+        EXPECT_TRUE(near(path.cost, octile));
+        EXPECT_EQ(plus.stats().expanded, s == t ? 0u : 1u);
+    }
 }
 
 TEST(Jps, EdgeCases) {

@@ -99,10 +99,10 @@ std::shared_ptr<const GridPreparation> prepare_grid(const path::GridMap& map, Gr
                 throw UsageError("algorithm hpa: --weight and --heuristic apply to astar only");
             path::HierarchyOptions h;
             h.cluster_size = settings.cluster_size;
-            h.movement = options.movement;
-            h.diagonal = options.diagonal;
-            if (prepared->hierarchy.build(map, h) != path::HierarchyBuild::Ok)
-                throw UsageError("algorithm hpa: the map is empty");
+            h.max_memory_bytes = settings.max_memory_bytes;
+            const path::HierarchyBuild built = prepared->hierarchy.build(map, options, h);
+            if (built != path::HierarchyBuild::Ok)
+                throw UsageError("algorithm hpa: " + std::string(path::describe(built)));
             break;
         }
         case GridAlgorithm::Theta:
@@ -157,9 +157,9 @@ GridRun GridRunner::run(path::GridPoint from, path::GridPoint to, path::GridPath
             break;
         case GridAlgorithm::Hpa: {
             path::HpaQueryOptions q;
-            q.budget = m_options.budget;
-            result.status = m_hpa.find_path(m_prepared->hierarchy, m_map, from, to, out, q);
-            result.expanded = m_hpa.stats().abstract.expanded;
+            static_cast<path::GridSearchOptions&>(q) = m_options;
+            result.status = m_hpa.find_path(m_prepared->hierarchy, from, to, q, out);
+            result.expanded = m_hpa.stats().expanded;
             break;
         }
         case GridAlgorithm::Theta: {
@@ -220,6 +220,18 @@ struct PathArgs {
     ResourceLimits limits;
 };
 
+}  // namespace
+
+std::size_t hpa_memory_estimate(const path::GridMap& map, std::uint64_t cluster_size) {
+    if (cluster_size < std::uint64_t(path::kMinClusterSize) || cluster_size > std::uint64_t(path::kMaxClusterSize)) return 0;
+    path::HierarchyOptions h;
+    h.cluster_size = static_cast<std::int32_t>(cluster_size);
+    // The HPA* query's refinement windows add a grid search state (about 20 bytes per cell).
+    return path::HierarchicalMap::estimate_memory_bytes(map, {}, h) + 20 * map.cell_count();
+}
+
+namespace {
+
 // What the search state and the preprocessing of `args` take on `map` (the map itself excluded), from
 // the per-cell sizes the library documents: search state about 20 bytes per cell; JPS+ table 17
 // bytes per padded cell; islands 8 bytes per cell; dead ends 8 bytes per cell plus 30 while built.
@@ -232,6 +244,7 @@ void check_path_memory(const PathArgs& args, GridAlgorithm algorithm, const path
     if (args.islands) bytes += 8.0 * cells, what += " --islands";
     if (args.dead_ends) bytes += 38.0 * cells, what += " --dead-ends";
     if (args.area.any()) bytes += (1.0 + 9.0 * double(args.area.layers.size())) * cells, what += " with areas and layers";
+    if (algorithm == GridAlgorithm::Hpa) bytes += static_cast<double>(hpa_memory_estimate(map, args.cluster_size));
     require_memory(args.limits, bytes, what);
 }
 
@@ -380,18 +393,18 @@ void run_path(const PathArgs& args, int& exit_code) {
 
     path::Islands islands;
     if (args.islands) {
-        islands.build(map, options.movement, options.diagonal);
+        islands.build(map, options);
         options.islands = &islands;
     }
     path::DeadEnds dead_ends;
     if (args.dead_ends) {
-        dead_ends.build(map, options.movement, options.diagonal);
+        dead_ends.build(map, options);
         options.dead_ends = &dead_ends;
     }
 
     const std::int32_t png_scale = args.png.empty() ? 0 : picture_scale(args.png_scale, map);
     GridRunner runner(map, algorithm, options,
-                      GridRunnerSettings{args.smooth, static_cast<std::int32_t>(args.cluster_size)});
+                      GridRunnerSettings{args.smooth, static_cast<std::int32_t>(args.cluster_size), args.limits.max_memory_bytes()});
     path::GridPath result;
     const GridRun run = runner.run(from, to, result);
     // Inexact results are compared with the optimum of an exact search under the same rules.

@@ -1,6 +1,7 @@
 // `gameplan scen SCEN [--map MAP] [--algorithm A] [--threads N] [--islands] [--json]`: runs every problem
 // of a MovingAI scenario file and checks each cost against the file's optimal length (one unit of the
 // last printed digit); inexact algorithms report their suboptimality instead.
+#include "cli_support.hpp"
 #include "commands.hpp"
 #include "navmesh_cli.hpp"
 
@@ -44,6 +45,7 @@ struct ScenArgs {
     bool islands = false;
     bool dead_ends = false;
     bool json = false;
+    std::uint64_t max_memory_mb = kDefaultMaxMemoryMb;
 };
 
 /// A one-line progress bar, redrawn in place; only used when stdout is a terminal.
@@ -83,7 +85,9 @@ void run_scen(const ScenArgs& args, int& exit_code) {
     }
     const GridAlgorithm algorithm = *parse_grid_algorithm(args.algorithm);
     require_supported(algorithm, args.smooth);
-    const GridRunnerSettings settings{args.smooth, args.cluster_size};
+    ResourceLimits limits;
+    limits.max_memory_mb = args.max_memory_mb;
+    const GridRunnerSettings settings{args.smooth, args.cluster_size, limits.max_memory_bytes()};
     if (args.threads < 1 || args.threads > 256) throw UsageError("--threads must be in [1, 256], got " + std::to_string(args.threads));
     const std::filesystem::path scen_path(args.scen_file);
     const io::ScenarioFile scen = io::load_movingai_scenarios(scen_path);
@@ -138,6 +142,10 @@ void run_scen(const ScenArgs& args, int& exit_code) {
             loaded->options.dead_ends = &loaded->dead_ends;
         }
         prepare_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        if (algorithm == GridAlgorithm::Hpa)
+            require_memory(limits, static_cast<double>(hpa_memory_estimate(loaded->map, std::uint64_t(std::max(0, args.cluster_size)))),
+                           "the HPA* hierarchy of " + printable(loaded->name) + " (--cluster-size " +
+                               std::to_string(args.cluster_size) + ")");
         loaded->prepared = prepare_grid(loaded->map, algorithm, loaded->options, settings);
         for (std::size_t id : ids) map_of[id] = loaded.get();
         maps.push_back(std::move(loaded));
@@ -293,6 +301,9 @@ void add_scen_command(CLI::App& app, int& exit_code) {
     cmd->add_flag("--islands", args->islands, "Precompute islands: unreachable scenarios are answered without search");
     cmd->add_flag("--dead-ends", args->dead_ends, "Skip dead-end regions holding neither end (helps on mazes)");
     cmd->add_flag("--json", args->json, "One JSON object per scenario, then a summary object");
+    add_integer_option(cmd, "--max-memory", args->max_memory_mb, 1, std::uint64_t{1} << 30,
+                       "Memory budget in MiB for the preprocessing (HPA* hierarchy; default " +
+                           std::to_string(kDefaultMaxMemoryMb) + ")");
     cmd->callback([args, &exit_code] { run_scen(*args, exit_code); });
 }
 

@@ -109,7 +109,12 @@ struct GridRun {
 struct GridRunnerSettings {
     bool smooth = false;               ///< string-pull each path found (grid-legal; see path/smoothing.hpp)
     std::int32_t cluster_size = 64;    ///< HPA* cluster side
+    std::size_t max_memory_bytes = 0;  ///< HPA*: refuse a hierarchy estimated larger than this (0 = no cap)
 };
+
+/// Estimated bytes of an HPA* hierarchy with clusters of side `cluster_size` on `map`, plus the query's
+/// refinement search state (0 for a cluster size outside [1, 256]).
+[[nodiscard]] std::size_t hpa_memory_estimate(const path::GridMap& map, std::uint64_t cluster_size);
 
 /// The preprocessing of one map for one algorithm (JPS+ jump table, HPA* hierarchy), built once and
 /// read-only afterwards, so the runners of every thread share it.

@@ -41,6 +41,8 @@
 
 namespace gameplan::path {
 
+struct GridSearchOptions;  // grid_search.hpp
+
 /// Dead-end regions of a GridMap under one movement rule. See the file overview.
 class DeadEnds {
 public:
@@ -49,10 +51,12 @@ public:
 
     DeadEnds() = default;
 
-    /// Analyses `map` under the movement rule, O(cells), and remembers the map object and its version.
-    /// Allocates about 30 bytes per cell of scratch space while it runs; may throw std::bad_alloc.
-    void build(const GridMap& map, Movement movement = Movement::Eight,
-               DiagonalRule diagonal = DiagonalRule::NoCornerCutting);
+    /// Analyses `map` under the movement rule of `rules` (its `movement` and `diagonal`; the other
+    /// fields are ignored), O(cells), and remembers the map object and its version. Allocates about 30
+    /// bytes per cell of scratch space while it runs; may throw std::bad_alloc.
+    void build(const GridMap& map, const GridSearchOptions& rules);
+    /// build() under the default rules (8-connected, no corner cutting).
+    void build(const GridMap& map);
 
     /// True if built for this very map object at its current version().
     [[nodiscard]] bool current(const GridMap& map) const noexcept {
@@ -60,9 +64,7 @@ public:
     }
     /// True if pruning is sound for a query on `map` under the rule: current, and built for a rule at
     /// least as permissive (a stricter rule has fewer steps, so a choke stays a choke). O(1).
-    [[nodiscard]] bool applies_to(const GridMap& map, Movement movement, DiagonalRule diagonal) const noexcept {
-        return current(map) && static_cast<int>(effective_diagonal(movement, diagonal)) <= static_cast<int>(m_rule);
-    }
+    [[nodiscard]] bool applies_to(const GridMap& map, const GridSearchOptions& rules) const noexcept;
     /// The diagonal rule in force (DiagonalRule::Never for 4-connected movement).
     [[nodiscard]] DiagonalRule rule() const noexcept { return m_rule; }
 

@@ -16,8 +16,9 @@
 /// heuristic shape. It reuses the generic engine's pieces: `search::IndexedHeap` (4-ary here), the
 /// generation-stamp protocol, `search::Budget`, `search::SearchStats` and `gameplan::Status`. The open
 /// list orders like the engine's `SearchContext`: smallest f, then smallest h, then the most recently
-/// pushed (LIFO); the key is packed into two integers for a branch-free comparison, which compares h at
-/// float precision (ties closer than that fall to LIFO). `grid_space.hpp` offers the same grid as a plain
+/// pushed (LIFO); the key is packed into two integers for a branch-free comparison, which compares f at
+/// 32 significant bits (so routes of equal exact cost, summed in another order, tie and the goal is taken
+/// first; docs/pathfinding.md, "Determinism") and h at float precision (ties closer than that fall to LIFO). `grid_space.hpp` offers the same grid as a plain
 /// `search::SearchSpace` for the generic `SearchContext`.
 ///
 /// Costs are doubles: 1 per cardinal step and sqrt(2) per diagonal step, times the terrain cost of the
@@ -78,6 +79,16 @@ namespace gameplan::path {
 
 class Islands;  // islands.hpp
 
+/// How much of a found path `finish` / `find_path` write (every grid pathfinder honours it).
+enum class PathDetail : std::uint8_t {
+    Cells,      ///< every cell from start to goal (the default)
+    Waypoints,  ///< a subsequence of the cells, start and goal included, consecutive ones joined by the
+                ///< canonical octile line "diagonal steps first, then straight steps" (`expand_waypoints`
+                ///< restores every cell): JPS and JPS+ write their jump points, the others the corner
+                ///< points of the cell path. Cheaper: no cell-by-cell walk.
+    CostOnly,   ///< no cells at all: only `GridPath::cost` (the cheapest result)
+};
+
 /// How a grid query moves and searches. The defaults are the MovingAI rules with plain A*.
 struct GridSearchOptions {
     Movement movement = Movement::Eight;                     ///< 4- or 8-connected
@@ -109,6 +120,7 @@ struct GridSearchOptions {
     /// adds weight x layer(c). Layers are read live: changing one needs no rebuild. Not owned; the span
     /// and the layers must outlive the search.
     std::span<const CostLayer> layers{};
+    PathDetail detail = PathDetail::Cells;  ///< how much of the path `finish` writes
 };
 
 /// A path: the cells from start to goal inclusive, and its cost.
@@ -116,6 +128,15 @@ struct GridPath {
     std::vector<GridPoint> cells;  ///< start first, goal last; empty when no path was found
     double cost = 0.0;             ///< sum of the step costs (0 for start == goal; +infinity when none)
 };
+
+/// Rewrites the cells of `path` in place to `detail`: Cells leaves them, Waypoints keeps the corner
+/// points (see corner_points), CostOnly clears them. The cost is unchanged. Never allocates.
+void reduce_path(GridPath& path, PathDetail detail) noexcept;
+
+/// Writes into `out` (cleared first) every cell of the path through `waypoints`, each consecutive pair
+/// joined by "diagonal steps first, then straight steps" (the shape of PathDetail::Waypoints). Allocates
+/// only if `out` must grow.
+void expand_waypoints(std::span<const GridPoint> waypoints, std::vector<GridPoint>& out);
 
 /// Writes into `out` (cleared first) the corner points of a path: its first cell, every cell where the
 /// step direction changes, and its last cell. Allocates only if `out` must grow. O(path length).
@@ -268,6 +289,7 @@ private:
     std::uint64_t m_forbidden = 0;               // the filter's forbidden areas
     double m_base_multiplier = 1.0;              // multiplier of every cell without an area map
     bool m_extras = false;
+    PathDetail m_detail = PathDetail::Cells;
     DeadEnds::Query m_dead_query{};
 
     search::Budget m_budget{};

@@ -71,6 +71,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 namespace gameplan::path {
@@ -80,14 +81,13 @@ inline constexpr std::int32_t kMinClusterSize = 1;
 /// Largest accepted cluster side (a cluster's local search arrays hold side^2 cells).
 inline constexpr std::int32_t kMaxClusterSize = 256;
 
-/// How a hierarchy is built: movement rules and cluster geometry. The defaults were chosen on the
+/// How a hierarchy is built: cluster geometry and a memory cap (the movement rules are a
+/// `GridSearchOptions`, given to `build` beside these, as to every grid pathfinder). The defaults were chosen on the
 /// shared MovingAI maps (docs/benchmarks.md): large clusters keep the abstract graph small, merged
 /// entrances with regular spacing keep paths short, distance tables make start/goal insertion free.
 /// Smaller clusters make `update_cell` cheaper (it re-floods whole clusters) and use less memory.
 struct HierarchyOptions {
-    std::int32_t cluster_size = 64;                         ///< cluster side in cells, [1, 256]
-    Movement movement = Movement::Eight;                    ///< 4- or 8-connected
-    DiagonalRule diagonal = DiagonalRule::NoCornerCutting;  ///< diagonal filter for Movement::Eight
+    std::int32_t cluster_size = 64;  ///< cluster side in cells, [1, 256]
     /// Entrances shorter than this get one transition in their middle; longer ones one at each end.
     std::int32_t entrance_split = 6;
     /// If > 0, long entrances also get transitions in between, at most this many cells apart.
@@ -107,6 +107,9 @@ struct HierarchyOptions {
     /// goal are then connected by table lookups instead of two Dijkstra floods per query. This is most
     /// of the hierarchy's memory (see `memory_bytes`); turn it off for huge maps.
     bool distance_tables = true;
+    /// If > 0, `build` refuses (`HierarchyBuild::OverMemory`, nothing built) when the hierarchy's
+    /// estimated memory (`HierarchicalMap::estimate_memory_bytes`) exceeds this many bytes.
+    std::size_t max_memory_bytes = 0;
 };
 
 /// Outcome of `HierarchicalMap::build`.
@@ -114,7 +117,11 @@ enum class HierarchyBuild : std::uint8_t {
     Ok,             ///< built
     EmptyMap,       ///< the map has no cells
     BadOptions,     ///< cluster_size outside [1, 256], entrance_split < 1 or entrance_spacing < 0
+    OverMemory,     ///< the estimated memory exceeds HierarchyOptions::max_memory_bytes
 };
+
+/// Human-readable description of a build outcome ("" for Ok).
+[[nodiscard]] std::string_view describe(HierarchyBuild outcome) noexcept;
 
 /// One directed abstract edge, as reported by `HierarchicalMap::edges` (for tests, tools and figures).
 struct AbstractEdgeView {
@@ -146,15 +153,24 @@ public:
     HierarchicalMap(const HierarchicalMap&) = delete;
     HierarchicalMap& operator=(const HierarchicalMap&) = delete;
 
-    /// Builds the hierarchy of `map` (replacing any previous one). O(cells * transitions per cluster).
-    /// Allocates; may throw std::bad_alloc. On anything but Ok the hierarchy is left empty.
-    HierarchyBuild build(const GridMap& map, const HierarchyOptions& options = {});
-    /// Shorthand: build with default rules and the given cluster side.
+    /// Builds the hierarchy of `map` for the movement rule of `rules` (its `movement` and `diagonal`;
+    /// the other fields are ignored), replacing any previous one, and remembers the map: queries read
+    /// it, so it must outlive them. O(cells * transitions per cluster). Allocates; may throw
+    /// std::bad_alloc. On anything but Ok the hierarchy is left empty.
+    HierarchyBuild build(const GridMap& map, const GridSearchOptions& rules = {}, const HierarchyOptions& options = {});
+    /// Shorthand: build with default rules and options and the given cluster side.
     HierarchyBuild build(const GridMap& map, std::int32_t cluster_size) {
         HierarchyOptions options;
         options.cluster_size = cluster_size;
-        return build(map, options);
+        return build(map, GridSearchOptions{}, options);
     }
+
+    /// Estimated bytes of the hierarchy `build` would make (what `memory_bytes` reports after it, to
+    /// within the cached paths' lengths, which are estimated at one cluster side per intra edge), found
+    /// by scanning the borders only: O(border cells + nodes), allocating 4 bytes per cell. 0 for an
+    /// empty map or bad options.
+    [[nodiscard]] static std::size_t estimate_memory_bytes(const GridMap& map, const GridSearchOptions& rules = {},
+                                                           const HierarchyOptions& options = {});
 
     /// Repairs the hierarchy after cell `p` of `map` changed (passability or terrain cost): recomputes
     /// the transitions of the borders and corners `p` touches and rebuilds the clusters involved (the
@@ -167,6 +183,12 @@ public:
     [[nodiscard]] bool built() const noexcept { return m_width > 0; }
     /// The options of the last build.
     [[nodiscard]] const HierarchyOptions& options() const noexcept { return m_options; }
+    /// The movement rule of the last build.
+    [[nodiscard]] Movement movement() const noexcept { return m_movement; }
+    /// The diagonal rule in force (DiagonalRule::Never for 4-connected movement).
+    [[nodiscard]] DiagonalRule diagonal() const noexcept { return m_diagonal; }
+    /// The map of the last build or update (queries read it); null when not built.
+    [[nodiscard]] const GridMap* map() const noexcept { return built() ? m_map : nullptr; }
     /// map.version() at the last build or update: queries refuse a map with another version.
     [[nodiscard]] std::uint64_t map_version() const noexcept { return m_map_version; }
     /// Map width the hierarchy was built for.
@@ -242,6 +264,13 @@ private:
     }
 
     HierarchyOptions m_options{};
+    Movement m_movement = Movement::Eight;
+    DiagonalRule m_diagonal = DiagonalRule::NoCornerCutting;  // effective rule
+    const GridMap* m_map = nullptr;
+    bool m_has_costs = false;  // distance tables directed (dist_to kept)
+    [[nodiscard]] std::size_t estimate_after_scan() const noexcept;
+    HierarchyBuild start_build(const GridMap& map, const GridSearchOptions& rules, const HierarchyOptions& options);
+    void clear() noexcept;
     std::int32_t m_width = 0;
     std::int32_t m_height = 0;
     std::uint32_t m_stride = 0;
@@ -259,30 +288,27 @@ private:
     std::unique_ptr<Impl> m_impl;  // build scratch (local search context, buffers), made on first build
 };
 
-/// Per-query options of `HpaPathfinder`.
-struct HpaQueryOptions {
-    /// Apply `smooth_path` (smoothing.hpp) to the refined path before returning it.
+/// Per-query options of `HpaPathfinder`: the grid search options (the same rules as every grid
+/// pathfinder) plus the HPA* post-processing.
+///
+/// `movement` and `diagonal` must match the hierarchy's rule (else `InvalidQuery`); `heuristic` must
+/// be `Auto` (the abstract search uses the octile or Manhattan distance); `weight` >= 1 weights the
+/// abstract search's heuristic (fewer expansions, at most w times the abstract optimum); `budget`
+/// limits the abstract search's expansions (the in-cluster insertion is bounded by the cluster size and
+/// not counted); `islands`, when they apply, answer unreachable goals at once; `dead_ends` is ignored;
+/// `penalties` are not supported (`InvalidQuery`).
+struct HpaQueryOptions : GridSearchOptions {
+    /// Shorten the refined path (see the file overview, "Refinement"): a bounded local A* over windows
+    /// around the abstract path's border crossings, then line-of-sight shortcuts. Never lengthens it.
+    bool refine = true;
+    /// Apply `smooth_path` (smoothing.hpp) to the result before returning it.
     bool smooth = false;
-    /// Weight w >= 1 of the abstract search's heuristic (f = g + w h): fewer expansions, at most w times
-    /// the abstract optimum. Values below 1 or not finite are refused with `InvalidQuery`.
-    double weight = 1.0;
-    /// Limits the abstract search (its expansions; the two in-cluster floods are bounded by the
-    /// cluster size and not counted against it).
-    search::Budget budget{};
-};
-
-/// Counters of one HPA* query.
-struct HpaStats {
-    search::SearchStats abstract{};       ///< the A* over the abstract graph
-    std::uint64_t insertion_expanded = 0; ///< cells expanded by the start and goal floods
-    std::uint64_t abstract_path_nodes = 0;///< abstract nodes on the path, start and goal included
-    double refined_cost = 0.0;            ///< cost before smoothing
 };
 
 /// Reusable HPA* query object (one per thread). See the file overview.
 ///
 /// After warm-up (the first queries on a hierarchy of a given size) a query performs no heap
-/// allocation, smoothing included; the path is written into a caller-owned `GridPath`.
+/// allocation, refinement and smoothing included; the path is written into a caller-owned `GridPath`.
 class HpaPathfinder {
 public:
     /// An empty query object; its buffers are made and sized by the first queries. Never allocates.
@@ -295,19 +321,28 @@ public:
     HpaPathfinder(const HpaPathfinder&) = delete;
     HpaPathfinder& operator=(const HpaPathfinder&) = delete;
 
-    /// Finds a path from `start` to `goal` on `map` through `hierarchy`, writing the cells and the cost
-    /// into `out` (cleared when there is none).
+    /// Finds a path from `start` to `goal` on the map of `hierarchy` (`hierarchy.map()`), writing the
+    /// cells and the cost into `out` (cleared when there is none).
     /// Statuses: `Found`; `NoPath` (goal unreachable); `BudgetExhausted` (options.budget ran out in the
-    /// abstract search); `InvalidQuery` (hierarchy not built, map size or version differs from the
-    /// hierarchy's, a point off the map or blocked).
+    /// abstract search); `InvalidQuery` (hierarchy not built, its map's size or version differs from
+    /// the build's, options not supported (see HpaQueryOptions), a point off the map or blocked).
     /// Cost: table lookups (or, without distance tables, two floods of at most cluster_size^2 cells),
-    /// an in-cluster A* when start and goal share a cluster, an A* over the abstract graph, and a copy
-    /// of the cached paths; smoothing adds about O(path length x segment length).
-    Status find_path(const HierarchicalMap& hierarchy, const GridMap& map, GridPoint start, GridPoint goal,
-                     GridPath& out, const HpaQueryOptions& options = {});
+    /// an in-cluster A* when start and goal share a cluster, an A* over the abstract graph, a copy of
+    /// the cached paths and the refinement (bounded windows); smoothing adds about O(path length x
+    /// segment length).
+    Status find_path(const HierarchicalMap& hierarchy, GridPoint start, GridPoint goal, const HpaQueryOptions& options,
+                     GridPath& out);
 
-    /// Counters of the last query.
-    [[nodiscard]] const HpaStats& stats() const noexcept { return m_stats; }
+    /// Counters of the last query's abstract search (`expanded` = abstract nodes expanded).
+    [[nodiscard]] const search::SearchStats& stats() const noexcept { return m_stats; }
+    /// Cells expanded by the last query's start and goal insertion floods (0 with distance tables).
+    [[nodiscard]] std::uint64_t insertion_expanded() const noexcept { return m_insertion_expanded; }
+    /// Cells expanded by the last query's refinement windows.
+    [[nodiscard]] std::uint64_t refinement_expanded() const noexcept { return m_refinement_expanded; }
+    /// Abstract nodes on the last path, start and goal included.
+    [[nodiscard]] std::uint64_t abstract_path_nodes() const noexcept { return m_abstract_path_nodes; }
+    /// Cost of the last path as read off the abstract graph, before refinement and smoothing.
+    [[nodiscard]] double abstract_cost() const noexcept { return m_abstract_cost; }
     /// A certified lower bound of the optimal cost of the last query (valid when it returned Found):
     /// the octile distance (Manhattan for 4-connected movement) times the map's minimum terrain cost.
     /// Equals the cost when the path found is a straight line in open space.
@@ -319,8 +354,13 @@ public:
 
 private:
     struct Impl;
+    void refine(const HierarchicalMap& hierarchy, GridPath& out);
     std::unique_ptr<Impl> m_impl;  // search contexts and buffers, made by the first query
-    HpaStats m_stats{};
+    search::SearchStats m_stats{};
+    std::uint64_t m_insertion_expanded = 0;
+    std::uint64_t m_refinement_expanded = 0;
+    std::uint64_t m_abstract_path_nodes = 0;
+    double m_abstract_cost = 0.0;
     double m_lower_bound = 0.0;
     double m_cost = 0.0;
 };

@@ -51,6 +51,7 @@
 
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/grid_rules.hpp>
+#include <gameplan/path/grid_search.hpp>
 
 #include <array>
 #include <cstdint>
@@ -91,10 +92,10 @@ public:
 
     Islands() = default;
 
-    /// Computes the islands of `map` for the movement rule by flood fill, O(cells), and remembers the map
-    /// object and its version. Allocates; may throw std::bad_alloc.
-    void build(const GridMap& map, Movement movement = Movement::Eight,
-               DiagonalRule diagonal = DiagonalRule::NoCornerCutting, IslandUpdate update = IslandUpdate::Eager);
+    /// Computes the islands of `map` for the movement rule of `rules` (its `movement` and `diagonal`; the
+    /// other fields are ignored) by flood fill, O(cells), and remembers the map object and its version.
+    /// Allocates; may throw std::bad_alloc.
+    void build(const GridMap& map, const GridSearchOptions& rules = {}, IslandUpdate update = IslandUpdate::Eager);
 
     /// True once `build` has run.
     [[nodiscard]] bool built() const noexcept { return m_map != nullptr; }
@@ -112,9 +113,9 @@ public:
     [[nodiscard]] bool exact() const noexcept { return m_seeds.empty(); }
     /// True if the islands may serve as a precheck for queries on `map` under the given rule: current,
     /// and built for a rule at least as permissive (see the overview). O(1).
-    [[nodiscard]] bool applies_to(const GridMap& map, Movement movement, DiagonalRule diagonal) const noexcept {
+    [[nodiscard]] bool applies_to(const GridMap& map, const GridSearchOptions& rules) const noexcept {
         return current(map) &&
-               static_cast<int>(effective_diagonal(movement, diagonal)) <= static_cast<int>(m_rule);
+               static_cast<int>(effective_diagonal(rules.movement, rules.diagonal)) <= static_cast<int>(m_rule);
     }
 
     /// Id of the island holding `p`, or kNoIsland for a blocked cell or a point off the map. Ids are
@@ -139,7 +140,7 @@ public:
     /// they apply (`applies_to`), every point is passable, and no source shares an island with a goal.
     /// False when not proven (including empty `goals`, and more than 16 distinct source islands).
     /// O(sources + goals). This is the precheck `GridPathfinder::begin` runs.
-    [[nodiscard]] bool proves_unreachable(const GridMap& map, Movement movement, DiagonalRule diagonal,
+    [[nodiscard]] bool proves_unreachable(const GridMap& map, const GridSearchOptions& rules,
                                           std::span<const GridPoint> sources,
                                           std::span<const GridPoint> goals) const noexcept;
 

@@ -26,8 +26,14 @@
 ///   vertical scans) and find the first wall or forced neighbour with one count-trailing-zeros
 ///   ("block-based" jumping).
 ///
+/// Short queries: an expansion within 64 cells of the goal first checks the canonical line to it and,
+/// when it is free, generates the goal at once; once the goal is generated with cost U, successors
+/// whose cost plus octile distance reaches U are dropped and diagonal walks stop where that bound
+/// reaches U. A short query in open space thus expands the start only (docs/jps.md, "Short queries").
+///
 /// The result is the same optimal cost as A* with the octile heuristic; the path returned is one of
-/// the optimal paths (possibly a different one than A* returns), expanded to every cell (`GridPath`).
+/// the optimal paths (possibly a different one than A* returns), expanded to every cell (`GridPath`),
+/// or reduced to its jump points or its cost on request (`GridSearchOptions::detail`).
 ///
 /// Snapshot. The pathfinder keeps its own copy of the map's passability (a byte per cell plus the two
 /// bit-packed copies, about 1.25 bytes per cell), synchronised automatically: a query on a map whose
@@ -99,9 +105,11 @@ public:
     JpsPathfinder& operator=(const JpsPathfinder&) = delete;
 
     /// Takes a fresh snapshot of `map` (see the overview) and sizes the search state and the open list
-    /// (`open_entries` entries), so that the next queries do not allocate. O(cells). May throw
+    /// (`open_entries` entries), so that the next queries do not allocate. With `prefault`, also touches
+    /// every page of the search state, so that not even the first queries pay page faults (the state is
+    /// otherwise mapped lazily, page by page, as searches first reach it). O(cells). May throw
     /// std::bad_alloc.
-    void sync(const GridMap& map, std::size_t open_entries = 1u << 12);
+    void sync(const GridMap& map, std::size_t open_entries = 1u << 12, bool prefault = false);
 
     /// Reports that cell `p` of `map` may have changed passability. Updates the snapshot in O(1) if it
     /// is a snapshot of `map` and the cell differs from it; returns true when it changed something.
@@ -118,8 +126,11 @@ public:
     /// else the final status (`Found`, `NoPath`, `BudgetExhausted`), which later calls return again.
     Status step(std::uint64_t slice_expansions = UINT64_MAX);
 
-    /// Writes the path found into `out`, expanded to every cell (cleared when there is none), and
-    /// returns the status. Allocates only if `out.cells` must grow. O(path length).
+    /// Writes the path found into `out` (cleared when there is none) as `options.detail` of `begin`
+    /// asked: every cell (O(path length)); the jump points only (`PathDetail::Waypoints`, O(jump
+    /// points); consecutive ones are joined by "diagonal first, then straight", see
+    /// expand_waypoints); or the cost only (`PathDetail::CostOnly`, O(1)). Returns the status.
+    /// Allocates only if `out.cells` must grow.
     Status finish(GridPath& out) const;
 
     /// begin + step + finish.

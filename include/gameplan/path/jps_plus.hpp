@@ -140,7 +140,13 @@ public:
 
     /// Builds the owned table for `map` (JumpTable::build) and sizes the search state and the open
     /// list so that the next queries do not allocate. O(cells).
-    JpsSupport build(const GridMap& map, std::size_t open_entries = 1u << 12);
+    /// `prefault` as for JpsPathfinder::sync.
+    JpsSupport build(const GridMap& map, std::size_t open_entries = 1u << 12, bool prefault = false);
+
+    /// Sizes the search state and the open list for searches on a shared `table` (begin(const
+    /// JumpTable&, ...)), so that even the first of them does not allocate; `prefault` as for
+    /// JpsPathfinder::sync. O(cells) with `prefault`, else O(1) amortised.
+    void reserve(const JumpTable& table, std::size_t open_entries = 1u << 12, bool prefault = false);
 
     /// Repairs the owned table after cell `p` of `map` changed (JumpTable::update_cell). Returns the
     /// number of entries rewritten.
@@ -162,7 +168,7 @@ public:
     /// Expands at most `slice_expansions` jump points; see JpsPathfinder::step.
     Status step(std::uint64_t slice_expansions = UINT64_MAX);
 
-    /// Writes the path found, expanded to every cell, into `out`; see JpsPathfinder::finish.
+    /// Writes the path found into `out` as `options.detail` asked; see JpsPathfinder::finish.
     Status finish(GridPath& out) const;
 
     /// begin (owned table) + step + finish.
