@@ -21,13 +21,18 @@ using namespace gameplan::village;
 
 DomainSet domains() { return load_domains(std::filesystem::path(test::source_dir()) / "examples/goap/village"); }
 
+std::uint64_t g_path_budget = Config{}.path_budget;  // the tests below may lower it
+
 std::unique_ptr<Village> make(std::size_t agents, std::uint64_t seed, std::size_t threads, std::int32_t w = 64, std::int32_t h = 48) {
     Config c;
     c.agents = agents;
     c.seed = seed;
     c.threads = threads;
+    c.path_budget = g_path_budget;
     return Village::create(generate_village_map(w, h, seed), domains(), c);
 }
+
+std::size_t g_running_at_save = 0;  // path searches in progress in the saves so far
 
 void expect_same(const Summary& a, const Summary& b) {
     EXPECT_EQ(a.ticks, b.ticks);
@@ -58,6 +63,7 @@ void round_trip(std::size_t agents, std::uint64_t seed, std::uint64_t at, std::u
     while (first->tick() < at) first->step();
     io::SaveFile save;
     first->save(save);
+    for (const auto& r : save.movement.at(0).queue.requests) g_running_at_save += r.state == path::RequestState::Running ? 1 : 0;
     const std::string text = io::write_save(save);
     first.reset();
     const io::SaveFile loaded = io::parse_save(text, "village.save");
@@ -93,6 +99,17 @@ TEST(VillageSave, RandomTicksAndSeeds) {
     }
     round_trip(24, 7, 10, 200, 1, 1, 48, 40);  // before every villager has arrived
     round_trip(24, 7, 64, 300, 1, 1, 48, 40);  // right at a world pulse
+}
+
+TEST(VillageSave, PathSearchesInProgressAtTheSaveContinue) {
+    // A small path budget per tick: searches span ticks, so saves catch them half done.
+    g_path_budget = 60;
+    g_running_at_save = 0;
+    round_trip(32, 11, 120, 400, 1, 1);
+    round_trip(32, 11, 201, 400, 2, 1);
+    round_trip(32, 12, 333, 500, 1, 2);
+    g_path_budget = Config{}.path_budget;
+    EXPECT_GT(g_running_at_save, 0u) << "no save caught a path search in progress";
 }
 
 TEST(VillageSave, RefusesSavesOfOtherGamesAndBrokenTables) {
