@@ -221,6 +221,9 @@ RestoreResult PathRequestQueue::restore_state(const PathRequestQueueState& state
         slot.request.options.islands = r.uses_islands ? bindings.islands : nullptr;
         slot.request.options.dead_ends = r.uses_dead_ends ? bindings.dead_ends : nullptr;
         slot.request.options.penalties = r.uses_penalties ? bindings.penalties : nullptr;
+        for (std::size_t c = 0; c < r.result.path.cells.size(); ++c)
+            if (!m_map->contains(r.result.path.cells[c]))
+                return fail(at + ".result.cells[" + std::to_string(c) + "]", "a path cell off the map");
         slot.result = r.result;
         slot.sequence = r.sequence;
         slot.rank = r.rank;
