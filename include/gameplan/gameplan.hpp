@@ -5,6 +5,7 @@
 /// The text loaders live in <gameplan/io/...> and need the gameplan::io target.
 #include <gameplan/config.hpp>
 #include <gameplan/status.hpp>
+#include <gameplan/restore.hpp>
 #include <gameplan/search/generation.hpp>
 #include <gameplan/search/indexed_heap.hpp>
 #include <gameplan/search/search_context.hpp>

@@ -105,6 +105,7 @@ Agent::Agent(AgentSystem& system, AgentId id, AgentParams&& params)
     }
     m_view = d.make_state();
     m_scratch = d.make_state();
+    m_search_start = d.make_state();
     m_priority.resize(m_goals.size());
     for (std::size_t g = 0; g < m_goals.size(); ++g) {
         m_has_goal_conditions |= !m_goals[g].when.empty() || m_goals[g].priority_var.valid();
@@ -460,6 +461,8 @@ void Agent::continue_selection(PlannerSlot slot, std::uint64_t tick) {
                 }
             }
             m_search_active = true;
+            m_search_start = m_view;  // same size: no allocation
+            m_search_mask = options.enabled.empty() ? 0 : options.enabled.data() == m_enabled.data() ? 2 : 1;
             status = planner.begin(m_view, m_goals[g].condition, options);
         } else {
             before = planner.result().stats.expanded;

@@ -583,3 +583,140 @@ UnitId MovementSystem::occupant(GridPoint p) const noexcept {
 }
 
 }  // namespace gameplan::path
+
+// ---- saving and restoring ---------------------------------------------------------------------------
+
+namespace gameplan::path {
+
+void MovementSystem::save_state(MovementState& out) const {
+    const Impl& im = *m_impl;
+    out = MovementState{};
+    out.units.reserve(im.units.size());
+    for (const Impl::Unit& u : im.units) {
+        MovementState::Unit s;
+        s.live = u.live;
+        s.pos = u.pos;
+        s.prev = u.prev;
+        s.dest = u.dest;
+        s.route = u.route;
+        s.idx = u.idx;
+        s.request = u.request;
+        s.status = u.status;
+        s.failure = u.failure;
+        s.anchored = u.anchored;
+        s.moved = u.moved;
+        s.still = u.still;
+        s.stalled = u.stalled;
+        s.waits_in_row = u.waits_in_row;
+        s.walk_ticks = u.walk_ticks;
+        out.units.push_back(std::move(s));
+    }
+    for (std::uint32_t i = im.free; i != kNoUnit && out.free_units.size() < im.units.size(); i = im.units[i].next_free)
+        out.free_units.push_back(i);
+    out.stats = m_stats;
+    out.seen_version = im.seen_version;
+    im.queue.save_state(out.queue);
+}
+
+RestoreResult MovementSystem::restore_state(const MovementState& state) {
+    Impl& im = *m_impl;
+    const GridMap& map = *m_map;
+    const auto clear = [&] {
+        for (Impl::Unit& u : im.units)
+            if (u.live) u.request = {};
+        im.units.clear();
+        im.free = kNoUnit;
+        std::fill(im.occ.begin(), im.occ.end(), 0u);
+        im.crowd.reset(map, m_options.movement, m_options.diagonal);
+        m_live = 0;
+        m_stats = {};
+        im.seen_version = map.version();
+    };
+    const auto fail = [&](std::string field, std::string message) -> RestoreResult {
+        clear();
+        PathRequestQueueState empty;
+        empty.lanes = std::max(1u, m_options.lanes);
+        (void)im.queue.restore_state(empty);
+        return RestoreError{std::move(field), std::move(message)};
+    };
+    if (m_options.resolver == StepResolver::Crowd)
+        return RestoreError{"", "a movement system with StepResolver::Crowd cannot be restored (its stepper's state is not saved)"};
+    clear();
+    if (RestoreResult r = im.queue.restore_state(state.queue, QueueBindings{nullptr, nullptr, &m_claims})) {
+        r->field = r->field.empty() ? "queue" : "queue." + r->field;
+        clear();
+        return r;
+    }
+    if (state.units.size() >= kNoUnit) return fail("units", "too many units");
+    im.units.resize(state.units.size());
+    for (std::size_t i = 0; i < state.units.size(); ++i) {
+        const MovementState::Unit& s = state.units[i];
+        const std::string at = "units[" + std::to_string(i) + "]";
+        Impl::Unit& u = im.units[i];
+        u.route.reserve(std::max(m_reserve_path_cells, s.route.size()));
+        if (!s.live) continue;
+        if (!map.passable(s.pos)) return fail(at + ".pos", "the unit stands off the map or in a wall");
+        if (im.occ[map.index(s.pos)] != 0) return fail(at + ".pos", "two units stand on one cell");
+        if (!map.contains(s.prev)) return fail(at + ".prev", "off the map");
+        if (!map.contains(s.dest.cell) || !map.contains(s.dest.centre) || s.dest.radius < 0)
+            return fail(at + ".dest", "the destination is off the map or its radius is negative");
+        for (std::size_t k = 0; k < s.route.size(); ++k)
+            if (!map.contains(s.route[k])) return fail(at + ".route[" + std::to_string(k) + "]", "off the map");
+        if (s.idx > s.route.size()) return fail(at + ".idx", "past the end of the route");
+        if (s.status > UnitStatus::Failed) return fail(at + ".status", "unknown status");
+        if (s.failure > MoveFailure::Stuck) return fail(at + ".failure", "unknown failure");
+        if (s.request.valid() && im.queue.state(s.request) == RequestState::Unknown)
+            return fail(at + ".request", "the queue holds no such request");
+        u.pos = s.pos;
+        u.prev = s.prev;
+        u.dest = s.dest;
+        u.route.assign(s.route.begin(), s.route.end());
+        u.idx = static_cast<std::size_t>(s.idx);
+        u.request = s.request;
+        u.status = s.status;
+        u.failure = s.failure;
+        u.live = true;
+        u.anchored = s.anchored;
+        u.moved = s.moved;
+        u.still = s.still;
+        u.stalled = s.stalled;
+        u.waits_in_row = s.waits_in_row;
+        u.walk_ticks = s.walk_ticks;
+        im.occ[map.index(u.pos)] = static_cast<std::uint32_t>(i) + 1;
+        ++m_live;
+    }
+    // The crowd stepper knows the live units (Builtin resolver: only for add/remove bookkeeping).
+    for (Impl::Unit& u : im.units) {
+        if (!u.live) continue;
+        u.crowd = im.crowd.add(u.pos);
+        if (u.crowd == kNoCrowdAgent) return fail("units", "a unit's cell is refused by the crowd stepper");
+    }
+    {
+        std::vector<std::uint8_t> seen(im.units.size(), 0);
+        for (std::size_t i = 0; i < im.units.size(); ++i) seen[i] = im.units[i].live ? 1 : 0;
+        for (std::size_t k = state.free_units.size(); k-- > 0;) {
+            const std::uint32_t id = state.free_units[k];
+            if (id >= im.units.size() || seen[id])
+                return fail("free_units[" + std::to_string(k) + "]", "not a free unit id (or listed twice)");
+            seen[id] = 1;
+            im.units[id].next_free = im.free;
+            im.free = id;
+        }
+        for (std::size_t i = 0; i < seen.size(); ++i)
+            if (!seen[i]) return fail("free_units", "unit " + std::to_string(i) + " is neither live nor free");
+    }
+    // Every request the queue holds belongs to exactly one live unit (the layer takes results by unit).
+    {
+        std::vector<std::uint64_t> owned;
+        for (const Impl::Unit& u : im.units)
+            if (u.live && u.request.valid()) owned.push_back(std::uint64_t{u.request.index} << 32 | u.request.generation);
+        std::sort(owned.begin(), owned.end());
+        if (std::adjacent_find(owned.begin(), owned.end()) != owned.end()) return fail("units", "two units share one request");
+        if (owned.size() != im.queue.size()) return fail("queue", "the queue holds requests no unit is waiting for");
+    }
+    m_stats = state.stats;
+    im.seen_version = state.seen_version;
+    return std::nullopt;
+}
+
+}  // namespace gameplan::path

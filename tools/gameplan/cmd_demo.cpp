@@ -5,6 +5,7 @@
 
 #include <gameplan/io/image.hpp>
 #include <gameplan/io/movingai.hpp>
+#include <gameplan/io/save.hpp>
 #include <gameplan_village/generate.hpp>
 #include <gameplan_village/render.hpp>
 #include <gameplan_village/village.hpp>
@@ -45,6 +46,9 @@ struct DemoArgs {
     double fps = 30;
     std::uint64_t path_budget = 60000;
     bool json = false;
+    std::string save;             // write a save file here (at save_at, else at the end)
+    std::uint64_t save_at = 0;    // tick to save at (0 = the last tick)
+    std::string load;             // continue the village saved in this file
 };
 
 volatile std::sig_atomic_t g_interrupted = 0;
@@ -192,11 +196,23 @@ void print_text_summary(std::ostream& o, const village::Summary& s, const DemoAr
     o << "  checksum " << hex << " (state and counts; identical for the same seed on any thread count)\n";
 }
 
-int run_demo(const DemoArgs& args) {
+int run_demo(DemoArgs args) {
     if (args.png_every > 0) prepare_png_dir(args.png_dir);
     path::GridMap map;
     std::string map_name;
-    if (!args.map.empty()) {
+    const village::DomainSet domains = args.domains.empty() ? village::builtin_domains() : village::load_domains(args.domains);
+    std::unique_ptr<village::Village> sim;
+    if (!args.load.empty()) {
+        const io::SaveFile save = io::load_save(args.load);
+        try {
+            sim = village::Village::load(save, domains, args.threads);
+        } catch (const village::SetupError& e) {
+            throw UsageError(e.what());
+        }
+        args.seed = sim->config().seed;
+        args.agents = sim->config().agents;
+        map_name = args.load;
+    } else if (!args.map.empty()) {
         map = io::load_movingai_map(args.map);
         map_name = args.map;
     } else {
@@ -205,18 +221,28 @@ int run_demo(const DemoArgs& args) {
         map = village::generate_village_map(w, h, args.seed);
         map_name = "generated";
     }
-    const village::DomainSet domains = args.domains.empty() ? village::builtin_domains() : village::load_domains(args.domains);
-    village::Config config;
-    config.agents = args.agents;
-    config.seed = args.seed;
-    config.threads = args.threads;
-    config.path_budget = args.path_budget;
-    std::unique_ptr<village::Village> sim;
-    try {
-        sim = village::Village::create(std::move(map), domains, config);
-    } catch (const village::SetupError& e) {
-        throw UsageError(e.what());
+    if (!sim) {
+        village::Config config;
+        config.agents = args.agents;
+        config.seed = args.seed;
+        config.threads = args.threads;
+        config.path_budget = args.path_budget;
+        try {
+            sim = village::Village::create(std::move(map), domains, config);
+        } catch (const village::SetupError& e) {
+            throw UsageError(e.what());
+        }
     }
+    const std::uint64_t save_at = args.save.empty() ? UINT64_MAX : args.save_at > 0 ? args.save_at : args.ticks;
+    if (save_at != UINT64_MAX && save_at < sim->tick())
+        throw UsageError("--save-at " + std::to_string(save_at) + ": the loaded village is already at tick " + std::to_string(sim->tick()));
+    const auto write_save = [&] {
+        io::SaveFile file;
+        sim->save(file);
+        io::write_save_file(args.save, file);
+        if (!args.json) std::cerr << "saved tick " << sim->tick() << " to " << args.save << '\n';
+    };
+    if (sim->tick() == save_at) write_save();
 
     const bool live = !args.json && isatty(STDOUT_FILENO) != 0;
     g_interrupted = 0;
@@ -240,6 +266,7 @@ int run_demo(const DemoArgs& args) {
     double plans_per_s = 0, paths_per_s = 0;
     while (sim->tick() < args.ticks && !g_interrupted) {
         sim->step();
+        if (sim->tick() == save_at) write_save();
         if (args.png_every > 0 && sim->tick() % args.png_every == 0) write_snapshot();
         if (live) {
             const village::Summary s = sim->summary();
@@ -311,8 +338,19 @@ void add_demo_command(CLI::App& app, int& exit_code) {
     dir->needs(every);
     add_real_option(cmd, "--fps", args->fps, 0.01, 1000.0,
                     "Frames per second of the live terminal view, in [0.01, 1000] (0 = as fast as possible; default 30)", true);
+    CLI::Option* save = cmd->add_option("--save", args->save,
+                                        "Write the running village to this save file at --save-at (default: the last tick)");
+    CLI::Option* save_at = cmd->add_option("--save-at", args->save_at, "Tick to save at (with --save)")
+                               ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000}));
+    save_at->needs(save);
+    CLI::Option* load = cmd->add_option("--load", args->load,
+                                        "Continue the village saved in this file up to tick --ticks (map, villagers and "
+                                        "options come from the save; --threads and --domains may be given)");
+    for (const char* name : {"--map", "--size", "--agents", "--seed", "--path-budget"}) load->excludes(cmd->get_option(name));
     cmd->callback([args, &exit_code] {
         if (!args->map.empty() && !args->size.empty()) throw UsageError("--map and --size exclude each other");
+        if (!args->save.empty() && args->save_at > args->ticks)
+            throw UsageError("--save-at " + std::to_string(args->save_at) + " is past --ticks " + std::to_string(args->ticks));
         exit_code = run_demo(*args);
     });
 }

@@ -72,6 +72,7 @@
 #include <gameplan/goap/domain.hpp>
 #include <gameplan/goap/planner.hpp>
 #include <gameplan/goap/world_state.hpp>
+#include <gameplan/restore.hpp>
 
 #include <array>
 #include <cstddef>
@@ -80,6 +81,7 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -171,6 +173,77 @@ struct AgentStats {
     [[nodiscard]] std::uint64_t replans_for(ReplanTrigger trigger) const noexcept {
         return replans_by_trigger[static_cast<std::size_t>(trigger)];
     }
+};
+
+/// Running state of an `AgentSystem` as plain data (`AgentSystem::save_state` / `restore_state`), for
+/// saving a game; io/save.hpp writes it to a save file and reads it back. Saved: the tick, the blackboard
+/// (values and version), every agent slot (live or free, its generation) and, per agent, its private
+/// state, its believed view, its goal, plan and position in it, the running action and how long it has
+/// run, pending replans and requests, the goal selection in progress (a budgeted search paused across
+/// ticks is saved by its query and the expansions it made; restoring replays them, so it continues
+/// exactly where it stopped), back-off counters and cool-downs, and its counters. Not saved: behaviours,
+/// priority functions, sensors and user data (the game binds them again on restore, by agent type and
+/// goal name), the plan caches (a cache never changes a plan, an event or a timing; only
+/// `AgentStats::cache_hits` may differ from an uninterrupted run), the observer.
+/// A world state as saved: the atom words (bit i % 64 of word i / 64 is atom i) and the variable values.
+struct SavedWorldState {
+    std::vector<std::uint64_t> words;
+    std::vector<std::int32_t> values;
+};
+
+/// One agent's running state. Field names follow the save file.
+struct AgentState {
+    std::string name;                     ///< AgentParams::name
+    std::string type;                     ///< its AgentType's name
+    std::vector<std::string> goals;       ///< its goals' names, in order
+    std::uint64_t budget = UINT64_MAX;    ///< max_expansions_per_tick
+    Direction direction = kDefaultDirection;
+    SavedWorldState private_state;        ///< private atoms and variables
+    SavedWorldState view;                 ///< the believed view
+    std::uint64_t private_version = 0, seen_world_version = UINT64_MAX, seen_private_version = UINT64_MAX;
+    std::uint64_t context_version = 0, seen_context_version = 0;
+    AgentStatus status = AgentStatus::Idle;
+    IdleReason idle_reason = IdleReason::GoalsSatisfied;
+    std::uint32_t goal = kNoGoal;         ///< current goal
+    std::vector<std::uint32_t> plan;      ///< action ids
+    std::uint64_t step = 0;               ///< position in plan
+    double plan_cost = 0;
+    bool running = false;                 ///< the current action's behaviour has started
+    std::uint64_t ticks_running = 0;
+    bool has_pending = true;              ///< a replan is due at the next think phase
+    ReplanTrigger pending = ReplanTrigger::Start;
+    std::uint32_t pending_action = ActionId::kInvalid;
+    bool abort_requested = false, replan_requested = false, dirty = false;
+    bool abort_hook_pending = false;      ///< an abort hook runs in the next act phase
+    std::uint32_t abort_hook_action = ActionId::kInvalid;
+    AbortReason abort_hook_reason = AbortReason::External;
+    std::uint64_t abort_hook_ticks = 0;
+    std::vector<double> priorities;       ///< per goal, as last evaluated (-infinity = inactive)
+    // Goal selection in progress.
+    bool selecting = false, speculative = false, any_failed = false;
+    std::vector<std::uint32_t> candidates;  ///< goals to try, in order
+    std::uint64_t candidate = 0;            ///< the one being tried
+    bool search_active = false;             ///< a budgeted search is paused between ticks
+    SavedWorldState search_start;           ///< its start (the view when it began)
+    std::uint8_t search_mask = 0;           ///< 0: all actions, 1: the type's plannable mask, 2: the mask and costs below
+    std::vector<std::uint8_t> search_enabled;  ///< per action, when search_mask == 2
+    std::vector<double> search_costs;          ///< per action, when search_mask == 2 (empty: the domain's)
+    std::uint64_t search_expanded = 0;         ///< expansions it has made
+    // Back-off.
+    std::vector<std::uint32_t> failures;         ///< consecutive failures per action
+    std::vector<std::uint64_t> cooldown_until;   ///< per action, 0 = none
+    std::uint64_t next_cooldown_end = UINT64_MAX;
+    AgentStats stats;
+};
+
+/// A whole system's running state.
+struct AgentSystemState {
+    std::uint64_t tick = 0;
+    SavedWorldState blackboard;
+    std::uint64_t blackboard_version = 0;
+    std::vector<std::uint32_t> generations;           ///< per slot
+    std::vector<std::optional<AgentState>> agents;    ///< per slot: the agent, or nothing for a free slot
+    std::vector<std::uint32_t> free_slots;            ///< the free list as stored (the next reused last)
 };
 
 /// One agent. Created and owned by an `AgentSystem` (`add_agent`); reached through `AgentSystem::find`
@@ -364,6 +437,9 @@ private:
     std::uint64_t m_next_cooldown_end = UINT64_MAX;
     bool m_has_goal_conditions = false;  // some goal has "when" or a variable priority
     std::uint64_t m_query_hash = 0;
+    // The query of the search in progress, for saving it (see AgentState::search_start).
+    WorldState m_search_start;
+    std::uint8_t m_search_mask = 0;
     // Buffered events (only when the system has an observer).
     std::vector<PendingEvent> m_events;
     std::vector<ActionId> m_event_actions;
@@ -427,6 +503,20 @@ public:
 
     /// Sum of every live agent's counters.
     [[nodiscard]] AgentStats total_stats() const noexcept;
+
+    /// Makes the game's half of a saved agent: fills `params` (type, goals with their callbacks, user
+    /// data; name, state, budget and direction are taken from the save) for `saved`, or returns false
+    /// to refuse it. Called once per saved agent, in slot order.
+    using AgentBinder = std::function<bool(const AgentState& saved, AgentParams& params)>;
+    /// Copies the system's running state into `out` (for a saved game). Call between ticks.
+    void save_state(AgentSystemState& out) const;
+    /// Replaces every agent (no events, no abort hooks) and the blackboard by a saved state; the next
+    /// tick continues exactly as the saved system's next tick would have. Each saved agent is bound by
+    /// `bind`; its type must have the saved name and be bound to this system's domain, and its goals the
+    /// saved names and count. Every saved value is checked (sizes, ids, ranges, the runtime's
+    /// invariants). On error the system is left without agents and the error names the field
+    /// (`agents[4].plan[1]`). Call between ticks.
+    RestoreResult restore_state(const AgentSystemState& state, const AgentBinder& bind);
 
 private:
     friend class Agent;

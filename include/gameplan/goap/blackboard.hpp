@@ -90,6 +90,13 @@ public:
     /// Change counter: increases whenever a shared value changes (never when a write leaves it equal).
     [[nodiscard]] std::uint64_t version() const noexcept { return m_version; }
 
+    /// For restoring a saved game (`AgentSystem::restore_state`): takes the shared values of `state` (a
+    /// full state over the domain) and the saved version counter. O(words + variables).
+    void restore(const WorldState& state, std::uint64_t version) {
+        m_state = state;
+        m_version = version;
+    }
+
 private:
     const Domain* m_domain;
     WorldState m_state;

@@ -127,6 +127,10 @@ public:
 
     /// Counter bumped by every change of a cell's passability or cost and by reset(). Never decreases.
     [[nodiscard]] std::uint64_t version() const noexcept { return m_version; }
+    /// For loading a saved map (io/save.hpp): after its cells were set, puts back the saved version()
+    /// and min_cost() so that searches and queues saved with it continue unchanged. `min_cost` is
+    /// clamped to [1, the smallest cost on the map]. O(1), or O(cells) for a map with costs.
+    void restore_version(std::uint64_t version, std::uint32_t min_cost = 1) noexcept;
 
     /// Row length of the padded arrays: width() + 2.
     [[nodiscard]] std::uint32_t stride() const noexcept { return m_stride; }

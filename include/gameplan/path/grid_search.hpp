@@ -137,6 +137,30 @@ void reduce_path(GridPath& path, PathDetail detail) noexcept;
 /// joined by "diagonal steps first, then straight steps" (the shape of PathDetail::Waypoints). Allocates
 /// only if `out` must grow.
 void expand_waypoints(std::span<const GridPoint> waypoints, std::vector<GridPoint>& out);
+/// The state of a search in progress (`GridPathfinder::save_search`), for saving a running game: every
+/// cell the search reached (g, parent, open or closed), its open list and its counters. Node indices are
+/// the map's (`GridMap::index`). The open-list keys are kept bit for bit, so a restored search expands
+/// the same cells in the same order as the original would have.
+struct GridSearchState {
+    struct Cell {
+        std::uint32_t node = 0;                ///< node index
+        double g = 0.0;                        ///< best known cost from a source
+        std::uint32_t parent = search::kNoNode;  ///< predecessor node, kNoNode for a source
+        bool closed = false;                   ///< expanded (else open)
+    };
+    struct OpenEntry {
+        std::uint32_t node = 0;     ///< an open cell
+        std::uint64_t f_bits = 0;   ///< packed key: f as double bits
+        std::uint64_t tie = 0;      ///< packed key: float bits of h << 32 | ~insertion sequence
+    };
+    std::vector<Cell> cells;        ///< reached cells, in node order
+    std::vector<OpenEntry> open;    ///< the open list (heap entries)
+    bool has_held = false;          ///< an open entry buffered in front of the heap
+    OpenEntry held{};               ///< that entry
+    std::uint32_t sequence = 0;     ///< insertion counter of the open list
+    search::SearchStats stats{};    ///< counters so far
+    std::uint64_t map_version = 0;  ///< the map's version() when the search began
+};
 
 /// Writes into `out` (cleared first) the corner points of a path: its first cell, every cell where the
 /// step direction changes, and its last cell. Allocates only if `out` must grow. O(path length).
@@ -186,6 +210,21 @@ public:
 
     /// Status of the current search (`InProgress` until finished).
     [[nodiscard]] Status status() const noexcept { return m_status; }
+
+    /// Copies the state of the search in progress into `out` (for a saved game). Returns false, writing
+    /// nothing, unless status() is InProgress. O(map cells).
+    bool save_search(GridSearchState& out) const;
+    /// Continues a saved search: begins the query (`map`, `start`, `goal`, `options` as the saved search
+    /// began it; the wall-clock deadline of `options.budget` starts afresh) and replaces its state by
+    /// `state`. Returns InProgress; InvalidQuery, leaving no search, when `state` does not fit the map
+    /// (a node off the map or blocked, a parent that was not reached or that forms a cycle, an open entry
+    /// for a cell that is not open, a negative or non-finite g, a cell listed twice) or the query itself
+    /// is invalid. When `state.map_version` differs from the map's version the cells are not checked
+    /// against the map (a caller restarts such a search anyway, as the request queue does).
+    /// O(cells reached + open entries x log).
+    Status restore_search(const GridMap& map, GridPoint start, GridPoint goal, const GridSearchOptions& options,
+                          const GridSearchState& state);
+
     /// Counters of the current search.
     [[nodiscard]] const search::SearchStats& stats() const noexcept { return m_stats; }
     /// The goal cell reached (valid when status() == Found).

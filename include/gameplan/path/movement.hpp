@@ -155,6 +155,32 @@ struct MovementStats {
     std::uint64_t longest_still = 0;     ///< most ticks any unit stood still while it had a destination
 };
 
+/// A movement system's running state (`MovementSystem::save_state`), for saving a game: every unit
+/// (position, destination, route and where it is on it, its path request, counters of its walk), the
+/// free ids, the counters and the request queue. The options are not saved: restore into a system
+/// made with the same options on the saved map.
+struct MovementState {
+    struct Unit {
+        bool live = false;
+        GridPoint pos{-1, -1}, prev{-1, -1};
+        Destination dest{};
+        std::vector<GridPoint> route;  ///< route[idx] is the next cell to enter
+        std::uint64_t idx = 0;
+        PathHandle request;            ///< its request in the queue (invalid when none)
+        UnitStatus status = UnitStatus::Idle;
+        MoveFailure failure = MoveFailure::None;
+        bool anchored = false;
+        bool moved = false;            ///< moved in the last update
+        std::uint32_t still = 0, stalled = 0, waits_in_row = 0;
+        std::uint64_t walk_ticks = 0;
+    };
+    std::vector<Unit> units;                ///< by id
+    std::vector<std::uint32_t> free_units;  ///< free ids, the next to be reused first
+    MovementStats stats;
+    std::uint64_t seen_version = 0;         ///< map version of the last route re-check
+    PathRequestQueueState queue;
+};
+
 /// Units walking one map. See the file overview.
 class MovementSystem {
 public:
@@ -224,6 +250,16 @@ public:
     [[nodiscard]] const GridMap& map() const noexcept { return *m_map; }
     /// The options.
     [[nodiscard]] const MovementOptions& options() const noexcept { return m_options; }
+
+    /// Copies the system's state into `out` (for a saved game). O(units + route cells + the queue's state).
+    void save_state(MovementState& out) const;
+    /// Replaces every unit and the queue by a saved state (the system must have been made on the saved
+    /// map with the saved options); updates then continue exactly as the saved system would have.
+    /// Refused for `StepResolver::Crowd` (its stepper keeps state of its own that is not saved) and for
+    /// state that does not fit the map (a unit off the map or in a wall, two units on one cell, a route
+    /// position past its route, a request the queue does not hold, ...). On error the system is left
+    /// without units.
+    RestoreResult restore_state(const MovementState& state);
 
 private:
     struct Impl;

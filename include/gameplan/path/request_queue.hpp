@@ -43,6 +43,7 @@
 
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/grid_search.hpp>
+#include <gameplan/restore.hpp>
 #include <gameplan/status.hpp>
 
 #include <cstdint>
@@ -104,6 +105,49 @@ struct QueueUpdateStats {
     std::uint32_t requeued = 0;     ///< finished results sent back to the queue by that check
 };
 
+/// A queue's running state (`PathRequestQueue::save_state`), for saving a game: every live request with
+/// its options, result so far and running search, the order of the pending requests, the free slots
+/// and the counters. The pointers of a request's options (islands, dead ends, penalties) are saved as
+/// flags and bound again on restore (`QueueBindings`); a search deadline is not saved.
+struct PathRequestQueueState {
+    struct Request {
+        std::uint32_t slot = 0;
+        RequestState state = RequestState::Pending;  ///< Pending, Running or Done
+        PathRequest request;           ///< options without its pointers (see the flags)
+        bool uses_islands = false;     ///< options.islands was set
+        bool uses_dead_ends = false;   ///< options.dead_ends was set
+        bool uses_penalties = false;   ///< options.penalties was set
+        PathResult result;             ///< the result so far (final when Done)
+        std::uint64_t sequence = 0;
+        std::int64_t rank = 0;
+        std::uint32_t lane = UINT32_MAX;  ///< its lane while Running
+        GridSearchState search;        ///< its search while Running
+    };
+    struct PendingEntry {
+        std::int64_t rank = 0;
+        std::uint64_t sequence = 0;
+        std::uint32_t slot = 0;
+        std::uint32_t generation = 0;
+    };
+    std::uint32_t lanes = 1;                   ///< lane count (must match the queue restored into)
+    std::vector<std::uint32_t> generations;    ///< per slot
+    std::vector<Request> requests;             ///< live slots, in slot order
+    std::vector<PendingEntry> pending;         ///< the pending heap as stored (stale entries included)
+    std::vector<std::uint32_t> free_slots;     ///< the free list, head first
+    std::vector<PathHandle> completed;         ///< completed() of the last update
+    std::uint64_t sequence = 0;
+    std::uint64_t frame = 0;
+    std::uint64_t seen_version = 0;
+    std::uint32_t lane_cursor = 0;
+};
+
+/// What a restored queue binds saved requests to (requests that used islands, dead ends or penalties).
+struct QueueBindings {
+    const Islands* islands = nullptr;
+    const DeadEnds* dead_ends = nullptr;
+    const PenaltyLayer* penalties = nullptr;
+};
+
 /// Frame-budgeted path request queue over one map. See the file overview.
 class PathRequestQueue {
 public:
@@ -155,6 +199,14 @@ public:
     [[nodiscard]] std::size_t size() const noexcept { return m_live; }
     /// The map.
     [[nodiscard]] const GridMap& map() const noexcept { return *m_map; }
+
+    /// Copies the queue's state into `out` (for a saved game). O(slots + cells reached by running searches).
+    void save_state(PathRequestQueueState& out) const;
+    /// Replaces the queue's state by a saved one (on the same map, with the same lane count); requests
+    /// that used islands, dead ends or penalties get them from `bindings`. Updates then continue exactly
+    /// as the saved queue would have. On error the queue is left empty (as constructed) and the error
+    /// names the field (`requests[2].search`, `pending[0].slot`, ...).
+    RestoreResult restore_state(const PathRequestQueueState& state, const QueueBindings& bindings = {});
 
 private:
     struct Slot {

@@ -56,6 +56,8 @@ public:
     void clear() noexcept { m_entries.clear(); }
 
     [[nodiscard]] const Entry& top() const noexcept { return m_entries.front(); }
+    /// Every entry, in heap order (for saving a search; the pop order depends only on the keys).
+    [[nodiscard]] const std::vector<Entry>& entries() const noexcept { return m_entries; }
 
     /// Inserts `node` (which must not be in the heap). `reserve_nodes` must cover `node`.
     void push(NodeIndex node, const Key& key) {

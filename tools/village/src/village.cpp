@@ -157,6 +157,7 @@ struct Village::Impl {
     std::unique_ptr<goap::ThreadPool> pool;
     std::unique_ptr<path::MovementSystem> movement;
     std::array<path::DistanceField, kPlaceKindCount> fields;  // fixed places only
+    path::GridMap field_map;  // a loaded village: the map with every tree standing, which the fields read
     std::array<Targets, kPlaceKindCount> targets;              // stock places only
     std::array<std::int64_t, kPlaceKindCount> free_stock{};    // unclaimed stock per kind
     std::vector<std::uint32_t> place_at;                       // per node index: place or kNone
@@ -388,16 +389,32 @@ void Village::place_everything() {
         ++im.counts.kind_agents[std::size_t(v.kind)];
     }
 
-    // Fixed places: one flood per kind answers every villager's walking cost. Computed with every tree
-    // standing; a felled tree only opens one cell, which `walk_cost` handles through its neighbours.
+    build_fields(m_map);
+    for (const PlaceKind kind : {PlaceKind::Tree, PlaceKind::Mine, PlaceKind::Market})
+        for (const std::uint32_t p : m_by_kind[std::size_t(kind)]) im.free_stock[std::size_t(kind)] += m_places[p].stock;
+    make_movement();
+    for (Villager& v : m_villagers) {
+        v.unit = im.movement->add_unit(v.cell);
+        if (v.unit == path::kNoUnit) throw SetupError("internal: a villager's cell is taken");
+    }
+}
+
+// Fixed places: one flood per kind answers every villager's walking cost. Computed with every tree
+// standing (`standing` is the map so); a felled tree only opens one cell, which `walk_cost` handles
+// through its neighbours.
+void Village::build_fields(const path::GridMap& standing) {
+    Impl& im = *m_impl;
     for (const PlaceKind kind : {PlaceKind::Store, PlaceKind::Kitchen, PlaceKind::Home}) {
         std::vector<GridPoint> sources;
         for (const std::uint32_t p : m_by_kind[std::size_t(kind)]) sources.push_back(m_places[p].cell);
-        (void)im.fields[std::size_t(kind)].compute(m_map, sources);
+        (void)im.fields[std::size_t(kind)].compute(standing, sources);
     }
-    for (const PlaceKind kind : {PlaceKind::Tree, PlaceKind::Mine, PlaceKind::Market})
-        for (const std::uint32_t p : m_by_kind[std::size_t(kind)]) im.free_stock[std::size_t(kind)] += m_places[p].stock;
+}
 
+// The movement layer and the per-tick buffers (units are added by the caller).
+void Village::make_movement() {
+    Impl& im = *m_impl;
+    const std::size_t n = m_villagers.size();
     path::MovementOptions mo;
     mo.lanes = m_config.path_lanes;
     mo.path_budget = m_config.path_budget;
@@ -407,10 +424,6 @@ void Village::place_everything() {
     mo.give_up_ticks = kGiveUpTicks;
     im.movement = std::make_unique<path::MovementSystem>(m_map, mo);
     im.movement->reserve(n, 256);
-    for (Villager& v : m_villagers) {
-        v.unit = im.movement->add_unit(v.cell);
-        if (v.unit == path::kNoUnit) throw SetupError("internal: a villager's cell is taken");
-    }
     im.before.resize(n);
     im.seen.assign(m_map.node_bound(), UINT32_MAX);
     im.nearest.reserve(m_map, 64);
@@ -997,6 +1010,250 @@ Summary Village::summary() const {
         s.tick_ms_max = *std::max_element(im.tick_ms.begin(), im.tick_ms.end());
     }
     return s;
+}
+
+}  // namespace gameplan::village
+
+// ---- saving and loading ----------------------------------------------------------------------------
+namespace gameplan::village {
+
+namespace {
+constexpr std::int64_t none_or(std::uint32_t v) noexcept { return v == kNone ? -1 : std::int64_t{v}; }
+constexpr const char* kApplication = "gameplan village";
+}  // namespace
+
+void Village::save(io::SaveFile& out) const {
+    const Impl& im = *m_impl;
+    out = io::SaveFile{};
+    out.application = kApplication;
+    out.tick = m_tick;
+    out.maps.push_back(m_map);
+    for (const Impl::KindData& kd : im.kinds) kd.system->save_state(out.agent_systems.emplace_back());
+    im.movement->save_state(out.movement.emplace_back());
+
+    io::SaveTable village{"village",
+                          {"agents", "seed", "path_budget", "path_lanes", "tick", "wood_stock", "meals_stock", "pots_cooking", "hungry",
+                           "free_tree", "free_mine", "free_market", "dirty_tree", "dirty_mine", "dirty_market"},
+                          {}};
+    village.rows.push_back({std::int64_t(m_config.agents), std::int64_t(m_config.seed), std::int64_t(m_config.path_budget),
+                            std::int64_t(m_config.path_lanes), std::int64_t(m_tick), im.wood_stock, im.meals_stock, im.pots_cooking,
+                            im.hungry, im.free_stock[0], im.free_stock[1], im.free_stock[2], im.targets[0].dirty, im.targets[1].dirty,
+                            im.targets[2].dirty});
+    out.tables.push_back(std::move(village));
+
+    const Summary& c = im.counts;
+    out.tables.push_back({"counters",
+                          {"resource_failures", "collisions", "map_changes", "wood", "ore", "meals", "meals_eaten", "vegetables_eaten", "sleeps"},
+                          {{std::int64_t(c.resource_failures), std::int64_t(c.collisions), std::int64_t(c.map_changes), std::int64_t(c.wood),
+                            std::int64_t(c.ore), std::int64_t(c.meals), std::int64_t(c.meals_eaten), std::int64_t(c.vegetables_eaten),
+                            std::int64_t(c.sleeps)}}});
+
+    io::SaveTable places{"places", {"kind", "x", "y", "stock", "capacity", "claims", "standing", "regrow_tick"}, {}};
+    for (const Place& p : m_places)
+        places.rows.push_back({std::int64_t(p.kind), p.cell.x, p.cell.y, p.stock, p.capacity, p.claims, p.standing, std::int64_t(p.regrow_tick)});
+    out.tables.push_back(std::move(places));
+
+    io::SaveTable villagers{"villagers",
+                            {"kind", "agent_index", "agent_generation", "x", "y", "unit", "goal_x", "goal_y", "target", "claim", "walking",
+                             "working", "hunger", "fatigue", "hunger_limit", "fatigue_limit", "tool_wear", "still", "cycles", "consumed"},
+                            {}};
+    for (const Villager& v : m_villagers)
+        villagers.rows.push_back({std::int64_t(v.kind), none_or(v.agent.index), std::int64_t(v.agent.generation), v.cell.x, v.cell.y,
+                                  none_or(v.unit), v.goal.x, v.goal.y, none_or(v.target), none_or(v.claim), v.walking, v.working,
+                                  v.hunger, v.fatigue, v.hunger_limit, v.fatigue_limit, std::int64_t(v.tool_wear), std::int64_t(v.still),
+                                  std::int64_t(v.cycles), v.consumed});
+    out.tables.push_back(std::move(villagers));
+
+    io::SaveTable targets{"targets", {"kind", "x", "y", "owner"}, {}};
+    for (std::size_t k = 0; k < kPlaceKindCount; ++k)
+        for (std::size_t i = 0; i < im.targets[k].cells.size(); ++i)
+            targets.rows.push_back({std::int64_t(k), im.targets[k].cells[i].x, im.targets[k].cells[i].y, std::int64_t(im.targets[k].owner[i])});
+    out.tables.push_back(std::move(targets));
+}
+
+std::unique_ptr<Village> Village::load(const io::SaveFile& save, const DomainSet& domains, std::size_t threads) {
+    if (threads == 0 || threads > kMaxThreads) throw SetupError("--threads must be in [1, " + std::to_string(kMaxThreads) + "]");
+    // Tables are found by name; their fields by column (so errors name the column).
+    struct Table {
+        const io::SaveFile& save;
+        const io::SaveTable* table;
+        std::size_t index;
+        std::string path(std::size_t row, std::size_t col) const {
+            return "tables[" + std::to_string(index) + "].rows[" + std::to_string(row) + "][" + std::to_string(col) + "]";
+        }
+        std::int64_t get(std::size_t row, std::string_view column, std::int64_t lo, std::int64_t hi) const {
+            for (std::size_t c = 0; c < table->columns.size(); ++c)
+                if (table->columns[c] == column) {
+                    const std::int64_t v = table->rows[row][c];
+                    if (v < lo || v > hi)
+                        io::throw_save_error(save, path(row, c), std::string(column) + " " + std::to_string(v) + " is outside [" +
+                                                                    std::to_string(lo) + ", " + std::to_string(hi) + "]");
+                    return v;
+                }
+            io::throw_save_error(save, "tables[" + std::to_string(index) + "].columns", "missing column \"" + std::string(column) + "\"");
+        }
+        std::size_t rows() const { return table->rows.size(); }
+    };
+    const auto table = [&](std::string_view name) {
+        for (std::size_t i = 0; i < save.tables.size(); ++i)
+            if (save.tables[i].name == name) return Table{save, &save.tables[i], i};
+        io::throw_save_error(save, "tables", "not a village save: no table \"" + std::string(name) + "\"");
+    };
+    if (save.application != kApplication)
+        io::throw_save_error(save, "application", "not a village save (written by \"" + save.application + "\")");
+    if (save.maps.size() != 1 || save.agent_systems.size() != kKindCount || save.movement.size() != 1)
+        io::throw_save_error(save, "maps", "a village save holds one map, three agent systems and one movement system");
+    const Table cfg = table("village");
+    if (cfg.rows() != 1) io::throw_save_error(save, "tables[" + std::to_string(cfg.index) + "].rows", "expected one row");
+    constexpr std::int64_t kBig = std::int64_t{1} << 53;
+
+    std::unique_ptr<Village> v(new Village());
+    v->m_config.agents = static_cast<std::size_t>(cfg.get(0, "agents", 1, std::int64_t(kMaxAgents)));
+    v->m_config.seed = static_cast<std::uint64_t>(cfg.get(0, "seed", INT64_MIN, INT64_MAX));
+    v->m_config.threads = threads;
+    v->m_config.path_budget = static_cast<std::uint64_t>(cfg.get(0, "path_budget", 1, kBig));
+    v->m_config.path_lanes = static_cast<std::uint32_t>(cfg.get(0, "path_lanes", 1, 1024));
+    v->m_tick = static_cast<std::uint64_t>(cfg.get(0, "tick", 0, kBig));
+    v->m_domains = std::make_unique<DomainSet>(domains);
+    v->m_map = save.maps[0];
+    v->m_impl = std::make_unique<Impl>();
+    Impl& im = *v->m_impl;
+    const path::GridMap& map = v->m_map;
+    v->m_occupant.assign(map.node_bound(), 0);
+    im.place_at.assign(map.node_bound(), kNone);
+    im.wood_stock = cfg.get(0, "wood_stock", 0, kBig);
+    im.meals_stock = cfg.get(0, "meals_stock", 0, kBig);
+    im.pots_cooking = cfg.get(0, "pots_cooking", 0, kBig);
+    im.hungry = cfg.get(0, "hungry", 0, kBig);
+    im.free_stock[0] = cfg.get(0, "free_tree", -kBig, kBig);
+    im.free_stock[1] = cfg.get(0, "free_mine", -kBig, kBig);
+    im.free_stock[2] = cfg.get(0, "free_market", -kBig, kBig);
+    im.targets[0].dirty = cfg.get(0, "dirty_tree", 0, 1) != 0;
+    im.targets[1].dirty = cfg.get(0, "dirty_mine", 0, 1) != 0;
+    im.targets[2].dirty = cfg.get(0, "dirty_market", 0, 1) != 0;
+    for (std::size_t k = 3; k < kPlaceKindCount; ++k) im.targets[k].dirty = false;
+    v->bind_types();
+
+    const Table counters = table("counters");
+    if (counters.rows() != 1) io::throw_save_error(save, "tables[" + std::to_string(counters.index) + "].rows", "expected one row");
+    Summary& c = im.counts;
+    c.resource_failures = std::uint64_t(counters.get(0, "resource_failures", 0, kBig));
+    c.collisions = std::uint64_t(counters.get(0, "collisions", 0, kBig));
+    c.map_changes = std::uint64_t(counters.get(0, "map_changes", 0, kBig));
+    c.wood = std::uint64_t(counters.get(0, "wood", 0, kBig));
+    c.ore = std::uint64_t(counters.get(0, "ore", 0, kBig));
+    c.meals = std::uint64_t(counters.get(0, "meals", 0, kBig));
+    c.meals_eaten = std::uint64_t(counters.get(0, "meals_eaten", 0, kBig));
+    c.vegetables_eaten = std::uint64_t(counters.get(0, "vegetables_eaten", 0, kBig));
+    c.sleeps = std::uint64_t(counters.get(0, "sleeps", 0, kBig));
+
+    const Table places = table("places");
+    const std::int64_t w = map.width() - 1, h = map.height() - 1;
+    for (std::size_t r = 0; r < places.rows(); ++r) {
+        Place p;
+        p.kind = PlaceKind(places.get(r, "kind", 0, kPlaceKindCount - 1));
+        p.cell = GridPoint{std::int32_t(places.get(r, "x", 0, w)), std::int32_t(places.get(r, "y", 0, h))};
+        p.capacity = std::int32_t(places.get(r, "capacity", 0, INT32_MAX));
+        p.stock = std::int32_t(places.get(r, "stock", 0, p.capacity));
+        p.claims = std::int32_t(places.get(r, "claims", 0, p.stock));
+        p.standing = places.get(r, "standing", 0, 1) != 0;
+        p.regrow_tick = std::uint64_t(places.get(r, "regrow_tick", 0, kBig));
+        const std::uint32_t node = map.index(p.cell);
+        if (im.place_at[node] != kNone) io::throw_save_error(save, places.path(r, 1), "two places on one cell");
+        if (p.kind == PlaceKind::Tree && map.passable(p.cell) == p.standing)
+            io::throw_save_error(save, places.path(r, 6), "a standing tree blocks its cell and a stump does not; the map disagrees");
+        if (p.kind != PlaceKind::Tree && !map.passable(p.cell)) io::throw_save_error(save, places.path(r, 1), "the place's cell is blocked");
+        const auto index = static_cast<std::uint32_t>(v->m_places.size());
+        im.place_at[node] = index;
+        v->m_by_kind[std::size_t(p.kind)].push_back(index);
+        v->m_places.push_back(p);
+    }
+    for (std::size_t k = 0; k < kPlaceKindCount; ++k)
+        if (v->m_by_kind[k].empty())
+            io::throw_save_error(save, "tables[" + std::to_string(places.index) + "].rows", "no " + std::string(to_string(PlaceKind(k))));
+    const auto place_ref = [&](std::int64_t x) { return x < 0 ? kNone : std::uint32_t(x); };
+    const std::int64_t place_max = std::int64_t(v->m_places.size()) - 1;
+
+    const Table vt = table("villagers");
+    if (vt.rows() != v->m_config.agents)
+        io::throw_save_error(save, "tables[" + std::to_string(vt.index) + "].rows", "expected one row per villager (" +
+                                                                                       std::to_string(v->m_config.agents) + ")");
+    v->m_villagers.resize(vt.rows());
+    for (std::size_t r = 0; r < vt.rows(); ++r) {
+        Villager& x = v->m_villagers[r];
+        x.index = std::uint32_t(r);
+        x.kind = Kind(vt.get(r, "kind", 0, kKindCount - 1));
+        const std::int64_t agent_index = vt.get(r, "agent_index", -1, UINT32_MAX - 1);
+        x.agent = agent_index < 0 ? goap::AgentId{} : goap::AgentId{std::uint32_t(agent_index), std::uint32_t(vt.get(r, "agent_generation", 0, UINT32_MAX))};
+        x.cell = GridPoint{std::int32_t(vt.get(r, "x", 0, w)), std::int32_t(vt.get(r, "y", 0, h))};
+        x.unit = path::UnitId(vt.get(r, "unit", 0, std::int64_t(vt.rows()) - 1));
+        x.goal = GridPoint{std::int32_t(vt.get(r, "goal_x", -1, w)), std::int32_t(vt.get(r, "goal_y", -1, h))};
+        x.target = place_ref(vt.get(r, "target", -1, place_max));
+        x.claim = place_ref(vt.get(r, "claim", -1, place_max));
+        x.walking = vt.get(r, "walking", 0, 1) != 0;
+        x.working = vt.get(r, "working", 0, 1) != 0;
+        x.hunger = std::int32_t(vt.get(r, "hunger", INT32_MIN, INT32_MAX));
+        x.fatigue = std::int32_t(vt.get(r, "fatigue", INT32_MIN, INT32_MAX));
+        x.hunger_limit = std::int32_t(vt.get(r, "hunger_limit", INT32_MIN, INT32_MAX));
+        x.fatigue_limit = std::int32_t(vt.get(r, "fatigue_limit", INT32_MIN, INT32_MAX));
+        x.tool_wear = std::uint32_t(vt.get(r, "tool_wear", 0, UINT32_MAX));
+        x.still = std::uint32_t(vt.get(r, "still", 0, UINT32_MAX));
+        x.cycles = std::uint64_t(vt.get(r, "cycles", 0, kBig));
+        x.consumed = std::int32_t(vt.get(r, "consumed", 0, 1));
+        if (!map.passable(x.cell)) io::throw_save_error(save, vt.path(r, 3), "the villager stands in a wall");
+        if (v->m_occupant[map.index(x.cell)] != 0) io::throw_save_error(save, vt.path(r, 3), "two villagers on one cell");
+        if (x.claim != kNone && !has_stock(v->m_places[x.claim].kind)) io::throw_save_error(save, vt.path(r, 9), "a claim is on a tree, mine or market");
+        v->m_occupant[map.index(x.cell)] = x.index + 1;
+        ++c.kind_agents[std::size_t(x.kind)];
+    }
+    const Table tt = table("targets");
+    for (std::size_t r = 0; r < tt.rows(); ++r) {
+        const auto k = std::size_t(tt.get(r, "kind", 0, 2));
+        im.targets[k].cells.push_back(GridPoint{std::int32_t(tt.get(r, "x", 0, w)), std::int32_t(tt.get(r, "y", 0, h))});
+        const auto owner = std::uint32_t(tt.get(r, "owner", 0, place_max));
+        if (v->m_places[owner].kind != PlaceKind(k)) io::throw_save_error(save, tt.path(r, 3), "the target's place is of another kind");
+        im.targets[k].owner.push_back(owner);
+    }
+
+    // Fields are flooded with every tree standing, as at setup.
+    im.field_map = map;
+    for (const std::uint32_t i : v->m_by_kind[std::size_t(PlaceKind::Tree)]) (void)im.field_map.set_passable(v->m_places[i].cell, false);
+    v->build_fields(im.field_map);
+    v->make_movement();
+    io::restore(*im.movement, save, 0);
+    for (const Villager& x : v->m_villagers)
+        if (im.movement->position(x.unit) != x.cell)
+            io::throw_save_error(save, vt.path(x.index, 5), "the villager's unit stands elsewhere");
+    if (im.movement->unit_count() != v->m_villagers.size()) io::throw_save_error(save, "movement[0].units", "expected one unit per villager");
+
+    // Agents: each saved agent is the villager named in it ("woodcutter#12"), of the system's kind.
+    for (std::size_t k = 0; k < kKindCount; ++k) {
+        const io::DomainFile& file = v->m_domains->files[k];
+        Village* self = v.get();
+        io::restore(*im.kinds[k].system, save, k, [&, self, k](const goap::AgentState& saved, goap::AgentParams& params) {
+            const std::size_t hash = saved.name.rfind('#');
+            if (hash == std::string::npos || saved.name.substr(0, hash) != to_string(Kind(k))) return false;
+            std::size_t index = 0;
+            for (std::size_t i = hash + 1; i < saved.name.size(); ++i) {
+                if (!std::isdigit(static_cast<unsigned char>(saved.name[i])) || index > kMaxAgents) return false;
+                index = index * 10 + std::size_t(saved.name[i] - '0');
+            }
+            if (hash + 1 == saved.name.size() || index >= self->m_villagers.size() || self->m_villagers[index].kind != Kind(k)) return false;
+            params.type = im.kinds[k].type;
+            for (const goap::Goal& g : file.goals) params.goals.push_back(goap::AgentGoal::from(g));
+            params.user_data = &self->m_villagers[index];
+            return true;
+        });
+    }
+    for (const Villager& x : v->m_villagers) {
+        if (!x.agent.valid()) {
+            if (v->m_tick > x.index % kArrivalTicks) io::throw_save_error(save, vt.path(x.index, 1), "the villager has arrived but has no agent");
+            continue;
+        }
+        const goap::Agent* a = im.kinds[std::size_t(x.kind)].system->find(x.agent);
+        if (!a || a->user_data() != &x) io::throw_save_error(save, vt.path(x.index, 1), "the villager's agent is not in the save (or is another's)");
+    }
+    return v;
 }
 
 }  // namespace gameplan::village

@@ -52,6 +52,7 @@
 #include <gameplan/goap/agent.hpp>
 #include <gameplan/goap/agent_batch.hpp>
 #include <gameplan/io/domain_json.hpp>
+#include <gameplan/io/save.hpp>
 #include <gameplan/path/distance_field.hpp>
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/movement.hpp>
@@ -200,6 +201,18 @@ public:
     Village(const Village&) = delete;
     Village& operator=(const Village&) = delete;
 
+    /// Saves the running village into `out` (cleared first): the map with its changes, the three agent
+    /// systems, the movement layer with its path requests and searches in progress, and the village's
+    /// own state as tables (options, places and their stock, villagers, stores, counters). A village
+    /// loaded from it (`load`) and run on gives exactly the ticks, summary and checksum this one would.
+    /// Call between steps. The timings are not saved.
+    void save(io::SaveFile& out) const;
+    /// Continues a saved village with `domains` (the ones it was saved with) on `threads` planning
+    /// workers (any count: results do not depend on it). Throws io::LoadError (file, line, column,
+    /// field) for a save that is not a village's or does not fit the domains, and SetupError for a bad
+    /// thread count.
+    [[nodiscard]] static std::unique_ptr<Village> load(const io::SaveFile& save, const DomainSet& domains, std::size_t threads);
+
     /// Runs one tick (see the overview).
     void step();
     /// Number of ticks run.
@@ -235,6 +248,8 @@ private:
 
     // Setup (village.cpp).
     void place_everything();
+    void build_fields(const path::GridMap& standing);
+    void make_movement();
     void bind_types();
     void add_agents(std::uint64_t tick);
     // Walking and work.

@@ -1,0 +1,32 @@
+# `gameplan demo --save-at 300 --save FILE` then `gameplan demo --load FILE --ticks 1000` must end with the
+# checksum of a straight `gameplan demo --ticks 1000` run (the independent reference), on THREADS threads
+# for the straight run and the loaded one. Also: a corrupt save file is refused with exit code 2 and a
+# file:line:column message.
+file(REMOVE_RECURSE ${DIR})
+file(MAKE_DIRECTORY ${DIR})
+function(run_demo out_var)
+  execute_process(COMMAND ${EXE} demo ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "gameplan demo ${ARGN}: exit ${rc}\n${out}\n${err}")
+  endif()
+  string(REGEX MATCH "\"checksum\":\"[0-9a-f]+\"" sum "${out}")
+  string(REGEX MATCH "\"ticks\":[0-9]+" ticks "${out}")
+  set(${out_var} "${ticks} ${sum}" PARENT_SCOPE)
+endfunction()
+run_demo(straight --ticks 1000 --threads ${THREADS} --json)
+run_demo(first --ticks 300 --save-at 300 --save ${DIR}/village.save --json)
+run_demo(second --load ${DIR}/village.save --ticks 1000 --threads ${THREADS} --json)
+if(NOT straight MATCHES "\"ticks\":1000 \"checksum\":\"[0-9a-f]+\"")
+  message(FATAL_ERROR "no checksum in the straight run: '${straight}'")
+endif()
+if(NOT second STREQUAL straight)
+  message(FATAL_ERROR "saved at 300 and loaded: '${second}', straight run: '${straight}'")
+endif()
+# A truncated save: exit 2, the file and a position named.
+file(READ ${DIR}/village.save text)
+string(SUBSTRING "${text}" 0 5000 cut)
+file(WRITE ${DIR}/cut.save "${cut}")
+execute_process(COMMAND ${EXE} demo --load ${DIR}/cut.save RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "cut.save:[0-9]+:[0-9]+: .*truncated")
+  message(FATAL_ERROR "truncated save: exit ${rc}\n${out}\n${err}")
+endif()

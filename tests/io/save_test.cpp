@@ -1,0 +1,444 @@
+// Save files: round trips of every saved object against the same object run on without saving (the
+// independent reference is the uninterrupted run: its events, results and positions), and hostile
+// files (every truncation of a small save, flipped fields, foreign formats, wrong versions).
+#include <gameplan/goap/agent.hpp>
+#include <gameplan/io/domain_json.hpp>
+#include <gameplan/io/save.hpp>
+#include <gameplan/path/movement.hpp>
+#include <gameplan/path/request_queue.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <cstdint>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace gameplan;
+using path::GridPoint;
+
+std::uint64_t mix(std::uint64_t x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+path::GridMap random_map(std::int32_t w, std::int32_t h, std::uint64_t seed, int wall_percent) {
+    path::GridMap m;
+    (void)m.reset(w, h);
+    for (std::int32_t y = 0; y < h; ++y)
+        for (std::int32_t x = 0; x < w; ++x)
+            if (mix(seed * 1000003 + std::uint64_t(y) * 7919 + std::uint64_t(x)) % 100 < std::uint64_t(wall_percent))
+                (void)m.set_passable({x, y}, false);
+    return m;
+}
+
+GridPoint random_free(const path::GridMap& m, std::uint64_t key) {
+    for (std::uint64_t k = 0;; ++k) {
+        const std::uint64_t r = mix(key * 31 + k);
+        const GridPoint p{std::int32_t(r % std::uint64_t(m.width())), std::int32_t((r >> 32) % std::uint64_t(m.height()))};
+        if (m.passable(p)) return p;
+    }
+}
+
+// ---- the request queue -----------------------------------------------------------------------------
+
+// The game's side of a queue run: per frame, submissions, a cancellation, a map change, an update with a
+// small budget (so searches span frames), and a log of everything that finished.
+struct QueueGame {
+    path::GridMap map;
+    std::unique_ptr<path::PathRequestQueue> queue;
+    std::vector<path::PathHandle> live;
+    std::ostringstream log;
+
+    void frame(std::uint64_t f) {
+        const std::uint64_t r = mix(f);
+        if (r % 3 != 0) {
+            path::PathRequest req;
+            req.start = random_free(map, f * 2);
+            req.goal = random_free(map, f * 2 + 1);
+            req.priority = std::int32_t(r % 3);
+            live.push_back(queue->submit(req));
+        }
+        if (r % 7 == 0 && !live.empty()) (void)queue->cancel(live[(r >> 8) % live.size()]);
+        if (r % 11 == 0) {
+            const GridPoint p{std::int32_t((r >> 16) % std::uint64_t(map.width())), std::int32_t((r >> 24) % std::uint64_t(map.height()))};
+            (void)map.set_passable(p, !map.passable(p));
+        }
+        const path::QueueUpdateStats s = queue->update(40);
+        log << f << ": expanded " << s.expanded << " restarted " << s.restarted << " requeued " << s.requeued << "\n";
+        for (const path::PathHandle h : queue->completed()) {
+            path::PathResult out;
+            if (!queue->take(h, out)) continue;
+            log << "  " << h.index << "/" << h.generation << " " << int(out.status) << " cost " << out.path.cost << " cells "
+                << out.path.cells.size() << " expanded " << out.expanded << "\n";
+        }
+    }
+};
+
+TEST(SaveQueue, RoundTripWithSearchesInProgressMatchesTheUninterruptedQueue) {
+    path::QueueOptions options;
+    options.lanes = 3;
+    options.aging_frames = 4;
+    QueueGame straight{random_map(48, 40, 1, 25), nullptr, {}, {}};
+    straight.queue = std::make_unique<path::PathRequestQueue>(straight.map, options);
+    QueueGame first{random_map(48, 40, 1, 25), nullptr, {}, {}};
+    first.queue = std::make_unique<path::PathRequestQueue>(first.map, options);
+    constexpr std::uint64_t kSaveAt = 37, kEnd = 120;
+    for (std::uint64_t f = 0; f < kEnd; ++f) straight.frame(f);
+    for (std::uint64_t f = 0; f < kSaveAt; ++f) first.frame(f);
+    io::SaveFile save;
+    save.maps.push_back(first.map);
+    first.queue->save_state(save.queues.emplace_back());
+    std::size_t running = 0;
+    for (const auto& r : save.queues[0].requests) running += r.state == path::RequestState::Running ? 1 : 0;
+    ASSERT_GT(running, 0u) << "the test needs searches in progress at the save";
+    const io::SaveFile loaded = io::parse_save(io::write_save(save), "queue.save");
+    QueueGame second{loaded.maps[0], nullptr, first.live, {}};
+    second.queue = std::make_unique<path::PathRequestQueue>(second.map, options);
+    io::restore(*second.queue, loaded, 0);
+    second.log << first.log.str();
+    for (std::uint64_t f = kSaveAt; f < kEnd; ++f) second.frame(f);
+    EXPECT_EQ(second.log.str(), straight.log.str());
+    EXPECT_EQ(second.map.version(), straight.map.version());
+}
+
+// ---- the movement layer ----------------------------------------------------------------------------
+
+struct Walkers {
+    path::GridMap map;
+    std::unique_ptr<path::MovementSystem> ms;
+    std::ostringstream log;
+    void tick(std::uint64_t t) {
+        for (path::UnitId u = 0; u < ms->id_bound(); ++u) {
+            const path::UnitStatus s = ms->status(u);
+            if (s == path::UnitStatus::Idle || s == path::UnitStatus::Arrived || s == path::UnitStatus::Failed)
+                if (mix(t * 131 + u) % 4 == 0) (void)ms->move_to(u, path::Destination::at(random_free(map, t * 977 + u), 1));
+        }
+        if (t % 17 == 5) (void)ms->set_anchored(t % ms->id_bound(), true);
+        if (t % 17 == 9) (void)ms->set_anchored(t % ms->id_bound(), false);
+        if (t % 23 == 0) {
+            const GridPoint p = random_free(map, t * 5);
+            if (ms->occupant(p) == path::kNoUnit) (void)map.set_passable(p, false);
+        }
+        ms->update();
+        for (path::UnitId u = 0; u < ms->id_bound(); ++u)
+            log << ms->position(u).x << "," << ms->position(u).y << ":" << int(ms->status(u)) << " ";
+        log << "\n";
+    }
+};
+
+TEST(SaveMovement, RoundTripMatchesTheUninterruptedSystem) {
+    path::MovementOptions mo;
+    mo.path_budget = 50;  // searches span ticks
+    mo.lanes = 2;
+    mo.give_up_ticks = 60;
+    const auto make = [&](Walkers& w) {
+        w.ms = std::make_unique<path::MovementSystem>(w.map, mo);
+        for (int i = 0; i < 12; ++i) (void)w.ms->add_unit(random_free(w.map, 4242 + std::uint64_t(i)));
+        (void)w.ms->remove_unit(3);  // a free id in the save
+    };
+    Walkers straight{random_map(40, 32, 2, 20), nullptr, {}};
+    Walkers first{random_map(40, 32, 2, 20), nullptr, {}};
+    make(straight);
+    make(first);
+    constexpr std::uint64_t kSaveAt = 45, kEnd = 160;
+    for (std::uint64_t t = 0; t < kEnd; ++t) straight.tick(t);
+    for (std::uint64_t t = 0; t < kSaveAt; ++t) first.tick(t);
+    io::SaveFile save;
+    save.maps.push_back(first.map);
+    first.ms->save_state(save.movement.emplace_back());
+    std::size_t running = 0;
+    for (const auto& r : save.movement[0].queue.requests) running += r.state == path::RequestState::Running ? 1 : 0;
+    ASSERT_GT(running, 0u) << "the test needs searches in progress at the save";
+    const io::SaveFile loaded = io::parse_save(io::write_save(save), "walkers.save");
+    Walkers second{loaded.maps[0], nullptr, {}};
+    second.ms = std::make_unique<path::MovementSystem>(second.map, mo);
+    io::restore(*second.ms, loaded, 0);
+    second.log << first.log.str();
+    for (std::uint64_t t = kSaveAt; t < kEnd; ++t) second.tick(t);
+    EXPECT_EQ(second.log.str(), straight.log.str());
+    EXPECT_EQ(second.ms->stats().paths, straight.ms->stats().paths);
+    EXPECT_EQ(second.ms->stats().steps, straight.ms->stats().steps);
+}
+
+// ---- the agent runtime -----------------------------------------------------------------------------
+
+constexpr const char* kDomain = R"({
+  "atoms": ["raining", "market_open", "hungry", "has_food", "has_money", "tired", "rested"],
+  "shared": ["raining", "market_open"],
+  "actions": [
+    {"name": "work", "cost": 3, "effects": {"has_money": true, "tired": true}},
+    {"name": "buy", "cost": 2, "preconditions": {"has_money": true, "market_open": true}, "effects": {"has_food": true, "has_money": false}},
+    {"name": "forage", "cost": 1, "preconditions": {"raining": false}, "effects": {"has_food": true},
+     "retry": {"after_failures": 1, "cooldown_ticks": 9}},
+    {"name": "eat", "cost": 1, "preconditions": {"has_food": true}, "effects": {"hungry": false, "has_food": false}},
+    {"name": "sleep", "cost": 4, "preconditions": {"tired": true}, "effects": {"tired": false, "rested": true}},
+    {"name": "open_market", "cost": 5, "effects": {"market_open": true}}
+  ],
+  "start": {"hungry": true},
+  "goals": {
+    "eat": {"conditions": {"hungry": false}, "priority": 10},
+    "rest": {"conditions": {"tired": false, "rested": true}, "priority": 5}
+  }
+})";
+
+struct Log : goap::AgentObserver {
+    std::ostringstream out;
+    void on_event(const goap::Agent& agent, const goap::AgentEvent& e) override {
+        out << e.tick << " " << agent.id().index << " " << int(e.kind) << " a" << e.action.value << " g" << e.goal << " t" << int(e.trigger)
+            << " x" << e.expanded << " k" << e.ticks << " p" << e.plan.size() << "\n";
+    }
+};
+
+struct Town {
+    io::DomainFile file;
+    std::shared_ptr<const goap::AgentType> type;
+    std::unique_ptr<goap::AgentSystem> system;
+    Log log;
+
+    explicit Town(const io::DomainFile& f) : file(f) {
+        goap::AgentTypeBuilder b(file.domain, "villager");
+        const goap::Domain& d = file.domain;
+        for (std::uint32_t a = 0; a < d.action_count(); ++a) {
+            const std::string name = d.action_name(goap::ActionId(a));
+            goap::Behaviour beh([name](goap::ActionContext& c) {
+                // "forage" fails now and then (back-off); everything else takes a few ticks.
+                if (name == "forage" && mix(c.tick) % 2 == 0) return goap::ActionStatus::Failure;
+                return c.ticks_running + 1 >= 1 + mix(c.tick ^ c.agent.id().index) % 4 ? goap::ActionStatus::Success
+                                                                                          : goap::ActionStatus::Running;
+            });
+            beh.abort = [](goap::ActionContext&, goap::AbortReason) {};
+            EXPECT_EQ(b.bind(name, std::move(beh)), goap::BindErrorKind::None);
+        }
+        goap::BindResult r = b.build();
+        EXPECT_TRUE(r.ok());
+        type = r.type;
+        system = std::make_unique<goap::AgentSystem>(file.domain);
+        system->set_observer(&log);
+    }
+    goap::AgentParams params(std::size_t i) const {
+        goap::AgentParams p;
+        p.name = "v" + std::to_string(i);
+        p.type = type;
+        for (const goap::Goal& g : file.goals) p.goals.push_back(goap::AgentGoal::from(g));
+        p.state = file.start;
+        p.max_expansions_per_tick = i % 2 == 0 ? 1 : UINT64_MAX;  // budgeted searches pause across ticks
+        return p;
+    }
+    void populate() {
+        for (std::size_t i = 0; i < 6; ++i) (void)system->add_agent(params(i));
+        (void)system->remove_agent(goap::AgentId{2, 0});  // a free slot
+    }
+    // The game between ticks, keyed by the tick only (so a loaded game does the same).
+    void tick() {
+        const std::uint64_t t = system->current_tick();
+        const goap::Domain& d = file.domain;
+        (void)system->blackboard().set(d.find_atom("raining"), mix(t) % 5 == 0);
+        if (t % 13 == 0) (void)system->blackboard().set(d.find_atom("market_open"), false);
+        system->for_each_agent([&](goap::Agent& a) {
+            const std::uint64_t r = mix(t * 977 + a.id().index);
+            if (r % 9 == 0) (void)a.set(d.find_atom("hungry"), true);
+            if (r % 31 == 0) a.abort();
+            if (r % 37 == 0) a.request_replan();
+            if (r % 41 == 0) a.notify_context_changed();
+        });
+        system->tick();
+    }
+};
+
+TEST(SaveAgents, RoundTripMatchesTheUninterruptedSystemEventForEvent) {
+    const io::DomainFile file = io::parse_domain_json(kDomain, "town.json");
+    std::size_t paused = 0, cooling = 0;  // saves with a paused search, with a cool-down running
+    for (const std::uint64_t at : {1u, 2u, 5u, 17u, 23u, 40u, 61u, 77u}) {
+        SCOPED_TRACE("saved at tick " + std::to_string(at));
+        Town straight(file), first(file);
+        straight.populate();
+        first.populate();
+        constexpr std::uint64_t kEnd = 120;
+        while (straight.system->current_tick() < kEnd) straight.tick();
+        while (first.system->current_tick() < at) first.tick();
+        io::SaveFile save;
+        first.system->save_state(save.agent_systems.emplace_back());
+        for (const auto& a : save.agent_systems[0].agents) {
+            paused += a && a->search_active ? 1 : 0;
+            cooling += a && a->next_cooldown_end != UINT64_MAX ? 1 : 0;
+        }
+        const io::SaveFile loaded = io::parse_save(io::write_save(save), "town.save");
+        Town second(file);
+        io::restore(*second.system, loaded, 0, [&](const goap::AgentState& s, goap::AgentParams& p) {
+            p = second.params(std::stoul(s.name.substr(1)));
+            return true;
+        });
+        second.log.out << first.log.out.str();
+        while (second.system->current_tick() < kEnd) second.tick();
+        EXPECT_EQ(second.log.out.str(), straight.log.out.str());
+        goap::AgentStats a = second.system->total_stats(), b = straight.system->total_stats();
+        EXPECT_EQ(a.replans, b.replans);
+        EXPECT_EQ(a.expanded, b.expanded);
+        EXPECT_EQ(a.actions_failed, b.actions_failed);
+        EXPECT_EQ(second.system->blackboard().state(), straight.system->blackboard().state());
+    }
+    EXPECT_GT(paused, 0u) << "no save caught a paused search";
+    EXPECT_GT(cooling, 0u) << "no save caught a cool-down";
+}
+
+TEST(SaveAgents, RefusesAgentsTheGameCannotBind) {
+    const io::DomainFile file = io::parse_domain_json(kDomain, "town.json");
+    Town t(file);
+    t.populate();
+    for (int i = 0; i < 4; ++i) t.tick();
+    io::SaveFile save;
+    t.system->save_state(save.agent_systems.emplace_back());
+    const io::SaveFile loaded = io::parse_save(io::write_save(save), "town.save");
+    Town other(file);
+    try {
+        io::restore(*other.system, loaded, 0, [&](const goap::AgentState&, goap::AgentParams& p) {
+            p = other.params(0);
+            p.goals.pop_back();  // a different goal list
+            return true;
+        });
+        FAIL() << "restored agents with other goals";
+    } catch (const io::LoadError& e) {
+        EXPECT_EQ(e.field(), "agent_systems[0].agents[0].goals");
+        EXPECT_GT(e.line(), 0u);
+    }
+    EXPECT_EQ(other.system->agent_count(), 0u);
+}
+
+// ---- hostile files ---------------------------------------------------------------------------------
+
+// A small save of every kind of section.
+std::string small_save() {
+    const io::DomainFile file = io::parse_domain_json(kDomain, "town.json");
+    Town t(file);
+    (void)t.system->add_agent(t.params(0));
+    for (int i = 0; i < 3; ++i) t.tick();
+    io::SaveFile save;
+    save.application = "test";
+    save.maps.push_back(random_map(6, 4, 3, 20));
+    t.system->save_state(save.agent_systems.emplace_back());
+    path::PathRequestQueue q(save.maps[0]);
+    path::PathRequest r;
+    r.start = random_free(save.maps[0], 1);
+    r.goal = random_free(save.maps[0], 2);
+    (void)q.submit(r);
+    (void)q.update(2);
+    q.save_state(save.queues.emplace_back());
+    save.tables.push_back({"stock", {"wood", "ore"}, {{3, 4}}});
+    return io::write_save(save);
+}
+
+// Loads and restores whatever `text` holds; only LoadError may come out.
+void load_everything(const std::string& text) {
+    const io::DomainFile file = io::parse_domain_json(kDomain, "town.json");
+    const io::SaveFile s = io::parse_save(text, "hostile.save");
+    for (std::size_t i = 0; i < s.agent_systems.size(); ++i) {
+        Town t(file);
+        io::restore(*t.system, s, i, [&](const goap::AgentState&, goap::AgentParams& p) {
+            p = t.params(0);
+            return true;
+        });
+        for (int k = 0; k < 3; ++k) t.tick();
+    }
+    for (std::size_t i = 0; i < s.queues.size() && !s.maps.empty(); ++i) {
+        path::GridMap map = s.maps[0];
+        path::PathRequestQueue q(map);
+        io::restore(q, s, i);
+        for (int k = 0; k < 3; ++k) (void)q.update(5);
+    }
+}
+
+TEST(SaveHostile, EveryTruncationIsALoadErrorWithAPosition) {
+    const std::string text = small_save();
+    ASSERT_NO_THROW(load_everything(text));
+    for (std::size_t n = 0; n + 1 < text.size(); ++n) {
+        try {
+            (void)io::parse_save(text.substr(0, n), "cut.save");
+            FAIL() << "a save cut after " << n << " bytes loaded";
+        } catch (const io::LoadError& e) {
+            EXPECT_EQ(e.file(), "cut.save");
+        }
+    }
+}
+
+TEST(SaveHostile, FlippedFieldsAreLoadErrorsOrHarmless) {
+    const std::string text = small_save();
+    // Every number of the file, replaced by values of the wrong range or type.
+    const char* replacements[] = {"-1", "4294967295", "18446744073709551615", "99999", "\"x\"", "null", "1.5", "true"};
+    std::size_t refused = 0, tried = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (!std::isdigit(static_cast<unsigned char>(text[i])) || (i > 0 && (std::isalnum(static_cast<unsigned char>(text[i - 1])) ||
+                                                                            text[i - 1] == '-' || text[i - 1] == '.' || text[i - 1] == '"')))
+            continue;
+        std::size_t j = i;
+        while (j < text.size() && (std::isdigit(static_cast<unsigned char>(text[j])) || text[j] == '.' || text[j] == 'e' || text[j] == '-')) ++j;
+        for (const char* r : replacements) {
+            const std::string bad = text.substr(0, i) + r + text.substr(j);
+            ++tried;
+            try {
+                load_everything(bad);
+            } catch (const io::LoadError& e) {
+                ++refused;
+                EXPECT_FALSE(e.message().empty());
+            }
+        }
+        i = j;
+    }
+    EXPECT_GT(tried, 100u);
+    EXPECT_GT(refused, tried / 2);
+}
+
+TEST(SaveHostile, ForeignFormatsAndVersionsAreNamed) {
+    try {
+        (void)io::parse_save(R"({"format": "something-else", "version": 1})", "f.save");
+        FAIL();
+    } catch (const io::LoadError& e) {
+        EXPECT_EQ(e.field(), "format");
+        EXPECT_EQ(e.line(), 1u);
+        EXPECT_NE(e.message().find("not a gameplan save file"), std::string::npos);
+    }
+    std::string text = small_save();
+    const std::size_t v = text.find("\"version\": 1");
+    ASSERT_NE(v, std::string::npos);
+    text.replace(v, 12, "\"version\": 2");
+    try {
+        (void)io::parse_save(text, "v2.save");
+        FAIL();
+    } catch (const io::LoadError& e) {
+        EXPECT_EQ(e.field(), "version");
+        EXPECT_NE(e.message().find("version 2 is not supported"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW((void)io::parse_save("", "empty.save"), io::LoadError);
+    EXPECT_THROW((void)io::parse_save("[1, 2]", "array.save"), io::LoadError);
+    EXPECT_THROW((void)io::load_save("no/such/file.save"), io::LoadError);
+    io::SaveLimits tiny;
+    tiny.max_bytes = 100;
+    EXPECT_THROW((void)io::parse_save(small_save(), "big.save", tiny), io::LoadError);
+}
+
+TEST(SaveMap, CellsCostsAndVersionRoundTrip) {
+    path::GridMap m = random_map(9, 7, 5, 30);
+    (void)m.set_cost({2, 3}, 7);
+    (void)m.set_cost({4, 1}, 3);
+    io::SaveFile save;
+    save.maps.push_back(m);
+    const io::SaveFile back = io::parse_save(io::write_save(save), "map.save");
+    const path::GridMap& r = back.maps.at(0);
+    ASSERT_EQ(r.width(), m.width());
+    ASSERT_EQ(r.height(), m.height());
+    for (std::int32_t y = 0; y < m.height(); ++y)
+        for (std::int32_t x = 0; x < m.width(); ++x) {
+            EXPECT_EQ(r.passable({x, y}), m.passable({x, y}));
+            EXPECT_EQ(r.cost({x, y}), m.cost({x, y}));
+        }
+    EXPECT_EQ(r.version(), m.version());
+    EXPECT_EQ(r.min_cost(), m.min_cost());
+}
+
+}  // namespace
