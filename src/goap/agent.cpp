@@ -407,13 +407,15 @@ void Agent::end_selection_without_plan(std::uint64_t tick) {
     e.event.idle_reason = m_idle_reason;
 }
 
-void Agent::record_failure(std::uint32_t goal, std::uint64_t expanded, std::span<const Literal> unreachable, std::uint64_t tick) {
+void Agent::record_failure(std::uint32_t goal, std::uint64_t expanded, std::span<const Literal> unreachable, std::uint64_t tick,
+                           Status status) {
     ++m_stats.plans_failed;
     m_any_failed = true;
     PendingEvent& e = emit(AgentEventKind::PlanFailed, tick);
     e.event.goal = goal;
     e.event.priority = m_priority[goal];
     e.event.expanded = expanded;
+    e.event.search_status = status;
     emit_literals(e, unreachable);
 }
 
@@ -434,6 +436,8 @@ void Agent::continue_selection(PlannerSlot slot, std::uint64_t tick) {
         if (!m_search_active) {
             PlanOptions options;
             prepare_query(g, tick, options);
+            options.max_memory_bytes = slot.system->m_options.max_search_memory_bytes;
+            options.deadline = slot.system->m_search_deadline;
             ++m_stats.searches;
             if (slot.cache) {
                 m_query_hash = detail::PlanCache::make_key(m_query_key, static_cast<std::uint8_t>(options.direction), m_view,
@@ -493,8 +497,10 @@ void Agent::continue_selection(PlannerSlot slot, std::uint64_t tick) {
             finish_search(slot);
             return;
         }
-        // NoPath (InvalidQuery cannot happen: every input is sized for the domain).
-        record_failure(g, result.stats.expanded, planner.unreachable_goals(), tick);
+        // NoPath; or BudgetExhausted (the system's search memory or deadline), InvalidQuery (e.g. costs
+        // that overflow): whether a plan exists is then unknown, and no unreachable literals are reported.
+        if (status == Status::NoPath) record_failure(g, result.stats.expanded, planner.unreachable_goals(), tick);
+        else record_failure(g, result.stats.expanded, {}, tick, status);
         m_search_active = false;
         ++m_candidate;
     }

@@ -82,6 +82,9 @@ std::string describe(const Agent& agent, const AgentEvent& e) {
         }
         case AgentEventKind::PlanFailed: {
             std::string s = "no plan for " + goal_name(agent, e.goal);
+            if (e.search_status == Status::BudgetExhausted)
+                return s + ": the search budget ran out after " + std::to_string(e.expanded) + " expansions";
+            if (e.search_status == Status::InvalidQuery) return s + ": the query is invalid";
             if (e.unreachable.empty()) return s + ": its atoms are reachable one by one but not together";
             s += ": unreachable ";
             for (std::size_t i = 0; i < e.unreachable.size(); ++i)

@@ -63,8 +63,8 @@ struct ScenarioRunner::AgentData {
     std::uint64_t fail_tick = UINT64_MAX;
 };
 
-ScenarioRunner::ScenarioRunner(const Scenario& scenario) : m_scenario(&scenario) {
-    std::string error = build();
+ScenarioRunner::ScenarioRunner(const Scenario& scenario, AgentSystemOptions options) : m_scenario(&scenario) {
+    std::string error = build(options);
     if (!error.empty()) {
         m_error = scenario.name.empty() ? std::move(error) : scenario.name + ": " + error;
         m_agents.clear();
@@ -73,7 +73,7 @@ ScenarioRunner::ScenarioRunner(const Scenario& scenario) : m_scenario(&scenario)
     }
 }
 
-std::string ScenarioRunner::build() {
+std::string ScenarioRunner::build(const AgentSystemOptions& options) {
     const Scenario& scenario = *m_scenario;
     const Domain& d = scenario.domain;
     const auto fail = [](std::string message) { return message; };
@@ -169,7 +169,7 @@ std::string ScenarioRunner::build() {
     }
 
     // The system and its agents.
-    m_system = std::make_unique<AgentSystem>(d);
+    m_system = std::make_unique<AgentSystem>(d, options);
     if (scenario.world.atom_count() == d.atom_count()) m_system->blackboard().assign_shared(scenario.world);
     for (const ScenarioAgent& a : scenario.agents) {
         const ScenarioType* t = types.at(a.type);

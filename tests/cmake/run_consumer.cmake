@@ -74,7 +74,9 @@ endif()
 
 set(work ${WORK_DIR}/${MODE})
 file(REMOVE_RECURSE ${work})
-set(args -DMODE=${MODE} -DGAMEPLAN_SOURCE=${SOURCE} -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=${CXX})
+# Build type "None": no optimisation and no debug information, the cheapest compile. These tests check
+# how the library is found and linked, not its speed; subdirectory and fetchcontent compile the whole core.
+set(args -DMODE=${MODE} -DGAMEPLAN_SOURCE=${SOURCE} -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_COMPILER=${CXX})
 if(LAUNCHER)
   list(APPEND args -DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER})
 endif()

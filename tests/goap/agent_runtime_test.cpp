@@ -660,5 +660,85 @@ TEST(AgentRuntime, EventDescriptions) {
               "tick 0 w action succeeded: get_x (1 tick)\n");
 }
 
+// 24 independent goal atoms (2^24 states, h_max = 1): the goal's search explodes. The system's search
+// memory budget and deadline stop it; the goal fails with BudgetExhausted (no unreachable literals: nothing
+// is known), and the agent falls back to its next goal, whose small search is unaffected.
+std::string numbered(const char* prefix, int i) {
+    std::string s(prefix);
+    s += std::to_string(i);  // (not prefix + to_string: GCC 12 -O3 warns falsely with -Wrestrict)
+    return s;
+}
+
+Domain independent_goals(int n) {
+    return build([n](DomainBuilder& b) {
+        for (int i = 0; i < n; ++i) (void)b.add_action(numbered("set", i), 1, {}, {{numbered("g", i), true}});
+        (void)b.add_action("rest", 1, {}, {{"rested", true}});
+    });
+}
+
+std::vector<AgentGoal> all_or_rest(const Domain& d, int n) {
+    Condition all = d.make_condition();
+    for (int i = 0; i < n; ++i) all.set(d.find_atom(numbered("g", i)), true);
+    return {AgentGoal{"all", all, 10, {}}, test::goal(d, "rest", {{"rested", true}}, 1)};
+}
+
+TEST(AgentBrakes, SearchMemoryBudgetFailsTheGoalAndTheAgentFallsBack) {
+    const Domain d = independent_goals(24);
+    AgentSystemOptions options;
+    options.max_search_memory_bytes = std::size_t{1} << 20;
+    AgentSystem s(d, options);
+    Recorder rec;
+    s.set_observer(&rec);
+    (void)add(s, "w", test::scripted_type(d), all_or_rest(d, 24));
+    s.tick();
+    const auto failed = rec.of("w", AgentEventKind::PlanFailed);
+    ASSERT_EQ(failed.size(), 1u);
+    EXPECT_EQ(failed[0].goal, "all");
+    EXPECT_EQ(failed[0].search_status, Status::BudgetExhausted);
+    EXPECT_TRUE(failed[0].unreachable.empty());
+    EXPECT_GT(failed[0].expanded, 0u);
+    EXPECT_NE(failed[0].text.find("the search budget ran out"), std::string::npos) << failed[0].text;
+    const auto found = rec.of("w", AgentEventKind::PlanFound);
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_EQ(found[0].goal, "rest");
+    EXPECT_EQ(found[0].plan, (Names{"rest"}));
+}
+
+TEST(AgentBrakes, PassedDeadlineStopsEverySearchAtOnce) {
+    const Domain d = independent_goals(24);
+    AgentSystem s(d);
+    Recorder rec;
+    s.set_observer(&rec);
+    (void)add(s, "w", test::scripted_type(d), all_or_rest(d, 24));
+    s.set_search_deadline(std::chrono::steady_clock::now() - std::chrono::seconds(1));
+    s.tick();
+    const auto failed = rec.of("w", AgentEventKind::PlanFailed);
+    ASSERT_EQ(failed.size(), 2u);  // both goals: the deadline had passed before either search began
+    for (const auto& f : failed) {
+        EXPECT_EQ(f.search_status, Status::BudgetExhausted);
+        EXPECT_LE(f.expanded, 64u);  // the deadline is checked every 64 expansions
+    }
+    EXPECT_TRUE(rec.of("w", AgentEventKind::PlanFound).empty());
+    // Lifting the deadline lets the fallback goal plan again at the next selection.
+    s.set_search_deadline(std::chrono::steady_clock::time_point::max());
+    EXPECT_EQ(s.search_deadline(), std::chrono::steady_clock::time_point::max());
+}
+
+TEST(AgentBrakes, WithoutBrakesAnUnreachableGoalIsNoPathWithItsLiterals) {
+    const Domain d = build([](DomainBuilder& b) {
+        (void)b.add_action("a", 1, {}, {{"x", true}});
+        (void)b.add_atom("never");
+    });
+    AgentSystem s(d);
+    Recorder rec;
+    s.set_observer(&rec);
+    (void)add(s, "w", test::scripted_type(d), {test::goal(d, "g", {{"never", true}})});
+    s.tick();
+    const auto failed = rec.of("w", AgentEventKind::PlanFailed);
+    ASSERT_EQ(failed.size(), 1u);
+    EXPECT_EQ(failed[0].search_status, Status::NoPath);
+    ASSERT_EQ(failed[0].unreachable.size(), 1u);
+}
+
 }  // namespace
 }  // namespace gameplan::goap

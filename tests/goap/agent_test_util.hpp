@@ -97,6 +97,7 @@ struct Recorded {
     double priority = 0;
     std::uint64_t expanded = 0;
     std::uint64_t ticks = 0;
+    Status search_status = Status::NoPath;
     std::string text;
 };
 
@@ -120,6 +121,7 @@ public:
         r.priority = e.priority;
         r.expanded = e.expanded;
         r.ticks = e.ticks;
+        r.search_status = e.search_status;
         r.text = "tick " + std::to_string(e.tick) + " " + agent.name() + " " + describe(agent, e);
         events.push_back(std::move(r));
     }

@@ -1,4 +1,5 @@
-// `gameplan simulate SCENARIO.json [--ticks N] [--threads N] [--json]`
+// `gameplan simulate SCENARIO.json [--ticks N] [--threads N] [--time-limit S] [--max-memory MB] [--json]`
+#include "cli_support.hpp"
 #include "commands.hpp"
 
 #include <gameplan/goap/agent_scenario.hpp>
@@ -7,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <iostream>
@@ -22,7 +24,12 @@ struct SimulateArgs {
     std::uint64_t ticks = 0;  // 0 = the scenario's "ticks"
     std::size_t threads = 1;
     bool json = false;
+    ResourceLimits limits;
 };
+
+/// Default --time-limit of `simulate`, in seconds: a scripted scenario runs in milliseconds; one still
+/// running after this long has a search that explodes or an absurd number of ticks.
+constexpr double kDefaultSimulateTimeLimitS = 60;
 
 using Json = nlohmann::ordered_json;
 
@@ -70,6 +77,7 @@ public:
                 for (const goap::Literal l : e.unreachable) unreachable[m_domain.atom_name(l.atom)] = l.value;
                 j["unreachable"] = unreachable;
                 j["expanded"] = e.expanded;
+                j["search"] = std::string(to_string(e.search_status));
                 break;
             }
             case goap::AgentEventKind::PlanningPaused:
@@ -149,11 +157,11 @@ public:
             const std::string& label = m_runner.behaviour_label(agent, e.action);
             if (label != m_domain.action_name(e.action)) text += " [" + label + "]";
         }
-        std::cout << "tick " << e.tick << "  " << agent.name() << "  " << text << '\n';
+        std::cout << "tick " << e.tick << "  " << printable(agent.name()) << "  " << printable(text, 4000) << '\n';
     }
     void on_timeline(const goap::ScenarioEvent& e, bool applied) override {
-        std::cout << "tick " << e.tick << "  " << (e.agent.empty() ? std::string("world") : e.agent)
-                  << "  timeline: " << describe(m_domain, e, applied) << '\n';
+        std::cout << "tick " << e.tick << "  " << (e.agent.empty() ? std::string("world") : printable(e.agent))
+                  << "  timeline: " << printable(describe(m_domain, e, applied), 4000) << '\n';
     }
 
 private:
@@ -166,8 +174,13 @@ int run_simulate(const SimulateArgs& args) {
     const goap::Scenario scenario = args.file == "-" ? io::parse_scenario_json(io::read_text_input("-"), "<stdin>",
                                                                                io::ScenarioParseOptions{".", true, {}})
                                                      : io::load_scenario_json(args.file);
-    goap::ScenarioRunner runner(scenario);
+    const auto t0 = std::chrono::steady_clock::now();
+    goap::AgentSystemOptions system_options;
+    system_options.max_search_memory_bytes = args.limits.max_memory_bytes();
+    goap::ScenarioRunner runner(scenario, system_options);
     if (!runner.error().empty()) throw UsageError(runner.error());
+    const auto deadline = args.limits.deadline(t0);
+    runner.system().set_search_deadline(deadline);
     const std::uint64_t ticks = args.ticks > 0 ? args.ticks : scenario.ticks;
     std::unique_ptr<goap::ThreadPool> pool;
     if (args.threads > 1) pool = std::make_unique<goap::ThreadPool>(args.threads);
@@ -176,16 +189,24 @@ int run_simulate(const SimulateArgs& args) {
     if (args.json) observer = std::make_unique<JsonTrace>(runner, scenario.domain);
     else observer = std::make_unique<TextTrace>(runner, scenario.domain);
     if (!args.json)
-        std::cout << "scenario " << args.file << ": " << scenario.agents.size()
+        std::cout << "scenario " << printable(args.file) << ": " << scenario.agents.size()
                   << (scenario.agents.size() == 1 ? " agent, " : " agents, ") << ticks << " ticks\n";
     runner.set_observer(observer.get());
-    runner.run(ticks, pool.get());
+    bool out_of_time = false;
+    for (std::uint64_t t = 0; t < ticks; ++t) {
+        if (std::chrono::steady_clock::now() >= deadline) {
+            out_of_time = true;
+            break;
+        }
+        runner.step(pool.get());
+    }
 
     goap::AgentSystem& system = runner.system();
     if (args.json) {
         Json end;
         end["tick"] = system.current_tick();
         end["event"] = "end";
+        end["status"] = out_of_time ? "time_limit" : "completed";
         Json agents = Json::array();
         for (const goap::AgentId id : runner.agents()) {
             const goap::Agent& a = *system.find(id);
@@ -208,13 +229,19 @@ int run_simulate(const SimulateArgs& args) {
         for (const goap::AgentId id : runner.agents()) {
             const goap::Agent& a = *system.find(id);
             const goap::AgentStats& s = a.stats();
-            std::cout << "  " << a.name() << ": " << to_string(a.status());
+            std::cout << "  " << printable(a.name()) << ": " << to_string(a.status());
             if (a.status() == goap::AgentStatus::Idle) std::cout << " (" << to_string(a.idle_reason()) << ")";
-            else if (a.current_goal() != goap::kNoGoal) std::cout << " (goal " << a.goals()[a.current_goal()].name << ")";
+            else if (a.current_goal() != goap::kNoGoal) std::cout << " (goal " << printable(a.goals()[a.current_goal()].name) << ")";
             std::cout << ", " << s.actions_started << " actions started (" << s.actions_succeeded << " succeeded, "
                       << s.actions_failed << " failed, " << s.actions_aborted << " aborted), " << s.replans
                       << " replans, " << s.searches << " searches\n";
         }
+    }
+    if (out_of_time) {
+        std::cout.flush();
+        std::cerr << "gameplan simulate: stopped after " << system.current_tick() << " of " << ticks
+                  << " ticks: time limit of " << human_number(args.limits.time_limit_s) << " s (--time-limit)\n";
+        return 1;
     }
     return 0;
 }
@@ -230,6 +257,7 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
         ->check(CLI::PositiveNumber);
     cmd->add_option("--threads", args->threads, "Plan on a thread pool of this size (same trace for any value)")
         ->check(CLI::Range(1, 256));
+    add_limit_options(cmd, args->limits, kDefaultSimulateTimeLimitS, "the whole run (ticks and searches)");
     cmd->add_flag("--json", args->json, "Print JSON Lines: one event object per line with its tick, then an \"end\" record");
     cmd->callback([args, &exit_code] { exit_code = run_simulate(*args); });
 }

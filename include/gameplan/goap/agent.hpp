@@ -79,6 +79,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -357,7 +358,8 @@ private:
     void begin_selection(ReplanTrigger trigger, ActionId action, bool speculative, bool evaluated, std::uint64_t tick);
     void continue_selection(PlannerSlot slot, std::uint64_t tick);
     void prepare_query(std::uint32_t goal, std::uint64_t tick, PlanOptions& options);
-    void record_failure(std::uint32_t goal, std::uint64_t expanded, std::span<const Literal> unreachable, std::uint64_t tick);
+    void record_failure(std::uint32_t goal, std::uint64_t expanded, std::span<const Literal> unreachable, std::uint64_t tick,
+                        Status status = Status::NoPath);
     void adopt_plan(std::uint32_t goal, const PlanResult& result, std::uint64_t tick);
     void end_selection_without_plan(std::uint64_t tick);
     void finish_search(PlannerSlot slot);
@@ -456,6 +458,10 @@ struct AgentSystemOptions {
     /// the answer the search would give, so it never changes a result, only skips repeated searches
     /// (many agents in the same situation). See AgentStats::cache_hits.
     std::size_t plan_cache_entries = 1024;
+    /// Memory budget of each planner search in bytes (`PlanOptions::max_memory_bytes`: the interned states
+    /// and per-node arrays the search grows; SIZE_MAX = none). A search that would pass it ends, and the
+    /// goal fails for this selection with a PlanFailed event whose `search_status` is BudgetExhausted.
+    std::size_t max_search_memory_bytes = SIZE_MAX;
 };
 
 /// Owns the world blackboard, the agents and their planners, and ticks them. See the file overview.
@@ -501,6 +507,13 @@ public:
     /// Number of the next tick (the first tick is 0).
     [[nodiscard]] std::uint64_t current_tick() const noexcept { return m_tick; }
 
+    /// Searches begun or resumed from now on stop at `deadline` (steady clock; time_point::max() = none,
+    /// the default): the goal then fails for this selection with `search_status` BudgetExhausted. A
+    /// wall-clock guard for tools and tests; a game normally bounds planning per tick with
+    /// `AgentParams::max_expansions_per_tick`, which keeps runs deterministic.
+    void set_search_deadline(std::chrono::steady_clock::time_point deadline) noexcept { m_search_deadline = deadline; }
+    [[nodiscard]] std::chrono::steady_clock::time_point search_deadline() const noexcept { return m_search_deadline; }
+
     /// Sum of every live agent's counters.
     [[nodiscard]] AgentStats total_stats() const noexcept;
 
@@ -535,6 +548,7 @@ private:
     std::size_t m_live = 0;
     AgentObserver* m_observer = nullptr;
     std::uint64_t m_tick = 0;
+    std::chrono::steady_clock::time_point m_search_deadline = std::chrono::steady_clock::time_point::max();
     std::vector<std::unique_ptr<Planner>> m_worker_planners;
     std::vector<std::unique_ptr<detail::PlanCache>> m_worker_caches;
     std::mutex m_pool_mutex;

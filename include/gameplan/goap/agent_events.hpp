@@ -30,6 +30,7 @@
 
 #include <gameplan/goap/behaviour.hpp>
 #include <gameplan/goap/world_state.hpp>
+#include <gameplan/status.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -87,7 +88,8 @@ enum class AgentEventKind : std::uint8_t {
     PlanFound,        ///< a goal has a plan: `goal`, `priority`, `plan`, `cost`, `expanded`
     PlanFailed,       ///< a goal has no plan: `goal`, `priority`, `unreachable` (goal literals no enabled
                       ///< relevant action can ever set; empty = reachable one by one but not together),
-                      ///< `expanded`
+                      ///< `expanded`, `search_status` (NoPath, or BudgetExhausted when the system's
+                      ///< search memory or deadline ran out first: then `unreachable` is empty)
     PlanningPaused,   ///< the per-tick node budget ran out; the search resumes next tick: `goal`, `expanded`
     GoalChosen,       ///< the agent commits to `goal` (with `priority`); `previous_goal` is the goal before
     Idle,             ///< the agent has nothing to do: `idle_reason`
@@ -122,6 +124,10 @@ struct AgentEvent {
     std::uint64_t ticks = 0;                ///< ActionSucceeded/Failed/Aborted: update() calls of the run
     std::span<const ActionId> plan;         ///< PlanFound: the plan, in execution order
     std::span<const Literal> unreachable;   ///< PlanFailed: unreachable goal literals
+    /// PlanFailed: how the search ended: NoPath (no plan exists from the agent's view), BudgetExhausted
+    /// (AgentSystemOptions::max_search_memory_bytes or AgentSystem::set_search_deadline stopped it: whether
+    /// a plan exists is unknown), InvalidQuery (the query could not be searched, e.g. costs that overflow).
+    Status search_status = Status::NoPath;
 };
 
 /// Receives events. Called on the thread that runs `AgentSystem::tick`, never concurrently.

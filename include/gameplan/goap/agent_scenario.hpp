@@ -122,9 +122,9 @@ public:
 /// Builds the agent system of a scenario and runs it. See the file overview.
 class ScenarioRunner {
 public:
-    /// Validates `scenario` (which must outlive the runner) and builds its agents. On error `error()`
-    /// says what is wrong (e.g. an unbound action) and the runner does nothing.
-    explicit ScenarioRunner(const Scenario& scenario);
+    /// Validates `scenario` (which must outlive the runner) and builds its agents in a system made with
+    /// `options`. On error `error()` says what is wrong (e.g. an unbound action) and the runner does nothing.
+    explicit ScenarioRunner(const Scenario& scenario, AgentSystemOptions options = {});
     ~ScenarioRunner();
     ScenarioRunner(const ScenarioRunner&) = delete;
     ScenarioRunner& operator=(const ScenarioRunner&) = delete;
@@ -147,7 +147,7 @@ public:
 
 private:
     struct AgentData;
-    std::string build();
+    std::string build(const AgentSystemOptions& options);
 
     const Scenario* m_scenario;
     std::string m_error;
