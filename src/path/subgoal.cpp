@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <queue>
 #include <utility>
 
 namespace gameplan::path {
@@ -115,20 +116,171 @@ JpsSupport SubgoalGraph::build(const GridMap& map) {
     }
     std::sort(pairs.begin(), pairs.end());
     pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
-    const std::size_t n = m_subgoal_node.size();
-    m_offsets.assign(n + 1, 0);
-    m_targets.resize(pairs.size());
-    m_lengths.resize(pairs.size());
-    for (std::size_t i = 0; i < pairs.size(); ++i) {
-        const auto a = static_cast<std::uint32_t>(pairs[i] >> 32), b = static_cast<std::uint32_t>(pairs[i]);
-        ++m_offsets[a + 1];
-        m_targets[i] = b;
-        const GridPoint pa = point(m_subgoal_node[a]), pb = point(m_subgoal_node[b]);
-        m_lengths[i] = octile(pb.x - pa.x, pb.y - pa.y);
-    }
-    for (std::size_t i = 0; i < n; ++i) m_offsets[i + 1] += m_offsets[i];
+    m_edge_count = pairs.size() / 2;
+    contract(pairs);
     m_built = true;
     return JpsSupport::Ok;
+}
+
+
+// Contraction hierarchy over the subgoal graph (Geisberger et al. 2008): subgoals are contracted one by one
+// in the order of a lazily updated priority (edge difference plus contracted neighbours); contracting v
+// adds a shortcut u-w of length |uv| + |vw| for each pair of its remaining neighbours unless a witness
+// search (Dijkstra in the remaining graph without v, bounded) finds a path at most that long. A bounded
+// witness search only ever adds shortcuts that were not needed, so distances stay exact. The upward
+// edges of v are its remaining edges when it is contracted.
+namespace {
+
+struct ChEdge {
+    std::uint32_t to;
+    std::uint32_t middle;
+    double length;
+};
+
+struct Witness {
+    std::vector<double> dist;
+    std::vector<std::uint32_t> stamp;
+    std::vector<std::pair<double, std::uint32_t>> heap;
+    std::uint32_t generation = 0;
+
+    // Distances from `source` in the remaining graph without `skip`, up to `limit` and `max_settled` nodes.
+    void run(const std::vector<std::vector<ChEdge>>& adj, std::uint32_t source, std::uint32_t skip, double limit,
+             int max_settled) {
+        ++generation;
+        heap.clear();
+        dist[source] = 0;
+        stamp[source] = generation;
+        heap.push_back({0.0, source});
+        int settled = 0;
+        const auto greater = [](const auto& x, const auto& y) { return x.first > y.first; };
+        while (!heap.empty() && settled < max_settled) {
+            std::pop_heap(heap.begin(), heap.end(), greater);
+            const auto [d, x] = heap.back();
+            heap.pop_back();
+            if (d > dist[x]) continue;
+            if (d > limit) break;
+            ++settled;
+            for (const ChEdge& e : adj[x]) {
+                if (e.to == skip) continue;
+                const double nd = d + e.length;
+                if (stamp[e.to] != generation || nd < dist[e.to]) {
+                    stamp[e.to] = generation;
+                    dist[e.to] = nd;
+                    heap.push_back({nd, e.to});
+                    std::push_heap(heap.begin(), heap.end(), greater);
+                }
+            }
+        }
+    }
+    [[nodiscard]] double at(std::uint32_t x) const noexcept {
+        return stamp[x] == generation ? dist[x] : std::numeric_limits<double>::infinity();
+    }
+};
+
+constexpr double kWitnessSlack = 1e-9;  // a witness this much longer still proves the shortcut unneeded
+constexpr int kWitnessSettled = 400;
+
+// Shortcuts needed to contract v (added to adj when `apply`).
+int contract_node(std::vector<std::vector<ChEdge>>& adj, Witness& witness, std::uint32_t v, bool apply,
+                  std::vector<ChEdge>& scratch) {
+    scratch = adj[v];
+    int shortcuts = 0;
+    for (std::size_t i = 0; i < scratch.size(); ++i) {
+        const ChEdge& uv = scratch[i];
+        double limit = 0;
+        for (std::size_t k = i + 1; k < scratch.size(); ++k) limit = std::max(limit, uv.length + scratch[k].length);
+        if (i + 1 >= scratch.size()) break;
+        witness.run(adj, uv.to, v, limit + kWitnessSlack, kWitnessSettled);
+        for (std::size_t k = i + 1; k < scratch.size(); ++k) {
+            const ChEdge& vw = scratch[k];
+            const double via = uv.length + vw.length;
+            if (witness.at(vw.to) <= via + kWitnessSlack) continue;
+            ++shortcuts;
+            if (!apply) continue;
+            for (const auto& [from, to] : {std::pair{uv.to, vw.to}, std::pair{vw.to, uv.to}}) {
+                bool present = false;
+                for (ChEdge& e : adj[from])
+                    if (e.to == to) {
+                        present = true;
+                        if (via < e.length) {
+                            e.length = via;
+                            e.middle = v;
+                        }
+                    }
+                if (!present) adj[from].push_back(ChEdge{to, v, via});
+            }
+        }
+    }
+    return shortcuts;
+}
+
+}  // namespace
+
+void SubgoalGraph::contract(std::vector<std::uint64_t>& pairs) {
+    const std::size_t n = m_subgoal_node.size();
+    std::vector<std::vector<ChEdge>> adj(n);
+    for (const std::uint64_t pr : pairs) {
+        const auto a = static_cast<std::uint32_t>(pr >> 32), b = static_cast<std::uint32_t>(pr);
+        const GridPoint pa = point(m_subgoal_node[a]), pb = point(m_subgoal_node[b]);
+        adj[a].push_back(ChEdge{b, kNone, octile(pb.x - pa.x, pb.y - pa.y)});
+    }
+    std::vector<std::uint64_t>().swap(pairs);
+    Witness witness;
+    witness.dist.assign(n, 0.0);
+    witness.stamp.assign(n, 0);
+    std::vector<ChEdge> scratch;
+    std::vector<std::uint32_t> deleted(n, 0);
+    const auto priority = [&](std::uint32_t v) {
+        const int shortcuts = contract_node(adj, witness, v, false, scratch);
+        return 2 * shortcuts - static_cast<int>(adj[v].size()) + static_cast<int>(deleted[v]);
+    };
+    using Item = std::pair<int, std::uint32_t>;
+    std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
+    for (std::uint32_t v = 0; v < n; ++v) queue.push({priority(v), v});
+    m_rank.assign(n, 0);
+    std::vector<std::vector<ChEdge>> up(n);
+    std::uint32_t next_rank = 0;
+    m_shortcut_count = 0;
+    while (!queue.empty()) {
+        const auto [p, v] = queue.top();
+        queue.pop();
+        const int now = priority(v);
+        if (!queue.empty() && now > queue.top().first) {
+            queue.push({now, v});
+            continue;
+        }
+        m_shortcut_count += static_cast<std::size_t>(contract_node(adj, witness, v, true, scratch));
+        m_rank[v] = next_rank++;
+        up[v] = adj[v];
+        for (const ChEdge& e : adj[v]) {
+            auto& list = adj[e.to];
+            for (std::size_t i = 0; i < list.size(); ++i)
+                if (list[i].to == v) {
+                    list[i] = list.back();
+                    list.pop_back();
+                    break;
+                }
+            ++deleted[e.to];
+        }
+        std::vector<ChEdge>().swap(adj[v]);
+    }
+    m_offsets.assign(n + 1, 0);
+    for (std::size_t v = 0; v < n; ++v) m_offsets[v + 1] = m_offsets[v] + static_cast<std::uint32_t>(up[v].size());
+    m_targets.resize(m_offsets[n]);
+    m_lengths.resize(m_offsets[n]);
+    m_middles.resize(m_offsets[n]);
+    for (std::size_t v = 0; v < n; ++v)
+        for (std::size_t i = 0; i < up[v].size(); ++i) {
+            m_targets[m_offsets[v] + i] = up[v][i].to;
+            m_lengths[m_offsets[v] + i] = up[v][i].length;
+            m_middles[m_offsets[v] + i] = up[v][i].middle;
+        }
+}
+
+std::uint32_t SubgoalGraph::middle(std::uint32_t low, std::uint32_t high) const noexcept {
+    for (std::uint32_t i = m_offsets[low]; i < m_offsets[low + 1]; ++i)
+        if (m_targets[i] == high) return m_middles[i];
+    return kNone;
 }
 
 // The first target on the ray from `from` in direction `d`: returns its node (a subgoal, or `extra`) and
@@ -254,94 +406,88 @@ bool SubgoalGraph::is_subgoal(GridPoint p) const noexcept {
 std::size_t SubgoalGraph::memory_bytes() const noexcept {
     return m_pass.capacity() + m_id.capacity() * sizeof(std::int32_t) + m_clear.capacity() * sizeof(std::uint16_t) +
            m_subgoal_node.capacity() * sizeof(std::uint32_t) + m_offsets.capacity() * sizeof(std::uint32_t) +
-           m_targets.capacity() * sizeof(std::uint32_t) + m_lengths.capacity() * sizeof(double);
+           m_targets.capacity() * sizeof(std::uint32_t) + m_lengths.capacity() * sizeof(double) +
+           m_middles.capacity() * sizeof(std::uint32_t) + m_rank.capacity() * sizeof(std::uint32_t);
 }
 
 // ---- SubgoalPathfinder ---------------------------------------------------------------------------------
 
-namespace {
-
-// The subgoal graph plus two query nodes: ids below n are subgoals, n is the goal, n + 1 the start.
-struct QuerySpace {
-    const SubgoalGraph* graph = nullptr;
-    std::uint32_t n = 0;
-    std::uint32_t start_node = 0;  // padded node indices of the ends
-    std::uint32_t goal_node = 0;
-    GridPoint goal{};
-    Heuristic rule = Heuristic::Octile;
-    double weight = 1.0;
-    std::uint32_t generation = 0;
-    const std::vector<std::uint32_t>* start_edges = nullptr;  // subgoal ids
-    std::vector<std::uint32_t>* goal_stamp = nullptr;         // per subgoal id: generation if linked to the goal
-    std::vector<double>* goal_length = nullptr;
-
-    [[nodiscard]] std::size_t node_bound() const noexcept { return std::size_t{n} + 2; }
-    [[nodiscard]] GridPoint where(std::uint32_t id) const noexcept {
-        if (id < n) return graph->subgoal(id);
-        return graph->point(id == n ? goal_node : start_node);
-    }
-    [[nodiscard]] double heuristic_of(std::uint32_t id) const noexcept {
-        const GridPoint p = where(id);
-        return weight * heuristic_distance(rule, std::abs(p.x - goal.x), std::abs(p.y - goal.y));
-    }
-    [[nodiscard]] double heuristic(search::NodeIndex id) const noexcept { return heuristic_of(id); }
-    [[nodiscard]] bool is_goal(search::NodeIndex id) const noexcept { return id == n; }
-    template <class Sink>
-    void expand(search::NodeIndex id, Sink&& sink) const {
-        const GridPoint p = where(id);
-        if (id == n + 1) {
-            for (const std::uint32_t t : *start_edges) {
-                const GridPoint q = graph->subgoal(t);
-                sink(t, octile(q.x - p.x, q.y - p.y), 0u);
-            }
-            return;
-        }
-        if (id >= n) return;
-        const auto targets = graph->edge_targets(id);
-        const auto lengths = graph->edge_lengths(id);
-        for (std::size_t i = 0; i < targets.size(); ++i) sink(targets[i], lengths[i], 0u);
-        if ((*goal_stamp)[id] == generation) sink(n, (*goal_length)[id], 0u);
-    }
-};
-
-}  // namespace
-
+// Query: the ends are joined to their direct-h-reachable subgoals; a bidirectional Dijkstra goes upward
+// in the hierarchy from both (the start and the goal count as ranked below every subgoal); the best
+// meeting node gives the cost; shortcuts are unpacked into subgoal-graph edges, which are refined to
+// cells.
 struct SubgoalPathfinder::Impl {
+    struct Side {
+        std::vector<double> dist;
+        std::vector<std::uint32_t> stamp;
+        std::vector<std::uint32_t> parent;
+        std::vector<std::uint32_t> middle;  // of the edge parent -> node
+        search::IndexedHeap<double, 4> heap;
+        std::vector<std::uint32_t> ends;    // subgoal ids joined to this side's end
+        std::vector<double> end_lengths;
+        bool done = false;
+    };
+
     SubgoalGraph owned;
     const SubgoalGraph* graph = nullptr;
-    search::SearchContext<double> context;
-    QuerySpace space;
-    std::vector<std::uint32_t> found;        // sweep output (padded node indices)
-    std::vector<std::uint32_t> start_edges;  // subgoal ids linked to the start
-    std::vector<std::uint32_t> goal_stamp;
-    std::vector<double> goal_length;
-    mutable std::vector<search::NodeIndex> route;  // scratch of finish()
+    Side sides[2];
     std::uint32_t generation = 0;
+    std::uint32_t n = 0;
+    std::uint32_t ends[2] = {0, 0};  // padded node indices of start and goal
+    std::uint32_t meet = kNone;
+    double best = std::numeric_limits<double>::infinity();
+    search::Budget budget{};
+    search::SearchStats stats{};
+    Status state = Status::InvalidQuery;
+    std::uint64_t clock_mask = 63;
+    std::vector<std::uint32_t> found;
+    mutable std::vector<std::uint32_t> route;                            // finish(): subgoal ids
+    mutable std::vector<std::pair<std::uint32_t, std::uint32_t>> unpack;  // finish(): (a, b) with middle
+    mutable std::vector<std::uint32_t> unpack_middle;
+    mutable std::vector<std::uint32_t> chain;
     JpsPathfinder fallback;
     bool use_fallback = false;
     std::uint64_t fallbacks = 0;
-    // Outcome when decided without the graph search (invalid query, start == goal, direct segment).
-    Status direct_status = Status::InvalidQuery;
-    bool direct = true;
-    search::SearchStats no_stats{};
 
     void size_for(const SubgoalGraph& g) {
-        const std::size_t n = g.subgoal_count();
-        if (goal_stamp.size() < n) {
-            goal_stamp.resize(n, 0);
-            goal_length.resize(n, 0.0);
+        const std::size_t bound = g.subgoal_count() + 2;
+        for (Side& s : sides) {
+            if (s.dist.size() < bound) {
+                s.dist.resize(bound);
+                s.stamp.resize(bound, 0);
+                s.parent.resize(bound);
+                s.middle.resize(bound);
+            }
+            s.heap.reserve_nodes(bound);
+            s.heap.reserve_entries(std::min<std::size_t>(bound, 1u << 14));
+            s.ends.reserve(256);
+            s.end_lengths.reserve(256);
         }
-        context.reserve(n + 2, std::min<std::size_t>(n + 2, 1u << 14));
         found.reserve(256);
-        start_edges.reserve(256);
-        route.reserve(256);
+        route.reserve(1024);
+        chain.reserve(256);
+        unpack.reserve(256);
+        unpack_middle.reserve(256);
     }
 
     Status invalid() {
         use_fallback = false;
-        direct = true;
-        direct_status = Status::InvalidQuery;
-        return Status::InvalidQuery;
+        return state = Status::InvalidQuery;
+    }
+
+    void push(Side& side, std::uint32_t node, double d, std::uint32_t parent, std::uint32_t middle) {
+        if (side.stamp[node] != generation) {
+            side.stamp[node] = generation;
+            side.dist[node] = d;
+            side.parent[node] = parent;
+            side.middle[node] = middle;
+            side.heap.push(node, d);
+        } else if (d < side.dist[node]) {
+            side.dist[node] = d;
+            side.parent[node] = parent;
+            side.middle[node] = middle;
+            side.heap.decrease(node, d);  // nodes are settled at most once: a settled node's d is final
+        }
     }
 
     Status begin(const SubgoalGraph& g, GridPoint start, GridPoint goal, const GridSearchOptions& options) {
@@ -351,85 +497,176 @@ struct SubgoalPathfinder::Impl {
             return invalid();
         if (!g.passable(start) || !g.passable(goal)) return invalid();
         graph = &g;
-        if (goal_stamp.size() < g.subgoal_count()) size_for(g);
+        n = static_cast<std::uint32_t>(g.subgoal_count());
+        if (sides[0].dist.size() < std::size_t{n} + 2) size_for(g);
         if (++generation == 0) {  // wrapped: forget every stamp
-            std::fill(goal_stamp.begin(), goal_stamp.end(), 0u);
+            for (Side& s : sides) std::fill(s.stamp.begin(), s.stamp.end(), 0u);
             generation = 1;
         }
-        space.graph = &g;
-        space.n = static_cast<std::uint32_t>(g.subgoal_count());
-        space.start_node = g.index(start);
-        space.goal_node = g.index(goal);
-        space.goal = goal;
-        space.rule = resolve_heuristic(options.movement, options.diagonal, options.heuristic);
-        space.weight = options.weight;
-        space.generation = generation;
-        space.start_edges = &start_edges;
-        space.goal_stamp = &goal_stamp;
-        space.goal_length = &goal_length;
-        direct = true;
-        direct_status = Status::Found;
-        if (start == goal) return Status::InProgress;
+        ends[0] = g.index(start);
+        ends[1] = g.index(goal);
+        stats = {};
+        budget = options.budget;
+        clock_mask = 0;
+        meet = kNone;
+        best = std::numeric_limits<double>::infinity();
+        state = Status::InProgress;
+        for (Side& s : sides) {
+            s.heap.clear();
+            s.ends.clear();
+            s.end_lengths.clear();
+            s.done = false;
+        }
+        if (start == goal) {
+            best = 0;
+            return Status::InProgress;  // step() reports Found: a direct segment (meet stays kNone)
+        }
         // Join the ends to the graph; each end counts as a subgoal for the other's sweep.
-        found.clear();
-        g.reachable(space.start_node, space.goal_node, found);
-        start_edges.clear();
-        for (const std::uint32_t t : found) {
-            if (t == space.goal_node) return Status::InProgress;  // the goal is in octile freespace of the start
-            start_edges.push_back(static_cast<std::uint32_t>(g.subgoal_id(t)));
+        for (int side = 0; side < 2; ++side) {
+            found.clear();
+            g.reachable(ends[side], ends[1 - side], found);
+            const GridPoint p = g.point(ends[side]);
+            for (const std::uint32_t t : found) {
+                if (t == ends[1 - side]) {  // the other end is in octile freespace of this one
+                    const GridPoint q = g.point(t);
+                    best = octile(q.x - p.x, q.y - p.y);
+                    return Status::InProgress;
+                }
+                const GridPoint q = g.point(t);
+                sides[side].ends.push_back(static_cast<std::uint32_t>(g.subgoal_id(t)));
+                sides[side].end_lengths.push_back(octile(q.x - p.x, q.y - p.y));
+            }
         }
-        found.clear();
-        g.reachable(space.goal_node, space.start_node, found);
-        bool any_goal_edge = false;
-        for (const std::uint32_t t : found) {
-            if (t == space.start_node) return Status::InProgress;
-            const auto id = static_cast<std::uint32_t>(g.subgoal_id(t));
-            const GridPoint q = g.point(t);
-            goal_stamp[id] = generation;
-            goal_length[id] = octile(q.x - goal.x, q.y - goal.y);
-            any_goal_edge = true;
+        for (int side = 0; side < 2; ++side) {
+            const std::uint32_t virtual_end = n + static_cast<std::uint32_t>(side);
+            sides[side].stamp[virtual_end] = generation;
+            sides[side].dist[virtual_end] = 0;
+            sides[side].parent[virtual_end] = kNone;
+            sides[side].heap.push(virtual_end, 0.0);
         }
-        if (start_edges.empty() || !any_goal_edge) {
-            direct_status = Status::NoPath;
-            return Status::InProgress;
-        }
-        direct = false;
-        context.begin(space, space.n + 1, options.budget);
         return Status::InProgress;
     }
 
-    Status status() const noexcept {
-        if (use_fallback) return fallback.status();
-        return direct ? direct_status : context.status();
+    Status step(std::uint64_t slice) {
+        if (state != Status::InProgress) return state;
+        if (!std::isinf(best) && meet == kNone && sides[0].heap.empty() && sides[1].heap.empty())
+            return state = Status::Found;  // decided at begin (start == goal, or a direct segment)
+        const bool has_deadline = budget.deadline != std::chrono::steady_clock::time_point::max();
+        for (;;) {
+            // Pick the side with the smaller key; a side is done when its key cannot improve `best`.
+            int side = -1;
+            double key = std::numeric_limits<double>::infinity();
+            for (int s = 0; s < 2; ++s) {
+                Side& sd = sides[s];
+                if (sd.heap.empty() || !(sd.heap.top().key < best)) continue;
+                if (sd.heap.top().key < key) {
+                    key = sd.heap.top().key;
+                    side = s;
+                }
+            }
+            if (side < 0) return state = std::isinf(best) ? Status::NoPath : Status::Found;
+            if (stats.expanded >= budget.max_expansions) return state = Status::BudgetExhausted;
+            if (has_deadline && (stats.expanded & clock_mask) == 0) {
+                if (std::chrono::steady_clock::now() >= budget.deadline) return state = Status::BudgetExhausted;
+                clock_mask = 63;
+            }
+            if (slice == 0) return Status::InProgress;
+            --slice;
+            Side& sd = sides[side];
+            Side& other = sides[1 - side];
+            const std::uint32_t x = sd.heap.pop().node;
+            const double d = sd.dist[x];
+            ++stats.expanded;
+            if (other.stamp[x] == generation && d + other.dist[x] < best) {
+                best = d + other.dist[x];
+                meet = x;
+            }
+            if (x >= n) {  // a virtual end: its sweep edges
+                for (std::size_t i = 0; i < sd.ends.size(); ++i) {
+                    ++stats.generated;
+                    push(sd, sd.ends[i], d + sd.end_lengths[i], x, kNone);
+                }
+                continue;
+            }
+            const auto targets = graph->up_targets(x);
+            const auto lengths = graph->up_lengths(x);
+            const auto middles = graph->up_middles(x);
+            for (std::size_t i = 0; i < targets.size(); ++i) {
+                ++stats.generated;
+                push(sd, targets[i], d + lengths[i], x, middles[i]);
+            }
+        }
+    }
+
+    // Appends to `route` the subgoal ids strictly between a and b on the unpacked edge a-b (bypassing `mid`).
+    void unpack_edge(std::uint32_t a, std::uint32_t b, std::uint32_t mid) const {
+        if (mid == kNone) return;
+        // Explicit stack of (a, b) pairs with their middles, left part first.
+        unpack.clear();
+        unpack_middle.clear();
+        unpack.push_back({a, b});
+        unpack_middle.push_back(mid);
+        while (!unpack.empty()) {
+            const auto [x, y] = unpack.back();
+            const std::uint32_t m = unpack_middle.back();
+            unpack.pop_back();
+            unpack_middle.pop_back();
+            if (m == kNone) {
+                route.push_back(y);
+                continue;
+            }
+            // x - m - y: both edges are upward edges of m (m was contracted before x and y).
+            unpack.push_back({m, y});
+            unpack_middle.push_back(graph->middle(m, y));
+            unpack.push_back({x, m});
+            unpack_middle.push_back(graph->middle(m, x));
+        }
+        route.pop_back();  // b itself: the caller appends it
     }
 
     Status finish(GridPath& out) const {
         out.cells.clear();
-        const Status s = status();
         if (use_fallback) return fallback.finish(out);
-        if (s != Status::Found) {
+        if (state != Status::Found) {
             out.cost = std::numeric_limits<double>::infinity();
-            return s;
+            return state;
         }
         const SubgoalGraph& g = *graph;
-        out.cells.push_back(g.point(space.start_node));
-        if (direct) {
-            if (space.start_node != space.goal_node) (void)g.refine(space.start_node, space.goal_node, out.cells);
-            const GridPoint a = g.point(space.start_node), b = g.point(space.goal_node);
-            out.cost = octile(b.x - a.x, b.y - a.y);
-            return s;
+        out.cost = best;
+        out.cells.push_back(g.point(ends[0]));
+        if (meet == kNone) {  // direct
+            if (ends[0] != ends[1]) (void)g.refine(ends[0], ends[1], out.cells);
+            return state;
         }
-        std::uint32_t previous = space.start_node;
-        std::vector<search::NodeIndex>& nodes = route;
-        context.path_to(space.n, nodes);
-        for (std::size_t i = 1; i < nodes.size(); ++i) {
-            const std::uint32_t id = nodes[i];
-            const std::uint32_t node = id == space.n ? space.goal_node : g.subgoal_node(id);
+        // Subgoal ids from the start to the goal, shortcuts unpacked.
+        route.clear();
+        // Forward half: the chain from the start's first subgoal up to meet.
+        chain.clear();
+        for (std::uint32_t x = meet; x < n; x = sides[0].parent[x]) chain.push_back(x);
+        std::reverse(chain.begin(), chain.end());
+        for (std::size_t i = 0; i < chain.size(); ++i) {
+            if (i > 0) unpack_edge(chain[i - 1], chain[i], sides[0].middle[chain[i]]);
+            route.push_back(chain[i]);
+        }
+        // Backward half: from meet towards the goal.
+        {
+            std::uint32_t x = meet;
+            while (x < n) {
+                const std::uint32_t p = sides[1].parent[x];
+                if (p >= n) break;
+                unpack_edge(x, p, sides[1].middle[x]);
+                route.push_back(p);
+                x = p;
+            }
+        }
+        std::uint32_t previous = ends[0];
+        for (const std::uint32_t id : route) {
+            const std::uint32_t node = g.subgoal_node(id);
             (void)g.refine(previous, node, out.cells);
             previous = node;
         }
-        out.cost = context.g(space.n);
-        return s;
+        (void)g.refine(previous, ends[1], out.cells);
+        return state;
     }
 };
 
@@ -462,10 +699,8 @@ Status SubgoalPathfinder::begin(const SubgoalGraph& graph, GridPoint start, Grid
 }
 
 Status SubgoalPathfinder::step(std::uint64_t slice_expansions) {
-    Impl& impl = *m_impl;
-    if (impl.use_fallback) return impl.fallback.step(slice_expansions);
-    if (impl.direct) return impl.direct_status;
-    return impl.context.step(impl.space, slice_expansions);
+    if (m_impl->use_fallback) return m_impl->fallback.step(slice_expansions);
+    return m_impl->step(slice_expansions);
 }
 
 Status SubgoalPathfinder::finish(GridPath& out) const { return m_impl->finish(out); }
@@ -476,32 +711,32 @@ Status SubgoalPathfinder::find_path(const GridMap& map, GridPoint start, GridPoi
     return finish(out);
 }
 
-Status SubgoalPathfinder::status() const noexcept { return m_impl->status(); }
+Status SubgoalPathfinder::status() const noexcept {
+    return m_impl->use_fallback ? m_impl->fallback.status() : m_impl->state;
+}
 
 const search::SearchStats& SubgoalPathfinder::stats() const noexcept {
-    if (m_impl->use_fallback) return m_impl->fallback.stats();
-    return m_impl->direct ? m_impl->no_stats : m_impl->context.stats();
+    return m_impl->use_fallback ? m_impl->fallback.stats() : m_impl->stats;
 }
 
 double SubgoalPathfinder::cost() const noexcept {
     const Impl& impl = *m_impl;
     if (impl.use_fallback) return impl.fallback.cost();
-    if (impl.status() != Status::Found) return std::numeric_limits<double>::infinity();
-    if (impl.direct) {
-        const GridPoint a = impl.graph->point(impl.space.start_node), b = impl.graph->point(impl.space.goal_node);
-        return octile(b.x - a.x, b.y - a.y);
-    }
-    return impl.context.g(impl.space.n);
+    return impl.state == Status::Found ? impl.best : std::numeric_limits<double>::infinity();
 }
 
 std::uint64_t SubgoalPathfinder::fallback_count() const noexcept { return m_impl->fallbacks; }
 
 std::size_t SubgoalPathfinder::memory_bytes() const noexcept {
     const Impl& impl = *m_impl;
-    return impl.owned.memory_bytes() + impl.context.engine_bytes() +
-           (impl.goal_stamp.capacity() + impl.found.capacity() + impl.start_edges.capacity() + impl.route.capacity()) *
-               sizeof(std::uint32_t) +
-           impl.goal_length.capacity() * sizeof(double) + (impl.fallbacks ? impl.fallback.memory_bytes() : 0);
+    std::size_t bytes = impl.owned.memory_bytes() + (impl.fallbacks ? impl.fallback.memory_bytes() : 0);
+    for (const Impl::Side& s : impl.sides)
+        bytes += s.dist.capacity() * sizeof(double) +
+                 (s.stamp.capacity() + s.parent.capacity() + s.middle.capacity() + s.ends.capacity()) *
+                     sizeof(std::uint32_t) +
+                 s.end_lengths.capacity() * sizeof(double) + s.heap.memory_bytes();
+    return bytes + (impl.found.capacity() + impl.route.capacity() + impl.unpack_middle.capacity() + impl.chain.capacity()) * sizeof(std::uint32_t) +
+           impl.unpack.capacity() * sizeof(std::pair<std::uint32_t, std::uint32_t>);
 }
 
 }  // namespace gameplan::path

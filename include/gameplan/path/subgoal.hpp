@@ -48,6 +48,7 @@
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/grid_search.hpp>
 #include <gameplan/path/jps.hpp>
+#include <gameplan/search/indexed_heap.hpp>
 #include <gameplan/search/search_context.hpp>
 #include <gameplan/status.hpp>
 
@@ -84,8 +85,10 @@ public:
     [[nodiscard]] bool is_subgoal(GridPoint p) const noexcept;
     /// Number of subgoals (graph nodes).
     [[nodiscard]] std::size_t subgoal_count() const noexcept { return m_subgoal_node.size(); }
-    /// Number of undirected edges.
-    [[nodiscard]] std::size_t edge_count() const noexcept { return m_targets.size() / 2; }
+    /// Number of undirected edges of the subgoal graph (direct-h-reachable pairs).
+    [[nodiscard]] std::size_t edge_count() const noexcept { return m_edge_count; }
+    /// Number of shortcuts the contraction added.
+    [[nodiscard]] std::size_t shortcut_count() const noexcept { return m_shortcut_count; }
     /// The cell of subgoal `id` (< subgoal_count()).
     [[nodiscard]] GridPoint subgoal(std::uint32_t id) const noexcept { return point(m_subgoal_node[id]); }
     /// Bytes held by the graph (snapshot, clearances, ids, edges).
@@ -107,14 +110,24 @@ public:
     [[nodiscard]] std::int32_t subgoal_id(std::uint32_t node) const noexcept { return m_id[node]; }
     /// Padded node index of subgoal `id`.
     [[nodiscard]] std::uint32_t subgoal_node(std::uint32_t id) const noexcept { return m_subgoal_node[id]; }
-    /// Edges of subgoal `id`: target ids.
-    [[nodiscard]] std::span<const std::uint32_t> edge_targets(std::uint32_t id) const noexcept {
+    /// Upward edges of subgoal `id` (to subgoals contracted later): target ids.
+    [[nodiscard]] std::span<const std::uint32_t> up_targets(std::uint32_t id) const noexcept {
         return {m_targets.data() + m_offsets[id], m_targets.data() + m_offsets[id + 1]};
     }
-    /// Edges of subgoal `id`: octile lengths, parallel to edge_targets().
-    [[nodiscard]] std::span<const double> edge_lengths(std::uint32_t id) const noexcept {
+    /// Upward edges of subgoal `id`: lengths, parallel to up_targets().
+    [[nodiscard]] std::span<const double> up_lengths(std::uint32_t id) const noexcept {
         return {m_lengths.data() + m_offsets[id], m_lengths.data() + m_offsets[id + 1]};
     }
+    /// Upward edges of subgoal `id`: the contracted subgoal a shortcut bypasses, or UINT32_MAX for an
+    /// edge of the subgoal graph; parallel to up_targets().
+    [[nodiscard]] std::span<const std::uint32_t> up_middles(std::uint32_t id) const noexcept {
+        return {m_middles.data() + m_offsets[id], m_middles.data() + m_offsets[id + 1]};
+    }
+    /// The bypassed subgoal of the edge between `low` and `high` (an upward edge of `low`), or
+    /// UINT32_MAX. Precondition: the edge exists.
+    [[nodiscard]] std::uint32_t middle(std::uint32_t low, std::uint32_t high) const noexcept;
+    /// The contraction rank of subgoal `id` (0 = contracted first).
+    [[nodiscard]] std::uint32_t rank(std::uint32_t id) const noexcept { return m_rank[id]; }
     /// Writes the cells of an octile-freespace segment from `a` to `b` (padded node indices), `a`
     /// excluded, `b` included, diagonal steps first or straight steps first, whichever is free. Returns
     /// false (and writes nothing) if neither is.
@@ -122,6 +135,7 @@ public:
 
 private:
     [[nodiscard]] bool legal(std::uint32_t node, int direction) const noexcept;
+    void contract(std::vector<std::uint64_t>& pairs);
     std::uint32_t hit(std::uint32_t from, int direction, std::uint32_t extra, int& clearance) const noexcept;
     [[nodiscard]] bool segment_free(std::uint32_t a, int first, int count_first, int second, int count_second) const noexcept;
 
@@ -131,7 +145,11 @@ private:
     std::vector<std::uint32_t> m_subgoal_node;
     std::vector<std::uint32_t> m_offsets;   // CSR over subgoal ids
     std::vector<std::uint32_t> m_targets;
-    std::vector<double> m_lengths;          // octile lengths
+    std::vector<double> m_lengths;          // lengths (octile for subgoal-graph edges)
+    std::vector<std::uint32_t> m_middles;   // bypassed subgoal of a shortcut, or UINT32_MAX
+    std::vector<std::uint32_t> m_rank;
+    std::size_t m_edge_count = 0;
+    std::size_t m_shortcut_count = 0;
     std::int64_t m_delta[8] = {};
     const GridMap* m_map = nullptr;         // identity only
     std::uint64_t m_version = 0;
