@@ -286,14 +286,12 @@ std::uint32_t SubgoalGraph::middle(std::uint32_t low, std::uint32_t high) const 
 // The first target on the ray from `from` in direction `d`: returns its node (a subgoal, or `extra`) and
 // sets `clearance` to the free steps before it; returns kNone (clearance = free steps) if a wall comes
 // first.
-std::uint32_t SubgoalGraph::hit(std::uint32_t from, int d, std::uint32_t extra, int& clearance) const noexcept {
+std::uint32_t SubgoalGraph::hit(std::uint32_t from, int d, std::uint32_t extra, int& clearance, std::int32_t ddx,
+                                std::int32_t ddy) const noexcept {
     const int j = m_clear[std::size_t{from} * 8 + static_cast<std::size_t>(d)];
     clearance = j;
     if (extra != kNone) {
-        // Is `extra` on the ray within j + 1 steps?
-        const auto fx = static_cast<std::int32_t>(from % m_stride), fy = static_cast<std::int32_t>(from / m_stride);
-        const auto ex = static_cast<std::int32_t>(extra % m_stride), ey = static_cast<std::int32_t>(extra / m_stride);
-        const std::int32_t ddx = ex - fx, ddy = ey - fy;
+        // Is `extra` (at offset ddx, ddy from `from`) on the ray within j + 1 steps?
         std::int32_t k = -1;
         if (kDx[d] == 0) {
             if (ddx == 0 && ddy * kDy[d] > 0) k = std::abs(ddy);
@@ -318,29 +316,38 @@ std::uint32_t SubgoalGraph::hit(std::uint32_t from, int d, std::uint32_t extra, 
 }
 
 void SubgoalGraph::reachable(std::uint32_t from, std::uint32_t extra, std::vector<std::uint32_t>& out) const {
+    // Offsets of `extra` from the current cell (only read when extra != kNone).
+    std::int32_t ex = 0, ey = 0;
+    if (extra != kNone) {
+        ex = static_cast<std::int32_t>(extra % m_stride) - static_cast<std::int32_t>(from % m_stride);
+        ey = static_cast<std::int32_t>(extra / m_stride) - static_cast<std::int32_t>(from / m_stride);
+    }
     int j = 0;
     for (int d = 0; d < 8; d += 2) {
-        const std::uint32_t t = hit(from, d, extra, j);
+        const std::uint32_t t = hit(from, d, extra, j, ex, ey);
         if (t != kNone) out.push_back(t);
     }
     for (int d = 1; d < 8; d += 2) {
         const int ca = d - 1, cb = (d + 1) & 7;
         int max_a = 0, max_b = 0;
-        (void)hit(from, ca, extra, max_a);
-        (void)hit(from, cb, extra, max_b);
+        (void)hit(from, ca, extra, max_a, ex, ey);
+        (void)hit(from, cb, extra, max_b, ex, ey);
         int diag = 0;
-        const std::uint32_t t = hit(from, d, extra, diag);
+        const std::uint32_t t = hit(from, d, extra, diag, ex, ey);
         if (t != kNone) out.push_back(t);
         auto p = static_cast<std::uint32_t>(from);
-        for (int i = 1; i <= diag; ++i) {
+        std::int32_t px = ex, py = ey;
+        for (int i = 1; i <= diag && (max_a >= 0 || max_b >= 0); ++i) {
             p = static_cast<std::uint32_t>(static_cast<std::int64_t>(p) + m_delta[d]);
-            const std::uint32_t ta = hit(p, ca, extra, j);
+            px -= kDx[d];
+            py -= kDy[d];
+            const std::uint32_t ta = hit(p, ca, extra, j, px, py);
             if (ta != kNone && j <= max_a) {
                 out.push_back(ta);
                 --j;
             }
             if (j < max_a) max_a = j;
-            const std::uint32_t tb = hit(p, cb, extra, j);
+            const std::uint32_t tb = hit(p, cb, extra, j, px, py);
             if (tb != kNone && j <= max_b) {
                 out.push_back(tb);
                 --j;
@@ -591,6 +598,12 @@ struct SubgoalPathfinder::Impl {
             const auto targets = graph->up_targets(x);
             const auto lengths = graph->up_lengths(x);
             const auto middles = graph->up_middles(x);
+            // Stall on demand: a higher neighbour already reached more cheaply proves that x is not on a
+            // shortest upward path from this side's end, so its edges need not be relaxed.
+            bool stalled = false;
+            for (std::size_t i = 0; i < targets.size() && !stalled; ++i)
+                stalled = sd.stamp[targets[i]] == generation && sd.dist[targets[i]] + lengths[i] < d;
+            if (stalled) continue;
             for (std::size_t i = 0; i < targets.size(); ++i) {
                 ++stats.generated;
                 push(sd, targets[i], d + lengths[i], x, middles[i]);

@@ -136,7 +136,8 @@ public:
 private:
     [[nodiscard]] bool legal(std::uint32_t node, int direction) const noexcept;
     void contract(std::vector<std::uint64_t>& pairs);
-    std::uint32_t hit(std::uint32_t from, int direction, std::uint32_t extra, int& clearance) const noexcept;
+    std::uint32_t hit(std::uint32_t from, int direction, std::uint32_t extra, int& clearance, std::int32_t extra_dx,
+                      std::int32_t extra_dy) const noexcept;
     [[nodiscard]] bool segment_free(std::uint32_t a, int first, int count_first, int second, int count_second) const noexcept;
 
     std::vector<std::uint8_t> m_pass;       // padded passability snapshot; border cells are 0
