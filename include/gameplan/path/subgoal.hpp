@@ -1,46 +1,47 @@
 #pragma once
 /// @file subgoal.hpp
-/// A preprocessed, exactly optimal tier for static grid maps: simple subgoal graphs (`SubgoalGraph`,
-/// `SubgoalPathfinder`).
+/// A preprocessed, exactly optimal tier for static grid maps: subgoal graphs with a contraction hierarchy
+/// (`SubgoalGraph`, `SubgoalPathfinder`). User guide: docs/subgoal.md.
 ///
 /// Overview
 /// --------
 /// Subgoal graphs (Uras, Koenig and Hernandez, "Subgoal Graphs for Optimal Pathfinding in Eight-Neighbor
-/// Grids", ICAPS 2013; a winner of the Grid-Based Path Planning Competition) place a *subgoal* at every
-/// convex corner of the obstacles: a passable cell with a blocked diagonal neighbour whose two cells
-/// beside it are passable. Every shortest path bends only at such corners, and between two consecutive
-/// bends it is an octile-freespace path ("k diagonal steps and m straight steps", octile length). The
-/// graph links two subgoals when one is *direct-h-reachable* from the other: an octile-length path
-/// exists between them, found by a sweep that stops at the first subgoal in each direction. Distances
-/// in that graph equal grid distances between subgoals.
+/// Grids", ICAPS 2013) place a *subgoal* at every convex corner of the obstacles: a passable cell with a
+/// blocked diagonal neighbour whose two cells beside it are passable. Every shortest path bends only at
+/// such corners, and between two consecutive bends it is an octile-freespace path ("k diagonal steps and
+/// m straight steps", octile length). The graph links two subgoals when one is *direct-h-reachable*
+/// from the other: an octile-length path exists between them, found by a sweep that stops at the first
+/// subgoal in each direction. Distances in that graph equal grid distances between subgoals.
 ///
-/// Preprocessing (`SubgoalGraph::build`, O(cells + edges)): the subgoals, per cell and direction the
-/// number of free steps before the next wall or subgoal (the *clearance*, used by the sweep), and the
-/// graph's edges (compressed sparse rows, octile weights).
+/// Preprocessing (`SubgoalGraph::build`): the subgoals; per cell and direction the number of free steps
+/// before the next wall or subgoal (the *clearance*, read by the sweep); the graph's edges; then a
+/// contraction hierarchy over the graph (Geisberger et al. 2008: subgoals contracted in the order of a
+/// lazily updated edge difference, a shortcut added unless a bounded witness search finds a path at most
+/// as long, so distances stay exact), stored as each subgoal's upward edges.
 ///
 /// Query (`SubgoalPathfinder`): the start and the goal are joined to the subgoals direct-h-reachable
 /// from them (the same sweep, each end counting as a subgoal for the other, so a goal in octile
-/// freespace of the start is answered at once); A* with the octile heuristic (the engine's
-/// `search::SearchContext`) then searches the subgoal graph, usually a few hundred nodes where online
-/// JPS expands thousands of cells; finally each edge is refined to cells, diagonal steps first or
-/// straight steps first (whichever of the two is free; one of them is, by construction). The cost is
-/// exactly the optimal octile cost; the path is one of the optimal paths, expanded to every cell.
+/// freespace of the start is answered without search); a bidirectional Dijkstra climbs the hierarchy
+/// from both ends (stall-on-demand; it stops when neither side can improve the best meeting cost);
+/// shortcuts are unpacked and each subgoal-graph edge is refined to cells, diagonal steps first or
+/// straight steps first (one of them is free by construction). The cost is exactly the optimal octile
+/// cost; the path is one of the optimal paths, expanded to every cell.
 ///
 /// Supported queries: those of JPS (jps.hpp): `Movement::Eight`, `DiagonalRule::NoCornerCutting` (the
 /// MovingAI / GPPC rules), uniform costs; anything else returns `Status::InvalidQuery`. The heuristic and
-/// weight of `GridSearchOptions` apply to the A* over the subgoal graph with the same meaning as for
-/// `GridPathfinder` (Auto = octile, exact; a weight above 1 gives bounded-suboptimal paths);
-/// `budget.max_expansions` counts subgoal-graph expansions. `islands`, `dead_ends` and `penalties` are
-/// not supported (a penalty layer returns `InvalidQuery`; the other two are ignored).
+/// weight of `GridSearchOptions` are accepted (a weight must be finite and >= 1) and do not change the
+/// answer, which is always optimal. `budget.max_expansions` counts hierarchy nodes settled, a deadline
+/// is checked every 64 of them; the memory budget does not apply (the search state is sized by
+/// `build`). A penalty layer returns `InvalidQuery`; `islands` and `dead_ends` are ignored.
 ///
 /// Cell changes: the graph is a snapshot of the map at `build`. `SubgoalPathfinder::begin(map, ...)` on a
 /// map whose version (or identity or size) differs from the snapshot answers with online JPS instead
 /// (exactly optimal too, counted by `fallback_count()`), until `build(map)` is called again. A game
-/// that changes cells rarely calls `build` after a batch of changes (tens of milliseconds for a
+/// that changes cells rarely calls `build` after a batch of changes (0.1 to 8 s of CPU for a
 /// 512 x 512 map; see docs/benchmarks.md); queries stay correct in between.
 ///
-/// Memory: per padded cell 1 byte of passability, 4 of subgoal id and 16 of clearances, plus 12 bytes
-/// per directed edge and the per-subgoal search state of each pathfinder (about 40 bytes per subgoal).
+/// Memory: per padded cell 1 byte of passability, 4 of subgoal id and 16 of clearances; 16 bytes per
+/// upward edge and 8 per subgoal; each pathfinder's search state is about 56 bytes per subgoal.
 ///
 /// Thread-safety: a built graph is read-only during searches, so many pathfinders (one per thread) may
 /// search one const graph at once (`begin(const SubgoalGraph&, ...)`). `build` must not overlap a search.
@@ -65,7 +66,8 @@ public:
     SubgoalGraph() = default;
 
     /// Builds the graph for `map`. Returns `JpsSupport::Ok`; `EmptyMap` (nothing is built); or
-    /// `TerrainCosts` (nothing is built: searches need uniform costs). O(cells + edges); allocates
+    /// `TerrainCosts` (nothing is built: searches need uniform costs). O(cells + edges) plus the contraction
+    /// (bounded witness searches); allocates
     /// (may throw std::bad_alloc); reuses its buffers when rebuilt.
     JpsSupport build(const GridMap& map);
 
@@ -146,7 +148,7 @@ private:
     std::vector<std::uint32_t> m_subgoal_node;
     std::vector<std::uint32_t> m_offsets;   // CSR over subgoal ids
     std::vector<std::uint32_t> m_targets;
-    std::vector<double> m_lengths;          // lengths (octile for subgoal-graph edges)
+    std::vector<double> m_lengths;          // upward edge lengths (octile for subgoal-graph edges)
     std::vector<std::uint32_t> m_middles;   // bypassed subgoal of a shortcut, or UINT32_MAX
     std::vector<std::uint32_t> m_rank;
     std::size_t m_edge_count = 0;
@@ -172,7 +174,7 @@ public:
     SubgoalPathfinder& operator=(const SubgoalPathfinder&) = delete;
 
     /// Builds the owned graph for `map` (SubgoalGraph::build) and sizes the search state so that the
-    /// next queries do not allocate. O(cells + edges).
+    /// next queries do not allocate. See SubgoalGraph::build.
     JpsSupport build(const GridMap& map);
 
     /// The owned graph.
