@@ -39,6 +39,7 @@ std::string_view to_string(GridAlgorithm algorithm) noexcept {
         case GridAlgorithm::JpsPlus: return "jps-plus";
         case GridAlgorithm::Hpa: return "hpa";
         case GridAlgorithm::Theta: return "theta";
+        case GridAlgorithm::Subgoal: return "subgoal";
     }
     return "unknown";
 }
@@ -60,7 +61,8 @@ bool grid_algorithm_exact(GridAlgorithm algorithm) noexcept {
         case GridAlgorithm::AStar:
         case GridAlgorithm::Dijkstra:
         case GridAlgorithm::Jps:
-        case GridAlgorithm::JpsPlus: return true;
+        case GridAlgorithm::JpsPlus:
+        case GridAlgorithm::Subgoal: return true;
         case GridAlgorithm::Hpa:
         case GridAlgorithm::Theta: return false;
     }
@@ -89,6 +91,15 @@ std::shared_ptr<const GridPreparation> prepare_grid(const path::GridMap& map, Gr
                                  std::string(path::describe(support)));
             if (algorithm == GridAlgorithm::Jps) return prepared;  // its snapshot is per runner
             (void)prepared->jump_table.build(map);
+            prepared->bytes = prepared->jump_table.memory_bytes();
+            break;
+        }
+        case GridAlgorithm::Subgoal: {
+            const path::JpsSupport support = path::check_jps_support(map, options);
+            if (support != path::JpsSupport::Ok)
+                throw UsageError("algorithm subgoal: " + std::string(path::describe(support)));
+            (void)prepared->subgoal.build(map);
+            prepared->bytes = prepared->subgoal.memory_bytes();
             break;
         }
         case GridAlgorithm::Hpa: {
@@ -132,7 +143,8 @@ GridRunner::GridRunner(const path::GridMap& map, GridAlgorithm algorithm, const 
             break;
         }
         case GridAlgorithm::JpsPlus:
-        case GridAlgorithm::Hpa: break;
+        case GridAlgorithm::Hpa:
+        case GridAlgorithm::Subgoal: break;
         case GridAlgorithm::Theta: m_theta.reserve(map); break;
     }
 }
@@ -154,6 +166,11 @@ GridRun GridRunner::run(path::GridPoint from, path::GridPoint to, path::GridPath
             if (m_jps_plus.begin(m_prepared->jump_table, from, to, m_options) == Status::InProgress) (void)m_jps_plus.step();
             result.status = m_jps_plus.finish(out);
             result.expanded = m_jps_plus.stats().expanded;
+            break;
+        case GridAlgorithm::Subgoal:
+            if (m_subgoal.begin(m_prepared->subgoal, from, to, m_options) == Status::InProgress) (void)m_subgoal.step();
+            result.status = m_subgoal.finish(out);
+            result.expanded = m_subgoal.stats().expanded;
             break;
         case GridAlgorithm::Hpa: {
             path::HpaQueryOptions q;
@@ -189,7 +206,8 @@ bool GridRunner::expanded(path::GridPoint p) const noexcept {
         case GridAlgorithm::Jps: return m_jps.closed(p);
         case GridAlgorithm::JpsPlus: return m_jps_plus.closed(p);
         case GridAlgorithm::Theta: return m_theta.closed(p);
-        case GridAlgorithm::Hpa: return false;
+        case GridAlgorithm::Hpa:
+        case GridAlgorithm::Subgoal: return false;
     }
     return false;
 }
@@ -234,13 +252,15 @@ namespace {
 
 // What the search state and the preprocessing of `args` take on `map` (the map itself excluded), from
 // the per-cell sizes the library documents: search state about 20 bytes per cell; JPS+ table 17
-// bytes per padded cell; islands 8 bytes per cell; dead ends 8 bytes per cell plus 30 while built.
+// bytes per padded cell; subgoal graph 21 plus its edges; islands 8 bytes per cell; dead ends 8 bytes per cell plus 30 while built.
 void check_path_memory(const PathArgs& args, GridAlgorithm algorithm, const path::GridMap& map) {
     const double cells = double(map.width()) * double(map.height());
     double bytes = 20.0 * cells;
     std::string what = "searching this " + std::to_string(map.width()) + " x " + std::to_string(map.height()) +
                        " map with --algorithm " + std::string(to_string(algorithm));
     if (algorithm == GridAlgorithm::JpsPlus) bytes += 17.0 * (double(map.width()) + 2) * (double(map.height()) + 2);
+    // subgoal graph: 21 bytes per padded cell before its edges (docs/subgoal.md)
+    if (algorithm == GridAlgorithm::Subgoal) bytes += 21.0 * (double(map.width()) + 2) * (double(map.height()) + 2);
     if (args.islands) bytes += 8.0 * cells, what += " --islands";
     if (args.dead_ends) bytes += 38.0 * cells, what += " --dead-ends";
     if (args.area.any()) bytes += (1.0 + 9.0 * double(args.area.layers.size())) * cells, what += " with areas and layers";

@@ -257,6 +257,9 @@ void run_scen(const ScenArgs& args, int& exit_code) {
         double setup_ms = 0;
         for (const auto& m : maps) setup_ms += m->setup_ms;
         if (setup_ms > 0) summary["preprocess_ms"] = std::round(setup_ms * 100.0) / 100.0;
+        std::size_t preprocess_bytes = 0;
+        for (const auto& m : maps) preprocess_bytes += m->prepared->bytes;
+        if (preprocess_bytes > 0) summary["preprocess_bytes"] = preprocess_bytes;
         std::cout << summary.dump() << '\n';
     } else {
         for (const auto& line : mismatch_lines) std::cout << line << '\n';
@@ -277,6 +280,9 @@ void run_scen(const ScenArgs& args, int& exit_code) {
         for (const auto& m : maps) setup_ms += m->setup_ms;
         if (setup_ms > 0)
             std::cout << "preprocessing ms: " << std::fixed << std::setprecision(2) << setup_ms << std::defaultfloat << '\n';
+        std::size_t preprocess_bytes = 0;
+        for (const auto& m : maps) preprocess_bytes += m->prepared->bytes;
+        if (preprocess_bytes > 0) std::cout << "preprocessing bytes: " << preprocess_bytes << '\n';
         if (args.threads > 1) std::cout << "threads: " << args.threads << '\n';
     }
     exit_code = mismatches == 0 ? 0 : 1;

@@ -8,6 +8,7 @@
 #include <gameplan/path/hpa.hpp>
 #include <gameplan/path/jps.hpp>
 #include <gameplan/path/jps_plus.hpp>
+#include <gameplan/path/subgoal.hpp>
 #include <gameplan/path/theta_star.hpp>
 
 #include <cstdint>
@@ -57,10 +58,12 @@ enum class GridAlgorithm : std::uint8_t {
     JpsPlus,   ///< "jps-plus": preprocessed jump tables (optimal)
     Hpa,       ///< "hpa": two-tier hierarchical search (inexact)
     Theta,     ///< "theta": Theta*, any-angle paths (waypoints; Euclidean cost, at most the grid optimum)
+    Subgoal,   ///< "subgoal": preprocessed subgoal graph with a contraction hierarchy (optimal)
 };
 /// Every algorithm, in the order --help lists them.
 inline constexpr GridAlgorithm kGridAlgorithms[] = {GridAlgorithm::AStar, GridAlgorithm::Dijkstra, GridAlgorithm::Jps,
-                                                    GridAlgorithm::JpsPlus, GridAlgorithm::Hpa, GridAlgorithm::Theta};
+                                                    GridAlgorithm::JpsPlus, GridAlgorithm::Hpa, GridAlgorithm::Theta,
+                                                    GridAlgorithm::Subgoal};
 /// Name of an algorithm as the command line spells it.
 std::string_view to_string(GridAlgorithm algorithm) noexcept;
 /// Parses a name produced by to_string; nullopt for anything else.
@@ -121,7 +124,9 @@ struct GridRunnerSettings {
 struct GridPreparation {
     path::JumpTable jump_table;      ///< built for GridAlgorithm::JpsPlus
     path::HierarchicalMap hierarchy; ///< built for GridAlgorithm::Hpa
+    path::SubgoalGraph subgoal;      ///< built for GridAlgorithm::Subgoal
     double micros = 0.0;             ///< wall-clock time of the build (0 when there is nothing to build)
+    std::size_t bytes = 0;           ///< memory held by the preprocessing (0 when there is none)
 };
 /// Checks that `map` and the options suit `algorithm` and builds its preprocessing. Throws UsageError.
 std::shared_ptr<const GridPreparation> prepare_grid(const path::GridMap& map, GridAlgorithm algorithm,
@@ -144,6 +149,8 @@ public:
     /// Wall-clock time of the preprocessing (the shared build, plus JPS's own snapshot; 0 for
     /// algorithms without any).
     [[nodiscard]] double setup_micros() const noexcept { return m_prepared->micros + m_sync_micros; }
+    /// Bytes held by the shared preprocessing (jump table, subgoal graph; 0 for the others).
+    [[nodiscard]] std::size_t preprocess_bytes() const noexcept { return m_prepared->bytes; }
     /// True if the last run() expanded cell `p` (jump points for JPS; abstract node cells on the
     /// abstract path's search for HPA* are not tracked: false).
     [[nodiscard]] bool expanded(path::GridPoint p) const noexcept;
@@ -164,5 +171,6 @@ private:
     path::JpsPlusPathfinder m_jps_plus;  // searches m_prepared->jump_table
     path::HpaPathfinder m_hpa;
     path::ThetaStar m_theta;
+    path::SubgoalPathfinder m_subgoal;  // searches m_prepared->subgoal
 };
 }  // namespace gameplan::cli

@@ -1,0 +1,178 @@
+// The preprocessed exact tier (subgoal graphs, subgoal.hpp) against online JPS on the shared MovingAI maps,
+// queries interleaved in one process.
+//
+// One benchmark iteration runs every scenario of a map through both searches, in blocks of 32 scenarios:
+// JPS on the block, then the subgoal graph on the same block, each block timed with the thread's CPU
+// clock, so both see the same machine state. Counters:
+//   jps_us, subgoal_us  mean CPU microseconds per query
+//   speedup             jps_us / subgoal_us
+//   mismatches          scenarios where either cost differs from the .scen optimal length by more than
+//                       one unit in its last printed digit (must be 0)
+//   exp_per_query       mean subgoal-graph nodes expanded per query (both directions)
+//   gen_per_query       mean edges relaxed per query
+// The build benchmark reports the preprocessing (build_ms, thread CPU), the graph's memory (graph_bytes),
+// subgoals and edges, and memory_ratio = graph bytes / the bytes of a warmed-up JpsPathfinder on the same
+// map (its snapshot and per-cell search state).
+//
+//   build/bench/bench_subgoal --benchmark_min_time=1x [--benchmark_filter=brc202d|Aftershock]
+#include <gameplan/io/load_error.hpp>
+#include <gameplan/io/movingai.hpp>
+#include <gameplan/path/grid_map.hpp>
+#include <gameplan/path/jps.hpp>
+#include <gameplan/path/subgoal.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+using namespace gameplan;
+using namespace gameplan::path;
+
+namespace {
+
+struct Dataset {
+    std::string name;
+    GridMap map;
+    std::vector<io::Scenario> scenarios;
+};
+
+struct SharedMap {
+    const char* name;
+    const char* map;
+    const char* scen;
+};
+constexpr SharedMap kSharedMaps[] = {
+    {"brc202d", "maps/dao/brc202d.map", "scenarios/dao/brc202d.map.scen"},
+    {"Aftershock", "maps/sc1/Aftershock.map", "scenarios/sc1/Aftershock.map.scen"},
+    {"random512-40-0", "maps/random/random512-40-0.map", "scenarios/random/random512-40-0.map.scen"},
+    {"maze512-1-0", "maps/mazes/maze512-1-0.map", "scenarios/mazes/maze512-1-0.map.scen"},
+    {"arena", "maps/dao/arena.map", "scenarios/dao/arena.map.scen"},
+    {"den312d", "maps/dao/den312d.map", "scenarios/dao/den312d.map.scen"},
+    {"lak303d", "maps/dao/lak303d.map", "scenarios/dao/lak303d.map.scen"},
+    {"orz900d", "maps/dao/orz900d.map", "scenarios/dao/orz900d.map.scen"},
+    {"maze512-8-0", "maps/mazes/maze512-8-0.map", "scenarios/mazes/maze512-8-0.map.scen"},
+    {"random512-10-0", "maps/random/random512-10-0.map", "scenarios/random/random512-10-0.map.scen"},
+    {"16room_000", "maps/rooms/16room_000.map", "scenarios/rooms/16room_000.map.scen"},
+    {"AR0011SR", "maps/bg512/AR0011SR.map", "scenarios/bg512/AR0011SR.map.scen"},
+};
+
+std::vector<Dataset>& datasets() {
+    static std::vector<Dataset> all;
+    return all;
+}
+
+double thread_seconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+void BM_Interleaved(benchmark::State& state, const Dataset* data) {
+    JpsPathfinder jps;
+    SubgoalPathfinder sg;
+    if (sg.build(data->map) != JpsSupport::Ok) {
+        state.SkipWithError("subgoal graph not built");
+        return;
+    }
+    GridPath path;
+    path.cells.reserve(8192);
+    const auto& scen = data->scenarios;
+    for (const auto& s : scen) {  // warm-up: sizes every buffer
+        (void)jps.find_path(data->map, s.start, s.goal, {}, path);
+        (void)sg.find_path(data->map, s.start, s.goal, {}, path);
+    }
+    constexpr std::size_t kBlock = 32;
+    double jps_time = 0, sg_time = 0, expanded = 0, generated = 0, mismatches = 0, queries = 0;
+    for (auto _ : state) {
+        const double t0 = thread_seconds();
+        for (std::size_t b = 0; b < scen.size(); b += kBlock) {
+            const std::size_t e = std::min(scen.size(), b + kBlock);
+            const double a = thread_seconds();
+            for (std::size_t i = b; i < e; ++i) {
+                const Status st = jps.find_path(data->map, scen[i].start, scen[i].goal, {}, path);
+                if (st != Status::Found || std::abs(path.cost - scen[i].optimal) > scen[i].tolerance) mismatches += 1;
+            }
+            const double m = thread_seconds();
+            for (std::size_t i = b; i < e; ++i) {
+                const Status st = sg.find_path(data->map, scen[i].start, scen[i].goal, {}, path);
+                if (st != Status::Found || std::abs(path.cost - scen[i].optimal) > scen[i].tolerance) mismatches += 1;
+                expanded += static_cast<double>(sg.stats().expanded);
+                generated += static_cast<double>(sg.stats().generated);
+            }
+            const double z = thread_seconds();
+            jps_time += m - a;
+            sg_time += z - m;
+        }
+        queries += static_cast<double>(scen.size());
+        state.SetIterationTime(thread_seconds() - t0);
+    }
+    state.counters["jps_us"] = 1e6 * jps_time / queries;
+    state.counters["subgoal_us"] = 1e6 * sg_time / queries;
+    state.counters["speedup"] = jps_time / sg_time;
+    state.counters["mismatches"] = mismatches;
+    state.counters["exp_per_query"] = expanded / queries;
+    state.counters["gen_per_query"] = generated / queries;
+    state.counters["fallbacks"] = static_cast<double>(sg.fallback_count());
+}
+
+void BM_Build(benchmark::State& state, const Dataset* data) {
+    SubgoalGraph graph;
+    double seconds = 0, builds = 0;
+    for (auto _ : state) {
+        const double a = thread_seconds();
+        benchmark::DoNotOptimize(graph.build(data->map));
+        seconds += thread_seconds() - a;
+        builds += 1;
+    }
+    JpsPathfinder jps;
+    GridPath path;
+    jps.sync(data->map);  // sizes the per-cell search state
+    for (std::size_t i = 0; i < data->scenarios.size() && i < 200; ++i)
+        (void)jps.find_path(data->map, data->scenarios[i].start, data->scenarios[i].goal, {}, path);
+    state.counters["build_ms"] = 1e3 * seconds / builds;
+    state.counters["graph_bytes"] = static_cast<double>(graph.memory_bytes());
+    state.counters["jps_bytes"] = static_cast<double>(jps.memory_bytes());
+    state.counters["memory_ratio"] = static_cast<double>(graph.memory_bytes()) / static_cast<double>(jps.memory_bytes());
+    state.counters["subgoals"] = static_cast<double>(graph.subgoal_count());
+    state.counters["edges"] = static_cast<double>(graph.edge_count());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    benchmark::Initialize(&argc, argv);
+    const auto root = std::filesystem::path(GAMEPLAN_BENCHMARK_DATA_DIR) / "movingai";
+    if (!std::filesystem::is_directory(root)) {
+        std::fprintf(stderr, "bench_subgoal: benchmark data not found at %s\n", root.string().c_str());
+        return 0;
+    }
+    auto& all = datasets();
+    all.reserve(std::size(kSharedMaps));
+    for (const auto& m : kSharedMaps) {
+        Dataset d;
+        d.name = m.name;
+        try {
+            d.map = io::load_movingai_map(root / m.map);
+            d.scenarios = io::load_movingai_scenarios(root / m.scen).scenarios;
+        } catch (const io::LoadError& e) {
+            std::fprintf(stderr, "bench_subgoal: %s\n", e.what());
+            return 1;
+        }
+        all.push_back(std::move(d));
+    }
+    for (const auto& d : all)
+        benchmark::RegisterBenchmark(("interleaved/" + d.name).c_str(), BM_Interleaved, &d)
+            ->UseManualTime()
+            ->Unit(benchmark::kMillisecond);
+    for (const auto& d : all)
+        benchmark::RegisterBenchmark(("build/" + d.name).c_str(), BM_Build, &d)->Unit(benchmark::kMillisecond);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

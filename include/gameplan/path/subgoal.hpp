@@ -1,0 +1,222 @@
+#pragma once
+/// @file subgoal.hpp
+/// A preprocessed, exactly optimal tier for static grid maps: subgoal graphs with a contraction hierarchy
+/// (`SubgoalGraph`, `SubgoalPathfinder`). User guide: docs/subgoal.md.
+///
+/// Overview
+/// --------
+/// Subgoal graphs (Uras, Koenig and Hernandez, "Subgoal Graphs for Optimal Pathfinding in Eight-Neighbor
+/// Grids", ICAPS 2013) place a *subgoal* at every convex corner of the obstacles: a passable cell with a
+/// blocked diagonal neighbour whose two cells beside it are passable. Every shortest path bends only at
+/// such corners, and between two consecutive bends it is an octile-freespace path ("k diagonal steps and
+/// m straight steps", octile length). The graph links two subgoals when one is *direct-h-reachable*
+/// from the other: an octile-length path exists between them, found by a sweep that stops at the first
+/// subgoal in each direction. Distances in that graph equal grid distances between subgoals.
+///
+/// Preprocessing (`SubgoalGraph::build`): the subgoals; per cell and direction the number of free steps
+/// before the next wall or subgoal (the *clearance*, read by the sweep); the graph's edges; then a
+/// contraction hierarchy over the graph (Geisberger et al. 2008: subgoals contracted in the order of a
+/// lazily updated edge difference, a shortcut added unless a bounded witness search finds a path at most
+/// as long, so distances stay exact), stored as each subgoal's upward edges.
+///
+/// Query (`SubgoalPathfinder`): the start and the goal are joined to the subgoals direct-h-reachable
+/// from them (the same sweep, each end counting as a subgoal for the other, so a goal in octile
+/// freespace of the start is answered without search); a bidirectional Dijkstra climbs the hierarchy
+/// from both ends (stall-on-demand; it stops when neither side can improve the best meeting cost);
+/// shortcuts are unpacked and each subgoal-graph edge is refined to cells, diagonal steps first or
+/// straight steps first (one of them is free by construction). The cost is exactly the optimal octile
+/// cost; the path is one of the optimal paths, expanded to every cell.
+///
+/// Supported queries: those of JPS (jps.hpp): `Movement::Eight`, `DiagonalRule::NoCornerCutting` (the
+/// MovingAI / GPPC rules), uniform costs; anything else returns `Status::InvalidQuery`. The heuristic and
+/// weight of `GridSearchOptions` are accepted (a weight must be finite and >= 1) and do not change the
+/// answer, which is always optimal. `budget.max_expansions` counts hierarchy nodes settled, a deadline
+/// is checked every 64 of them; the memory budget does not apply (the search state is sized by
+/// `build`). A penalty layer returns `InvalidQuery`; `islands` and `dead_ends` are ignored.
+///
+/// Cell changes: the graph is a snapshot of the map at `build`. `SubgoalPathfinder::begin(map, ...)` on a
+/// map whose version (or identity or size) differs from the snapshot answers with online JPS instead
+/// (exactly optimal too, counted by `fallback_count()`), until `build(map)` is called again. A game
+/// that changes cells rarely calls `build` after a batch of changes (0.1 to 8 s of CPU for a
+/// 512 x 512 map; see docs/benchmarks.md); queries stay correct in between.
+///
+/// Memory: per padded cell 1 byte of passability, 4 of subgoal id and 16 of clearances; 16 bytes per
+/// upward edge and 8 per subgoal; each pathfinder's search state is about 56 bytes per subgoal.
+///
+/// Thread-safety: a built graph is read-only during searches, so many pathfinders (one per thread) may
+/// search one const graph at once (`begin(const SubgoalGraph&, ...)`). `build` must not overlap a search.
+
+#include <gameplan/path/grid_map.hpp>
+#include <gameplan/path/grid_search.hpp>
+#include <gameplan/path/jps.hpp>
+#include <gameplan/search/indexed_heap.hpp>
+#include <gameplan/search/search_context.hpp>
+#include <gameplan/status.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace gameplan::path {
+
+/// A simple subgoal graph of a map (see the file overview).
+class SubgoalGraph {
+public:
+    SubgoalGraph() = default;
+
+    /// Builds the graph for `map`. Returns `JpsSupport::Ok`; `EmptyMap` (nothing is built); or
+    /// `TerrainCosts` (nothing is built: searches need uniform costs). O(cells + edges) plus the contraction
+    /// (bounded witness searches); allocates
+    /// (may throw std::bad_alloc); reuses its buffers when rebuilt.
+    JpsSupport build(const GridMap& map);
+
+    /// True if the graph is built and in step with `map` (same map object, same size, same version). O(1).
+    [[nodiscard]] bool in_sync(const GridMap& map) const noexcept;
+    /// True once build() built a graph.
+    [[nodiscard]] bool built() const noexcept { return m_built; }
+    /// The map version the graph reflects.
+    [[nodiscard]] std::uint64_t map_version() const noexcept { return m_version; }
+    /// Width of the map the graph was built from.
+    [[nodiscard]] std::int32_t width() const noexcept { return m_width; }
+    /// Height of the map the graph was built from.
+    [[nodiscard]] std::int32_t height() const noexcept { return m_height; }
+    /// Passability of a cell in the graph's snapshot (false off the map).
+    [[nodiscard]] bool passable(GridPoint p) const noexcept;
+    /// True if cell `p` is a subgoal.
+    [[nodiscard]] bool is_subgoal(GridPoint p) const noexcept;
+    /// Number of subgoals (graph nodes).
+    [[nodiscard]] std::size_t subgoal_count() const noexcept { return m_subgoal_node.size(); }
+    /// Number of undirected edges of the subgoal graph (direct-h-reachable pairs).
+    [[nodiscard]] std::size_t edge_count() const noexcept { return m_edge_count; }
+    /// Number of shortcuts the contraction added.
+    [[nodiscard]] std::size_t shortcut_count() const noexcept { return m_shortcut_count; }
+    /// The cell of subgoal `id` (< subgoal_count()).
+    [[nodiscard]] GridPoint subgoal(std::uint32_t id) const noexcept { return point(m_subgoal_node[id]); }
+    /// Bytes held by the graph (snapshot, clearances, ids, edges).
+    [[nodiscard]] std::size_t memory_bytes() const noexcept;
+
+    // For the search (internal layout over padded node indices, as GridMap::index).
+    /// Appends to `out` the direct-h-reachable targets of cell `from`: subgoals, plus `extra` (a padded
+    /// node index, or UINT32_MAX for none) counted as a subgoal. Each target as a padded node index.
+    void reachable(std::uint32_t from, std::uint32_t extra, std::vector<std::uint32_t>& out) const;
+    /// Padded node index of `p`. Precondition: on the map.
+    [[nodiscard]] std::uint32_t index(GridPoint p) const noexcept {
+        return static_cast<std::uint32_t>(p.y + 1) * m_stride + static_cast<std::uint32_t>(p.x + 1);
+    }
+    /// Point of a padded node index.
+    [[nodiscard]] GridPoint point(std::uint32_t node) const noexcept {
+        return GridPoint{static_cast<std::int32_t>(node % m_stride) - 1, static_cast<std::int32_t>(node / m_stride) - 1};
+    }
+    /// Subgoal id of a padded node index, or -1.
+    [[nodiscard]] std::int32_t subgoal_id(std::uint32_t node) const noexcept { return m_id[node]; }
+    /// Padded node index of subgoal `id`.
+    [[nodiscard]] std::uint32_t subgoal_node(std::uint32_t id) const noexcept { return m_subgoal_node[id]; }
+    /// Upward edges of subgoal `id` (to subgoals contracted later): target ids.
+    [[nodiscard]] std::span<const std::uint32_t> up_targets(std::uint32_t id) const noexcept {
+        return {m_targets.data() + m_offsets[id], m_targets.data() + m_offsets[id + 1]};
+    }
+    /// Upward edges of subgoal `id`: lengths, parallel to up_targets().
+    [[nodiscard]] std::span<const double> up_lengths(std::uint32_t id) const noexcept {
+        return {m_lengths.data() + m_offsets[id], m_lengths.data() + m_offsets[id + 1]};
+    }
+    /// Upward edges of subgoal `id`: the contracted subgoal a shortcut bypasses, or UINT32_MAX for an
+    /// edge of the subgoal graph; parallel to up_targets().
+    [[nodiscard]] std::span<const std::uint32_t> up_middles(std::uint32_t id) const noexcept {
+        return {m_middles.data() + m_offsets[id], m_middles.data() + m_offsets[id + 1]};
+    }
+    /// The bypassed subgoal of the edge between `low` and `high` (an upward edge of `low`), or
+    /// UINT32_MAX. Precondition: the edge exists.
+    [[nodiscard]] std::uint32_t middle(std::uint32_t low, std::uint32_t high) const noexcept;
+    /// The contraction rank of subgoal `id` (0 = contracted first).
+    [[nodiscard]] std::uint32_t rank(std::uint32_t id) const noexcept { return m_rank[id]; }
+    /// Writes the cells of an octile-freespace segment from `a` to `b` (padded node indices), `a`
+    /// excluded, `b` included, diagonal steps first or straight steps first, whichever is free. Returns
+    /// false (and writes nothing) if neither is.
+    bool refine(std::uint32_t a, std::uint32_t b, std::vector<GridPoint>& out) const;
+
+private:
+    [[nodiscard]] bool legal(std::uint32_t node, int direction) const noexcept;
+    void contract(std::vector<std::uint64_t>& pairs);
+    std::uint32_t hit(std::uint32_t from, int direction, std::uint32_t extra, int& clearance, std::int32_t extra_dx,
+                      std::int32_t extra_dy) const noexcept;
+    [[nodiscard]] bool segment_free(std::uint32_t a, int first, int count_first, int second, int count_second) const noexcept;
+
+    std::vector<std::uint8_t> m_pass;       // padded passability snapshot; border cells are 0
+    std::vector<std::int32_t> m_id;         // padded: subgoal id or -1
+    std::vector<std::uint16_t> m_clear;     // 8 per padded cell: free steps before a wall or a subgoal
+    std::vector<std::uint32_t> m_subgoal_node;
+    std::vector<std::uint32_t> m_offsets;   // CSR over subgoal ids
+    std::vector<std::uint32_t> m_targets;
+    std::vector<double> m_lengths;          // upward edge lengths (octile for subgoal-graph edges)
+    std::vector<std::uint32_t> m_middles;   // bypassed subgoal of a shortcut, or UINT32_MAX
+    std::vector<std::uint32_t> m_rank;
+    std::size_t m_edge_count = 0;
+    std::size_t m_shortcut_count = 0;
+    std::int64_t m_delta[8] = {};
+    const GridMap* m_map = nullptr;         // identity only
+    std::uint64_t m_version = 0;
+    std::int32_t m_width = 0;
+    std::int32_t m_height = 0;
+    std::uint32_t m_stride = 0;
+    bool m_built = false;
+};
+
+/// Reusable exact search over a SubgoalGraph, with online JPS as the fallback for a stale graph. See the
+/// file overview.
+class SubgoalPathfinder {
+public:
+    SubgoalPathfinder();
+    ~SubgoalPathfinder();
+    SubgoalPathfinder(SubgoalPathfinder&&) noexcept;
+    SubgoalPathfinder& operator=(SubgoalPathfinder&&) noexcept;
+    SubgoalPathfinder(const SubgoalPathfinder&) = delete;
+    SubgoalPathfinder& operator=(const SubgoalPathfinder&) = delete;
+
+    /// Builds the owned graph for `map` (SubgoalGraph::build) and sizes the search state so that the
+    /// next queries do not allocate. See SubgoalGraph::build.
+    JpsSupport build(const GridMap& map);
+
+    /// The owned graph.
+    [[nodiscard]] const SubgoalGraph& graph() const noexcept;
+
+    /// Starts a search on `map` with the owned graph; when the graph is not in step with `map` (never
+    /// built, or the map changed since), the query runs on online JPS instead (see the overview).
+    /// Returns `InProgress`, or `InvalidQuery` (unsupported options or map, a point off the map, a
+    /// blocked start or goal).
+    Status begin(const GridMap& map, GridPoint start, GridPoint goal, const GridSearchOptions& options = {});
+
+    /// Starts a search on a shared, built `graph` (which must outlive the search and not change during
+    /// it); its snapshot is the map. Returns `InProgress` or `InvalidQuery`.
+    Status begin(const SubgoalGraph& graph, GridPoint start, GridPoint goal, const GridSearchOptions& options = {});
+
+    /// Expands at most `slice_expansions` subgoals (or JPS jump points on the fallback). Returns
+    /// `InProgress` if the slice ran out first, else the final status (`Found`, `NoPath`,
+    /// `BudgetExhausted`), which later calls return again.
+    Status step(std::uint64_t slice_expansions = UINT64_MAX);
+
+    /// Writes the path found, expanded to every cell, into `out` (cleared when there is none), and
+    /// returns the status. Allocates only if `out.cells` must grow.
+    Status finish(GridPath& out) const;
+
+    /// begin (owned graph or fallback) + step + finish.
+    Status find_path(const GridMap& map, GridPoint start, GridPoint goal, const GridSearchOptions& options,
+                     GridPath& out);
+
+    /// Status of the current search.
+    [[nodiscard]] Status status() const noexcept;
+    /// Counters of the current search (`expanded` = subgoal-graph nodes expanded, including the start).
+    [[nodiscard]] const search::SearchStats& stats() const noexcept;
+    /// Cost of the path found, or +infinity.
+    [[nodiscard]] double cost() const noexcept;
+    /// Number of queries answered by the online JPS fallback because the graph was stale.
+    [[nodiscard]] std::uint64_t fallback_count() const noexcept;
+    /// Bytes held by the owned graph and the search state (the fallback's too once used).
+    [[nodiscard]] std::size_t memory_bytes() const noexcept;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace gameplan::path

@@ -1,0 +1,755 @@
+// Simple subgoal graphs (Uras, Koenig and Hernandez, ICAPS 2013): build, the direct-h-reachable sweep,
+// refinement, and the query over the engine's SearchContext. See include/gameplan/path/subgoal.hpp.
+#include <gameplan/path/grid_rules.hpp>
+#include <gameplan/path/subgoal.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <queue>
+#include <utility>
+
+namespace gameplan::path {
+
+namespace {
+
+// Directions clockwise from north (north = decreasing y).
+constexpr int kDx[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+constexpr int kDy[8] = {-1, -1, 0, 1, 1, 1, 0, -1};
+constexpr std::uint32_t kNone = UINT32_MAX;
+
+constexpr bool is_diagonal(int d) noexcept { return (d & 1) != 0; }
+
+double octile(std::int32_t dx, std::int32_t dy) noexcept {
+    const std::int32_t ax = std::abs(dx), ay = std::abs(dy);
+    const std::int32_t lo = std::min(ax, ay), hi = std::max(ax, ay);
+    return static_cast<double>(hi - lo) + kDiagonalStep * static_cast<double>(lo);
+}
+
+int direction_of(int sx, int sy) noexcept {
+    for (int d = 0; d < 8; ++d)
+        if (kDx[d] == sx && kDy[d] == sy) return d;
+    return -1;
+}
+
+}  // namespace
+
+// ---- SubgoalGraph --------------------------------------------------------------------------------------
+
+bool SubgoalGraph::legal(std::uint32_t node, int d) const noexcept {
+    const auto n = static_cast<std::uint32_t>(static_cast<std::int64_t>(node) + m_delta[d]);
+    if (!m_pass[n]) return false;
+    if (!is_diagonal(d)) return true;
+    return m_pass[static_cast<std::uint32_t>(static_cast<std::int64_t>(node) + kDx[d])] &&
+           m_pass[static_cast<std::uint32_t>(static_cast<std::int64_t>(node) + std::int64_t{kDy[d]} * m_stride)];
+}
+
+JpsSupport SubgoalGraph::build(const GridMap& map) {
+    m_built = false;
+    m_map = nullptr;
+    if (map.empty()) return JpsSupport::EmptyMap;
+    if (map.has_terrain_costs()) {
+        const auto costs = map.cost_data();
+        const auto pass = map.passable_data();
+        for (std::size_t i = 0; i < pass.size(); ++i)
+            if (pass[i] && costs[i] != 1u) return JpsSupport::TerrainCosts;
+    }
+    m_width = map.width();
+    m_height = map.height();
+    m_stride = map.stride();
+    m_version = map.version();
+    m_map = &map;
+    const auto pass = map.passable_data();
+    m_pass.assign(pass.begin(), pass.end());
+    const std::size_t bound = m_pass.size();
+    for (int d = 0; d < 8; ++d) m_delta[d] = std::int64_t{kDy[d]} * m_stride + kDx[d];
+
+    // Subgoals: passable cells with a blocked diagonal neighbour whose two cells beside it are passable.
+    m_id.assign(bound, -1);
+    m_subgoal_node.clear();
+    for (std::uint32_t node = 0; node < bound; ++node) {
+        if (!m_pass[node]) continue;
+        for (int d = 1; d < 8; d += 2) {
+            const auto diag = static_cast<std::uint32_t>(static_cast<std::int64_t>(node) + m_delta[d]);
+            if (!m_pass[diag] && m_pass[static_cast<std::uint32_t>(static_cast<std::int64_t>(node) + kDx[d])] &&
+                m_pass[static_cast<std::uint32_t>(static_cast<std::int64_t>(node) + std::int64_t{kDy[d]} * m_stride)]) {
+                m_id[node] = static_cast<std::int32_t>(m_subgoal_node.size());
+                m_subgoal_node.push_back(node);
+                break;
+            }
+        }
+    }
+
+    // Clearances: free steps in each direction before a wall (an illegal step) or a subgoal. Each entry
+    // depends on the entry of the next cell in the same direction, so the sweep runs against it.
+    m_clear.assign(bound * 8, 0);
+    const auto w = static_cast<std::uint32_t>(m_width), h = static_cast<std::uint32_t>(m_height);
+    for (int d = 0; d < 8; ++d) {
+        for (std::uint32_t yi = 0; yi < h; ++yi) {
+            const std::uint32_t y = kDy[d] > 0 ? h - 1 - yi : yi;
+            for (std::uint32_t xi = 0; xi < w; ++xi) {
+                const std::uint32_t x = kDx[d] > 0 ? w - 1 - xi : xi;
+                const std::uint32_t node = (y + 1) * m_stride + x + 1;
+                if (!m_pass[node] || !legal(node, d)) continue;
+                const auto next = static_cast<std::uint32_t>(static_cast<std::int64_t>(node) + m_delta[d]);
+                if (m_id[next] >= 0) continue;
+                const std::uint32_t c = m_clear[std::size_t{next} * 8 + static_cast<std::size_t>(d)] + 1u;
+                m_clear[std::size_t{node} * 8 + static_cast<std::size_t>(d)] =
+                    static_cast<std::uint16_t>(std::min<std::uint32_t>(c, 65535u));
+            }
+        }
+    }
+
+    // Edges: every direct-h-reachable pair, in both directions, without duplicates.
+    std::vector<std::uint64_t> pairs;
+    std::vector<std::uint32_t> found;
+    for (std::uint32_t id = 0; id < m_subgoal_node.size(); ++id) {
+        found.clear();
+        reachable(m_subgoal_node[id], kNone, found);
+        for (const std::uint32_t t : found) {
+            const auto other = static_cast<std::uint32_t>(m_id[t]);
+            if (other == id) continue;
+            pairs.push_back(std::uint64_t{id} << 32 | other);
+            pairs.push_back(std::uint64_t{other} << 32 | id);
+        }
+    }
+    std::sort(pairs.begin(), pairs.end());
+    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+    m_edge_count = pairs.size() / 2;
+    contract(pairs);
+    m_built = true;
+    return JpsSupport::Ok;
+}
+
+
+// Contraction hierarchy over the subgoal graph (Geisberger et al. 2008): subgoals are contracted one by one
+// in the order of a lazily updated priority (edge difference plus contracted neighbours); contracting v
+// adds a shortcut u-w of length |uv| + |vw| for each pair of its remaining neighbours unless a witness
+// search (Dijkstra in the remaining graph without v, bounded) finds a path at most that long. A bounded
+// witness search only ever adds shortcuts that were not needed, so distances stay exact. The upward
+// edges of v are its remaining edges when it is contracted.
+namespace {
+
+struct ChEdge {
+    std::uint32_t to;
+    std::uint32_t middle;
+    double length;
+};
+
+struct Witness {
+    std::vector<double> dist;
+    std::vector<std::uint32_t> stamp;
+    std::vector<std::pair<double, std::uint32_t>> heap;
+    std::uint32_t generation = 0;
+
+    // Distances from `source` in the remaining graph without `skip`, up to `limit` and `max_settled` nodes.
+    void run(const std::vector<std::vector<ChEdge>>& adj, std::uint32_t source, std::uint32_t skip, double limit,
+             int max_settled) {
+        ++generation;
+        heap.clear();
+        dist[source] = 0;
+        stamp[source] = generation;
+        heap.push_back({0.0, source});
+        int settled = 0;
+        const auto greater = [](const auto& x, const auto& y) { return x.first > y.first; };
+        while (!heap.empty() && settled < max_settled) {
+            std::pop_heap(heap.begin(), heap.end(), greater);
+            const auto [d, x] = heap.back();
+            heap.pop_back();
+            if (d > dist[x]) continue;
+            if (d > limit) break;
+            ++settled;
+            for (const ChEdge& e : adj[x]) {
+                if (e.to == skip) continue;
+                const double nd = d + e.length;
+                if (stamp[e.to] != generation || nd < dist[e.to]) {
+                    stamp[e.to] = generation;
+                    dist[e.to] = nd;
+                    heap.push_back({nd, e.to});
+                    std::push_heap(heap.begin(), heap.end(), greater);
+                }
+            }
+        }
+    }
+    [[nodiscard]] double at(std::uint32_t x) const noexcept {
+        return stamp[x] == generation ? dist[x] : std::numeric_limits<double>::infinity();
+    }
+};
+
+constexpr double kWitnessSlack = 1e-9;  // a witness this much longer still proves the shortcut unneeded
+constexpr int kWitnessSettled = 400;
+
+// Shortcuts needed to contract v (added to adj when `apply`).
+int contract_node(std::vector<std::vector<ChEdge>>& adj, Witness& witness, std::uint32_t v, bool apply,
+                  std::vector<ChEdge>& scratch) {
+    scratch = adj[v];
+    int shortcuts = 0;
+    for (std::size_t i = 0; i < scratch.size(); ++i) {
+        const ChEdge& uv = scratch[i];
+        double limit = 0;
+        for (std::size_t k = i + 1; k < scratch.size(); ++k) limit = std::max(limit, uv.length + scratch[k].length);
+        if (i + 1 >= scratch.size()) break;
+        witness.run(adj, uv.to, v, limit + kWitnessSlack, kWitnessSettled);
+        for (std::size_t k = i + 1; k < scratch.size(); ++k) {
+            const ChEdge& vw = scratch[k];
+            const double via = uv.length + vw.length;
+            if (witness.at(vw.to) <= via + kWitnessSlack) continue;
+            ++shortcuts;
+            if (!apply) continue;
+            for (const auto& [from, to] : {std::pair{uv.to, vw.to}, std::pair{vw.to, uv.to}}) {
+                bool present = false;
+                for (ChEdge& e : adj[from])
+                    if (e.to == to) {
+                        present = true;
+                        if (via < e.length) {
+                            e.length = via;
+                            e.middle = v;
+                        }
+                    }
+                if (!present) adj[from].push_back(ChEdge{to, v, via});
+            }
+        }
+    }
+    return shortcuts;
+}
+
+}  // namespace
+
+void SubgoalGraph::contract(std::vector<std::uint64_t>& pairs) {
+    const std::size_t n = m_subgoal_node.size();
+    std::vector<std::vector<ChEdge>> adj(n);
+    for (const std::uint64_t pr : pairs) {
+        const auto a = static_cast<std::uint32_t>(pr >> 32), b = static_cast<std::uint32_t>(pr);
+        const GridPoint pa = point(m_subgoal_node[a]), pb = point(m_subgoal_node[b]);
+        adj[a].push_back(ChEdge{b, kNone, octile(pb.x - pa.x, pb.y - pa.y)});
+    }
+    std::vector<std::uint64_t>().swap(pairs);
+    Witness witness;
+    witness.dist.assign(n, 0.0);
+    witness.stamp.assign(n, 0);
+    std::vector<ChEdge> scratch;
+    std::vector<std::uint32_t> deleted(n, 0);
+    const auto priority = [&](std::uint32_t v) {
+        const int shortcuts = contract_node(adj, witness, v, false, scratch);
+        return 2 * shortcuts - static_cast<int>(adj[v].size()) + static_cast<int>(deleted[v]);
+    };
+    using Item = std::pair<int, std::uint32_t>;
+    std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
+    for (std::uint32_t v = 0; v < n; ++v) queue.push({priority(v), v});
+    m_rank.assign(n, 0);
+    std::vector<std::vector<ChEdge>> up(n);
+    std::uint32_t next_rank = 0;
+    m_shortcut_count = 0;
+    while (!queue.empty()) {
+        const auto [p, v] = queue.top();
+        queue.pop();
+        const int now = priority(v);
+        if (!queue.empty() && now > queue.top().first) {
+            queue.push({now, v});
+            continue;
+        }
+        m_shortcut_count += static_cast<std::size_t>(contract_node(adj, witness, v, true, scratch));
+        m_rank[v] = next_rank++;
+        up[v] = adj[v];
+        for (const ChEdge& e : adj[v]) {
+            auto& list = adj[e.to];
+            for (std::size_t i = 0; i < list.size(); ++i)
+                if (list[i].to == v) {
+                    list[i] = list.back();
+                    list.pop_back();
+                    break;
+                }
+            ++deleted[e.to];
+        }
+        std::vector<ChEdge>().swap(adj[v]);
+    }
+    m_offsets.assign(n + 1, 0);
+    for (std::size_t v = 0; v < n; ++v) m_offsets[v + 1] = m_offsets[v] + static_cast<std::uint32_t>(up[v].size());
+    m_targets.resize(m_offsets[n]);
+    m_lengths.resize(m_offsets[n]);
+    m_middles.resize(m_offsets[n]);
+    for (std::size_t v = 0; v < n; ++v)
+        for (std::size_t i = 0; i < up[v].size(); ++i) {
+            m_targets[m_offsets[v] + i] = up[v][i].to;
+            m_lengths[m_offsets[v] + i] = up[v][i].length;
+            m_middles[m_offsets[v] + i] = up[v][i].middle;
+        }
+}
+
+std::uint32_t SubgoalGraph::middle(std::uint32_t low, std::uint32_t high) const noexcept {
+    for (std::uint32_t i = m_offsets[low]; i < m_offsets[low + 1]; ++i)
+        if (m_targets[i] == high) return m_middles[i];
+    return kNone;
+}
+
+// The first target on the ray from `from` in direction `d`: returns its node (a subgoal, or `extra`) and
+// sets `clearance` to the free steps before it; returns kNone (clearance = free steps) if a wall comes
+// first.
+std::uint32_t SubgoalGraph::hit(std::uint32_t from, int d, std::uint32_t extra, int& clearance, std::int32_t ddx,
+                                std::int32_t ddy) const noexcept {
+    const int j = m_clear[std::size_t{from} * 8 + static_cast<std::size_t>(d)];
+    clearance = j;
+    if (extra != kNone) {
+        // Is `extra` (at offset ddx, ddy from `from`) on the ray within j + 1 steps?
+        std::int32_t k = -1;
+        if (kDx[d] == 0) {
+            if (ddx == 0 && ddy * kDy[d] > 0) k = std::abs(ddy);
+        } else if (kDy[d] == 0) {
+            if (ddy == 0 && ddx * kDx[d] > 0) k = std::abs(ddx);
+        } else if (ddx * kDx[d] > 0 && ddy * kDy[d] > 0 && std::abs(ddx) == std::abs(ddy)) {
+            k = std::abs(ddx);
+        }
+        if (k >= 1 && k <= j) {
+            clearance = k - 1;
+            return extra;
+        }
+        if (k == j + 1) {
+            const auto before = static_cast<std::uint32_t>(static_cast<std::int64_t>(from) + m_delta[d] * j);
+            if (legal(before, d)) return extra;
+        }
+    }
+    const auto before = static_cast<std::uint32_t>(static_cast<std::int64_t>(from) + m_delta[d] * j);
+    const auto next = static_cast<std::uint32_t>(static_cast<std::int64_t>(before) + m_delta[d]);
+    if (m_id[next] >= 0 && legal(before, d)) return next;
+    return kNone;
+}
+
+void SubgoalGraph::reachable(std::uint32_t from, std::uint32_t extra, std::vector<std::uint32_t>& out) const {
+    // Offsets of `extra` from the current cell (only read when extra != kNone).
+    std::int32_t ex = 0, ey = 0;
+    if (extra != kNone) {
+        ex = static_cast<std::int32_t>(extra % m_stride) - static_cast<std::int32_t>(from % m_stride);
+        ey = static_cast<std::int32_t>(extra / m_stride) - static_cast<std::int32_t>(from / m_stride);
+    }
+    int j = 0;
+    for (int d = 0; d < 8; d += 2) {
+        const std::uint32_t t = hit(from, d, extra, j, ex, ey);
+        if (t != kNone) out.push_back(t);
+    }
+    for (int d = 1; d < 8; d += 2) {
+        const int ca = d - 1, cb = (d + 1) & 7;
+        int max_a = 0, max_b = 0;
+        (void)hit(from, ca, extra, max_a, ex, ey);
+        (void)hit(from, cb, extra, max_b, ex, ey);
+        int diag = 0;
+        const std::uint32_t t = hit(from, d, extra, diag, ex, ey);
+        if (t != kNone) out.push_back(t);
+        auto p = static_cast<std::uint32_t>(from);
+        std::int32_t px = ex, py = ey;
+        for (int i = 1; i <= diag && (max_a >= 0 || max_b >= 0); ++i) {
+            p = static_cast<std::uint32_t>(static_cast<std::int64_t>(p) + m_delta[d]);
+            px -= kDx[d];
+            py -= kDy[d];
+            const std::uint32_t ta = hit(p, ca, extra, j, px, py);
+            if (ta != kNone && j <= max_a) {
+                out.push_back(ta);
+                --j;
+            }
+            if (j < max_a) max_a = j;
+            const std::uint32_t tb = hit(p, cb, extra, j, px, py);
+            if (tb != kNone && j <= max_b) {
+                out.push_back(tb);
+                --j;
+            }
+            if (j < max_b) max_b = j;
+        }
+    }
+}
+
+bool SubgoalGraph::segment_free(std::uint32_t a, int first, int count_first, int second, int count_second) const noexcept {
+    std::uint32_t p = a;
+    for (int i = 0; i < count_first; ++i) {
+        if (!legal(p, first)) return false;
+        p = static_cast<std::uint32_t>(static_cast<std::int64_t>(p) + m_delta[first]);
+    }
+    for (int i = 0; i < count_second; ++i) {
+        if (!legal(p, second)) return false;
+        p = static_cast<std::uint32_t>(static_cast<std::int64_t>(p) + m_delta[second]);
+    }
+    return true;
+}
+
+bool SubgoalGraph::refine(std::uint32_t a, std::uint32_t b, std::vector<GridPoint>& out) const {
+    const GridPoint pa = point(a), pb = point(b);
+    const std::int32_t dx = pb.x - pa.x, dy = pb.y - pa.y;
+    const std::int32_t ax = std::abs(dx), ay = std::abs(dy);
+    const int sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
+    const int diagonal_steps = std::min(ax, ay), straight_steps = std::max(ax, ay) - diagonal_steps;
+    const int diag = diagonal_steps > 0 ? direction_of(sx, sy) : 0;
+    const int straight = straight_steps > 0 ? (ax > ay ? direction_of(sx, 0) : direction_of(0, sy)) : 0;
+    int first = diag, second = straight, n_first = diagonal_steps, n_second = straight_steps;
+    if (!segment_free(a, first, n_first, second, n_second)) {
+        std::swap(first, second);
+        std::swap(n_first, n_second);
+        if (!segment_free(a, first, n_first, second, n_second)) return false;
+    }
+    GridPoint p = pa;
+    for (int i = 0; i < n_first; ++i) {
+        p = GridPoint{p.x + kDx[first], p.y + kDy[first]};
+        out.push_back(p);
+    }
+    for (int i = 0; i < n_second; ++i) {
+        p = GridPoint{p.x + kDx[second], p.y + kDy[second]};
+        out.push_back(p);
+    }
+    return true;
+}
+
+bool SubgoalGraph::in_sync(const GridMap& map) const noexcept {
+    return m_built && &map == m_map && map.node_bound() == m_pass.size() && map.stride() == m_stride &&
+           map.version() == m_version;
+}
+
+bool SubgoalGraph::passable(GridPoint p) const noexcept {
+    if (!m_built || p.x < 0 || p.y < 0 || p.x >= m_width || p.y >= m_height) return false;
+    return m_pass[index(p)] != 0;
+}
+
+bool SubgoalGraph::is_subgoal(GridPoint p) const noexcept {
+    return passable(p) && m_id[index(p)] >= 0;
+}
+
+std::size_t SubgoalGraph::memory_bytes() const noexcept {
+    return m_pass.capacity() + m_id.capacity() * sizeof(std::int32_t) + m_clear.capacity() * sizeof(std::uint16_t) +
+           m_subgoal_node.capacity() * sizeof(std::uint32_t) + m_offsets.capacity() * sizeof(std::uint32_t) +
+           m_targets.capacity() * sizeof(std::uint32_t) + m_lengths.capacity() * sizeof(double) +
+           m_middles.capacity() * sizeof(std::uint32_t) + m_rank.capacity() * sizeof(std::uint32_t);
+}
+
+// ---- SubgoalPathfinder ---------------------------------------------------------------------------------
+
+// Query: the ends are joined to their direct-h-reachable subgoals; a bidirectional Dijkstra goes upward
+// in the hierarchy from both (the start and the goal count as ranked below every subgoal); the best
+// meeting node gives the cost; shortcuts are unpacked into subgoal-graph edges, which are refined to
+// cells.
+struct SubgoalPathfinder::Impl {
+    struct Side {
+        std::vector<double> dist;
+        std::vector<std::uint32_t> stamp;
+        std::vector<std::uint32_t> parent;
+        std::vector<std::uint32_t> middle;  // of the edge parent -> node
+        search::IndexedHeap<double, 4> heap;
+        std::vector<std::uint32_t> ends;    // subgoal ids joined to this side's end
+        std::vector<double> end_lengths;
+        bool done = false;
+    };
+
+    SubgoalGraph owned;
+    const SubgoalGraph* graph = nullptr;
+    Side sides[2];
+    std::uint32_t generation = 0;
+    std::uint32_t n = 0;
+    std::uint32_t ends[2] = {0, 0};  // padded node indices of start and goal
+    std::uint32_t meet = kNone;
+    double best = std::numeric_limits<double>::infinity();
+    search::Budget budget{};
+    search::SearchStats stats{};
+    Status state = Status::InvalidQuery;
+    std::uint64_t clock_mask = 63;
+    std::vector<std::uint32_t> found;
+    mutable std::vector<std::uint32_t> route;                            // finish(): subgoal ids
+    mutable std::vector<std::pair<std::uint32_t, std::uint32_t>> unpack;  // finish(): (a, b) with middle
+    mutable std::vector<std::uint32_t> unpack_middle;
+    mutable std::vector<std::uint32_t> chain;
+    JpsPathfinder fallback;
+    bool use_fallback = false;
+    std::uint64_t fallbacks = 0;
+
+    void size_for(const SubgoalGraph& g) {
+        const std::size_t bound = g.subgoal_count() + 2;
+        for (Side& s : sides) {
+            if (s.dist.size() < bound) {
+                s.dist.resize(bound);
+                s.stamp.resize(bound, 0);
+                s.parent.resize(bound);
+                s.middle.resize(bound);
+            }
+            s.heap.reserve_nodes(bound);
+            s.heap.reserve_entries(std::min<std::size_t>(bound, 1u << 14));
+            s.ends.reserve(256);
+            s.end_lengths.reserve(256);
+        }
+        found.reserve(256);
+        route.reserve(1024);
+        chain.reserve(256);
+        unpack.reserve(256);
+        unpack_middle.reserve(256);
+    }
+
+    Status invalid() {
+        use_fallback = false;
+        return state = Status::InvalidQuery;
+    }
+
+    void push(Side& side, std::uint32_t node, double d, std::uint32_t parent, std::uint32_t middle) {
+        if (side.stamp[node] != generation) {
+            side.stamp[node] = generation;
+            side.dist[node] = d;
+            side.parent[node] = parent;
+            side.middle[node] = middle;
+            side.heap.push(node, d);
+        } else if (d < side.dist[node]) {
+            side.dist[node] = d;
+            side.parent[node] = parent;
+            side.middle[node] = middle;
+            side.heap.decrease(node, d);  // nodes are settled at most once: a settled node's d is final
+        }
+    }
+
+    Status begin(const SubgoalGraph& g, GridPoint start, GridPoint goal, const GridSearchOptions& options) {
+        use_fallback = false;
+        if (options.movement != Movement::Eight || options.diagonal != DiagonalRule::NoCornerCutting ||
+            !(options.weight >= 1.0) || !std::isfinite(options.weight) || options.penalties != nullptr || !g.built())
+            return invalid();
+        if (!g.passable(start) || !g.passable(goal)) return invalid();
+        graph = &g;
+        n = static_cast<std::uint32_t>(g.subgoal_count());
+        if (sides[0].dist.size() < std::size_t{n} + 2) size_for(g);
+        if (++generation == 0) {  // wrapped: forget every stamp
+            for (Side& s : sides) std::fill(s.stamp.begin(), s.stamp.end(), 0u);
+            generation = 1;
+        }
+        ends[0] = g.index(start);
+        ends[1] = g.index(goal);
+        stats = {};
+        budget = options.budget;
+        clock_mask = 0;
+        meet = kNone;
+        best = std::numeric_limits<double>::infinity();
+        state = Status::InProgress;
+        for (Side& s : sides) {
+            s.heap.clear();
+            s.ends.clear();
+            s.end_lengths.clear();
+            s.done = false;
+        }
+        if (start == goal) {
+            best = 0;
+            return Status::InProgress;  // step() reports Found: a direct segment (meet stays kNone)
+        }
+        // Join the ends to the graph; each end counts as a subgoal for the other's sweep.
+        for (int side = 0; side < 2; ++side) {
+            found.clear();
+            g.reachable(ends[side], ends[1 - side], found);
+            const GridPoint p = g.point(ends[side]);
+            for (const std::uint32_t t : found) {
+                if (t == ends[1 - side]) {  // the other end is in octile freespace of this one
+                    const GridPoint q = g.point(t);
+                    best = octile(q.x - p.x, q.y - p.y);
+                    return Status::InProgress;
+                }
+                const GridPoint q = g.point(t);
+                sides[side].ends.push_back(static_cast<std::uint32_t>(g.subgoal_id(t)));
+                sides[side].end_lengths.push_back(octile(q.x - p.x, q.y - p.y));
+            }
+        }
+        for (int side = 0; side < 2; ++side) {
+            const std::uint32_t virtual_end = n + static_cast<std::uint32_t>(side);
+            sides[side].stamp[virtual_end] = generation;
+            sides[side].dist[virtual_end] = 0;
+            sides[side].parent[virtual_end] = kNone;
+            sides[side].heap.push(virtual_end, 0.0);
+        }
+        return Status::InProgress;
+    }
+
+    Status step(std::uint64_t slice) {
+        if (state != Status::InProgress) return state;
+        if (!std::isinf(best) && meet == kNone && sides[0].heap.empty() && sides[1].heap.empty())
+            return state = Status::Found;  // decided at begin (start == goal, or a direct segment)
+        const bool has_deadline = budget.deadline != std::chrono::steady_clock::time_point::max();
+        for (;;) {
+            // Pick the side with the smaller key; a side is done when its key cannot improve `best`.
+            int side = -1;
+            double key = std::numeric_limits<double>::infinity();
+            for (int s = 0; s < 2; ++s) {
+                Side& sd = sides[s];
+                if (sd.heap.empty() || !(sd.heap.top().key < best)) continue;
+                if (sd.heap.top().key < key) {
+                    key = sd.heap.top().key;
+                    side = s;
+                }
+            }
+            if (side < 0) return state = std::isinf(best) ? Status::NoPath : Status::Found;
+            if (stats.expanded >= budget.max_expansions) return state = Status::BudgetExhausted;
+            if (has_deadline && (stats.expanded & clock_mask) == 0) {
+                if (std::chrono::steady_clock::now() >= budget.deadline) return state = Status::BudgetExhausted;
+                clock_mask = 63;
+            }
+            if (slice == 0) return Status::InProgress;
+            --slice;
+            Side& sd = sides[side];
+            Side& other = sides[1 - side];
+            const std::uint32_t x = sd.heap.pop().node;
+            const double d = sd.dist[x];
+            ++stats.expanded;
+            if (other.stamp[x] == generation && d + other.dist[x] < best) {
+                best = d + other.dist[x];
+                meet = x;
+            }
+            if (x >= n) {  // a virtual end: its sweep edges
+                for (std::size_t i = 0; i < sd.ends.size(); ++i) {
+                    ++stats.generated;
+                    push(sd, sd.ends[i], d + sd.end_lengths[i], x, kNone);
+                }
+                continue;
+            }
+            const auto targets = graph->up_targets(x);
+            const auto lengths = graph->up_lengths(x);
+            const auto middles = graph->up_middles(x);
+            // Stall on demand: a higher neighbour already reached more cheaply proves that x is not on a
+            // shortest upward path from this side's end, so its edges need not be relaxed.
+            bool stalled = false;
+            for (std::size_t i = 0; i < targets.size() && !stalled; ++i)
+                stalled = sd.stamp[targets[i]] == generation && sd.dist[targets[i]] + lengths[i] < d;
+            if (stalled) continue;
+            for (std::size_t i = 0; i < targets.size(); ++i) {
+                ++stats.generated;
+                push(sd, targets[i], d + lengths[i], x, middles[i]);
+            }
+        }
+    }
+
+    // Appends to `route` the subgoal ids strictly between a and b on the unpacked edge a-b (bypassing `mid`).
+    void unpack_edge(std::uint32_t a, std::uint32_t b, std::uint32_t mid) const {
+        if (mid == kNone) return;
+        // Explicit stack of (a, b) pairs with their middles, left part first.
+        unpack.clear();
+        unpack_middle.clear();
+        unpack.push_back({a, b});
+        unpack_middle.push_back(mid);
+        while (!unpack.empty()) {
+            const auto [x, y] = unpack.back();
+            const std::uint32_t m = unpack_middle.back();
+            unpack.pop_back();
+            unpack_middle.pop_back();
+            if (m == kNone) {
+                route.push_back(y);
+                continue;
+            }
+            // x - m - y: both edges are upward edges of m (m was contracted before x and y).
+            unpack.push_back({m, y});
+            unpack_middle.push_back(graph->middle(m, y));
+            unpack.push_back({x, m});
+            unpack_middle.push_back(graph->middle(m, x));
+        }
+        route.pop_back();  // b itself: the caller appends it
+    }
+
+    Status finish(GridPath& out) const {
+        out.cells.clear();
+        if (use_fallback) return fallback.finish(out);
+        if (state != Status::Found) {
+            out.cost = std::numeric_limits<double>::infinity();
+            return state;
+        }
+        const SubgoalGraph& g = *graph;
+        out.cost = best;
+        out.cells.push_back(g.point(ends[0]));
+        if (meet == kNone) {  // direct
+            if (ends[0] != ends[1]) (void)g.refine(ends[0], ends[1], out.cells);
+            return state;
+        }
+        // Subgoal ids from the start to the goal, shortcuts unpacked.
+        route.clear();
+        // Forward half: the chain from the start's first subgoal up to meet.
+        chain.clear();
+        for (std::uint32_t x = meet; x < n; x = sides[0].parent[x]) chain.push_back(x);
+        std::reverse(chain.begin(), chain.end());
+        for (std::size_t i = 0; i < chain.size(); ++i) {
+            if (i > 0) unpack_edge(chain[i - 1], chain[i], sides[0].middle[chain[i]]);
+            route.push_back(chain[i]);
+        }
+        // Backward half: from meet towards the goal.
+        {
+            std::uint32_t x = meet;
+            while (x < n) {
+                const std::uint32_t p = sides[1].parent[x];
+                if (p >= n) break;
+                unpack_edge(x, p, sides[1].middle[x]);
+                route.push_back(p);
+                x = p;
+            }
+        }
+        std::uint32_t previous = ends[0];
+        for (const std::uint32_t id : route) {
+            const std::uint32_t node = g.subgoal_node(id);
+            (void)g.refine(previous, node, out.cells);
+            previous = node;
+        }
+        (void)g.refine(previous, ends[1], out.cells);
+        return state;
+    }
+};
+
+SubgoalPathfinder::SubgoalPathfinder() : m_impl(std::make_unique<Impl>()) {}
+SubgoalPathfinder::~SubgoalPathfinder() = default;
+SubgoalPathfinder::SubgoalPathfinder(SubgoalPathfinder&&) noexcept = default;
+SubgoalPathfinder& SubgoalPathfinder::operator=(SubgoalPathfinder&&) noexcept = default;
+
+JpsSupport SubgoalPathfinder::build(const GridMap& map) {
+    (void)m_impl->invalid();  // a search on the owned graph must not outlive its rebuild
+    const JpsSupport result = m_impl->owned.build(map);
+    if (m_impl->owned.built()) m_impl->size_for(m_impl->owned);
+    return result;
+}
+
+const SubgoalGraph& SubgoalPathfinder::graph() const noexcept { return m_impl->owned; }
+
+Status SubgoalPathfinder::begin(const GridMap& map, GridPoint start, GridPoint goal, const GridSearchOptions& options) {
+    if (m_impl->owned.in_sync(map)) return m_impl->begin(m_impl->owned, start, goal, options);
+    (void)m_impl->invalid();
+    if (options.penalties != nullptr) return Status::InvalidQuery;
+    const Status s = m_impl->fallback.begin(map, start, goal, options);
+    m_impl->use_fallback = true;
+    ++m_impl->fallbacks;
+    return s;
+}
+
+Status SubgoalPathfinder::begin(const SubgoalGraph& graph, GridPoint start, GridPoint goal, const GridSearchOptions& options) {
+    return m_impl->begin(graph, start, goal, options);
+}
+
+Status SubgoalPathfinder::step(std::uint64_t slice_expansions) {
+    if (m_impl->use_fallback) return m_impl->fallback.step(slice_expansions);
+    return m_impl->step(slice_expansions);
+}
+
+Status SubgoalPathfinder::finish(GridPath& out) const { return m_impl->finish(out); }
+
+Status SubgoalPathfinder::find_path(const GridMap& map, GridPoint start, GridPoint goal, const GridSearchOptions& options,
+                                    GridPath& out) {
+    if (begin(map, start, goal, options) == Status::InProgress) step();
+    return finish(out);
+}
+
+Status SubgoalPathfinder::status() const noexcept {
+    return m_impl->use_fallback ? m_impl->fallback.status() : m_impl->state;
+}
+
+const search::SearchStats& SubgoalPathfinder::stats() const noexcept {
+    return m_impl->use_fallback ? m_impl->fallback.stats() : m_impl->stats;
+}
+
+double SubgoalPathfinder::cost() const noexcept {
+    const Impl& impl = *m_impl;
+    if (impl.use_fallback) return impl.fallback.cost();
+    return impl.state == Status::Found ? impl.best : std::numeric_limits<double>::infinity();
+}
+
+std::uint64_t SubgoalPathfinder::fallback_count() const noexcept { return m_impl->fallbacks; }
+
+std::size_t SubgoalPathfinder::memory_bytes() const noexcept {
+    const Impl& impl = *m_impl;
+    std::size_t bytes = impl.owned.memory_bytes() + (impl.fallbacks ? impl.fallback.memory_bytes() : 0);
+    for (const Impl::Side& s : impl.sides)
+        bytes += s.dist.capacity() * sizeof(double) +
+                 (s.stamp.capacity() + s.parent.capacity() + s.middle.capacity() + s.ends.capacity()) *
+                     sizeof(std::uint32_t) +
+                 s.end_lengths.capacity() * sizeof(double) + s.heap.memory_bytes();
+    return bytes + (impl.found.capacity() + impl.route.capacity() + impl.unpack_middle.capacity() + impl.chain.capacity()) * sizeof(std::uint32_t) +
+           impl.unpack.capacity() * sizeof(std::pair<std::uint32_t, std::uint32_t>);
+}
+
+}  // namespace gameplan::path

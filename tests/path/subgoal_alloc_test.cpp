@@ -1,0 +1,73 @@
+// Proves "no heap allocation per query after warm-up" for the subgoal tier with the counting operator new:
+// find_path, the resumable form on a shared graph, and (after build) even the first query.
+#include <gameplan/path/grid_map.hpp>
+#include <gameplan/path/subgoal.hpp>
+
+#include <alloc_counter.hpp>
+
+#include <random>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+using namespace gameplan;
+using namespace gameplan::path;
+
+namespace {
+GridMap random_map(std::mt19937& rng, int w, int h, double density) {
+    GridMap map;
+    EXPECT_EQ(map.reset(w, h), GridSizeCheck::Ok);
+    std::uniform_real_distribution<double> u(0, 1);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x)
+            if (u(rng) < density) map.set_passable({x, y}, false);
+    return map;
+}
+
+std::vector<GridPoint> free_cells(std::mt19937& rng, const GridMap& map, int count) {
+    std::vector<GridPoint> cells;
+    while (int(cells.size()) < count) {
+        const GridPoint p{int(rng() % std::uint32_t(map.width())), int(rng() % std::uint32_t(map.height()))};
+        if (map.passable(p)) cells.push_back(p);
+    }
+    return cells;
+}
+}  // namespace
+
+TEST(SubgoalAlloc, NoAllocationPerQueryAfterWarmUp) {
+    std::mt19937 rng(8);
+    const GridMap map = random_map(rng, 160, 120, 0.25);
+    const auto cells = free_cells(rng, map, 300);
+    SubgoalPathfinder sg;
+    ASSERT_EQ(sg.build(map), JpsSupport::Ok);
+    GridPath path;
+    for (std::size_t i = 0; i + 1 < cells.size(); ++i) {  // warm-up: the same queries
+        (void)sg.find_path(map, cells[i], cells[i + 1], {}, path);
+        (void)sg.find_path(map, cells[i + 1], cells[i], {}, path);
+    }
+    std::uint64_t found = 0;
+    gameplan::test::AllocationScope scope;
+    for (std::size_t i = 0; i + 1 < cells.size(); ++i) {
+        found += sg.find_path(map, cells[i], cells[i + 1], {}, path) == Status::Found;
+        if (sg.begin(sg.graph(), cells[i + 1], cells[i]) == Status::InProgress)
+            while (sg.step(3) == Status::InProgress) {
+            }
+        found += sg.finish(path) == Status::Found;
+    }
+    EXPECT_EQ(scope.count(), 0u) << "allocations during " << found << " found paths";
+    EXPECT_GT(found, 400u);
+    EXPECT_EQ(sg.fallback_count(), 0u);
+}
+
+TEST(SubgoalAlloc, BuildMakesTheFirstQueryAllocationFree) {
+    std::mt19937 rng(3);
+    const GridMap map = random_map(rng, 100, 100, 0.2);
+    const auto cells = free_cells(rng, map, 2);
+    SubgoalPathfinder sg;
+    GridPath path;
+    path.cells.reserve(1024);
+    ASSERT_EQ(sg.build(map), JpsSupport::Ok);
+    gameplan::test::AllocationScope scope;
+    (void)sg.find_path(map, cells[0], cells[1], {}, path);
+    EXPECT_EQ(scope.count(), 0u);
+}

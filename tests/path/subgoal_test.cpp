@@ -1,0 +1,225 @@
+// Subgoal graphs against an independent reference Dijkstra (jps_test_support.hpp, no library code):
+// exact optimal costs and legal paths on random, room and open maps, the query corner cases, the
+// resumable form, a shared graph, unsupported options, and the online-JPS fallback after a cell change.
+#include <gameplan/path/grid_map.hpp>
+#include <gameplan/path/grid_search.hpp>
+#include <gameplan/path/subgoal.hpp>
+
+#include "jps_test_support.hpp"
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+using namespace gameplan;
+using namespace gameplan::path;
+namespace ref = gameplan::test::jps;
+
+namespace {
+
+bool near(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b)); }
+
+// Every query from `sources` random sources to every passable cell, checked against the reference.
+void check_all_from(const ref::Grid& g, const GridMap& map, SubgoalPathfinder& sg, std::mt19937& rng, int sources,
+                    const std::string& what) {
+    GridPath path;
+    int found = 0, unreachable = 0;
+    for (int s = 0; s < sources; ++s) {
+        const GridPoint start = ref::random_free(rng, g);
+        const auto dist = ref::dijkstra(g, start.x, start.y);
+        for (int y = 0; y < g.height; ++y)
+            for (int x = 0; x < g.width; ++x) {
+                if (!g.free(x, y)) continue;
+                const GridPoint goal{x, y};
+                const double expected = dist[std::size_t(y) * g.width + x];
+                const Status st = sg.find_path(map, start, goal, {}, path);
+                SCOPED_TRACE(what + " from (" + std::to_string(start.x) + "," + std::to_string(start.y) + ") to (" +
+                             std::to_string(x) + "," + std::to_string(y) + ")");
+                if (std::isinf(expected)) {
+                    ASSERT_EQ(st, Status::NoPath);
+                    EXPECT_TRUE(path.cells.empty());
+                    ++unreachable;
+                    continue;
+                }
+                ASSERT_EQ(st, Status::Found);
+                ASSERT_TRUE(near(path.cost, expected)) << path.cost << " vs " << expected;
+                ASSERT_TRUE(near(sg.cost(), expected));
+                ASSERT_EQ(ref::check_path(g, path.cells, start, goal, path.cost), "");
+                ++found;
+            }
+    }
+    EXPECT_GT(found, 0) << what;
+    (void)unreachable;
+}
+
+}  // namespace
+
+TEST(Subgoal, RandomMapsAreExactlyOptimal) {
+    std::mt19937 rng(11);
+    for (int round = 0; round < 24; ++round) {
+        const int w = 8 + int(rng() % 40), h = 8 + int(rng() % 40);
+        const double density = 0.05 + 0.05 * (round % 8);
+        const ref::Grid g = ref::random_grid(rng, w, h, density);
+        const GridMap map = ref::to_map(g);
+        SubgoalPathfinder sg;
+        ASSERT_EQ(sg.build(map), JpsSupport::Ok);
+        check_all_from(g, map, sg, rng, 3, "random " + std::to_string(round));
+        EXPECT_EQ(sg.fallback_count(), 0u);
+    }
+}
+
+TEST(Subgoal, RoomMapsAreExactlyOptimal) {
+    std::mt19937 rng(5);
+    for (int round = 0; round < 16; ++round) {
+        const int w = 20 + int(rng() % 50), h = 20 + int(rng() % 50);
+        const ref::Grid g = ref::room_grid(rng, w, h, 4 + round, round % 2 ? 0.02 : 0.0);
+        const GridMap map = ref::to_map(g);
+        SubgoalPathfinder sg;
+        ASSERT_EQ(sg.build(map), JpsSupport::Ok);
+        check_all_from(g, map, sg, rng, 3, "rooms " + std::to_string(round));
+    }
+}
+
+TEST(Subgoal, OpenMapAndSingleObstacles) {
+    ref::Grid g{30, 20, std::vector<char>(600, 1)};
+    GridMap map = ref::to_map(g);
+    SubgoalPathfinder sg;
+    ASSERT_EQ(sg.build(map), JpsSupport::Ok);
+    EXPECT_EQ(sg.graph().subgoal_count(), 0u);
+    std::mt19937 rng(2);
+    check_all_from(g, map, sg, rng, 2, "open");
+    g.set(10, 10, false);
+    g.set(11, 12, false);
+    g.set(20, 5, false);
+    map = ref::to_map(g);
+    ASSERT_EQ(sg.build(map), JpsSupport::Ok);
+    EXPECT_GT(sg.graph().subgoal_count(), 0u);
+    EXPECT_TRUE(sg.graph().is_subgoal({9, 9}));
+    EXPECT_FALSE(sg.graph().is_subgoal({0, 0}));
+    check_all_from(g, map, sg, rng, 4, "few obstacles");
+}
+
+TEST(Subgoal, CornerCases) {
+    // Two rooms with no connection: right half walled off.
+    ref::Grid g{12, 6, std::vector<char>(72, 1)};
+    for (int y = 0; y < 6; ++y) g.set(6, y, false);
+    g.set(2, 2, false);
+    const GridMap map = ref::to_map(g);
+    SubgoalPathfinder sg;
+    ASSERT_EQ(sg.build(map), JpsSupport::Ok);
+    GridPath path;
+    // start == goal
+    ASSERT_EQ(sg.find_path(map, {1, 1}, {1, 1}, {}, path), Status::Found);
+    EXPECT_EQ(path.cost, 0.0);
+    ASSERT_EQ(path.cells.size(), 1u);
+    EXPECT_EQ(path.cells[0], (GridPoint{1, 1}));
+    // adjacent, straight and diagonal
+    ASSERT_EQ(sg.find_path(map, {1, 1}, {1, 2}, {}, path), Status::Found);
+    EXPECT_EQ(path.cost, 1.0);
+    EXPECT_EQ(path.cells.size(), 2u);
+    ASSERT_EQ(sg.find_path(map, {8, 1}, {9, 2}, {}, path), Status::Found);
+    EXPECT_TRUE(near(path.cost, std::sqrt(2.0)));
+    // diagonal neighbours across a corner of the obstacle: no corner cutting, cost 2
+    ASSERT_EQ(sg.find_path(map, {1, 2}, {2, 1}, {}, path), Status::Found);
+    EXPECT_TRUE(near(path.cost, 2.0));
+    EXPECT_EQ(ref::check_path(g, path.cells, {1, 2}, {2, 1}, path.cost), "");
+    // unreachable
+    EXPECT_EQ(sg.find_path(map, {1, 1}, {10, 4}, {}, path), Status::NoPath);
+    EXPECT_TRUE(path.cells.empty());
+    EXPECT_TRUE(std::isinf(sg.cost()));
+    // invalid: blocked ends, off the map, unsupported rules
+    EXPECT_EQ(sg.find_path(map, {6, 1}, {1, 1}, {}, path), Status::InvalidQuery);
+    EXPECT_EQ(sg.find_path(map, {1, 1}, {40, 1}, {}, path), Status::InvalidQuery);
+    GridSearchOptions four;
+    four.movement = Movement::Four;
+    EXPECT_EQ(sg.find_path(map, {1, 1}, {3, 3}, four, path), Status::InvalidQuery);
+    GridSearchOptions cutting;
+    cutting.diagonal = DiagonalRule::Always;
+    EXPECT_EQ(sg.find_path(map, {1, 1}, {3, 3}, cutting, path), Status::InvalidQuery);
+    GridSearchOptions light;
+    light.weight = 0.5;
+    EXPECT_EQ(sg.find_path(map, {1, 1}, {3, 3}, light, path), Status::InvalidQuery);
+    // terrain costs are refused at build
+    GridMap weighted = map;
+    ASSERT_TRUE(weighted.set_cost({0, 0}, 3));
+    SubgoalGraph graph;
+    EXPECT_EQ(graph.build(weighted), JpsSupport::TerrainCosts);
+    EXPECT_FALSE(graph.built());
+    EXPECT_EQ(graph.build(GridMap{}), JpsSupport::EmptyMap);
+}
+
+TEST(Subgoal, SlicedSearchSharedGraphAndBudget) {
+    std::mt19937 rng(21);
+    const ref::Grid g = ref::room_grid(rng, 80, 60, 14, 0.03);
+    const GridMap map = ref::to_map(g);
+    SubgoalGraph graph;
+    ASSERT_EQ(graph.build(map), JpsSupport::Ok);
+    SubgoalPathfinder a, b;
+    GridPath pa, pb;
+    int sliced = 0;
+    for (int q = 0; q < 200; ++q) {
+        const GridPoint s = ref::random_free(rng, g), t = ref::random_free(rng, g);
+        const double expected = ref::dijkstra(g, s.x, s.y)[std::size_t(t.y) * g.width + t.x];
+        ASSERT_EQ(a.begin(graph, s, t), Status::InProgress);
+        Status st = Status::InProgress;
+        int slices = 0;
+        while ((st = a.step(2)) == Status::InProgress) ++slices;
+        sliced += slices > 0;
+        EXPECT_EQ(a.finish(pa), st);
+        ASSERT_EQ(b.begin(graph, t, s), Status::InProgress);
+        EXPECT_EQ(b.step(), st);
+        EXPECT_EQ(b.finish(pb), st);
+        if (std::isinf(expected)) {
+            EXPECT_EQ(st, Status::NoPath);
+            continue;
+        }
+        ASSERT_EQ(st, Status::Found);
+        EXPECT_TRUE(near(pa.cost, expected));
+        EXPECT_TRUE(near(pb.cost, expected));
+        EXPECT_EQ(ref::check_path(g, pa.cells, s, t, pa.cost), "");
+        EXPECT_EQ(ref::check_path(g, pb.cells, t, s, pb.cost), "");
+        // a budget of one expansion stops every search that needs the graph
+        GridSearchOptions tight;
+        tight.budget.max_expansions = 1;
+        const Status bs = a.find_path(map, s, t, tight, pa);
+        EXPECT_TRUE(bs == Status::Found || bs == Status::BudgetExhausted);
+    }
+    EXPECT_GT(sliced, 10);
+}
+
+TEST(Subgoal, CellChangesFallBackToJpsUntilRebuilt) {
+    std::mt19937 rng(4);
+    ref::Grid g = ref::room_grid(rng, 50, 40, 8, 0.02);
+    GridMap map = ref::to_map(g);
+    SubgoalPathfinder sg;
+    ASSERT_EQ(sg.build(map), JpsSupport::Ok);
+    GridPath path;
+    for (int change = 0; change < 30; ++change) {
+        const GridPoint c{int(rng() % 50), int(rng() % 40)};
+        const bool now = !g.free(c.x, c.y);
+        g.set(c.x, c.y, now);
+        ASSERT_TRUE(map.set_passable(c, now));
+        EXPECT_FALSE(sg.graph().in_sync(map));
+        const bool rebuild = change % 3 == 0;
+        if (rebuild) {
+            ASSERT_EQ(sg.build(map), JpsSupport::Ok);
+        }
+        const std::uint64_t before = sg.fallback_count();
+        for (int q = 0; q < 10; ++q) {
+            const GridPoint s = ref::random_free(rng, g), t = ref::random_free(rng, g);
+            const double expected = ref::dijkstra(g, s.x, s.y)[std::size_t(t.y) * g.width + t.x];
+            const Status st = sg.find_path(map, s, t, {}, path);
+            if (std::isinf(expected)) {
+                EXPECT_EQ(st, Status::NoPath);
+                continue;
+            }
+            ASSERT_EQ(st, Status::Found);
+            EXPECT_TRUE(near(path.cost, expected)) << path.cost << " vs " << expected;
+            EXPECT_EQ(ref::check_path(g, path.cells, s, t, path.cost), "");
+        }
+        EXPECT_EQ(sg.fallback_count() - before, rebuild ? 0u : 10u);
+    }
+}
