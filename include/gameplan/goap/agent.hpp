@@ -310,7 +310,7 @@ public:
     /// True while current_action()'s behaviour has started and not finished.
     [[nodiscard]] bool action_running() const noexcept { return m_running; }
 
-    /// Asks the runtime to stop the running action (seed 000's "Aborted") and replan at the next tick
+    /// Asks the runtime to stop the running action (its "Aborted" outcome) and replan at the next tick
     /// (trigger `ActionAborted`; the behaviour's abort hook receives `AbortReason::External`). Also
     /// restarts a paused search. No effect on an idle agent beyond a replan.
     void abort() noexcept { m_abort_requested = true; }

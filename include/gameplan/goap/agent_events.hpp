@@ -12,7 +12,7 @@
 /// (replans, planning) in agent order, then every agent's *act* events (actions) in agent order. The
 /// order does not depend on the executor or its thread count.
 ///
-/// A typical trace (seed 000's enemy, see examples/goap/scenarios/space_shooter.json):
+/// A typical trace (the space-shooter enemy, see examples/goap/scenarios/space_shooter.json):
 /// ```
 /// tick 0  enemy  replan: start
 /// tick 0  enemy  plan found for kill_player: aim, shoot (cost 5)

@@ -6,7 +6,7 @@
 /// Overview
 /// --------
 /// A domain is an action *set*: names, preconditions, effects, costs. It says nothing about what an
-/// action does in the game. Seed 000 binds each action *name* to a behaviour function per agent type,
+/// action does in the game. The runtime binds each action *name* to a behaviour function per agent type,
 /// so one action set serves many kinds of agent: "attack" is a bow shot for an archer and a rifle shot
 /// for a gunner. An `AgentType` is that binding, built once with an `AgentTypeBuilder` and shared (by
 /// `std::shared_ptr`) by every agent of the type.
@@ -17,7 +17,7 @@
 ///   before the first update, optional `abort` when the runtime stops the action early (see
 ///   `AbortReason`). Behaviours run on the thread that calls `AgentSystem::tick`, one agent after the
 ///   other, so they may touch game state freely.
-/// - an optional **context check** (seed 001's "usability check": is there a tree within reach?). It
+/// - an optional **context check** (a "usability check": is there a tree within reach?). It
 ///   runs (1) once per planning call, for each action relevant to the goal being planned, before the
 ///   search (false = the planner may not use the action in this call), and (2) once more in the tick
 ///   the action is about to start, unless its plan was found in that same tick (false = the plan is

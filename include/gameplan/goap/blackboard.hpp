@@ -4,7 +4,7 @@
 ///
 /// Overview
 /// --------
-/// Seed 000 splits a GOAP world state in two: atoms marked *shared* in the domain (time of day, "the
+/// The runtime splits a GOAP world state in two: atoms marked *shared* in the domain (time of day, "the
 /// supermarket is open", "the player is dead") belong to the world; every other atom is *private* to
 /// one agent ("I am hungry", "my aim is ready"). An agent plans over its *view* = the world's shared
 /// atoms + its own private atoms (`WorldState::assign_view`).

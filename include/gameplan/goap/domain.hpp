@@ -4,7 +4,7 @@
 ///
 /// Overview
 /// --------
-/// A `Domain` is the action set of seed 000/001: STRIPS-like actions over boolean atoms. Build one with
+/// A `Domain` is a GOAP action set: STRIPS-like actions over boolean atoms. Build one with
 /// a `DomainBuilder` (or load one with `gameplan::io::load_domain_json`), then share it: a built domain
 /// never changes, so any number of planners on any number of threads may read it at once.
 ///

@@ -12,7 +12,7 @@
 ///
 /// 1. *Compile the query* (O(size of the relevant part of the domain), no allocation after warm-up).
 ///    Per-call inputs are applied first: an optional enable mask (one byte per action; procedural
-///    preconditions such as seed 001's "is there a tree within reach?") and optional cost overrides
+///    preconditions such as "is there a tree within reach?") and optional cost overrides
 ///    (dynamic costs such as a walking distance), both evaluated once by the caller per call. Then a
 ///    *relevance analysis* walks back from the goal: a literal is relevant if the goal needs it or a
 ///    relevant action needs it, an action is relevant if it is enabled and sets a relevant literal.
@@ -33,7 +33,7 @@
 ///    identical results (plan, cost, statistics).
 ///    - Forward: states are complete assignments of the relevant atoms; h = h_max from the state
 ///      (a relaxed-reachability Dijkstra over the relevant literals, stopped once the goal is reached).
-///    - Backward (regression, as in the seeds): states are sub-goals (care + values); an action
+///    - Backward (regression, as in classic GOAP): states are sub-goals (care + values); an action
 ///      regresses a sub-goal if it sets one of its literals and contradicts none; the search ends at a
 ///      sub-goal the start satisfies; h = max over the sub-goal's literals of their h_max from the start
 ///      (computed once in phase 1, so a node costs O(words)).

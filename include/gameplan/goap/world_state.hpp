@@ -18,7 +18,7 @@
 /// allocate; copy-assigning a set to one of the same size reuses its storage. Bits past the last atom are
 /// always zero, so two sets of one domain compare equal exactly when their atoms do.
 ///
-/// Shared and private atoms (seed 000): a world blackboard owns the *shared* atoms, each agent owns its
+/// Shared and private atoms: a world blackboard owns the *shared* atoms, each agent owns its
 /// *private* ones, and the agent plans over its *view* = the world's shared atoms + its private atoms.
 /// `WorldState::assign_view` builds that view; `WorldState::assign_masked` writes a view's atoms back to
 /// the owner after effects were applied.
@@ -269,7 +269,7 @@ public:
     void assign_masked(const WorldState& source, const AtomSet& mask) noexcept;
     /// Copies the atoms *not* in `mask` from `source` (the private atoms when `mask` is the shared set).
     void assign_unmasked(const WorldState& source, const AtomSet& mask) noexcept;
-    /// Seed 000's merge: this = the world's shared atoms + the agent's private atoms, i.e.
+    /// The runtime's merge: this = the world's shared atoms + the agent's private atoms, i.e.
     /// `(world & shared) | (agent & ~shared)`. Sizes must match; never allocates. O(words).
     void assign_view(const WorldState& world, const WorldState& agent, const AtomSet& shared) noexcept;
     /// The same for variables: variable i comes from `world` if `shared_vars[i]` is non-zero, otherwise

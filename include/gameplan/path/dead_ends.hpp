@@ -1,6 +1,6 @@
 #pragma once
 /// @file dead_ends.hpp
-/// Dead ends (seed 002): regions of a grid entered through a single choke cell, which a search between
+/// Dead ends: regions of a grid entered through a single choke cell, which a search between
 /// two cells outside such a region never needs to expand.
 ///
 /// Overview

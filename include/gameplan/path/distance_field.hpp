@@ -1,7 +1,7 @@
 #pragma once
 /// @file distance_field.hpp
 /// Dijkstra floods on a grid: a distance field from one or many sources, and the nearest of many
-/// targets in one search (seed 002: "Dijkstra for the nearest of many targets").
+/// targets in one search (Dijkstra for the nearest of many targets).
 ///
 /// Overview
 /// --------

@@ -51,7 +51,7 @@
 /// Map changes. The pathfinder keeps a pointer to the map between `begin` and `finish`; the map must
 /// outlive the search. Cells may change between slices without any risk to memory safety, but the
 /// result then mixes old and new map states: compare `map_version()` with the map's `version()` and
-/// restart if they differ (the request queue of a later issue does exactly that).
+/// restart if they differ (the request queue, request_queue.hpp, does exactly that).
 ///
 /// Memory: about 20 bytes per map cell (16 bytes of state plus the heap's 4-byte position), allocated
 /// when a larger map is first seen, plus 32 bytes per open-list entry. State pages a search never touches

@@ -7,7 +7,7 @@
 /// --------
 /// Users of grid pathfinders report unreachable goals as their worst case: a plain A* floods the whole
 /// start island before it can say "no path". `Islands` labels every passable cell with the island it
-/// belongs to (a flood fill, seed 002's "islands"), and `GridSearchOptions::islands` makes
+/// belongs to (a flood fill), and `GridSearchOptions::islands` makes
 /// `GridPathfinder::begin` return `NoPath` at once when no source shares an island with any goal.
 ///
 /// Exact for the rule. Which cells are connected depends on the movement rule: under 8-connected

@@ -1,6 +1,6 @@
 #pragma once
 /// @file request_queue.hpp
-/// A frame-budgeted queue of path requests (seed 002: "spread pathfinding over several game cycles").
+/// A frame-budgeted queue of path requests (pathfinding spread over several game frames).
 ///
 /// Overview
 /// --------
