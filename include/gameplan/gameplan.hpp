@@ -23,6 +23,7 @@
 #include <gameplan/path/grid_space.hpp>
 #include <gameplan/path/jps.hpp>
 #include <gameplan/path/jps_plus.hpp>
+#include <gameplan/path/subgoal.hpp>
 #include <gameplan/path/hpa.hpp>
 #include <gameplan/path/smoothing.hpp>
 #include <gameplan/path/navmesh.hpp>
