@@ -1,6 +1,8 @@
 #include <gameplan/io/layer_file.hpp>
 #include <gameplan/io/load_error.hpp>
 
+#include "quote_token.hpp"
+
 #include <charconv>
 #include <cmath>
 #include <system_error>
@@ -11,23 +13,6 @@ namespace {
 
 bool is_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
-/// A possibly long or binary token, safe inside an error message.
-std::string quote(std::string_view s) {
-    std::string out = "'";
-    for (char c : s.substr(0, 40)) {
-        const auto u = static_cast<unsigned char>(c);
-        if (u >= 0x20 && u < 0x7f) {
-            out += c;
-        } else {
-            static constexpr char kHex[] = "0123456789abcdef";
-            out += "\\x";
-            out += kHex[u >> 4];
-            out += kHex[u & 15];
-        }
-    }
-    if (s.size() > 40) out += "...";
-    return out + "'";
-}
 
 std::string shape(const path::GridMap& map) {
     return std::to_string(map.width()) + " x " + std::to_string(map.height());
@@ -71,13 +56,13 @@ path::PenaltyLayer parse_penalty_layer(std::string_view text, const std::string&
             double value = 0.0;
             const auto [stop, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
             if (stop != token.data() + token.size() || (ec != std::errc() && ec != std::errc::result_out_of_range))
-                throw LoadError(source, line_number, begin + 1, "layer", quote(token) + " is not a number");
+                throw LoadError(source, line_number, begin + 1, "layer", detail::quote_token(token) + " is not a number");
             if (token.front() == '-')
                 throw LoadError(source, line_number, begin + 1, "layer",
-                                "negative value " + quote(token) + " (layer values must be >= 0)");
+                                "negative value " + detail::quote_token(token) + " (layer values must be >= 0)");
             if (ec == std::errc::result_out_of_range || !std::isfinite(value) || value > kMaxLayerValue)
                 throw LoadError(source, line_number, begin + 1, "layer",
-                                "value " + quote(token) + " is not finite or above the limit of 1e9");
+                                "value " + detail::quote_token(token) + " is not finite or above the limit of 1e9");
             if (value > 0.0)
                 (void)layer.set(path::GridPoint{static_cast<std::int32_t>(column), static_cast<std::int32_t>(row)},
                                 static_cast<float>(value));

@@ -2,6 +2,8 @@
 #include <gameplan/io/load_error.hpp>
 #include <gameplan/io/movingai.hpp>
 
+#include "quote_token.hpp"
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -66,23 +68,6 @@ std::vector<Token> tokenize(std::string_view line) {
     return tokens;
 }
 
-/// Shows a possibly long or binary token safely inside an error message.
-std::string quote(std::string_view s) {
-    std::string out = "'";
-    for (char c : s.substr(0, 40)) {
-        const auto u = static_cast<unsigned char>(c);
-        if (u >= 0x20 && u < 0x7f) {
-            out += c;
-        } else {
-            static constexpr char kHex[] = "0123456789abcdef";
-            out += "\\x";
-            out += kHex[u >> 4];
-            out += kHex[u & 15];
-        }
-    }
-    if (s.size() > 40) out += "...";
-    return out + "'";
-}
 
 /// Parses a whole token as a base-10 integer. nullopt if it is not one; `overflow` set if it is one
 /// that does not fit.
@@ -153,7 +138,7 @@ bool apply_cell(GridMap& map, GridPoint p, char c, const MapLoadOptions& options
 
 [[noreturn]] void bad_character(const std::string& source, const Line& line, std::size_t column, char c, bool text_format) {
     throw LoadError(source, line.number, column, "map",
-                    "unexpected character " + quote(std::string_view(&c, 1)) +
+                    "unexpected character " + detail::quote_token(std::string_view(&c, 1)) +
                         (text_format ? " (expected one of . G @ # O T S W 1-9)" : " (expected one of . G @ O T S W)"));
 }
 
@@ -162,8 +147,8 @@ std::int64_t parse_size_field(const std::string& source, const Line& line, const
     bool overflow = false;
     const auto parsed = parse_integer(value.text, overflow);
     if (!parsed) {
-        if (overflow) throw LoadError(source, line.number, value.column, field, "number too large: " + quote(value.text));
-        throw LoadError(source, line.number, value.column, field, "not an integer: " + quote(value.text));
+        if (overflow) throw LoadError(source, line.number, value.column, field, "number too large: " + detail::quote_token(value.text));
+        throw LoadError(source, line.number, value.column, field, "not an integer: " + detail::quote_token(value.text));
     }
     if (*parsed < 1) throw LoadError(source, line.number, value.column, field, "must be at least 1, got " + std::to_string(*parsed));
     if (*parsed > path::kMaxGridSide)
@@ -196,17 +181,17 @@ ParsedHeader parse_header(const std::vector<Line>& lines, const std::string& sou
         }
         if (key != "type" && key != "height" && key != "width")
             throw LoadError(source, line.number, tokens[0].column, "header",
-                            "unknown header line " + quote(key) + " (expected type, height, width, map)");
+                            "unknown header line " + detail::quote_token(key) + " (expected type, height, width, map)");
         if (tokens.size() < 2) throw LoadError(source, line.number, line.text.size() + 1, std::string(key), "missing value");
         if (tokens.size() > 2)
-            throw LoadError(source, line.number, tokens[2].column, std::string(key), "unexpected text " + quote(tokens[2].text));
+            throw LoadError(source, line.number, tokens[2].column, std::string(key), "unexpected text " + detail::quote_token(tokens[2].text));
         bool& seen = key == "type" ? have_type : key == "height" ? have_height : have_width;
         if (seen) throw LoadError(source, line.number, tokens[0].column, std::string(key), "given twice");
         seen = true;
         if (key == "type") {
             if (tokens[1].text != "octile")
                 throw LoadError(source, line.number, tokens[1].column, "type",
-                                "unsupported map type " + quote(tokens[1].text) + " (expected octile)");
+                                "unsupported map type " + detail::quote_token(tokens[1].text) + " (expected octile)");
         } else if (key == "height") {
             header.height = parse_size_field(source, line, tokens[1], "height");
             header.height_line = line.number;
@@ -402,7 +387,7 @@ ScenarioFile parse_movingai_scenarios(std::string_view text, const std::string& 
         const auto tokens = tokenize(lines[i].text);
         if (tokens[0].text != "version")
             throw LoadError(source_name, lines[i].number, 1, "version",
-                            "expected a first line 'version 1' or 'version 1.0', got " + quote(lines[i].text));
+                            "expected a first line 'version 1' or 'version 1.0', got " + detail::quote_token(lines[i].text));
         if (tokens.size() != 2)
             throw LoadError(source_name, lines[i].number, tokens.size() > 2 ? tokens[2].column : lines[i].text.size() + 1,
                             "version", tokens.size() > 2 ? "unexpected text after the version" : "missing version number");
@@ -410,7 +395,7 @@ ScenarioFile parse_movingai_scenarios(std::string_view text, const std::string& 
         const auto [end, ec] = std::from_chars(tokens[1].text.data(), tokens[1].text.data() + tokens[1].text.size(), version);
         if (ec != std::errc() || end != tokens[1].text.data() + tokens[1].text.size() || version != 1.0)
             throw LoadError(source_name, lines[i].number, tokens[1].column, "version",
-                            "unsupported version " + quote(tokens[1].text) + " (expected 1 or 1.0)");
+                            "unsupported version " + detail::quote_token(tokens[1].text) + " (expected 1 or 1.0)");
         out.version = std::string(tokens[1].text);
         ++i;
     }
@@ -428,7 +413,7 @@ ScenarioFile parse_movingai_scenarios(std::string_view text, const std::string& 
                                        const std::string& range_note) {
             bool overflow = false;
             const auto value = parse_integer(token.text, overflow);
-            if (!value) throw LoadError(source_name, line.number, token.column, field, "not an integer: " + quote(token.text));
+            if (!value) throw LoadError(source_name, line.number, token.column, field, "not an integer: " + detail::quote_token(token.text));
             if (*value < lo || *value > hi)
                 throw LoadError(source_name, line.number, token.column, field,
                                 std::to_string(*value) + " is out of range" + range_note);
@@ -457,10 +442,10 @@ ScenarioFile parse_movingai_scenarios(std::string_view text, const std::string& 
         const auto [end, ec] = std::from_chars(opt.text.data(), opt.text.data() + opt.text.size(), s.optimal);
         s.tolerance = last_digit_unit(opt.text);
         if (ec != std::errc() || end != opt.text.data() + opt.text.size() || s.tolerance == 0.0)
-            throw LoadError(source_name, line.number, opt.column, "optimal-length", "not a number: " + quote(opt.text));
+            throw LoadError(source_name, line.number, opt.column, "optimal-length", "not a number: " + detail::quote_token(opt.text));
         if (!std::isfinite(s.optimal) || s.optimal < 0)
             throw LoadError(source_name, line.number, opt.column, "optimal-length",
-                            "must be a finite number >= 0, got " + quote(opt.text));
+                            "must be a finite number >= 0, got " + detail::quote_token(opt.text));
         out.scenarios.push_back(std::move(s));
     }
     return out;
@@ -509,7 +494,7 @@ std::filesystem::path resolve_scenario_map(const std::filesystem::path& scenario
     }
     if (tried.empty()) tried = " none of the candidates exists (use --map to name the map)";
     throw LoadError(scenario_file.string(), scenario.line, 0, "map",
-                    "cannot find map " + quote(scenario.map) + " of size " + std::to_string(scenario.map_width) +
+                    "cannot find map " + detail::quote_token(scenario.map) + " of size " + std::to_string(scenario.map_width) +
                         " x " + std::to_string(scenario.map_height) + ":" + tried);
 }
 
