@@ -4,6 +4,7 @@
 #include <gameplan/path/jps.hpp>
 #include <gameplan/path/jps_plus.hpp>
 
+#include <random_grid.hpp>
 #include <alloc_counter.hpp>
 
 #include <random>
@@ -15,24 +16,8 @@ using namespace gameplan;
 using namespace gameplan::path;
 
 namespace {
-GridMap random_map(std::mt19937& rng, int w, int h, double density) {
-    GridMap map;
-    EXPECT_EQ(map.reset(w, h), GridSizeCheck::Ok);
-    std::uniform_real_distribution<double> u(0, 1);
-    for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x)
-            if (u(rng) < density) map.set_passable({x, y}, false);
-    return map;
-}
-
-std::vector<GridPoint> free_cells(std::mt19937& rng, const GridMap& map, int count) {
-    std::vector<GridPoint> cells;
-    while (int(cells.size()) < count) {
-        const GridPoint p{int(rng() % std::uint32_t(map.width())), int(rng() % std::uint32_t(map.height()))};
-        if (map.passable(p)) cells.push_back(p);
-    }
-    return cells;
-}
+using test::random_map;
+using test::free_cells;
 }  // namespace
 
 TEST(JpsAlloc, NoAllocationPerQueryAfterWarmUp) {

@@ -6,6 +6,8 @@
 #include <gameplan/path/navmesh.hpp>
 #include <gameplan/path/theta_star.hpp>
 
+#include <random_grid.hpp>
+
 #include <test_data.hpp>
 
 #include <algorithm>
@@ -23,6 +25,7 @@ using namespace gameplan;
 using namespace gameplan::path;
 
 namespace {
+using test::random_map;
 
 GridMap parse(const std::vector<std::string>& rows) {
     GridMap map;
@@ -33,15 +36,6 @@ GridMap parse(const std::vector<std::string>& rows) {
     return map;
 }
 
-GridMap random_map(std::mt19937& rng, int w, int h, double density) {
-    GridMap map;
-    EXPECT_EQ(map.reset(w, h), GridSizeCheck::Ok);
-    std::uniform_real_distribution<double> u(0, 1);
-    for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x)
-            if (u(rng) < density) map.set_passable({x, y}, false);
-    return map;
-}
 
 // ---- The reference: free space, segment test, visibility graph -------------------------------------
 

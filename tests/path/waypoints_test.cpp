@@ -5,6 +5,8 @@
 #include <gameplan/path/smoothing.hpp>
 #include <gameplan/path/waypoints.hpp>
 
+#include <random_grid.hpp>
+
 #include <cmath>
 #include <random>
 #include <set>
@@ -16,6 +18,7 @@ using namespace gameplan;
 using namespace gameplan::path;
 
 namespace {
+using test::random_map;
 
 // True if the segment p-q passes through the open unit square (x, x+1) x (y, y+1) (Liang-Barsky clip).
 bool crosses_open_square(double px, double py, double qx, double qy, int x, int y) {
@@ -35,15 +38,6 @@ bool crosses_open_square(double px, double py, double qx, double qy, int x, int 
     return t1 - t0 > 1e-12;
 }
 
-GridMap random_map(std::mt19937& rng, int w, int h, double density) {
-    GridMap map;
-    EXPECT_EQ(map.reset(w, h), GridSizeCheck::Ok);
-    std::uniform_real_distribution<double> u(0, 1);
-    for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x)
-            if (u(rng) < density) map.set_passable({x, y}, false);
-    return map;
-}
 
 }  // namespace
 
