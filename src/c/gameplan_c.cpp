@@ -11,9 +11,12 @@
 #include <gameplan/io/domain_file.hpp>
 #include <gameplan/io/load_error.hpp>
 #include <gameplan/io/movingai.hpp>
+#include <gameplan/path/crowd.hpp>
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/grid_search.hpp>
+#include <gameplan/path/hpa.hpp>
 #include <gameplan/path/jps.hpp>
+#include <gameplan/path/movement.hpp>
 #include <gameplan/path/request_queue.hpp>
 
 #include <chrono>
@@ -23,6 +26,7 @@
 #include <memory>
 #include <new>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -67,6 +71,8 @@ gameplan_error guarded(const char* function, Body&& body) noexcept {
         return fail(e.code, std::string(function) + ": " + e.what());
     } catch (const io::LoadError& e) {
         return fail(GAMEPLAN_ERROR_LOAD, e.what());
+    } catch (const std::invalid_argument& e) {
+        return fail(GAMEPLAN_ERROR_INVALID_ARGUMENT, std::string(function) + ": " + e.what());
     } catch (const std::bad_alloc&) {
         return fail(GAMEPLAN_ERROR_OUT_OF_MEMORY, std::string(function) + ": out of memory");
     } catch (const std::exception& e) {
@@ -151,6 +157,28 @@ struct gameplan_request_queue {
         : queue(map, path::QueueOptions{lanes == 0 ? 1u : lanes, 0, true}) {}
 };
 
+struct gameplan_hierarchy {
+    path::HierarchicalMap hierarchy;
+};
+
+struct gameplan_hpa_pathfinder {
+    path::HpaPathfinder finder;
+    path::GridPath path;
+    std::vector<gameplan_point> cells;
+};
+
+struct gameplan_crowd_solver {
+    path::CrowdSolver solver;
+    path::CrowdSolution solution;
+    std::vector<gameplan_point> cells;
+};
+
+struct gameplan_movement {
+    path::MovementSystem system;
+    std::vector<gameplan_point> route;  // gameplan_movement_unit_info's route
+    gameplan_movement(const path::GridMap& map, const path::MovementOptions& o) : system(map, o) {}
+};
+
 namespace {
 
 std::uint64_t key_of(goap::AgentId id) noexcept { return (std::uint64_t{id.generation} << 32) | id.index; }
@@ -182,6 +210,46 @@ std::vector<goap::Literal> literals_of(const gameplan_literal* literals, std::si
     out.reserve(count);
     for (std::size_t i = 0; i < count; ++i) out.push_back(goap::Literal{goap::AtomId(literals[i].atom), literals[i].value != 0});
     return out;
+}
+
+goap::VarId variable_of(const goap::Domain& d, std::uint32_t var) {
+    if (var >= d.variable_count())
+        raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, "variable id " + std::to_string(var) + " is out of range (the domain has " +
+                                                   std::to_string(d.variable_count()) + " variables)");
+    return goap::VarId(var);
+}
+
+goap::Comparison comparison_of(const goap::Domain& d, const gameplan_comparison& c) {
+    require(c.op >= GAMEPLAN_EQ && c.op <= GAMEPLAN_GE, "unknown comparison operator");
+    return goap::Comparison{variable_of(d, c.variable), static_cast<goap::CompareOp>(static_cast<int>(c.op)), c.value};
+}
+
+// Adds `count` comparisons to `c` (after checking them against the domain: enumerations compare with
+// == and != and one of their values).
+void require_comparisons(const goap::Domain& d, goap::Condition& c, const gameplan_comparison* comparisons, std::size_t count) {
+    require(comparisons != nullptr || count == 0, "comparisons are NULL but the count is not 0");
+    for (std::size_t i = 0; i < count; ++i) {
+        const goap::Comparison cmp = comparison_of(d, comparisons[i]);
+        if (d.variable_kind(cmp.var) == goap::VariableKind::Enumeration) {
+            require(cmp.op == goap::CompareOp::Eq || cmp.op == goap::CompareOp::Ne,
+                    "an enumerated variable compares with GAMEPLAN_EQ or GAMEPLAN_NE only");
+            require(d.in_bounds(cmp.var, cmp.value), "the value is not one of the enumerated variable's values");
+        }
+        c.require(cmp);
+    }
+}
+
+void set_values(const goap::Domain& d, goap::WorldState& state, const std::int32_t* values, bool skip_shared) {
+    if (!values) return;
+    for (std::uint32_t v = 0; v < d.variable_count(); ++v) {
+        const goap::VarId var(v);
+        if (skip_shared && d.is_shared(var)) continue;
+        if (!d.in_bounds(var, values[v]))
+            raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, "value " + std::to_string(values[v]) + " of variable '" + d.variable_name(var) +
+                                                       "' is outside its bounds [" + std::to_string(d.variable_min(var)) + ", " +
+                                                       std::to_string(d.variable_max(var)) + "]");
+        state.set_value(var, values[v]);
+    }
 }
 
 goap::PlanOptions plan_options_of(const gameplan_plan_options* o) {
@@ -364,6 +432,134 @@ double gameplan_domain_goal_priority(const gameplan_domain* d, size_t index) {
     return d->file.goals[index].priority;
 }
 
+size_t gameplan_domain_variable_count(const gameplan_domain* d) { return d ? d->file.domain.variable_count() : 0; }
+
+namespace {
+bool has_variable(const gameplan_domain* d, uint32_t v) noexcept { return d && v < d->file.domain.variable_count(); }
+}  // namespace
+
+const char* gameplan_domain_variable_name(const gameplan_domain* d, uint32_t v) {
+    return has_variable(d, v) ? d->file.domain.variable_name(goap::VarId(v)).c_str() : nullptr;
+}
+
+gameplan_error gameplan_domain_find_variable(const gameplan_domain* d, const char* name, uint32_t* out) {
+    return guarded("gameplan_domain_find_variable", [&] {
+        require(name != nullptr && out != nullptr, "name and out must not be NULL");
+        const goap::VarId v = domain_of(d).find_variable(name);
+        if (!v.valid()) raise(GAMEPLAN_ERROR_NOT_FOUND, std::string("no variable named '") + name + "'");
+        *out = v.value;
+    });
+}
+
+gameplan_variable_kind gameplan_domain_variable_kind(const gameplan_domain* d, uint32_t v) {
+    return has_variable(d, v) && d->file.domain.variable_kind(goap::VarId(v)) == goap::VariableKind::Enumeration
+               ? GAMEPLAN_VARIABLE_ENUMERATION
+               : GAMEPLAN_VARIABLE_INTEGER;
+}
+
+int32_t gameplan_domain_variable_min(const gameplan_domain* d, uint32_t v) {
+    return has_variable(d, v) ? d->file.domain.variable_min(goap::VarId(v)) : 0;
+}
+
+int32_t gameplan_domain_variable_max(const gameplan_domain* d, uint32_t v) {
+    return has_variable(d, v) ? d->file.domain.variable_max(goap::VarId(v)) : 0;
+}
+
+size_t gameplan_domain_variable_value_count(const gameplan_domain* d, uint32_t v) {
+    return has_variable(d, v) ? d->file.domain.variable_values(goap::VarId(v)).size() : 0;
+}
+
+const char* gameplan_domain_variable_value_name(const gameplan_domain* d, uint32_t v, size_t index) {
+    if (!has_variable(d, v)) return nullptr;
+    const auto values = d->file.domain.variable_values(goap::VarId(v));
+    return index < values.size() ? values[index].c_str() : nullptr;
+}
+
+gameplan_error gameplan_domain_find_variable_value(const gameplan_domain* d, uint32_t v, const char* name, int32_t* out) {
+    return guarded("gameplan_domain_find_variable_value", [&] {
+        require(name != nullptr && out != nullptr, "name and out must not be NULL");
+        const goap::VarId var = variable_of(domain_of(d), v);
+        const std::int32_t index = d->file.domain.find_variable_value(var, name);
+        if (index < 0) raise(GAMEPLAN_ERROR_NOT_FOUND, "variable '" + d->file.domain.variable_name(var) + "' has no value '" + name + "'");
+        *out = index;
+    });
+}
+
+int32_t gameplan_domain_start_value(const gameplan_domain* d, uint32_t v) {
+    if (!has_variable(d, v) || v >= d->file.start.var_count()) return 0;
+    return d->file.start.value(goap::VarId(v));
+}
+
+int gameplan_domain_variable_shared(const gameplan_domain* d, uint32_t v) {
+    return has_variable(d, v) && d->file.domain.is_shared(goap::VarId(v)) ? 1 : 0;
+}
+
+gameplan_error gameplan_domain_builder_add_integer_variable(gameplan_domain_builder* b, const char* name, int32_t min,
+                                                            int32_t max, int shared, uint32_t* out) {
+    return guarded("gameplan_domain_builder_add_integer_variable", [&] {
+        require(b != nullptr && name != nullptr && out != nullptr, "builder, name and out must not be NULL");
+        require(*name != '\0', "the variable name is empty");
+        require(min <= max, "max is smaller than min");
+        require(!b->builder.find_atom(name).valid() && !b->builder.find_variable(name).valid(),
+                "the name is already used by an atom or a variable");
+        const goap::VarId v = b->builder.add_integer_variable(name, min, max, shared != 0);
+        require(v.valid(), "the variable was refused");
+        *out = v.value;
+    });
+}
+
+gameplan_error gameplan_domain_builder_add_enum_variable(gameplan_domain_builder* b, const char* name, const char* const* values,
+                                                         size_t value_count, int shared, uint32_t* out) {
+    return guarded("gameplan_domain_builder_add_enum_variable", [&] {
+        require(b != nullptr && name != nullptr && out != nullptr, "builder, name and out must not be NULL");
+        require(*name != '\0', "the variable name is empty");
+        require(values != nullptr && value_count > 0, "an enumerated variable needs at least one value");
+        require(value_count <= static_cast<std::size_t>(INT32_MAX), "too many values");
+        require(!b->builder.find_atom(name).valid() && !b->builder.find_variable(name).valid(),
+                "the name is already used by an atom or a variable");
+        std::vector<std::string> names;
+        names.reserve(value_count);
+        for (std::size_t i = 0; i < value_count; ++i) {
+            require(values[i] != nullptr, "a value name is NULL");
+            names.emplace_back(values[i]);
+        }
+        const goap::VarId v = b->builder.add_enum_variable(name, names, shared != 0);
+        require(v.valid(), "the variable was refused (repeated value names?)");
+        *out = v.value;
+    });
+}
+
+gameplan_error gameplan_domain_builder_add_numeric_action(gameplan_domain_builder* b, const char* name, double cost,
+                                                          const gameplan_literal* pre, size_t pre_count,
+                                                          const gameplan_literal* eff, size_t eff_count,
+                                                          const gameplan_comparison* comparisons, size_t comparison_count,
+                                                          const gameplan_numeric_effect* numeric_effects,
+                                                          size_t numeric_effect_count) {
+    return guarded("gameplan_domain_builder_add_numeric_action", [&] {
+        require(b != nullptr && name != nullptr, "builder and name must not be NULL");
+        require(comparisons != nullptr || comparison_count == 0, "comparisons are NULL but the count is not 0");
+        require(numeric_effects != nullptr || numeric_effect_count == 0, "numeric_effects are NULL but the count is not 0");
+        const std::vector<goap::Literal> p = literals_of(pre, pre_count);
+        const std::vector<goap::Literal> e = literals_of(eff, eff_count);
+        std::vector<goap::Comparison> c;
+        for (std::size_t i = 0; i < comparison_count; ++i) {
+            require(comparisons[i].op >= GAMEPLAN_EQ && comparisons[i].op <= GAMEPLAN_GE, "unknown comparison operator");
+            c.push_back(goap::Comparison{goap::VarId(comparisons[i].variable),
+                                         static_cast<goap::CompareOp>(static_cast<int>(comparisons[i].op)), comparisons[i].value});
+        }
+        std::vector<goap::NumericEffect> n;
+        for (std::size_t i = 0; i < numeric_effect_count; ++i) {
+            require(numeric_effects[i].op >= GAMEPLAN_SET && numeric_effects[i].op <= GAMEPLAN_SUB, "unknown effect operator");
+            n.push_back(goap::NumericEffect{goap::VarId(numeric_effects[i].variable),
+                                            static_cast<goap::EffectOp>(static_cast<int>(numeric_effects[i].op)),
+                                            numeric_effects[i].value});
+        }
+        const goap::DomainError err = b->builder.add_action(name, cost, p, e, c, n);
+        if (err != goap::DomainError::None)
+            raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, std::string("action '") + name + "': " + std::string(goap::to_string(err)));
+    });
+}
+
 gameplan_error gameplan_domain_builder_create(gameplan_domain_builder** out) {
     return guarded("gameplan_domain_builder_create", [&] {
         require(out != nullptr, "out must not be NULL");
@@ -429,6 +625,26 @@ gameplan_error gameplan_plan(gameplan_planner* p, const uint8_t* start, const ga
         if (p->goal.atom_count() != d.atom_count()) p->goal = d.make_condition();
         p->goal.clear();  // reused: no allocation per query after the first
         for (std::size_t i = 0; i < goal_count; ++i) p->goal.set(atom_of(d, goal[i].atom), goal[i].value != 0);
+        const goap::PlanResult r = p->planner.plan(p->start, p->goal, plan_options_of(options));
+        fill_plan(*p, r, out);
+    });
+}
+
+gameplan_error gameplan_plan_values(gameplan_planner* p, const uint8_t* start, const int32_t* start_values,
+                                    const gameplan_literal* goal, size_t goal_count, const gameplan_comparison* goal_comparisons,
+                                    size_t goal_comparison_count, const gameplan_plan_options* options, gameplan_plan_result* out) {
+    return guarded("gameplan_plan_values", [&] {
+        require(p != nullptr && out != nullptr, "planner and out must not be NULL");
+        const goap::Domain& d = p->domain->file.domain;
+        p->start = p->domain->file.start;
+        if (start)
+            for (std::size_t a = 0; a < d.atom_count(); ++a) p->start.set(goap::AtomId(static_cast<std::uint32_t>(a)), start[a] != 0);
+        set_values(d, p->start, start_values, false);
+        require(goal != nullptr || goal_count == 0, "goal is NULL but goal_count is not 0");
+        if (p->goal.atom_count() != d.atom_count()) p->goal = d.make_condition();
+        p->goal.clear();  // keeps its storage: no allocation per query after the first of this size
+        for (std::size_t i = 0; i < goal_count; ++i) p->goal.set(atom_of(d, goal[i].atom), goal[i].value != 0);
+        require_comparisons(d, p->goal, goal_comparisons, goal_comparison_count);
         const goap::PlanResult r = p->planner.plan(p->start, p->goal, plan_options_of(options));
         fill_plan(*p, r, out);
     });
@@ -574,6 +790,7 @@ gameplan_error gameplan_agent_system_add_agent(gameplan_agent_system* s, const g
             goap::AgentGoal goal;
             goal.name = g.name ? g.name : "";
             goal.condition = condition_of(d, g.literals, g.literal_count);
+            require_comparisons(d, goal.condition, g.comparisons, g.comparison_count);
             goal.priority = g.priority;
             p.goals.push_back(std::move(goal));
         }
@@ -583,6 +800,7 @@ gameplan_error gameplan_agent_system_add_agent(gameplan_agent_system* s, const g
         if (params->private_state)
             for (std::size_t a = 0; a < d.atom_count(); ++a)
                 p.state.set(goap::AtomId(static_cast<std::uint32_t>(a)), params->private_state[a] != 0);
+        set_values(d, p.state, params->private_values, true);
         auto record = std::make_unique<AgentRecord>();
         record->system = s;
         record->user_data = params->user_data;
@@ -652,6 +870,48 @@ gameplan_error gameplan_agent_get(const gameplan_agent_system* s, gameplan_agent
         const goap::AtomId id = atom_of(s->domain->file.domain, atom);
         *out = s->domain->file.domain.is_shared(id) ? (s->system.blackboard().get(id) ? 1 : 0)
                                                     : (a.private_state().get(id) ? 1 : 0);
+    });
+}
+
+gameplan_error gameplan_blackboard_set_value(gameplan_agent_system* s, uint32_t variable, int32_t value) {
+    return guarded("gameplan_blackboard_set_value", [&] {
+        require(s != nullptr, "system is NULL");
+        const goap::Domain& d = s->domain->file.domain;
+        const goap::VarId v = variable_of(d, variable);
+        require(d.is_shared(v), "the variable is private to each agent (use gameplan_agent_set_value)");
+        require(d.in_bounds(v, value), "the value is outside the variable's bounds");
+        (void)s->system.blackboard().set_value(v, value);
+    });
+}
+
+gameplan_error gameplan_blackboard_get_value(const gameplan_agent_system* s, uint32_t variable, int32_t* out) {
+    return guarded("gameplan_blackboard_get_value", [&] {
+        require(s != nullptr && out != nullptr, "system and out must not be NULL");
+        const goap::Domain& d = s->domain->file.domain;
+        const goap::VarId v = variable_of(d, variable);
+        require(d.is_shared(v), "the variable is private to each agent (use gameplan_agent_get_value)");
+        *out = s->system.blackboard().value(v);
+    });
+}
+
+gameplan_error gameplan_agent_set_value(gameplan_agent_system* s, gameplan_agent_id agent, uint32_t variable, int32_t value) {
+    return guarded("gameplan_agent_set_value", [&] {
+        goap::Agent& a = agent_of(s, agent);
+        const goap::Domain& d = s->domain->file.domain;
+        const goap::VarId v = variable_of(d, variable);
+        require(!d.is_shared(v), "the variable is shared (use gameplan_blackboard_set_value)");
+        require(d.in_bounds(v, value), "the value is outside the variable's bounds");
+        (void)a.set_value(v, value);
+    });
+}
+
+gameplan_error gameplan_agent_get_value(const gameplan_agent_system* s, gameplan_agent_id agent, uint32_t variable, int32_t* out) {
+    return guarded("gameplan_agent_get_value", [&] {
+        require(out != nullptr, "out is NULL");
+        const goap::Agent& a = agent_of(s, agent);
+        const goap::Domain& d = s->domain->file.domain;
+        const goap::VarId v = variable_of(d, variable);
+        *out = d.is_shared(v) ? s->system.blackboard().value(v) : a.private_state().value(v);
     });
 }
 
@@ -852,5 +1112,285 @@ gameplan_error gameplan_request_queue_cancel(gameplan_request_queue* q, gameplan
 }
 
 size_t gameplan_request_queue_size(const gameplan_request_queue* q) { return q ? q->queue.size() : 0; }
+
+// ---- HPA* --------------------------------------------------------------------------------------------
+
+gameplan_error gameplan_hierarchy_build(const gameplan_map* map, const gameplan_path_options* rules, int32_t cluster_size,
+                                        gameplan_hierarchy** out) {
+    return guarded("gameplan_hierarchy_build", [&] {
+        require(map != nullptr && out != nullptr, "map and out must not be NULL");
+        require(cluster_size >= path::kMinClusterSize && cluster_size <= path::kMaxClusterSize, "cluster_size must be in [1, 256]");
+        const path::GridSearchOptions r = path_options_of(rules);
+        path::HierarchyOptions h;
+        h.cluster_size = cluster_size;
+        auto result = std::make_unique<gameplan_hierarchy>();
+        const path::HierarchyBuild built = result->hierarchy.build(map->map, r, h);
+        if (built != path::HierarchyBuild::Ok) raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, std::string(path::describe(built)));
+        *out = result.release();
+    });
+}
+
+void gameplan_hierarchy_destroy(gameplan_hierarchy* hierarchy) { delete hierarchy; }
+
+gameplan_error gameplan_hierarchy_update_cell(gameplan_hierarchy* h, const gameplan_map* map, gameplan_point cell) {
+    return guarded("gameplan_hierarchy_update_cell", [&] {
+        require(h != nullptr && map != nullptr, "hierarchy and map must not be NULL");
+        require(h->hierarchy.map() == &map->map, "the hierarchy was built on another map");
+        require(map->map.contains(to_cpp(cell)), "the cell is outside the map");
+        (void)h->hierarchy.update_cell(map->map, to_cpp(cell));
+    });
+}
+
+size_t gameplan_hierarchy_cluster_count(const gameplan_hierarchy* h) { return h ? h->hierarchy.cluster_count() : 0; }
+size_t gameplan_hierarchy_node_count(const gameplan_hierarchy* h) { return h ? h->hierarchy.node_count() : 0; }
+
+gameplan_hpa_options gameplan_hpa_options_default(void) { return gameplan_hpa_options{1, 0, 1.0, 0}; }
+
+gameplan_error gameplan_hpa_pathfinder_create(gameplan_hpa_pathfinder** out) {
+    return guarded("gameplan_hpa_pathfinder_create", [&] {
+        require(out != nullptr, "out must not be NULL");
+        *out = new gameplan_hpa_pathfinder();
+    });
+}
+
+void gameplan_hpa_pathfinder_destroy(gameplan_hpa_pathfinder* finder) { delete finder; }
+
+gameplan_error gameplan_hpa_find_path(gameplan_hpa_pathfinder* f, const gameplan_hierarchy* h, gameplan_point start,
+                                      gameplan_point goal, const gameplan_hpa_options* options, gameplan_path_result* out) {
+    return guarded("gameplan_hpa_find_path", [&] {
+        require(f != nullptr && h != nullptr && out != nullptr, "finder, hierarchy and out must not be NULL");
+        require(h->hierarchy.built(), "the hierarchy is not built");
+        const gameplan_hpa_options o = options ? *options : gameplan_hpa_options_default();
+        require(std::isfinite(o.weight) && o.weight >= 1.0, "weight must be a finite number >= 1");
+        path::HpaQueryOptions q;
+        q.movement = h->hierarchy.movement();
+        q.diagonal = h->hierarchy.diagonal();
+        q.weight = o.weight;
+        q.refine = o.refine != 0;
+        q.smooth = o.smooth != 0;
+        if (o.max_expansions > 0) q.budget.max_expansions = o.max_expansions;
+        const Status st = f->finder.find_path(h->hierarchy, to_cpp(start), to_cpp(goal), q, f->path);
+        fill_path(f->path, st, f->finder.stats().expanded, f->cells, out);
+    });
+}
+
+// ---- crowds ------------------------------------------------------------------------------------------
+
+gameplan_crowd_options gameplan_crowd_options_default(void) {
+    return gameplan_crowd_options{0, 0.0, 0, 0.0, 0, std::uint64_t{2} << 30};
+}
+
+gameplan_error gameplan_crowd_solver_create(gameplan_crowd_solver** out) {
+    return guarded("gameplan_crowd_solver_create", [&] {
+        require(out != nullptr, "out must not be NULL");
+        *out = new gameplan_crowd_solver();
+    });
+}
+
+void gameplan_crowd_solver_destroy(gameplan_crowd_solver* solver) { delete solver; }
+
+namespace {
+std::chrono::steady_clock::duration seconds(double s) {
+    return std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(s));
+}
+}  // namespace
+
+gameplan_error gameplan_crowd_solve(gameplan_crowd_solver* c, const gameplan_map* map, const gameplan_point* starts,
+                                    const gameplan_point* goals, size_t agent_count, const gameplan_crowd_options* options,
+                                    gameplan_crowd_result* out) {
+    return guarded("gameplan_crowd_solve", [&] {
+        require(c != nullptr && map != nullptr && out != nullptr, "solver, map and out must not be NULL");
+        require((starts != nullptr && goals != nullptr) || agent_count == 0, "starts and goals must not be NULL");
+        const gameplan_crowd_options o = options ? *options : gameplan_crowd_options_default();
+        require(std::isfinite(o.time_limit_seconds) && o.time_limit_seconds >= 0, "time_limit_seconds must be >= 0");
+        require(std::isfinite(o.improve_seconds) && o.improve_seconds >= 0, "improve_seconds must be >= 0");
+        path::CrowdOptions co;
+        if (o.max_expansions > 0) co.budget.max_expansions = o.max_expansions;
+        if (o.time_limit_seconds > 0 && o.time_limit_seconds < 1e9)
+            co.budget.deadline = std::chrono::steady_clock::now() + seconds(o.time_limit_seconds);
+        co.anytime = o.anytime != 0;
+        if (o.improve_seconds > 0 && o.improve_seconds < 1e9) co.improve_for = seconds(o.improve_seconds);
+        co.seed = o.seed;
+        co.max_memory_bytes = o.max_memory_bytes > SIZE_MAX ? SIZE_MAX : static_cast<std::size_t>(o.max_memory_bytes);
+        // gameplan_point and path::GridPoint are both two int32 (x, y): the arrays are read in place.
+        static_assert(sizeof(gameplan_point) == sizeof(path::GridPoint) && alignof(gameplan_point) == alignof(path::GridPoint));
+        const std::span<const path::GridPoint> s(reinterpret_cast<const path::GridPoint*>(starts), agent_count);
+        const std::span<const path::GridPoint> g(reinterpret_cast<const path::GridPoint*>(goals), agent_count);
+        const Status st = c->solver.solve(map->map, s, g, co, c->solution);
+        const bool found = st == Status::Found;
+        c->cells.clear();
+        if (found)
+            for (const path::GridPoint& p : c->solution.cells) c->cells.push_back(gameplan_point{p.x, p.y});
+        *out = gameplan_crowd_result{to_c(st),
+                                     found ? c->solution.agents : 0,
+                                     found ? c->solution.makespan : 0,
+                                     found ? c->solution.sum_of_costs : 0,
+                                     c->solver.lower_bound(),
+                                     found && !c->solution.costs.empty() ? c->solution.costs.data() : nullptr,
+                                     c->cells.empty() ? nullptr : c->cells.data(),
+                                     c->solver.stats().search.expanded};
+    });
+}
+
+// ---- movement ----------------------------------------------------------------------------------------
+
+gameplan_movement_options gameplan_movement_options_default(void) {
+    const path::MovementOptions d;
+    return gameplan_movement_options{8,
+                                     GAMEPLAN_DIAGONAL_NO_CORNER_CUTTING,
+                                     d.path_weight,
+                                     d.smooth ? 1 : 0,
+                                     d.path_budget,
+                                     d.lanes,
+                                     d.search_budget,
+                                     d.claim_cells,
+                                     d.claim_penalty,
+                                     d.still_penalty,
+                                     d.claim_weight,
+                                     d.detour_after,
+                                     d.give_up_ticks,
+                                     d.still_limit,
+                                     GAMEPLAN_RESOLVER_BUILTIN};
+}
+
+gameplan_error gameplan_movement_create(const gameplan_map* map, const gameplan_movement_options* options, gameplan_movement** out) {
+    return guarded("gameplan_movement_create", [&] {
+        require(map != nullptr && out != nullptr, "map and out must not be NULL");
+        const gameplan_movement_options o = options ? *options : gameplan_movement_options_default();
+        require(o.movement == 4 || o.movement == 8, "movement must be 4 or 8");
+        require(o.diagonal >= GAMEPLAN_DIAGONAL_NEVER && o.diagonal <= GAMEPLAN_DIAGONAL_ALWAYS, "unknown diagonal rule");
+        require(o.resolver == GAMEPLAN_RESOLVER_BUILTIN || o.resolver == GAMEPLAN_RESOLVER_CROWD, "unknown resolver");
+        path::MovementOptions m;
+        m.movement = o.movement == 4 ? path::Movement::Four : path::Movement::Eight;
+        m.diagonal = static_cast<path::DiagonalRule>(static_cast<int>(o.diagonal));
+        m.path_weight = o.path_weight;
+        m.smooth = o.smooth != 0;
+        m.path_budget = o.path_budget;
+        m.lanes = o.lanes == 0 ? 1 : o.lanes;
+        m.search_budget = o.search_budget;
+        m.claim_cells = o.claim_cells;
+        m.claim_penalty = o.claim_penalty;
+        m.still_penalty = o.still_penalty;
+        m.claim_weight = o.claim_weight;
+        m.detour_after = o.detour_after;
+        m.give_up_ticks = o.give_up_ticks;
+        m.still_limit = o.still_limit;
+        m.resolver = o.resolver == GAMEPLAN_RESOLVER_CROWD ? path::StepResolver::Crowd : path::StepResolver::Builtin;
+        *out = new gameplan_movement(map->map, m);  // std::invalid_argument for options out of range
+    });
+}
+
+void gameplan_movement_destroy(gameplan_movement* movement) { delete movement; }
+
+gameplan_error gameplan_movement_reserve(gameplan_movement* m, size_t units, size_t path_cells) {
+    return guarded("gameplan_movement_reserve", [&] {
+        require(m != nullptr, "movement is NULL");
+        require(units <= (std::size_t{1} << 24) && path_cells <= (std::size_t{1} << 26), "reserve sizes are too large");
+        m->system.reserve(units, path_cells);
+        m->route.reserve(path_cells);
+    });
+}
+
+namespace {
+void require_unit(const gameplan_movement* m, uint32_t unit) {
+    require(m != nullptr, "movement is NULL");
+    if (unit >= m->system.id_bound() || m->system.position(unit).x < 0)
+        raise(GAMEPLAN_ERROR_NOT_FOUND, "no unit with id " + std::to_string(unit));
+}
+}  // namespace
+
+gameplan_error gameplan_movement_add_unit(gameplan_movement* m, gameplan_point cell, uint32_t* out) {
+    return guarded("gameplan_movement_add_unit", [&] {
+        require(m != nullptr && out != nullptr, "movement and out must not be NULL");
+        const path::UnitId id = m->system.add_unit(to_cpp(cell));
+        if (id == path::kNoUnit)
+            raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, "(" + std::to_string(cell.x) + ", " + std::to_string(cell.y) +
+                                                       ") is off the map, blocked or taken by another unit");
+        *out = id;
+    });
+}
+
+gameplan_error gameplan_movement_remove_unit(gameplan_movement* m, uint32_t unit) {
+    return guarded("gameplan_movement_remove_unit", [&] {
+        require(m != nullptr, "movement is NULL");
+        if (!m->system.remove_unit(unit)) raise(GAMEPLAN_ERROR_NOT_FOUND, "no unit with id " + std::to_string(unit));
+    });
+}
+
+gameplan_error gameplan_movement_move_to(gameplan_movement* m, uint32_t unit, gameplan_destination d) {
+    return guarded("gameplan_movement_move_to", [&] {
+        require_unit(m, unit);
+        (void)m->system.move_to(unit, path::Destination{to_cpp(d.cell), to_cpp(d.centre), d.radius});
+    });
+}
+
+gameplan_error gameplan_movement_stop(gameplan_movement* m, uint32_t unit) {
+    return guarded("gameplan_movement_stop", [&] {
+        require_unit(m, unit);
+        (void)m->system.stop(unit);
+    });
+}
+
+gameplan_error gameplan_movement_set_anchored(gameplan_movement* m, uint32_t unit, int anchored) {
+    return guarded("gameplan_movement_set_anchored", [&] {
+        require_unit(m, unit);
+        (void)m->system.set_anchored(unit, anchored != 0);
+    });
+}
+
+gameplan_error gameplan_movement_update(gameplan_movement* m) {
+    return guarded("gameplan_movement_update", [&] {
+        require(m != nullptr, "movement is NULL");
+        m->system.update();
+    });
+}
+
+gameplan_error gameplan_movement_unit_info(const gameplan_movement* m, uint32_t unit, gameplan_unit_info* out) {
+    return guarded("gameplan_movement_unit_info", [&] {
+        require(out != nullptr, "out is NULL");
+        require_unit(m, unit);
+        const path::MovementSystem& s = m->system;
+        auto& route = const_cast<gameplan_movement*>(m)->route;  // scratch owned by the system
+        route.clear();
+        for (const path::GridPoint& p : s.remaining_route(unit)) route.push_back(gameplan_point{p.x, p.y});
+        const path::Destination d = s.destination(unit);
+        const path::GridPoint pos = s.position(unit), prev = s.previous_position(unit);
+        *out = gameplan_unit_info{gameplan_point{pos.x, pos.y},
+                                  gameplan_point{prev.x, prev.y},
+                                  static_cast<gameplan_unit_status>(static_cast<int>(s.status(unit))),
+                                  static_cast<gameplan_move_failure>(static_cast<int>(s.failure(unit))),
+                                  gameplan_destination{{d.cell.x, d.cell.y}, {d.centre.x, d.centre.y}, d.radius},
+                                  route.empty() ? nullptr : route.data(),
+                                  route.size(),
+                                  s.still_ticks(unit),
+                                  s.anchored(unit) ? 1 : 0};
+    });
+}
+
+gameplan_point gameplan_movement_position(const gameplan_movement* m, uint32_t unit) {
+    if (!m) return gameplan_point{-1, -1};
+    const path::GridPoint p = m->system.position(unit);
+    return gameplan_point{p.x, p.y};
+}
+
+gameplan_unit_status gameplan_movement_status(const gameplan_movement* m, uint32_t unit) {
+    return m ? static_cast<gameplan_unit_status>(static_cast<int>(m->system.status(unit))) : GAMEPLAN_UNIT_IDLE;
+}
+
+uint32_t gameplan_movement_occupant(const gameplan_movement* m, gameplan_point cell) {
+    return m ? m->system.occupant(to_cpp(cell)) : UINT32_MAX;
+}
+
+size_t gameplan_movement_unit_count(const gameplan_movement* m) { return m ? m->system.unit_count() : 0; }
+size_t gameplan_movement_id_bound(const gameplan_movement* m) { return m ? m->system.id_bound() : 0; }
+
+gameplan_error gameplan_movement_get_stats(const gameplan_movement* m, gameplan_movement_stats* out) {
+    return guarded("gameplan_movement_get_stats", [&] {
+        require(m != nullptr && out != nullptr, "movement and out must not be NULL");
+        const path::MovementStats& st = m->system.stats();
+        *out = gameplan_movement_stats{st.ticks, st.steps, st.waits, st.detours, st.pushes, st.path_requests,
+                                       st.paths, st.arrivals, st.failures, st.jams};
+    });
+}
 
 }  // extern "C"

@@ -65,6 +65,81 @@ int main(int argc, char** argv) {
     }
     gameplan_planner_destroy(planner);
     gameplan_domain_destroy(domain);
+
+    {  // HPA* queries
+        gameplan_hierarchy* h = nullptr;
+        gameplan_hpa_pathfinder* hpa = nullptr;
+        check(gameplan_hierarchy_build(map, nullptr, 8, &h) == GAMEPLAN_OK, "hierarchy");
+        check(gameplan_hpa_pathfinder_create(&hpa) == GAMEPLAN_OK, "hpa pathfinder");
+        gameplan_path_result r{};
+        for (int round = 0; round < 2; ++round)
+            for (const auto& e : ends) check(gameplan_hpa_find_path(hpa, h, e[0], e[1], nullptr, &r) == GAMEPLAN_OK, "warm-up hpa");
+        const gameplan::test::AllocationScope scope;
+        for (int round = 0; round < 3; ++round)
+            for (const auto& e : ends) {
+                check(gameplan_hpa_find_path(hpa, h, e[0], e[1], nullptr, &r) == GAMEPLAN_OK, "hpa query");
+                check(r.status == GAMEPLAN_STATUS_FOUND, "hpa found");
+            }
+        check(scope.count() == 0, "HPA* queries allocate nothing");
+        gameplan_hpa_pathfinder_destroy(hpa);
+        gameplan_hierarchy_destroy(h);
+    }
+
+    {  // plans over variables (gold in [0, 9]; work: gold += 1)
+        gameplan_domain_builder* b = nullptr;
+        gameplan_domain* d = nullptr;
+        gameplan_planner* p = nullptr;
+        std::uint32_t gold = 0;
+        check(gameplan_domain_builder_create(&b) == GAMEPLAN_OK, "builder");
+        check(gameplan_domain_builder_add_integer_variable(b, "gold", 0, 9, 0, &gold) == GAMEPLAN_OK, "variable");
+        const gameplan_numeric_effect more{gold, GAMEPLAN_ADD, 1};
+        const gameplan_numeric_effect two{gold, GAMEPLAN_ADD, 2};
+        check(gameplan_domain_builder_add_numeric_action(b, "work", 1, nullptr, 0, nullptr, 0, nullptr, 0, &more, 1) == GAMEPLAN_OK, "work");
+        check(gameplan_domain_builder_add_numeric_action(b, "trade", 1.5, nullptr, 0, nullptr, 0, nullptr, 0, &two, 1) == GAMEPLAN_OK, "trade");
+        check(gameplan_domain_builder_build(b, &d) == GAMEPLAN_OK, "build");
+        gameplan_domain_builder_destroy(b);
+        check(gameplan_planner_create(d, &p) == GAMEPLAN_OK, "numeric planner");
+        const gameplan_comparison goals[3] = {{gold, GAMEPLAN_GE, 5}, {gold, GAMEPLAN_EQ, 7}, {gold, GAMEPLAN_GE, 9}};
+        gameplan_plan_result r{};
+        for (int round = 0; round < 2; ++round)
+            for (const auto& g : goals) check(gameplan_plan_values(p, nullptr, nullptr, nullptr, 0, &g, 1, nullptr, &r) == GAMEPLAN_OK, "warm-up");
+        const gameplan::test::AllocationScope scope;
+        for (int round = 0; round < 3; ++round)
+            for (const auto& g : goals) {
+                check(gameplan_plan_values(p, nullptr, nullptr, nullptr, 0, &g, 1, nullptr, &r) == GAMEPLAN_OK, "numeric plan");
+                check(r.status == GAMEPLAN_STATUS_FOUND, "numeric plan found");
+            }
+        check(scope.count() == 0, "plans over variables allocate nothing");
+        gameplan_planner_destroy(p);
+        gameplan_domain_destroy(d);
+    }
+
+    {  // movement updates after reserve
+        gameplan_movement* mv = nullptr;
+        check(gameplan_movement_create(map, nullptr, &mv) == GAMEPLAN_OK, "movement");
+        check(gameplan_movement_reserve(mv, 8, 256) == GAMEPLAN_OK, "reserve");
+        std::uint32_t units[4] = {};
+        for (int i = 0; i < 4; ++i) check(gameplan_movement_add_unit(mv, ends[i][0], &units[i]) == GAMEPLAN_OK, "unit");
+        const auto send = [&](int leg) {
+            for (int i = 0; i < 4; ++i) {
+                const gameplan_point to = ends[i][leg % 2 == 0 ? 1 : 0];
+                check(gameplan_movement_move_to(mv, units[i], gameplan_destination{to, to, 0}) == GAMEPLAN_OK, "move_to");
+            }
+        };
+        send(0);
+        for (int t = 0; t < 120; ++t) check(gameplan_movement_update(mv) == GAMEPLAN_OK, "warm-up update");
+        send(1);
+        gameplan_unit_info info{};
+        {
+            const gameplan::test::AllocationScope scope;
+            for (int t = 0; t < 120; ++t) {
+                check(gameplan_movement_update(mv) == GAMEPLAN_OK, "update");
+                check(gameplan_movement_unit_info(mv, units[t % 4], &info) == GAMEPLAN_OK, "unit info");
+            }
+            check(scope.count() == 0, "movement updates allocate nothing");
+        }
+        gameplan_movement_destroy(mv);
+    }
     gameplan_map_destroy(map);
     std::printf("%s\n", g_failures ? "FAILED" : "ok");
     return g_failures ? 1 : 0;

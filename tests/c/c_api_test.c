@@ -494,7 +494,7 @@ static void run_agents(size_t threads, const double* hands_cost, uint32_t* expec
     gameplan_agent_params params;
     gameplan_agent_info info;
     gameplan_agent_id id;
-    gameplan_goal goal;
+    gameplan_goal goal = {0};
     gameplan_literal lit, pre[1], eff[2];
     uint32_t axe, wood, stored;
     Log log;
@@ -608,6 +608,454 @@ static void test_agents(void) {
     run_agents(1, NULL, axe_plan, 3, 1);
 }
 
+/* ---- numeric variables: a reference Dijkstra over every (location, wood, gold, axe) state ---- */
+
+enum { LOCS = 3, WOOD_MAX = 5, GOLD_MAX = 10, NUM_STATES = LOCS * (WOOD_MAX + 1) * (GOLD_MAX + 1) * 2 };
+typedef struct NumState {
+    int loc, wood, gold, axe;
+} NumState;
+static int num_index(NumState s) { return ((s.loc * (WOOD_MAX + 1) + s.wood) * (GOLD_MAX + 1) + s.gold) * 2 + s.axe; }
+static NumState num_state(int i) {
+    NumState s;
+    s.axe = i % 2, i /= 2;
+    s.gold = i % (GOLD_MAX + 1), i /= GOLD_MAX + 1;
+    s.wood = i % (WOOD_MAX + 1), i /= WOOD_MAX + 1;
+    s.loc = i;
+    return s;
+}
+/* Actions (ids in this order): walk a->b for a != b (6, costs walk[a][b]); buy_axe (market, gold >= 2:
+ * gold -= 2, axe; cost 1); chop_axe (forest, axe: wood += 2; cost 1); chop_hands (forest: wood += 1;
+ * cost 3); sell (market, wood >= 1: wood -= 1, gold += 2; cost 1); work (home: gold += 1; cost 4).
+ * Locations: 0 home, 1 forest, 2 market. Effects leaving the bounds make an action inapplicable. */
+static int num_apply(int action, const double walk[LOCS][LOCS], NumState s, NumState* out, double* cost) {
+    *out = s;
+    if (action < 6) {
+        const int from = action / 2, k = action % 2, to = k < from ? k : k + 1;
+        if (s.loc != from) return 0;
+        out->loc = to;
+        *cost = walk[from][to];
+        return 1;
+    }
+    *cost = 1;
+    switch (action) {
+        case 6: if (s.loc != 2 || s.gold < 2 || s.gold - 2 < 0) return 0; out->gold -= 2; out->axe = 1; return 1;
+        case 7: if (s.loc != 1 || !s.axe || s.wood + 2 > WOOD_MAX) return 0; out->wood += 2; return 1;
+        case 8: if (s.loc != 1 || s.wood + 1 > WOOD_MAX) return 0; out->wood += 1; *cost = 3; return 1;
+        case 9: if (s.loc != 2 || s.wood < 1 || s.gold + 2 > GOLD_MAX) return 0; out->wood -= 1; out->gold += 2; return 1;
+        case 10: if (s.loc != 0 || s.gold + 1 > GOLD_MAX) return 0; out->gold += 1; *cost = 4; return 1;
+        default: return 0;
+    }
+}
+static double num_reference(const double walk[LOCS][LOCS], NumState start, int goal_gold, int goal_loc) {
+    double dist[NUM_STATES];
+    char done[NUM_STATES];
+    int i;
+    for (i = 0; i < NUM_STATES; ++i) dist[i] = INFINITY, done[i] = 0;
+    dist[num_index(start)] = 0;
+    for (;;) {
+        int u = -1, a;
+        NumState s;
+        for (i = 0; i < NUM_STATES; ++i)
+            if (!done[i] && dist[i] < INFINITY && (u < 0 || dist[i] < dist[u])) u = i;
+        if (u < 0) return INFINITY;
+        done[u] = 1;
+        s = num_state(u);
+        if (s.gold >= goal_gold && (goal_loc < 0 || s.loc == goal_loc)) return dist[u];
+        for (a = 0; a < 11; ++a) {
+            NumState n;
+            double c;
+            if (num_apply(a, walk, s, &n, &c) && dist[u] + c < dist[num_index(n)]) dist[num_index(n)] = dist[u] + c;
+        }
+    }
+}
+
+static void test_numeric_domains(void) {
+    static const char* loc_names[3] = {"home", "forest", "market"};
+    int trial;
+    for (trial = 0; trial < 40; ++trial) {
+        double walk[LOCS][LOCS];
+        gameplan_domain_builder* b = NULL;
+        gameplan_domain* d = NULL;
+        gameplan_planner* p = NULL;
+        uint32_t loc, wood, gold, axe, v;
+        int a, i, dir;
+        NumState start;
+        gameplan_comparison goal[2];
+        int32_t values[3];
+        uint8_t atoms[1];
+        int goal_gold = 1 + (int)rnd(GOLD_MAX), goal_loc = rnd(2) ? (int)rnd(LOCS) : -1;
+        double expected;
+        char name[32];
+        CHECK_OK(gameplan_domain_builder_create(&b));
+        CHECK_OK(gameplan_domain_builder_add_atom(b, "axe", 0, &axe));
+        CHECK_OK(gameplan_domain_builder_add_enum_variable(b, "loc", loc_names, 3, 0, &loc));
+        CHECK_OK(gameplan_domain_builder_add_integer_variable(b, "wood", 0, WOOD_MAX, 0, &wood));
+        CHECK_OK(gameplan_domain_builder_add_integer_variable(b, "gold", 0, GOLD_MAX, 0, &gold));
+        CHECK(gameplan_domain_builder_add_integer_variable(b, "gold", 0, 3, 0, &v) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+        CHECK(gameplan_domain_builder_add_integer_variable(b, "axe", 0, 3, 0, &v) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+        CHECK(gameplan_domain_builder_add_integer_variable(b, "bad", 4, 3, 0, &v) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+        for (a = 0; a < 6; ++a) {
+            const int from = a / 2, k = a % 2, to = k < from ? k : k + 1;
+            gameplan_comparison at;
+            gameplan_numeric_effect go;
+            walk[from][to] = 1 + (double)rnd(4);
+            at.variable = loc, at.op = GAMEPLAN_EQ, at.value = from;
+            go.variable = loc, go.op = GAMEPLAN_SET, go.value = to;
+            snprintf(name, sizeof name, "walk_%s_%s", loc_names[from], loc_names[to]);
+            CHECK_OK(gameplan_domain_builder_add_numeric_action(b, name, walk[from][to], NULL, 0, NULL, 0, &at, 1, &go, 1));
+        }
+        {
+            gameplan_comparison c[2];
+            gameplan_numeric_effect e[2];
+            gameplan_literal l;
+            c[0].variable = loc, c[0].op = GAMEPLAN_EQ, c[0].value = 2;
+            c[1].variable = gold, c[1].op = GAMEPLAN_GE, c[1].value = 2;
+            e[0].variable = gold, e[0].op = GAMEPLAN_SUB, e[0].value = 2;
+            l.atom = axe, l.value = 1;
+            CHECK_OK(gameplan_domain_builder_add_numeric_action(b, "buy_axe", 1, NULL, 0, &l, 1, c, 2, e, 1));
+            c[0].value = 1;
+            e[0].variable = wood, e[0].op = GAMEPLAN_ADD, e[0].value = 2;
+            CHECK_OK(gameplan_domain_builder_add_numeric_action(b, "chop_axe", 1, &l, 1, NULL, 0, c, 1, e, 1));
+            e[0].value = 1;
+            CHECK_OK(gameplan_domain_builder_add_numeric_action(b, "chop_hands", 3, NULL, 0, NULL, 0, c, 1, e, 1));
+            c[0].value = 2;
+            c[1].variable = wood, c[1].op = GAMEPLAN_GE, c[1].value = 1;
+            e[0].variable = wood, e[0].op = GAMEPLAN_SUB, e[0].value = 1;
+            e[1].variable = gold, e[1].op = GAMEPLAN_ADD, e[1].value = 2;
+            CHECK_OK(gameplan_domain_builder_add_numeric_action(b, "sell", 1, NULL, 0, NULL, 0, c, 2, e, 2));
+            c[0].value = 0;
+            e[0].variable = gold, e[0].op = GAMEPLAN_ADD, e[0].value = 1;
+            CHECK_OK(gameplan_domain_builder_add_numeric_action(b, "work", 4, NULL, 0, NULL, 0, c, 1, e, 1));
+            /* an ordering on an enumeration, a value it does not have, two effects on one variable */
+            c[0].op = GAMEPLAN_LT;
+            CHECK(gameplan_domain_builder_add_numeric_action(b, "bad1", 1, NULL, 0, NULL, 0, c, 1, NULL, 0) ==
+                  GAMEPLAN_ERROR_INVALID_ARGUMENT);
+            c[0].op = GAMEPLAN_EQ, c[0].value = 7;
+            CHECK(gameplan_domain_builder_add_numeric_action(b, "bad2", 1, NULL, 0, NULL, 0, c, 1, NULL, 0) ==
+                  GAMEPLAN_ERROR_INVALID_ARGUMENT);
+            e[1].variable = gold;
+            e[0].variable = gold;
+            CHECK(gameplan_domain_builder_add_numeric_action(b, "bad3", 1, NULL, 0, NULL, 0, NULL, 0, e, 2) ==
+                  GAMEPLAN_ERROR_INVALID_ARGUMENT);
+        }
+        CHECK_OK(gameplan_domain_builder_build(b, &d));
+        gameplan_domain_builder_destroy(b);
+        CHECK(gameplan_domain_has_variables(d) == 1);
+        CHECK(gameplan_domain_variable_count(d) == 3);
+        CHECK(strcmp(gameplan_domain_variable_name(d, wood), "wood") == 0);
+        CHECK(gameplan_domain_variable_name(d, 3) == NULL);
+        CHECK_OK(gameplan_domain_find_variable(d, "gold", &v));
+        CHECK(v == gold);
+        CHECK(gameplan_domain_find_variable(d, "silver", &v) == GAMEPLAN_ERROR_NOT_FOUND);
+        CHECK(gameplan_domain_variable_kind(d, loc) == GAMEPLAN_VARIABLE_ENUMERATION);
+        CHECK(gameplan_domain_variable_kind(d, gold) == GAMEPLAN_VARIABLE_INTEGER);
+        CHECK(gameplan_domain_variable_min(d, gold) == 0 && gameplan_domain_variable_max(d, gold) == GOLD_MAX);
+        CHECK(gameplan_domain_variable_value_count(d, loc) == 3 && gameplan_domain_variable_value_count(d, gold) == 0);
+        CHECK(strcmp(gameplan_domain_variable_value_name(d, loc, 2), "market") == 0);
+        {
+            int32_t idx = -1;
+            CHECK_OK(gameplan_domain_find_variable_value(d, loc, "forest", &idx));
+            CHECK(idx == 1);
+            CHECK(gameplan_domain_find_variable_value(d, loc, "sea", &idx) == GAMEPLAN_ERROR_NOT_FOUND);
+        }
+        CHECK(gameplan_domain_start_value(d, loc) == 0 && gameplan_domain_start_value(d, gold) == 0);
+        CHECK_OK(gameplan_planner_create(d, &p));
+        start.loc = (int)rnd(LOCS), start.wood = (int)rnd(WOOD_MAX + 1), start.gold = (int)rnd(4), start.axe = (int)rnd(2);
+        values[loc] = start.loc, values[wood] = start.wood, values[gold] = start.gold;
+        atoms[0] = (uint8_t)start.axe;
+        goal[0].variable = gold, goal[0].op = GAMEPLAN_GE, goal[0].value = goal_gold;
+        goal[1].variable = loc, goal[1].op = GAMEPLAN_EQ, goal[1].value = goal_loc;
+        expected = num_reference((const double(*)[LOCS])walk, start, goal_gold, goal_loc);
+        for (dir = 0; dir < 2; ++dir) {
+            gameplan_plan_options o = gameplan_plan_options_default();
+            gameplan_plan_result r;
+            o.direction = dir ? GAMEPLAN_FORWARD : GAMEPLAN_BACKWARD;
+            CHECK_OK(gameplan_plan_values(p, atoms, values, NULL, 0, goal, goal_loc >= 0 ? 2 : 1, &o, &r));
+            if (expected == INFINITY) {
+                CHECK(r.status == GAMEPLAN_STATUS_NO_PATH);
+                continue;
+            }
+            CHECK(r.status == GAMEPLAN_STATUS_FOUND);
+            CHECK(fabs(r.cost - expected) < 1e-9);
+            {   /* replay the plan with the reference semantics */
+                NumState s = start, n;
+                double total = 0, c;
+                for (i = 0; i < (int)r.action_count; ++i) {
+                    CHECK(num_apply((int)r.actions[i], (const double(*)[LOCS])walk, s, &n, &c));
+                    s = n;
+                    total += c;
+                }
+                CHECK(s.gold >= goal_gold && (goal_loc < 0 || s.loc == goal_loc));
+                CHECK(fabs(total - r.cost) < 1e-9);
+            }
+        }
+        {
+            gameplan_plan_result r;
+            gameplan_comparison bad = goal[0];
+            int32_t bad_values[3];
+            bad.variable = 9;
+            CHECK(gameplan_plan_values(p, NULL, NULL, NULL, 0, &bad, 1, NULL, &r) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+            memcpy(bad_values, values, sizeof values);
+            bad_values[gold] = GOLD_MAX + 1;
+            CHECK(gameplan_plan_values(p, NULL, bad_values, NULL, 0, goal, 1, NULL, &r) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+        }
+        gameplan_planner_destroy(p);
+        if (trial == 0) { /* variables on agents and the blackboard */
+            gameplan_agent_system* sys = NULL;
+            gameplan_agent_type_builder* tb = NULL;
+            gameplan_agent_type* type = NULL;
+            gameplan_agent_params params = {0};
+            gameplan_agent_id id;
+            int32_t got = -1;
+            CHECK_OK(gameplan_agent_system_create(d, 1, &sys));
+            CHECK_OK(gameplan_agent_type_builder_create(d, "trader", &tb));
+            for (a = 0; a < 11; ++a) CHECK_OK(gameplan_agent_type_exclude(tb, gameplan_domain_action_name(d, (uint32_t)a)));
+            CHECK_OK(gameplan_agent_type_builder_build(tb, &type));
+            gameplan_agent_type_builder_destroy(tb);
+            params.type = type;
+            params.private_values = values;
+            CHECK_OK(gameplan_agent_system_add_agent(sys, &params, &id));
+            CHECK_OK(gameplan_agent_get_value(sys, id, gold, &got));
+            CHECK(got == values[gold]);
+            CHECK_OK(gameplan_agent_set_value(sys, id, gold, 7));
+            CHECK_OK(gameplan_agent_get_value(sys, id, gold, &got));
+            CHECK(got == 7);
+            CHECK(gameplan_agent_set_value(sys, id, gold, GOLD_MAX + 1) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+            CHECK(gameplan_blackboard_set_value(sys, gold, 1) == GAMEPLAN_ERROR_INVALID_ARGUMENT); /* private */
+            CHECK(gameplan_agent_set_value(sys, id, 5, 1) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+            gameplan_agent_type_destroy(type);
+            gameplan_agent_system_destroy(sys);
+        }
+        gameplan_domain_destroy(d);
+    }
+}
+
+/* ---- HPA*: valid paths, never shorter than the scenario file's optimum, within 15 % of it ---- */
+
+static int step_legal(const gameplan_map* m, gameplan_point a, gameplan_point b, int eight) {
+    const int dx = b.x - a.x, dy = b.y - a.y;
+    if (!gameplan_map_passable(m, b) || dx < -1 || dx > 1 || dy < -1 || dy > 1 || (dx == 0 && dy == 0)) return 0;
+    if (dx != 0 && dy != 0) {
+        gameplan_point s1, s2;
+        if (!eight) return 0;
+        s1.x = a.x + dx, s1.y = a.y, s2.x = a.x, s2.y = a.y + dy;
+        return gameplan_map_passable(m, s1) && gameplan_map_passable(m, s2); /* no corner cutting */
+    }
+    return 1;
+}
+
+static void test_hpa(const char* dir) {
+    Scen scen[256];
+    const int n = read_scenarios(source_path(dir, "examples/maps/rooms.map.scen"), scen, 256);
+    gameplan_map* m = NULL;
+    gameplan_hierarchy* h = NULL;
+    gameplan_hpa_pathfinder* f = NULL;
+    int i, k, cluster;
+    CHECK_OK(gameplan_map_load(source_path(dir, "examples/maps/rooms.map"), &m));
+    CHECK(gameplan_hierarchy_build(m, NULL, 0, &h) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+    CHECK_OK(gameplan_hpa_pathfinder_create(&f));
+    for (cluster = 4; cluster <= 16; cluster *= 2) {
+        CHECK_OK(gameplan_hierarchy_build(m, NULL, cluster, &h));
+        CHECK(gameplan_hierarchy_cluster_count(h) == (size_t)(((32 + cluster - 1) / cluster) * ((20 + cluster - 1) / cluster)));
+        CHECK(gameplan_hierarchy_node_count(h) > 0);
+        for (i = 0; i < n; ++i) {
+            gameplan_path_result r;
+            double cost = 0;
+            CHECK_OK(gameplan_hpa_find_path(f, h, scen[i].start, scen[i].goal, NULL, &r));
+            CHECK(r.status == GAMEPLAN_STATUS_FOUND);
+            if (r.status != GAMEPLAN_STATUS_FOUND) continue;
+            CHECK(r.cells[0].x == scen[i].start.x && r.cells[0].y == scen[i].start.y);
+            CHECK(r.cells[r.cell_count - 1].x == scen[i].goal.x && r.cells[r.cell_count - 1].y == scen[i].goal.y);
+            for (k = 1; k < (int)r.cell_count; ++k) {
+                CHECK(step_legal(m, r.cells[k - 1], r.cells[k], 1));
+                cost += (r.cells[k].x != r.cells[k - 1].x && r.cells[k].y != r.cells[k - 1].y) ? sqrt(2.0) : 1.0;
+            }
+            CHECK(fabs(cost - r.cost) < 1e-6);
+            CHECK(r.cost >= scen[i].optimal - 1e-4);
+            CHECK(r.cost <= scen[i].optimal * 1.15 + 1e-4); /* measured worst: 10.2 % with 4-cell clusters */
+        }
+        gameplan_hierarchy_destroy(h);
+    }
+    /* a wall across the map after a change: update_cell keeps the hierarchy in step with the map */
+    CHECK_OK(gameplan_hierarchy_build(m, NULL, 8, &h));
+    {
+        gameplan_path_result r;
+        gameplan_point blocked = scen[0].goal;
+        CHECK_OK(gameplan_map_set_passable(m, blocked, 0));
+        CHECK_OK(gameplan_hierarchy_update_cell(h, m, blocked));
+        CHECK_OK(gameplan_hpa_find_path(f, h, scen[0].start, blocked, NULL, &r));
+        CHECK(r.status == GAMEPLAN_STATUS_INVALID_QUERY);
+    }
+    gameplan_hierarchy_destroy(h);
+    gameplan_hpa_pathfinder_destroy(f);
+    gameplan_map_destroy(m);
+}
+
+/* ---- crowds: conflict-free solutions, costs and bounds checked here ---- */
+
+static void test_crowd(const char* dir) {
+    gameplan_map* m = NULL;
+    gameplan_crowd_solver* c = NULL;
+    gameplan_point starts[24], goals[24];
+    const int w = 32, h = 20;
+    int trial;
+    CHECK_OK(gameplan_map_load(source_path(dir, "examples/maps/rooms.map"), &m));
+    CHECK_OK(gameplan_crowd_solver_create(&c));
+    for (trial = 0; trial < 6; ++trial) {
+        const int agents = 4 + 4 * trial;
+        char used_s[32 * 20], used_g[32 * 20];
+        int i, t;
+        uint64_t bound = 0, soc = 0;
+        gameplan_crowd_result r;
+        memset(used_s, 0, sizeof used_s);
+        memset(used_g, 0, sizeof used_g);
+        for (i = 0; i < agents; ++i) {
+            gameplan_point p;
+            do p.x = (int32_t)rnd((unsigned)w), p.y = (int32_t)rnd((unsigned)h);
+            while (!gameplan_map_passable(m, p) || used_s[p.y * w + p.x]);
+            used_s[p.y * w + p.x] = 1, starts[i] = p;
+            do p.x = (int32_t)rnd((unsigned)w), p.y = (int32_t)rnd((unsigned)h);
+            while (!gameplan_map_passable(m, p) || used_g[p.y * w + p.x] || ref_bfs(m, starts[i], p) < 0);
+            used_g[p.y * w + p.x] = 1, goals[i] = p;
+            bound += (uint64_t)ref_bfs(m, starts[i], p);
+        }
+        CHECK_OK(gameplan_crowd_solve(c, m, starts, goals, (size_t)agents, NULL, &r));
+        CHECK(r.status == GAMEPLAN_STATUS_FOUND);
+        if (r.status != GAMEPLAN_STATUS_FOUND) continue;
+        CHECK(r.agents == (uint32_t)agents);
+        CHECK(r.lower_bound == bound);
+        for (i = 0; i < agents; ++i) {
+            const gameplan_point* first = &r.cells[i];
+            const gameplan_point* last = &r.cells[(size_t)r.makespan * r.agents + (size_t)i];
+            CHECK(first->x == starts[i].x && first->y == starts[i].y);
+            CHECK(last->x == goals[i].x && last->y == goals[i].y);
+            /* at the goal from costs[i] on, and not at step costs[i] - 1 unless the cost is 0 */
+            for (t = (int)r.costs[i]; t <= (int)r.makespan; ++t)
+                CHECK(r.cells[(size_t)t * r.agents + (size_t)i].x == goals[i].x &&
+                      r.cells[(size_t)t * r.agents + (size_t)i].y == goals[i].y);
+            if (r.costs[i] > 0) {
+                const gameplan_point q = r.cells[(size_t)(r.costs[i] - 1) * r.agents + (size_t)i];
+                CHECK(q.x != goals[i].x || q.y != goals[i].y);
+            }
+            soc += r.costs[i];
+        }
+        CHECK(soc == r.sum_of_costs && r.sum_of_costs >= bound);
+        for (t = 1; t <= (int)r.makespan; ++t) {
+            int j;
+            for (i = 0; i < agents; ++i) {
+                const gameplan_point a0 = r.cells[(size_t)(t - 1) * r.agents + (size_t)i];
+                const gameplan_point a1 = r.cells[(size_t)t * r.agents + (size_t)i];
+                CHECK((a0.x == a1.x && a0.y == a1.y) || step_legal(m, a0, a1, 0)); /* wait or 4-connected step */
+                for (j = i + 1; j < agents; ++j) {
+                    const gameplan_point b0 = r.cells[(size_t)(t - 1) * r.agents + (size_t)j];
+                    const gameplan_point b1 = r.cells[(size_t)t * r.agents + (size_t)j];
+                    CHECK(a1.x != b1.x || a1.y != b1.y);                                                  /* vertex */
+                    CHECK(!(a1.x == b0.x && a1.y == b0.y && b1.x == a0.x && b1.y == a0.y) || (a0.x == a1.x && a0.y == a1.y)); /* swap */
+                }
+            }
+        }
+    }
+    {   /* invalid instances: a shared start, a blocked goal */
+        gameplan_crowd_result r;
+        gameplan_point s2[2], g2[2];
+        s2[0] = starts[0], s2[1] = starts[0], g2[0] = goals[0], g2[1] = goals[1];
+        CHECK_OK(gameplan_crowd_solve(c, m, s2, g2, 2, NULL, &r));
+        CHECK(r.status == GAMEPLAN_STATUS_INVALID_QUERY);
+        g2[0].x = 0, g2[0].y = 0, s2[1] = starts[1];
+        CHECK(!gameplan_map_passable(m, g2[0]));
+        CHECK_OK(gameplan_crowd_solve(c, m, s2, g2, 2, NULL, &r));
+        CHECK(r.status == GAMEPLAN_STATUS_INVALID_QUERY);
+    }
+    gameplan_crowd_solver_destroy(c);
+    gameplan_map_destroy(m);
+}
+
+/* ---- the movement layer: units reach their destinations without ever sharing or swapping cells ---- */
+
+static void test_movement(const char* dir, gameplan_step_resolver resolver) {
+    gameplan_map* m = NULL;
+    gameplan_movement* mv = NULL;
+    gameplan_movement_options o = gameplan_movement_options_default();
+    enum { UNITS = 12 };
+    uint32_t ids[UNITS];
+    gameplan_point dest[UNITS], before[UNITS];
+    const int w = 32, h = 20;
+    char used[32 * 20], taken[32 * 20], reached[UNITS];
+    int i, j, tick, arrived = 0;
+    uint32_t id;
+    gameplan_movement_stats st;
+    CHECK_OK(gameplan_map_load(source_path(dir, "examples/maps/rooms.map"), &m));
+    o.resolver = resolver;
+    o.movement = resolver == GAMEPLAN_RESOLVER_CROWD ? 4 : 8;
+    CHECK_OK(gameplan_movement_create(m, &o, &mv));
+    CHECK_OK(gameplan_movement_reserve(mv, UNITS, 256));
+    memset(used, 0, sizeof used);
+    memset(taken, 0, sizeof taken);
+    memset(reached, 0, sizeof reached);
+    for (i = 0; i < UNITS; ++i) {
+        gameplan_point p, q;
+        gameplan_destination d;
+        do p.x = (int32_t)rnd((unsigned)w), p.y = (int32_t)rnd((unsigned)h);
+        while (!gameplan_map_passable(m, p) || used[p.y * w + p.x]);
+        used[p.y * w + p.x] = 1;
+        CHECK_OK(gameplan_movement_add_unit(mv, p, &ids[i]));
+        do q.x = (int32_t)rnd((unsigned)w), q.y = (int32_t)rnd((unsigned)h);
+        while (!gameplan_map_passable(m, q) || taken[q.y * w + q.x] || ref_bfs(m, p, q) < 0);
+        taken[q.y * w + q.x] = 1;
+        dest[i] = q;
+        d.cell = q, d.centre = q, d.radius = 0;
+        CHECK_OK(gameplan_movement_move_to(mv, ids[i], d));
+    }
+    CHECK(gameplan_movement_add_unit(mv, gameplan_movement_position(mv, ids[0]), &id) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+    CHECK(gameplan_movement_unit_count(mv) == UNITS);
+    CHECK(gameplan_movement_occupant(mv, gameplan_movement_position(mv, ids[3])) == ids[3]);
+    for (tick = 0; tick < 400 && arrived < UNITS; ++tick) {
+        for (i = 0; i < UNITS; ++i) before[i] = gameplan_movement_position(mv, ids[i]);
+        CHECK_OK(gameplan_movement_update(mv));
+        arrived = 0;
+        for (i = 0; i < UNITS; ++i) {
+            const gameplan_point p = gameplan_movement_position(mv, ids[i]);
+            CHECK((p.x == before[i].x && p.y == before[i].y) || step_legal(m, before[i], p, o.movement == 8));
+            for (j = i + 1; j < UNITS; ++j) {
+                const gameplan_point q = gameplan_movement_position(mv, ids[j]);
+                CHECK(p.x != q.x || p.y != q.y);
+                CHECK(!(p.x == before[j].x && p.y == before[j].y && q.x == before[i].x && q.y == before[i].y));
+            }
+            if (gameplan_movement_status(mv, ids[i]) == GAMEPLAN_UNIT_ARRIVED) {
+                /* arrived units may be pushed aside later; on arrival they stand on their destination */
+                if (!reached[i]) CHECK(p.x == dest[i].x && p.y == dest[i].y);
+                reached[i] = 1;
+                ++arrived;
+            }
+        }
+    }
+    CHECK(arrived == UNITS);
+    for (i = 0; i < UNITS; ++i) {
+        gameplan_unit_info info;
+        CHECK_OK(gameplan_movement_unit_info(mv, ids[i], &info));
+        CHECK(info.status == GAMEPLAN_UNIT_ARRIVED && info.failure == GAMEPLAN_MOVE_OK);
+        CHECK(info.destination.cell.x == dest[i].x && info.destination.cell.y == dest[i].y);
+    }
+    CHECK_OK(gameplan_movement_get_stats(mv, &st));
+    CHECK(st.arrivals == UNITS && st.ticks == (uint64_t)tick && st.steps > 0);
+    {   /* a blocked destination fails the walk; an unknown unit is NOT_FOUND */
+        gameplan_destination d;
+        gameplan_unit_info info;
+        d.cell.x = 0, d.cell.y = 0, d.centre = d.cell, d.radius = 0;
+        CHECK_OK(gameplan_movement_move_to(mv, ids[0], d));
+        CHECK_OK(gameplan_movement_unit_info(mv, ids[0], &info));
+        CHECK(info.status == GAMEPLAN_UNIT_FAILED && info.failure == GAMEPLAN_MOVE_INVALID_GOAL);
+        CHECK(gameplan_movement_move_to(mv, 999, d) == GAMEPLAN_ERROR_NOT_FOUND);
+        CHECK_OK(gameplan_movement_remove_unit(mv, ids[0]));
+        CHECK(gameplan_movement_remove_unit(mv, ids[0]) == GAMEPLAN_ERROR_NOT_FOUND);
+        CHECK(gameplan_movement_unit_count(mv) == UNITS - 1);
+    }
+    gameplan_movement_destroy(mv);
+    o.path_weight = 0.5;
+    CHECK(gameplan_movement_create(m, &o, &mv) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+    gameplan_map_destroy(m);
+}
+
 int main(int argc, char** argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: c_api_test SOURCE_DIR [BENCHMARK_DATA_DIR]\n");
@@ -620,6 +1068,11 @@ int main(int argc, char** argv) {
     test_built_map();
     test_scenarios(argv[1]);
     test_agents();
+    test_numeric_domains();
+    test_hpa(argv[1]);
+    test_crowd(argv[1]);
+    test_movement(argv[1], GAMEPLAN_RESOLVER_BUILTIN);
+    test_movement(argv[1], GAMEPLAN_RESOLVER_CROWD);
     if (argc > 2) test_benchmark_domains(argv[2]);
     else printf("skipped the GOAP benchmark domains: no BENCHMARK_DATA_DIR argument\n");
     printf("%d checks, %d failures\n", g_checks, g_failures);

@@ -1,6 +1,7 @@
 /* gameplan C API (C99). Link gameplan_c (CMake: gameplan::c, pkg-config: gameplan-c).
  *
- * A plain C interface to gameplan's GOAP planner, agent runtime and grid pathfinding, for C programs and
+ * A plain C interface to gameplan's GOAP planner (atoms and integer / enumerated variables), agent
+ * runtime, grid pathfinding (A*, JPS, HPA*), the request queue, crowds and the movement layer, for C programs and
  * for engines and languages that bind native libraries through a C ABI (C#, Godot, Python ctypes, ...).
  *
  * Conventions
@@ -87,6 +88,45 @@ typedef struct gameplan_literal {
     int value;
 } gameplan_literal;
 
+/** Integer and enumerated variables (docs/goap.md, "Numbers and choices"). An enumerated variable holds
+ *  the index of one of its values (declaration order). */
+typedef enum gameplan_variable_kind {
+    GAMEPLAN_VARIABLE_INTEGER = 0,    /**< an integer in [min, max] */
+    GAMEPLAN_VARIABLE_ENUMERATION = 1 /**< one of a list of named values, held as its index */
+} gameplan_variable_kind;
+
+/** Comparison operators of a condition on a variable (enumerations allow EQ and NE only). */
+typedef enum gameplan_compare_op {
+    GAMEPLAN_EQ = 0,
+    GAMEPLAN_NE = 1,
+    GAMEPLAN_LT = 2,
+    GAMEPLAN_LE = 3,
+    GAMEPLAN_GT = 4,
+    GAMEPLAN_GE = 5
+} gameplan_compare_op;
+
+/** A condition `variable op value` (precondition or goal). */
+typedef struct gameplan_comparison {
+    uint32_t variable;
+    gameplan_compare_op op;
+    int32_t value;
+} gameplan_comparison;
+
+/** Operators of an effect on a variable (enumerations allow SET only). */
+typedef enum gameplan_effect_op {
+    GAMEPLAN_SET = 0, /**< the variable becomes `value` */
+    GAMEPLAN_ADD = 1, /**< it grows by `value` (>= 0) */
+    GAMEPLAN_SUB = 2  /**< it shrinks by `value` (>= 0) */
+} gameplan_effect_op;
+
+/** An effect on a variable, computed from the state before the action. An action whose effect would
+ *  leave the variable's bounds is not applicable in that state. */
+typedef struct gameplan_numeric_effect {
+    uint32_t variable;
+    gameplan_effect_op op;
+    int32_t value;
+} gameplan_numeric_effect;
+
 /** Loads a domain file, JSON or CSV (docs/formats.md); the format is chosen from the extension or the
  *  content. Keeps the file's "start", "goal" and "goals". On error: GAMEPLAN_ERROR_LOAD. */
 GAMEPLAN_C_API gameplan_error gameplan_domain_load(const char* path, gameplan_domain** out);
@@ -115,6 +155,25 @@ GAMEPLAN_C_API size_t gameplan_domain_goal_count(const gameplan_domain* domain);
 GAMEPLAN_C_API const char* gameplan_domain_goal_name(const gameplan_domain* domain, size_t index);
 GAMEPLAN_C_API double gameplan_domain_goal_priority(const gameplan_domain* domain, size_t index);
 
+/** Variables: count, name (NULL out of range), lookup by name (NOT_FOUND), kind, bounds (an enumeration:
+ *  0 .. value count - 1), the names of an enumeration's values (0 and NULL for an integer variable),
+ *  lookup of a value by name, and the file's start value (the minimum for a domain built in code). */
+GAMEPLAN_C_API size_t gameplan_domain_variable_count(const gameplan_domain* domain);
+GAMEPLAN_C_API const char* gameplan_domain_variable_name(const gameplan_domain* domain, uint32_t variable);
+GAMEPLAN_C_API gameplan_error gameplan_domain_find_variable(const gameplan_domain* domain, const char* name,
+                                                            uint32_t* out);
+GAMEPLAN_C_API gameplan_variable_kind gameplan_domain_variable_kind(const gameplan_domain* domain, uint32_t variable);
+GAMEPLAN_C_API int32_t gameplan_domain_variable_min(const gameplan_domain* domain, uint32_t variable);
+GAMEPLAN_C_API int32_t gameplan_domain_variable_max(const gameplan_domain* domain, uint32_t variable);
+GAMEPLAN_C_API size_t gameplan_domain_variable_value_count(const gameplan_domain* domain, uint32_t variable);
+GAMEPLAN_C_API const char* gameplan_domain_variable_value_name(const gameplan_domain* domain, uint32_t variable,
+                                                               size_t index);
+GAMEPLAN_C_API gameplan_error gameplan_domain_find_variable_value(const gameplan_domain* domain, uint32_t variable,
+                                                                  const char* name, int32_t* out);
+GAMEPLAN_C_API int32_t gameplan_domain_start_value(const gameplan_domain* domain, uint32_t variable);
+/** Whether a variable is shared (lives on the blackboard): 1, else 0. */
+GAMEPLAN_C_API int gameplan_domain_variable_shared(const gameplan_domain* domain, uint32_t variable);
+
 GAMEPLAN_C_API gameplan_error gameplan_domain_builder_create(gameplan_domain_builder** out);
 GAMEPLAN_C_API void gameplan_domain_builder_destroy(gameplan_domain_builder* builder);
 /** Adds an atom (or returns the existing one of that name). `shared` atoms live on the agent system's
@@ -127,6 +186,24 @@ GAMEPLAN_C_API gameplan_error gameplan_domain_builder_add_action(gameplan_domain
                                                                  double cost, const gameplan_literal* preconditions,
                                                                  size_t precondition_count,
                                                                  const gameplan_literal* effects, size_t effect_count);
+/** Adds an integer variable with inclusive bounds [min, max]. INVALID_ARGUMENT for an empty name, a name
+ *  already used by a variable or an atom, or max < min. */
+GAMEPLAN_C_API gameplan_error gameplan_domain_builder_add_integer_variable(gameplan_domain_builder* builder,
+                                                                          const char* name, int32_t min, int32_t max,
+                                                                          int shared, uint32_t* out);
+/** Adds an enumerated variable taking one of `values` (non-empty, distinct names); it starts at values[0]. */
+GAMEPLAN_C_API gameplan_error gameplan_domain_builder_add_enum_variable(gameplan_domain_builder* builder,
+                                                                       const char* name, const char* const* values,
+                                                                       size_t value_count, int shared, uint32_t* out);
+/** Adds an action with conditions and effects on variables besides its literals (any of the arrays may
+ *  be NULL with a count of 0). Besides add_action's errors: unknown variable, an ordering on an
+ *  enumeration or a value it does not have, an effect out of bounds or a negative amount, two effects on
+ *  one variable (INVALID_ARGUMENT, the message says which). */
+GAMEPLAN_C_API gameplan_error gameplan_domain_builder_add_numeric_action(
+    gameplan_domain_builder* builder, const char* name, double cost, const gameplan_literal* preconditions,
+    size_t precondition_count, const gameplan_literal* effects, size_t effect_count,
+    const gameplan_comparison* comparisons, size_t comparison_count, const gameplan_numeric_effect* numeric_effects,
+    size_t numeric_effect_count);
 /** Builds the domain (the builder stays usable). Its start state is all false; it has no named goals. */
 GAMEPLAN_C_API gameplan_error gameplan_domain_builder_build(const gameplan_domain_builder* builder,
                                                             gameplan_domain** out);
@@ -166,6 +243,16 @@ GAMEPLAN_C_API void gameplan_planner_destroy(gameplan_planner* planner);
 GAMEPLAN_C_API gameplan_error gameplan_plan(gameplan_planner* planner, const uint8_t* start,
                                             const gameplan_literal* goal, size_t goal_count,
                                             const gameplan_plan_options* options, gameplan_plan_result* out);
+/** gameplan_plan for domains with variables: `start_values` (one int32 per variable; NULL = the file's
+ *  start values) complete the start state, and the goal may compare variables (`goal_comparisons`,
+ *  may be NULL with a count of 0). A start value outside its variable's bounds or a comparison on an
+ *  unknown variable is INVALID_ARGUMENT. Domains with variables are always planned forward. No
+ *  allocation per query after warm-up (same goal sizes). */
+GAMEPLAN_C_API gameplan_error gameplan_plan_values(gameplan_planner* planner, const uint8_t* start,
+                                                   const int32_t* start_values, const gameplan_literal* goal,
+                                                   size_t goal_count, const gameplan_comparison* goal_comparisons,
+                                                   size_t goal_comparison_count, const gameplan_plan_options* options,
+                                                   gameplan_plan_result* out);
 /** Plans from the file's start state to one of the file's goals: a named goal from "goals", or, with
  *  `goal_name` NULL, the file's "goal" (else its goal of highest priority), as `gameplan plan` does. */
 GAMEPLAN_C_API gameplan_error gameplan_plan_goal(gameplan_planner* planner, const char* goal_name,
@@ -262,14 +349,19 @@ GAMEPLAN_C_API gameplan_error gameplan_agent_type_builder_build(const gameplan_a
                                                                 gameplan_agent_type** out);
 GAMEPLAN_C_API void gameplan_agent_type_destroy(gameplan_agent_type* type);
 
-/** One goal of an agent: the literals to reach and a fixed priority (larger first). */
+/** One goal of an agent: the literals to reach, comparisons on variables to make true, and a fixed
+ *  priority (larger first). Zero-initialise it (`gameplan_goal g = {0};`) so that fields added later
+ *  keep their defaults. */
 typedef struct gameplan_goal {
     const char* name;
     const gameplan_literal* literals;
     size_t literal_count;
     double priority;
+    const gameplan_comparison* comparisons; /**< may be NULL when comparison_count is 0 */
+    size_t comparison_count;
 } gameplan_goal;
 
+/** Zero-initialise it (`gameplan_agent_params p = {0};`) so that fields added later keep their defaults. */
 typedef struct gameplan_agent_params {
     const char* name;                /**< for traces; may be NULL */
     const gameplan_agent_type* type; /**< required, built for the system's domain */
@@ -280,6 +372,8 @@ typedef struct gameplan_agent_params {
     void* user_data;                 /**< handed to callbacks as agent_data; never freed by the library */
     uint64_t max_expansions_per_tick;  /**< planning budget per tick; 0 = unlimited */
     gameplan_direction direction;
+    const int32_t* private_values;   /**< one int32 per variable (shared ones ignored); NULL = the file's
+                                          start values */
 } gameplan_agent_params;
 
 typedef enum gameplan_agent_status {
@@ -323,6 +417,17 @@ GAMEPLAN_C_API gameplan_error gameplan_agent_set(gameplan_agent_system* system, 
                                                  int value);
 GAMEPLAN_C_API gameplan_error gameplan_agent_get(const gameplan_agent_system* system, gameplan_agent_id agent,
                                                  uint32_t atom, int* out);
+/** Variables: shared ones on the blackboard, private ones per agent (the same rules as for atoms; a value
+ *  outside the variable's bounds is INVALID_ARGUMENT). gameplan_agent_get_value reads the agent's view
+ *  of either kind. */
+GAMEPLAN_C_API gameplan_error gameplan_blackboard_set_value(gameplan_agent_system* system, uint32_t variable,
+                                                            int32_t value);
+GAMEPLAN_C_API gameplan_error gameplan_blackboard_get_value(const gameplan_agent_system* system, uint32_t variable,
+                                                            int32_t* out);
+GAMEPLAN_C_API gameplan_error gameplan_agent_set_value(gameplan_agent_system* system, gameplan_agent_id agent,
+                                                       uint32_t variable, int32_t value);
+GAMEPLAN_C_API gameplan_error gameplan_agent_get_value(const gameplan_agent_system* system, gameplan_agent_id agent,
+                                                       uint32_t variable, int32_t* out);
 /** Stops the running action and replans at the next tick (abort reason EXTERNAL). */
 GAMEPLAN_C_API gameplan_error gameplan_agent_abort(gameplan_agent_system* system, gameplan_agent_id agent);
 GAMEPLAN_C_API gameplan_error gameplan_agent_info_get(const gameplan_agent_system* system, gameplan_agent_id agent,
@@ -442,6 +547,187 @@ GAMEPLAN_C_API gameplan_error gameplan_request_queue_take(gameplan_request_queue
 GAMEPLAN_C_API gameplan_error gameplan_request_queue_cancel(gameplan_request_queue* queue, gameplan_path_handle handle);
 /** Requests submitted and not yet taken or cancelled. */
 GAMEPLAN_C_API size_t gameplan_request_queue_size(const gameplan_request_queue* queue);
+
+/* ---- HPA* (hierarchical pathfinding; docs/hierarchy.md) ------------------------------------------- */
+
+/** The abstract graph of a map (C++ path::HierarchicalMap), built once for one movement rule; the map must
+ *  outlive it. After cells change, call gameplan_hierarchy_update_cell for each (or build again). */
+typedef struct gameplan_hierarchy gameplan_hierarchy;
+/** A reusable HPA* query object (C++ path::HpaPathfinder); allocates nothing per query after warm-up. */
+typedef struct gameplan_hpa_pathfinder gameplan_hpa_pathfinder;
+
+typedef struct gameplan_hpa_options {
+    int refine;              /**< nonzero (default): shorten the path over windows around border crossings */
+    int smooth;              /**< nonzero: string-pull the result (default 0) */
+    double weight;           /**< >= 1 weights the abstract search (default 1) */
+    uint64_t max_expansions; /**< abstract nodes; 0 = unlimited */
+} gameplan_hpa_options;
+
+/** Builds the hierarchy for the movement rule of `rules` (movement and diagonal; NULL = 8-connected, no
+ *  corner cutting) with clusters of `cluster_size` cells a side (1 .. 256; 64 is a good default).
+ *  INVALID_ARGUMENT for an empty map or a cluster size out of range. */
+GAMEPLAN_C_API gameplan_error gameplan_hierarchy_build(const gameplan_map* map, const gameplan_path_options* rules,
+                                                       int32_t cluster_size, gameplan_hierarchy** out);
+GAMEPLAN_C_API void gameplan_hierarchy_destroy(gameplan_hierarchy* hierarchy);
+/** Re-computes what a changed cell affects (its clusters and borders). */
+GAMEPLAN_C_API gameplan_error gameplan_hierarchy_update_cell(gameplan_hierarchy* hierarchy, const gameplan_map* map,
+                                                             gameplan_point cell);
+GAMEPLAN_C_API size_t gameplan_hierarchy_cluster_count(const gameplan_hierarchy* hierarchy);
+GAMEPLAN_C_API size_t gameplan_hierarchy_node_count(const gameplan_hierarchy* hierarchy);
+
+GAMEPLAN_C_API gameplan_hpa_options gameplan_hpa_options_default(void);
+GAMEPLAN_C_API gameplan_error gameplan_hpa_pathfinder_create(gameplan_hpa_pathfinder** out);
+GAMEPLAN_C_API void gameplan_hpa_pathfinder_destroy(gameplan_hpa_pathfinder* finder);
+/** A near-optimal path on the hierarchy's map (`options` may be NULL). Statuses as gameplan_find_path;
+ *  `expanded` counts abstract nodes. The cells stay valid until the finder's next query. */
+GAMEPLAN_C_API gameplan_error gameplan_hpa_find_path(gameplan_hpa_pathfinder* finder,
+                                                     const gameplan_hierarchy* hierarchy, gameplan_point start,
+                                                     gameplan_point goal, const gameplan_hpa_options* options,
+                                                     gameplan_path_result* out);
+
+/* ---- crowds: one-shot multi-agent pathfinding (docs/crowds.md) ------------------------------------ */
+
+/** A reusable collision-free crowd solver (C++ path::CrowdSolver: LaCAM over PIBT, 4-connected). */
+typedef struct gameplan_crowd_solver gameplan_crowd_solver;
+
+typedef struct gameplan_crowd_options {
+    uint64_t max_expansions;   /**< configuration-generator calls; 0 = unlimited */
+    double time_limit_seconds; /**< 0 = unlimited */
+    int anytime;               /**< nonzero: improve the first solution until improve_seconds run out */
+    double improve_seconds;    /**< with anytime: time spent improving (0 = until the time limit) */
+    uint64_t seed;             /**< tie-breaking seed; the same instance and seed give the same answer */
+    uint64_t max_memory_bytes; /**< cap of the configuration store (default 2 GiB) */
+} gameplan_crowd_options;
+
+/** A solution. Arrays are owned by the solver: valid until its next solve or destruction. */
+typedef struct gameplan_crowd_result {
+    gameplan_status status;   /**< FOUND, NO_PATH (proved unsolvable), BUDGET_EXHAUSTED, INVALID_QUERY */
+    uint32_t agents;
+    uint32_t makespan;        /**< last time step T: each agent has T + 1 cells */
+    uint64_t sum_of_costs;    /**< sum over agents of costs[i] */
+    uint64_t lower_bound;     /**< sum of the agents' single-agent shortest distances */
+    const uint32_t* costs;    /**< per agent: the step at which it reaches its goal for the last time */
+    const gameplan_point* cells; /**< step-major: the cell of agent i at step t is cells[t * agents + i] */
+    uint64_t expanded;        /**< configurations expanded */
+} gameplan_crowd_result;
+
+GAMEPLAN_C_API gameplan_crowd_options gameplan_crowd_options_default(void);
+GAMEPLAN_C_API gameplan_error gameplan_crowd_solver_create(gameplan_crowd_solver** out);
+GAMEPLAN_C_API void gameplan_crowd_solver_destroy(gameplan_crowd_solver* solver);
+/** Finds collision-free paths for `agent_count` agents from starts[i] to goals[i] (no two agents on one
+ *  cell, no two swapping cells in one step). Invalid instances (a cell off the map or blocked, shared
+ *  starts or goals, too many agents) give status INVALID_QUERY, not an error. `options` may be NULL. */
+GAMEPLAN_C_API gameplan_error gameplan_crowd_solve(gameplan_crowd_solver* solver, const gameplan_map* map,
+                                                   const gameplan_point* starts, const gameplan_point* goals,
+                                                   size_t agent_count, const gameplan_crowd_options* options,
+                                                   gameplan_crowd_result* out);
+
+/* ---- the movement layer: units walking one map (docs/movement.md) --------------------------------- */
+
+/** Units on one map (C++ path::MovementSystem): destinations, frame-budgeted path requests, route
+ *  following, claimed-path penalties and collision-free steps, one cell per unit per update. The map
+ *  must outlive it and may change between updates. Deterministic. */
+typedef struct gameplan_movement gameplan_movement;
+
+typedef enum gameplan_unit_status {
+    GAMEPLAN_UNIT_IDLE = 0,     /**< no destination */
+    GAMEPLAN_UNIT_PLANNING = 1, /**< its path request is in flight */
+    GAMEPLAN_UNIT_MOVING = 2,
+    GAMEPLAN_UNIT_WAITING = 3,  /**< other units held every cell it wanted this update */
+    GAMEPLAN_UNIT_ARRIVED = 4,
+    GAMEPLAN_UNIT_FAILED = 5    /**< see gameplan_unit_info.failure */
+} gameplan_unit_status;
+
+typedef enum gameplan_move_failure {
+    GAMEPLAN_MOVE_OK = 0,
+    GAMEPLAN_MOVE_NO_PATH = 1,
+    GAMEPLAN_MOVE_INVALID_GOAL = 2,
+    GAMEPLAN_MOVE_BUDGET = 3,
+    GAMEPLAN_MOVE_STUCK = 4
+} gameplan_move_failure;
+
+typedef enum gameplan_step_resolver {
+    GAMEPLAN_RESOLVER_BUILTIN = 0, /**< the movement layer's own priority inheritance (the default) */
+    GAMEPLAN_RESOLVER_CROWD = 1    /**< the lifelong crowd stepper (docs/crowds.md) */
+} gameplan_step_resolver;
+
+/** Same fields and defaults as C++ path::MovementOptions (docs/movement.md). */
+typedef struct gameplan_movement_options {
+    int movement;                 /**< 4 or 8 (default 8) */
+    gameplan_diagonal diagonal;   /**< default NO_CORNER_CUTTING */
+    double path_weight;           /**< weighted A* for path requests, >= 1 (default 1) */
+    int smooth;                   /**< smooth paths before walking them (default 1) */
+    uint64_t path_budget;         /**< cell expansions per update (default 60000) */
+    uint32_t lanes;               /**< searches at once (default 4) */
+    uint64_t search_budget;       /**< expansions one request may spend (0 = unlimited) */
+    uint32_t claim_cells;         /**< cells ahead a moving unit claims (default 8) */
+    float claim_penalty;          /**< default 2 */
+    float still_penalty;          /**< default 4 */
+    double claim_weight;          /**< default 1 */
+    uint32_t detour_after;        /**< waits in a row before a new path is asked for (default 8) */
+    uint32_t give_up_ticks;       /**< ticks without progress before Failed/STUCK (0 = never) */
+    uint32_t still_limit;         /**< default 100 */
+    gameplan_step_resolver resolver;
+} gameplan_movement_options;
+
+/** Where a unit should go: it arrives within Chebyshev distance `radius` of `centre`; its path leads to
+ *  `cell` (usually `centre`). */
+typedef struct gameplan_destination {
+    gameplan_point cell;
+    gameplan_point centre;
+    int32_t radius;
+} gameplan_destination;
+
+/** What a unit is doing. `route` (the cells still to enter, next first) is owned by the system: valid
+ *  until its next update or change. */
+typedef struct gameplan_unit_info {
+    gameplan_point position;
+    gameplan_point previous;      /**< where it stood before the last update */
+    gameplan_unit_status status;
+    gameplan_move_failure failure;
+    gameplan_destination destination;
+    const gameplan_point* route;
+    size_t route_length;
+    uint32_t still_ticks;
+    int anchored;
+} gameplan_unit_info;
+
+typedef struct gameplan_movement_stats {
+    uint64_t ticks, steps, waits, detours, pushes, path_requests, paths, arrivals, failures, jams;
+} gameplan_movement_stats;
+
+GAMEPLAN_C_API gameplan_movement_options gameplan_movement_options_default(void);
+/** `options` may be NULL (defaults). INVALID_ARGUMENT for an empty map or options out of range. */
+GAMEPLAN_C_API gameplan_error gameplan_movement_create(const gameplan_map* map, const gameplan_movement_options* options,
+                                                       gameplan_movement** out);
+GAMEPLAN_C_API void gameplan_movement_destroy(gameplan_movement* movement);
+/** Pre-sizes for `units` units with routes of up to `path_cells` cells: updates then allocate nothing. */
+GAMEPLAN_C_API gameplan_error gameplan_movement_reserve(gameplan_movement* movement, size_t units, size_t path_cells);
+/** Adds a unit on `cell`; INVALID_ARGUMENT when the cell is off the map, blocked or taken. */
+GAMEPLAN_C_API gameplan_error gameplan_movement_add_unit(gameplan_movement* movement, gameplan_point cell, uint32_t* out);
+GAMEPLAN_C_API gameplan_error gameplan_movement_remove_unit(gameplan_movement* movement, uint32_t unit);
+/** Sends a unit somewhere. An unreachable-by-definition destination (cell off the map or blocked,
+ *  negative radius) is not an error: the unit becomes FAILED with INVALID_GOAL. NOT_FOUND for an
+ *  unknown unit. */
+GAMEPLAN_C_API gameplan_error gameplan_movement_move_to(gameplan_movement* movement, uint32_t unit,
+                                                        gameplan_destination destination);
+/** Cancels a unit's walk (it stays where it is, IDLE). */
+GAMEPLAN_C_API gameplan_error gameplan_movement_stop(gameplan_movement* movement, uint32_t unit);
+/** An anchored unit never moves (others walk around it). */
+GAMEPLAN_C_API gameplan_error gameplan_movement_set_anchored(gameplan_movement* movement, uint32_t unit, int anchored);
+/** One tick: re-checks, claims, path searches, one collision-free step per unit, statuses. */
+GAMEPLAN_C_API gameplan_error gameplan_movement_update(gameplan_movement* movement);
+GAMEPLAN_C_API gameplan_error gameplan_movement_unit_info(const gameplan_movement* movement, uint32_t unit,
+                                                          gameplan_unit_info* out);
+/** Where a unit stands ({-1, -1} for an unknown unit) and its status (IDLE for an unknown unit). */
+GAMEPLAN_C_API gameplan_point gameplan_movement_position(const gameplan_movement* movement, uint32_t unit);
+GAMEPLAN_C_API gameplan_unit_status gameplan_movement_status(const gameplan_movement* movement, uint32_t unit);
+/** The unit on a cell, or UINT32_MAX. */
+GAMEPLAN_C_API uint32_t gameplan_movement_occupant(const gameplan_movement* movement, gameplan_point cell);
+GAMEPLAN_C_API size_t gameplan_movement_unit_count(const gameplan_movement* movement);
+/** One past the largest unit id in use (ids below it may be free). */
+GAMEPLAN_C_API size_t gameplan_movement_id_bound(const gameplan_movement* movement);
+GAMEPLAN_C_API gameplan_error gameplan_movement_get_stats(const gameplan_movement* movement, gameplan_movement_stats* out);
 
 #ifdef __cplusplus
 }
