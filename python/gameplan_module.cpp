@@ -10,18 +10,26 @@
 #include <gameplan/io/domain_file.hpp>
 #include <gameplan/io/load_error.hpp>
 #include <gameplan/io/movingai.hpp>
+#include <gameplan/path/crowd.hpp>
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/grid_rules.hpp>
 #include <gameplan/path/grid_search.hpp>
+#include <gameplan/path/hpa.hpp>
 #include <gameplan/path/jps.hpp>
 #include <gameplan/path/jps_plus.hpp>
+#include <gameplan/path/movement.hpp>
+#include <gameplan/path/navmesh.hpp>
 #include <gameplan/path/request_queue.hpp>
+#include <gameplan/path/smoothing.hpp>
+#include <gameplan/path/subgoal.hpp>
+#include <gameplan/path/theta_star.hpp>
 #include <gameplan/config.hpp>
 
 #include <pybind11/functional.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <exception>
@@ -48,11 +56,78 @@ goap::AtomId atom_named(const goap::Domain& d, const std::string& name) {
     return a;
 }
 
-// {"atom": bool, ...} -> Condition over `d`.
-goap::Condition condition_of(const goap::Domain& d, const std::map<std::string, bool>& literals) {
+
+// Variables: values are integers, or an enumerated variable's value names.
+goap::VarId variable_named(const goap::Domain& d, const std::string& name) {
+    const goap::VarId v = d.find_variable(name);
+    if (!v.valid()) throw py::key_error("no variable named '" + name + "'");
+    return v;
+}
+
+std::int32_t value_of(const goap::Domain& d, goap::VarId v, const py::handle& value) {
+    std::int64_t x = 0;
+    if (py::isinstance<py::str>(value)) {
+        const std::string name = value.cast<std::string>();
+        x = d.find_variable_value(v, name);
+        if (x < 0) throw py::value_error("variable '" + d.variable_name(v) + "' has no value '" + name + "'");
+    } else if (py::isinstance<py::bool_>(value) || !py::isinstance<py::int_>(value)) {
+        throw py::type_error("the value of variable '" + d.variable_name(v) + "' must be an int or a value name");
+    } else {
+        x = value.cast<std::int64_t>();
+    }
+    if (!d.in_bounds(v, x))
+        throw py::value_error("value " + std::to_string(x) + " of variable '" + d.variable_name(v) + "' is outside its bounds");
+    return static_cast<std::int32_t>(x);
+}
+
+py::object value_object(const goap::Domain& d, goap::VarId v, std::int32_t x) {
+    if (d.variable_kind(v) == goap::VariableKind::Enumeration) return py::str(d.variable_values(v)[static_cast<std::size_t>(x)]);
+    return py::int_(x);
+}
+
+goap::CompareOp compare_op_of(const std::string& s) {
+    static const char* const names[] = {"==", "!=", "<", "<=", ">", ">="};
+    for (int i = 0; i < 6; ++i)
+        if (s == names[i]) return static_cast<goap::CompareOp>(i);
+    throw py::value_error("unknown comparison '" + s + "' (expected ==, !=, <, <=, > or >=)");
+}
+
+// {"atom": bool, "variable": value or (op, value), ...} -> Condition over `d`.
+goap::Condition goal_of(const goap::Domain& d, const py::dict& goal) {
     goap::Condition c = d.make_condition();
-    for (const auto& [name, value] : literals) c.set(atom_named(d, name), value);
+    for (const auto& [key, value] : goal) {
+        const std::string name = key.cast<std::string>();
+        if (d.find_atom(name).valid()) {
+            c.set(d.find_atom(name), value.cast<bool>());
+            continue;
+        }
+        const goap::VarId v = variable_named(d, name);
+        goap::Comparison cmp{v, goap::CompareOp::Eq, 0};
+        if (py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value)) {
+            const py::sequence seq = value.cast<py::sequence>();
+            if (seq.size() != 2) throw py::value_error("a comparison is (op, value)");
+            cmp.op = compare_op_of(seq[0].cast<std::string>());
+            cmp.value = value_of(d, v, seq[1]);
+        } else {
+            cmp.value = value_of(d, v, value);
+        }
+        if (d.variable_kind(v) == goap::VariableKind::Enumeration && cmp.op != goap::CompareOp::Eq && cmp.op != goap::CompareOp::Ne)
+            throw py::value_error("enumerated variable '" + name + "' compares with == and != only");
+        c.require(cmp);
+    }
     return c;
+}
+
+// {"atom": bool, "variable": value} applied on top of `state`.
+void assign_state(const goap::Domain& d, goap::WorldState& state, const py::dict& values) {
+    for (const auto& [key, value] : values) {
+        const std::string name = key.cast<std::string>();
+        if (d.find_atom(name).valid()) state.set(d.find_atom(name), value.cast<bool>());
+        else {
+            const goap::VarId v = variable_named(d, name);
+            state.set_value(v, value_of(d, v, value));
+        }
+    }
 }
 
 goap::Direction direction_of(const std::string& s) {
@@ -199,22 +274,94 @@ py::dict plan_file(const std::string& file, const std::optional<std::string>& go
     return out;
 }
 
-// `gameplan path MAP --from X,Y --to X,Y --algorithm A --json`, as a dict (exact algorithms).
+py::list xy_list(const std::vector<path::GridPoint>& points) {
+    py::list cells;
+    for (const path::GridPoint& c : points) {
+        py::list xy;
+        xy.append(c.x);
+        xy.append(c.y);
+        cells.append(xy);
+    }
+    return cells;
+}
+
+double elapsed_micros(std::chrono::steady_clock::time_point since) {
+    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - since).count();
+}
+
+double tenth(double micros) { return std::round(micros * 10.0) / 10.0; }
+
+std::string blocked_problem(const path::GridMap& map, path::GridPoint from, path::GridPoint to) {
+    const auto text = [](const path::GridPoint& p) { return std::to_string(p.x) + "," + std::to_string(p.y); };
+    return !map.passable(from) ? "start " + text(from) + " is blocked"
+           : !map.passable(to) ? "goal " + text(to) + " is blocked"
+                               : std::string("invalid query");
+}
+
+// `gameplan path MAP --from X,Y --to X,Y --algorithm navmesh --json`: the turning points between cell centres.
+py::dict navmesh_path_file(const path::GridMap& map, path::GridPoint from, path::GridPoint to) {
+    if (map.has_terrain_costs())
+        throw py::value_error("algorithm navmesh: the map has terrain costs (any-angle lengths are defined on uniform maps)");
+    path::Navmesh mesh;
+    const auto b0 = std::chrono::steady_clock::now();
+    (void)mesh.build(map);
+    const double build_micros = elapsed_micros(b0);
+    path::NavmeshPathfinder finder;
+    path::NavmeshSearchOptions options;
+    options.budget.max_memory_bytes = std::size_t{512} << 20;  // the CLI's default --max-memory
+    path::NavmeshPath route;
+    const auto t0 = std::chrono::steady_clock::now();
+    const Status status = finder.find_path(mesh, path::cell_centre(from), path::cell_centre(to), options, route);
+    const double micros = elapsed_micros(t0);
+    py::dict out;
+    out["status"] = status_text(status);
+    out["cost"] = status == Status::Found ? py::object(py::float_(route.cost)) : py::object(py::none());
+    py::list points;
+    for (const path::NavPoint& p : route.points) {
+        py::list xy;
+        xy.append(p.x);
+        xy.append(p.y);
+        points.append(xy);
+    }
+    out["path"] = points;
+    out["expanded"] = finder.stats().expanded;
+    out["micros"] = tenth(micros);
+    out["setup_micros"] = tenth(build_micros);
+    out["polygons"] = mesh.polygon_count();
+    if (status == Status::InvalidQuery) out["error"] = blocked_problem(map, from, to);
+    return out;
+}
+
+// `gameplan path MAP --from X,Y --to X,Y --algorithm A [--cluster-size N] --json`, as a dict, for every
+// algorithm of the CLI: astar, dijkstra, jps, jps-plus, subgoal, hpa, theta, navmesh.
 py::dict path_file(const std::string& map_file, const std::pair<std::int32_t, std::int32_t>& start,
-                   const std::pair<std::int32_t, std::int32_t>& goal, const std::string& algorithm) {
+                   const std::pair<std::int32_t, std::int32_t>& goal, const std::string& algorithm, std::int32_t cluster_size) {
+    static const char* const known[] = {"astar", "dijkstra", "jps", "jps-plus", "hpa", "theta", "subgoal", "navmesh"};
+    if (std::find(std::begin(known), std::end(known), algorithm) == std::end(known))
+        throw py::value_error("algorithm must be one of astar, dijkstra, jps, jps-plus, hpa, theta, subgoal, navmesh (got '" +
+                              algorithm + "')");
+    if (cluster_size < path::kMinClusterSize || cluster_size > path::kMaxClusterSize)
+        throw py::value_error("cluster_size must be in [1, 256], got " + std::to_string(cluster_size));
     const path::GridMap map = io::load_grid_map(map_file);
     const path::GridPoint from = point_of(start), to = point_of(goal);
     for (const path::GridPoint& p : {from, to})
         if (!map.contains(p))
             throw py::value_error("(" + std::to_string(p.x) + ", " + std::to_string(p.y) + ") is outside the map (" +
                                   std::to_string(map.width()) + " x " + std::to_string(map.height()) + ")");
+    if (algorithm == "navmesh") return navmesh_path_file(map, from, to);
     path::GridSearchOptions options;
     path::GridPath result;
     Status status = Status::InvalidQuery;
     std::uint64_t expanded = 0;
     double setup_micros = 0;
+    bool exact = true;
     const auto t0 = std::chrono::steady_clock::now();
     auto t_search = t0;
+    if (algorithm == "jps" || algorithm == "jps-plus" || algorithm == "subgoal") {
+        const path::JpsSupport support = path::check_jps_support(map, options);
+        if (support != path::JpsSupport::Ok)
+            throw py::value_error("algorithm " + algorithm + ": " + std::string(path::describe(support)));
+    }
     if (algorithm == "astar" || algorithm == "dijkstra") {
         if (algorithm == "dijkstra") options.heuristic = path::Heuristic::Zero;
         path::GridPathfinder finder;
@@ -222,52 +369,79 @@ py::dict path_file(const std::string& map_file, const std::pair<std::int32_t, st
         t_search = std::chrono::steady_clock::now();
         status = finder.find_path(map, from, to, options, result);
         expanded = finder.stats().expanded;
-    } else if (algorithm == "jps" || algorithm == "jps-plus") {
-        const path::JpsSupport support = path::check_jps_support(map, options);
-        if (support != path::JpsSupport::Ok)
-            throw py::value_error("algorithm " + algorithm + ": " + std::string(path::describe(support)));
-        if (algorithm == "jps") {
-            path::JpsPathfinder finder;
-            finder.sync(map);
-            t_search = std::chrono::steady_clock::now();
-            setup_micros = std::chrono::duration<double, std::micro>(t_search - t0).count();
-            status = finder.find_path(map, from, to, options, result);
-            expanded = finder.stats().expanded;
-        } else {
-            path::JumpTable table;
-            (void)table.build(map);
-            path::JpsPlusPathfinder finder;
-            t_search = std::chrono::steady_clock::now();
-            setup_micros = std::chrono::duration<double, std::micro>(t_search - t0).count();
-            if (finder.begin(table, from, to, options) == Status::InProgress) (void)finder.step();
-            status = finder.finish(result);
-            expanded = finder.stats().expanded;
-        }
-    } else {
-        throw py::value_error("algorithm must be one of astar, dijkstra, jps, jps-plus (got '" + algorithm +
-                              "'; the CLI runs the others)");
+    } else if (algorithm == "jps") {
+        path::JpsPathfinder finder;
+        finder.sync(map);
+        t_search = std::chrono::steady_clock::now();
+        setup_micros = std::chrono::duration<double, std::micro>(t_search - t0).count();
+        status = finder.find_path(map, from, to, options, result);
+        expanded = finder.stats().expanded;
+    } else if (algorithm == "jps-plus") {
+        path::JumpTable table;
+        (void)table.build(map);
+        path::JpsPlusPathfinder finder;
+        t_search = std::chrono::steady_clock::now();
+        setup_micros = std::chrono::duration<double, std::micro>(t_search - t0).count();
+        if (finder.begin(table, from, to, options) == Status::InProgress) (void)finder.step();
+        status = finder.finish(result);
+        expanded = finder.stats().expanded;
+    } else if (algorithm == "subgoal") {
+        path::SubgoalGraph graph;
+        (void)graph.build(map);
+        path::SubgoalPathfinder finder;
+        t_search = std::chrono::steady_clock::now();
+        setup_micros = std::chrono::duration<double, std::micro>(t_search - t0).count();
+        if (finder.begin(graph, from, to, options) == Status::InProgress) (void)finder.step();
+        status = finder.finish(result);
+        expanded = finder.stats().expanded;
+    } else if (algorithm == "hpa") {
+        exact = false;
+        path::HierarchicalMap hierarchy;
+        path::HierarchyOptions h;
+        h.cluster_size = cluster_size;
+        h.max_memory_bytes = std::size_t{512} << 20;  // the CLI's default --max-memory
+        const path::HierarchyBuild built = hierarchy.build(map, options, h);
+        if (built != path::HierarchyBuild::Ok) throw py::value_error("algorithm hpa: " + std::string(path::describe(built)));
+        path::HpaPathfinder finder;
+        t_search = std::chrono::steady_clock::now();
+        setup_micros = std::chrono::duration<double, std::micro>(t_search - t0).count();
+        path::HpaQueryOptions q;
+        static_cast<path::GridSearchOptions&>(q) = options;
+        status = finder.find_path(hierarchy, from, to, q, result);
+        expanded = finder.stats().expanded;
+    } else {  // theta
+        exact = false;
+        if (map.has_terrain_costs())
+            throw py::value_error("algorithm theta: the map has terrain costs (any-angle costs are defined on uniform maps)");
+        path::ThetaStar finder;
+        finder.reserve(map);
+        t_search = std::chrono::steady_clock::now();
+        path::ThetaStarOptions t;
+        t.movement = options.movement;
+        t.diagonal = options.diagonal;
+        status = finder.find_path(map, from, to, result, t);
+        expanded = finder.stats().expanded;
     }
-    const double micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t_search).count();
+    const double micros = elapsed_micros(t_search);
+    // Inexact results are compared with the optimum of an exact search under the same rules (as the CLI).
+    std::optional<double> suboptimality;
+    if (!exact && status == Status::Found) {
+        path::GridPathfinder reference;
+        path::GridPath optimal;
+        if (reference.find_path(map, from, to, path::GridSearchOptions{}, optimal) == Status::Found) {
+            const double r = optimal.cost > 0 ? result.cost / optimal.cost - 1.0 : 0.0;
+            suboptimality = (r < 1e-12 && r > -1e-12) ? 0.0 : r;
+        }
+    }
     py::dict out;
     out["status"] = status_text(status);
     out["cost"] = status == Status::Found ? py::object(py::float_(result.cost)) : py::object(py::none());
-    py::list cells;
-    for (const path::GridPoint& c : result.cells) {
-        py::list xy;
-        xy.append(c.x);
-        xy.append(c.y);
-        cells.append(xy);
-    }
-    out["path"] = cells;
+    out["path"] = xy_list(result.cells);
     out["expanded"] = expanded;
-    out["micros"] = std::round(micros * 10.0) / 10.0;
-    if (setup_micros > 0) out["setup_micros"] = std::round(setup_micros * 10.0) / 10.0;
-    if (status == Status::InvalidQuery) {
-        const auto text = [](const path::GridPoint& p) { return std::to_string(p.x) + "," + std::to_string(p.y); };
-        out["error"] = !map.passable(from) ? "start " + text(from) + " is blocked"
-                       : !map.passable(to) ? "goal " + text(to) + " is blocked"
-                                           : std::string("invalid query");
-    }
+    out["micros"] = tenth(micros);
+    if (setup_micros > 0) out["setup_micros"] = tenth(setup_micros);
+    if (suboptimality) out["suboptimality"] = *suboptimality;
+    if (status == Status::InvalidQuery) out["error"] = blocked_problem(map, from, to);
     return out;
 }
 
@@ -413,7 +587,26 @@ PYBIND11_MODULE(gameplan, m) {
             if (!a.valid()) throw py::key_error("no action named '" + n + "'");
             return d.action_cost(a);
         })
-        .def("is_shared", [](const goap::Domain& d, const std::string& n) { return d.is_shared(atom_named(d, n)); });
+        .def("is_shared", [](const goap::Domain& d, const std::string& n) {
+            if (d.find_variable(n).valid() && !d.find_atom(n).valid()) return d.is_shared(d.find_variable(n));
+            return d.is_shared(atom_named(d, n));
+        })
+        .def_property_readonly("variables", [](const goap::Domain& d) {
+            std::vector<std::string> v;
+            for (std::uint32_t i = 0; i < d.variable_count(); ++i) v.push_back(d.variable_name(goap::VarId(i)));
+            return v;
+        })
+        .def("variable", [](const goap::Domain& d, const std::string& n) {
+            const goap::VarId v = variable_named(d, n);
+            py::dict out;
+            const bool e = d.variable_kind(v) == goap::VariableKind::Enumeration;
+            out["kind"] = e ? "enum" : "integer";
+            out["min"] = d.variable_min(v);
+            out["max"] = d.variable_max(v);
+            out["values"] = std::vector<std::string>(d.variable_values(v).begin(), d.variable_values(v).end());
+            out["shared"] = d.is_shared(v);
+            return out;
+        }, py::arg("name"), "kind ('integer' or 'enum'), min, max, values (an enumeration's names) and shared.");
 
     py::class_<goap::DomainBuilder>(m, "DomainBuilder", "Builds a domain in code.")
         .def(py::init<>())
@@ -439,6 +632,56 @@ PYBIND11_MODULE(gameplan, m) {
                 throw py::value_error("action '" + name + "': " + std::string(goap::to_string(err)));
         }, py::arg("name"), py::arg("cost"), py::arg("preconditions") = std::map<std::string, bool>{},
            py::arg("effects") = std::map<std::string, bool>{})
+        .def("add_integer_variable", [](goap::DomainBuilder& b, const std::string& name, std::int32_t min, std::int32_t max, bool shared) {
+            if (name.empty()) throw py::value_error("the variable name is empty");
+            if (b.find_atom(name).valid() || b.find_variable(name).valid()) throw py::value_error("'" + name + "' is already used");
+            if (max < min) throw py::value_error("max is smaller than min");
+            return b.add_integer_variable(name, min, max, shared).value;
+        }, py::arg("name"), py::arg("min"), py::arg("max"), py::arg("shared") = false)
+        .def("add_enum_variable", [](goap::DomainBuilder& b, const std::string& name, const std::vector<std::string>& values, bool shared) {
+            if (name.empty()) throw py::value_error("the variable name is empty");
+            if (b.find_atom(name).valid() || b.find_variable(name).valid()) throw py::value_error("'" + name + "' is already used");
+            const goap::VarId v = b.add_enum_variable(name, values, shared);
+            if (!v.valid()) throw py::value_error("variable '" + name + "': needs distinct values, at least one");
+            return v.value;
+        }, py::arg("name"), py::arg("values"), py::arg("shared") = false)
+        .def("add_numeric_action", [](goap::DomainBuilder& b, const std::string& name, double cost, const std::map<std::string, bool>& pre,
+                                      const std::map<std::string, bool>& eff,
+                                      const std::vector<std::tuple<std::string, std::string, std::int32_t>>& comparisons,
+                                      const std::vector<std::tuple<std::string, std::string, std::int32_t>>& numeric_effects) {
+            std::vector<goap::Literal> p, e;
+            for (const auto& [n, v] : pre) {
+                const goap::AtomId a = b.find_atom(n);
+                if (!a.valid()) throw py::key_error("no atom named '" + n + "'");
+                p.push_back(goap::Literal{a, v});
+            }
+            for (const auto& [n, v] : eff) {
+                const goap::AtomId a = b.find_atom(n);
+                if (!a.valid()) throw py::key_error("no atom named '" + n + "'");
+                e.push_back(goap::Literal{a, v});
+            }
+            const auto var = [&](const std::string& n) {
+                const goap::VarId v = b.find_variable(n);
+                if (!v.valid()) throw py::key_error("no variable named '" + n + "'");
+                return v;
+            };
+            std::vector<goap::Comparison> c;
+            for (const auto& [n, op, value] : comparisons) c.push_back(goap::Comparison{var(n), compare_op_of(op), value});
+            std::vector<goap::NumericEffect> ne;
+            for (const auto& [n, op, value] : numeric_effects) {
+                const goap::EffectOp o = op == "=" ? goap::EffectOp::Set : op == "+" ? goap::EffectOp::Add : op == "-" ? goap::EffectOp::Sub
+                                       : throw py::value_error("unknown effect '" + op + "' (expected =, + or -)");
+                ne.push_back(goap::NumericEffect{var(n), o, value});
+            }
+            const goap::DomainError err = b.add_action(name, cost, p, e, c, ne);
+            if (err != goap::DomainError::None)
+                throw py::value_error("action '" + name + "': " + std::string(goap::to_string(err)));
+        }, py::arg("name"), py::arg("cost"), py::arg("preconditions") = std::map<std::string, bool>{},
+           py::arg("effects") = std::map<std::string, bool>{},
+           py::arg("comparisons") = std::vector<std::tuple<std::string, std::string, std::int32_t>>{},
+           py::arg("numeric_effects") = std::vector<std::tuple<std::string, std::string, std::int32_t>>{},
+           "comparisons: [(variable, '==' | '!=' | '<' | '<=' | '>' | '>=', value)]; numeric_effects: "
+           "[(variable, '=' | '+' | '-', value)]; an enumeration's values are indices here.")
         .def("build", [](const goap::DomainBuilder& b) { return std::make_shared<goap::Domain>(b.build()); });
 
     struct PyDomainFile {
@@ -491,16 +734,15 @@ PYBIND11_MODULE(gameplan, m) {
     };
     py::class_<PyPlanner>(m, "Planner", "A reusable cost-optimal planner for one domain (one per thread).")
         .def(py::init<std::shared_ptr<goap::Domain>>(), py::arg("domain"))
-        .def("plan", [](PyPlanner& p, const std::map<std::string, bool>& start, const std::map<std::string, bool>& goal,
+        .def("plan", [](PyPlanner& p, const py::dict& start, const py::dict& goal,
                         const std::string& direction, std::optional<std::uint64_t> max_expansions) {
             const goap::Domain& d = *p.domain;
-            if (d.has_variables()) throw py::value_error("domains with variables: plan with DomainFile.plan");
             goap::WorldState s = d.make_state();
-            for (const auto& [n, v] : start) s.set(atom_named(d, n), v);
+            assign_state(d, s, start);
             goap::PlanOptions o;
             o.direction = direction_of(direction);
             if (max_expansions) o.max_expansions = *max_expansions;
-            const goap::Condition g = condition_of(d, goal);
+            const goap::Condition g = goal_of(d, goal);
             PyPlan out;
             {
                 py::gil_scoped_release release;
@@ -508,7 +750,8 @@ PYBIND11_MODULE(gameplan, m) {
             }
             return out;
         }, py::arg("start"), py::arg("goal"), py::arg("direction") = "backward", py::arg("max_expansions") = py::none(),
-           "start: {atom: bool} (unlisted atoms false); goal: {atom: bool}.");
+           "start: {atom: bool, variable: value} (unlisted atoms false, variables at their minimum); goal: "
+           "{atom: bool, variable: value or (op, value)}. Values: ints, or an enumeration's value names.");
 
     // ---- agents ----
     py::enum_<goap::ActionStatus>(m, "ActionStatus")
@@ -584,8 +827,8 @@ PYBIND11_MODULE(gameplan, m) {
             return s;
         }), py::arg("domain"), py::arg("threads") = 0)
         .def("add_agent", [](PyAgentSystem& s, const std::string& name, const PyAgentType& type,
-                             const std::vector<std::tuple<std::string, std::map<std::string, bool>, double>>& goals,
-                             const std::map<std::string, bool>& state, py::object user_data, const std::string& direction) {
+                             const std::vector<std::tuple<std::string, py::dict, double>>& goals,
+                             const py::dict& state, py::object user_data, const std::string& direction) {
             if (s.ticking) throw py::value_error("agents cannot be added from a callback during a tick");
             const goap::Domain& d = s.system->domain();
             if (&d != type.domain.get()) throw py::value_error("the agent type was built for another domain");
@@ -595,12 +838,12 @@ PYBIND11_MODULE(gameplan, m) {
             for (const auto& [gname, lits, prio] : goals) {
                 goap::AgentGoal g;
                 g.name = gname;
-                g.condition = condition_of(d, lits);
+                g.condition = goal_of(d, lits);
                 g.priority = prio;
                 p.goals.push_back(std::move(g));
             }
             p.state = d.make_state();
-            for (const auto& [n, v] : state) p.state.set(atom_named(d, n), v);
+            assign_state(d, p.state, state);
             auto data = std::make_unique<AgentData>();
             data->user = std::move(user_data);
             data->errors = &s.errors;
@@ -610,9 +853,10 @@ PYBIND11_MODULE(gameplan, m) {
             if (!id.valid()) throw py::value_error("the agent's goals or state do not fit the domain");
             s.data[key_of(id)] = std::move(data);
             return std::make_pair(id.index, id.generation);
-        }, py::arg("name"), py::arg("type"), py::arg("goals"), py::arg("state") = std::map<std::string, bool>{},
+        }, py::arg("name"), py::arg("type"), py::arg("goals"), py::arg("state") = py::dict(),
            py::arg("user_data") = py::none(), py::arg("direction") = "backward",
-           "goals: [(name, {atom: bool}, priority)]. Returns the agent id (index, generation).")
+           "goals: [(name, {atom: bool, variable: value or (op, value)}, priority)]; state: private atoms and "
+           "variables. Returns the agent id (index, generation).")
         .def("remove_agent", [](PyAgentSystem& s, const std::pair<std::uint32_t, std::uint32_t>& id) {
             if (s.ticking) throw py::value_error("agents cannot be removed from a callback during a tick");
             const bool ok = s.system->remove_agent(id_of(id));
@@ -656,6 +900,31 @@ PYBIND11_MODULE(gameplan, m) {
         .def("agent_set", [](PyAgentSystem& s, const std::pair<std::uint32_t, std::uint32_t>& id, const std::string& atom, bool v) {
             if (!agent_of(s, id).set(atom_named(s.system->domain(), atom), v))
                 throw py::value_error("'" + atom + "' is shared (use blackboard_set)");
+        })
+        .def("blackboard_get_value", [](const PyAgentSystem& s, const std::string& var) {
+            const goap::Domain& d = s.system->domain();
+            const goap::VarId v = variable_named(d, var);
+            if (!d.is_shared(v)) throw py::value_error("'" + var + "' is private to each agent");
+            return value_object(d, v, s.system->blackboard().value(v));
+        })
+        .def("blackboard_set_value", [](PyAgentSystem& s, const std::string& var, py::object value) {
+            const goap::Domain& d = s.system->domain();
+            const goap::VarId v = variable_named(d, var);
+            if (!d.is_shared(v)) throw py::value_error("'" + var + "' is private to each agent");
+            (void)s.system->blackboard().set_value(v, value_of(d, v, value));
+        })
+        .def("agent_get_value", [](PyAgentSystem& s, const std::pair<std::uint32_t, std::uint32_t>& id, const std::string& var) {
+            const goap::Agent& a = agent_of(s, id);
+            const goap::Domain& d = s.system->domain();
+            const goap::VarId v = variable_named(d, var);
+            return value_object(d, v, d.is_shared(v) ? s.system->blackboard().value(v) : a.private_state().value(v));
+        })
+        .def("agent_set_value", [](PyAgentSystem& s, const std::pair<std::uint32_t, std::uint32_t>& id, const std::string& var,
+                                   py::object value) {
+            const goap::Domain& d = s.system->domain();
+            const goap::VarId v = variable_named(d, var);
+            if (d.is_shared(v)) throw py::value_error("'" + var + "' is shared (use blackboard_set_value)");
+            (void)agent_of(s, id).set_value(v, value_of(d, v, value));
         })
         .def("agent_info", [](PyAgentSystem& s, const std::pair<std::uint32_t, std::uint32_t>& id) {
             const goap::Agent& a = agent_of(s, id);
@@ -771,6 +1040,163 @@ PYBIND11_MODULE(gameplan, m) {
         .def("cancel", [](PyQueue& q, std::pair<std::uint32_t, std::uint32_t> h) { return q.queue.cancel(path::PathHandle{h.first, h.second}); })
         .def("__len__", [](const PyQueue& q) { return q.queue.size(); });
 
+    // ---- HPA* ----
+    struct PyHierarchy {
+        std::shared_ptr<path::GridMap> map;
+        path::HierarchicalMap hierarchy;
+    };
+    py::class_<PyHierarchy>(m, "HierarchicalMap", "The abstract graph of HPA* over a map (docs/hierarchy.md).")
+        .def(py::init([](std::shared_ptr<path::GridMap> map, std::int32_t cluster_size, int movement, const std::string& diagonal) {
+            if (cluster_size < path::kMinClusterSize || cluster_size > path::kMaxClusterSize)
+                throw py::value_error("cluster_size must be in [1, 256]");
+            auto h = std::make_unique<PyHierarchy>();
+            h->map = std::move(map);
+            path::HierarchyOptions o;
+            o.cluster_size = cluster_size;
+            const path::HierarchyBuild built = h->hierarchy.build(*h->map, path_options(movement, diagonal, "auto", 1.0, std::nullopt), o);
+            if (built != path::HierarchyBuild::Ok) throw py::value_error(std::string(path::describe(built)));
+            return h;
+        }), py::arg("map"), py::arg("cluster_size") = 64, py::arg("movement") = 8, py::arg("diagonal") = "no-corner-cutting")
+        .def("update_cell", [](PyHierarchy& h, std::int32_t x, std::int32_t y) {
+            if (!h.map->contains({x, y})) throw py::value_error("the cell is outside the map");
+            return h.hierarchy.update_cell(*h.map, {x, y});
+        }, "Call after changing a cell of the map (passability or cost).")
+        .def_property_readonly("cluster_count", [](const PyHierarchy& h) { return h.hierarchy.cluster_count(); })
+        .def_property_readonly("node_count", [](const PyHierarchy& h) { return h.hierarchy.node_count(); });
+    py::class_<path::HpaPathfinder>(m, "HpaPathfinder", "HPA* queries (near-optimal; a reusable context).")
+        .def(py::init<>())
+        .def("find_path", [](path::HpaPathfinder& f, const PyHierarchy& h, std::pair<std::int32_t, std::int32_t> start,
+                             std::pair<std::int32_t, std::int32_t> goal, bool refine, bool smooth, std::optional<std::uint64_t> max_expansions) {
+            path::HpaQueryOptions q;
+            q.movement = h.hierarchy.movement();
+            q.diagonal = h.hierarchy.diagonal();
+            q.refine = refine;
+            q.smooth = smooth;
+            if (max_expansions) q.budget.max_expansions = *max_expansions;
+            path::GridPath out;
+            Status s;
+            {
+                py::gil_scoped_release release;
+                s = f.find_path(h.hierarchy, point_of(start), point_of(goal), q, out);
+            }
+            return py_path(s, out, f.stats().expanded);
+        }, py::arg("hierarchy"), py::arg("start"), py::arg("goal"), py::arg("refine") = true, py::arg("smooth") = false,
+           py::arg("max_expansions") = py::none());
+
+    // ---- crowds ----
+    py::class_<path::CrowdSolver>(m, "CrowdSolver", "Collision-free paths for many agents at once (docs/crowds.md).")
+        .def(py::init<>())
+        .def("solve", [](path::CrowdSolver& c, const path::GridMap& map, const std::vector<std::pair<std::int32_t, std::int32_t>>& starts,
+                         const std::vector<std::pair<std::int32_t, std::int32_t>>& goals, std::optional<std::uint64_t> max_expansions,
+                         double time_limit, bool anytime, std::uint64_t seed) {
+            if (starts.size() != goals.size()) throw py::value_error("starts and goals differ in length");
+            if (!(time_limit >= 0) || !std::isfinite(time_limit)) throw py::value_error("time_limit must be >= 0");
+            std::vector<path::GridPoint> s, g;
+            for (const auto& p : starts) s.push_back(point_of(p));
+            for (const auto& p : goals) g.push_back(point_of(p));
+            path::CrowdOptions o;
+            if (max_expansions) o.budget.max_expansions = *max_expansions;
+            if (time_limit > 0)
+                o.budget.deadline = std::chrono::steady_clock::now() +
+                                    std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(time_limit));
+            o.anytime = anytime;
+            o.seed = seed;
+            path::CrowdSolution sol;
+            Status st;
+            {
+                py::gil_scoped_release release;
+                st = c.solve(map, s, g, o, sol);
+            }
+            py::dict out;
+            out["status"] = status_text(st);
+            py::list paths;
+            if (st == Status::Found) {
+                for (std::uint32_t a = 0; a < sol.agents; ++a) {
+                    std::vector<std::pair<std::int32_t, std::int32_t>> p;
+                    for (std::uint32_t t = 0; t <= sol.makespan; ++t) p.emplace_back(sol.at(a, t).x, sol.at(a, t).y);
+                    paths.append(py::cast(p));
+                }
+            }
+            out["paths"] = paths;
+            out["costs"] = st == Status::Found ? sol.costs : std::vector<std::uint32_t>{};
+            out["makespan"] = st == Status::Found ? sol.makespan : 0;
+            out["sum_of_costs"] = st == Status::Found ? sol.sum_of_costs : 0;
+            out["lower_bound"] = c.lower_bound();
+            out["expanded"] = c.stats().search.expanded;
+            return out;
+        }, py::arg("map"), py::arg("starts"), py::arg("goals"), py::arg("max_expansions") = py::none(),
+           py::arg("time_limit") = 0.0, py::arg("anytime") = false, py::arg("seed") = 0,
+           "paths[i] holds agent i's cell at every step 0 .. makespan (4-connected moves or waits; no two agents "
+           "on one cell, no swaps).");
+
+    // ---- the movement layer ----
+    struct PyMovement {
+        std::shared_ptr<path::GridMap> map;
+        std::unique_ptr<path::MovementSystem> system;
+    };
+    py::class_<PyMovement>(m, "MovementSystem", "Units walking one map (docs/movement.md).")
+        .def(py::init([](std::shared_ptr<path::GridMap> map, int movement, const std::string& diagonal, std::uint64_t path_budget,
+                         std::uint32_t give_up_ticks, const std::string& resolver) {
+            path::MovementOptions o;
+            const path::GridSearchOptions r = path_options(movement, diagonal, "auto", 1.0, std::nullopt);
+            o.movement = r.movement;
+            o.diagonal = r.diagonal;
+            o.path_budget = path_budget;
+            o.give_up_ticks = give_up_ticks;
+            if (resolver != "builtin" && resolver != "crowd") throw py::value_error("resolver must be 'builtin' or 'crowd'");
+            o.resolver = resolver == "crowd" ? path::StepResolver::Crowd : path::StepResolver::Builtin;
+            auto p = std::make_unique<PyMovement>();
+            p->map = std::move(map);
+            p->system = std::make_unique<path::MovementSystem>(*p->map, o);
+            return p;
+        }), py::arg("map"), py::arg("movement") = 8, py::arg("diagonal") = "no-corner-cutting", py::arg("path_budget") = 60000,
+           py::arg("give_up_ticks") = 0, py::arg("resolver") = "builtin")
+        .def("add_unit", [](PyMovement& p, std::pair<std::int32_t, std::int32_t> cell) {
+            const path::UnitId id = p.system->add_unit(point_of(cell));
+            if (id == path::kNoUnit) throw py::value_error("the cell is off the map, blocked or taken by another unit");
+            return id;
+        })
+        .def("remove_unit", [](PyMovement& p, path::UnitId u) { return p.system->remove_unit(u); })
+        .def("move_to", [](PyMovement& p, path::UnitId u, std::pair<std::int32_t, std::int32_t> cell, std::int32_t radius,
+                           std::optional<std::pair<std::int32_t, std::int32_t>> centre) {
+            return p.system->move_to(u, path::Destination{point_of(cell), point_of(centre.value_or(cell)), radius});
+        }, py::arg("unit"), py::arg("cell"), py::arg("radius") = 0, py::arg("centre") = py::none(),
+           "False (and the unit fails with invalid_goal) for a blocked or outside cell; False for an unknown unit.")
+        .def("stop", [](PyMovement& p, path::UnitId u) { return p.system->stop(u); })
+        .def("set_anchored", [](PyMovement& p, path::UnitId u, bool a) { return p.system->set_anchored(u, a); })
+        .def("update", [](PyMovement& p, std::uint32_t ticks) {
+            py::gil_scoped_release release;
+            for (std::uint32_t t = 0; t < ticks; ++t) p.system->update();
+        }, py::arg("ticks") = 1, "Runs `ticks` updates.")
+        .def("position", [](const PyMovement& p, path::UnitId u) {
+            const path::GridPoint q = p.system->position(u);
+            return std::make_pair(q.x, q.y);
+        })
+        .def("status", [](const PyMovement& p, path::UnitId u) { return std::string(path::to_string(p.system->status(u))); })
+        .def("failure", [](const PyMovement& p, path::UnitId u) { return std::string(path::to_string(p.system->failure(u))); })
+        .def("route", [](const PyMovement& p, path::UnitId u) {
+            std::vector<std::pair<std::int32_t, std::int32_t>> out;
+            for (const path::GridPoint& q : p.system->remaining_route(u)) out.emplace_back(q.x, q.y);
+            return out;
+        }, "The cells still to enter, next first.")
+        .def_property_readonly("positions", [](const PyMovement& p) {
+            py::dict out;
+            for (path::UnitId u = 0; u < p.system->id_bound(); ++u) {
+                const path::GridPoint q = p.system->position(u);
+                if (q.x >= 0) out[py::int_(u)] = py::make_tuple(q.x, q.y);
+            }
+            return out;
+        }, "{unit: (x, y)} for every live unit.")
+        .def_property_readonly("unit_count", [](const PyMovement& p) { return p.system->unit_count(); })
+        .def_property_readonly("stats", [](const PyMovement& p) {
+            const path::MovementStats& s = p.system->stats();
+            py::dict out;
+            out["ticks"] = s.ticks, out["steps"] = s.steps, out["waits"] = s.waits, out["detours"] = s.detours;
+            out["pushes"] = s.pushes, out["path_requests"] = s.path_requests, out["paths"] = s.paths;
+            out["arrivals"] = s.arrivals, out["failures"] = s.failures, out["jams"] = s.jams;
+            return out;
+        });
+
     // ---- MovingAI scenarios ----
     py::class_<io::Scenario>(m, "Scenario", "One line of a MovingAI .scen file (movingai.com).")
         .def_readonly("bucket", &io::Scenario::bucket)
@@ -796,6 +1222,7 @@ PYBIND11_MODULE(gameplan, m) {
     m.def("plan_file", &plan_file, py::arg("path"), py::arg("goal") = py::none(), py::arg("direction") = "backward",
           "What `gameplan plan PATH [--goal G] [--direction D] --json` prints, as a dict.");
     m.def("path_file", &path_file, py::arg("map_path"), py::arg("start"), py::arg("goal"), py::arg("algorithm") = "astar",
-          "What `gameplan path MAP --from X,Y --to X,Y --algorithm A --json` prints, as a dict "
-          "(algorithms astar, dijkstra, jps, jps-plus).");
+          py::arg("cluster_size") = 64,
+          "What `gameplan path MAP --from X,Y --to X,Y --algorithm A [--cluster-size N] --json` prints, as a dict "
+          "(algorithms astar, dijkstra, jps, jps-plus, subgoal, hpa, theta, navmesh).");
 }

@@ -69,17 +69,41 @@ def test_plan_file_equals_cli(domain):
         assert type(got["cost"]) is type(expected["cost"])
 
 
+# Every algorithm of `gameplan path`: the exact ones return the scenario file's optimum, HPA* never less,
+# the any-angle ones (Theta*, navmesh) never more.
+PATH_ALGORITHMS = [("astar", []), ("dijkstra", []), ("jps", []), ("jps-plus", []), ("subgoal", []), ("hpa", []),
+                   ("hpa", ["--cluster-size", "8"]), ("theta", []), ("navmesh", [])]
+
+
 @needs_cli
-@pytest.mark.parametrize("algorithm", ["astar", "dijkstra", "jps", "jps-plus"])
-def test_path_file_equals_cli(algorithm):
+@pytest.mark.parametrize("algorithm,extra", PATH_ALGORITHMS, ids=lambda v: v if isinstance(v, str) else "-".join(v))
+def test_path_file_equals_cli(algorithm, extra):
     scen = scenarios(ROOMS + ".scen")
-    for start, goal, optimal in scen[:15]:
+    for start, goal, optimal in scen[::8]:  # short to long
         expected = run_cli("path", ROOMS, "--from", "%d,%d" % start, "--to", "%d,%d" % goal,
-                           "--algorithm", algorithm, "--json")
-        got = gameplan.path_file(ROOMS, start, goal, algorithm=algorithm)
+                           "--algorithm", algorithm, *extra, "--json")
+        kwargs = {"cluster_size": int(extra[1])} if extra else {}
+        got = gameplan.path_file(ROOMS, start, goal, algorithm=algorithm, **kwargs)
         assert list(k for k in got if k not in TIMING) == list(k for k in expected if k not in TIMING)
         assert without_timing(got) == without_timing(expected)
-        assert abs(got["cost"] - optimal) < 1e-4
+        assert got["status"] == "found"
+        if algorithm == "hpa":
+            assert got["cost"] >= optimal - 1e-4
+        elif algorithm in ("theta", "navmesh"):
+            assert got["cost"] <= optimal + 1e-4
+        else:
+            assert abs(got["cost"] - optimal) < 1e-4
+
+
+@needs_cli
+@pytest.mark.parametrize("algorithm", ["hpa", "theta", "subgoal", "navmesh"])
+def test_path_file_blocked_goal_equals_cli(algorithm):
+    m = gameplan.load_map(ROOMS)
+    blocked = next((x, y) for y in range(m.height) for x in range(m.width) if not m.passable(x, y))
+    expected = run_cli("path", ROOMS, "--from", "5,5", "--to", "%d,%d" % blocked, "--algorithm", algorithm, "--json")
+    got = gameplan.path_file(ROOMS, (5, 5), blocked, algorithm=algorithm)
+    assert without_timing(got) == without_timing(expected)
+    assert got["status"] == "invalid_query"
 
 
 @needs_cli
@@ -340,3 +364,179 @@ def test_callbacks_cannot_change_the_agent_set_during_a_tick():
     with pytest.raises(ValueError, match="during a tick"):
         system.tick()
     assert system.agent_count == 1 and system.agent_info(agent)["actions_failed"] == 1
+
+
+# ---- variables (numbers and choices) ----
+
+def numeric_reference(walk, start, goal_gold):
+    """Dijkstra over every (location, wood, gold) state of the market domain built below."""
+    def moves(s):
+        loc, wood, gold = s
+        for (a, b), c in walk.items():
+            if loc == a:
+                yield (b, wood, gold), c
+        if loc == 1 and wood + 1 <= 4:
+            yield (loc, wood + 1, gold), 2          # chop
+        if loc == 2 and wood >= 1 and gold + 3 <= 9:
+            yield (loc, wood - 1, gold + 3), 1      # sell
+        if loc == 0 and gold + 1 <= 9:
+            yield (loc, wood, gold + 1), 5          # work
+    dist = {start: 0}
+    heap = [(0, start)]
+    while heap:
+        d, s = heapq.heappop(heap)
+        if d > dist[s]:
+            continue
+        if s[2] >= goal_gold:
+            return d
+        for n, c in moves(s):
+            if d + c < dist.get(n, math.inf):
+                dist[n] = d + c
+                heapq.heappush(heap, (d + c, n))
+    return None
+
+
+def test_planner_with_variables_matches_brute_force():
+    rng = random.Random(7)
+    places = ["home", "forest", "market"]
+    for _ in range(12):
+        b = gameplan.DomainBuilder()
+        b.add_enum_variable("loc", places)
+        b.add_integer_variable("wood", 0, 4)
+        b.add_integer_variable("gold", 0, 9)
+        walk = {}
+        for a in range(3):
+            for c in range(3):
+                if a != c:
+                    walk[(a, c)] = rng.randint(1, 4)
+                    b.add_numeric_action("walk_%s_%s" % (places[a], places[c]), walk[(a, c)],
+                                         comparisons=[("loc", "==", a)], numeric_effects=[("loc", "=", c)])
+        b.add_numeric_action("chop", 2, comparisons=[("loc", "==", 1)], numeric_effects=[("wood", "+", 1)])
+        b.add_numeric_action("sell", 1, comparisons=[("loc", "==", 2), ("wood", ">=", 1)],
+                             numeric_effects=[("wood", "-", 1), ("gold", "+", 3)])
+        b.add_numeric_action("work", 5, comparisons=[("loc", "==", 0)], numeric_effects=[("gold", "+", 1)])
+        d = b.build()
+        assert d.has_variables and d.variables == ["loc", "wood", "gold"]
+        assert d.variable("loc")["values"] == places and d.variable("gold")["max"] == 9
+        start = (rng.randrange(3), rng.randint(0, 4), rng.randint(0, 3))
+        goal_gold = rng.randint(1, 9)
+        expected = numeric_reference(walk, start, goal_gold)
+        r = gameplan.Planner(d).plan({"loc": places[start[0]], "wood": start[1], "gold": start[2]},
+                                     {"gold": (">=", goal_gold)})
+        assert r.status == "found" and expected is not None
+        assert r.cost == expected
+    with pytest.raises(ValueError):
+        gameplan.Planner(d).plan({"gold": 10}, {"gold": (">=", 1)})
+    with pytest.raises(ValueError):
+        gameplan.Planner(d).plan({}, {"loc": ("<", "market")})
+
+
+def test_agents_with_variables():
+    b = gameplan.DomainBuilder()
+    b.add_integer_variable("gold", 0, 5)
+    b.add_integer_variable("stock", 0, 9, shared=True)
+    b.add_numeric_action("earn", 1, numeric_effects=[("gold", "+", 1)])
+    d = b.build()
+    tb = gameplan.AgentTypeBuilder(d, "miner")
+    tb.bind("earn", lambda ctx: "success")
+    system = gameplan.AgentSystem(d)
+    agent = system.add_agent("ann", tb.build(), [("rich", {"gold": (">=", 3)}, 1.0)], state={"gold": 1})
+    assert system.agent_get_value(agent, "gold") == 1
+    for _ in range(6):
+        system.tick()
+    assert system.agent_get_value(agent, "gold") == 3      # two earns, then the goal holds
+    system.agent_set_value(agent, "gold", 0)
+    system.blackboard_set_value("stock", 4)
+    assert system.blackboard_get_value("stock") == 4
+    assert system.agent_get_value(agent, "stock") == 4
+    with pytest.raises(ValueError):
+        system.agent_set_value(agent, "stock", 1)          # shared: the blackboard's
+    with pytest.raises(ValueError):
+        system.agent_set_value(agent, "gold", 6)           # outside its bounds
+
+
+# ---- HPA*, crowds, movement ----
+
+def test_hpa_classes_against_scenarios():
+    m = gameplan.load_map(ROOMS)
+    h = gameplan.HierarchicalMap(m, cluster_size=8)
+    assert h.cluster_count == 4 * 3 and h.node_count > 0
+    f = gameplan.HpaPathfinder()
+    for start, goal, optimal in scenarios(ROOMS + ".scen"):
+        r = f.find_path(h, start, goal)
+        assert r.status == "found"
+        assert r.cells[0] == start and r.cells[-1] == goal
+        assert optimal - 1e-4 <= r.cost <= optimal * 1.15 + 1e-4
+        for (x0, y0), (x1, y1) in zip(r.cells, r.cells[1:]):
+            assert max(abs(x1 - x0), abs(y1 - y0)) == 1 and m.passable(x1, y1)
+
+
+def bfs_distance(m, s, g):
+    dist = {s: 0}
+    todo = [s]
+    for x, y in todo:
+        for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if 0 <= n[0] < m.width and 0 <= n[1] < m.height and m.passable(*n) and n not in dist:
+                dist[n] = dist[(x, y)] + 1
+                todo.append(n)
+    return dist.get(g)
+
+
+def free_cells(m, rng, count):
+    cells = [(x, y) for y in range(m.height) for x in range(m.width) if m.passable(x, y)]
+    return rng.sample(cells, count)
+
+
+def test_crowd_solver_paths_are_conflict_free():
+    m = gameplan.load_map(ROOMS)
+    rng = random.Random(3)
+    solver = gameplan.CrowdSolver()
+    for agents in (5, 15):
+        starts, goals = free_cells(m, rng, agents), free_cells(m, rng, agents)
+        r = solver.solve(m, starts, goals)
+        assert r["status"] == "found"
+        assert r["lower_bound"] == sum(bfs_distance(m, s, g) for s, g in zip(starts, goals))
+        assert r["sum_of_costs"] == sum(r["costs"]) >= r["lower_bound"]
+        paths = r["paths"]
+        for i, p in enumerate(paths):
+            assert p[0] == starts[i] and p[-1] == goals[i] and len(p) == r["makespan"] + 1
+            assert all(c == goals[i] for c in p[r["costs"][i]:])
+        for t in range(1, r["makespan"] + 1):
+            now = [p[t] for p in paths]
+            assert len(set(now)) == agents
+            for i, p in enumerate(paths):
+                (x0, y0), (x1, y1) = p[t - 1], p[t]
+                assert abs(x1 - x0) + abs(y1 - y0) <= 1 and m.passable(x1, y1)
+                for j in range(i + 1, agents):
+                    assert not (paths[j][t - 1] == p[t] and paths[j][t] == p[t - 1] and p[t] != p[t - 1])
+    assert solver.solve(m, [starts[0], starts[0]], goals[:2])["status"] == "invalid_query"
+
+
+@pytest.mark.parametrize("resolver", ["builtin", "crowd"])
+def test_movement_units_arrive_without_collisions(resolver):
+    m = gameplan.load_map(ROOMS)
+    rng = random.Random(5)
+    mv = gameplan.MovementSystem(m, movement=4 if resolver == "crowd" else 8, resolver=resolver)
+    starts, goals = free_cells(m, rng, 10), free_cells(m, rng, 10)
+    units = [mv.add_unit(s) for s in starts]
+    with pytest.raises(ValueError):
+        mv.add_unit(starts[0])
+    for u, g in zip(units, goals):
+        assert mv.move_to(u, g)
+    arrived = set()
+    for _ in range(300):
+        before = mv.positions
+        mv.update()
+        after = mv.positions
+        assert len(set(after.values())) == len(units)
+        for u in units:
+            (x0, y0), (x1, y1) = before[u], after[u]
+            assert max(abs(x1 - x0), abs(y1 - y0)) <= 1 and m.passable(x1, y1)
+            if mv.status(u) == "arrived" and u not in arrived:
+                assert after[u] == goals[units.index(u)]
+                arrived.add(u)
+        if len(arrived) == len(units):
+            break
+    assert len(arrived) == len(units)
+    assert mv.stats["arrivals"] == len(units)
+    assert not mv.move_to(units[0], (0, 0)) and mv.failure(units[0]) == "invalid_goal"
