@@ -2,6 +2,7 @@
 // maps, pathfinders, the request queue) and two conveniences returning exactly what the CLI prints with
 // `--json`: plan_file (`gameplan plan`) and path_file (`gameplan path`).
 #include <gameplan/goap/agent.hpp>
+#include <gameplan/goap/auto_direction.hpp>
 #include <gameplan/goap/agent_batch.hpp>
 #include <gameplan/goap/behaviour.hpp>
 #include <gameplan/goap/domain.hpp>
@@ -38,6 +39,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -238,9 +240,15 @@ py::dict plan_file(const std::string& file, const std::optional<std::string>& go
                                   "' costs more than the planner's maximum");
     const goap::Condition& goal = choose_goal(f, goal_name, io::input_name(file));
     goap::PlanOptions options;
-    options.direction = direction_of(direction);
+    const bool automatic = direction == "auto";  // both directions at once, the first answer wins
+    options.direction = automatic ? goap::kDefaultDirection : direction_of(direction);
     goap::Planner planner(f.domain);
-    const goap::PlanResult r = planner.plan(f.start, goal, options);
+    std::optional<goap::AutoDirectionPlanner> both;
+    if (automatic) both.emplace(f.domain);
+    const goap::PlanResult r = automatic ? both->plan(f.start, goal, options) : planner.plan(f.start, goal, options);
+    const std::span<const goap::Literal> unreachable_goals = automatic ? both->unreachable_goals() : planner.unreachable_goals();
+    const std::span<const goap::Comparison> unreachable_comparisons =
+        automatic ? both->unreachable_goal_comparisons() : planner.unreachable_goal_comparisons();
     if (r.status == Status::InvalidQuery) throw py::value_error(file + ": the planner refused the query");
     py::dict out;
     out["status"] = r.status == Status::NoPath ? "no_plan" : status_text(r.status);
@@ -252,10 +260,11 @@ py::dict plan_file(const std::string& file, const std::optional<std::string>& go
     out["generated"] = r.stats.generated;
     if (r.status == Status::BudgetExhausted) out["exhausted"] = std::string(search::to_string(r.exhausted));
     out["micros"] = r.micros;
+    if (automatic) out["direction"] = std::string(goap::to_string(both->direction()));
     if (r.status == Status::NoPath) {
         py::dict unreachable;
-        for (const goap::Literal& l : planner.unreachable_goals()) unreachable[py::str(f.domain.atom_name(l.atom))] = l.value;
-        for (const goap::Comparison& c : planner.unreachable_goal_comparisons()) {
+        for (const goap::Literal& l : unreachable_goals) unreachable[py::str(f.domain.atom_name(l.atom))] = l.value;
+        for (const goap::Comparison& c : unreachable_comparisons) {
             py::list v;
             v.append(op_text(c.op));
             if (f.domain.variable_kind(c.var) == goap::VariableKind::Enumeration)
@@ -1220,7 +1229,8 @@ PYBIND11_MODULE(gameplan, m) {
 
     // ---- the CLI's --json objects ----
     m.def("plan_file", &plan_file, py::arg("path"), py::arg("goal") = py::none(), py::arg("direction") = "backward",
-          "What `gameplan plan PATH [--goal G] [--direction D] --json` prints, as a dict.");
+          "What `gameplan plan PATH [--goal G] [--direction D] --json` prints, as a dict (direction 'forward', "
+          "'backward' or 'auto').");
     m.def("path_file", &path_file, py::arg("map_path"), py::arg("start"), py::arg("goal"), py::arg("algorithm") = "astar",
           py::arg("cluster_size") = 64,
           "What `gameplan path MAP --from X,Y --to X,Y --algorithm A [--cluster-size N] --json` prints, as a dict "

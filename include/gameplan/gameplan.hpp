@@ -12,6 +12,8 @@
 #include <gameplan/goap/world_state.hpp>
 #include <gameplan/goap/domain.hpp>
 #include <gameplan/goap/planner.hpp>
+#include <gameplan/goap/auto_direction.hpp>
+#include <gameplan/goap/task_generator.hpp>
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/grid_rules.hpp>
 #include <gameplan/path/penalty_layer.hpp>

@@ -69,6 +69,18 @@ def test_plan_file_equals_cli(domain):
         assert type(got["cost"]) is type(expected["cost"])
 
 
+@needs_cli
+@pytest.mark.parametrize("domain", [d for d in DOMAINS if os.sep + "examples" + os.sep in d], ids=os.path.basename)
+def test_plan_file_auto_direction_equals_cli(domain):
+    expected = run_cli("plan", domain, "--direction", "auto", "--json")
+    got = gameplan.plan_file(domain, direction="auto")
+    assert list(got.keys()) == list(expected.keys())
+    assert without_timing(got) == without_timing(expected)
+    assert got["direction"] in ("forward", "backward")
+    if got["status"] == "found":  # the same optimal cost as a single direction
+        assert got["cost"] == gameplan.plan_file(domain, direction="forward")["cost"]
+
+
 # Every algorithm of `gameplan path`: the exact ones return the scenario file's optimum, HPA* never less,
 # the any-angle ones (Theta*, navmesh) never more.
 PATH_ALGORITHMS = [("astar", []), ("dijkstra", []), ("jps", []), ("jps-plus", []), ("subgoal", []), ("hpa", []),

@@ -4,6 +4,7 @@
 #include "commands.hpp"
 #include "domain_util.hpp"
 
+#include <gameplan/goap/auto_direction.hpp>
 #include <gameplan/goap/planner.hpp>
 #include <gameplan/io/pddl.hpp>
 
@@ -14,6 +15,8 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 
 namespace gameplan::cli {
@@ -51,7 +54,12 @@ int run_pddl_plan(const PddlPlanRequest& rq) {
     options.deadline = rq.limits.deadline(t0);
     options.max_memory_bytes = rq.limits.max_memory_bytes();
     goap::Planner planner(task.domain);
-    const goap::PlanResult r = planner.plan(task.start, task.goal, options);
+    const bool automatic = rq.direction == "auto";  // both directions at once (goap/auto_direction.hpp)
+    std::optional<goap::AutoDirectionPlanner> both;
+    if (automatic) both.emplace(task.domain);
+    const goap::PlanResult r = automatic ? both->plan(task.start, task.goal, options) : planner.plan(task.start, task.goal, options);
+    if (automatic) options.direction = both->direction();
+    const std::span<const goap::Literal> unreachable_goals = automatic ? both->unreachable_goals() : planner.unreachable_goals();
     if (r.status == Status::InvalidQuery)
         throw UsageError(rq.problem + ": the planner refused the grounded task (an action cost is out of range)");
     const std::string status = r.status == Status::NoPath ? "no_plan" : std::string(to_string(r.status));
@@ -80,7 +88,7 @@ int run_pddl_plan(const PddlPlanRequest& rq) {
         out["direction"] = std::string(goap::to_string(options.direction));
         if (r.status == Status::NoPath) {
             nlohmann::ordered_json unreachable = nlohmann::ordered_json::object();
-            for (const goap::Literal& l : planner.unreachable_goals()) unreachable[task.domain.atom_name(l.atom)] = l.value;
+            for (const goap::Literal& l : unreachable_goals) unreachable[task.domain.atom_name(l.atom)] = l.value;
             out["unreachable_goals"] = unreachable;
         }
         std::cout << out.dump() << '\n';
@@ -93,13 +101,14 @@ int run_pddl_plan(const PddlPlanRequest& rq) {
             for (const goap::ActionId a : r.plan) std::cout << "  " << printable(task.domain.action_name(a)) << '\n';
         } else if (r.status == Status::NoPath) {
             std::cout << "no plan: the goal cannot be reached from the initial state\n";
-            for (const goap::Literal& l : planner.unreachable_goals())
+            for (const goap::Literal& l : unreachable_goals)
                 std::cout << "  unreachable: " << (l.value ? "" : "(not ") << printable(task.domain.atom_name(l.atom))
                           << (l.value ? "" : ")") << '\n';
         } else {
             std::cout << "no plan: " << status << " (" << search::to_string(r.exhausted) << " limit)\n";
         }
-        std::cout << "heuristic " << goap::to_string(options.heuristic) << ", direction " << goap::to_string(options.direction)
+        std::cout << "heuristic " << goap::to_string(options.heuristic) << ", direction " << (automatic ? "auto: " : "")
+                  << goap::to_string(options.direction)
                   << ", expanded " << r.stats.expanded << ", generated " << r.stats.generated << ", " << r.micros << " us\n";
     }
     return r.status == Status::Found ? 0 : 1;

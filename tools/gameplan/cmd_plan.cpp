@@ -7,6 +7,7 @@
 
 #include <gameplan/goap/explain.hpp>
 
+#include <gameplan/goap/auto_direction.hpp>
 #include <gameplan/goap/planner.hpp>
 #include <gameplan/io/domain_file.hpp>
 #include <gameplan/io/domain_json.hpp>
@@ -20,6 +21,8 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -165,6 +168,7 @@ int run_plan(const PlanArgs& args) {
     if (!args.trace.empty()) write_trace(args, file, *goal);
 
     goap::PlanOptions options;
+    const bool automatic = args.direction == "auto";  // both directions at once (goap/auto_direction.hpp)
     options.direction = args.direction.empty() ? goap::kDefaultDirection
                         : args.direction == "forward" ? goap::Direction::Forward
                                                       : goap::Direction::Backward;
@@ -175,7 +179,13 @@ int run_plan(const PlanArgs& args) {
     options.deadline = args.limits.deadline(t0);
     options.max_memory_bytes = args.limits.max_memory_bytes();
     goap::Planner planner(file.domain);
-    const goap::PlanResult r = planner.plan(file.start, *goal, options);
+    std::optional<goap::AutoDirectionPlanner> both;
+    if (automatic) both.emplace(file.domain);
+    const goap::PlanResult r = automatic ? both->plan(file.start, *goal, options) : planner.plan(file.start, *goal, options);
+    if (automatic) options.direction = both->direction();
+    const std::span<const goap::Literal> unreachable_goals = automatic ? both->unreachable_goals() : planner.unreachable_goals();
+    const std::span<const goap::Comparison> unreachable_comparisons =
+        automatic ? both->unreachable_goal_comparisons() : planner.unreachable_goal_comparisons();
     if (r.status == Status::InvalidQuery)  // the costs were checked above; nothing else can be wrong
         throw UsageError(args.file + ": the planner refused the query (the start, goal or costs do not fit the domain)");
 
@@ -192,10 +202,11 @@ int run_plan(const PlanArgs& args) {
         out["generated"] = r.stats.generated;
         if (r.status == Status::BudgetExhausted) out["exhausted"] = std::string(search::to_string(r.exhausted));
         out["micros"] = r.micros;
+        if (automatic) out["direction"] = std::string(goap::to_string(options.direction));  // the one that answered
         if (r.status == Status::NoPath) {
             nlohmann::ordered_json unreachable = nlohmann::ordered_json::object();
-            for (const goap::Literal& l : planner.unreachable_goals()) unreachable[file.domain.atom_name(l.atom)] = l.value;
-            for (const goap::Comparison& c : planner.unreachable_goal_comparisons())
+            for (const goap::Literal& l : unreachable_goals) unreachable[file.domain.atom_name(l.atom)] = l.value;
+            for (const goap::Comparison& c : unreachable_comparisons)
                 unreachable[file.domain.variable_name(c.var)] = comparison_json(file.domain, c);
             out["unreachable_goals"] = unreachable;
             const goap::NoPlanAnalysis why = goap::analyze_no_plan(file.domain, file.start, *goal);
@@ -215,14 +226,14 @@ int run_plan(const PlanArgs& args) {
     } else if (r.status == Status::NoPath) {
         std::cout << "goal: " << chosen.description << '\n';
         std::cout << "no plan: the goal cannot be reached from the start state\n";
-        if (!planner.unreachable_goals().empty() || !planner.unreachable_goal_comparisons().empty()) {
+        if (!unreachable_goals.empty() || !unreachable_comparisons.empty()) {
             // What no sequence of actions reaches, and why (goap/explain.hpp): the atoms nothing sets and
             // the atoms that only need each other, not merely the goal atoms themselves.
             const goap::NoPlanAnalysis why = goap::analyze_no_plan(file.domain, file.start, *goal);
             std::cout << "unreachable goal conditions (no sequence of actions makes them hold):\n";
-            for (const goap::Literal& l : planner.unreachable_goals())
+            for (const goap::Literal& l : unreachable_goals)
                 std::cout << "  " << printable(file.domain.atom_name(l.atom)) << " = " << (l.value ? "true" : "false") << '\n';
-            for (const goap::Comparison& c : planner.unreachable_goal_comparisons())
+            for (const goap::Comparison& c : unreachable_comparisons)
                 std::cout << "  " << printable(comparison_text(file.domain, c)) << '\n';
             if (!why.root_causes.empty())
                 std::cout << "because nothing sets (not true at the start, and no action sets them): "
@@ -239,7 +250,8 @@ int run_plan(const PlanArgs& args) {
                   << ")\n";
     }
     if (!args.json)
-        std::cout << "direction " << to_string(file.domain.has_variables() ? goap::Direction::Forward : options.direction)
+        std::cout << "direction " << (automatic ? "auto: " : "")
+                  << to_string(file.domain.has_variables() ? goap::Direction::Forward : options.direction)
                   << (file.domain.has_variables() && options.direction == goap::Direction::Backward ? " (domains with variables plan forward)" : "")
                   << ", expanded " << r.stats.expanded << ", generated "
                   << r.stats.generated << ", " << r.micros << " us\n";
@@ -258,8 +270,9 @@ void add_plan_command(CLI::App& app, int& exit_code) {
         ->check(CLI::IsMember({"lmcut", "hmax", "blind"}));
     cmd->add_option("--write-plan", args->write_plan, "With --pddl: write the plan in the IPC format to this file");
     cmd->add_option("--direction", args->direction, "Search direction (default: " +
-                                                        std::string(goap::to_string(goap::kDefaultDirection)) + "; with --pddl forward)")
-        ->check(CLI::IsMember({"forward", "backward"}));
+                                                        std::string(goap::to_string(goap::kDefaultDirection)) +
+                                                        "; with --pddl forward); auto = both at once, the first answer wins")
+        ->check(CLI::IsMember({"forward", "backward", "auto"}));
     add_integer_option(cmd, "--max-nodes", args->max_nodes, 1, UINT64_MAX, "Node expansion budget (default: unlimited)");
     add_limit_options(cmd, args->limits, kDefaultPlanTimeLimitS, "the search");
     cmd->add_option("--goal", args->goal, "Plan for this named goal from \"goals\" (default: \"goal\", else the highest priority)");

@@ -32,6 +32,7 @@
 #include <gameplan/goap/planner.hpp>
 
 #include <cstdint>
+#include <span>
 
 namespace gameplan::goap {
 
@@ -51,6 +52,14 @@ public:
 
     /// The direction whose answer the last plan() returned (for BudgetExhausted: the one that searched last).
     [[nodiscard]] Direction direction() const noexcept { return m_direction; }
+    /// The goal literals (and comparisons) unreachable even in the relaxation, as `Planner` reports
+    /// them, for the last plan(). Valid until the next call.
+    [[nodiscard]] std::span<const Literal> unreachable_goals() const noexcept {
+        return m_forward.domain().has_variables() ? m_forward.unreachable_goals() : m_backward.unreachable_goals();
+    }
+    [[nodiscard]] std::span<const Comparison> unreachable_goal_comparisons() const noexcept {
+        return m_forward.unreachable_goal_comparisons();
+    }
     /// Expansions each direction made in the last plan().
     [[nodiscard]] std::uint64_t forward_expanded() const noexcept { return m_forward_expanded; }
     [[nodiscard]] std::uint64_t backward_expanded() const noexcept { return m_backward_expanded; }
