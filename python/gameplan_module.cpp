@@ -739,6 +739,7 @@ PYBIND11_MODULE(gameplan, m) {
     struct PyPlanner {
         std::shared_ptr<goap::Domain> domain;
         goap::Planner planner;
+        std::unique_ptr<goap::AutoDirectionPlanner> both;  // made by the first direction="auto" query
         explicit PyPlanner(std::shared_ptr<goap::Domain> d) : domain(std::move(d)), planner(*domain) {}
     };
     py::class_<PyPlanner>(m, "Planner", "A reusable cost-optimal planner for one domain (one per thread).")
@@ -749,13 +750,15 @@ PYBIND11_MODULE(gameplan, m) {
             goap::WorldState s = d.make_state();
             assign_state(d, s, start);
             goap::PlanOptions o;
-            o.direction = direction_of(direction);
+            const bool automatic = direction == "auto";  // both directions at once, the first answer wins
+            o.direction = automatic ? goap::kDefaultDirection : direction_of(direction);
             if (max_expansions) o.max_expansions = *max_expansions;
             const goap::Condition g = goal_of(d, goal);
+            if (automatic && !p.both) p.both = std::make_unique<goap::AutoDirectionPlanner>(d);
             PyPlan out;
             {
                 py::gil_scoped_release release;
-                out = py_plan(d, p.planner.plan(s, g, o));
+                out = py_plan(d, automatic ? p.both->plan(s, g, o) : p.planner.plan(s, g, o));
             }
             return out;
         }, py::arg("start"), py::arg("goal"), py::arg("direction") = "backward", py::arg("max_expansions") = py::none(),

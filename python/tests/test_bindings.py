@@ -186,7 +186,7 @@ def test_planner_matches_brute_force():
         start = rng.getrandbits(n)
         goal = {i: rng.random() < 0.5 for i in rng.sample(range(n), rng.randint(1, 3))}
         ref = brute_force_cost(n, actions, start, goal)
-        for direction in ("backward", "forward"):
+        for direction in ("backward", "forward", "auto"):
             r = planner.plan({"a%d" % i: bool((start >> i) & 1) for i in range(n)},
                              {"a%d" % i: v for i, v in goal.items()}, direction=direction)
             if math.isinf(ref):

@@ -4,6 +4,7 @@
 
 #include <gameplan/config.hpp>
 #include <gameplan/goap/agent.hpp>
+#include <gameplan/goap/auto_direction.hpp>
 #include <gameplan/goap/agent_batch.hpp>
 #include <gameplan/goap/behaviour.hpp>
 #include <gameplan/goap/domain.hpp>
@@ -102,6 +103,7 @@ struct gameplan_planner {
     goap::WorldState start;
     goap::Condition goal;
     std::vector<std::uint32_t> actions;
+    std::unique_ptr<goap::AutoDirectionPlanner> both;  // made by the first GAMEPLAN_AUTO query
     explicit gameplan_planner(const gameplan_domain* d) : domain(d), planner(d->file.domain) {}
 };
 
@@ -255,7 +257,8 @@ void set_values(const goap::Domain& d, goap::WorldState& state, const std::int32
 goap::PlanOptions plan_options_of(const gameplan_plan_options* o) {
     goap::PlanOptions out;
     if (!o) return out;
-    require(o->direction == GAMEPLAN_BACKWARD || o->direction == GAMEPLAN_FORWARD, "direction must be GAMEPLAN_BACKWARD or GAMEPLAN_FORWARD");
+    require(o->direction == GAMEPLAN_BACKWARD || o->direction == GAMEPLAN_FORWARD || o->direction == GAMEPLAN_AUTO,
+            "direction must be GAMEPLAN_BACKWARD, GAMEPLAN_FORWARD or GAMEPLAN_AUTO");
     out.direction = o->direction == GAMEPLAN_FORWARD ? goap::Direction::Forward : goap::Direction::Backward;
     if (o->max_expansions > 0) out.max_expansions = o->max_expansions;
     require(!(o->time_limit_seconds < 0) && !std::isnan(o->time_limit_seconds), "time_limit_seconds must be >= 0");
@@ -263,6 +266,17 @@ goap::PlanOptions plan_options_of(const gameplan_plan_options* o) {
         out.deadline = std::chrono::steady_clock::now() +
                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(o->time_limit_seconds));
     return out;
+}
+
+// One query with the planner, or with both directions for GAMEPLAN_AUTO.
+goap::PlanResult run_plan(gameplan_planner& p, const goap::WorldState& start, const goap::Condition& goal,
+                          const gameplan_plan_options* o) {
+    const goap::PlanOptions options = plan_options_of(o);
+    if (o && o->direction == GAMEPLAN_AUTO) {
+        if (!p.both) p.both = std::make_unique<goap::AutoDirectionPlanner>(p.domain->file.domain);
+        return p.both->plan(start, goal, options);
+    }
+    return p.planner.plan(start, goal, options);
 }
 
 void fill_plan(gameplan_planner& p, const goap::PlanResult& r, gameplan_plan_result* out) {
@@ -625,7 +639,7 @@ gameplan_error gameplan_plan(gameplan_planner* p, const uint8_t* start, const ga
         if (p->goal.atom_count() != d.atom_count()) p->goal = d.make_condition();
         p->goal.clear();  // reused: no allocation per query after the first
         for (std::size_t i = 0; i < goal_count; ++i) p->goal.set(atom_of(d, goal[i].atom), goal[i].value != 0);
-        const goap::PlanResult r = p->planner.plan(p->start, p->goal, plan_options_of(options));
+        const goap::PlanResult r = run_plan(*p, p->start, p->goal, options);
         fill_plan(*p, r, out);
     });
 }
@@ -645,7 +659,7 @@ gameplan_error gameplan_plan_values(gameplan_planner* p, const uint8_t* start, c
         p->goal.clear();  // keeps its storage: no allocation per query after the first of this size
         for (std::size_t i = 0; i < goal_count; ++i) p->goal.set(atom_of(d, goal[i].atom), goal[i].value != 0);
         require_comparisons(d, p->goal, goal_comparisons, goal_comparison_count);
-        const goap::PlanResult r = p->planner.plan(p->start, p->goal, plan_options_of(options));
+        const goap::PlanResult r = run_plan(*p, p->start, p->goal, options);
         fill_plan(*p, r, out);
     });
 }
@@ -664,7 +678,7 @@ gameplan_error gameplan_plan_goal(gameplan_planner* p, const char* goal_name, co
             goal = f.default_goal();
             if (!goal) raise(GAMEPLAN_ERROR_NOT_FOUND, "the domain has no \"goal\" and no \"goals\" to plan for");
         }
-        const goap::PlanResult r = p->planner.plan(f.start, *goal, plan_options_of(options));
+        const goap::PlanResult r = run_plan(*p, f.start, *goal, options);
         fill_plan(*p, r, out);
     });
 }
@@ -779,7 +793,8 @@ gameplan_error gameplan_agent_system_add_agent(gameplan_agent_system* s, const g
         require(params->type != nullptr, "params.type is NULL");
         require(!s->ticking, "agents cannot be added from a callback during a tick");
         require(params->type->domain == s->domain, "the agent type was built for another domain");
-        require(params->direction == GAMEPLAN_BACKWARD || params->direction == GAMEPLAN_FORWARD, "unknown direction");
+        require(params->direction == GAMEPLAN_BACKWARD || params->direction == GAMEPLAN_FORWARD,
+                "agents plan GAMEPLAN_BACKWARD or GAMEPLAN_FORWARD");
         const goap::Domain& d = s->domain->file.domain;
         goap::AgentParams p;
         p.name = params->name ? params->name : "";

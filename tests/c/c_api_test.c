@@ -141,10 +141,10 @@ static void test_random_domains(void) {
         to_literals(goal_care, goal_val, n_atoms, goal, &goal_count);
         {
             const double ref = ref_plan_cost(n_atoms, acts, kept, start, goal_care, goal_val);
-            for (dir = 0; dir < 2; ++dir) {
+            for (dir = 0; dir < 3; ++dir) { /* backward, forward, both at once */
                 gameplan_plan_options o = gameplan_plan_options_default();
                 gameplan_plan_result r;
-                o.direction = dir ? GAMEPLAN_FORWARD : GAMEPLAN_BACKWARD;
+                o.direction = dir == 2 ? GAMEPLAN_AUTO : dir ? GAMEPLAN_FORWARD : GAMEPLAN_BACKWARD;
                 CHECK_OK(gameplan_plan(p, start_bytes, goal, goal_count, &o, &r));
                 if (isinf(ref)) {
                     CHECK(r.status == GAMEPLAN_STATUS_NO_PATH);
@@ -814,6 +814,9 @@ static void test_numeric_domains(void) {
             gameplan_agent_type_builder_destroy(tb);
             params.type = type;
             params.private_values = values;
+            params.direction = GAMEPLAN_AUTO; /* agents plan in one direction */
+            CHECK(gameplan_agent_system_add_agent(sys, &params, &id) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+            params.direction = GAMEPLAN_FORWARD;
             CHECK_OK(gameplan_agent_system_add_agent(sys, &params, &id));
             CHECK_OK(gameplan_agent_get_value(sys, id, gold, &got));
             CHECK(got == values[gold]);

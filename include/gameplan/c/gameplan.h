@@ -215,7 +215,9 @@ typedef struct gameplan_planner gameplan_planner;
 
 typedef enum gameplan_direction {
     GAMEPLAN_BACKWARD = 0, /**< regression from the goal (the default; domains with variables plan forward) */
-    GAMEPLAN_FORWARD = 1   /**< progression from the start */
+    GAMEPLAN_FORWARD = 1,  /**< progression from the start */
+    GAMEPLAN_AUTO = 2      /**< both at once, in turns; the first answer wins (plans only, not agents;
+                                docs/goap.md, "Automatic direction") */
 } gameplan_direction;
 
 typedef struct gameplan_plan_options {
