@@ -19,8 +19,8 @@
 /// In the start state each layer-0 atom is true with probability `start_fraction` (the first one always),
 /// everything else false. The goal asks for
 /// `goal_atoms` distinct atoms of the top layer, chosen among those reachable when delete effects are
-/// ignored (from the highest layer that has enough of them when the top layer has too few), so the task
-/// is solvable in the relaxation; deletes may still make it unsolvable, which the planner then proves.
+/// ignored (from the highest layer that has enough of them when the top layer has too few; layer 1 gives
+/// what it has, possibly nothing), so the task is solvable in the relaxation; deletes may still make it unsolvable, which the planner then proves.
 /// Plans are at least `layers - 1` actions long per goal atom chain, with sharing between chains.
 ///
 /// Atoms are named `l<layer>_<index>` and actions `a<layer>_<index>`. The random stream is a
