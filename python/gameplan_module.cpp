@@ -1133,7 +1133,7 @@ PYBIND11_MODULE(gameplan, m) {
             out["costs"] = st == Status::Found ? sol.costs : std::vector<std::uint32_t>{};
             out["makespan"] = st == Status::Found ? sol.makespan : 0;
             out["sum_of_costs"] = st == Status::Found ? sol.sum_of_costs : 0;
-            out["lower_bound"] = c.lower_bound();
+            out["lower_bound"] = st == Status::InvalidQuery ? 0 : c.lower_bound();
             out["expanded"] = c.stats().search.expanded;
             return out;
         }, py::arg("map"), py::arg("starts"), py::arg("goals"), py::arg("max_expansions") = py::none(),

@@ -1240,7 +1240,7 @@ gameplan_error gameplan_crowd_solve(gameplan_crowd_solver* c, const gameplan_map
                                      found ? c->solution.agents : 0,
                                      found ? c->solution.makespan : 0,
                                      found ? c->solution.sum_of_costs : 0,
-                                     c->solver.lower_bound(),
+                                     st == Status::InvalidQuery ? 0 : c->solver.lower_bound(),
                                      found && !c->solution.costs.empty() ? c->solution.costs.data() : nullptr,
                                      c->cells.empty() ? nullptr : c->cells.data(),
                                      c->solver.stats().search.expanded};

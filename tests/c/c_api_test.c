@@ -964,6 +964,7 @@ static void test_crowd(const char* dir) {
         s2[0] = starts[0], s2[1] = starts[0], g2[0] = goals[0], g2[1] = goals[1];
         CHECK_OK(gameplan_crowd_solve(c, m, s2, g2, 2, NULL, &r));
         CHECK(r.status == GAMEPLAN_STATUS_INVALID_QUERY);
+        CHECK(r.lower_bound == 0 && r.cells == NULL && r.costs == NULL);
         g2[0].x = 0, g2[0].y = 0, s2[1] = starts[1];
         CHECK(!gameplan_map_passable(m, g2[0]));
         CHECK_OK(gameplan_crowd_solve(c, m, s2, g2, 2, NULL, &r));

@@ -607,7 +607,7 @@ typedef struct gameplan_crowd_result {
     uint32_t agents;
     uint32_t makespan;        /**< last time step T: each agent has T + 1 cells */
     uint64_t sum_of_costs;    /**< sum over agents of costs[i] */
-    uint64_t lower_bound;     /**< sum of the agents' single-agent shortest distances */
+    uint64_t lower_bound;     /**< sum of the agents' single-agent shortest distances (0 for INVALID_QUERY) */
     const uint32_t* costs;    /**< per agent: the step at which it reaches its goal for the last time */
     const gameplan_point* cells; /**< step-major: the cell of agent i at step t is cells[t * agents + i] */
     uint64_t expanded;        /**< configurations expanded */
