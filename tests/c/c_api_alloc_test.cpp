@@ -114,6 +114,23 @@ int main(int argc, char** argv) {
         gameplan_domain_destroy(d);
     }
 
+    {  // crowd solves of the same instance (the solver's buffers and the result arrays are reused)
+        gameplan_crowd_solver* c = nullptr;
+        check(gameplan_crowd_solver_create(&c) == GAMEPLAN_OK, "crowd solver");
+        const gameplan_point starts[4] = {ends[0][0], ends[1][0], ends[2][0], ends[3][0]};
+        const gameplan_point goals[4] = {ends[0][1], ends[1][1], ends[2][1], {2, 2}};
+        gameplan_crowd_result r{};
+        for (int round = 0; round < 2; ++round)
+            check(gameplan_crowd_solve(c, map, starts, goals, 4, nullptr, &r) == GAMEPLAN_OK, "warm-up crowd");
+        const gameplan::test::AllocationScope scope;
+        for (int round = 0; round < 3; ++round) {
+            check(gameplan_crowd_solve(c, map, starts, goals, 4, nullptr, &r) == GAMEPLAN_OK, "crowd solve");
+            check(r.status == GAMEPLAN_STATUS_FOUND, "crowd found");
+        }
+        check(scope.count() == 0, "crowd solves allocate nothing");
+        gameplan_crowd_solver_destroy(c);
+    }
+
     {  // movement updates after reserve
         gameplan_movement* mv = nullptr;
         check(gameplan_movement_create(map, nullptr, &mv) == GAMEPLAN_OK, "movement");
