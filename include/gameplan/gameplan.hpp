@@ -39,6 +39,7 @@
 #include <gameplan/path/graph.hpp>
 #include <gameplan/path/graph_search.hpp>
 #include <gameplan/path/hex_grid.hpp>
+#include <gameplan/path/request_queue_graph.hpp>
 #include <gameplan/path/waypoints.hpp>
 #include <gameplan/goap/blackboard.hpp>
 #include <gameplan/goap/behaviour.hpp>

@@ -74,9 +74,11 @@ private:
 
 void run_scen(const ScenArgs& args, int& exit_code) {
     if (args.algorithm == kNavmeshAlgorithm) {
-        if (args.smooth || args.islands || args.dead_ends || args.threads != 1)
-            throw UsageError("--algorithm navmesh: takes no --smooth, --islands, --dead-ends or --threads");
+        if (args.smooth || args.islands || args.dead_ends)
+            throw UsageError("--algorithm navmesh: takes no --smooth, --islands or --dead-ends");
+        if (args.threads < 1 || args.threads > 256) throw UsageError("--threads must be in [1, 256], got " + std::to_string(args.threads));
         NavmeshScenRequest request;
+        request.threads = args.threads;
         request.scen_file = args.scen_file;
         request.map_file = args.map_file;
         request.json = args.json;

@@ -48,6 +48,7 @@ struct NavmeshScenRequest {
     std::string map_file;  ///< "" = the map named in the scenario lines
     ResourceLimits limits{0, kDefaultMaxMemoryMb};
     bool json = false;
+    unsigned threads = 1;  ///< solve on this many threads (each with its own pathfinder); same results for any count
 };
 /// Runs every scenario between cell centres; each must be found and no longer than the file's
 /// 8-connected optimum. Reports how much shorter the any-angle paths are. Returns the exit code.

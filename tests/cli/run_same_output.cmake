@@ -1,0 +1,21 @@
+# Runs `EXE ARGS` once per thread count in THREADS (appending `--threads N`) and requires exit code 0 and
+# the same output every time, once the timing fields ("micros", "mean_micros", "preprocess_ms") and the
+# "threads" field are blanked out: results must not depend on the number of threads.
+set(reference "")
+foreach(n ${THREADS})
+  execute_process(COMMAND ${EXE} ${ARGS} --threads ${n} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${ARGS} --threads ${n}: exit ${rc}\n${out}\n${err}")
+  endif()
+  string(REGEX REPLACE "\"(micros|mean_micros|preprocess_ms|threads)\":[0-9.e+-]+" "\"\\1\":_" out "${out}")
+  string(REGEX MATCHALL "\n" lines "${out}")
+  list(LENGTH lines count)
+  if(count LESS 2)
+    message(FATAL_ERROR "${ARGS} --threads ${n}: too little output\n${out}")
+  endif()
+  if(reference STREQUAL "")
+    set(reference "${out}")
+  elseif(NOT out STREQUAL reference)
+    message(FATAL_ERROR "${ARGS} --threads ${n} differs from --threads ${THREADS}:\n${out}\nfirst run:\n${reference}")
+  endif()
+endforeach()
