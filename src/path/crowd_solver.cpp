@@ -138,11 +138,30 @@ struct CrowdSolver::Impl {
     std::uint32_t seen_gen = 0;
     std::uint32_t lns_step = 0;                      // 0: full replan attempt, 1..n: single-agent sweep, then ALNS
     std::vector<std::uint32_t> sweep_order;
+    // Adaptive LNS: one weight per neighbourhood method and per neighbourhood size, each a running
+    // average of the sum-of-costs decrease per 1,000 SIPP expansions (a deterministic measure of work)
     static constexpr std::uint32_t kMethods = 3;     // delayed agent + blockers, intersection, random
+    static constexpr std::uint32_t kSizes = 4;
+    static constexpr std::uint32_t kSize[kSizes] = {2, 3, 4, 8};
     double weights[kMethods] = {1, 1, 1};
+    double size_weights[kSizes] = {1, 1, 1, 1};
+    std::uint64_t replan_work = 0;                   // SIPP expansions of the last replan()
+    std::uint32_t roulette(const double* w, std::uint32_t count) noexcept {
+        double top = 0, total = 0;
+        for (std::uint32_t i = 0; i < count; ++i) top = std::max(top, w[i]);
+        const double floor = 0.05 * top + 1e-9;  // every choice keeps a chance
+        for (std::uint32_t i = 0; i < count; ++i) total += std::max(w[i], floor);
+        double r = static_cast<double>(next_float()) * total;
+        std::uint32_t i = 0;
+        while (i + 1 < count && r >= std::max(w[i], floor)) r -= std::max(w[i++], floor);
+        return i;
+    }
     void start_lns();
-    std::uint64_t replan();
-    static constexpr std::uint32_t kNeighbourhood = 8;
+    std::uint64_t replan(bool keep_order = false);
+    std::uint32_t failed_agent = kNil;               // agent whose search failed in the last replan()
+    std::vector<std::uint32_t> pp_order;             // full prioritized planning: agent order
+    std::uint32_t pp_attempts = 0;
+    static constexpr std::uint32_t kPlanAttempts = 10;
     void pick_delayed(std::uint32_t k);
     void random_walk(std::uint32_t agent, std::uint32_t k);
     void pick_intersection(std::uint32_t k);
@@ -566,7 +585,9 @@ void CrowdSolver::Impl::start_lns() {
     bfs_list.clear();
     chosen.clear();
     for (double& w : weights) w = 1.0;
+    for (double& w : size_weights) w = 1.0;
     lns_step = 0;
+    pp_attempts = 0;
     // the single-agent sweep visits the most delayed agents first
     sweep_order.resize(n);
     std::iota(sweep_order.begin(), sweep_order.end(), 0u);
@@ -579,7 +600,8 @@ void CrowdSolver::Impl::start_lns() {
 // bounded so that the neighbourhood's new sum of costs stays below its old one; keeps the new paths
 // only if all of them were found (so the sum of costs strictly decreases), else restores the old
 // ones. Returns the decrease (0 when rejected).
-std::uint64_t CrowdSolver::Impl::replan() {
+std::uint64_t CrowdSolver::Impl::replan(bool keep_order) {
+    replan_work = 0;
     const std::size_t k = chosen.size();
     if (saved.size() < k) saved.resize(k);
     saved_costs.resize(k);
@@ -594,7 +616,9 @@ std::uint64_t CrowdSolver::Impl::replan() {
     }
     plan_order.resize(k);
     std::iota(plan_order.begin(), plan_order.end(), 0u);
-    for (std::size_t c = k; c > 1; --c) std::swap(plan_order[c - 1], plan_order[next_index(static_cast<std::uint32_t>(c))]);
+    if (!keep_order)
+        for (std::size_t c = k; c > 1; --c) std::swap(plan_order[c - 1], plan_order[next_index(static_cast<std::uint32_t>(c))]);
+    failed_agent = kNil;
     std::uint64_t new_sum = 0;
     std::size_t planned = 0;
     bool ok = true;
@@ -608,7 +632,9 @@ std::uint64_t CrowdSolver::Impl::replan() {
         const std::uint64_t bound = std::min<std::uint64_t>(old_sum - 1 - new_sum - rest, UINT32_MAX - 1);
         const std::uint32_t cost =
             sipp.plan(sgraph, reserved, a, starts[a], goals[a], static_cast<std::uint32_t>(bound), lpaths[a]);
+        replan_work += sipp.expanded();
         if (cost == detail::kSippNone) {
+            failed_agent = a;
             ok = false;
             break;
         }
@@ -726,11 +752,25 @@ void CrowdSolver::Impl::pick_random(std::uint32_t k) {
 void CrowdSolver::Impl::lns_iteration() {
     chosen.clear();
     if (lns_step == 0) {
-        // prioritized planning of everybody from scratch (in a random order): on sparse instances
-        // this alone beats the first solution by far; on dense ones it fails fast and costs little
-        ++lns_step;
-        for (std::uint32_t i = 0; i < n; ++i) add_chosen(i);
-        replan();
+        // Prioritized planning of everybody from scratch (SIPP, one agent after the other): on sparse
+        // instances this alone beats the first solution by far. An agent that finds no path moves to
+        // the front of the order for the next attempt; attempts stop after kPlanAttempts, or as soon
+        // as one fails in the first 60 % of the order (a dense instance, where it would keep failing).
+        if (pp_attempts == 0) {
+            pp_order.resize(n);
+            std::iota(pp_order.begin(), pp_order.end(), 0u);
+            for (std::uint32_t c = n; c > 1; --c) std::swap(pp_order[c - 1], pp_order[next_index(c)]);
+        }
+        ++pp_attempts;
+        for (const std::uint32_t a : pp_order) add_chosen(a);
+        const std::uint64_t gain = replan(true);
+        if (gain > 0 || failed_agent == kNil || pp_attempts >= kPlanAttempts) {
+            ++lns_step;
+            return;
+        }
+        const auto it = std::find(pp_order.begin(), pp_order.end(), failed_agent);
+        if (static_cast<std::uint64_t>(it - pp_order.begin()) * 10 < static_cast<std::uint64_t>(n) * 6) ++lns_step;
+        std::rotate(pp_order.begin(), it, it + 1);
         return;
     }
     if (lns_step <= n) {
@@ -743,12 +783,9 @@ void CrowdSolver::Impl::lns_iteration() {
         }
         return;
     }
-    const std::uint32_t k = std::min<std::uint32_t>(n, kNeighbourhood);
-    double total = 0;
-    for (const double w : weights) total += w;
-    double r = static_cast<double>(next_float()) * total;
-    std::uint32_t method = 0;
-    while (method + 1 < kMethods && r >= weights[method]) r -= weights[method++];
+    const std::uint32_t method = roulette(weights, kMethods);
+    const std::uint32_t size = roulette(size_weights, kSizes);
+    const std::uint32_t k = std::min<std::uint32_t>(n, kSize[size]);
     if (method == 0)
         pick_delayed(k);
     else if (method == 1)
@@ -756,8 +793,9 @@ void CrowdSolver::Impl::lns_iteration() {
     pick_random(k);  // tops up a neighbourhood the other methods left short
     const std::uint64_t gain = replan();
     constexpr double kReaction = 0.1;
-    weights[method] = (1 - kReaction) * weights[method] + kReaction * static_cast<double>(gain) / static_cast<double>(k);
-    weights[method] = std::max(weights[method], 0.01);
+    const double reward = 1000.0 * static_cast<double>(gain) / static_cast<double>(replan_work + 10 * k);
+    weights[method] = (1 - kReaction) * weights[method] + kReaction * reward;
+    size_weights[size] = (1 - kReaction) * size_weights[size] + kReaction * reward;
 }
 
 bool CrowdSolver::Impl::out_of_time() const noexcept {

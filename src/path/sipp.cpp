@@ -73,7 +73,7 @@ std::uint32_t SippPlanner::node_for(std::uint32_t v, std::uint32_t interval) {
 
 std::uint32_t SippPlanner::plan(const SippGraph& graph, const Reservation& table, std::uint32_t agent,
                                 std::uint32_t start, std::uint32_t goal, std::uint32_t bound,
-                                std::vector<std::uint32_t>& out) {
+                                std::vector<std::uint32_t>& out, std::uint64_t max_expanded) {
     m_expanded = 0;
     if (++m_gen == 0) {
         std::fill(m_stamp.begin(), m_stamp.end(), 0);
@@ -121,7 +121,7 @@ std::uint32_t SippPlanner::plan(const SippGraph& graph, const Reservation& table
         Node& cur = m_nodes[item.node];
         if (cur.closed || ~item.late != cur.g) continue;  // stale entry
         cur.closed = true;
-        ++m_expanded;
+        if (++m_expanded > max_expanded) return kSippNone;
         const std::uint32_t v = cur.v;
         const std::uint32_t g = cur.g;
         if (v == goal && cur.interval == goal_interval && goal_free_forever) {

@@ -69,9 +69,11 @@ public:
     void reset(std::uint32_t vertices);
     /// Cheapest path of `agent` from `start` to `goal` avoiding every reservation, with cost at most
     /// `bound`. On success writes the path (cost + 1 vertices) to `out` and returns the cost; returns
-    /// kSippNone if there is none within the bound. `agent` must not be in the table itself.
+    /// kSippNone if there is none within the bound, or if the search would expand more than
+    /// `max_expanded` states. `agent` must not be in the table itself.
     std::uint32_t plan(const SippGraph& graph, const Reservation& table, std::uint32_t agent, std::uint32_t start,
-                       std::uint32_t goal, std::uint32_t bound, std::vector<std::uint32_t>& out);
+                       std::uint32_t goal, std::uint32_t bound, std::vector<std::uint32_t>& out,
+                       std::uint64_t max_expanded = UINT64_MAX);
     /// States expanded by the last plan().
     [[nodiscard]] std::uint64_t expanded() const noexcept { return m_expanded; }
 
