@@ -128,7 +128,7 @@ struct CrowdSolver::Impl {
     detail::Reservation reserved;
     detail::SippPlanner sipp;
     detail::SippGraph sgraph;
-    std::vector<std::vector<std::uint32_t>> saved;   // per neighbourhood slot: the old path (swapped out)
+    std::vector<std::vector<std::uint32_t>> saved;   // per neighbourhood slot: a copy of the old path
     std::vector<std::uint32_t> saved_costs, chosen, plan_order;
     std::vector<std::uint8_t> in_set;                // per agent: in the neighbourhood being built
     std::vector<std::uint32_t> tabu;                 // per agent: generation when last chosen as the seed
@@ -591,8 +591,9 @@ void CrowdSolver::Impl::start_lns() {
     // the single-agent sweep visits the most delayed agents first
     sweep_order.resize(n);
     std::iota(sweep_order.begin(), sweep_order.end(), 0u);
-    std::stable_sort(sweep_order.begin(), sweep_order.end(), [this](std::uint32_t a, std::uint32_t b) {
-        return costs[a] - d(a, starts[a]) > costs[b] - d(b, starts[b]);
+    std::sort(sweep_order.begin(), sweep_order.end(), [this](std::uint32_t a, std::uint32_t b) {
+        const std::uint32_t da = costs[a] - d(a, starts[a]), db = costs[b] - d(b, starts[b]);
+        return da > db || (da == db && a < b);  // (std::stable_sort would allocate)
     });
 }
 
@@ -609,7 +610,7 @@ std::uint64_t CrowdSolver::Impl::replan(bool keep_order) {
     for (std::size_t c = 0; c < k; ++c) {
         const std::uint32_t a = chosen[c];
         reserved.remove(a, lpaths[a].data(), costs[a]);
-        saved[c].swap(lpaths[a]);
+        saved[c].assign(lpaths[a].begin(), lpaths[a].end());  // a copy: every buffer keeps its owner (and capacity)
         saved_costs[c] = costs[a];
         old_sum += costs[a];
         rest += d(a, starts[a]);
@@ -655,7 +656,7 @@ std::uint64_t CrowdSolver::Impl::replan(bool keep_order) {
     }
     for (std::size_t c = 0; c < k; ++c) {
         const std::uint32_t a = chosen[c];
-        lpaths[a].swap(saved[c]);
+        lpaths[a].assign(saved[c].begin(), saved[c].end());
         costs[a] = saved_costs[c];
         reserved.add(a, lpaths[a].data(), costs[a]);
     }
