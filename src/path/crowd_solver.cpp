@@ -478,10 +478,11 @@ bool CrowdSolver::Impl::pibt(std::uint32_t i) {
     const std::uint32_t* nb = nbr.data() + static_cast<std::size_t>(here) * 4;
     for (; k < degree[here]; ++k) {
         c[k] = nb[k];
-        tie[nb[k]] = next_float();
+        // ties: a free cell before one another agent stands on (LaCAM3), then at random
+        tie[nb[k]] = next_float() * 0.5f + (occ_now[nb[k]] != kNil ? 0.5f : 0.0f);
     }
     c[k++] = here;
-    tie[here] = next_float();
+    tie[here] = next_float() * 0.5f + 0.5f;
     // insertion sort by distance + tie-breaker
     for (std::uint32_t a = 1; a < k; ++a) {
         const std::uint32_t x = c[a];

@@ -151,10 +151,11 @@ std::uint32_t SippPlanner::plan(const SippGraph& graph, const Reservation& table
                 const std::uint32_t lo = interval_lo(u, k);
                 std::uint32_t arrive = std::max(lo, g + 1);
                 if (arrive > end_v) break;  // would have to leave v after its interval ends
+                if (f_of(arrive, u) > bound) break;  // f only grows with later intervals
                 const std::uint32_t end_u = interval_end(u, k);
                 // swap: the agent leaving u at arrive - 1 goes to v at arrive
                 if (arrive == lo && k > 0 && list[k - 1].next == v) ++arrive;
-                if (arrive < end_u && arrive <= end_v && f_of(arrive, u) <= bound) {
+                if (arrive < end_u && arrive <= end_v && f_of(arrive, u) <= bound) {  // (+1 for a swap)
                     const std::uint32_t id = node_for(u, k);
                     Node& next = m_nodes[id];
                     if (!next.closed && arrive < next.g) {
