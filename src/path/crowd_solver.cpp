@@ -161,6 +161,7 @@ struct CrowdSolver::Impl {
     std::uint32_t failed_agent = kNil;               // agent whose search failed in the last replan()
     std::vector<std::uint32_t> pp_order;             // full prioritized planning: agent order
     std::uint32_t pp_attempts = 0;
+    bool pp_longest_first = false;
     static constexpr std::uint32_t kPlanAttempts = 10;
     void pick_delayed(std::uint32_t k);
     void random_walk(std::uint32_t agent, std::uint32_t k);
@@ -754,25 +755,44 @@ void CrowdSolver::Impl::pick_random(std::uint32_t k) {
 void CrowdSolver::Impl::lns_iteration() {
     chosen.clear();
     if (lns_step == 0) {
-        // Prioritized planning of everybody from scratch (SIPP, one agent after the other): on sparse
-        // instances this alone beats the first solution by far. An agent that finds no path moves to
-        // the front of the order for the next attempt; attempts stop after kPlanAttempts, or as soon
-        // as one fails in the first 60 % of the order (a dense instance, where it would keep failing).
+        // Prioritized planning of everybody from scratch (SIPP, one agent after the other), kept when
+        // its sum of costs is lower: on sparse instances this alone beats the first solution by far.
+        // The first order is random; an agent that finds no path moves to the front of the order for
+        // the next attempt. After a success, or after a failure in the first 60 % of the order (a
+        // dense instance, where promoting agents would keep failing), one last attempt plans the
+        // longest trips first (bounded by the best sum of costs so far). At most kPlanAttempts
+        // attempts in all.
         if (pp_attempts == 0) {
             pp_order.resize(n);
             std::iota(pp_order.begin(), pp_order.end(), 0u);
             for (std::uint32_t c = n; c > 1; --c) std::swap(pp_order[c - 1], pp_order[next_index(c)]);
+            pp_longest_first = false;
         }
         ++pp_attempts;
         for (const std::uint32_t a : pp_order) add_chosen(a);
         const std::uint64_t gain = replan(true);
-        if (gain > 0 || failed_agent == kNil || pp_attempts >= kPlanAttempts) {
-            ++lns_step;
-            return;
+        bool next_series = false;
+        if (failed_agent == kNil || gain > 0 || pp_longest_first) {
+            next_series = true;
+        } else {
+            const auto it = std::find(pp_order.begin(), pp_order.end(), failed_agent);
+            if (static_cast<std::uint64_t>(it - pp_order.begin()) * 10 >= static_cast<std::uint64_t>(n) * 6)
+                std::rotate(pp_order.begin(), it, it + 1);
+            else
+                next_series = true;
         }
-        const auto it = std::find(pp_order.begin(), pp_order.end(), failed_agent);
-        if (static_cast<std::uint64_t>(it - pp_order.begin()) * 10 < static_cast<std::uint64_t>(n) * 6) ++lns_step;
-        std::rotate(pp_order.begin(), it, it + 1);
+        if (next_series) {
+            if (pp_longest_first) {
+                pp_attempts = kPlanAttempts;
+            } else {
+                pp_longest_first = true;
+                std::sort(pp_order.begin(), pp_order.end(), [this](std::uint32_t a, std::uint32_t b) {
+                    const std::uint32_t da = d(a, starts[a]), db = d(b, starts[b]);
+                    return da > db || (da == db && a < b);
+                });
+            }
+        }
+        if (pp_attempts >= kPlanAttempts) ++lns_step;
         return;
     }
     if (lns_step <= n) {
