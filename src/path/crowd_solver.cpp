@@ -79,6 +79,7 @@ struct CrowdSolver::Impl {
     std::vector<float> new_prio;
     std::vector<std::uint32_t> sort_scratch;
     std::uint64_t rng = 0;
+    static constexpr std::uint64_t kPreferFreeCalls = 2000;
 
     // ---- state ----
     Status status = Status::NoPath;
@@ -473,17 +474,20 @@ std::uint32_t CrowdSolver::Impl::swap_partner(std::uint32_t i) const noexcept {
 }
 
 bool CrowdSolver::Impl::pibt(std::uint32_t i) {
+    const bool prefer_free = stats.search.expanded < kPreferFreeCalls;
     const std::uint32_t here = v_now[i];
     std::uint32_t* c = cand.data() + static_cast<std::size_t>(i) * 5;
     std::uint32_t k = 0;
     const std::uint32_t* nb = nbr.data() + static_cast<std::size_t>(here) * 4;
     for (; k < degree[here]; ++k) {
         c[k] = nb[k];
-        // ties: a free cell before one another agent stands on (LaCAM3), then at random
-        tie[nb[k]] = next_float() * 0.5f + (occ_now[nb[k]] != kNil ? 0.5f : 0.0f);
+        // ties: a free cell before one another agent stands on, then at random. This gives much
+        // better first solutions, but on a few dense instances it keeps the search circling; after
+        // kPreferFreeCalls generator calls without a solution the ties are purely random.
+        tie[nb[k]] = next_float() * 0.5f + (prefer_free && occ_now[nb[k]] != kNil ? 0.5f : 0.0f);
     }
     c[k++] = here;
-    tie[here] = next_float() * 0.5f + 0.5f;
+    tie[here] = next_float() * 0.5f + (prefer_free ? 0.5f : 0.0f);
     // insertion sort by distance + tie-breaker
     for (std::uint32_t a = 1; a < k; ++a) {
         const std::uint32_t x = c[a];
