@@ -3,6 +3,8 @@
 // See crowd.hpp for the contract.
 #include <gameplan/path/crowd.hpp>
 
+#include "sipp.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <numeric>
@@ -77,6 +79,7 @@ struct CrowdSolver::Impl {
     std::vector<float> new_prio;
     std::vector<std::uint32_t> sort_scratch;
     std::uint64_t rng = 0;
+    static constexpr std::uint64_t kPreferFreeCalls = 2000;
 
     // ---- state ----
     Status status = Status::NoPath;
@@ -118,20 +121,59 @@ struct CrowdSolver::Impl {
     bool swap_possible(std::uint32_t v_pusher, std::uint32_t v_puller) const noexcept;
     Status run(std::uint64_t slice);
 
-    // ---- anytime improvement: large neighbourhood search with prioritized space-time A* ----
+    // ---- anytime improvement: large neighbourhood search, agents replanned with SIPP ----
     bool lns = false;
-    std::uint32_t horizon = 0;            // makespan of the solution being improved
-    std::vector<std::uint32_t> paths;     // n * (horizon + 1) vertices, agent-major
-    std::vector<std::uint32_t> costs;     // per agent
-    std::vector<std::uint32_t> occ;       // (horizon + 1) * vcount: agent + 1 or 0
-    std::vector<std::uint32_t> st_stamp, st_parent;  // (horizon + 1) * vcount
-    std::uint32_t st_gen = 0;
-    std::vector<std::uint64_t> heap;      // (f << 40 | (horizon - t) << 20 ... ) packed keys, see plan_agent
-    std::vector<std::uint32_t> chosen, plan_order, saved_paths, saved_costs;
+    std::vector<std::vector<std::uint32_t>> lpaths;  // per agent: vertices at steps 0..costs[i]
+    std::vector<std::uint32_t> costs;                // per agent
     std::uint64_t lns_soc = 0;
+    detail::Reservation reserved;
+    detail::SippPlanner sipp;
+    detail::SippGraph sgraph;
+    std::vector<std::vector<std::uint32_t>> saved;   // per neighbourhood slot: a copy of the old path
+    std::vector<std::uint32_t> saved_costs, chosen, plan_order;
+    std::vector<std::uint8_t> in_set;                // per agent: in the neighbourhood being built
+    std::vector<std::uint32_t> tabu;                 // per agent: generation when last chosen as the seed
+    std::uint32_t tabu_gen = 1;
+    std::vector<std::uint32_t> intersections;        // vertices of degree >= 3
+    std::vector<std::uint32_t> seen, bfs_list;       // intersection neighbourhood: BFS stamps and queue
+    std::uint32_t seen_gen = 0;
+    std::uint32_t lns_step = 0;                      // 0: full replan attempt, 1..n: single-agent sweep, then ALNS
+    std::vector<std::uint32_t> sweep_order;
+    // Adaptive LNS: one weight per neighbourhood method and per neighbourhood size, each a running
+    // average of the sum-of-costs decrease per 1,000 SIPP expansions (a deterministic measure of work)
+    static constexpr std::uint32_t kMethods = 3;     // delayed agent + blockers, intersection, random
+    static constexpr std::uint32_t kSizes = 4;
+    static constexpr std::uint32_t kSize[kSizes] = {2, 3, 4, 8};
+    double weights[kMethods] = {1, 1, 1};
+    double size_weights[kSizes] = {1, 1, 1, 1};
+    std::uint64_t replan_work = 0;                   // SIPP expansions of the last replan()
+    std::uint32_t roulette(const double* w, std::uint32_t count) noexcept {
+        double top = 0, total = 0;
+        for (std::uint32_t i = 0; i < count; ++i) top = std::max(top, w[i]);
+        const double floor = 0.05 * top + 1e-9;  // every choice keeps a chance
+        for (std::uint32_t i = 0; i < count; ++i) total += std::max(w[i], floor);
+        double r = static_cast<double>(next_float()) * total;
+        std::uint32_t i = 0;
+        while (i + 1 < count && r >= std::max(w[i], floor)) r -= std::max(w[i++], floor);
+        return i;
+    }
     void start_lns();
-    void place(std::uint32_t agent, bool on) noexcept;
-    bool plan_agent(std::uint32_t agent, std::uint64_t bound);
+    std::uint64_t replan(bool keep_order = false);
+    std::uint32_t failed_agent = kNil;               // agent whose search failed in the last replan()
+    std::vector<std::uint32_t> pp_order;             // full prioritized planning: agent order
+    std::uint32_t pp_attempts = 0;
+    bool pp_longest_first = false;
+    static constexpr std::uint32_t kPlanAttempts = 10;
+    void pick_delayed(std::uint32_t k);
+    void random_walk(std::uint32_t agent, std::uint32_t k);
+    void pick_intersection(std::uint32_t k);
+    void pick_random(std::uint32_t k);
+    bool add_chosen(std::uint32_t agent) {
+        if (in_set[agent] != 0) return false;
+        in_set[agent] = 1;
+        chosen.push_back(agent);
+        return true;
+    }
     void lns_iteration();
     std::uint32_t next_index(std::uint32_t bound) noexcept {
         rng ^= rng << 13;
@@ -432,16 +474,20 @@ std::uint32_t CrowdSolver::Impl::swap_partner(std::uint32_t i) const noexcept {
 }
 
 bool CrowdSolver::Impl::pibt(std::uint32_t i) {
+    const bool prefer_free = stats.search.expanded < kPreferFreeCalls;
     const std::uint32_t here = v_now[i];
     std::uint32_t* c = cand.data() + static_cast<std::size_t>(i) * 5;
     std::uint32_t k = 0;
     const std::uint32_t* nb = nbr.data() + static_cast<std::size_t>(here) * 4;
     for (; k < degree[here]; ++k) {
         c[k] = nb[k];
-        tie[nb[k]] = next_float();
+        // ties: a free cell before one another agent stands on, then at random. This gives much
+        // better first solutions, but on a few dense instances it keeps the search circling; after
+        // kPreferFreeCalls generator calls without a solution the ties are purely random.
+        tie[nb[k]] = next_float() * 0.5f + (prefer_free && occ_now[nb[k]] != kNil ? 0.5f : 0.0f);
     }
     c[k++] = here;
-    tie[here] = next_float();
+    tie[here] = next_float() * 0.5f + (prefer_free ? 0.5f : 0.0f);
     // insertion sort by distance + tie-breaker
     for (std::uint32_t a = 1; a < k; ++a) {
         const std::uint32_t x = c[a];
@@ -512,167 +558,270 @@ void CrowdSolver::Impl::start_lns() {
     lns = true;
     std::uint32_t steps = 0;
     for (std::uint32_t h = goal_node; hnodes[h].parent != kNil; h = hnodes[h].parent) ++steps;
-    horizon = steps;
-    const std::size_t len = static_cast<std::size_t>(horizon) + 1;
-    paths.resize(static_cast<std::size_t>(n) * len);
+    if (lpaths.size() < n) lpaths.resize(n);
+    for (std::uint32_t i = 0; i < n; ++i) lpaths[i].resize(static_cast<std::size_t>(steps) + 1);
     std::uint32_t t = steps;
     for (std::uint32_t h = goal_node;; h = hnodes[h].parent) {
         const std::uint32_t* c = config(h);
-        for (std::uint32_t i = 0; i < n; ++i) paths[i * len + t] = c[i];
+        for (std::uint32_t i = 0; i < n; ++i) lpaths[i][t] = c[i];
         if (hnodes[h].parent == kNil) break;
         --t;
     }
     costs.assign(n, 0);
     lns_soc = 0;
+    reserved.reset(vcount);
     for (std::uint32_t i = 0; i < n; ++i) {
-        std::uint32_t c = horizon;
-        while (c > 0 && paths[i * len + c - 1] == goals[i]) --c;
+        std::uint32_t c = steps;
+        while (c > 0 && lpaths[i][c - 1] == goals[i]) --c;
+        lpaths[i].resize(static_cast<std::size_t>(c) + 1);
         costs[i] = c;
         lns_soc += c;
+        reserved.add(i, lpaths[i].data(), c);
     }
-    occ.assign(len * vcount, 0);
-    st_stamp.assign(len * vcount, 0);
-    st_parent.resize(len * vcount);
-    st_gen = 0;
-    for (std::uint32_t i = 0; i < n; ++i) place(i, true);
-}
-
-void CrowdSolver::Impl::place(std::uint32_t agent, bool on) noexcept {
-    const std::size_t len = static_cast<std::size_t>(horizon) + 1;
-    for (std::size_t t = 0; t < len; ++t) occ[t * vcount + paths[agent * len + t]] = on ? agent + 1 : 0;
-}
-
-// Space-time A* for one agent against the others' fixed paths (vertex and swap conflicts; the agent
-// must be able to stay at its goal until the horizon). Writes the path and cost on success.
-bool CrowdSolver::Impl::plan_agent(std::uint32_t agent, std::uint64_t bound) {
-    bound = std::min<std::uint64_t>(bound, horizon);
-    const std::size_t len = static_cast<std::size_t>(horizon) + 1;
-    const std::uint32_t goal = goals[agent];
-    // last step at which another agent stands on the goal
-    std::int64_t last = -1;
-    for (std::size_t t = 0; t < len; ++t)
-        if (occ[t * vcount + goal] != 0) last = static_cast<std::int64_t>(t);
-    if (++st_gen == 0) {
-        std::fill(st_stamp.begin(), st_stamp.end(), 0);
-        st_gen = 1;
-    }
-    heap.clear();
-    // key: f (22 bits) | inverted t (20 bits, larger t first) | vertex (22 bits) -- sizes checked below
-    const auto push = [&](std::uint32_t t, std::uint32_t v) {
-        const std::uint64_t f = t + d(agent, v);
-        heap.push_back((f << 42) | (static_cast<std::uint64_t>((1u << 20) - 1 - t) << 22) | v);
-        std::push_heap(heap.begin(), heap.end(), std::greater<>());
-    };
-    const std::uint32_t start = starts[agent];
-    if (occ[start] != 0) return false;
-    st_stamp[start] = st_gen;
-    st_parent[start] = kNil;
-    push(0, start);
-    while (!heap.empty()) {
-        std::pop_heap(heap.begin(), heap.end(), std::greater<>());
-        const std::uint64_t key = heap.back();
-        heap.pop_back();
-        const auto v = static_cast<std::uint32_t>(key & ((1u << 22) - 1));
-        const auto t = static_cast<std::uint32_t>((1u << 20) - 1 - ((key >> 22) & ((1u << 20) - 1)));
-        if (v == goal && static_cast<std::int64_t>(t) > last) {
-            // reconstruct
-            std::uint32_t u = v;
-            for (std::uint32_t s = t;; --s) {
-                paths[agent * len + s] = u;
-                if (s == 0) break;
-                u = st_parent[static_cast<std::size_t>(s) * vcount + u];
-            }
-            for (std::size_t s = t + 1; s < len; ++s) paths[agent * len + s] = goal;
-            costs[agent] = t;
-            // the cost is the last arrival: trailing waits at the goal before t do not count extra
-            std::uint32_t c = t;
-            while (c > 0 && paths[agent * len + c - 1] == goal) --c;
-            costs[agent] = c;
-            return true;
-        }
-        if (t + 1 >= len) continue;
-        const std::uint32_t* nb = nbr.data() + static_cast<std::size_t>(v) * 4;
-        for (std::uint32_t k = 0; k <= degree[v]; ++k) {
-            const std::uint32_t u = k < degree[v] ? nb[k] : v;
-            const std::size_t next = static_cast<std::size_t>(t + 1) * vcount + u;
-            if (st_stamp[next] == st_gen || occ[next] != 0) continue;
-            if (u != v) {
-                const std::uint32_t j = occ[static_cast<std::size_t>(t) * vcount + u];
-                if (j != 0 && occ[static_cast<std::size_t>(t + 1) * vcount + v] == j) continue;  // swap
-            }
-            if (t + 1 + d(agent, u) > bound) continue;
-            st_stamp[next] = st_gen;
-            st_parent[next] = v;
-            push(t + 1, u);
-        }
-    }
-    return false;
-}
-
-void CrowdSolver::Impl::lns_iteration() {
-    const std::size_t len = static_cast<std::size_t>(horizon) + 1;
-    const std::uint32_t k = std::min<std::uint32_t>(n, 8);
+    sipp.reset(vcount);
+    sgraph = detail::SippGraph{nbr.data(), degree.data(), dist.data(), vcount};
+    in_set.assign(n, 0);
+    tabu.assign(n, 0);
+    tabu_gen = 1;
+    intersections.clear();
+    for (std::uint32_t v = 0; v < vcount; ++v)
+        if (degree[v] >= 3) intersections.push_back(v);
+    seen.assign(vcount, 0);
+    seen_gen = 0;
+    bfs_list.clear();
     chosen.clear();
-    // a delayed agent and agents picked at random
-    for (std::uint32_t tries = 0; tries < 2 * n && chosen.empty(); ++tries) {
-        const std::uint32_t a = next_index(n);
-        if (costs[a] > d(a, starts[a])) chosen.push_back(a);
-    }
-    while (chosen.size() < k) {
-        const std::uint32_t a = next_index(n);
-        if (std::find(chosen.begin(), chosen.end(), a) == chosen.end()) chosen.push_back(a);
-    }
-    saved_paths.resize(chosen.size() * len);
-    saved_costs.resize(chosen.size());
-    std::uint64_t old_sum = 0;
-    for (std::size_t c = 0; c < chosen.size(); ++c) {
+    for (double& w : weights) w = 1.0;
+    for (double& w : size_weights) w = 1.0;
+    lns_step = 0;
+    pp_attempts = 0;
+    // the single-agent sweep visits the most delayed agents first
+    sweep_order.resize(n);
+    std::iota(sweep_order.begin(), sweep_order.end(), 0u);
+    std::sort(sweep_order.begin(), sweep_order.end(), [this](std::uint32_t a, std::uint32_t b) {
+        const std::uint32_t da = costs[a] - d(a, starts[a]), db = costs[b] - d(b, starts[b]);
+        return da > db || (da == db && a < b);  // (std::stable_sort would allocate)
+    });
+}
+
+// Replans the agents in `chosen` one by one in random order with SIPP against everybody else, each
+// bounded so that the neighbourhood's new sum of costs stays below its old one; keeps the new paths
+// only if all of them were found (so the sum of costs strictly decreases), else restores the old
+// ones. Returns the decrease (0 when rejected).
+std::uint64_t CrowdSolver::Impl::replan(bool keep_order) {
+    replan_work = 0;
+    const std::size_t k = chosen.size();
+    if (saved.size() < k) saved.resize(k);
+    saved_costs.resize(k);
+    std::uint64_t old_sum = 0, rest = 0;
+    for (std::size_t c = 0; c < k; ++c) {
         const std::uint32_t a = chosen[c];
-        std::copy_n(paths.begin() + static_cast<std::ptrdiff_t>(a * len), len, saved_paths.begin() + static_cast<std::ptrdiff_t>(c * len));
+        reserved.remove(a, lpaths[a].data(), costs[a]);
+        saved[c].assign(lpaths[a].begin(), lpaths[a].end());  // a copy: every buffer keeps its owner (and capacity)
         saved_costs[c] = costs[a];
         old_sum += costs[a];
-        place(a, false);
+        rest += d(a, starts[a]);
     }
-    // random planning order (Fisher-Yates over slots of `chosen`)
-    plan_order.resize(chosen.size());
-    for (std::uint32_t c = 0; c < plan_order.size(); ++c) plan_order[c] = c;
-    for (std::size_t c = plan_order.size() - 1; c > 0; --c)
-        std::swap(plan_order[c], plan_order[next_index(static_cast<std::uint32_t>(c + 1))]);
+    plan_order.resize(k);
+    std::iota(plan_order.begin(), plan_order.end(), 0u);
+    if (!keep_order)
+        for (std::size_t c = k; c > 1; --c) std::swap(plan_order[c - 1], plan_order[next_index(static_cast<std::uint32_t>(c))]);
+    failed_agent = kNil;
     std::uint64_t new_sum = 0;
-    std::size_t planned = 0;  // agents placed with a new path
+    std::size_t planned = 0;
     bool ok = true;
-    for (std::size_t c = 0; c < plan_order.size(); ++c) {
+    for (std::size_t c = 0; c < k; ++c) {
         const std::uint32_t a = chosen[plan_order[c]];
-        // the others still to plan need at least their distances; the total must beat old_sum
-        std::uint64_t rest = 0;
-        for (std::size_t r = c + 1; r < plan_order.size(); ++r) rest += d(chosen[plan_order[r]], starts[chosen[plan_order[r]]]);
+        rest -= d(a, starts[a]);
         if (new_sum + rest + d(a, starts[a]) >= old_sum) {
             ok = false;
             break;
         }
-        if (!plan_agent(a, old_sum - 1 - new_sum - rest)) {
+        const std::uint64_t bound = std::min<std::uint64_t>(old_sum - 1 - new_sum - rest, UINT32_MAX - 1);
+        const std::uint32_t cost =
+            sipp.plan(sgraph, reserved, a, starts[a], goals[a], static_cast<std::uint32_t>(bound), lpaths[a]);
+        replan_work += sipp.expanded();
+        if (cost == detail::kSippNone) {
+            failed_agent = a;
             ok = false;
             break;
         }
-        place(a, true);
+        reserved.add(a, lpaths[a].data(), cost);
+        costs[a] = cost;
+        new_sum += cost;
         ++planned;
-        new_sum += costs[a];
-        if (new_sum >= old_sum) {
-            ok = false;
-            break;
-        }
     }
+    for (const std::uint32_t a : chosen) in_set[a] = 0;
     if (ok) {
         lns_soc = lns_soc - old_sum + new_sum;
         ++stats.improvements;
+        return old_sum - new_sum;
+    }
+    for (std::size_t c = 0; c < planned; ++c) {
+        const std::uint32_t a = chosen[plan_order[c]];
+        reserved.remove(a, lpaths[a].data(), costs[a]);
+    }
+    for (std::size_t c = 0; c < k; ++c) {
+        const std::uint32_t a = chosen[c];
+        lpaths[a].assign(saved[c].begin(), saved[c].end());
+        costs[a] = saved_costs[c];
+        reserved.add(a, lpaths[a].data(), costs[a]);
+    }
+    return 0;
+}
+
+// From a random step of the agent's path, walks through space-time along cells from which the agent
+// could still beat its cost (t + 1 + distance < cost) and collects the agents standing in the way.
+void CrowdSolver::Impl::random_walk(std::uint32_t agent, std::uint32_t k) {
+    const std::uint32_t cost = costs[agent];
+    if (cost == 0) return;
+    std::uint32_t t = next_index(cost);
+    std::uint32_t v = lpaths[agent][t];
+    for (; t < cost && chosen.size() < k; ++t) {
+        const std::uint32_t options = degree[v] + 1u;
+        const std::uint32_t offset = next_index(options);
+        std::uint32_t next = kNil;
+        for (std::uint32_t j = 0; j < options; ++j) {
+            const std::uint32_t idx = (offset + j) % options;
+            const std::uint32_t u = idx < degree[v] ? nbr[static_cast<std::size_t>(v) * 4 + idx] : v;
+            if (t + 1 + d(agent, u) < cost) {
+                next = u;
+                break;
+            }
+        }
+        if (next == kNil) break;
+        v = next;
+        const std::uint32_t other = reserved.occupant(v, t + 1);
+        if (other != detail::kSippNone && other != agent) add_chosen(other);
+    }
+}
+
+// MAPF-LNS's agent-based neighbourhood: the most delayed agent not chosen recently, plus the agents
+// blocking its shorter paths.
+void CrowdSolver::Impl::pick_delayed(std::uint32_t k) {
+    std::uint32_t best = kNil;
+    for (int pass = 0; pass < 2 && best == kNil; ++pass) {
+        std::uint32_t best_delay = 0;
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const std::uint32_t delay = costs[i] - d(i, starts[i]);
+            if (delay > best_delay && tabu[i] != tabu_gen) {
+                best_delay = delay;
+                best = i;
+            }
+        }
+        if (best == kNil) ++tabu_gen;  // every delayed agent had its turn: start over
+    }
+    if (best == kNil) return;
+    tabu[best] = tabu_gen;
+    add_chosen(best);
+    random_walk(best, k);
+    for (std::uint32_t tries = 0; chosen.size() < k && tries < 10; ++tries)
+        random_walk(chosen[next_index(static_cast<std::uint32_t>(chosen.size()))], k);
+}
+
+// Map-based neighbourhood: the agents that pass through the intersections (cells of degree >= 3)
+// nearest to a random one, k of them drawn at random.
+void CrowdSolver::Impl::pick_intersection(std::uint32_t k) {
+    if (intersections.empty()) return;
+    if (++seen_gen == 0) {
+        std::fill(seen.begin(), seen.end(), 0);
+        seen_gen = 1;
+    }
+    bfs_list.clear();
+    const std::uint32_t root = intersections[next_index(static_cast<std::uint32_t>(intersections.size()))];
+    bfs_list.push_back(root);
+    seen[root] = seen_gen;
+    for (std::size_t head = 0; head < bfs_list.size() && chosen.size() < k; ++head) {
+        const std::uint32_t v = bfs_list[head];
+        if (degree[v] >= 3) {
+            for (const auto& e : reserved.entries(v)) add_chosen(e.agent);
+            if (reserved.park_agent(v) != detail::kSippNone) add_chosen(reserved.park_agent(v));
+        }
+        for (std::uint32_t j = 0; j < degree[v]; ++j) {
+            const std::uint32_t u = nbr[static_cast<std::size_t>(v) * 4 + j];
+            if (seen[u] != seen_gen) {
+                seen[u] = seen_gen;
+                bfs_list.push_back(u);
+            }
+        }
+    }
+    if (chosen.size() > k) {
+        for (std::uint32_t c = 0; c < k; ++c)
+            std::swap(chosen[c], chosen[c + next_index(static_cast<std::uint32_t>(chosen.size()) - c)]);
+        for (std::size_t c = k; c < chosen.size(); ++c) in_set[chosen[c]] = 0;
+        chosen.resize(k);
+    }
+}
+
+void CrowdSolver::Impl::pick_random(std::uint32_t k) {
+    while (chosen.size() < k) add_chosen(next_index(n));
+}
+
+void CrowdSolver::Impl::lns_iteration() {
+    chosen.clear();
+    if (lns_step == 0) {
+        // Prioritized planning of everybody from scratch (SIPP, one agent after the other), kept when
+        // its sum of costs is lower: on sparse instances this alone beats the first solution by far.
+        // The first order is random; an agent that finds no path moves to the front of the order for
+        // the next attempt. After a success, or after a failure in the first 60 % of the order (a
+        // dense instance, where promoting agents would keep failing), one last attempt plans the
+        // longest trips first (bounded by the best sum of costs so far). At most kPlanAttempts
+        // attempts in all.
+        if (pp_attempts == 0) {
+            pp_order.resize(n);
+            std::iota(pp_order.begin(), pp_order.end(), 0u);
+            for (std::uint32_t c = n; c > 1; --c) std::swap(pp_order[c - 1], pp_order[next_index(c)]);
+            pp_longest_first = false;
+        }
+        ++pp_attempts;
+        for (const std::uint32_t a : pp_order) add_chosen(a);
+        const std::uint64_t gain = replan(true);
+        bool next_series = false;
+        if (failed_agent == kNil || gain > 0 || pp_longest_first) {
+            next_series = true;
+        } else {
+            const auto it = std::find(pp_order.begin(), pp_order.end(), failed_agent);
+            if (static_cast<std::uint64_t>(it - pp_order.begin()) * 10 >= static_cast<std::uint64_t>(n) * 6)
+                std::rotate(pp_order.begin(), it, it + 1);
+            else
+                next_series = true;
+        }
+        if (next_series) {
+            if (pp_longest_first) {
+                pp_attempts = kPlanAttempts;
+            } else {
+                pp_longest_first = true;
+                std::sort(pp_order.begin(), pp_order.end(), [this](std::uint32_t a, std::uint32_t b) {
+                    const std::uint32_t da = d(a, starts[a]), db = d(b, starts[b]);
+                    return da > db || (da == db && a < b);
+                });
+            }
+        }
+        if (pp_attempts >= kPlanAttempts) ++lns_step;
         return;
     }
-    for (std::size_t c = 0; c < planned; ++c) place(chosen[plan_order[c]], false);
-    for (std::size_t c = 0; c < chosen.size(); ++c) {
-        const std::uint32_t a = chosen[c];
-        std::copy_n(saved_paths.begin() + static_cast<std::ptrdiff_t>(c * len), len, paths.begin() + static_cast<std::ptrdiff_t>(a * len));
-        costs[a] = saved_costs[c];
-        place(a, true);
+    if (lns_step <= n) {
+        // one pass of single-agent replans, most delayed agents first
+        const std::uint32_t a = sweep_order[lns_step - 1];
+        ++lns_step;
+        if (costs[a] > d(a, starts[a])) {
+            add_chosen(a);
+            replan();
+        }
+        return;
     }
+    const std::uint32_t method = roulette(weights, kMethods);
+    const std::uint32_t size = roulette(size_weights, kSizes);
+    const std::uint32_t k = std::min<std::uint32_t>(n, kSize[size]);
+    if (method == 0)
+        pick_delayed(k);
+    else if (method == 1)
+        pick_intersection(k);
+    pick_random(k);  // tops up a neighbourhood the other methods left short
+    const std::uint64_t gain = replan();
+    constexpr double kReaction = 0.1;
+    const double reward = 1000.0 * static_cast<double>(gain) / static_cast<double>(replan_work + 10 * k);
+    weights[method] = (1 - kReaction) * weights[method] + kReaction * reward;
+    size_weights[size] = (1 - kReaction) * size_weights[size] + kReaction * reward;
 }
 
 bool CrowdSolver::Impl::out_of_time() const noexcept {
@@ -739,10 +888,6 @@ Status CrowdSolver::Impl::run(std::uint64_t slice) {
                 status = Status::Found;
                 return status;
             }
-            if (vcount >= (1u << 22) || hnodes.size() >= (1u << 20)) {
-                status = Status::Found;  // too large for the improvement search's packed keys
-                return status;
-            }
             start_lns();
             continue;
         }
@@ -802,7 +947,6 @@ Status CrowdSolver::finish(CrowdSolution& out) const {
     out.agents = s.n;
     out.lower_bound = s.lower_bound;
     if (s.lns) {
-        const std::size_t len = static_cast<std::size_t>(s.horizon) + 1;
         std::uint32_t makespan = 0;
         out.costs.assign(s.n, 0);
         out.sum_of_costs = 0;
@@ -813,9 +957,11 @@ Status CrowdSolver::finish(CrowdSolution& out) const {
         }
         out.makespan = makespan;
         out.cells.resize(static_cast<std::size_t>(makespan + 1) * s.n);
-        for (std::uint32_t t = 0; t <= makespan; ++t)
-            for (std::uint32_t i = 0; i < s.n; ++i)
-                out.cells[static_cast<std::size_t>(t) * s.n + i] = s.map->point(s.node_of_vertex[s.paths[i * len + t]]);
+        for (std::uint32_t i = 0; i < s.n; ++i) {
+            const std::vector<std::uint32_t>& p = s.lpaths[i];
+            for (std::uint32_t t = 0; t <= makespan; ++t)
+                out.cells[static_cast<std::size_t>(t) * s.n + i] = s.map->point(s.node_of_vertex[p[std::min(t, s.costs[i])]]);
+        }
         return s.status;
     }
     // chain of configurations from the goal node back to the start

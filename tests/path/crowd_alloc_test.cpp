@@ -70,3 +70,31 @@ TEST(CrowdAlloc, RepeatedSolveAllocatesNothing) {
     ASSERT_EQ(solver.solve(map, starts, goals, CrowdOptions{}, solution), Status::Found);
     EXPECT_EQ(scope.count(), 0u);
 }
+
+TEST(CrowdAlloc, RepeatedAnytimeSolveAllocatesNothing) {
+    // The improvement phase (prioritized planning, large neighbourhood search with SIPP) reuses its
+    // buffers too: a repeat of the same capped anytime solve allocates nothing.
+    GridMap map;
+    ASSERT_EQ(map.reset(16, 16), GridSizeCheck::Ok);
+    std::mt19937 rng(8);
+    for (int k = 0; k < 30; ++k) map.set_passable({static_cast<int>(rng() % 16), static_cast<int>(rng() % 16)}, false);
+    std::vector<GridPoint> cells;
+    for (int y = 0; y < 16; ++y)
+        for (int x = 0; x < 16; ++x)
+            if (map.passable({x, y}) && crowd_test::bfs_distance(map, {x, y}, {0, 0}) >= 0) cells.push_back({x, y});
+    std::shuffle(cells.begin(), cells.end(), rng);
+    const std::vector<GridPoint> starts(cells.begin(), cells.begin() + 60);
+    std::shuffle(cells.begin(), cells.end(), rng);
+    const std::vector<GridPoint> goals(cells.begin(), cells.begin() + 60);
+    CrowdOptions options;
+    options.anytime = true;
+    options.budget.max_expansions = 1500;
+    CrowdSolver solver;
+    CrowdSolution solution;
+    ASSERT_EQ(solver.solve(map, starts, goals, options, solution), Status::Found);  // warm-up
+    ASSERT_LT(solution.sum_of_costs, solver.stats().first_sum_of_costs);         // it did improve
+    ASSERT_EQ(solver.solve(map, starts, goals, options, solution), Status::Found);
+    test::AllocationScope scope;
+    ASSERT_EQ(solver.solve(map, starts, goals, options, solution), Status::Found);
+    EXPECT_EQ(scope.count(), 0u);
+}

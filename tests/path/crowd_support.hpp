@@ -93,6 +93,77 @@ inline std::string validate(const GridMap& map, const std::vector<GridPoint>& st
     return "";
 }
 
+// Optimal sum of costs by Dijkstra over joint states (every agent's cell plus which agents have
+// settled on their goal for good), for a handful of agents on a tiny map; -1 if unsolvable. A step
+// costs the number of agents not yet settled; settling is free but final (the agent never moves
+// again), so an agent's cost is the step of its last arrival, as in the benchmark rules.
+inline long optimal_sum_of_costs(const GridMap& map, const std::vector<GridPoint>& starts,
+                                 const std::vector<GridPoint>& goals) {
+    const std::size_t n = starts.size();
+    std::vector<GridPoint> cells;
+    for (int y = 0; y < map.height(); ++y)
+        for (int x = 0; x < map.width(); ++x)
+            if (map.passable({x, y})) cells.push_back({x, y});
+    auto index_of = [&](GridPoint p) {
+        for (std::size_t c = 0; c < cells.size(); ++c)
+            if (cells[c] == p) return c;
+        return cells.size();
+    };
+    std::vector<std::vector<std::size_t>> moves(cells.size());
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+        moves[c].push_back(c);
+        for (std::size_t e = 0; e < cells.size(); ++e)
+            if (std::abs(cells[c].x - cells[e].x) + std::abs(cells[c].y - cells[e].y) == 1) moves[c].push_back(e);
+    }
+    std::vector<std::size_t> goal(n);
+    for (std::size_t i = 0; i < n; ++i) goal[i] = index_of(goals[i]);
+    // state key: positions in base cells.size(), then the settled mask
+    using State = std::pair<std::vector<std::size_t>, unsigned>;
+    std::map<State, long> best;
+    std::set<std::pair<long, State>> open;
+    State first{std::vector<std::size_t>(n), 0u};
+    for (std::size_t i = 0; i < n; ++i) first.first[i] = index_of(starts[i]);
+    best[first] = 0;
+    open.insert({0, first});
+    const unsigned all = (1u << n) - 1;
+    auto relax = [&](const State& s, long cost) {
+        auto it = best.find(s);
+        if (it != best.end() && it->second <= cost) return;
+        if (it != best.end()) open.erase({it->second, s});
+        best[s] = cost;
+        open.insert({cost, s});
+    };
+    while (!open.empty()) {
+        const auto [cost, state] = *open.begin();
+        open.erase(open.begin());
+        const auto& pos = state.first;
+        const unsigned settled = state.second;
+        if (settled == all) return cost;
+        for (std::size_t i = 0; i < n; ++i)
+            if (!(settled >> i & 1u) && pos[i] == goal[i]) relax({pos, settled | (1u << i)}, cost);
+        const long step = static_cast<long>(n) - static_cast<long>(__builtin_popcount(settled));
+        // every combination of moves of the unsettled agents
+        std::vector<std::size_t> choice(n, 0), next(n);
+        while (true) {
+            bool ok = true;
+            for (std::size_t i = 0; i < n && ok; ++i) {
+                next[i] = (settled >> i & 1u) ? pos[i] : moves[pos[i]][choice[i]];
+                for (std::size_t j = 0; j < i && ok; ++j)
+                    ok = next[i] != next[j] && !(next[i] == pos[j] && next[j] == pos[i]);
+            }
+            if (ok) relax({next, settled}, cost + step);
+            std::size_t i = 0;
+            for (; i < n; ++i) {
+                if (settled >> i & 1u) continue;
+                if (++choice[i] < moves[pos[i]].size()) break;
+                choice[i] = 0;
+            }
+            if (i == n) break;
+        }
+    }
+    return -1;
+}
+
 inline GridMap parse(const std::vector<std::string>& rows) {
     GridMap map;
     (void)map.reset(static_cast<std::int64_t>(rows[0].size()), static_cast<std::int64_t>(rows.size()));

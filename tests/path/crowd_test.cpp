@@ -117,6 +117,18 @@ TEST(Crowd, CorridorSwapWithAPocket) {
     const std::vector<GridPoint> g3{{6, 0}, {5, 0}, {0, 0}};
     ASSERT_EQ(solver.solve(map, s3, g3, CrowdOptions{}, solution), Status::Found);
     EXPECT_EQ(validate(map, s3, g3, solution), "");
+    // the anytime search keeps both valid and never worse; the optimum is a known reference
+    CrowdOptions anytime;
+    anytime.anytime = true;
+    anytime.budget.max_expansions = 5000;
+    for (const auto& [s, g] : {std::pair{starts, goals}, std::pair{s3, g3}}) {
+        CrowdSolution first, improved;
+        ASSERT_EQ(solver.solve(map, s, g, CrowdOptions{}, first), Status::Found);
+        ASSERT_EQ(solver.solve(map, s, g, anytime, improved), Status::Found);
+        EXPECT_EQ(validate(map, s, g, improved), "");
+        EXPECT_LE(improved.sum_of_costs, first.sum_of_costs);
+        EXPECT_GE(static_cast<long>(improved.sum_of_costs), crowd_test::optimal_sum_of_costs(map, s, g));
+    }
 }
 
 TEST(Crowd, FullRingRotation) {
@@ -136,6 +148,26 @@ TEST(Crowd, FullRingRotation) {
     EXPECT_EQ(validate(map, ring, goals, solution), "");
     EXPECT_EQ(solution.makespan, 1u);
     EXPECT_EQ(solution.sum_of_costs, 8u);
+    // already optimal: the anytime search must keep the rotation (prioritized planning cannot find it)
+    CrowdOptions anytime;
+    anytime.anytime = true;
+    anytime.budget.max_expansions = 2000;
+    ASSERT_EQ(solver.solve(map, ring, goals, anytime, solution), Status::Found);
+    EXPECT_EQ(validate(map, ring, goals, solution), "");
+    EXPECT_EQ(solution.sum_of_costs, 8u);
+    // half the ring rotates, the other half stays: still one step for the movers
+    std::vector<GridPoint> half_goals = ring;
+    std::vector<GridPoint> half_starts = ring;
+    half_starts.resize(5);
+    half_goals.resize(5);
+    for (std::size_t i = 0; i < 4; ++i) half_goals[i] = ring[i + 1];
+    half_goals[4] = ring[5];
+    CrowdSolution first;
+    ASSERT_EQ(solver.solve(map, half_starts, half_goals, CrowdOptions{}, first), Status::Found);
+    ASSERT_EQ(solver.solve(map, half_starts, half_goals, anytime, solution), Status::Found);
+    EXPECT_EQ(validate(map, half_starts, half_goals, solution), "");
+    EXPECT_LE(solution.sum_of_costs, first.sum_of_costs);
+    EXPECT_EQ(static_cast<long>(solution.sum_of_costs), crowd_test::optimal_sum_of_costs(map, half_starts, half_goals));
 }
 
 TEST(Crowd, UnsolvableInstancesAreReportedFailed) {
@@ -240,6 +272,44 @@ TEST(Crowd, AnytimeNeverWorsensAndStaysValid) {
         if (improved.sum_of_costs < first.sum_of_costs) ++better;
     }
     EXPECT_GT(better, 0);
+}
+
+TEST(Crowd, TinyInstancesAgainstTheJointOptimum) {
+    // Joint-state Dijkstra gives the optimal sum of costs: the first solution and the anytime one
+    // are never below it, the anytime search never worsens the first solution, and with enough
+    // iterations it reaches the optimum on almost all of these tiny instances.
+    std::mt19937 rng(21);
+    CrowdSolver solver;
+    CrowdSolution first, improved;
+    int compared = 0, optimal = 0, improved_count = 0;
+    for (int round = 0; round < 60; ++round) {
+        const int w = 3 + static_cast<int>(rng() % 3);
+        const int h = 2 + static_cast<int>(rng() % 3);
+        const Instance inst = random_instance(rng, w, h, 0.15, 2 + rng() % 2);
+        const long best = crowd_test::optimal_sum_of_costs(inst.map, inst.starts, inst.goals);
+        CrowdOptions options;
+        options.seed = static_cast<std::uint64_t>(round);
+        const Status status = solver.solve(inst.map, inst.starts, inst.goals, options, first);
+        if (best < 0) {
+            EXPECT_NE(status, Status::Found) << "round " << round;
+            continue;
+        }
+        ASSERT_EQ(status, Status::Found) << "round " << round;
+        ASSERT_EQ(validate(inst.map, inst.starts, inst.goals, first), "") << "round " << round;
+        EXPECT_GE(static_cast<long>(first.sum_of_costs), best) << "round " << round;
+        options.anytime = true;
+        options.budget.max_expansions = solver.stats().search.expanded + 300;
+        ASSERT_EQ(solver.solve(inst.map, inst.starts, inst.goals, options, improved), Status::Found) << "round " << round;
+        ASSERT_EQ(validate(inst.map, inst.starts, inst.goals, improved), "") << "round " << round;
+        EXPECT_GE(static_cast<long>(improved.sum_of_costs), best) << "round " << round;
+        EXPECT_LE(improved.sum_of_costs, first.sum_of_costs) << "round " << round;
+        ++compared;
+        if (static_cast<long>(improved.sum_of_costs) == best) ++optimal;
+        if (improved.sum_of_costs < first.sum_of_costs) ++improved_count;
+    }
+    EXPECT_GE(compared, 40);
+    EXPECT_GE(optimal * 10, compared * 9) << optimal << " of " << compared << " optimal";
+    EXPECT_GT(improved_count, 0);
 }
 
 TEST(Crowd, SharedMapfBenchmarkInstances) {

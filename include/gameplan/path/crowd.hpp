@@ -25,13 +25,21 @@
 ///   - guidance is one breadth-first distance table per agent (agents x free cells x 4 bytes);
 ///   - each configuration is stored once (agents x 10 bytes: cells, priorities, agent order) and found
 ///     again through a hash table;
-///   - anytime: with `CrowdOptions::anytime`, the first solution is then improved by a large
-///     neighbourhood search (as in MAPF-LNS, Li et al. 2021): take 8 agents (one of them delayed),
-///     replan them one by one in random order with space-time A* against everybody else's fixed path
-///     (the agent's distance table is the heuristic; the search is bounded by the cost to beat), and
-///     keep the new paths only if their sum of costs is lower. Every accepted step keeps the solution
-///     conflict-free; it runs until the deadline, `improve_for`, or `max_expansions` (one iteration
-///     counts as one expansion).
+///   - PIBT ranks a unit's candidate cells by distance to its goal; ties go to cells nobody stands on,
+///     then to the seeded generator (much better first solutions on dense maps; after 2,000 generator
+///     calls without a solution the ties become purely random, which some dense instances need);
+///   - anytime: with `CrowdOptions::anytime`, the first solution is then improved, keeping every
+///     step conflict-free: (1) prioritized planning of all agents from scratch (a random order, the
+///     agent that found no path moved to the front for the next try, at most 10 tries, then one
+///     longest-trip-first try), kept only if its sum of costs is lower; (2) one pass of single-agent
+///     replans, most delayed agents first; (3) a large neighbourhood search (MAPF-LNS, Li et al.
+///     2021): take 2-8 agents (the most delayed agent plus the agents blocking its shorter paths, the
+///     agents around a crossing, or random agents; method and size chosen by adaptive weights),
+///     replan them one by one in random order with SIPP (safe-interval path planning) against
+///     everybody else's paths, the agent's distance table as heuristic and the cost to beat as bound,
+///     and keep the new paths only if their sum of costs is lower. It runs until the deadline,
+///     `improve_for`, or `max_expansions` (each try, replan or neighbourhood counts as one
+///     expansion); with an expansion cap the result is deterministic.
 /// Ties break on a small pseudo-random generator seeded by `CrowdOptions::seed`: the same instance,
 /// options and seed always give the same solution, on any thread.
 ///
@@ -52,7 +60,9 @@
 ///
 /// Memory and speed: about 10 bytes per agent per stored configuration plus 4 bytes per agent per
 /// free cell for the distance tables. `CrowdOptions::max_memory_bytes` caps the configuration store.
-/// After warm-up (a first solve of a same-sized instance) a solve reuses its buffers.
+/// The anytime phase adds one path per agent and a reservation table (one entry per agent per
+/// step). After warm-up (a first solve of a same-sized instance; for an anytime solve capped by
+/// `max_expansions`, a first run of the same solve) a solve reuses its buffers.
 ///
 /// Lifelong stepper: `CrowdStepper`
 /// --------------------------------
