@@ -114,7 +114,7 @@ TEST(AgentNoPlanAnalysis, MatchesBruteForceRelaxedReachabilityOnRandomDomains) {
         p.name = "x";
         p.type = type.type;
         p.state = start;
-        p.goals.push_back(AgentGoal{"g", goal, 1});
+        p.goals.push_back(AgentGoal{"g", goal, 1, {}});
         ASSERT_TRUE(system.add_agent(std::move(p)).valid());
         system.tick();
         if (rec.failures.empty()) continue;
@@ -138,7 +138,9 @@ TEST(AgentNoPlanAnalysis, MatchesBruteForceRelaxedReachabilityOnRandomDomains) {
                         << "root cause set by enabled action a" << i;
                 }
         }
-        if (!f.unreachable.empty()) EXPECT_FALSE(f.root_causes.empty() && f.cycle_sizes.empty()) << f.text;
+        if (!f.unreachable.empty()) {
+            EXPECT_FALSE(f.root_causes.empty() && f.cycle_sizes.empty()) << f.text;
+        }
         for (const ActionId a : f.disabled) {
             EXPECT_FALSE(enabled[a.value]);
             const auto eff = d.effect_literals(a);
@@ -192,7 +194,7 @@ TEST(AgentNoPlanAnalysis, NamesTheActionAContextCheckSwitchedOffAndRespectsTheBu
         AgentParams p;
         p.name = "guard";
         p.type = type.type;
-        p.goals = {AgentGoal{"kill", hit, 2}, AgentGoal{"open", open, 1}};
+        p.goals = {AgentGoal{"kill", hit, 2, {}}, AgentGoal{"open", open, 1, {}}};
         const AgentId id = system.add_agent(std::move(p));
         system.tick();
         ASSERT_EQ(rec.failures.size(), 2u);
@@ -206,9 +208,10 @@ TEST(AgentNoPlanAnalysis, NamesTheActionAContextCheckSwitchedOffAndRespectsTheBu
         } else {
             EXPECT_EQ(rec.failures[0].text, "no plan for kill: unreachable target_hit=true");
         }
-        if (budget >= 2)
+        if (budget >= 2) {
             EXPECT_EQ(rec.failures[1].text,
                       "no plan for open: unreachable door_open=true; root causes (nothing enabled sets them) has_key=true");
+        }
         // The budget is per tick: a later selection is analysed again.
         system.find(id)->request_replan();
         system.tick();
