@@ -4,6 +4,8 @@
 
 #include "agent_plan_cache.hpp"
 
+#include <gameplan/goap/explain.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -118,6 +120,8 @@ Agent::Agent(AgentSystem& system, AgentId id, AgentParams&& params)
     m_enabled.assign(d.action_count(), 1);
     m_failures.assign(d.action_count(), 0);
     m_cooldown_until.assign(d.action_count(), 0);
+    m_goal_failures.assign(m_goals.size(), 0);
+    m_goal_cooldown_until.assign(m_goals.size(), 0);
     m_costs.assign(d.action_count(), 0.0);
     m_plan.reserve(8);
 }
@@ -173,8 +177,58 @@ bool Agent::update_back_off(std::uint64_t tick) {
             next = std::min(next, until);
         }
     }
+    for (std::uint32_t g = 0; g < m_goal_cooldown_until.size(); ++g) {
+        const std::uint64_t until = m_goal_cooldown_until[g];
+        if (until == 0) continue;
+        if (until <= tick) {
+            m_goal_cooldown_until[g] = 0;
+            ended = true;
+            emit(AgentEventKind::GoalBackOffEnded, tick).event.goal = g;
+        } else {
+            next = std::min(next, until);
+        }
+    }
     m_next_cooldown_end = next;
     return ended;
+}
+
+// A failure of `goal` (no plan, or an action of its plan failed): counts towards its back-off.
+void Agent::record_goal_failure(std::uint32_t goal, std::uint64_t tick) {
+    const RetryPolicy& policy = m_goals[goal].retry;
+    if (policy.after_failures == 0 || ++m_goal_failures[goal] < policy.after_failures) return;
+    PendingEvent& e = emit(AgentEventKind::GoalBackedOff, tick);
+    e.event.goal = goal;
+    e.event.expanded = m_goal_failures[goal];
+    e.event.ticks = policy.cooldown_ticks;
+    m_goal_failures[goal] = 0;
+    if (policy.cooldown_ticks == 0) return;
+    m_goal_cooldown_until[goal] = tick + 1 + policy.cooldown_ticks;  // skipped for the next cooldown_ticks ticks
+    m_next_cooldown_end = std::min(m_next_cooldown_end, m_goal_cooldown_until[goal]);
+}
+
+// The no-plan analysis of the query that just failed, into the event buffers (observer set only).
+void Agent::analyze_failure(PendingEvent& event, std::uint32_t goal) {
+    const std::span<const std::uint8_t> mask = m_search_mask == 0   ? std::span<const std::uint8_t>{}
+                                               : m_search_mask == 1 ? m_type_ptr->plannable_mask()
+                                                                    : std::span<const std::uint8_t>(m_enabled);
+    const NoPlanAnalysis a = analyze_no_plan(*m_domain, m_search_start, m_goals[goal].condition, mask);
+    emit_literals(event, a.unreachable);
+    event.event.analyzed = true;
+    event.root_offset = static_cast<std::uint32_t>(m_event_literals.size());
+    event.root_size = static_cast<std::uint32_t>(a.root_causes.size());
+    m_event_literals.insert(m_event_literals.end(), a.root_causes.begin(), a.root_causes.end());
+    event.cycle_offset = static_cast<std::uint32_t>(m_event_literals.size());
+    event.sizes_offset = static_cast<std::uint32_t>(m_event_sizes.size());
+    for (const std::vector<Literal>& c : a.cycles) {
+        m_event_literals.insert(m_event_literals.end(), c.begin(), c.end());
+        m_event_sizes.push_back(static_cast<std::uint32_t>(c.size()));
+    }
+    event.cycle_size = static_cast<std::uint32_t>(m_event_literals.size()) - event.cycle_offset;
+    event.sizes_size = static_cast<std::uint32_t>(a.cycles.size());
+    event.disabled_offset = static_cast<std::uint32_t>(m_event_actions.size());
+    for (const ActionId x : a.disabled)
+        if (m_type_ptr->plannable(x)) m_event_actions.push_back(x);  // switched off for this query, not excluded
+    event.disabled_size = static_cast<std::uint32_t>(m_event_actions.size()) - event.disabled_offset;
 }
 
 void Agent::record_action_outcome(ActionId a, bool failed, std::uint64_t tick) {
@@ -254,7 +308,8 @@ void Agent::evaluate_priorities(std::uint64_t tick) {
 bool Agent::higher_priority_goal_pending() const {
     const double current = m_priority[m_goal];
     for (std::uint32_t g = 0; g < m_goals.size(); ++g)
-        if (g != m_goal && active(m_priority[g]) && m_priority[g] > current && !m_view.satisfies(m_goals[g].condition))
+        if (g != m_goal && active(m_priority[g]) && m_priority[g] > current && m_goal_cooldown_until[g] == 0 &&
+            !m_view.satisfies(m_goals[g].condition))
             return true;
     return false;
 }
@@ -301,7 +356,9 @@ void Agent::begin_selection(ReplanTrigger trigger, ActionId action, bool specula
     m_candidates.clear();
     for (std::uint32_t g = 0; g < m_goals.size(); ++g) {
         const double p = m_priority[g];
-        if (!active(p) || (speculative && !(p > floor)) || m_view.satisfies(m_goals[g].condition)) continue;
+        if (!active(p) || (speculative && !(p > floor)) || m_view.satisfies(m_goals[g].condition) ||
+            m_goal_cooldown_until[g] > tick)
+            continue;
         // Insertion keeps declaration order among equal priorities (stable, no allocation).
         std::size_t pos = m_candidates.size();
         m_candidates.push_back(g);
@@ -316,6 +373,9 @@ void Agent::begin_selection(ReplanTrigger trigger, ActionId action, bool specula
     m_candidate = 0;
     m_search_active = false;
     m_any_failed = false;
+    // A goal skipped for its back-off failed recently: idling for it is "no plan", not "satisfied".
+    for (std::uint32_t g = 0; g < m_goals.size() && !m_any_failed; ++g)
+        m_any_failed = m_goal_cooldown_until[g] > tick && active(m_priority[g]) && !m_view.satisfies(m_goals[g].condition);
 }
 
 void Agent::prepare_query(std::uint32_t goal, std::uint64_t tick, PlanOptions& options) {
@@ -416,7 +476,22 @@ void Agent::record_failure(std::uint32_t goal, std::uint64_t expanded, std::span
     e.event.priority = m_priority[goal];
     e.event.expanded = expanded;
     e.event.search_status = status;
-    emit_literals(e, unreachable);
+    const std::uint32_t budget = m_system->m_options.explain_no_plan;
+    if (m_record && status == Status::NoPath && budget > 0) {
+        if (m_analysis_tick != tick) {
+            m_analysis_tick = tick;
+            m_analyses_this_tick = 0;
+        }
+        if (m_analyses_this_tick < budget) {
+            ++m_analyses_this_tick;
+            analyze_failure(e, goal);
+        } else {
+            emit_literals(e, unreachable);
+        }
+    } else {
+        emit_literals(e, unreachable);
+    }
+    record_goal_failure(goal, tick);
 }
 
 void Agent::continue_selection(PlannerSlot slot, std::uint64_t tick) {
@@ -439,6 +514,8 @@ void Agent::continue_selection(PlannerSlot slot, std::uint64_t tick) {
             options.max_memory_bytes = slot.system->m_options.max_search_memory_bytes;
             options.deadline = slot.system->m_search_deadline;
             ++m_stats.searches;
+            m_search_mask = options.enabled.empty() ? 0 : options.enabled.data() == m_enabled.data() ? 2 : 1;
+            m_search_start = m_view;  // same size: no allocation
             if (slot.cache) {
                 m_query_hash = detail::PlanCache::make_key(m_query_key, static_cast<std::uint8_t>(options.direction), m_view,
                                                            m_goals[g].condition, options.enabled, options.costs);
@@ -465,8 +542,6 @@ void Agent::continue_selection(PlannerSlot slot, std::uint64_t tick) {
                 }
             }
             m_search_active = true;
-            m_search_start = m_view;  // same size: no allocation
-            m_search_mask = options.enabled.empty() ? 0 : options.enabled.data() == m_enabled.data() ? 2 : 1;
             status = planner.begin(m_view, m_goals[g].condition, options);
         } else {
             before = planner.result().stats.expanded;
@@ -532,6 +607,7 @@ void Agent::check_changes(std::uint64_t tick) {
         return;
     }
     if (m_view.satisfies(m_goals[m_goal].condition)) {
+        m_goal_failures[m_goal] = 0;
         abort_running(AbortReason::GoalReached, tick);
         begin_selection(ReplanTrigger::GoalReached, ActionId{}, false, false, tick);
         return;
@@ -657,7 +733,10 @@ void Agent::act(Blackboard& world, std::uint64_t tick, bool record) {
         e.event.action = a;
         e.event.ticks = m_ticks_running;
         ++m_step;
-        if (m_step >= m_plan.size()) set_pending(ReplanTrigger::GoalReached, ActionId{});
+        if (m_step >= m_plan.size()) {
+            m_goal_failures[m_goal] = 0;
+            set_pending(ReplanTrigger::GoalReached, ActionId{});
+        }
     } else {
         ++m_stats.actions_failed;
         PendingEvent& e = emit(AgentEventKind::ActionFailed, tick);
@@ -665,6 +744,7 @@ void Agent::act(Blackboard& world, std::uint64_t tick, bool record) {
         e.event.ticks = m_ticks_running;
         set_pending(ReplanTrigger::ActionFailed, a);
         record_action_outcome(a, true, tick);
+        if (m_goal != kNoGoal) record_goal_failure(m_goal, tick);
     }
 }
 
@@ -756,11 +836,18 @@ void AgentSystem::deliver(Agent& agent) {
     for (Agent::PendingEvent& p : agent.m_events) {
         p.event.plan = {agent.m_event_actions.data() + p.plan_offset, p.plan_size};
         p.event.unreachable = {agent.m_event_literals.data() + p.literal_offset, p.literal_size};
+        if (p.event.analyzed) {
+            p.event.root_causes = {agent.m_event_literals.data() + p.root_offset, p.root_size};
+            p.event.cycle_literals = {agent.m_event_literals.data() + p.cycle_offset, p.cycle_size};
+            p.event.cycle_sizes = {agent.m_event_sizes.data() + p.sizes_offset, p.sizes_size};
+            p.event.disabled = {agent.m_event_actions.data() + p.disabled_offset, p.disabled_size};
+        }
         m_observer->on_event(agent, p.event);
     }
     agent.m_events.clear();
     agent.m_event_actions.clear();
     agent.m_event_literals.clear();
+    agent.m_event_sizes.clear();
 }
 
 void AgentSystem::think(Executor* executor) {

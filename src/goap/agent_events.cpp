@@ -44,6 +44,8 @@ std::string_view to_string(AgentEventKind kind) noexcept {
         case AgentEventKind::ActionAborted: return "action_aborted";
         case AgentEventKind::ActionBackedOff: return "action_backed_off";
         case AgentEventKind::BackOffEnded: return "back_off_ended";
+        case AgentEventKind::GoalBackedOff: return "goal_backed_off";
+        case AgentEventKind::GoalBackOffEnded: return "goal_back_off_ended";
     }
     return "unknown";
 }
@@ -86,9 +88,21 @@ std::string describe(const Agent& agent, const AgentEvent& e) {
                 return s + ": the search budget ran out after " + std::to_string(e.expanded) + " expansions";
             if (e.search_status == Status::InvalidQuery) return s + ": the query is invalid";
             if (e.unreachable.empty()) return s + ": its atoms are reachable one by one but not together";
-            s += ": unreachable ";
-            for (std::size_t i = 0; i < e.unreachable.size(); ++i)
-                s += (i ? ", " : "") + d.atom_name(e.unreachable[i].atom) + (e.unreachable[i].value ? "=true" : "=false");
+            const auto items = [&](std::span<const Literal> ls) {
+                std::string out;
+                for (std::size_t i = 0; i < ls.size(); ++i)
+                    out += (i ? ", " : "") + d.atom_name(ls[i].atom) + (ls[i].value ? "=true" : "=false");
+                return out;
+            };
+            s += ": unreachable " + items(e.unreachable);
+            if (!e.analyzed) return s;
+            if (!e.root_causes.empty()) s += "; root causes (nothing enabled sets them) " + items(e.root_causes);
+            for (std::size_t k = 0, at = 0; k < e.cycle_sizes.size(); at += e.cycle_sizes[k], ++k)
+                s += "; cycle " + items(e.cycle_literals.subspan(at, e.cycle_sizes[k]));
+            if (!e.disabled.empty()) {
+                s += "; switched off: ";
+                for (std::size_t i = 0; i < e.disabled.size(); ++i) s += (i ? ", " : "") + action(e.disabled[i]);
+            }
             return s;
         }
         case AgentEventKind::PlanningPaused:
@@ -110,6 +124,10 @@ std::string describe(const Agent& agent, const AgentEvent& e) {
             return "action backed off: " + action(e.action) + " (failed " + std::to_string(e.expanded) + " times in a row; skipped for " +
                    ticks(e.ticks) + ")";
         case AgentEventKind::BackOffEnded: return "back-off ended: " + action(e.action);
+        case AgentEventKind::GoalBackedOff:
+            return "goal backed off: " + goal_name(agent, e.goal) + " (failed " + std::to_string(e.expanded) +
+                   " times in a row; skipped for " + ticks(e.ticks) + ")";
+        case AgentEventKind::GoalBackOffEnded: return "goal back-off ended: " + goal_name(agent, e.goal);
     }
     return "unknown event";
 }

@@ -16,6 +16,8 @@ std::string_view to_string(ScenarioEventKind kind) noexcept {
         case ScenarioEventKind::Abort: return "abort";
         case ScenarioEventKind::Cost: return "cost";
         case ScenarioEventKind::Enable: return "enable";
+        case ScenarioEventKind::Add: return "add";
+        case ScenarioEventKind::Expect: return "expect";
     }
     return "unknown";
 }
@@ -25,6 +27,39 @@ std::string number(double v) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.10g", v);
     return buf;
+}
+
+bool valid_var(const Domain& d, VarId v) { return v.valid() && v.value < d.variable_count(); }
+
+std::string var_name(const Domain& d, VarId v) { return valid_var(d, v) ? d.variable_name(v) : std::string("?"); }
+
+// A value of `v` as written in files: the number, or the enumeration's value name.
+std::string value_text(const Domain& d, VarId v, std::int64_t value) {
+    if (valid_var(d, v) && d.variable_kind(v) == VariableKind::Enumeration && value >= 0 &&
+        static_cast<std::size_t>(value) < d.variable_values(v).size())
+        return d.variable_values(v)[static_cast<std::size_t>(value)];
+    return std::to_string(value);
+}
+
+std::string_view op_text(CompareOp op) {
+    switch (op) {
+        case CompareOp::Eq: return "==";
+        case CompareOp::Ne: return "!=";
+        case CompareOp::Lt: return "<";
+        case CompareOp::Le: return "<=";
+        case CompareOp::Gt: return ">";
+        case CompareOp::Ge: return ">=";
+    }
+    return "?";
+}
+
+std::string condition_text(const Domain& d, const Condition& c) {
+    std::string s;
+    if (c.atom_count() == d.atom_count())
+        c.for_each([&](Literal l) { s += (s.empty() ? "" : ", ") + d.atom_name(l.atom) + (l.value ? "=true" : "=false"); });
+    for (const Comparison& x : c.comparisons())
+        s += (s.empty() ? "" : ", ") + var_name(d, x.var) + std::string(op_text(x.op)) + value_text(d, x.var, x.value);
+    return s;
 }
 }  // namespace
 
@@ -37,8 +72,19 @@ std::string describe(const Domain& domain, const ScenarioEvent& e, bool applied)
                 s += (i ? ", " : "") + (l.atom.value < domain.atom_count() ? domain.atom_name(l.atom) : std::string("?")) +
                      (l.value ? "=true" : "=false");
             }
+            for (std::size_t i = 0; i < e.values.size(); ++i)
+                s += (i || !e.literals.empty() ? ", " : "") + var_name(domain, e.values[i].var) + "=" +
+                     value_text(domain, e.values[i].var, e.values[i].value);
             return s;
         }
+        case ScenarioEventKind::Add: {
+            std::string s = "add ";
+            for (std::size_t i = 0; i < e.values.size(); ++i)
+                s += (i ? ", " : "") + var_name(domain, e.values[i].var) + (e.values[i].value < 0 ? "" : "+") +
+                     std::to_string(e.values[i].value);
+            return s;
+        }
+        case ScenarioEventKind::Expect: return "expect " + condition_text(domain, e.expect);
         case ScenarioEventKind::Fail:
             return applied ? "fail " + e.action + " (scheduled for this tick)" : "fail " + e.action + " ignored (not running)";
         case ScenarioEventKind::Abort: return "abort";
@@ -87,10 +133,14 @@ std::string ScenarioRunner::build(const AgentSystemOptions& options) {
         const ScenarioAgent& a = scenario.agents[i];
         if (!agent_index.emplace(a.name, i).second) return fail("duplicate agent name '" + a.name + "'");
         if (!types.count(a.type)) return fail("agent '" + a.name + "': unknown type '" + a.type + "'");
-        if (a.state.atom_count() != 0 && a.state.atom_count() != d.atom_count())
+        if (a.state.atom_count() != 0 && (a.state.atom_count() != d.atom_count() || a.state.var_count() != d.variable_count()))
             return fail("agent '" + a.name + "': state does not match the domain");
         for (const ScenarioGoal& g : a.goals) {
             if (g.condition.atom_count() != d.atom_count()) return fail("agent '" + a.name + "': goal '" + g.name + "' does not match the domain");
+            if (g.when.atom_count() != 0 && g.when.atom_count() != d.atom_count())
+                return fail("agent '" + a.name + "': the \"when\" of goal '" + g.name + "' does not match the domain");
+            if (g.priority_var.valid() && (!valid_var(d, g.priority_var) || d.variable_kind(g.priority_var) != VariableKind::Integer))
+                return fail("agent '" + a.name + "': goal '" + g.name + "' reads its priority from a missing or enumerated variable");
             for (const PriorityRule& r : g.rules)
                 if (r.when.atom_count() != d.atom_count() && r.when.atom_count() != 0)
                     return fail("agent '" + a.name + "': a priority rule of goal '" + g.name + "' does not match the domain");
@@ -109,8 +159,24 @@ std::string ScenarioRunner::build(const AgentSystemOptions& options) {
             const auto it = agent_index.find(e.agent);
             if (it == agent_index.end()) return fail(where + ": unknown agent '" + e.agent + "'");
             type = types.at(scenario.agents[it->second].type);
-        } else if (e.kind != ScenarioEventKind::Set) {
+        } else if (e.kind != ScenarioEventKind::Set && e.kind != ScenarioEventKind::Add && e.kind != ScenarioEventKind::Expect) {
             return fail(where + ": '" + std::string(to_string(e.kind)) + "' needs an agent");
+        }
+        for (const NumericEffect& v : e.values) {
+            if (!valid_var(d, v.var)) return fail(where + ": invalid variable");
+            if (e.agent.empty() && !d.is_shared(v.var))
+                return fail(where + ": variable '" + d.variable_name(v.var) + "' is private: name the agent that owns it");
+            if (!e.agent.empty() && d.is_shared(v.var))
+                return fail(where + ": variable '" + d.variable_name(v.var) + "' is shared: set it on the world (no agent)");
+            if (e.kind == ScenarioEventKind::Set && !d.in_bounds(v.var, v.value))
+                return fail(where + ": value " + std::to_string(v.value) + " is outside the bounds of '" + d.variable_name(v.var) + "'");
+            if (e.kind == ScenarioEventKind::Add && d.variable_kind(v.var) != VariableKind::Integer)
+                return fail(where + ": '" + d.variable_name(v.var) + "' is an enumerated variable: only set assigns it");
+        }
+        if (e.kind == ScenarioEventKind::Expect) {
+            if (e.expect.atom_count() != d.atom_count()) return fail(where + ": the expectation does not match the domain");
+            for (const Comparison& c : e.expect.comparisons())
+                if (!valid_var(d, c.var)) return fail(where + ": invalid variable");
         }
         if (e.kind == ScenarioEventKind::Set) {
             for (const Literal l : e.literals) {
@@ -194,6 +260,11 @@ std::string ScenarioRunner::build(const AgentSystemOptions& options) {
         params.direction = scenario.direction;
         for (const ScenarioGoal& g : a.goals) {
             AgentGoal goal{g.name, g.condition, g.priority, {}};
+            if (g.when.atom_count() == d.atom_count()) goal.when = g.when;
+            goal.priority_var = g.priority_var;
+            goal.priority_scale = g.priority_scale;
+            goal.priority_offset = g.priority_offset;
+            goal.retry = g.retry;
             if (!g.rules.empty()) {
                 goal.priority_fn = [rules = g.rules](const PlanningContext& c) {
                     for (const PriorityRule& r : rules)
@@ -252,7 +323,20 @@ void ScenarioRunner::step(Executor* executor) {
                     if (agent) (void)agent->set(l.atom, l.value);
                     else (void)m_system->blackboard().set(l.atom, l.value);
                 }
+                for (const NumericEffect& v : e.values) {
+                    if (agent) (void)agent->set_value(v.var, v.value);
+                    else (void)m_system->blackboard().set_value(v.var, v.value);
+                }
                 break;
+            case ScenarioEventKind::Add:
+                for (const NumericEffect& v : e.values) {
+                    const std::int64_t now = agent ? agent->private_state().value(v.var) : m_system->blackboard().value(v.var);
+                    const std::int64_t next = std::clamp<std::int64_t>(now + v.value, d.variable_min(v.var), d.variable_max(v.var));
+                    if (agent) (void)agent->set_value(v.var, static_cast<std::int32_t>(next));
+                    else (void)m_system->blackboard().set_value(v.var, static_cast<std::int32_t>(next));
+                }
+                break;
+            case ScenarioEventKind::Expect: break;  // checked below, after the note
             case ScenarioEventKind::Fail:
                 if (data->fail_tick != tick) {
                     data->fails.clear();
@@ -272,6 +356,7 @@ void ScenarioRunner::step(Executor* executor) {
                 break;
         }
         if (m_observer) m_observer->on_timeline(e, true);
+        if (e.kind == ScenarioEventKind::Expect) check_expectation(e, agent);
     }
     m_system->tick(executor);
     for (AgentData* data : failing) {
@@ -280,6 +365,29 @@ void ScenarioRunner::step(Executor* executor) {
         data->fails.clear();
         data->fail_tick = UINT64_MAX;
     }
+}
+
+void ScenarioRunner::check_expectation(const ScenarioEvent& e, const Agent* agent) {
+    const Domain& d = m_scenario->domain;
+    const Blackboard& world = m_system->blackboard();
+    // The live view: the world's shared part and the agent's private part (the world alone without an agent).
+    WorldState view = world.state();
+    if (agent) {
+        view.assign_view(world.state(), agent->private_state(), d.shared_atoms());
+        if (d.variable_count() > 0) view.assign_view_values(world.state(), agent->private_state(), d.shared_variables());
+    }
+    std::string actual;
+    e.expect.for_each([&](Literal l) {
+        if (view.get(l.atom) != l.value)
+            actual += (actual.empty() ? "" : ", ") + d.atom_name(l.atom) + (view.get(l.atom) ? "=true" : "=false");
+    });
+    for (const Comparison& c : e.expect.comparisons())
+        if (!compare(view.value(c.var), c.op, c.value))
+            actual += (actual.empty() ? "" : ", ") + d.variable_name(c.var) + "=" + value_text(d, c.var, view.value(c.var));
+    const bool passed = actual.empty();
+    ++m_expect_checked;
+    if (!passed) ++m_expect_failed;
+    if (m_observer) m_observer->on_expect(e, passed, actual);
 }
 
 void ScenarioRunner::run(std::uint64_t ticks, Executor* executor) {
@@ -311,6 +419,15 @@ void ScenarioTrace::on_timeline(const ScenarioEvent& event, bool applied) {
     r.timeline = true;
     r.action = event.action;
     r.text = "timeline: " + describe(*m_domain, event, applied);
+    m_records.push_back(std::move(r));
+}
+
+void ScenarioTrace::on_expect(const ScenarioEvent& event, bool passed, std::string_view actual) {
+    TraceRecord r;
+    r.tick = event.tick;
+    r.agent = event.agent.empty() ? "world" : event.agent;
+    r.timeline = true;
+    r.text = passed ? "expectation met" : "expectation FAILED: " + std::string(actual);
     m_records.push_back(std::move(r));
 }
 

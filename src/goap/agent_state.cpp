@@ -1,6 +1,8 @@
 // Saving and restoring a running AgentSystem (AgentSystem::save_state / restore_state, agent.hpp).
 #include <gameplan/goap/agent.hpp>
 
+#include <algorithm>
+
 #include "agent_plan_cache.hpp"
 
 #include <cmath>
@@ -116,6 +118,11 @@ void AgentSystem::save_state(AgentSystemState& out) const {
         s.failures = a.m_failures;
         s.cooldown_until = a.m_cooldown_until;
         s.next_cooldown_end = a.m_next_cooldown_end;
+        if (std::any_of(a.m_goal_failures.begin(), a.m_goal_failures.end(), [](std::uint32_t x) { return x != 0; }) ||
+            std::any_of(a.m_goal_cooldown_until.begin(), a.m_goal_cooldown_until.end(), [](std::uint64_t x) { return x != 0; })) {
+            s.goal_failures = a.m_goal_failures;
+            s.goal_cooldown_until = a.m_goal_cooldown_until;
+        }
         s.stats = a.m_stats;
     }
 }
@@ -212,6 +219,9 @@ RestoreResult AgentSystem::restore_state(const AgentSystemState& state, const Ag
         if (s.speculative && s.selecting && s.goal == kNoGoal) return fail(at + ".speculative", "a speculative selection needs a current goal");
         if (s.failures.size() != actions) return fail(at + ".failures", "expected one entry per action");
         if (s.cooldown_until.size() != actions) return fail(at + ".cooldown_until", "expected one entry per action");
+        if (!s.goal_failures.empty() && s.goal_failures.size() != goals) return fail(at + ".goal_failures", "expected one entry per goal");
+        if (!s.goal_cooldown_until.empty() && s.goal_cooldown_until.size() != goals)
+            return fail(at + ".goal_cooldown_until", "expected one entry per goal");
         if (s.search_active) {
             if (!s.selecting || s.candidate >= s.candidates.size())
                 return fail(at + ".search_active", "a paused search belongs to a goal selection in progress");
@@ -264,6 +274,8 @@ RestoreResult AgentSystem::restore_state(const AgentSystemState& state, const Ag
         a.m_failures = s.failures;
         a.m_cooldown_until = s.cooldown_until;
         a.m_next_cooldown_end = s.next_cooldown_end;
+        if (!s.goal_failures.empty()) a.m_goal_failures = s.goal_failures;
+        if (!s.goal_cooldown_until.empty()) a.m_goal_cooldown_until = s.goal_cooldown_until;
         a.m_stats = s.stats;
         a.m_search_active = false;
         if (s.search_active) {

@@ -268,10 +268,34 @@ std::string closest_name(std::string_view name, const std::vector<std::string>& 
 
 namespace {
 
-enum Column : std::size_t { kName, kCost, kPre, kEff, kColumns };
-constexpr std::string_view kColumnNames[kColumns] = {"name", "cost", "preconditions", "effects"};
+// The four required columns, then the optional ones (`when`: a named goal's condition; `retry`: the
+// back-off of an action or a named goal).
+enum Column : std::size_t { kName, kCost, kPre, kEff, kWhen, kRetry, kColumns };
+constexpr std::size_t kRequired = 4;
+constexpr std::string_view kColumnNames[kColumns] = {"name", "cost", "preconditions", "effects", "when", "retry"};
+
+// An integer in 32 bits written as decimal digits with an optional sign.
+std::optional<std::int32_t> parse_int32(std::string_view s) {
+    s = trim(s);
+    if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+    std::int64_t v = 0;
+    const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size() || v < INT32_MIN || v > INT32_MAX) return std::nullopt;
+    return static_cast<std::int32_t>(v);
+}
 
 class CsvLoader {
+    struct Parts {
+        std::vector<goap::Literal> literals;
+        std::vector<goap::Comparison> comparisons;
+        std::vector<goap::NumericEffect> effects;
+    };
+    struct Priority {
+        double value = 0;
+        std::string variable;
+        double scale = 1, offset = 0;
+    };
+
 public:
     // With `tolerant`, errors of single rows are collected there and their rows skipped.
     CsvLoader(std::string_view text, std::string_view file, detail::TolerantDomain* tolerant = nullptr)
@@ -307,21 +331,26 @@ public:
             if (name_of(*r) == "@atoms") guarded([&] { read_atoms(*r); });
         if (m_tolerant) m_tolerant->atoms_declared = m_declared;
         for (const CsvRecord* r : rows)
+            if (name_of(*r).rfind("@variable:", 0) == 0) guarded([&] { read_variable(*r); });
+        for (const CsvRecord* r : rows)
             if (name_of(*r) == "@shared") guarded([&] { read_shared(*r); });
 
         struct NamedGoal {
             std::string name;
-            std::vector<goap::Literal> literals;
-            double priority;
+            Parts condition, when;
+            Priority priority;
+            goap::RetryPolicy retry;
         };
         std::vector<goap::Literal> start, goal;
+        std::vector<goap::NumericEffect> start_values;
+        std::vector<goap::Comparison> goal_cmps;
         bool has_start = false, has_goal = false;
         std::vector<NamedGoal> named;
         std::unordered_map<std::string, std::size_t> goal_lines;
         for (const CsvRecord* rp : rows) guarded([&] {
             const CsvRecord& r = *rp;
             const std::string name = name_of(r);
-            if (name == "@atoms" || name == "@shared") return;
+            if (name == "@atoms" || name == "@shared" || name.rfind("@variable:", 0) == 0) return;
             if (name.empty()) fail(r, kName, "missing action name (the row has other cells filled)");
             if (name == "@start") {
                 if (has_start) fail(r, kName, "a second @start row (the first is on line " + std::to_string(m_start_line) + ")");
@@ -329,14 +358,25 @@ public:
                 m_start_line = r.line;
                 require_empty(r, kCost, "@start");
                 require_empty(r, kPre, "@start");
-                start = literals(r, kEff);
+                require_empty_optional(r, "@start");
+                Parts p = parts(r, kEff);
+                for (const goap::NumericEffect& e : p.effects) {
+                    if (e.op != goap::EffectOp::Set)
+                        fail(r, kEff, "@start gives values: write 'var=value' (found '+=' or '-=' on '" +
+                                          printable(m_builder_var_name(e.var)) + "')");
+                    start_values.push_back(e);
+                }
+                start = std::move(p.literals);
             } else if (name == "@goal") {
                 if (has_goal) fail(r, kName, "a second @goal row (the first is on line " + std::to_string(m_goal_line) + ")");
                 has_goal = true;
                 m_goal_line = r.line;
                 require_empty(r, kCost, "@goal (a priority belongs to a named goal, @goal:NAME)");
                 require_empty(r, kEff, "@goal");
-                goal = literals(r, kPre);
+                require_empty_optional(r, "@goal (a condition or back-off belongs to a named goal, @goal:NAME)");
+                Parts p = parts(r, kPre);
+                goal = std::move(p.literals);
+                goal_cmps = std::move(p.comparisons);
                 if (m_tolerant) m_tolerant->goal_place = detail::Place{r.line, 0, m_headers[kPre]};
             } else if (name.rfind("@goal:", 0) == 0) {
                 const std::string goal_name(trim(std::string_view(name).substr(6)));
@@ -345,17 +385,13 @@ public:
                     fail(r, kName, "duplicate goal '" + printable(goal_name) + "' (also on line " + std::to_string(it->second) + ")");
                 goal_lines.emplace(goal_name, r.line);
                 require_empty(r, kEff, "a goal");
-                double priority = 0;
-                if (!trim(cell(r, kCost)).empty()) {
-                    const std::optional<double> p = parse_number(cell(r, kCost));
-                    if (!p) fail(r, kCost, "a goal's priority must be a finite number (found '" + printable(trim(cell(r, kCost))) + "')");
-                    priority = *p;
-                }
-                named.push_back(NamedGoal{goal_name, literals(r, kPre), priority});
+                NamedGoal g{goal_name, parts(r, kPre), parts(r, kWhen), priority(r), retry(r)};
+                named.push_back(std::move(g));
                 if (m_tolerant) m_tolerant->goals_place.push_back(detail::Place{r.line, 0, m_headers[kPre]});
             } else if (name.front() == '@') {
                 fail(r, kName, "unknown row kind '" + printable(name) +
-                                   "' (expected @atoms, @shared, @start, @goal or @goal:NAME; action names cannot start with '@')");
+                                   "' (expected @atoms, @variable:NAME, @shared, @start, @goal or @goal:NAME; action names "
+                                   "cannot start with '@')");
             } else {
                 read_action(r, name);
             }
@@ -364,17 +400,26 @@ public:
         DomainFile out;
         out.domain = m_builder.build();
         const std::size_t n = out.domain.atom_count();
-        out.start = goap::WorldState(n);
+        out.start = out.domain.make_state();
         for (const goap::Literal& l : start) out.start.set(l.atom, l.value);
-        if (has_goal) {
+        for (const goap::NumericEffect& e : start_values) out.start.set_value(e.var, e.value);
+        const auto condition = [&](const std::vector<goap::Literal>& lits, const std::vector<goap::Comparison>& cmps) {
             goap::Condition c(n);
-            for (const goap::Literal& l : goal) c.set(l.atom, l.value);
-            out.goal = std::move(c);
-        }
+            for (const goap::Literal& l : lits) c.set(l.atom, l.value);
+            for (const goap::Comparison& x : cmps) c.require(x);
+            return c;
+        };
+        if (has_goal) out.goal = condition(goal, goal_cmps);
         for (NamedGoal& g : named) {
-            goap::Condition c(n);
-            for (const goap::Literal& l : g.literals) c.set(l.atom, l.value);
-            out.goals.push_back(goap::Goal{std::move(g.name), std::move(c), g.priority});
+            goap::Goal goal_out{std::move(g.name), condition(g.condition.literals, g.condition.comparisons), g.priority.value,
+                                condition(g.when.literals, g.when.comparisons)};
+            if (!g.priority.variable.empty()) {
+                goal_out.priority_var = out.domain.find_variable(g.priority.variable);
+                goal_out.priority_scale = g.priority.scale;
+                goal_out.priority_offset = g.priority.offset;
+            }
+            goal_out.retry = g.retry;
+            out.goals.push_back(std::move(goal_out));
         }
         return out;
     }
@@ -424,6 +469,11 @@ private:
         return i < r.cells.size() ? std::string_view(r.cells[i]) : std::string_view();
     }
     std::string name_of(const CsvRecord& r) const { return std::string(trim(cell(r, kName))); }
+    // Optional columns a row kind does not use must be empty (or absent).
+    void require_empty_optional(const CsvRecord& r, const std::string& what) const {
+        for (const Column c : {kWhen, kRetry})
+            if (m_index[c] != std::string_view::npos) require_empty(r, c, what);
+    }
 
     void require_empty(const CsvRecord& r, Column c, const std::string& what) const {
         if (!trim(cell(r, c)).empty())
@@ -455,10 +505,10 @@ private:
             guarded([&] { throw LoadError(m_file, h.line, 0, "header",
                             "unknown column '" + printable(raw) + "'" +
                                 (guess.empty() ? std::string() : " (did you mean '" + guess + "'?)") +
-                                "; the columns are name, cost, preconditions, effects, and columns named 'notes' "
-                                "or starting with '_' are ignored"); });
+                                "; the columns are name, cost, preconditions, effects, optionally when and retry, "
+                                "and columns named 'notes' or starting with '_' are ignored"); });
         }
-        for (std::size_t c = 0; c < kColumns; ++c)
+        for (std::size_t c = 0; c < kRequired; ++c)
             if (m_index[c] == std::string_view::npos)
                 throw LoadError(m_file, h.line, 0, "header",
                                 "missing column '" + std::string(kColumnNames[c]) +
@@ -491,6 +541,7 @@ private:
     std::vector<std::string> names(const CsvRecord& r, const char* what) const {
         require_empty(r, kCost, what);
         require_empty(r, kPre, std::string(what) + " (list the atoms in the effects cell)");
+        require_empty_optional(r, what);
         std::vector<std::string> out;
         for (const CsvItem& item : items(r, kEff)) {
             if (item.kind != CsvItemKind::Atom || !item.value)
@@ -512,7 +563,118 @@ private:
     }
 
     void read_shared(const CsvRecord& r) {
-        for (const std::string& name : names(r, "@shared")) m_builder.set_shared(atom(r, kEff, name), true);
+        for (const std::string& name : names(r, "@shared")) {
+            if (const goap::VarId v = m_builder.find_variable(name); v.valid()) m_builder.set_shared(v, true);
+            else m_builder.set_shared(atom(r, kEff, name), true);
+        }
+    }
+
+    const std::string& m_builder_var_name(goap::VarId v) const { return m_var_names[v.value]; }
+
+    // `@variable:NAME` with the effects cell `MIN..MAX` (an integer variable) or `a|b|c` (an enumeration).
+    void read_variable(const CsvRecord& r) {
+        const std::string full = name_of(r);
+        const std::string name(trim(std::string_view(full).substr(10)));
+        if (name.empty()) fail(r, kName, "variable name missing after '@variable:'");
+        check_item_name(r, kName, name, "variable");
+        require_empty(r, kCost, "@variable");
+        require_empty(r, kPre, "@variable (its range or values go in the effects cell)");
+        require_empty_optional(r, "@variable");
+        if (m_builder.find_variable(name).valid()) fail(r, kName, "duplicate variable '" + printable(name) + "'");
+        if (m_builder.find_atom(name).valid()) fail(r, kName, "'" + printable(name) + "' is already an atom");
+        const std::string_view spec = trim(cell(r, kEff));
+        if (spec.empty())
+            fail(r, kEff, "missing range or values of variable '" + printable(name) +
+                              "' (write MIN..MAX for an integer, e.g. 0..10, or the values separated by '|', e.g. home|forest)");
+        goap::VarId id;
+        if (const std::size_t dots = spec.find(".."); dots != std::string_view::npos) {
+            const std::optional<std::int32_t> lo = parse_int32(spec.substr(0, dots));
+            const std::optional<std::int32_t> hi = parse_int32(spec.substr(dots + 2));
+            if (!lo || !hi)
+                fail(r, kEff, "range '" + printable(spec) + "' of variable '" + printable(name) +
+                                  "' must be MIN..MAX with two integers in the 32-bit range, e.g. 0..10");
+            if (*hi < *lo)
+                fail(r, kEff, "max (" + std::to_string(*hi) + ") is less than min (" + std::to_string(*lo) + ") for variable '" +
+                                  printable(name) + "'");
+            id = m_builder.add_integer_variable(name, *lo, *hi);
+        } else {
+            std::vector<std::string> values;
+            std::size_t pos = 0;
+            while (pos <= spec.size()) {
+                std::size_t end = spec.find('|', pos);
+                if (end == std::string_view::npos) end = spec.size();
+                const std::string value(trim(spec.substr(pos, end - pos)));
+                pos = end + 1;
+                if (value.empty()) fail(r, kEff, "an empty value in '" + printable(spec) + "' (values are separated by '|')");
+                check_item_name(r, kEff, value, "value");
+                if (std::find(values.begin(), values.end(), value) != values.end())
+                    fail(r, kEff, "duplicate value '" + printable(value) + "' of variable '" + printable(name) + "'");
+                values.push_back(value);
+            }
+            if (values.size() == 1 && parse_int32(values.front()))
+                fail(r, kEff, "'" + printable(spec) + "' is a single number: an integer variable is written MIN..MAX (e.g. 0.." +
+                                  printable(spec) + ")");
+            id = m_builder.add_enum_variable(name, values);
+            m_enum_values.emplace(id.value, std::move(values));
+        }
+        if (!id.valid()) fail(r, kName, "invalid variable '" + printable(name) + "'");
+        if (m_var_names.size() <= id.value) m_var_names.resize(id.value + 1);
+        m_var_names[id.value] = name;
+        m_var_bounds.resize(m_var_names.size());
+        const std::size_t dots = spec.find("..");
+        if (dots != std::string_view::npos) m_var_bounds[id.value] = {*parse_int32(spec.substr(0, dots)), *parse_int32(spec.substr(dots + 2))};
+        else m_var_bounds[id.value] = {0, static_cast<std::int32_t>(m_enum_values.at(id.value).size()) - 1};
+    }
+
+    void check_item_name(const CsvRecord& r, Column c, const std::string& name, const char* what) const {
+        if (name.find_first_of(";=<>|") != std::string::npos || name.front() == '!' || name.find("..") != std::string::npos ||
+            name.front() == '+' || name.back() == '+' || name.back() == '-')
+            fail(r, c, std::string(what) + " name '" + printable(name) +
+                           "' cannot be used in cells (no ';', '=', '<', '>', '|', '..', no leading '!' or '+', no trailing "
+                           "'+' or '-')");
+    }
+
+    bool is_enum(goap::VarId v) const { return m_enum_values.count(v.value) != 0; }
+
+    // The variable an item names, or a LoadError (with "did you mean" among the variables).
+    goap::VarId variable(const CsvRecord& r, Column c, const CsvItem& item) const {
+        const goap::VarId v = m_builder.find_variable(item.name);
+        if (v.valid()) return v;
+        if (m_var_names.empty())
+            fail(r, c, "numeric item '" + printable(item.text) + "' needs a variable '" + printable(item.name) +
+                           "': declare it in a row '@variable:" + printable(item.name) +
+                           "' with its range (e.g. 0..10) or values (e.g. home|forest) in the effects cell; a boolean item "
+                           "is 'atom' or '!atom'");
+        const std::string guess = closest_name(item.name, m_var_names);
+        fail(r, c, "unknown variable '" + printable(item.name) + "' in '" + printable(item.text) + "'" +
+                       (guess.empty() ? std::string(" (declare it in a row '@variable:" + printable(item.name) + "')")
+                                      : " (did you mean '" + printable(guess) + "'?)"));
+    }
+
+    // A value of `v` as written after an operator: an integer within its bounds, or a value name.
+    std::int32_t value_of(const CsvRecord& r, Column c, goap::VarId v, const CsvItem& item) const {
+        const std::string& name = m_var_names[v.value];
+        if (is_enum(v)) {
+            const std::vector<std::string>& values = m_enum_values.at(v.value);
+            const auto it = std::find(values.begin(), values.end(), item.operand);
+            if (it == values.end()) {
+                std::string list;
+                for (const std::string& x : values) list += (list.empty() ? "" : ", ") + x;
+                const std::string guess = closest_name(item.operand, values);
+                fail(r, c, "'" + printable(item.operand) + "' is not a value of '" + printable(name) + "'" +
+                               (guess.empty() ? "" : " (did you mean '" + printable(guess) + "'?)") + "; its values: " + printable(list));
+            }
+            return static_cast<std::int32_t>(it - values.begin());
+        }
+        const std::optional<std::int32_t> x = parse_int32(item.operand);
+        if (!x)
+            fail(r, c, "'" + printable(item.operand) + "' in '" + printable(item.text) + "' is not an integer ('" + printable(name) +
+                           "' is an integer variable)");
+        const auto [lo, hi] = m_var_bounds[v.value];
+        if (*x < lo || *x > hi)
+            fail(r, c, "value " + std::to_string(*x) + " in '" + printable(item.text) + "' is outside the bounds " +
+                           std::to_string(lo) + ".." + std::to_string(hi) + " of '" + printable(name) + "'");
+        return *x;
     }
 
     goap::AtomId atom(const CsvRecord& r, Column c, const std::string& name) {
@@ -532,25 +694,130 @@ private:
                                       : " (did you mean '" + printable(guess) + "'?)"));
     }
 
-    std::vector<goap::Literal> literals(const CsvRecord& r, Column c) {
+    // A condition (c != kEff) or effect (c == kEff) cell: atoms, comparisons or numeric effects.
+    Parts parts(const CsvRecord& r, Column c) {
         const bool effect = c == kEff;
-        std::vector<goap::Literal> out;
+        Parts out;
         for (const CsvItem& item : items(r, c)) {
             if (item.kind != CsvItemKind::Atom) {
-                const bool fits = (item.kind == CsvItemKind::Assignment) == effect;
-                std::string message = "numeric item '" + printable(item.text) + "' needs a variable '" + printable(item.name) +
-                                      "' declared as numeric, and this domain has boolean atoms only";
-                if (!fits)
-                    message += effect ? " (besides, '" + item.op + "' compares: an effect assigns with =, += or -=)"
-                                      : " (besides, '" + item.op + "' assigns: a condition compares with ==, !=, <, <=, > or >=)";
-                message += "; a boolean item is 'atom' or '!atom'";
-                fail(r, c, message);
+                if (!m_builder.find_variable(item.name).valid() && m_builder.find_atom(item.name).valid())
+                    fail(r, c, "'" + printable(item.name) + "' is an atom, not a variable: write '" + printable(item.name) + "' or '!" +
+                                   printable(item.name) + "' (found '" + printable(item.text) + "')");
+                const goap::VarId v = variable(r, c, item);
+                const std::string& name = m_var_names[v.value];
+                if ((item.kind == CsvItemKind::Assignment) != effect)
+                    fail(r, c, effect ? "'" + item.op + "' in '" + printable(item.text) +
+                                            "' compares: an effect assigns with =, += or -="
+                                      : "'" + item.op + "' in '" + printable(item.text) +
+                                            "' assigns: a condition compares with ==, !=, <, <=, > or >=");
+                if (effect) {
+                    goap::NumericEffect e{v, goap::EffectOp::Set, 0};
+                    if (item.op == "=") {
+                        e.value = value_of(r, c, v, item);
+                    } else {
+                        if (is_enum(v))
+                            fail(r, c, "'" + printable(name) + "' is an enumerated variable: only = sets it (found '" +
+                                           printable(item.text) + "')");
+                        const std::optional<std::int32_t> x = parse_int32(item.operand);
+                        if (!x || *x < 0)
+                            fail(r, c, "the amount in '" + printable(item.text) + "' must be an integer >= 0" +
+                                           (x ? " (use '" + std::string(item.op == "+=" ? "-=" : "+=") + "' to go the other way)" : ""));
+                        e.op = item.op == "+=" ? goap::EffectOp::Add : goap::EffectOp::Sub;
+                        e.value = *x;
+                    }
+                    for (const goap::NumericEffect& other : out.effects)
+                        if (other.var == v) fail(r, c, "variable '" + printable(name) + "' is changed twice");
+                    out.effects.push_back(e);
+                } else {
+                    static const std::pair<std::string_view, goap::CompareOp> ops[] = {
+                        {"==", goap::CompareOp::Eq}, {"!=", goap::CompareOp::Ne}, {"<", goap::CompareOp::Lt},
+                        {"<=", goap::CompareOp::Le}, {">", goap::CompareOp::Gt},  {">=", goap::CompareOp::Ge}};
+                    const auto* it = std::find_if(std::begin(ops), std::end(ops), [&](const auto& o) { return o.first == item.op; });
+                    if (is_enum(v) && it->second != goap::CompareOp::Eq && it->second != goap::CompareOp::Ne)
+                        fail(r, c, "'" + printable(name) + "' is an enumerated variable: only == and != compare it (found '" +
+                                       printable(item.text) + "')");
+                    out.comparisons.push_back(goap::Comparison{v, it->second, value_of(r, c, v, item)});
+                }
+                continue;
             }
+            if (m_builder.find_variable(item.name).valid())
+                fail(r, c, "'" + printable(item.name) + "' is a variable: " +
+                               (effect ? "write 'var=value', 'var+=n' or 'var-=n'" : "compare it, e.g. '" + printable(item.name) + ">=1'") +
+                               " (found '" + printable(item.text) + "')");
             const goap::AtomId id = atom(r, c, item.name);
-            for (const goap::Literal& l : out)
+            for (const goap::Literal& l : out.literals)
                 if (l.atom == id && l.value != item.value)
                     fail(r, c, "atom '" + printable(item.name) + "' is listed both as true and as false");
-            out.push_back(goap::Literal{id, item.value});
+            out.literals.push_back(goap::Literal{id, item.value});
+        }
+        return out;
+    }
+
+    // A named goal's priority: a number, or `[SCALE*]VAR[+OFFSET|-OFFSET]` reading an integer variable.
+    Priority priority(const CsvRecord& r) const {
+        Priority p;
+        const std::string_view text = trim(cell(r, kCost));
+        if (text.empty()) return p;
+        if (const std::optional<double> v = parse_number(text)) {
+            p.value = *v;
+            return p;
+        }
+        std::string_view rest = text;
+        const std::size_t star = rest.find('*');
+        const auto bad = [&]() {
+            fail(r, kCost, "a goal's priority must be a finite number or SCALE*VARIABLE+OFFSET (e.g. 1.5*hunger+2; found '" +
+                               printable(text) + "')");
+        };
+        if (star != std::string_view::npos) {
+            const std::optional<double> scale = parse_number(rest.substr(0, star));
+            if (!scale) bad();
+            p.scale = *scale;
+            rest = trim(rest.substr(star + 1));
+        }
+        std::size_t sign = std::string_view::npos;
+        for (std::size_t i = 1; i < rest.size(); ++i)
+            if ((rest[i] == '+' || rest[i] == '-') && rest[i - 1] != 'e' && rest[i - 1] != 'E') {
+                // the first sign after the name that starts a number
+                if (parse_number(rest.substr(i + 1))) {
+                    sign = i;
+                    break;
+                }
+            }
+        std::string_view name = trim(rest.substr(0, sign));
+        if (sign != std::string_view::npos) {
+            const std::optional<double> off = parse_number(rest.substr(sign + 1));
+            if (!off) bad();
+            p.offset = rest[sign] == '-' ? -*off : *off;
+        }
+        if (name.empty() || m_var_names.empty()) bad();
+        const goap::VarId v = m_builder.find_variable(name);
+        if (!v.valid()) {
+            const std::string guess = closest_name(name, m_var_names);
+            fail(r, kCost, "unknown variable '" + printable(name) + "' in the priority '" + printable(text) + "'" +
+                               (guess.empty() ? std::string(" (a priority is a number or SCALE*VARIABLE+OFFSET)")
+                                              : " (did you mean '" + printable(guess) + "'?)"));
+        }
+        if (is_enum(v)) fail(r, kCost, "'" + printable(name) + "' is an enumerated variable, not a number");
+        p.variable = std::string(name);
+        return p;
+    }
+
+    // The retry cell: empty (no back-off), `on` (3 failures, 60 ticks) or `after_failures=N; cooldown_ticks=T`.
+    goap::RetryPolicy retry(const CsvRecord& r) const {
+        const std::string_view text = trim(cell(r, kRetry));
+        if (text.empty()) return goap::RetryPolicy{};
+        goap::RetryPolicy out = goap::kDefaultRetry;
+        if (text == "on") return out;
+        std::vector<CsvItem> parsed;
+        if (const std::string error = parse_csv_items(text, parsed); !error.empty()) fail(r, kRetry, error);
+        for (const CsvItem& item : parsed) {
+            const bool known = item.name == "after_failures" || item.name == "cooldown_ticks";
+            std::int32_t v = -1;
+            if (item.kind == CsvItemKind::Assignment && item.op == "=") v = parse_int32(item.operand).value_or(-1);
+            if (!known || v < 0)
+                fail(r, kRetry, "expected 'on' or 'after_failures=N; cooldown_ticks=T' with integers >= 0 (found '" +
+                                    printable(item.text) + "')");
+            (item.name == "after_failures" ? out.after_failures : out.cooldown_ticks) = static_cast<std::uint32_t>(v);
         }
         return out;
     }
@@ -560,13 +827,15 @@ private:
         if (cost_text.empty()) fail(r, kCost, "missing cost (a finite number >= 0)");
         const std::optional<double> cost = parse_number(cost_text);
         if (!cost || *cost < 0) fail(r, kCost, "must be a finite number >= 0 (found '" + printable(cost_text) + "')");
-        const std::vector<goap::Literal> pre = literals(r, kPre);
-        const std::vector<goap::Literal> eff = literals(r, kEff);
-        const goap::DomainError err = m_builder.add_action(name, *cost, pre, eff);
+        if (m_index[kWhen] != std::string_view::npos) require_empty(r, kWhen, "an action (a condition of when it applies is a precondition)");
+        const Parts pre = parts(r, kPre);
+        const Parts eff = parts(r, kEff);
+        const goap::DomainError err = m_builder.add_action(name, *cost, pre.literals, eff.literals, pre.comparisons, eff.effects);
         if (err == goap::DomainError::DuplicateAction)
             fail(r, kName, "duplicate action '" + printable(name) + "' (also on line " + std::to_string(m_action_lines.at(name)) + ")");
         if (err != goap::DomainError::None) fail(r, kName, std::string(goap::to_string(err)));
         m_action_lines.emplace(name, r.line);
+        if (!trim(cell(r, kRetry)).empty()) (void)m_builder.set_retry(name, retry(r));
         if (m_tolerant) m_tolerant->action_place.push_back(detail::Place{r.line, 0, m_headers[kName]});
     }
 
@@ -583,6 +852,9 @@ private:
     std::size_t m_atoms_line = 0, m_start_line = 0, m_goal_line = 0;
     std::vector<std::string> m_declared_names;
     std::unordered_map<std::string, std::size_t> m_action_lines;
+    std::vector<std::string> m_var_names;                                 // by variable id
+    std::vector<std::pair<std::int32_t, std::int32_t>> m_var_bounds;      // by variable id
+    std::unordered_map<std::uint32_t, std::vector<std::string>> m_enum_values;  // enumerations' value names
 };
 
 // ---- writers ----------------------------------------------------------------------------------------
@@ -596,6 +868,35 @@ void check_atom_name(const std::string& name) {
                                     "spaces, without ';', '=', '<', '>' and not start with '!')");
 }
 
+// Variable names and enumeration values: also no '|', '..', no leading '+', no trailing '+' or '-'
+// (the reader would split or misread them).
+void check_var_name(const std::string& name, const char* what) {
+    const bool bad = name.empty() || trim(name).size() != name.size() || name.find_first_of(";=<>|*") != std::string::npos ||
+                     name.front() == '!' || name.front() == '+' || name.back() == '+' || name.back() == '-' ||
+                     name.find("..") != std::string::npos || parse_number(name).has_value();
+    if (bad)
+        throw std::invalid_argument(std::string(what) + " '" + printable(name) +
+                                    "' cannot be written as a CSV item (no surrounding spaces, ';', '=', '<', '>', '|', '*', "
+                                    "'..', no leading '!' or '+', no trailing '+' or '-', not a number)");
+}
+
+std::string_view compare_text(goap::CompareOp op) {
+    switch (op) {
+        case goap::CompareOp::Eq: return "==";
+        case goap::CompareOp::Ne: return "!=";
+        case goap::CompareOp::Lt: return "<";
+        case goap::CompareOp::Le: return "<=";
+        case goap::CompareOp::Gt: return ">";
+        case goap::CompareOp::Ge: return ">=";
+    }
+    return "==";
+}
+
+std::string value_text(const goap::Domain& d, goap::VarId v, std::int32_t value) {
+    if (d.variable_kind(v) == goap::VariableKind::Enumeration) return d.variable_values(v)[static_cast<std::size_t>(value)];
+    return std::to_string(value);
+}
+
 std::string items_of(const goap::Domain& d, const goap::Condition& c) {
     std::string out;
     c.for_each([&](goap::Literal l) {
@@ -603,11 +904,30 @@ std::string items_of(const goap::Domain& d, const goap::Condition& c) {
         check_atom_name(name);
         out += (out.empty() ? "" : "; ") + std::string(l.value ? "" : "!") + name;
     });
+    for (const goap::Comparison& x : c.comparisons())
+        out += (out.empty() ? "" : "; ") + d.variable_name(x.var) + std::string(compare_text(x.op)) + value_text(d, x.var, x.value);
     return out;
 }
 
-std::string row(std::string_view name, std::string_view cost, std::string_view pre, std::string_view eff) {
-    return csv_field(name) + ',' + csv_field(cost) + ',' + csv_field(pre) + ',' + csv_field(eff) + "\r\n";
+std::string effect_items(const goap::Domain& d, goap::ActionId a) {
+    std::string out = items_of(d, d.effects(a));
+    for (const goap::NumericEffect& e : d.numeric_effects(a)) {
+        const char* op = e.op == goap::EffectOp::Set ? "=" : e.op == goap::EffectOp::Add ? "+=" : "-=";
+        const std::string v = e.op == goap::EffectOp::Set ? value_text(d, e.var, e.value) : std::to_string(e.value);
+        out += (out.empty() ? "" : "; ") + d.variable_name(e.var) + op + v;
+    }
+    return out;
+}
+
+std::string retry_text(const goap::RetryPolicy& r) {
+    return "after_failures=" + std::to_string(r.after_failures) + "; cooldown_ticks=" + std::to_string(r.cooldown_ticks);
+}
+
+std::string row(std::string_view name, std::string_view cost, std::string_view pre, std::string_view eff, bool extra,
+                std::string_view when = {}, std::string_view retry = {}) {
+    std::string out = csv_field(name) + ',' + csv_field(cost) + ',' + csv_field(pre) + ',' + csv_field(eff);
+    if (extra) out += ',' + csv_field(when) + ',' + csv_field(retry);
+    return out + "\r\n";
 }
 
 }  // namespace
@@ -635,21 +955,13 @@ DomainFile load_domain_csv(const std::filesystem::path& path) {
     return parse_domain_csv(text, input_name(path));
 }
 
-namespace {
-// The writers know boolean atoms only: a domain with numeric or enumerated variables is refused rather
-// than written without them (a silent loss).
-void refuse_variables(const goap::Domain& d, const char* format) {
-    if (d.variable_count() > 0)
-        throw std::invalid_argument(std::string("cannot write this domain as ") + format +
-                                    ": it has numeric or enumerated variables, which the domain writers do not "
-                                    "support yet (keep the JSON file as the source)");
-}
-}  // namespace
-
 std::string write_domain_csv(const DomainFile& file) {
     const goap::Domain& d = file.domain;
-    refuse_variables(d, "CSV");
-    std::string out = "name,cost,preconditions,effects\r\n";
+    // The optional columns `when` and `retry` are written only when some goal or action uses them.
+    bool extra = false;
+    for (std::uint32_t i = 0; i < d.action_count(); ++i) extra |= d.retry_policy(goap::ActionId(i)) != goap::RetryPolicy{};
+    for (const goap::Goal& g : file.goals) extra |= !g.when.empty() || g.retry != goap::RetryPolicy{};
+    std::string out = extra ? "name,cost,preconditions,effects,when,retry\r\n" : "name,cost,preconditions,effects\r\n";
     std::string atoms, shared, start;
     for (std::uint32_t i = 0; i < d.atom_count(); ++i) {
         const goap::AtomId a(i);
@@ -658,14 +970,37 @@ std::string write_domain_csv(const DomainFile& file) {
         if (d.is_shared(a)) shared += (shared.empty() ? "" : "; ") + d.atom_name(a);
         if (a.value < file.start.atom_count() && file.start.get(a)) start += (start.empty() ? "" : "; ") + d.atom_name(a);
     }
-    out += row("@atoms", "", "", atoms);
-    if (!shared.empty()) out += row("@shared", "", "", shared);
-    out += row("@start", "", "", start);
-    if (file.goal) out += row("@goal", "", items_of(d, *file.goal), "");
+    out += row("@atoms", "", "", atoms, extra);
+    for (std::uint32_t i = 0; i < d.variable_count(); ++i) {
+        const goap::VarId v(i);
+        check_var_name(d.variable_name(v), "variable");
+        std::string spec;
+        if (d.variable_kind(v) == goap::VariableKind::Enumeration) {
+            for (const std::string& value : d.variable_values(v)) {
+                check_var_name(value, "value");
+                spec += (spec.empty() ? "" : "|") + value;
+            }
+        } else {
+            spec = std::to_string(d.variable_min(v)) + ".." + std::to_string(d.variable_max(v));
+        }
+        out += row("@variable:" + d.variable_name(v), "", "", spec, extra);
+        if (d.is_shared(v)) shared += (shared.empty() ? "" : "; ") + d.variable_name(v);
+        if (file.start.var_count() == d.variable_count())
+            start += (start.empty() ? "" : "; ") + d.variable_name(v) + "=" + value_text(d, v, file.start.value(v));
+    }
+    if (!shared.empty()) out += row("@shared", "", "", shared, extra);
+    out += row("@start", "", "", start, extra);
+    if (file.goal) out += row("@goal", "", items_of(d, *file.goal), "", extra);
     for (const goap::Goal& g : file.goals) {
         if (g.name.empty() || trim(g.name).size() != g.name.size())
             throw std::invalid_argument("goal '" + printable(g.name) + "' cannot be written (empty or surrounded by spaces)");
-        out += row("@goal:" + g.name, format_number(g.priority), items_of(d, g.condition), "");
+        std::string priority = format_number(g.priority);
+        if (g.priority_var.valid())
+            priority = format_number(g.priority_scale) + "*" + d.variable_name(g.priority_var) +
+                       (g.priority_offset < 0 || std::signbit(g.priority_offset) ? "-" : "+") +
+                       format_number(std::fabs(g.priority_offset));
+        out += row("@goal:" + g.name, priority, items_of(d, g.condition), "", extra, g.when.empty() ? "" : items_of(d, g.when),
+                   g.retry == goap::RetryPolicy{} ? "" : retry_text(g.retry));
     }
     for (std::uint32_t i = 0; i < d.action_count(); ++i) {
         const goap::ActionId a(i);
@@ -674,7 +1009,8 @@ std::string write_domain_csv(const DomainFile& file) {
             throw std::invalid_argument("action '" + printable(name) +
                                         "' cannot be written as a CSV row (names must not start with '@' or have "
                                         "surrounding spaces)");
-        out += row(name, format_number(d.action_cost(a)), items_of(d, d.preconditions(a)), items_of(d, d.effects(a)));
+        out += row(name, format_number(d.action_cost(a)), items_of(d, d.preconditions(a)), effect_items(d, a), extra, "",
+                   d.retry_policy(a) == goap::RetryPolicy{} ? "" : retry_text(d.retry_policy(a)));
     }
     return out;
 }
@@ -682,24 +1018,50 @@ std::string write_domain_csv(const DomainFile& file) {
 std::string write_domain_json(const DomainFile& file) {
     using Json = nlohmann::ordered_json;
     const goap::Domain& d = file.domain;
-    refuse_variables(d, "JSON");
     const auto number = [](double v) -> Json {
-        if (v == std::floor(v) && std::fabs(v) < 9.0e15) return static_cast<std::int64_t>(v);
+        if (v == std::floor(v) && std::fabs(v) < 9.0e15 && !(v == 0 && std::signbit(v))) return static_cast<std::int64_t>(v);
         return v;
+    };
+    const auto value = [&](goap::VarId v, std::int32_t x) -> Json {
+        if (d.variable_kind(v) == goap::VariableKind::Enumeration) return d.variable_values(v)[static_cast<std::size_t>(x)];
+        return x;
     };
     const auto object = [&](const goap::Condition& c) {
         Json j = Json::object();
         c.for_each([&](goap::Literal l) { j[d.atom_name(l.atom)] = l.value; });
+        for (const goap::Comparison& x : c.comparisons()) j[d.variable_name(x.var)] = Json::array({std::string(compare_text(x.op)), value(x.var, x.value)});
         return j;
     };
-    Json atoms = Json::array(), shared = Json::array(), start = Json::object();
+    const auto retry = [](const goap::RetryPolicy& r) {
+        Json j = Json::object();
+        j["after_failures"] = r.after_failures;
+        j["cooldown_ticks"] = r.cooldown_ticks;
+        return j;
+    };
+    Json atoms = Json::array(), shared = Json::array(), start = Json::object(), variables = Json::object();
     for (std::uint32_t i = 0; i < d.atom_count(); ++i) {
         const goap::AtomId a(i);
         atoms.push_back(d.atom_name(a));
         if (d.is_shared(a)) shared.push_back(d.atom_name(a));
         if (a.value < file.start.atom_count() && file.start.get(a)) start[d.atom_name(a)] = true;
     }
+    for (std::uint32_t i = 0; i < d.variable_count(); ++i) {
+        const goap::VarId v(i);
+        Json spec = Json::object();
+        if (d.variable_kind(v) == goap::VariableKind::Enumeration) {
+            Json values = Json::array();
+            for (const std::string& x : d.variable_values(v)) values.push_back(x);
+            spec["values"] = values;
+        } else {
+            spec["min"] = d.variable_min(v);
+            spec["max"] = d.variable_max(v);
+        }
+        if (d.is_shared(v)) spec["shared"] = true;
+        variables[d.variable_name(v)] = spec;
+        if (file.start.var_count() == d.variable_count()) start[d.variable_name(v)] = value(v, file.start.value(v));
+    }
     std::string out = "{\n  \"atoms\": " + atoms.dump() + ",\n";
+    if (!variables.empty()) out += "  \"variables\": " + variables.dump() + ",\n";
     if (!shared.empty()) out += "  \"shared\": " + shared.dump() + ",\n";
     out += "  \"actions\": [";
     for (std::uint32_t i = 0; i < d.action_count(); ++i) {
@@ -708,7 +1070,12 @@ std::string write_domain_json(const DomainFile& file) {
         j["name"] = d.action_name(a);
         j["cost"] = number(d.action_cost(a));
         j["preconditions"] = object(d.preconditions(a));
-        j["effects"] = object(d.effects(a));
+        Json eff = object(d.effects(a));
+        for (const goap::NumericEffect& e : d.numeric_effects(a))
+            eff[d.variable_name(e.var)] = Json::array({e.op == goap::EffectOp::Set ? "=" : e.op == goap::EffectOp::Add ? "+" : "-",
+                                                       e.op == goap::EffectOp::Set ? value(e.var, e.value) : Json(e.value)});
+        j["effects"] = eff;
+        if (d.retry_policy(a) != goap::RetryPolicy{}) j["retry"] = retry(d.retry_policy(a));
         out += std::string(i ? "," : "") + "\n    " + j.dump();
     }
     out += d.action_count() ? "\n  ],\n" : "],\n";
@@ -720,7 +1087,17 @@ std::string write_domain_json(const DomainFile& file) {
             const goap::Goal& g = file.goals[i];
             Json j = Json::object();
             j["conditions"] = object(g.condition);
-            j["priority"] = number(g.priority);
+            if (g.priority_var.valid()) {
+                Json p = Json::object();
+                p["variable"] = d.variable_name(g.priority_var);
+                p["scale"] = number(g.priority_scale);
+                p["offset"] = number(g.priority_offset);
+                j["priority"] = p;
+            } else {
+                j["priority"] = number(g.priority);
+            }
+            if (!g.when.empty()) j["when"] = object(g.when);
+            if (g.retry != goap::RetryPolicy{}) j["retry"] = retry(g.retry);
             out += std::string(i ? "," : "") + "\n    " + Json(g.name).dump() + ": " + j.dump();
         }
         out += "\n  }";

@@ -742,6 +742,7 @@ private:
             std::vector<goap::Literal> when;
             std::vector<goap::Comparison> when_cmps;
             Priority dynamic;
+            goap::RetryPolicy retry{};
         };
         std::vector<NamedGoal> named;
         if (root.contains("goals")) {
@@ -752,9 +753,10 @@ private:
                 const Path gp = p / name;
                 if (name.empty()) fail(gp, "goal name must not be empty");
                 expect_type(g, Json::value_t::object, gp, "an object {\"conditions\": {atom: bool}, \"priority\": number}");
-                check_keys(g, gp, {"conditions", "priority", "when"});
+                check_keys(g, gp, {"conditions", "priority", "when", "retry"});
                 if (!g.contains("conditions")) fail(gp / "conditions", "missing required field (an object atom -> bool)");
-                NamedGoal ng{name, {}, 0.0, {}, {}, {}, {}};
+                NamedGoal ng{name, {}, 0.0, {}, {}, {}, {}, {}};
+                if (g.contains("retry")) ng.retry = retry_policy(g["retry"], gp / "retry");
                 condition_parts(g["conditions"], gp / "conditions", ng.literals, ng.cmps);
                 if (g.contains("when")) condition_parts(g["when"], gp / "when", ng.when, ng.when_cmps);
                 if (g.contains("priority")) {
@@ -790,6 +792,7 @@ private:
             goap::Goal goal_out{std::move(g.name), condition(g.literals, g.cmps, n), g.priority, condition(g.when, g.when_cmps, n),
                                 goap::VarId(), g.dynamic.scale, g.dynamic.offset};
             if (!g.dynamic.variable.empty()) goal_out.priority_var = out.domain.find_variable(g.dynamic.variable);
+            goal_out.retry = g.retry;
             out.goals.push_back(std::move(goal_out));
         }
         return out;

@@ -28,6 +28,21 @@ std::string_view to_string(LintKind kind) noexcept {
 
 namespace {
 
+// Comparisons and numeric effects of an action as sorted numbers (order carries no meaning), so that
+// actions differing only in their numbers are not duplicates.
+std::vector<std::int64_t> numeric_key(std::span<const goap::Comparison> cmps, std::span<const goap::NumericEffect> effs) {
+    std::vector<std::int64_t> c, e;
+    for (const goap::Comparison& x : cmps)
+        c.push_back((static_cast<std::int64_t>(x.var.value) << 36) | (static_cast<std::int64_t>(x.op) << 32) | static_cast<std::uint32_t>(x.value));
+    for (const goap::NumericEffect& x : effs)
+        e.push_back((static_cast<std::int64_t>(x.var.value) << 36) | (static_cast<std::int64_t>(x.op) << 32) | static_cast<std::uint32_t>(x.value));
+    std::sort(c.begin(), c.end());
+    std::sort(e.begin(), e.end());
+    c.push_back(-1);  // separator: comparisons, then effects
+    c.insert(c.end(), e.begin(), e.end());
+    return c;
+}
+
 using detail::printable;
 
 detail::TolerantDomain read_tolerant(std::string_view text, DomainFormat format, std::string_view file_name) {
@@ -124,7 +139,8 @@ void check_domain(const detail::TolerantDomain& t, const LintOptions& options, s
 
     // Actions that can never apply, effects that change nothing, duplicates.
     const std::vector<bool> reached = goap::relaxed_reachable(d, f.start);
-    std::map<std::tuple<std::vector<std::uint64_t>, std::vector<std::uint64_t>, std::vector<std::uint64_t>, std::vector<std::uint64_t>>,
+    std::map<std::tuple<std::vector<std::uint64_t>, std::vector<std::uint64_t>, std::vector<std::uint64_t>, std::vector<std::uint64_t>,
+                        std::vector<std::int64_t>>,
              std::uint32_t>
         seen;
     for (std::uint32_t i = 0; i < actions; ++i) {
@@ -137,7 +153,7 @@ void check_domain(const detail::TolerantDomain& t, const LintOptions& options, s
             out.push_back(finding(LintKind::NeverApplies, action_at(i),
                                   "action '" + name + "' can never apply from the start state: nothing makes " +
                                       items(d, blocked) + " hold"));
-        if (d.effect_literals(a).empty()) {
+        if (d.effect_literals(a).empty() && d.numeric_effects(a).empty()) {
             out.push_back(finding(LintKind::NoEffect, action_at(i), "action '" + name + "' has no effects"));
         } else {
             std::vector<goap::Literal> idle;
@@ -151,14 +167,15 @@ void check_domain(const detail::TolerantDomain& t, const LintOptions& options, s
                                           " change" + (idle.size() > 1 ? "" : "s") +
                                           " nothing (the action's preconditions already demand " +
                                           (idle.size() > 1 ? "them)" : "it)") +
-                                          (idle.size() == d.effect_literals(a).size() ? "; the action does nothing" : "")));
+                                          (idle.size() == d.effect_literals(a).size() && d.numeric_effects(a).empty() ? "; the action does nothing" : "")));
         }
         const goap::Condition& pre = d.preconditions(a);
         const goap::Condition& eff = d.effects(a);
         const auto key = std::make_tuple(std::vector<std::uint64_t>(pre.care().words().begin(), pre.care().words().end()),
                                          std::vector<std::uint64_t>(pre.values().words().begin(), pre.values().words().end()),
                                          std::vector<std::uint64_t>(eff.care().words().begin(), eff.care().words().end()),
-                                         std::vector<std::uint64_t>(eff.values().words().begin(), eff.values().words().end()));
+                                         std::vector<std::uint64_t>(eff.values().words().begin(), eff.values().words().end()),
+                                         numeric_key(pre.comparisons(), d.numeric_effects(a)));
         const auto [it, fresh] = seen.emplace(key, i);
         // Same conditions at another cost is a choice (costs may be overridden per call), not a copy.
         if (!fresh && d.action_cost(a) == d.action_cost(goap::ActionId(it->second))) {

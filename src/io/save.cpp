@@ -104,6 +104,8 @@ Json agent_json(const goap::AgentState& s) {
     j["failures"] = s.failures;
     j["cooldown_until"] = s.cooldown_until;
     j["next_cooldown_end"] = s.next_cooldown_end;
+    if (!s.goal_failures.empty()) j["goal_failures"] = s.goal_failures;
+    if (!s.goal_cooldown_until.empty()) j["goal_cooldown_until"] = s.goal_cooldown_until;
     j["stats"] = stats_json(s.stats);
     return j;
 }
@@ -387,7 +389,7 @@ public:
                          "replan_requested", "dirty", "abort_hook_pending", "abort_hook_action", "abort_hook_reason", "abort_hook_ticks",
                          "priorities", "selecting", "speculative", "any_failed", "candidates", "candidate", "search_active", "search_start",
                          "search_mask", "search_enabled", "search_costs", "search_expanded", "failures", "cooldown_until",
-                         "next_cooldown_end", "stats"});
+                         "next_cooldown_end", "goal_failures", "goal_cooldown_until", "stats"});
         goap::AgentState s;
         const auto m = [&](const char* key) -> const Json& { return member(j, path, key); };
         const auto p = [&](const char* key) { return path / key; };
@@ -442,6 +444,10 @@ public:
         s.failures = u32s("failures");
         s.cooldown_until = vec<std::uint64_t>(m("cooldown_until"), p("cooldown_until"), [&](const Json& v, const JsonPath& q) { return u64(v, q); });
         s.next_cooldown_end = get("next_cooldown_end");
+        if (j.contains("goal_failures")) s.goal_failures = u32s("goal_failures");  // optional: goal back-off in progress
+        if (j.contains("goal_cooldown_until"))
+            s.goal_cooldown_until = vec<std::uint64_t>(m("goal_cooldown_until"), p("goal_cooldown_until"),
+                                                       [&](const Json& v, const JsonPath& q) { return u64(v, q); });
         s.stats = stats(m("stats"), p("stats"));
         return s;
     }

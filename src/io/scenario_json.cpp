@@ -50,17 +50,33 @@ std::string name_list(const Names& names, std::size_t count) {
     return out;
 }
 
-// Rebuilds `domain` with the atoms in `extra` marked shared as well (ids and actions unchanged).
-goap::Domain with_shared(const goap::Domain& domain, const std::vector<goap::AtomId>& extra) {
+// Rebuilds `domain` with the atoms in `extra` (and the variables in `extra_vars`) marked shared as well
+// (ids, variables, actions and their back-off policies unchanged).
+goap::Domain with_shared(const goap::Domain& domain, const std::vector<goap::AtomId>& extra,
+                         const std::vector<goap::VarId>& extra_vars) {
     goap::DomainBuilder b;
     std::vector<bool> shared(domain.atom_count(), false);
     for (const goap::AtomId a : extra) shared[a.value] = true;
+    std::vector<bool> shared_vars(domain.variable_count(), false);
+    for (const goap::VarId v : extra_vars) shared_vars[v.value] = true;
     for (std::uint32_t i = 0; i < domain.atom_count(); ++i)
         b.add_atom(domain.atom_name(goap::AtomId(i)), shared[i] || domain.is_shared(goap::AtomId(i)));
+    for (std::uint32_t i = 0; i < domain.variable_count(); ++i) {
+        const goap::VarId v(i);
+        const bool sh = shared_vars[i] || domain.is_shared(v);
+        if (domain.variable_kind(v) == goap::VariableKind::Enumeration) {
+            const auto values = domain.variable_values(v);
+            const std::vector<std::string> copy(values.begin(), values.end());
+            (void)b.add_enum_variable(domain.variable_name(v), copy, sh);
+        } else {
+            (void)b.add_integer_variable(domain.variable_name(v), domain.variable_min(v), domain.variable_max(v), sh);
+        }
+    }
     for (std::uint32_t i = 0; i < domain.action_count(); ++i) {
         const goap::ActionId a(i);
         (void)b.add_action(domain.action_name(a), domain.action_cost(a), domain.precondition_literals(a),
-                           domain.effect_literals(a));
+                           domain.effect_literals(a), domain.preconditions(a).comparisons(), domain.numeric_effects(a));
+        (void)b.set_retry(domain.action_name(a), domain.retry_policy(a));
     }
     return b.build();
 }
@@ -198,27 +214,150 @@ private:
 
     enum class Owner { Any, Shared, Private };
 
-    std::vector<goap::Literal> literals(const Json& j, const JsonPath& path, Owner owner) const {
-        expect_type(j, Json::value_t::object, path, "an object mapping atom names to true/false");
-        std::vector<goap::Literal> out;
+    // ---- variables -------------------------------------------------------------------------------
+
+    goap::VarId variable(const std::string& name) const { return m_domain->find_variable(name); }
+
+    // An integer that fits in 32 bits, or a LoadError naming `path`.
+    std::int32_t int32_at(const Json& j, const JsonPath& path, const char* what) const {
+        if (!j.is_number()) fail(path, std::string("must be ") + what + " (found " + type_name(j) + ")");
+        if (!j.is_number_integer()) fail(path, std::string("must be ") + what + " (found a non-integer number)");
+        if (j.is_number_unsigned() && j.get<std::uint64_t>() > static_cast<std::uint64_t>(INT32_MAX))
+            fail(path, std::string("must be ") + what + " (out of the 32-bit range)");
+        const std::int64_t v = j.get<std::int64_t>();
+        if (v < INT32_MIN || v > INT32_MAX) fail(path, std::string("must be ") + what + " (out of the 32-bit range)");
+        return static_cast<std::int32_t>(v);
+    }
+
+    bool is_enum(goap::VarId v) const { return m_domain->variable_kind(v) == goap::VariableKind::Enumeration; }
+
+    // A value of `v`: an integer within its bounds, or one of the enumeration's value names.
+    std::int32_t var_value(goap::VarId v, const std::string& name, const Json& j, const JsonPath& path) const {
+        if (is_enum(v)) {
+            const auto values = m_domain->variable_values(v);
+            std::string list;
+            for (const std::string& x : values) list += (list.empty() ? "" : ", ") + x;
+            if (!j.is_string())
+                fail(path, "must be one of the values of '" + printable(name) + "' (" + printable(list) + "; found " + type_name(j) + ")");
+            const std::int32_t index = m_domain->find_variable_value(v, j.get_ref<const std::string&>());
+            if (index < 0)
+                fail(path, "'" + printable(j.get<std::string>()) + "' is not a value of '" + printable(name) + "' (values: " +
+                               printable(list) + ")");
+            return index;
+        }
+        if (j.is_string()) fail(path, "'" + printable(name) + "' is an integer variable (found a string)");
+        if (j.is_boolean()) fail(path, "'" + printable(name) + "' is a variable: expected an integer (found a boolean)");
+        const std::int32_t x = int32_at(j, path, "an integer");
+        if (!m_domain->in_bounds(v, x))
+            fail(path, "value " + std::to_string(x) + " is outside the bounds [" + std::to_string(m_domain->variable_min(v)) + ", " +
+                           std::to_string(m_domain->variable_max(v)) + "] of '" + printable(name) + "'");
+        return x;
+    }
+
+    // `"var": [op, value]` (a bare value means ==).
+    goap::Comparison comparison(goap::VarId v, const std::string& name, const Json& j, const JsonPath& path) const {
+        if (j.is_boolean()) fail(path, "'" + printable(name) + "' is a variable: expected [\"op\", value] (found a boolean)");
+        if (!j.is_array()) return goap::Comparison{v, goap::CompareOp::Eq, var_value(v, name, j, path)};
+        if (j.size() != 2 || !j[0].is_string()) fail(path, "must be [\"op\", value] with op one of ==, !=, <, <=, >, >=");
+        static const std::pair<std::string_view, goap::CompareOp> ops[] = {
+            {"==", goap::CompareOp::Eq}, {"!=", goap::CompareOp::Ne}, {"<", goap::CompareOp::Lt},
+            {"<=", goap::CompareOp::Le}, {">", goap::CompareOp::Gt},  {">=", goap::CompareOp::Ge}};
+        const std::string& op = j[0].get_ref<const std::string&>();
+        const auto* it = std::find_if(std::begin(ops), std::end(ops), [&](const auto& o) { return o.first == op; });
+        if (it == std::end(ops))
+            fail(path / 0, "unknown comparison '" + printable(op) + "' (expected ==, !=, <, <=, >, >=" +
+                               (op == "=" || op == "+" || op == "-" ? "; to change a variable use \"set\" or \"add\"" : "") + ")");
+        if (is_enum(v) && it->second != goap::CompareOp::Eq && it->second != goap::CompareOp::Ne)
+            fail(path / 0, "'" + printable(name) + "' is an enumerated variable: only == and != compare it");
+        return goap::Comparison{v, it->second, var_value(v, name, j[1], path / 1)};
+    }
+
+    void check_owner(bool shared, const std::string& kind, const std::string& key, const JsonPath& path, Owner owner) const {
+        if (owner == Owner::Shared && !shared)
+            fail(path, kind + " '" + printable(key) +
+                           "' is private (agent-owned): set it in an agent's \"state\" or a timeline entry with \"agent\"");
+        if (owner == Owner::Private && shared)
+            fail(path, kind + " '" + printable(key) +
+                           "' is shared (world-owned): set it in \"world\" or a timeline entry without \"agent\"");
+    }
+
+    [[noreturn]] void unknown_name(const std::string& key, const JsonPath& path) const {
+        fail(path, "unknown atom '" + printable(key) + "' (the domain has no such atom" +
+                       (m_domain->has_variables() ? " or variable)" : ")"));
+    }
+
+    // Assignments: atoms -> true/false, variables -> a value (an integer, or an enumeration's value name).
+    void assignments(const Json& j, const JsonPath& path, Owner owner, std::vector<goap::Literal>& lits,
+                     std::vector<goap::NumericEffect>& values) const {
+        expect_type(j, Json::value_t::object, path, "an object mapping atom names to true/false and variables to values");
         for (const auto& [key, value] : j.items()) {
-            const goap::AtomId id = atom(key, path / key);
+            if (const goap::VarId v = variable(key); v.valid()) {
+                check_owner(m_domain->is_shared(v), "variable", key, path / key, owner);
+                values.push_back(goap::NumericEffect{v, goap::EffectOp::Set, var_value(v, key, value, path / key)});
+                continue;
+            }
+            const goap::AtomId id = m_domain->find_atom(key);
+            if (!id.valid()) unknown_name(key, path / key);
             if (!value.is_boolean()) fail(path / key, std::string("must be true or false (found ") + type_name(value) + ")");
-            if (owner == Owner::Shared && !m_domain->is_shared(id))
-                fail(path / key, "atom '" + printable(key) +
-                                     "' is private (agent-owned): set it in an agent's \"state\" or a timeline entry with \"agent\"");
-            if (owner == Owner::Private && m_domain->is_shared(id))
-                fail(path / key, "atom '" + printable(key) +
-                                     "' is shared (world-owned): set it in \"world\" or a timeline entry without \"agent\"");
-            out.push_back(goap::Literal{id, value.get<bool>()});
+            check_owner(m_domain->is_shared(id), "atom", key, path / key, owner);
+            lits.push_back(goap::Literal{id, value.get<bool>()});
+        }
+    }
+
+    std::vector<goap::Literal> literals(const Json& j, const JsonPath& path, Owner owner) const {
+        std::vector<goap::Literal> lits;
+        std::vector<goap::NumericEffect> values;
+        assignments(j, path, owner, lits, values);
+        if (!values.empty()) fail(path / m_domain->variable_name(values.front().var), "a variable is not allowed here");
+        return lits;
+    }
+
+    // `"add": {var: amount}`: signed integer amounts on integer variables.
+    std::vector<goap::NumericEffect> additions(const Json& j, const JsonPath& path, Owner owner) const {
+        expect_type(j, Json::value_t::object, path, "an object mapping integer variables to signed amounts");
+        std::vector<goap::NumericEffect> out;
+        for (const auto& [key, value] : j.items()) {
+            const goap::VarId v = variable(key);
+            if (!v.valid()) {
+                if (m_domain->find_atom(key).valid())
+                    fail(path / key, "'" + printable(key) + "' is an atom: atoms are changed with \"set\"");
+                fail(path / key, "unknown variable '" + printable(key) + "' (the domain has no such variable)");
+            }
+            if (is_enum(v)) fail(path / key, "'" + printable(key) + "' is an enumerated variable: only \"set\" changes it");
+            check_owner(m_domain->is_shared(v), "variable", key, path / key, owner);
+            out.push_back(goap::NumericEffect{v, goap::EffectOp::Add, int32_at(value, path / key, "an integer amount")});
         }
         return out;
     }
 
+    // A condition: atoms -> true/false, variables -> [op, value] or a value (==).
     goap::Condition condition(const Json& j, const JsonPath& path) const {
+        expect_type(j, Json::value_t::object, path, "an object mapping atom names to true/false and variables to [\"op\", value]");
         goap::Condition c = m_domain->make_condition();
-        for (const goap::Literal l : literals(j, path, Owner::Any)) c.set(l.atom, l.value);
+        for (const auto& [key, value] : j.items()) {
+            if (const goap::VarId v = variable(key); v.valid()) {
+                c.require(comparison(v, key, value, path / key));
+                continue;
+            }
+            const goap::AtomId id = m_domain->find_atom(key);
+            if (!id.valid()) unknown_name(key, path / key);
+            if (!value.is_boolean()) fail(path / key, std::string("must be true or false (found ") + type_name(value) + ")");
+            c.set(id, value.get<bool>());
+        }
         return c;
+    }
+
+    goap::RetryPolicy retry_policy(const Json& j, const JsonPath& path) const {
+        expect_type(j, Json::value_t::object, path, "an object {\"after_failures\": int, \"cooldown_ticks\": int}");
+        check_keys(j, path, {"after_failures", "cooldown_ticks"});
+        goap::RetryPolicy r = goap::kDefaultRetry;
+        for (const char* key : {"after_failures", "cooldown_ticks"}) {
+            if (!j.contains(key)) continue;
+            const std::int32_t v = int32_at(j[key], path / key, "an integer >= 0");
+            if (v < 0) fail(path / key, "must be an integer >= 0");
+            (std::string_view(key) == "after_failures" ? r.after_failures : r.cooldown_ticks) = static_cast<std::uint32_t>(v);
+        }
+        return r;
     }
 
     // ---- domain -----------------------------------------------------------------------------------
@@ -336,15 +475,18 @@ private:
                                (names.empty() ? std::string(" (it has none)")
                                               : " (available: " + name_list(names, m_domain_file->goals.size()) + ")"));
             }
-            return goap::ScenarioGoal{goal->name, goal->condition, goal->priority, {}};
+            return goap::ScenarioGoal{goal->name, goal->condition,    goal->priority,       {},        goal->when,
+                                      goal->priority_var, goal->priority_scale, goal->priority_offset, goal->retry};
         }
         expect_type(g, Json::value_t::object, path, "a goal name or an object {\"name\", \"conditions\", \"priority\"}");
-        check_keys(g, path, {"name", "conditions", "priority"});
+        check_keys(g, path, {"name", "conditions", "priority", "when", "retry"});
         goap::ScenarioGoal goal;
         if (!g.contains("name")) fail(path / "name", "missing required field (a non-empty string)");
         goal.name = string(g["name"], path / "name", "a non-empty string");
         if (!g.contains("conditions")) fail(path / "conditions", "missing required field (an object atom -> bool)");
         goal.condition = condition(g["conditions"], path / "conditions");
+        if (g.contains("when")) goal.when = condition(g["when"], path / "when");
+        if (g.contains("retry")) goal.retry = retry_policy(g["retry"], path / "retry");
         if (g.contains("priority")) {
             const Json& p = g["priority"];
             const JsonPath pp = path / "priority";
@@ -366,8 +508,23 @@ private:
                     rule.value = r["value"].get<double>();
                     goal.rules.push_back(std::move(rule));
                 }
+            } else if (p.is_object()) {
+                check_keys(p, pp, {"variable", "scale", "offset"});
+                if (!p.contains("variable") || !p["variable"].is_string())
+                    fail(pp / "variable", "missing required field (the name of an integer variable)");
+                const std::string name = p["variable"].get<std::string>();
+                goal.priority_var = variable(name);
+                if (!goal.priority_var.valid())
+                    fail(pp / "variable", "unknown variable '" + printable(name) + "' (the domain has no such variable)");
+                if (is_enum(goal.priority_var)) fail(pp / "variable", "'" + printable(name) + "' is an enumerated variable, not a number");
+                for (const char* key : {"scale", "offset"}) {
+                    if (!p.contains(key)) continue;
+                    if (!p[key].is_number() || !std::isfinite(p[key].get<double>())) fail(pp / key, "must be a finite number");
+                    (std::string_view(key) == "scale" ? goal.priority_scale : goal.priority_offset) = p[key].get<double>();
+                }
             } else {
-                fail(pp, std::string("must be a number or an array of rules (found ") + type_name(p) + ")");
+                fail(pp, std::string("must be a number, an array of rules or {\"variable\", \"scale\", \"offset\"} (found ") +
+                             type_name(p) + ")");
             }
         }
         return goal;
@@ -386,8 +543,13 @@ private:
         agent.type = string(a["type"], path / "type", "a type name");
         if (!types.count(agent.type)) fail(path / "type", "unknown type '" + printable(agent.type) + "' (not in \"types\")");
         agent.state = m_domain_file->start;  // the domain's start; the runtime ignores its shared part
-        if (a.contains("state"))
-            for (const goap::Literal l : literals(a["state"], path / "state", Owner::Private)) agent.state.set(l.atom, l.value);
+        if (a.contains("state")) {
+            std::vector<goap::Literal> lits;
+            std::vector<goap::NumericEffect> values;
+            assignments(a["state"], path / "state", Owner::Private, lits, values);
+            for (const goap::Literal l : lits) agent.state.set(l.atom, l.value);
+            for (const goap::NumericEffect& v : values) agent.state.set_value(v.var, v.value);
+        }
         if (a.contains("goals")) {
             const JsonPath gp = path / "goals";
             expect_type(a["goals"], Json::value_t::array, gp, "an array of goals");
@@ -405,8 +567,8 @@ private:
 
     void read_event(const Json& e, const JsonPath& path, const std::set<std::string>& agents,
                     std::vector<goap::ScenarioEvent>& out) const {
-        expect_type(e, Json::value_t::object, path, "an object {\"tick\", \"agent\", and one of set/fail/abort/cost/enable}");
-        check_keys(e, path, {"tick", "agent", "set", "fail", "abort", "cost", "enable"});
+        expect_type(e, Json::value_t::object, path, "an object {\"tick\", \"agent\", and one of set/add/expect/fail/abort/cost/enable}");
+        check_keys(e, path, {"tick", "agent", "set", "add", "expect", "fail", "abort", "cost", "enable"});
         if (!e.contains("tick")) fail(path / "tick", "missing required field (an integer >= 0)");
         goap::ScenarioEvent base;
         base.tick = integer(e["tick"], path / "tick", 0);
@@ -415,14 +577,33 @@ private:
             if (!agents.count(base.agent)) fail(path / "agent", "unknown agent '" + printable(base.agent) + "'");
         }
         int kinds = 0;
-        for (const char* k : {"set", "fail", "abort", "cost", "enable"}) kinds += e.contains(k) ? 1 : 0;
-        if (kinds != 1) fail(path, "a timeline entry holds exactly one of: set, fail, abort, cost, enable");
+        for (const char* k : {"set", "add", "expect", "fail", "abort", "cost", "enable"}) kinds += e.contains(k) ? 1 : 0;
+        if (kinds != 1) fail(path, "a timeline entry holds exactly one of: set, add, expect, fail, abort, cost, enable");
         const auto need_agent = [&](const char* kind) {
             if (base.agent.empty()) fail(path / kind, std::string("\"") + kind + "\" needs an \"agent\"");
         };
         if (e.contains("set")) {
             base.kind = goap::ScenarioEventKind::Set;
-            base.literals = literals(e["set"], path / "set", base.agent.empty() ? Owner::Shared : Owner::Private);
+            assignments(e["set"], path / "set", base.agent.empty() ? Owner::Shared : Owner::Private, base.literals, base.values);
+            out.push_back(std::move(base));
+        } else if (e.contains("add")) {
+            base.kind = goap::ScenarioEventKind::Add;
+            base.values = additions(e["add"], path / "add", base.agent.empty() ? Owner::Shared : Owner::Private);
+            out.push_back(std::move(base));
+        } else if (e.contains("expect")) {
+            base.kind = goap::ScenarioEventKind::Expect;
+            base.expect = condition(e["expect"], path / "expect");
+            if (base.agent.empty()) {  // the world holds shared atoms and variables only
+                base.expect.for_each([&](goap::Literal l) {
+                    if (!m_domain->is_shared(l.atom))
+                        fail(path / "expect" / m_domain->atom_name(l.atom),
+                             "atom '" + printable(m_domain->atom_name(l.atom)) + "' is private (agent-owned): name the \"agent\" to check");
+                });
+                for (const goap::Comparison& c : base.expect.comparisons())
+                    if (!m_domain->is_shared(c.var))
+                        fail(path / "expect" / m_domain->variable_name(c.var), "variable '" + printable(m_domain->variable_name(c.var)) +
+                                                                                  "' is private (agent-owned): name the \"agent\" to check");
+            }
             out.push_back(std::move(base));
         } else if (e.contains("fail")) {
             need_agent("fail");
@@ -481,14 +662,23 @@ private:
             const JsonPath p = top / "shared";
             expect_type(root["shared"], Json::value_t::array, p, "an array of atom names");
             std::vector<goap::AtomId> extra;
-            for (std::size_t i = 0; i < root["shared"].size(); ++i)
-                extra.push_back(atom(string(root["shared"][i], p / i, "an atom name"), p / i));
-            s.domain = with_shared(s.domain, extra);
+            std::vector<goap::VarId> extra_vars;
+            for (std::size_t i = 0; i < root["shared"].size(); ++i) {
+                const std::string name = string(root["shared"][i], p / i, "an atom or variable name");
+                if (const goap::VarId v = variable(name); v.valid()) extra_vars.push_back(v);
+                else extra.push_back(atom(name, p / i));
+            }
+            s.domain = with_shared(s.domain, extra, extra_vars);
         }
 
         s.world = file.start;
-        if (root.contains("world"))
-            for (const goap::Literal l : literals(root["world"], top / "world", Owner::Shared)) s.world.set(l.atom, l.value);
+        if (root.contains("world")) {
+            std::vector<goap::Literal> lits;
+            std::vector<goap::NumericEffect> values;
+            assignments(root["world"], top / "world", Owner::Shared, lits, values);
+            for (const goap::Literal l : lits) s.world.set(l.atom, l.value);
+            for (const goap::NumericEffect& v : values) s.world.set_value(v.var, v.value);
+        }
         if (root.contains("ticks")) {
             s.ticks = integer(root["ticks"], top / "ticks", 1);
             if (s.ticks > kMaxScenarioTicks)

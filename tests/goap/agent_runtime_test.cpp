@@ -653,7 +653,7 @@ TEST(AgentRuntime, EventDescriptions) {
     s.tick();
     EXPECT_EQ(rec.text(),
               "tick 0 w replan: start\n"
-              "tick 0 w no plan for gz: unreachable z=true\n"
+              "tick 0 w no plan for gz: unreachable z=true; root causes (nothing enabled sets them) z=true\n"
               "tick 0 w plan found for gy: get_x, use_x (cost 3.5)\n"
               "tick 0 w goal chosen: gy (priority 1)\n"
               "tick 0 w action started: get_x\n"

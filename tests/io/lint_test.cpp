@@ -95,6 +95,25 @@ TEST(Lint, FindsEveryPlantedProblemInCsv) {
     EXPECT_EQ(column->line, 1u);
 }
 
+TEST(Lint, NumbersAreEffectsAndTellActionsApart) {
+    // chop_1 and chop_2 differ only in their numbers, fill only changes a variable: no finding; the
+    // true copy of chop_1 is found.
+    const char* csv =
+        "name,cost,preconditions,effects\n"
+        "@variable:wood,,,0..20\n"
+        "@start,,,wood=0\n"
+        "@goal,,wood>=5,\n"
+        "chop_1,1,wood<=19,wood+=1\n"
+        "chop_2,1,wood<=18,wood+=2\n"
+        "fill,1,,wood=20\n"
+        "chop_copy,1,wood<=19,wood+=1\n";
+    const io::LintReport r = io::lint_domain_text(csv, io::DomainFormat::Csv, "wood.csv");
+    EXPECT_EQ(find(r, io::LintKind::NoEffect, "fill"), nullptr);
+    ASSERT_EQ(r.findings.size(), 1u);
+    EXPECT_EQ(r.findings[0].kind, io::LintKind::DuplicateAction);
+    EXPECT_NE(r.findings[0].message.find("'chop_copy' has the same preconditions and effects as 'chop_1'"), std::string::npos);
+}
+
 TEST(Lint, ReportsAllErrorsOfAFileNotJustTheFirst) {
     const char* json = R"({"atoms": ["a", "b"],
       "actions": [{"name": "x", "cost": -1, "effects": {"a": true}},

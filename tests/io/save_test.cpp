@@ -183,7 +183,7 @@ constexpr const char* kDomain = R"({
   ],
   "start": {"hungry": true},
   "goals": {
-    "eat": {"conditions": {"hungry": false}, "priority": 10},
+    "eat": {"conditions": {"hungry": false}, "priority": 10, "retry": {"after_failures": 2, "cooldown_ticks": 5}},
     "rest": {"conditions": {"tired": false, "rested": true}, "priority": 5}
   }
 })";
@@ -192,7 +192,7 @@ struct Log : goap::AgentObserver {
     std::ostringstream out;
     void on_event(const goap::Agent& agent, const goap::AgentEvent& e) override {
         out << e.tick << " " << agent.id().index << " " << int(e.kind) << " a" << e.action.value << " g" << e.goal << " t" << int(e.trigger)
-            << " x" << e.expanded << " k" << e.ticks << " p" << e.plan.size() << "\n";
+            << " x" << e.expanded << " k" << e.ticks << " p" << e.plan.size() << " r" << e.root_causes.size() << "\n";
     }
 };
 
@@ -254,7 +254,7 @@ struct Town {
 
 TEST(SaveAgents, RoundTripMatchesTheUninterruptedSystemEventForEvent) {
     const io::DomainFile file = io::parse_domain_json(kDomain, "town.json");
-    std::size_t paused = 0, cooling = 0;  // saves with a paused search, with a cool-down running
+    std::size_t paused = 0, cooling = 0, goal_counting = 0;  // saves with a paused search, a cool-down, goal back-off state
     for (const std::uint64_t at : {1u, 2u, 5u, 17u, 23u, 40u, 61u, 77u}) {
         SCOPED_TRACE("saved at tick " + std::to_string(at));
         Town straight(file), first(file);
@@ -268,6 +268,7 @@ TEST(SaveAgents, RoundTripMatchesTheUninterruptedSystemEventForEvent) {
         for (const auto& a : save.agent_systems[0].agents) {
             paused += a && a->search_active ? 1 : 0;
             cooling += a && a->next_cooldown_end != UINT64_MAX ? 1 : 0;
+            goal_counting += a && !a->goal_failures.empty() ? 1 : 0;
         }
         const io::SaveFile loaded = io::parse_save(io::write_save(save), "town.save");
         Town second(file);
@@ -286,6 +287,7 @@ TEST(SaveAgents, RoundTripMatchesTheUninterruptedSystemEventForEvent) {
     }
     EXPECT_GT(paused, 0u) << "no save caught a paused search";
     EXPECT_GT(cooling, 0u) << "no save caught a cool-down";
+    EXPECT_GT(goal_counting, 0u) << "no save caught a goal's failure count or cool-down";
 }
 
 TEST(SaveAgents, RefusesAgentsTheGameCannotBind) {

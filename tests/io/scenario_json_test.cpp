@@ -157,7 +157,7 @@ TEST(ScenarioJson, SchemaErrorsNameTheField) {
     expect_error(scenario(types + R"("agents": [{"name": "ann", "type": "t", "goals": [{"name": "g", "conditions": {"zz": true}}]}])"),
                  "agents[0].goals[0].conditions.zz", "unknown atom 'zz'", "\"zz\"");
     expect_error(scenario(types + R"("agents": [{"name": "ann", "type": "t", "goals": [{"name": "g", "conditions": {}, "priority": "high"}]}])"),
-                 "agents[0].goals[0].priority", "a number or an array of rules", "\"priority\"", 1);
+                 "agents[0].goals[0].priority", "a number, an array of rules", "\"priority\"", 1);
     expect_error(scenario(types + R"("agents": [{"name": "world", "type": "t"}])"), "agents[0].name", "reserved", "\"name\"", 2);
     expect_error(scenario(types + R"("world": {"mine": true}, "agents": [])"), "world.mine", "is private (agent-owned)", "\"mine\": true", 3);
     // Timeline.

@@ -2,6 +2,7 @@
 //                [--png-every K --png-dir DIR]`: the village simulation (docs/demo.md).
 #include "cli_support.hpp"
 #include "commands.hpp"
+#include "progress.hpp"
 
 #include <gameplan/io/image.hpp>
 #include <gameplan/io/movingai.hpp>
@@ -49,6 +50,7 @@ struct DemoArgs {
     std::string save;             // write a save file here (at save_at, else at the end)
     std::uint64_t save_at = 0;    // tick to save at (0 = the last tick)
     std::string load;             // continue the village saved in this file
+    ProgressMode progress = ProgressMode::Auto;
 };
 
 volatile std::sig_atomic_t g_interrupted = 0;
@@ -258,7 +260,17 @@ int run_demo(DemoArgs args) {
     };
     if (args.png_every > 0) write_snapshot();
 
-    const std::uint64_t progress_every = std::max<std::uint64_t>(1, args.ticks / 10);
+    // Progress lines on stderr when there is no live view (the live view shows the tick itself).
+    ProgressLines progress("demo tick", args.ticks, live ? ProgressMode::Never : args.progress);
+    const auto progress_detail = [&] {
+        const village::Summary s = sim->summary();
+        char buf[200];
+        std::snprintf(buf, sizeof buf, "plans %llu, paths %llu, wood %llu, ore %llu, meals %llu, tick mean %.3f ms",
+                      static_cast<unsigned long long>(s.plans), static_cast<unsigned long long>(s.paths),
+                      static_cast<unsigned long long>(s.wood), static_cast<unsigned long long>(s.ore),
+                      static_cast<unsigned long long>(s.meals), s.tick_ms_mean);
+        return std::string(buf);
+    };
     const auto frame = args.fps > 0 ? std::chrono::duration<double>(1.0 / args.fps) : std::chrono::duration<double>(0);
     auto next_frame = Clock::now();
     auto rate_time = Clock::now();
@@ -295,13 +307,11 @@ int run_demo(DemoArgs args) {
             const auto now2 = Clock::now();
             if (next_frame > now2) std::this_thread::sleep_until(next_frame);
             else next_frame = now2;
-        } else if (sim->tick() % progress_every == 0 || sim->tick() == args.ticks) {
-            const village::Summary s = sim->summary();
-            std::cerr << "tick " << s.ticks << "/" << args.ticks << ": plans " << s.plans << ", paths " << s.paths
-                      << ", cycles " << s.cycles[0] << "/" << s.cycles[1] << "/" << s.cycles[2] << ", wood " << s.wood
-                      << ", ore " << s.ore << ", meals " << s.meals << ", tick mean " << s.tick_ms_mean << " ms\n";
+        } else if (progress.due()) {
+            progress.update(sim->tick(), progress_detail());
         }
     }
+    if (progress.enabled()) progress.finish(sim->tick(), progress_detail());
     const bool interrupted = g_interrupted != 0;
     if (args.png_every > 0 && sim->tick() % args.png_every != 0) write_snapshot();  // the final state too
     const village::Summary s = sim->summary();
@@ -331,6 +341,7 @@ void add_demo_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--domains", args->domains,
                     "Directory with woodcutter.json, miner.json, cook.json (default: examples/goap/village, built in)");
     cmd->add_flag("--json", args->json, "Print one JSON summary object (no live view)");
+    add_progress_flags(cmd, args->progress);
     CLI::Option* every = cmd->add_option("--png-every", args->png_every, "Write a PNG snapshot every K ticks")
                              ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000}));
     CLI::Option* dir = cmd->add_option("--png-dir", args->png_dir, "Directory for the snapshots (created if needed)");

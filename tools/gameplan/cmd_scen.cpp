@@ -3,6 +3,7 @@
 // last printed digit); inexact algorithms report their suboptimality instead.
 #include "cli_support.hpp"
 #include "commands.hpp"
+#include "progress.hpp"
 #include "navmesh_cli.hpp"
 
 #include <gameplan/io/movingai.hpp>
@@ -46,30 +47,7 @@ struct ScenArgs {
     bool dead_ends = false;
     bool json = false;
     std::uint64_t max_memory_mb = kDefaultMaxMemoryMb;
-};
-
-/// A one-line progress bar, redrawn in place; only used when stdout is a terminal.
-class ProgressBar {
-public:
-    explicit ProgressBar(std::size_t total) : m_total(total), m_enabled(isatty(fileno(stdout)) != 0) {}
-    void update(std::size_t done) {
-        if (!m_enabled || m_total == 0) return;
-        const std::size_t percent = done * 100 / m_total;
-        if (percent == m_last && done != m_total) return;
-        m_last = percent;
-        constexpr std::size_t kWidth = 40;
-        const std::size_t fill = done * kWidth / m_total;
-        std::cout << "\r[" << std::string(fill, '#') << std::string(kWidth - fill, ' ') << "] " << done << '/' << m_total
-                  << std::flush;
-    }
-    void clear() {
-        if (m_enabled) std::cout << '\r' << std::string(60 + 2 * std::to_string(m_total).size(), ' ') << '\r' << std::flush;
-    }
-
-private:
-    std::size_t m_total;
-    bool m_enabled;
-    std::size_t m_last = SIZE_MAX;
+    ProgressMode progress = ProgressMode::Auto;
 };
 
 void run_scen(const ScenArgs& args, int& exit_code) {
@@ -161,7 +139,7 @@ void run_scen(const ScenArgs& args, int& exit_code) {
     };
     std::vector<Outcome> outcomes(scen.scenarios.size());
     std::atomic<std::size_t> next{0}, done{0};
-    ProgressBar progress(args.json ? 0 : scen.scenarios.size());
+    ProgressLines progress("scen " + printable(scen_path.filename().string()), scen.scenarios.size(), args.progress);
     const auto solve = [&](bool report_progress) {
         path::GridPath result;
         std::unique_ptr<GridRunner> runner;
@@ -187,8 +165,7 @@ void run_scen(const ScenArgs& args, int& exit_code) {
     for (unsigned t = 1; t < args.threads; ++t) workers.emplace_back(solve, false);
     solve(true);
     for (std::thread& worker : workers) worker.join();
-    progress.update(scen.scenarios.size());
-    progress.clear();
+    progress.finish(scen.scenarios.size());
 
     std::size_t mismatches = 0, inexact = 0;
     double total_micros = 0, total_suboptimality = 0, max_suboptimality = 0;
@@ -309,6 +286,7 @@ void add_scen_command(CLI::App& app, int& exit_code) {
     cmd->add_flag("--islands", args->islands, "Precompute islands: unreachable scenarios are answered without search");
     cmd->add_flag("--dead-ends", args->dead_ends, "Skip dead-end regions holding neither end (helps on mazes)");
     cmd->add_flag("--json", args->json, "One JSON object per scenario, then a summary object");
+    add_progress_flags(cmd, args->progress);
     add_integer_option(cmd, "--max-memory", args->max_memory_mb, 1, std::uint64_t{1} << 30,
                        "Memory budget in MiB for the preprocessing (HPA* hierarchy; default " +
                            std::to_string(kDefaultMaxMemoryMb) + ")");

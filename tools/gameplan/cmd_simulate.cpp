@@ -13,7 +13,9 @@
 #include <cstdint>
 #include <iostream>
 #include <memory>
+#include <span>
 #include <string>
+#include <string_view>
 
 namespace gameplan::cli {
 
@@ -78,6 +80,25 @@ public:
                 j["unreachable"] = unreachable;
                 j["expanded"] = e.expanded;
                 j["search"] = std::string(to_string(e.search_status));
+                if (e.analyzed) {
+                    // The analysis of `gameplan explain`, items in the CSV cell syntax (atom / !atom).
+                    const auto items = [&](std::span<const goap::Literal> ls) {
+                        Json a = Json::array();
+                        for (const goap::Literal l : ls) a.push_back((l.value ? "" : "!") + m_domain.atom_name(l.atom));
+                        return a;
+                    };
+                    Json why;
+                    why["unreachable"] = items(e.unreachable);
+                    why["root_causes"] = items(e.root_causes);
+                    Json cycles = Json::array();
+                    for (std::size_t k = 0, at = 0; k < e.cycle_sizes.size(); at += e.cycle_sizes[k], ++k)
+                        cycles.push_back(items(e.cycle_literals.subspan(at, e.cycle_sizes[k])));
+                    why["cycles"] = cycles;
+                    Json disabled = Json::array();
+                    for (const goap::ActionId a : e.disabled) disabled.push_back(m_domain.action_name(a));
+                    why["disabled"] = disabled;
+                    j["why"] = why;
+                }
                 break;
             }
             case goap::AgentEventKind::PlanningPaused:
@@ -110,6 +131,12 @@ public:
                 j["cooldown_ticks"] = e.ticks;
                 break;
             case goap::AgentEventKind::BackOffEnded: j["action"] = action(e.action); break;
+            case goap::AgentEventKind::GoalBackedOff:
+                j["goal"] = goal_json(agent, e.goal);
+                j["failures"] = e.expanded;
+                j["cooldown_ticks"] = e.ticks;
+                break;
+            case goap::AgentEventKind::GoalBackOffEnded: j["goal"] = goal_json(agent, e.goal); break;
         }
         std::cout << j.dump() << '\n';
     }
@@ -125,9 +152,17 @@ public:
             case goap::ScenarioEventKind::Set: {
                 Json set = Json::object();
                 for (const goap::Literal l : e.literals) set[m_domain.atom_name(l.atom)] = l.value;
+                for (const goap::NumericEffect& v : e.values) set[m_domain.variable_name(v.var)] = value_json(v.var, v.value);
                 j["set"] = set;
                 break;
             }
+            case goap::ScenarioEventKind::Add: {
+                Json add = Json::object();
+                for (const goap::NumericEffect& v : e.values) add[m_domain.variable_name(v.var)] = v.value;
+                j["add"] = add;
+                break;
+            }
+            case goap::ScenarioEventKind::Expect: j["expect"] = describe(m_domain, e, true).substr(7); break;
             case goap::ScenarioEventKind::Fail: j["action"] = e.action; break;
             case goap::ScenarioEventKind::Abort: break;
             case goap::ScenarioEventKind::Cost:
@@ -142,7 +177,21 @@ public:
         std::cout << j.dump() << '\n';
     }
 
+    void on_expect(const goap::ScenarioEvent& e, bool passed, std::string_view actual) override {
+        Json j;
+        j["tick"] = e.tick;
+        j["agent"] = e.agent.empty() ? std::string("world") : e.agent;
+        j["event"] = "expectation";
+        j["passed"] = passed;
+        if (!passed) j["actual"] = std::string(actual);
+        std::cout << j.dump() << '\n';
+    }
+
 private:
+    Json value_json(goap::VarId v, std::int32_t value) const {
+        if (m_domain.variable_kind(v) == goap::VariableKind::Enumeration) return m_domain.variable_values(v)[static_cast<std::size_t>(value)];
+        return value;
+    }
     const goap::ScenarioRunner& m_runner;
     const goap::Domain& m_domain;
 };
@@ -162,6 +211,11 @@ public:
     void on_timeline(const goap::ScenarioEvent& e, bool applied) override {
         std::cout << "tick " << e.tick << "  " << (e.agent.empty() ? std::string("world") : printable(e.agent))
                   << "  timeline: " << printable(describe(m_domain, e, applied), 4000) << '\n';
+    }
+    void on_expect(const goap::ScenarioEvent& e, bool passed, std::string_view actual) override {
+        std::cout << "tick " << e.tick << "  " << (e.agent.empty() ? std::string("world") : printable(e.agent)) << "  "
+                  << (passed ? std::string("expectation met") : "expectation FAILED: " + printable(std::string(actual), 4000))
+                  << '\n';
     }
 
 private:
@@ -207,6 +261,8 @@ int run_simulate(const SimulateArgs& args) {
         end["tick"] = system.current_tick();
         end["event"] = "end";
         end["status"] = out_of_time ? "time_limit" : "completed";
+        end["expectations"] = runner.expectations_checked();
+        end["expectations_failed"] = runner.expectations_failed();
         Json agents = Json::array();
         for (const goap::AgentId id : runner.agents()) {
             const goap::Agent& a = *system.find(id);
@@ -236,11 +292,20 @@ int run_simulate(const SimulateArgs& args) {
                       << s.actions_failed << " failed, " << s.actions_aborted << " aborted), " << s.replans
                       << " replans, " << s.searches << " searches\n";
         }
+        if (runner.expectations_checked() > 0)
+            std::cout << "expectations: " << runner.expectations_checked() - runner.expectations_failed() << " of "
+                      << runner.expectations_checked() << " met\n";
     }
     if (out_of_time) {
         std::cout.flush();
         std::cerr << "gameplan simulate: stopped after " << system.current_tick() << " of " << ticks
                   << " ticks: time limit of " << human_number(args.limits.time_limit_s) << " s (--time-limit)\n";
+        return 1;
+    }
+    if (runner.expectations_failed() > 0) {
+        std::cout.flush();
+        std::cerr << "gameplan simulate: " << runner.expectations_failed() << " of " << runner.expectations_checked()
+                  << " expectations failed\n";
         return 1;
     }
     return 0;
@@ -251,7 +316,8 @@ int run_simulate(const SimulateArgs& args) {
 void add_simulate_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<SimulateArgs>();
     CLI::App* cmd = app.add_subcommand(
-        "simulate", "Run a scripted agent scenario and print its trace (exit 0, or 2 on bad input)");
+        "simulate",
+        "Run a scripted agent scenario and print its trace (exit 0; 1 if an \"expect\" failed or time ran out; 2 on bad input)");
     cmd->add_option("scenario", args->file, "Scenario JSON file (see docs/formats.md, \"Scenario JSON\")")->required();
     cmd->add_option("--ticks", args->ticks, "Number of ticks to run (default: the scenario's \"ticks\")")
         ->check(CLI::PositiveNumber);

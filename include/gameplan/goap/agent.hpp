@@ -118,11 +118,16 @@ struct AgentGoal {
     VarId priority_var{};
     double priority_scale = 1;   ///< see priority_var
     double priority_offset = 0;  ///< see priority_var
+    /// Goal back-off (default off): a goal that fails `retry.after_failures` times in a row is left out
+    /// of goal selection for `retry.cooldown_ticks` ticks. A failure is a PlanFailed event for it (no
+    /// plan, or the search budget ran out) or an action of its plan failing; reaching the goal resets
+    /// the count. The trace shows GoalBackedOff and GoalBackOffEnded.
+    RetryPolicy retry{};
 
-    /// A goal from a domain file's named goal (its fixed or variable priority and its "when").
+    /// A goal from a domain file's named goal (its fixed or variable priority, its "when" and "retry").
     [[nodiscard]] static AgentGoal from(const Goal& goal) {
-        return AgentGoal{goal.name, goal.condition, goal.priority, {}, goal.when, goal.priority_var, goal.priority_scale,
-                         goal.priority_offset};
+        return AgentGoal{goal.name,       goal.condition,      goal.priority,        {},         goal.when,
+                         goal.priority_var, goal.priority_scale, goal.priority_offset, goal.retry};
     }
 };
 
@@ -234,6 +239,8 @@ struct AgentState {
     std::vector<std::uint32_t> failures;         ///< consecutive failures per action
     std::vector<std::uint64_t> cooldown_until;   ///< per action, 0 = none
     std::uint64_t next_cooldown_end = UINT64_MAX;
+    std::vector<std::uint32_t> goal_failures;        ///< consecutive failures per goal (empty = all 0)
+    std::vector<std::uint64_t> goal_cooldown_until;  ///< per goal, 0 = none (empty = none)
     AgentStats stats;
 };
 
@@ -288,6 +295,10 @@ public:
     [[nodiscard]] bool backed_off(ActionId action, std::uint64_t tick) const noexcept {
         return action.value < m_cooldown_until.size() && m_cooldown_until[action.value] > tick;
     }
+    /// True while goal `goal` is skipped after repeated failures (see AgentGoal::retry), at tick `tick`.
+    [[nodiscard]] bool goal_backed_off(std::uint32_t goal, std::uint64_t tick) const noexcept {
+        return goal < m_goal_cooldown_until.size() && m_goal_cooldown_until[goal] > tick;
+    }
     /// The agent's view as of its last think phase, plus its own effects since (what it believes).
     [[nodiscard]] const WorldState& view() const noexcept { return m_view; }
 
@@ -333,6 +344,9 @@ private:
     struct PendingEvent {
         AgentEvent event;
         std::uint32_t plan_offset = 0, plan_size = 0, literal_offset = 0, literal_size = 0;
+        // The no-plan analysis (PlanFailed with event.analyzed): offsets into the agent's buffers.
+        std::uint32_t root_offset = 0, root_size = 0, cycle_offset = 0, cycle_size = 0, sizes_offset = 0, sizes_size = 0,
+                      disabled_offset = 0, disabled_size = 0;
     };
     // Where a think phase gets its planner: the worker's scratch planner, swapped out (and replaced
     // from the system's pool) when a paused search must keep it until the next tick.
@@ -373,6 +387,8 @@ private:
     void run_sensors(std::uint64_t tick);
     bool update_back_off(std::uint64_t tick);
     void record_action_outcome(ActionId a, bool failed, std::uint64_t tick);
+    void record_goal_failure(std::uint32_t goal, std::uint64_t tick);
+    void analyze_failure(PendingEvent& event, std::uint32_t goal);
 
     // Hot state first: what every tick reads (one or two cache lines for an agent with nothing to do).
     AgentSystem* m_system;
@@ -436,7 +452,9 @@ private:
     // Back-off: consecutive failures and the tick a cool-down ends (0 = none), per action.
     std::vector<std::uint32_t> m_failures;
     std::vector<std::uint64_t> m_cooldown_until;
-    std::uint64_t m_next_cooldown_end = UINT64_MAX;
+    std::uint64_t m_next_cooldown_end = UINT64_MAX;  // earliest end of an action or goal cool-down
+    std::vector<std::uint32_t> m_goal_failures;
+    std::vector<std::uint64_t> m_goal_cooldown_until;
     bool m_has_goal_conditions = false;  // some goal has "when" or a variable priority
     std::uint64_t m_query_hash = 0;
     // The query of the search in progress, for saving it (see AgentState::search_start).
@@ -446,6 +464,9 @@ private:
     std::vector<PendingEvent> m_events;
     std::vector<ActionId> m_event_actions;
     std::vector<Literal> m_event_literals;
+    std::vector<std::uint32_t> m_event_sizes;
+    std::uint64_t m_analyses_this_tick = 0;
+    std::uint64_t m_analysis_tick = UINT64_MAX;
     PendingEvent m_discard;  // target of emit() when nothing is recorded
 };
 
@@ -462,6 +483,14 @@ struct AgentSystemOptions {
     /// and per-node arrays the search grows; SIZE_MAX = none). A search that would pass it ends, and the
     /// goal fails for this selection with a PlanFailed event whose `search_status` is BudgetExhausted.
     std::size_t max_search_memory_bytes = SIZE_MAX;
+    /// No-plan analyses per agent and tick (0 = none). While an observer is set, a goal whose search
+    /// proves that no plan exists (`search_status` NoPath) gets the analysis of `gameplan explain`
+    /// (`analyze_no_plan`: unreachable goal literals by relaxed reachability, root causes, cycles, the
+    /// actions switched off for the query) in its PlanFailed event, for at most this many failures per
+    /// agent and tick; later ones carry the planner's unreachable literals only (`analyzed` false). An
+    /// analysis costs O(literals of the domain) time and allocates its working tables; without an
+    /// observer nothing is analysed or allocated.
+    std::uint32_t explain_no_plan = 4;
 };
 
 /// Owns the world blackboard, the agents and their planners, and ticks them. See the file overview.

@@ -100,6 +100,9 @@ enum class AgentEventKind : std::uint8_t {
     ActionBackedOff,  ///< `action` failed `expanded` times in a row: it is skipped for `ticks` ticks
                       ///< (its RetryPolicy; planning treats it as disabled until then)
     BackOffEnded,     ///< the cool-down of `action` is over: it may be planned again (the agent re-decides)
+    GoalBackedOff,    ///< `goal` failed `expanded` times in a row (no plan, or an action of its plan failed):
+                      ///< goal selection skips it for `ticks` ticks (its AgentGoal::retry policy)
+    GoalBackOffEnded, ///< the cool-down of `goal` is over: it is considered again (the agent re-decides)
 };
 
 /// Stable snake_case names, used in JSON traces ("plan_found", "higher_priority_goal", ...).
@@ -124,6 +127,18 @@ struct AgentEvent {
     std::uint64_t ticks = 0;                ///< ActionSucceeded/Failed/Aborted: update() calls of the run
     std::span<const ActionId> plan;         ///< PlanFound: the plan, in execution order
     std::span<const Literal> unreachable;   ///< PlanFailed: unreachable goal literals
+    /// PlanFailed with `analyzed` set: the no-plan analysis of the query (goap/explain.hpp,
+    /// `analyze_no_plan`, the same as `gameplan explain`): `unreachable` then holds the goal literals its
+    /// relaxed reachability never reaches, `root_causes` the unreached literals no enabled action sets on
+    /// which they depend, `cycle_literals` the groups of literals that only each other could set (group k
+    /// is the next `cycle_sizes[k]` literals), `disabled` the actions switched off for this query (context
+    /// check, back-off, the type's exclusions) that set a literal the goal depends on.
+    /// See AgentSystemOptions::explain_no_plan.
+    bool analyzed = false;
+    std::span<const Literal> root_causes;
+    std::span<const Literal> cycle_literals;
+    std::span<const std::uint32_t> cycle_sizes;
+    std::span<const ActionId> disabled;
     /// PlanFailed: how the search ended: NoPath (no plan exists from the agent's view), BudgetExhausted
     /// (AgentSystemOptions::max_search_memory_bytes or AgentSystem::set_search_deadline stopped it: whether
     /// a plan exists is unknown), InvalidQuery (the query could not be searched, e.g. costs that overflow).

@@ -16,6 +16,8 @@
 /// | `Abort`  | `Agent::abort()`                                                            |
 /// | `Cost`   | the agent's dynamic cost of an action becomes `value` (context changed)     |
 /// | `Enable` | the agent's context check of an action returns `enabled` (context changed)  |
+/// | `Add`    | add to integer variables (world or agent), clamped to their bounds          |
+/// | `Expect` | check a condition (atoms, comparisons) on the world or an agent's live view |
 ///
 /// `ScenarioRunner` builds an `AgentSystem` from it (every binding is validated as the runtime does:
 /// unknown or unbound actions are reported by `error()`), then runs tick by tick, reporting agent
@@ -34,6 +36,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gameplan::goap {
@@ -62,26 +65,33 @@ struct PriorityRule {
     double value = 0;
 };
 
-/// A goal of a scenario agent: fixed `priority`, or `rules` when non-empty.
+/// A goal of a scenario agent: fixed `priority`, or `rules` when non-empty, or the variable priority
+/// `priority_scale * value(priority_var) + priority_offset` when `priority_var` is valid. `when` (empty =
+/// always) and `retry` as in AgentGoal.
 struct ScenarioGoal {
     std::string name;
     Condition condition;
     double priority = 0;
     std::vector<PriorityRule> rules;
+    Condition when{};
+    VarId priority_var{};
+    double priority_scale = 1;
+    double priority_offset = 0;
+    RetryPolicy retry{};
 };
 
 /// An agent of a scenario.
 struct ScenarioAgent {
     std::string name;                                    ///< unique within the scenario
     std::string type;                                    ///< a ScenarioType name
-    WorldState state;                                    ///< private atoms (shared ones ignored)
+    WorldState state;                                    ///< private atoms and variables (shared ones ignored)
     std::vector<ScenarioGoal> goals;
     std::uint64_t max_expansions_per_tick = UINT64_MAX;  ///< node budget per tick
 };
 
 /// Kind of a timeline event. See the file overview.
-enum class ScenarioEventKind : std::uint8_t { Set, Fail, Abort, Cost, Enable };
-/// Stable lower-case name ("set", "fail", "abort", "cost", "enable").
+enum class ScenarioEventKind : std::uint8_t { Set, Fail, Abort, Cost, Enable, Add, Expect };
+/// Stable lower-case name ("set", "fail", "abort", "cost", "enable", "add", "expect").
 [[nodiscard]] std::string_view to_string(ScenarioEventKind kind) noexcept;
 
 /// One timeline event.
@@ -90,6 +100,10 @@ struct ScenarioEvent {
     ScenarioEventKind kind = ScenarioEventKind::Set;
     std::string agent;              ///< agent name; empty = the world (Set on shared atoms only)
     std::vector<Literal> literals;  ///< Set: atoms and values
+    /// Set: variables and their new values (op Set); Add: integer variables and signed amounts (op Add,
+    /// `value` may be negative; the result is clamped to the variable's bounds).
+    std::vector<NumericEffect> values;
+    Condition expect{};             ///< Expect: what must hold (in the world, or the agent's live view)
     std::string action;             ///< Fail / Cost / Enable: the action name
     double value = 0;               ///< Cost: the new cost
     bool enabled = true;            ///< Enable: the new context-check result
@@ -99,7 +113,7 @@ struct ScenarioEvent {
 struct Scenario {
     std::string name;                    ///< for messages (e.g. the file name)
     Domain domain;
-    WorldState world;                    ///< initial shared atoms (private ones ignored)
+    WorldState world;                    ///< initial shared atoms and variables (private ones ignored)
     std::vector<ScenarioType> types;
     std::vector<ScenarioAgent> agents;
     std::vector<ScenarioEvent> timeline; ///< in any order; applied by tick, then file order
@@ -113,6 +127,11 @@ public:
     /// A timeline event was applied (`applied` = true, before the tick's think phase), or a `Fail`
     /// event found its action not running in that tick (`applied` = false, after the tick).
     virtual void on_timeline(const ScenarioEvent& event, bool applied) = 0;
+    /// An `Expect` event was checked (after its on_timeline call): `passed`, and `actual` naming the
+    /// values of the items that did not hold (e.g. `wood=3, has_axe=false`; empty when passed).
+    virtual void on_expect(const ScenarioEvent& event, bool passed, std::string_view actual) {
+        (void)event, (void)passed, (void)actual;
+    }
 };
 
 /// A one-line English description of a timeline event, e.g. `set 安全=false` or `fail aim (ignored:
@@ -144,10 +163,14 @@ public:
     void step(Executor* executor = nullptr);
     /// Runs `ticks` ticks (0 = the scenario's `ticks`).
     void run(std::uint64_t ticks = 0, Executor* executor = nullptr);
+    /// `Expect` events checked so far, and how many of them failed.
+    [[nodiscard]] std::uint64_t expectations_checked() const noexcept { return m_expect_checked; }
+    [[nodiscard]] std::uint64_t expectations_failed() const noexcept { return m_expect_failed; }
 
 private:
     struct AgentData;
     std::string build(const AgentSystemOptions& options);
+    void check_expectation(const ScenarioEvent& event, const Agent* agent);
 
     const Scenario* m_scenario;
     std::string m_error;
@@ -159,6 +182,7 @@ private:
     std::vector<std::size_t> m_event_agent;  // per timeline event: index into agents, or kNoAgent (world)
     std::size_t m_next_event = 0;
     ScenarioObserver* m_observer = nullptr;
+    std::uint64_t m_expect_checked = 0, m_expect_failed = 0;
 };
 
 /// One recorded line of a scenario trace.
@@ -178,6 +202,7 @@ public:
     explicit ScenarioTrace(const ScenarioRunner& runner, const Domain& domain) : m_runner(&runner), m_domain(&domain) {}
     void on_event(const Agent& agent, const AgentEvent& event) override;
     void on_timeline(const ScenarioEvent& event, bool applied) override;
+    void on_expect(const ScenarioEvent& event, bool passed, std::string_view actual) override;
     /// Everything recorded so far.
     [[nodiscard]] const std::vector<TraceRecord>& records() const noexcept { return m_records; }
     /// Names of the actions `agent` started, in order.

@@ -66,6 +66,19 @@ enum class VariableKind : std::uint8_t {
 
 class Domain;
 
+/// Back-off policy of an action (or a goal): after `after_failures` failures in a row the agent runtime
+/// skips it (an action: disabled for planning; a goal: left out of goal selection) for `cooldown_ticks` ticks. `after_failures` = 0 disables back-off, the
+/// default for actions built in code (their behaviour is unchanged); a domain file's `"retry": {}`
+/// turns it on with kDefaultRetry (3 failures, 60 ticks).
+struct RetryPolicy {
+    std::uint32_t after_failures = 0;   ///< consecutive failures that trigger a cool-down (0 = never)
+    std::uint32_t cooldown_ticks = 60;  ///< ticks the action is skipped
+    friend constexpr bool operator==(const RetryPolicy&, const RetryPolicy&) noexcept = default;
+};
+
+/// The back-off a domain file's `"retry"` object starts from: 3 failures in a row, then 60 ticks.
+inline constexpr RetryPolicy kDefaultRetry{3, 60};
+
 /// A named goal with a priority (higher = more important), as designers author them next to a domain.
 /// The agent runtime pursues the highest-priority unsatisfied goal that has a plan.
 struct Goal {
@@ -79,6 +92,10 @@ struct Goal {
     VarId priority_var{};
     double priority_scale = 1;   ///< see priority_var
     double priority_offset = 0;  ///< see priority_var
+    /// Goal back-off in the agent runtime (a domain file's goal `"retry"`; off by default): after
+    /// `after_failures` failures in a row (no plan found, or an action of its plan failed) the goal is
+    /// skipped by goal selection for `cooldown_ticks` ticks.
+    RetryPolicy retry{};
 
     /// The priority in `state`: `priority`, or the variable-based formula.
     [[nodiscard]] double priority_in(const WorldState& state) const noexcept {
@@ -86,18 +103,6 @@ struct Goal {
     }
 };
 
-/// Back-off policy of an action: after `after_failures` failures in a row the agent runtime skips it
-/// (disables it for planning) for `cooldown_ticks` ticks. `after_failures` = 0 disables back-off, the
-/// default for actions built in code (their behaviour is unchanged); a domain file's `"retry": {}`
-/// turns it on with kDefaultRetry (3 failures, 60 ticks).
-struct RetryPolicy {
-    std::uint32_t after_failures = 0;   ///< consecutive failures that trigger a cool-down (0 = never)
-    std::uint32_t cooldown_ticks = 60;  ///< ticks the action is skipped
-    friend constexpr bool operator==(const RetryPolicy&, const RetryPolicy&) noexcept = default;
-};
-
-/// The back-off a domain file's `"retry"` object starts from: 3 failures in a row, then 60 ticks.
-inline constexpr RetryPolicy kDefaultRetry{3, 60};
 
 /// Collects atoms and actions, then builds an immutable `Domain`. Not thread-safe; allocation is fine
 /// here (building is not a per-frame operation).

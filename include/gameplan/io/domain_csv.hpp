@@ -8,8 +8,9 @@
 /// ```
 /// name,cost,preconditions,effects,notes
 /// @atoms,,,hungry; has_food; at_home         optional: when present every atom used must be listed
-/// @shared,,,door_open                        optional: world-owned atoms
-/// @start,,,hungry                            the start state (atoms not listed are false)
+/// @variable:coins,,,0..10                    an integer variable (MIN..MAX) or an enumeration (a|b|c)
+/// @shared,,,door_open                        optional: world-owned atoms and variables
+/// @start,,,hungry; coins=3                   the start state (atoms not listed are false)
 /// @goal,,!hungry,                            the default goal
 /// @goal:eat,2,!hungry,                       a named goal; its cost cell is its priority
 /// eat,5,has_food,!hungry; !has_food          one action per row
@@ -21,8 +22,10 @@
 /// Rows whose cells are all empty are skipped. Names are trimmed of surrounding spaces.
 ///
 /// Numeric items (`var>=3`, `var==2`, `var!=forest` in conditions; `var=10`, `var+=2`, `var-=1` in
-/// effects) are recognised by `parse_csv_items` and rejected by the domain reader with a message that
-/// names the variable, since domains hold boolean atoms only.
+/// effects) name variables declared in `@variable:NAME` rows, with the semantics of domain_json.hpp.
+/// Optional columns `when` (a named goal's condition) and `retry` (back-off of an action or a named
+/// goal: `on` or `after_failures=N; cooldown_ticks=T`) complete goals; a named goal's priority cell may
+/// read a variable, `SCALE*VARIABLE+OFFSET`. See docs/formats.md, "GOAP domain CSV".
 ///
 /// Errors throw `io::LoadError` naming the file, the line the row starts on and the column header,
 /// e.g. `actions.csv:7: preconditions: unknown atom 'sees_playr' (did you mean 'sees_player'?)`.
@@ -76,8 +79,8 @@ enum class CsvItemKind : unsigned char {
     Assignment,  ///< `var OP value` with OP one of `=`, `+=`, `-=` (effects)
 };
 
-/// One item of a cell, parsed but not yet resolved against a domain. Numeric and enumerated variables
-/// resolve Comparison and Assignment items; boolean domains accept Atom items only.
+/// One item of a cell, parsed but not yet resolved against a domain. Comparison and Assignment items
+/// resolve against the variables declared in `@variable:` rows.
 struct CsvItem {
     CsvItemKind kind = CsvItemKind::Atom;
     std::string name;      ///< the atom or variable name (trimmed, never empty)
@@ -106,12 +109,14 @@ struct CsvItem {
 /// @throws std::invalid_argument if a name cannot be written in the cell syntax (an atom name that is
 /// empty, has surrounding spaces or contains `;`, `!`, `=`, `<`, `>`; an action name starting with `@`
 /// or with surrounding spaces).
-/// @throws std::invalid_argument for a domain with numeric or enumerated variables (no CSV form yet).
+/// Variables are written as `@variable:` rows, and the optional columns `when` and `retry` when a goal
+/// or an action uses them. A variable or enumeration value name the cell syntax cannot hold (also `|`,
+/// `*`, `..`, a leading `+`, a trailing `+` or `-`, a name that reads as a number) throws too.
 [[nodiscard]] std::string write_domain_csv(const DomainFile& file);
 
 /// The domain as JSON text in the format of domain_json.hpp (with an explicit "atoms" list, so atom
 /// ids are kept), one action per line. Reading it back gives the same domain.
-/// @throws std::invalid_argument for a domain with numeric or enumerated variables (not written yet).
+/// Variables, numeric conditions and effects, back-off, goals' `when` and variable priorities included.
 [[nodiscard]] std::string write_domain_json(const DomainFile& file);
 
 /// Edit distance (Levenshtein, with adjacent transpositions counting one) between two byte strings.
