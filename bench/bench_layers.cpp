@@ -13,6 +13,10 @@
 //   area forbidden): other paths and expansion counts; compare its `cpu_ns_per_expansion`.
 // Counters: `cpu_us_per_query` and `cpu_ns_per_expansion` (thread CPU time), `expanded_per_query`, and
 // `cost_checksum` (the plain and `same` checksums must agree).
+// - `ratio_same_vs_plain`: the bar's figure measured robustly on a loaded machine: the whole sample is
+//   run plain, then with the filter and two zero layers, alternately, in blocks of one sample each, and
+//   the thread CPU times of the two are summed separately (load swings then hit both alike). Counters
+//   `ratio` (same / plain), `plain_us_per_query`, `same_us_per_query`.
 #include "shared_scenarios.hpp"
 #include <gameplan/path/area_filter.hpp>
 #include <gameplan/path/grid_search.hpp>
@@ -103,6 +107,33 @@ void run(benchmark::State& state, const bench::MapCase& c, const path::GridSearc
 
 void bm_plain(benchmark::State& state, const LayerCase* c) { run(state, *c->base, path::GridSearchOptions{}); }
 
+void bm_ratio(benchmark::State& state, const LayerCase* c) {
+    const path::CostLayer layers[] = {{&c->zero_a, 1.0}, {&c->zero_b, 0.5}};
+    path::GridSearchOptions same;
+    same.areas = &c->areas;
+    same.filter = &c->same_filter;
+    same.layers = layers;
+    const path::GridSearchOptions plain;
+    path::GridPathfinder finder;
+    finder.reserve(c->base->map);
+    path::GridPath out;
+    for (const auto& s : c->base->sample) (void)finder.find_path(c->base->map, s.start, s.goal, same, out);  // warm-up
+    double cpu_plain = 0, cpu_same = 0;
+    std::uint64_t queries = 0;
+    for (auto _ : state) {
+        double t0 = thread_cpu_ns();
+        for (const auto& s : c->base->sample) benchmark::DoNotOptimize(finder.find_path(c->base->map, s.start, s.goal, plain, out));
+        double t1 = thread_cpu_ns();
+        cpu_plain += t1 - t0;
+        for (const auto& s : c->base->sample) benchmark::DoNotOptimize(finder.find_path(c->base->map, s.start, s.goal, same, out));
+        cpu_same += thread_cpu_ns() - t1;
+        queries += c->base->sample.size();
+    }
+    state.counters["ratio"] = cpu_same / cpu_plain;
+    state.counters["plain_us_per_query"] = cpu_plain / 1000.0 / double(queries);
+    state.counters["same_us_per_query"] = cpu_same / 1000.0 / double(queries);
+}
+
 void bm_same(benchmark::State& state, const LayerCase* c) {
     const path::CostLayer layers[] = {{&c->zero_a, 1.0}, {&c->zero_b, 0.5}};
     path::GridSearchOptions options;
@@ -130,6 +161,7 @@ int main(int argc, char** argv) {
         benchmark::RegisterBenchmark(("plain/" + name).c_str(), bm_plain, c.get())->Unit(benchmark::kMillisecond);
         benchmark::RegisterBenchmark(("filter_two_layers_same/" + name).c_str(), bm_same, c.get())->Unit(benchmark::kMillisecond);
         benchmark::RegisterBenchmark(("filter_two_layers_random/" + name).c_str(), bm_random, c.get())->Unit(benchmark::kMillisecond);
+        benchmark::RegisterBenchmark(("ratio_same_vs_plain/" + name).c_str(), bm_ratio, c.get())->Unit(benchmark::kMillisecond);
     }
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

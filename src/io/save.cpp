@@ -194,6 +194,9 @@ Json queue_json(const path::PathRequestQueueState& q) {
         o["islands"] = r.uses_islands;
         o["dead_ends"] = r.uses_dead_ends;
         o["penalties"] = r.uses_penalties;
+        if (r.uses_areas) o["areas"] = true;
+        if (r.uses_filter) o["filter"] = true;
+        if (r.uses_layers) o["layers"] = true;
         Json res;
         res["status"] = static_cast<unsigned>(r.result.status);
         Json cells = Json::array();
@@ -557,7 +560,7 @@ public:
         q.generations = vec<std::uint32_t>(member(j, path, "generations"), path / "generations",
                                            [&](const Json& v, const JsonPath& p) { return u32(v, p); });
         q.requests = vec<path::PathRequestQueueState::Request>(member(j, path, "requests"), path / "requests", [&](const Json& o, const JsonPath& p) {
-            object(o, p, {"slot", "state", "start", "goal", "priority", "options", "islands", "dead_ends", "penalties", "result", "sequence",
+            object(o, p, {"slot", "state", "start", "goal", "priority", "options", "islands", "dead_ends", "penalties", "areas", "filter", "layers", "result", "sequence",
                           "rank", "lane", "search"});
             path::PathRequestQueueState::Request r;
             r.slot = u32(member(o, p, "slot"), p / "slot");
@@ -569,6 +572,10 @@ public:
             r.uses_islands = boolean(member(o, p, "islands"), p / "islands");
             r.uses_dead_ends = boolean(member(o, p, "dead_ends"), p / "dead_ends");
             r.uses_penalties = boolean(member(o, p, "penalties"), p / "penalties");
+            // optional: written only when set
+            r.uses_areas = o.contains("areas") && boolean(o["areas"], p / "areas");
+            r.uses_filter = o.contains("filter") && boolean(o["filter"], p / "filter");
+            r.uses_layers = o.contains("layers") && boolean(o["layers"], p / "layers");
             const Json& res = member(o, p, "result");
             const JsonPath rp = p / "result";
             object(res, rp, {"status", "cells", "cost", "expanded", "restarts", "map_version", "submitted_frame", "completed_frame"});

@@ -1,6 +1,7 @@
 #include <gameplan/path/area_filter.hpp>
 
 #include <algorithm>
+#include <bit>
 
 namespace gameplan::path {
 
@@ -26,12 +27,11 @@ bool AreaMap::set(GridPoint p, std::uint32_t area) noexcept {
 }
 
 double AreaFilter::min_allowed_multiplier(std::uint64_t present) const noexcept {
-    const std::uint64_t allowed = present & ~m_forbidden;
     double best = 0.0;
     bool any = false;
-    for (std::uint32_t a = 0; a < kMaxAreas; ++a) {
-        if (((allowed >> a) & 1u) == 0) continue;
-        best = any ? std::min(best, m_multiplier[a]) : m_multiplier[a];
+    for (std::uint64_t allowed = present & ~m_forbidden; allowed != 0; allowed &= allowed - 1) {
+        const double m = m_multiplier[static_cast<std::size_t>(std::countr_zero(allowed))];
+        best = any ? std::min(best, m) : m;
         any = true;
     }
     return any ? best : 1.0;

@@ -64,6 +64,8 @@ NearestTarget NearestTargets::find(const GridMap& map, GridPoint from, std::span
     m_usable.clear();
     for (const GridPoint& t : targets) {
         if (!map.passable(t)) continue;
+        if (options.filter != nullptr && options.filter->forbidden(options.areas != nullptr ? options.areas->at(t) : 0u))
+            continue;  // a target in a forbidden area is never reached
         if (islands && islands->connectivity(from, t) == Reachability::Unreachable) continue;
         m_usable.push_back(t);
     }

@@ -50,17 +50,31 @@ std::size_t TeamKnowledge::memory_bytes() const noexcept {
 
 namespace {
 
-// A step of a route is still legal on the belief: the cell entered is open and the diagonal's sides
-// satisfy the rule.
-bool step_legal(const GridMap& map, GridPoint from, GridPoint to, DiagonalRule rule) noexcept {
-    if (!map.passable(to)) return false;
+// The unit's view of what it may enter: open on the belief and not in an area its filter forbids.
+struct Enterable {
+    const GridMap& belief;
+    const AreaMap& areas;
+    const AreaFilter* filter;
+    [[nodiscard]] bool operator()(GridPoint p) const noexcept {
+        return belief.passable(p) && (filter == nullptr || !filter->forbidden(areas.at(p)));
+    }
+};
+
+// A step of a route is still legal on the belief: the cell entered is enterable and the diagonal's
+// sides satisfy the rule.
+bool step_legal(const Enterable& enterable, GridPoint from, GridPoint to, DiagonalRule rule) noexcept {
+    if (!enterable(to)) return false;
     if (from.x == to.x || from.y == to.y) return true;
-    return diagonal_allowed(rule, map.passable({to.x, from.y}), map.passable({from.x, to.y}));
+    return diagonal_allowed(rule, enterable({to.x, from.y}), enterable({from.x, to.y}));
 }
 
-double true_step_cost(const GridMap& truth, GridPoint from, GridPoint to) noexcept {
+double true_step_cost(const GridMap& truth, GridPoint from, GridPoint to, const ExploreOptions& options) noexcept {
     const double length = (from.x != to.x && from.y != to.y) ? kDiagonalStep : 1.0;
-    return length * static_cast<double>(truth.cost(to));
+    double cost = length * static_cast<double>(truth.cost(to));
+    if (options.filter != nullptr)
+        cost *= options.filter->multiplier(options.areas != nullptr ? options.areas->at(to) : 0u);
+    for (const CostLayer& layer : options.layers) cost += layer.weight * static_cast<double>(layer.layer->at(to));
+    return cost;
 }
 
 }  // namespace
@@ -76,22 +90,34 @@ Status Explorer::explore(const GridMap& truth, TeamKnowledge& team, GridPoint st
         options.sight > kMaxSightRadius || !(options.unknown_multiplier > 0.0) ||
         !(options.unknown_multiplier <= kMaxAreaMultiplier))
         return Status::InvalidQuery;
+    if (options.areas != nullptr && !options.areas->matches(truth)) return Status::InvalidQuery;
+    for (const CostLayer& layer : options.layers)
+        if (layer.layer == nullptr || !layer.layer->matches(truth) || !(layer.weight >= 0.0) || !std::isfinite(layer.weight))
+            return Status::InvalidQuery;
+    if (options.filter != nullptr &&
+        options.filter->forbidden(options.areas != nullptr ? options.areas->at(start) : 0u))
+        return Status::InvalidQuery;
     const DiagonalRule rule = effective_diagonal(options.movement, options.diagonal);
     GridSearchOptions search;
     search.movement = options.movement;
     search.diagonal = options.diagonal;
-    if (options.unknown_multiplier != 1.0) {
-        m_filter = AreaFilter{};
-        (void)m_filter.set_multiplier(kAreaUnknown, options.unknown_multiplier);
+    search.layers = options.layers;
+    const bool filtered = options.filter != nullptr;
+    if (options.unknown_multiplier != 1.0 || filtered) {
+        // the unit's filter over the team's areas, plus the price of unknown cells
+        m_filter = filtered ? *options.filter : AreaFilter{};
+        if (!m_filter.forbidden(kAreaUnknown)) (void)m_filter.set_multiplier(kAreaUnknown, options.unknown_multiplier);
         search.areas = &team.areas();
         search.filter = &m_filter;
     }
+    const Enterable enterable{team.belief(), team.areas(), filtered ? &m_filter : nullptr};
+    const AreaMap* const true_areas = options.areas;
     const std::uint64_t max_steps =
         options.max_steps != 0 ? options.max_steps : 4 * static_cast<std::uint64_t>(truth.cell_count()) + 16;
 
     GridPoint at = start;
     out.path.push_back(at);
-    (void)team.reveal(truth, at, options.sight);
+    (void)team.reveal(truth, at, options.sight, true_areas);
     bool first = true;
     while (!(at == goal)) {
         // plan on what the team knows now
@@ -99,24 +125,27 @@ Status Explorer::explore(const GridMap& truth, TeamKnowledge& team, GridPoint st
         first = false;
         const Status planned = m_finder.find_path(team.belief(), at, goal, search, m_plan);
         out.expanded += m_finder.stats().expanded;
-        if (planned == Status::InvalidQuery && !team.belief().passable(goal)) return Status::NoPath;  // goal seen blocked
+        if (planned == Status::InvalidQuery && !enterable(goal)) return Status::NoPath;  // goal seen blocked or forbidden
         if (planned != Status::Found) return planned == Status::InvalidQuery ? Status::InvalidQuery : Status::NoPath;
         // follow it while the rest of it stays legal
         std::size_t next = 1;
         while (next < m_plan.cells.size()) {
             const GridPoint to = m_plan.cells[next];
-            if (!step_legal(team.belief(), at, to, rule)) break;  // (sight >= 1: never true for a blocked cell)
+            if (!step_legal(enterable, at, to, rule)) break;  // (sight >= 1: never true for a blocked cell)
             if (out.steps >= max_steps) return Status::BudgetExhausted;
-            out.travelled += true_step_cost(truth, at, to);
+            out.travelled += true_step_cost(truth, at, to, options);
             ++out.steps;
             at = to;
             out.path.push_back(at);
             ++next;
-            if (team.reveal(truth, at, options.sight) == 0) continue;
-            // new walls: replan at once if the remaining route meets one
+            const std::size_t known = team.known_count();
+            const std::size_t walls = team.reveal(truth, at, options.sight, true_areas);
+            // new walls (or, with a filter, newly seen cells of forbidden areas): replan at once if the
+            // remaining route meets one
+            if (walls == 0 && !(filtered && team.known_count() != known)) continue;
             bool blocked = false;
             for (std::size_t k = next; k < m_plan.cells.size() && !blocked; ++k)
-                blocked = !step_legal(team.belief(), m_plan.cells[k - 1], m_plan.cells[k], rule);
+                blocked = !step_legal(enterable, m_plan.cells[k - 1], m_plan.cells[k], rule);
             if (blocked) break;
         }
     }

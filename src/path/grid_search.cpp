@@ -71,6 +71,39 @@ void expand_waypoints(std::span<const GridPoint> waypoints, std::vector<GridPoin
     }
 }
 
+namespace {
+bool forbidden_cell(const GridSearchOptions& options, GridPoint p) noexcept {
+    if (options.filter == nullptr) return false;
+    return options.filter->forbidden(options.areas != nullptr ? options.areas->at(p) : 0u);
+}
+}  // namespace
+
+double query_step_cost(const GridMap& map, GridPoint from, GridPoint to, const GridSearchOptions& options) noexcept {
+    if (!step_allowed(map, from, to, options.movement, options.diagonal) || forbidden_cell(options, to)) return kInfinity;
+    const bool diagonal = from.x != to.x && from.y != to.y;
+    if (diagonal && options.filter != nullptr) {
+        const GridPoint a{to.x, from.y}, b{from.x, to.y};
+        if (!diagonal_allowed(effective_diagonal(options.movement, options.diagonal),
+                              map.passable(a) && !forbidden_cell(options, a), map.passable(b) && !forbidden_cell(options, b)))
+            return kInfinity;
+    }
+    double step = step_cost(map, from, to);
+    if (options.filter != nullptr)
+        step *= options.filter->multiplier(options.areas != nullptr ? options.areas->at(to) : 0u);
+    if (options.penalties != nullptr) step += options.penalty_weight * static_cast<double>(options.penalties->at(to));
+    for (const CostLayer& layer : options.layers)
+        if (layer.layer != nullptr) step += layer.weight * static_cast<double>(layer.layer->at(to));
+    return step;
+}
+
+double query_path_cost(const GridMap& map, std::span<const GridPoint> cells, const GridSearchOptions& options) noexcept {
+    if (cells.empty()) return 0.0;
+    if (!map.passable(cells.front()) || forbidden_cell(options, cells.front())) return kInfinity;
+    double cost = 0.0;
+    for (std::size_t i = 1; i < cells.size(); ++i) cost += query_step_cost(map, cells[i - 1], cells[i], options);
+    return cost;
+}
+
 inline GridPathfinder::Key GridPathfinder::make_key(double f, double h, std::uint32_t sequence) noexcept {
     const auto h_bits = std::bit_cast<std::uint32_t>(static_cast<float>(h));
     return Key{detail::tie_f_bits(f), (std::uint64_t{h_bits} << 32) | std::uint64_t{~sequence}};
@@ -108,6 +141,8 @@ Status GridPathfinder::prepare(const GridMap& map, const GridSearchOptions& opti
     m_areas = nullptr;
     m_multipliers = nullptr;
     m_forbidden = 0;
+    m_present = 0;
+    m_uniform_areas = false;
     m_base_multiplier = 1.0;
     m_extras = false;
     m_detail = options.detail;
@@ -130,7 +165,22 @@ Status GridPathfinder::prepare(const GridMap& map, const GridSearchOptions& opti
             m_areas = options.areas;
             m_multipliers = options.filter->multipliers().data();
             m_forbidden = options.filter->forbidden_mask();
-            min_multiplier = options.filter->min_allowed_multiplier(options.areas->present());
+            m_present = options.areas->present();
+            // One multiplier for every allowed area on the map (a filter that only forbids, say): the
+            // loop then multiplies by it without reading the cell's area, and checks forbidden areas
+            // only if one is on the map. Both are re-checked when areas appear during a sliced search.
+            // (one pass over the allowed areas present, lowest bit first: a handful, not kMaxAreas)
+            double lo = 0.0, hi = 0.0;
+            bool any = false;
+            for (std::uint64_t allowed = m_present & ~m_forbidden; allowed != 0; allowed &= allowed - 1) {
+                const double m = m_multipliers[std::countr_zero(allowed)];
+                lo = any ? std::min(lo, m) : m;
+                hi = any ? std::max(hi, m) : m;
+                any = true;
+            }
+            min_multiplier = any ? lo : 1.0;
+            m_uniform_areas = lo == hi;
+            if (m_uniform_areas) m_base_multiplier = min_multiplier;
         } else {
             // every cell is in area 0
             if (options.filter->forbidden(0)) return m_status = Status::InvalidQuery;
@@ -288,6 +338,11 @@ Status GridPathfinder::run(std::uint64_t slice_expansions) {
         if (m_areas != nullptr) {
             reshaped = reshaped || m_areas->data().size() != m_bound;
             area = m_areas->data().data();
+            if (m_areas->present() != m_present) {
+                // areas appeared since the search began: back to the general per-cell lookups
+                m_present = m_areas->present();
+                m_uniform_areas = false;
+            }
         }
     }
     if (reshaped) {
@@ -295,13 +350,17 @@ Status GridPathfinder::run(std::uint64_t slice_expansions) {
         m_held_node = search::kNoNode;
         return m_status = Status::InvalidQuery;
     }
-    // The first layer is kept in locals (the common single-layer case costs no loop).
+    // The first two layers are kept in locals (the common cases of one and two layers cost no loop).
     const float* const layer0 = layer_count > 0 ? m_layer_data[0] : nullptr;
     const double weight0 = layer_count > 0 ? m_layers[0].weight : 0.0;
-    const std::uint64_t forbidden = m_forbidden;
+    const float* const layer1 = layer_count > 1 ? m_layer_data[1] : nullptr;
+    const double weight1 = layer_count > 1 ? m_layers[1].weight : 0.0;
+    // only the forbidden areas present on the map need a check
+    const std::uint64_t forbidden = m_forbidden & m_present;
     const bool check_forbidden = kPenalty && area != nullptr && forbidden != 0;
     const double* const multipliers = m_multipliers;
     const double base_multiplier = m_base_multiplier;
+    const std::uint8_t* const area_costs = m_uniform_areas ? nullptr : area;  // null: base_multiplier
     const ActiveLayer* const layers = m_layers.data();
     const float* const* const layer_data = m_layer_data.data();
     const auto enterable = [&](std::uint32_t n) GAMEPLAN_FORCE_INLINE -> bool {
@@ -405,11 +464,14 @@ Status GridPathfinder::run(std::uint64_t slice_expansions) {
             double step = length;
             if constexpr (kTerrain) step *= static_cast<double>(terrain[next]);
             if constexpr (kPenalty) {
-                step *= area != nullptr ? multipliers[area[next]] : base_multiplier;
+                step *= area_costs != nullptr ? multipliers[area_costs[next]] : base_multiplier;
                 if (layer0 != nullptr) {
                     step += weight0 * static_cast<double>(layer0[next]);
-                    for (std::size_t k = 1; k < layer_count; ++k)
-                        step += layers[k].weight * static_cast<double>(layer_data[k][next]);
+                    if (layer1 != nullptr) {
+                        step += weight1 * static_cast<double>(layer1[next]);
+                        for (std::size_t k = 2; k < layer_count; ++k)
+                            step += layers[k].weight * static_cast<double>(layer_data[k][next]);
+                    }
                 }
             }
             const double g_next = g + step;

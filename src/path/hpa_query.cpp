@@ -150,7 +150,7 @@ Status HpaPathfinder::find_path(const HierarchicalMap& h, GridPoint start, GridP
     if (map.width() != h.m_width || map.height() != h.m_height || map.version() != h.m_map_version ||
         !map.passable(start) || !map.passable(goal) || !(options.weight >= 1.0) || !std::isfinite(options.weight) ||
         effective_diagonal(options.movement, options.diagonal) != h.m_diagonal || options.heuristic != Heuristic::Auto ||
-        options.penalties != nullptr)
+        options.penalties != nullptr || options.areas != nullptr || options.filter != nullptr || !options.layers.empty())
         return Status::InvalidQuery;
     if (options.islands != nullptr &&
         options.islands->proves_unreachable(map, options, std::span<const GridPoint>(&start, 1),

@@ -185,6 +185,7 @@ void MovementSystem::submit(UnitId unit) {
         r.options.penalties = &m_claims;
         r.options.penalty_weight = m_options.claim_weight;
     }
+    r.options.layers = m_options.layers;
     u.request = im.queue.submit(r);
     u.status = UnitStatus::Planning;
     u.waits_in_row = 0;
@@ -642,7 +643,7 @@ RestoreResult MovementSystem::restore_state(const MovementState& state) {
     if (m_options.resolver == StepResolver::Crowd)
         return RestoreError{"", "a movement system with StepResolver::Crowd cannot be restored (its stepper's state is not saved)"};
     clear();
-    if (RestoreResult r = im.queue.restore_state(state.queue, QueueBindings{nullptr, nullptr, &m_claims})) {
+    if (RestoreResult r = im.queue.restore_state(state.queue, QueueBindings{nullptr, nullptr, &m_claims, nullptr, nullptr, m_options.layers})) {
         r->field = r->field.empty() ? "queue" : "queue." + r->field;
         clear();
         return r;

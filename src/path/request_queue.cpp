@@ -183,14 +183,13 @@ void PathRequestQueue::complete(Lane& lane, Status status, QueueUpdateStats& sta
 bool PathRequestQueue::path_still_valid(const Slot& slot) const noexcept {
     const std::vector<GridPoint>& cells = slot.result.path.cells;
     const GridSearchOptions& options = slot.request.options;
-    if (cells.empty() || !m_map->passable(cells.front())) return false;
-    double cost = 0.0;
-    for (std::size_t i = 1; i < cells.size(); ++i) {
-        if (!step_allowed(*m_map, cells[i - 1], cells[i], options.movement, options.diagonal)) return false;
-        cost += step_cost(*m_map, cells[i - 1], cells[i]);
-    }
-    // Penalties are advice that may change every frame: a penalised result is only checked for legality.
-    if (options.penalties != nullptr) return true;
+    if (cells.empty()) return false;
+    // The step costs of the request's own rules: terrain, area multipliers, forbidden areas, layers.
+    const double cost = query_path_cost(*m_map, cells, options);
+    if (!std::isfinite(cost)) return false;
+    // Penalties and cost layers are advice that may change every frame: such a result is only checked
+    // for legality (its steps, forbidden areas included).
+    if (options.penalties != nullptr || !options.layers.empty()) return true;
     const double expected = slot.result.path.cost;
     return std::abs(cost - expected) <= 1e-9 * std::max(1.0, expected);
 }

@@ -153,9 +153,15 @@ void PathRequestQueue::save_state(PathRequestQueueState& out) const {
         r.uses_islands = slot.request.options.islands != nullptr;
         r.uses_dead_ends = slot.request.options.dead_ends != nullptr;
         r.uses_penalties = slot.request.options.penalties != nullptr;
+        r.uses_areas = slot.request.options.areas != nullptr;
+        r.uses_filter = slot.request.options.filter != nullptr;
+        r.uses_layers = !slot.request.options.layers.empty();
         r.request.options.islands = nullptr;
         r.request.options.dead_ends = nullptr;
         r.request.options.penalties = nullptr;
+        r.request.options.areas = nullptr;
+        r.request.options.filter = nullptr;
+        r.request.options.layers = {};
         r.request.options.budget.deadline = std::chrono::steady_clock::time_point::max();
         r.result = slot.result;
         r.sequence = slot.sequence;
@@ -221,6 +227,12 @@ RestoreResult PathRequestQueue::restore_state(const PathRequestQueueState& state
         slot.request.options.islands = r.uses_islands ? bindings.islands : nullptr;
         slot.request.options.dead_ends = r.uses_dead_ends ? bindings.dead_ends : nullptr;
         slot.request.options.penalties = r.uses_penalties ? bindings.penalties : nullptr;
+        if (r.uses_areas && !bindings.areas) return fail(at + ".areas", "the request used an area map and none was given to bind");
+        if (r.uses_filter && !bindings.filter) return fail(at + ".filter", "the request used an area filter and none was given to bind");
+        if (r.uses_layers && bindings.layers.empty()) return fail(at + ".layers", "the request used cost layers and none were given to bind");
+        slot.request.options.areas = r.uses_areas ? bindings.areas : nullptr;
+        slot.request.options.filter = r.uses_filter ? bindings.filter : nullptr;
+        slot.request.options.layers = r.uses_layers ? bindings.layers : std::span<const CostLayer>{};
         for (std::size_t c = 0; c < r.result.path.cells.size(); ++c)
             if (!m_map->contains(r.result.path.cells[c]))
                 return fail(at + ".result.cells[" + std::to_string(c) + "]", "a path cell off the map");

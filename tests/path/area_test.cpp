@@ -1,12 +1,17 @@
 // Area types, per-query filters and weighted cost layers in GridPathfinder (area_filter.hpp): A* and
 // Dijkstra against an independent reference Dijkstra written here over the combined cost function, on
 // random maps with terrain, random areas, filters and layers, every diagonal rule; JPS and JPS+ refusing
-// per-query costs.
+// per-query costs; distance fields, nearest targets and the request queue honouring them; HPA* refusing
+// them.
 #include <gameplan/path/area_filter.hpp>
+#include <gameplan/path/distance_field.hpp>
+#include <gameplan/path/fog.hpp>
 #include <gameplan/path/grid_search.hpp>
+#include <gameplan/path/hpa.hpp>
 #include <gameplan/path/jps.hpp>
 #include <gameplan/path/jps_plus.hpp>
 #include <gameplan/path/penalty_layer.hpp>
+#include <gameplan/path/request_queue.hpp>
 
 #include <gtest/gtest.h>
 
@@ -391,6 +396,278 @@ TEST(AreaSearch, JumpPointSearchRefusesNonUniformCosts) {
         EXPECT_EQ(jps_plus.begin(map, {0, 0}, {15, 15}, *o), Status::InvalidQuery);
     }
     EXPECT_EQ(jps.find_path(map, {0, 0}, {15, 15}, GridSearchOptions{}, path), Status::Found);
+}
+
+// Every cell of the world that is open, in row-major order.
+std::vector<GridPoint> open_cells(const World& world) {
+    std::vector<GridPoint> out;
+    for (int y = 0; y < world.h; ++y)
+        for (int x = 0; x < world.w; ++x)
+            if (world.open(x, y)) out.push_back({x, y});
+    return out;
+}
+
+TEST(AreaSearches, DistanceFieldAndNearestTargetsMatchTheReference) {
+    std::mt19937 rng(4711);
+    DistanceField field;
+    NearestTargets nearest_finder;
+    GridPath route;
+    int cells_checked = 0, nearest_checked = 0, nearest_none = 0;
+    for (int round = 0; round < 12; ++round) {
+        Scene s;
+        const int w = 10 + int(rng() % 12), h = 8 + int(rng() % 10);
+        build(s, rng, w, h, round % 2 == 0, 2 + int(rng() % 3), 1 + int(rng() % 3));
+        if (HasFatalFailure()) return;
+        const std::vector<GridPoint> open = open_cells(s.world);
+        if (open.size() < 4) continue;
+        GridSearchOptions options;
+        options.areas = &s.areas;
+        options.filter = &s.filter;
+        options.layers = s.cost_layers;
+        // a field from two sources: each cell's cost from the nearer one, and a flow field toward it
+        const GridPoint sources[] = {open[rng() % open.size()], open[rng() % open.size()]};
+        ASSERT_EQ(field.compute(s.map, sources, options), Status::Found);
+        for (const GridPoint p : open) {
+            double expected = kInf;
+            for (const GridPoint src : sources)
+                expected = std::min(expected, s.world.distance(src.x, src.y, p.x, p.y, Movement::Eight,
+                                                                DiagonalRule::NoCornerCutting));
+            if (expected == kInf) {
+                EXPECT_FALSE(field.reached(p));
+                continue;
+            }
+            ASSERT_TRUE(field.reached(p));
+            EXPECT_NEAR(field.distance(p), expected, 1e-9 * std::max(1.0, expected));
+            field.path_from_source(p, route);
+            EXPECT_NEAR(path_cost(s.world, route, Movement::Eight, DiagonalRule::NoCornerCutting), expected,
+                        1e-9 * std::max(1.0, expected));
+            ++cells_checked;
+        }
+        // nearest of several targets, some of them in forbidden areas or walls (skipped)
+        for (int q = 0; q < 8; ++q) {
+            const GridPoint from = open[rng() % open.size()];
+            std::vector<GridPoint> targets;
+            for (int t = 0; t < 5; ++t) targets.push_back({int(rng() % std::uint32_t(w)), int(rng() % std::uint32_t(h))});
+            double expected = kInf;
+            for (const GridPoint t : targets)
+                if (s.world.open(t.x, t.y))
+                    expected = std::min(expected, s.world.distance(from.x, from.y, t.x, t.y, Movement::Eight,
+                                                                    DiagonalRule::NoCornerCutting));
+            const NearestTarget got = nearest_finder.find(s.map, from, targets, options, &route);
+            if (expected == kInf) {
+                EXPECT_EQ(got.status, Status::NoPath);
+                ++nearest_none;
+                continue;
+            }
+            ASSERT_EQ(got.status, Status::Found);
+            EXPECT_NEAR(got.cost, expected, 1e-9 * std::max(1.0, expected));
+            ASSERT_LT(got.index, targets.size());
+            EXPECT_TRUE(s.world.open(targets[got.index].x, targets[got.index].y));
+            EXPECT_NEAR(path_cost(s.world, route, Movement::Eight, DiagonalRule::NoCornerCutting), expected,
+                        1e-9 * std::max(1.0, expected));
+            ++nearest_checked;
+        }
+    }
+    EXPECT_GT(cells_checked, 300);
+    EXPECT_GT(nearest_checked, 40);
+    EXPECT_GT(nearest_none, 0);
+}
+
+TEST(AreaSearches, RequestQueueResultsEqualDirectQueries) {
+    std::mt19937 rng(909);
+    GridPathfinder direct;
+    GridPath expected_path;
+    int compared = 0;
+    for (int round = 0; round < 6; ++round) {
+        Scene s;
+        build(s, rng, 24, 18, round % 2 == 1, 4, 2);
+        if (HasFatalFailure()) return;
+        const std::vector<GridPoint> open = open_cells(s.world);
+        QueueOptions qo;
+        qo.lanes = 1 + std::uint32_t(round % 3);
+        PathRequestQueue queue(s.map, qo);
+        std::vector<PathRequest> requests;
+        std::vector<PathHandle> handles;
+        for (int q = 0; q < 12; ++q) {
+            PathRequest r;
+            r.start = open[rng() % open.size()];
+            r.goal = open[rng() % open.size()];
+            r.options.areas = &s.areas;
+            r.options.filter = &s.filter;
+            if (q % 2 == 0) r.options.layers = s.cost_layers;  // odd ones: areas and filter only (cost re-checked)
+            r.options.heuristic = q % 3 == 0 ? Heuristic::Zero : Heuristic::Auto;
+            requests.push_back(r);
+            handles.push_back(queue.submit(r));
+        }
+        for (int frame = 0; frame < 10000 && queue.size() > queue.completed().size(); ++frame) {
+            (void)queue.update(7);  // small slices: every search spans many updates
+            bool all_done = true;
+            for (const PathHandle h : handles) all_done = all_done && queue.state(h) == RequestState::Done;
+            if (all_done) break;
+        }
+        for (std::size_t i = 0; i < requests.size(); ++i) {
+            ASSERT_EQ(queue.state(handles[i]), RequestState::Done);
+            const PathResult* got = queue.result(handles[i]);
+            const Status want = direct.find_path(s.map, requests[i].start, requests[i].goal, requests[i].options, expected_path);
+            EXPECT_EQ(got->status, want);
+            EXPECT_EQ(got->path.cells, expected_path.cells);
+            EXPECT_EQ(got->expanded, direct.stats().expanded);
+            if (want != Status::Found) continue;
+            EXPECT_EQ(got->path.cost, expected_path.cost);
+            ++compared;
+            if (requests[i].options.layers.empty()) continue;  // the reference world carries the layers
+            const GridPoint a = requests[i].start, b = requests[i].goal;
+            const double reference = s.world.distance(a.x, a.y, b.x, b.y, Movement::Eight, DiagonalRule::NoCornerCutting);
+            EXPECT_NEAR(got->path.cost, reference, 1e-9 * std::max(1.0, reference));
+        }
+        // A map change elsewhere: found paths are re-checked under the request's own rule (forbidden
+        // areas, multipliers) and kept, not sent back to the queue; results without a path go back.
+        std::uint32_t not_found = 0;
+        for (const PathHandle h : handles) not_found += queue.result(h)->status == Status::Found ? 0u : 1u;
+        GridPoint far{-1, -1};
+        for (const GridPoint p : open) {
+            bool used = false;
+            for (std::size_t i = 0; i < requests.size() && !used; ++i)
+                for (const GridPoint c : queue.result(handles[i])->path.cells) used = used || c == p;
+            if (!used) far = p;
+        }
+        ASSERT_NE(far.x, -1);
+        s.map.set_passable(far, false);
+        const QueueUpdateStats st = queue.update(100);
+        EXPECT_EQ(st.revalidated, requests.size());
+        EXPECT_EQ(st.requeued, not_found);
+    }
+    EXPECT_GT(compared, 30);
+}
+
+TEST(AreaSearches, LayerUpdatesDuringQueueProcessing) {
+    // Open 20 x 9 field; a danger layer is raised across the middle while searches run.
+    GridMap map;
+    ASSERT_EQ(map.reset(20, 9), GridSizeCheck::Ok);
+    AreaMap areas(map);
+    for (int y = 0; y < 9; ++y) areas.set({10, y}, kAreaSwamp);
+    AreaFilter filter;
+    filter.set_multiplier(kAreaSwamp, 3.0);
+    PenaltyLayer danger(map);
+    const CostLayer layers[] = {{&danger, 1.0}};
+    PathRequestQueue queue(map, QueueOptions{2, 0, true});
+    PathRequest r;
+    r.options.areas = &areas;
+    r.options.filter = &filter;
+    r.options.layers = layers;
+    r.start = {0, 4};
+    r.goal = {19, 4};
+    const PathHandle early = queue.submit(r);
+    (void)queue.update(5);  // running, half-way
+    ASSERT_EQ(queue.state(early), RequestState::Running);
+    for (int y = 0; y < 9; ++y)
+        if (y != 0) danger.set({12, y}, 50.0f);  // only row 0 stays cheap at column 12
+    const PathHandle late = queue.submit(r);
+    for (int i = 0; i < 1000 && (queue.state(early) != RequestState::Done || queue.state(late) != RequestState::Done); ++i)
+        (void)queue.update(5);
+    ASSERT_EQ(queue.state(late), RequestState::Done);
+    ASSERT_EQ(queue.state(early), RequestState::Done);
+    // The early search read a mix of old and new values: its path is legal and it is found.
+    const PathResult* e = queue.result(early);
+    ASSERT_EQ(e->status, Status::Found);
+    EXPECT_TRUE(std::isfinite(query_path_cost(map, e->path.cells, r.options)));
+    // The late one saw only the new layer: exactly the direct query's answer, through row 0 at x = 12.
+    GridPathfinder direct;
+    GridPath want;
+    ASSERT_EQ(direct.find_path(map, r.start, r.goal, r.options, want), Status::Found);
+    const PathResult* l = queue.result(late);
+    EXPECT_EQ(l->path.cells, want.cells);
+    EXPECT_EQ(l->path.cost, want.cost);
+    bool crossed_row0 = false;
+    for (const GridPoint c : l->path.cells) crossed_row0 = crossed_row0 || (c.x == 12 && c.y == 0);
+    EXPECT_TRUE(crossed_row0);
+    // Saved requests name their per-query costs; a restore without them is refused by field.
+    PathRequestQueue more(map, QueueOptions{2, 0, true});
+    (void)more.submit(r);
+    PathRequestQueueState state;
+    more.save_state(state);
+    ASSERT_EQ(state.requests.size(), 1u);
+    EXPECT_TRUE(state.requests[0].uses_areas && state.requests[0].uses_filter && state.requests[0].uses_layers);
+    EXPECT_EQ(state.requests[0].request.options.filter, nullptr);
+    PathRequestQueue restored(map, QueueOptions{2, 0, true});
+    const RestoreResult bad = restored.restore_state(state, QueueBindings{nullptr, nullptr, nullptr, &areas, nullptr, layers});
+    ASSERT_TRUE(bad.has_value());
+    EXPECT_NE(bad->field.find("filter"), std::string::npos);
+    ASSERT_FALSE(restored.restore_state(state, QueueBindings{nullptr, nullptr, nullptr, &areas, &filter, layers}).has_value());
+    for (int i = 0; i < 100 && restored.completed().empty(); ++i) (void)restored.update(1000);
+    ASSERT_EQ(restored.completed().size(), 1u);
+    const PathResult* got = restored.result(restored.completed()[0]);
+    EXPECT_EQ(got->path.cells, want.cells);
+    EXPECT_EQ(got->path.cost, want.cost);
+}
+
+TEST(AreaSearches, HierarchicalSearchRefusesPerQueryCosts) {
+    GridMap map;
+    ASSERT_EQ(map.reset(32, 32), GridSizeCheck::Ok);
+    HierarchicalMap hierarchy;
+    ASSERT_EQ(hierarchy.build(map, 8), HierarchyBuild::Ok);
+    PenaltyLayer layer(map);
+    AreaMap areas(map);
+    AreaFilter filter;
+    const CostLayer layers[] = {{&layer, 1.0}};
+    HpaPathfinder hpa;
+    GridPath path;
+    HpaQueryOptions plain;
+    ASSERT_EQ(hpa.find_path(hierarchy, {0, 0}, {31, 31}, plain, path), Status::Found);
+    HpaQueryOptions with_layers, with_filter, with_areas, with_penalties;
+    with_layers.layers = layers;
+    with_filter.filter = &filter;
+    with_areas.areas = &areas;
+    with_penalties.penalties = &layer;
+    for (const HpaQueryOptions* o : {&with_layers, &with_filter, &with_areas, &with_penalties}) {
+        EXPECT_EQ(hpa.find_path(hierarchy, {0, 0}, {31, 31}, *o, path), Status::InvalidQuery);
+        EXPECT_TRUE(path.cells.empty());
+    }
+}
+
+TEST(AreaSearches, ExploringUnitsHonourTheirFilterAndLayers) {
+    std::mt19937 rng(31337);
+    Explorer explorer;
+    ExploreResult result;
+    int arrived = 0, unreachable = 0;
+    for (int round = 0; round < 40; ++round) {
+        Scene s;
+        const int w = 10 + int(rng() % 14), h = 8 + int(rng() % 10);
+        build(s, rng, w, h, round % 2 == 0, 2 + int(rng() % 3), int(rng() % 3));
+        if (HasFatalFailure()) return;
+        const std::vector<GridPoint> open = open_cells(s.world);
+        if (open.size() < 2) continue;
+        ExploreOptions options;
+        options.sight = 1 + int(rng() % 3);
+        options.areas = &s.areas;
+        options.filter = &s.filter;
+        options.layers = s.cost_layers;
+        for (int q = 0; q < 4; ++q) {
+            const GridPoint a = open[rng() % open.size()], b = open[rng() % open.size()];
+            TeamKnowledge team(s.map);
+            const Status status = explorer.explore(s.map, team, a, b, options, result);
+            const double optimal = s.world.distance(a.x, a.y, b.x, b.y, Movement::Eight, DiagonalRule::NoCornerCutting);
+            if (optimal == kInf) {
+                EXPECT_EQ(status, Status::NoPath) << "round " << round;
+                ++unreachable;
+            } else {
+                ASSERT_EQ(status, Status::Found) << "round " << round;
+                EXPECT_EQ(result.path.back(), b);
+                ++arrived;
+            }
+            // never a blocked or forbidden cell, every step legal, the true combined cost, >= the optimum
+            GridPath walked;
+            walked.cells = result.path;
+            const double cost = path_cost(s.world, walked, Movement::Eight, DiagonalRule::NoCornerCutting);
+            ASSERT_FALSE(std::isnan(cost)) << "round " << round;
+            EXPECT_NEAR(result.travelled, cost, 1e-9 * std::max(1.0, cost));
+            if (status == Status::Found) {
+                EXPECT_GE(result.travelled, optimal - 1e-9 * std::max(1.0, optimal));
+            }
+        }
+    }
+    EXPECT_GT(arrived, 60);
+    EXPECT_GT(unreachable, 3);
 }
 
 }  // namespace

@@ -381,3 +381,52 @@ TEST(VillageText, TerminalViewShowsVillagersAndWalls) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Village, WolvesAttackNearTheirDensAndTheDangerSteersPaths) {
+    // Default demo with wolves: every pulse (64 ticks) each villager within 3 cells (Chebyshev) of a den
+    // is attacked once per den; counted here from the villagers' cells, independently of the village.
+    Config c;
+    auto v = Village::create(generate_village_map(120, 56, 1), domains(), c);
+    ASSERT_FALSE(v->dens().empty());
+    // The danger is a cost layer of every walking path.
+    ASSERT_EQ(v->movement().options().layers.size(), 1u);
+    EXPECT_EQ(v->movement().options().layers[0].layer, &v->danger().layer());
+    std::uint64_t expected = 0;
+    std::vector<path::GridPoint> victims;
+    for (int t = 0; t < 640; ++t) {
+        if (v->tick() > 0 && v->tick() % 64 == 0) {
+            victims.clear();
+            for (const path::GridPoint den : v->dens())
+                for (const Villager& x : v->villagers())
+                    if (std::max(std::abs(x.cell.x - den.x), std::abs(x.cell.y - den.y)) <= 3) {
+                        ++expected;
+                        victims.push_back(x.cell);
+                    }
+            v->step();
+            for (const path::GridPoint p : victims) EXPECT_GE(v->danger().at(p), 6.0f) << "an attack leaves danger where it happened";
+            continue;
+        }
+        v->step();
+    }
+    const Summary s = v->summary();
+    EXPECT_EQ(s.wolf_attacks, expected);
+    EXPECT_GT(s.wolf_attacks, 0u) << "woodcutters work near the dens";
+    EXPECT_EQ(s.collisions, 0u);
+    EXPECT_EQ(s.jams, 0u);
+    // The terminal view marks dens and danger.
+    const std::string text = render_text(*v, {0, 0}, 120, 56, false);
+    EXPECT_NE(text.find('W'), std::string::npos);
+
+    // Without wolves: no dens, no danger, no layer.
+    Config quiet;
+    quiet.wolves = false;
+    auto q = Village::create(generate_village_map(120, 56, 1), domains(), quiet);
+    for (int t = 0; t < 200; ++t) q->step();
+    EXPECT_TRUE(q->dens().empty());
+    EXPECT_EQ(q->summary().wolf_attacks, 0u);
+    EXPECT_TRUE(q->movement().options().layers.empty());
+}
+
+}  // namespace

@@ -47,6 +47,7 @@ struct DemoArgs {
     double fps = 30;
     std::uint64_t path_budget = 60000;
     bool json = false;
+    bool no_wolves = false;
     std::string save;             // write a save file here (at save_at, else at the end)
     std::uint64_t save_at = 0;    // tick to save at (0 = the last tick)
     std::string load;             // continue the village saved in this file
@@ -163,6 +164,7 @@ Json summary_json(const village::Summary& s, const DemoArgs& args, const std::st
     j["longest_still"] = s.longest_still;
     j["walk_failures"] = s.walk_failures;
     j["map_changes"] = s.map_changes;
+    j["wolf_attacks"] = s.wolf_attacks;
     j["meals_eaten"] = s.meals_eaten;
     j["vegetables_eaten"] = s.vegetables_eaten;
     j["sleeps"] = s.sleeps;
@@ -229,6 +231,7 @@ int run_demo(DemoArgs args) {
         config.seed = args.seed;
         config.threads = args.threads;
         config.path_budget = args.path_budget;
+        config.wolves = !args.no_wolves;
         try {
             sim = village::Village::create(std::move(map), domains, config);
         } catch (const village::SetupError& e) {
@@ -342,6 +345,7 @@ void add_demo_command(CLI::App& app, int& exit_code) {
                     "Directory with woodcutter.json, miner.json, cook.json (default: examples/goap/village, built in)");
     cmd->add_flag("--json", args->json, "Print one JSON summary object (no live view)");
     add_progress_flags(cmd, args->progress);
+    cmd->add_flag("--no-wolves", args->no_wolves, "No wolf dens (and no danger for paths and walking costs to avoid)");
     CLI::Option* every = cmd->add_option("--png-every", args->png_every, "Write a PNG snapshot every K ticks")
                              ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000}));
     CLI::Option* dir = cmd->add_option("--png-dir", args->png_dir, "Directory for the snapshots (created if needed)");

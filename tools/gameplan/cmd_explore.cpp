@@ -1,6 +1,7 @@
-// `gameplan explore MAP --from X,Y --to X,Y [--sight R] [--json]`: a unit that starts knowing nothing
-// walks toward the goal under fog of war (path/fog.hpp), discovering cells within its sight and
-// replanning when its route meets a wall.
+// `gameplan explore MAP --from X,Y --to X,Y [--sight R] [--area-cost ...] [--avoid ...] [--layer ...]
+// [--json]`: a unit that starts knowing nothing walks toward the goal under fog of war (path/fog.hpp),
+// discovering cells within its sight and replanning when its route meets a wall (or an avoided area).
+#include "area_options.hpp"
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "domain_util.hpp"
@@ -29,6 +30,7 @@ struct ExploreArgs {
     std::string movement = "8";
     std::string diagonal = "no-corner-cutting";
     bool json = false;
+    AreaArgs area;
     ResourceLimits limits;
 };
 
@@ -52,19 +54,30 @@ path::GridPoint parse_cell(const std::string& text, const char* option, const pa
 }
 
 void run_explore(const ExploreArgs& args, int& exit_code) {
-    const path::GridMap truth = read_grid_map(args.map_file);
+    AreaSetup area;
+    const io::MapLoadOptions load = parse_area_args(args.area, area);  // before loading: bad letters fail fast
+    const path::GridMap truth = read_grid_map(args.map_file, load);
     const path::GridPoint from = parse_cell(args.from, "--from", truth);
     const path::GridPoint to = parse_cell(args.to, "--to", truth);
     if (!truth.passable(from)) throw UsageError("start " + args.from + " is blocked");
-    // Two searches' state (~20 bytes per cell each) and the team's view (3 to 7 bytes per padded cell).
+    if (area.use_areas && area.filter.forbidden(area.areas.at(from)))
+        throw UsageError("start " + args.from + " is in an avoided area");
+    // Two searches' state (~20 bytes per cell each) and the team's view (3 to 7 bytes per padded cell),
+    // plus 1 byte per cell of areas and 4 (+ parsing) per cell of each layer.
     const double cells = double(truth.width() + 2) * double(truth.height() + 2);
-    require_memory(args.limits, 47.0 * cells,
+    require_memory(args.limits, (48.0 + 9.0 * double(args.area.layers.size())) * cells,
                    "exploring this " + std::to_string(truth.width()) + " x " + std::to_string(truth.height()) + " map");
+    load_layers(args.area, truth, area);
 
     path::ExploreOptions options;
     options.movement = *path::parse_movement(args.movement);
     options.diagonal = *path::parse_diagonal_rule(args.diagonal);
     options.sight = static_cast<std::int32_t>(args.sight);
+    if (area.use_areas) {
+        options.areas = &area.areas;
+        options.filter = &area.filter;
+    }
+    options.layers = area.cost_layers;
     path::TeamKnowledge team(truth);
     path::Explorer explorer;
     path::ExploreResult result;
@@ -73,9 +86,11 @@ void run_explore(const ExploreArgs& args, int& exit_code) {
     path::GridSearchOptions full;
     full.movement = options.movement;
     full.diagonal = options.diagonal;
+    area.apply(full);  // the optimum of the same costs with full knowledge
     path::GridPathfinder finder;
     path::GridPath optimal;
-    const bool reachable = truth.passable(to) && finder.find_path(truth, from, to, full, optimal) == Status::Found;
+    const bool reachable = truth.passable(to) && !(area.use_areas && area.filter.forbidden(area.areas.at(to))) &&
+                           finder.find_path(truth, from, to, full, optimal) == Status::Found;
 
     const char* name = status == Status::Found ? "arrived" : status == Status::NoPath ? "unreachable" : "budget_exhausted";
     if (args.json) {
@@ -115,6 +130,7 @@ void add_explore_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--diagonal", args->diagonal, "Diagonal rule for 8-connected movement")
         ->check(CLI::IsMember({"never", "no-corner-cutting", "one-obstacle", "always"}))
         ->capture_default_str();
+    add_area_options(cmd, args->area);
     add_limit_options(cmd, args->limits, 0, "the walk");
     cmd->add_flag("--json", args->json,
                   "Print one JSON object: status (arrived|unreachable), travelled, optimal, replans, steps, path, "

@@ -24,6 +24,11 @@
 /// `NearestTargets` measures *from* the unit to the targets, which is what a walking unit pays. On maps
 /// without terrain costs both directions are equal.
 ///
+/// Per-query costs. Both honour every per-query cost of `GridSearchOptions` (areas, an area filter,
+/// penalties, weighted cost layers; area_filter.hpp): a field holds the combined cost from its sources,
+/// a flow field steers around forbidden areas and dear cells, and a target in an area the filter forbids
+/// is skipped like a blocked one. A source or start in a forbidden area is `InvalidQuery`.
+///
 /// Targets. Targets that are blocked or off the map are skipped (a tree on a blocked cell is never
 /// "reached"; give the cells next to it instead), duplicates are allowed (the lowest index is reported),
 /// and when `GridSearchOptions::islands` applies, targets on other islands are skipped without search.

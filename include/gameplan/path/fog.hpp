@@ -26,6 +26,13 @@
 /// `NoPath` once the team's knowledge proves the goal unreachable. The travelled cost (true costs:
 /// length x terrain of the cell entered) is at least the optimal cost with full knowledge.
 ///
+/// Per-unit costs. `ExploreOptions` may carry the true areas, the unit's `AreaFilter` and weighted cost
+/// layers (area_filter.hpp). A cell's area is learnt with the cell; the unit never enters (nor cuts the
+/// corner of) a seen cell of a forbidden area and replans as soon as its route meets one; the travelled
+/// cost is the combined cost `length x terrain x multiplier(area) + sum of weight x layer` of the cells
+/// entered, at least the optimum of the same cost with full knowledge. The goal is reached whenever it
+/// is reachable through allowed areas.
+///
 /// Memory per team: 2 bytes per padded cell (belief passability and knowledge) + 1 byte per padded
 /// cell of areas, plus 4 bytes per padded cell when the true map has terrain costs; `memory_bytes()`
 /// reports it. A 512 x 512 map costs about 0.8 MB per team, whatever the number of units.
@@ -40,6 +47,7 @@
 #include <gameplan/status.hpp>
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace gameplan::path {
@@ -102,12 +110,23 @@ struct ExploreOptions {
     /// Planning cost multiplier of unknown cells, in (0, kMaxAreaMultiplier] (1 = optimistic).
     double unknown_multiplier = 1.0;
     std::uint64_t max_steps = 0;     ///< step budget (0 = 4 x cells + 16); then BudgetExhausted
+    /// Optional true area of every cell (matching the true map). A cell's area becomes known when the
+    /// cell is seen; unknown cells are in `kAreaUnknown`. Not owned; must outlive the walk.
+    const AreaMap* areas = nullptr;
+    /// Optional filter of the unit (area_filter.hpp): it never enters a seen cell of a forbidden area
+    /// (nor cuts its corner) and pays the area multipliers; unknown cells are allowed at
+    /// `unknown_multiplier` unless the filter forbids `kAreaUnknown`. Not owned.
+    const AreaFilter* filter = nullptr;
+    /// Optional weighted cost layers (entering c adds weight x layer(c)), known to the team everywhere
+    /// (an influence map, say). Not owned; the span and layers must outlive the walk.
+    std::span<const CostLayer> layers{};
 };
 
 /// What `explore` did.
 struct ExploreResult {
     std::vector<GridPoint> path;  ///< every cell the unit stood on, start first
-    double travelled = 0.0;       ///< true cost of the walk (length x terrain of each cell entered)
+    double travelled = 0.0;       ///< true cost of the walk: each step's cost under the query's rule
+                                  ///< (length x terrain x area multiplier of the cell entered + layers)
     std::uint64_t steps = 0;      ///< cells moved
     std::uint64_t replans = 0;    ///< plans made after the first one
     std::uint64_t expanded = 0;   ///< cells expanded by all plans
@@ -121,7 +140,8 @@ public:
     /// what the walk revealed (other units of the team profit from it). Returns `Found` (arrived),
     /// `NoPath` (the team's knowledge proves the goal unreachable), `BudgetExhausted`
     /// (options.max_steps), or `InvalidQuery` (a point off the map, a blocked start, a team for another
-    /// map shape, sight or multiplier out of range). Allocates only to grow `out.path` and its buffers.
+    /// map shape, sight or multiplier out of range, areas or a layer for another map shape, a negative or
+    /// non-finite layer weight, a start in a forbidden area). Allocates only to grow `out.path` and its buffers.
     Status explore(const GridMap& truth, TeamKnowledge& team, GridPoint start, GridPoint goal,
                    const ExploreOptions& options, ExploreResult& out);
 

@@ -129,6 +129,18 @@ struct GridPath {
     double cost = 0.0;             ///< sum of the step costs (0 for start == goal; +infinity when none)
 };
 
+/// Cost of one step from `from` to its neighbour `to` under the rules and per-query costs of `options`
+/// (movement, diagonal rule, areas, filter, penalties, layers): exactly what `GridPathfinder` charges,
+/// `length x terrain(to) x multiplier(area(to)) + penalty_weight x penalties(to) + sum of weight x layer(to)`.
+/// +infinity when the step is illegal: off the map, blocked, in a forbidden area, or a diagonal whose
+/// side cells (blocked or forbidden) the diagonal rule refuses. O(layers). Never allocates.
+[[nodiscard]] double query_step_cost(const GridMap& map, GridPoint from, GridPoint to,
+                                     const GridSearchOptions& options) noexcept;
+/// Sum of `query_step_cost` along `cells` (0 for fewer than two cells; +infinity if a step is illegal or
+/// the first cell is blocked or forbidden). O(cells x layers).
+[[nodiscard]] double query_path_cost(const GridMap& map, std::span<const GridPoint> cells,
+                                     const GridSearchOptions& options) noexcept;
+
 /// Rewrites the cells of `path` in place to `detail`: Cells leaves them, Waypoints keeps the corner
 /// points (see corner_points), CostOnly clears them. The cost is unchanged. Never allocates.
 void reduce_path(GridPath& path, PathDetail detail) noexcept;
@@ -326,6 +338,8 @@ private:
     const AreaMap* m_areas = nullptr;            // area map in force (with a filter), or null
     const double* m_multipliers = nullptr;       // the filter's multipliers by area
     std::uint64_t m_forbidden = 0;               // the filter's forbidden areas
+    std::uint64_t m_present = 0;                 // areas on the map (AreaMap::present) when last looked at
+    bool m_uniform_areas = false;                // every allowed present area has m_base_multiplier
     double m_base_multiplier = 1.0;              // multiplier of every cell without an area map
     bool m_extras = false;
     PathDetail m_detail = PathDetail::Cells;

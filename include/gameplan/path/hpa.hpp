@@ -295,8 +295,11 @@ private:
 /// be `Auto` (the abstract search uses the octile or Manhattan distance); `weight` >= 1 weights the
 /// abstract search's heuristic (fewer expansions, at most w times the abstract optimum); `budget`
 /// limits the abstract search's expansions (the in-cluster insertion is bounded by the cluster size and
-/// not counted); `islands`, when they apply, answer unreachable goals at once; `dead_ends` is ignored;
-/// `penalties` are not supported (`InvalidQuery`).
+/// not counted); `islands`, when they apply, answer unreachable goals at once; `dead_ends` is ignored.
+/// Per-query costs are not supported: a query carrying `penalties`, `areas`, a `filter` or `layers`
+/// returns `InvalidQuery` rather than a path through cells the filter forbids or a cost that leaves
+/// out the layers (the abstract graph's entrances and edge costs are those of the plain map). Run
+/// such queries on `GridPathfinder` (grid_search.hpp), which honours all of them.
 struct HpaQueryOptions : GridSearchOptions {
     /// Shorten the refined path (see the file overview, "Refinement"): a bounded local A* over windows
     /// around the abstract path's border crossings, then line-of-sight shortcuts. Never lengthens it.

@@ -61,6 +61,9 @@ public:
     bool decay_for(double seconds, double half_life) noexcept;
     /// Sets every value back to 0.
     void clear() noexcept { m_layer.clear(); }
+    /// Sets the influence of `p` (>= 0, finite; a saved game's values, say). False (changing nothing)
+    /// off the map or for a bad value. O(1).
+    bool set(GridPoint p, float value) noexcept { return m_layer.set(p, value); }
 
     /// Influence at `p` (0 off the map). O(1).
     [[nodiscard]] float at(GridPoint p) const noexcept { return m_layer.at(p); }

@@ -134,6 +134,12 @@ struct MovementOptions {
     std::uint32_t give_up_ticks = 0;   ///< ticks without progress before a walk fails with Stuck (0 = never)
     std::uint32_t still_limit = 100;   ///< ticks standing still with a destination that count as a jam (stats)
     StepResolver resolver = StepResolver::Builtin;  ///< who resolves the crowd's steps
+    /// Extra weighted cost layers every path request carries (area_filter.hpp), beside the claimed-path
+    /// penalties: an influence map of danger, say, which units' paths then avoid. Read live (changing a
+    /// layer affects the next searches; routes already walked are not re-planned for it). Smoothing
+    /// straightens routes by line of sight and does not look at layers. Not owned: the span and the
+    /// layers must outlive the system (and match its map).
+    std::span<const CostLayer> layers{};
 };
 
 /// Counters since the system was made (all deterministic).

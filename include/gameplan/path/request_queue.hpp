@@ -35,6 +35,13 @@
 /// with its original rank; a request that found no path is queued again, since a
 /// path may exist now. `PathResult::map_version` says which map version a result was checked against.
 ///
+/// Per-query costs. A request's options may carry areas, an area filter, penalties and weighted cost
+/// layers (area_filter.hpp); its searches honour them exactly as a direct `GridPathfinder` query with
+/// the same options (same cost, same path, same expansions). The objects and the `layers` span are not
+/// copied: they must outlive the request. Layers may change between updates (a running search reads a
+/// mix of old and new values; its path stays legal); re-validation after a map change checks a result
+/// with penalties or layers for legality only, one with areas and a filter also for its cost.
+///
 /// Memory: after `reserve` (or once the largest number of simultaneous requests has been seen), and with
 /// `take` handing path buffers back and forth, submitting, updating and taking allocate nothing.
 ///
@@ -107,8 +114,9 @@ struct QueueUpdateStats {
 
 /// A queue's running state (`PathRequestQueue::save_state`), for saving a game: every live request with
 /// its options, result so far and running search, the order of the pending requests, the free slots
-/// and the counters. The pointers of a request's options (islands, dead ends, penalties) are saved as
-/// flags and bound again on restore (`QueueBindings`); a search deadline is not saved.
+/// and the counters. The pointers of a request's options (islands, dead ends, penalties, areas, filter,
+/// cost layers) are saved as flags and bound again on restore (`QueueBindings`); a search deadline is
+/// not saved.
 struct PathRequestQueueState {
     struct Request {
         std::uint32_t slot = 0;
@@ -117,6 +125,9 @@ struct PathRequestQueueState {
         bool uses_islands = false;     ///< options.islands was set
         bool uses_dead_ends = false;   ///< options.dead_ends was set
         bool uses_penalties = false;   ///< options.penalties was set
+        bool uses_areas = false;       ///< options.areas was set
+        bool uses_filter = false;      ///< options.filter was set
+        bool uses_layers = false;      ///< options.layers was not empty
         PathResult result;             ///< the result so far (final when Done)
         std::uint64_t sequence = 0;
         std::int64_t rank = 0;
@@ -141,11 +152,15 @@ struct PathRequestQueueState {
     std::uint32_t lane_cursor = 0;
 };
 
-/// What a restored queue binds saved requests to (requests that used islands, dead ends or penalties).
+/// What a restored queue binds saved requests to (requests that used islands, dead ends, penalties,
+/// areas, an area filter or cost layers). The pointed-to objects must outlive the queue's use of them.
 struct QueueBindings {
     const Islands* islands = nullptr;
     const DeadEnds* dead_ends = nullptr;
     const PenaltyLayer* penalties = nullptr;
+    const AreaMap* areas = nullptr;
+    const AreaFilter* filter = nullptr;
+    std::span<const CostLayer> layers{};
 };
 
 /// Frame-budgeted path request queue over one map. See the file overview.

@@ -4,6 +4,7 @@
 #include <gameplan/io/map_image.hpp>
 
 #include <algorithm>
+#include <cmath>
 
 namespace gameplan::village {
 
@@ -21,12 +22,37 @@ io::Rgb place_colour(const Place& place, const SnapshotPalette& palette) noexcep
 
 std::int32_t snapshot_scale(const path::GridMap& map) noexcept { return io::fit_scale(map, 8, 2048); }
 
+namespace {
+// Danger at which the heat overlay is strongest (and the terminal view starts marking a cell).
+constexpr float kHeatFull = 8.0f;
+constexpr float kHeatText = 1.0f;
+
+std::uint8_t blend(std::uint8_t from, std::uint8_t to, float alpha) noexcept {
+    return static_cast<std::uint8_t>(std::lround(float(from) + (float(to) - float(from)) * alpha));
+}
+}  // namespace
+
 io::Image render_snapshot(const Village& village, std::int32_t scale, const SnapshotPalette& palette) {
     io::Image image = io::render_map(village.map(), scale);
+    // The danger (wolves) as a heat overlay on open cells: the more, the redder.
+    const path::GridMap& map = village.map();
+    for (std::int32_t y = 0; y < map.height(); ++y)
+        for (std::int32_t x = 0; x < map.width(); ++x) {
+            const float d = village.danger().at({x, y});
+            if (!(d > 0.0f) || !map.passable({x, y})) continue;
+            const float alpha = 0.75f * std::min(1.0f, d / kHeatFull);
+            for (std::int32_t py = y * scale; py < (y + 1) * scale; ++py)
+                for (std::int32_t px = x * scale; px < (x + 1) * scale; ++px) {
+                    const io::Rgb c = image.at(px, py);
+                    image.set(px, py, io::Rgb{blend(c.r, palette.heat.r, alpha), blend(c.g, palette.heat.g, alpha),
+                                              blend(c.b, palette.heat.b, alpha)});
+                }
+        }
     for (const Place& p : village.places()) {
         if (p.kind == PlaceKind::Tree && !p.standing) io::mark_cell(image, p.cell, scale, palette.stump);
         else io::paint_cell(image, p.cell, scale, place_colour(p, palette));
     }
+    for (const path::GridPoint den : village.dens()) io::mark_cell(image, den, scale, palette.den);
     for (const Villager& v : village.villagers())
         if (const auto route = village.route(v); !route.empty()) {
             // The remaining route, from where the villager stands.
@@ -71,6 +97,8 @@ const char* ansi_colour(char c) {
         case 'w': return "\x1b[96;1m";
         case 'm': return "\x1b[95;1m";
         case 'c': return "\x1b[93;1m";
+        case ':': return "\x1b[31m";
+        case 'W': return "\x1b[91;1m";
         default: return "";
     }
 }
@@ -88,11 +116,14 @@ std::string render_text(const Village& village, path::GridPoint origin, std::int
     for (std::int32_t y = 0; y < h; ++y)
         for (std::int32_t x = 0; x < w; ++x)
             if (!map.passable({origin.x + x, origin.y + y})) grid[static_cast<std::size_t>(y * w + x)] = '#';
+            else if (village.danger().at({origin.x + x, origin.y + y}) >= kHeatText) grid[static_cast<std::size_t>(y * w + x)] = ':';
     static constexpr char kPlaceChar[kPlaceKindCount] = {'T', 'M', '$', 'S', 'K', 'H'};
     for (const Place& p : village.places()) {
         const std::ptrdiff_t i = at(p.cell);
         if (i >= 0) grid[static_cast<std::size_t>(i)] = p.kind == PlaceKind::Tree && !p.standing ? ',' : kPlaceChar[std::size_t(p.kind)];
     }
+    for (const path::GridPoint den : village.dens())
+        if (const std::ptrdiff_t i = at(den); i >= 0) grid[static_cast<std::size_t>(i)] = 'W';
     static constexpr char kKindChar[kKindCount] = {'w', 'm', 'c'};
     for (const Villager& v : village.villagers()) {
         const std::ptrdiff_t i = at(v.cell);

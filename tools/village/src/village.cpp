@@ -7,6 +7,7 @@
 #include <gameplan/path/smoothing.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -33,6 +34,12 @@ constexpr std::int64_t kMealReserve = 0;         // meals kept in store beyond t
 constexpr std::uint64_t kIdleRetryTicks = 16;    // an idle agent re-examines its goals this often
 constexpr double kPathWeight = 1.5;              // weighted A* for walking paths
 constexpr std::uint64_t kArrivalTicks = 32;      // villagers arrive over this many ticks
+constexpr std::size_t kTreesPerDen = 24;         // one wolf den per this many trees (two groves), at least one
+constexpr std::int32_t kWolfReach = 3;           // wolves attack villagers within this Chebyshev distance of a den
+constexpr float kAttackDanger = 6.0f;            // danger an attack adds at the victim's cell
+constexpr std::int32_t kAttackRadius = 4;        // ... spreading linearly this far
+constexpr float kDangerDecay = 0.8f;             // danger kept per pulse
+constexpr double kDangerWeight = 1.0;            // weight of the danger in path and walking costs
 
 std::int32_t chebyshev(GridPoint a, GridPoint b) noexcept { return std::max(std::abs(a.x - b.x), std::abs(a.y - b.y)); }
 double octile(GridPoint a, GridPoint b) noexcept {
@@ -171,6 +178,12 @@ struct Village::Impl {
     std::int64_t hungry = 0;           // villagers hungry at the start of the tick
     std::vector<float> tick_ms;
     double think_us = 0, behaviour_us = 0, path_us = 0;
+    path::InfluenceMap danger;                 // where wolves attacked (a cost layer)
+    std::vector<GridPoint> dens;               // wolf dens
+    std::array<path::CostLayer, 1> danger_layer{};  // {danger, kDangerWeight}; what searches carry
+    [[nodiscard]] std::span<const path::CostLayer> layers() const noexcept {
+        return dens.empty() ? std::span<const path::CostLayer>() : std::span<const path::CostLayer>(danger_layer);
+    }
 };
 
 Village::~Village() = default;
@@ -184,6 +197,34 @@ std::span<const GridPoint> Village::route(const Villager& villager) const noexce
 }
 
 const path::MovementSystem& Village::movement() const noexcept { return *m_impl->movement; }
+const path::InfluenceMap& Village::danger() const noexcept { return m_impl->danger; }
+std::span<const GridPoint> Village::dens() const noexcept { return m_impl->dens; }
+
+// Dens sit on trees spread evenly over the tree list (placement order: grove by grove), so they depend
+// only on the places. The danger map starts empty.
+void Village::place_dens() {
+    Impl& im = *m_impl;
+    im.danger.reset(m_map);
+    im.danger_layer[0] = path::CostLayer{&im.danger.layer(), kDangerWeight};
+    im.dens.clear();
+    const std::vector<std::uint32_t>& trees = m_by_kind[std::size_t(PlaceKind::Tree)];
+    if (!m_config.wolves || trees.empty()) return;
+    const std::size_t count = std::max<std::size_t>(1, trees.size() / kTreesPerDen);
+    for (std::size_t i = 0; i < count; ++i) im.dens.push_back(m_places[trees[i * trees.size() / count]].cell);
+}
+
+// Every villager near a den is attacked: an influence event at its cell (villagers in index order).
+void Village::wolves_attack() {
+    Impl& im = *m_impl;
+    if (im.dens.empty()) return;
+    (void)im.danger.decay(kDangerDecay);
+    for (const GridPoint den : im.dens)
+        for (const Villager& v : m_villagers)
+            if (v.agent.valid() && chebyshev(v.cell, den) <= kWolfReach) {
+                (void)im.danger.add_event(v.cell, kAttackDanger, kAttackRadius);
+                ++im.counts.wolf_attacks;
+            }
+}
 
 std::uint32_t Village::occupant(GridPoint p) const noexcept {
     if (!m_map.contains(p)) return kNone;
@@ -392,6 +433,7 @@ void Village::place_everything() {
     build_fields(m_map);
     for (const PlaceKind kind : {PlaceKind::Tree, PlaceKind::Mine, PlaceKind::Market})
         for (const std::uint32_t p : m_by_kind[std::size_t(kind)]) im.free_stock[std::size_t(kind)] += m_places[p].stock;
+    place_dens();
     make_movement();
     for (Villager& v : m_villagers) {
         v.unit = im.movement->add_unit(v.cell);
@@ -422,6 +464,7 @@ void Village::make_movement() {
     // optimum, usually far fewer expansions), then smoothing straightens what the weight bent.
     mo.path_weight = kPathWeight;
     mo.give_up_ticks = kGiveUpTicks;
+    mo.layers = im.layers();  // paths avoid the danger (empty without wolves)
     im.movement = std::make_unique<path::MovementSystem>(m_map, mo);
     im.movement->reserve(n, 256);
     im.before.resize(n);
@@ -686,12 +729,15 @@ void Village::ensure_targets() {
 // kHorizonExpansions cells is out of reach (+infinity), which bounds the planning time of a tick
 // when the only market left with vegetables is at the other end of a big map.
 constexpr std::uint64_t kHorizonExpansions = 6000;
+// The danger layer (wolves) is part of the cost: a grove where villagers were attacked is "further".
 static path::NearestTarget nearest_target(const path::GridMap& map, GridPoint from, std::span<const GridPoint> targets,
                                           path::NearestTargets& finder,
-                                          std::vector<std::pair<double, std::uint32_t>>& scratch) {
+                                          std::vector<std::pair<double, std::uint32_t>>& scratch,
+                                          std::span<const path::CostLayer> layers) {
     constexpr std::size_t kCandidates = path::GridPathfinder::kMaxHeuristicGoals;
     path::GridSearchOptions options;
     options.budget.max_expansions = kHorizonExpansions;
+    options.layers = layers;
     if (targets.size() <= kCandidates) return finder.find(map, from, targets, options);
     scratch.clear();
     for (std::uint32_t i = 0; i < targets.size(); ++i) scratch.emplace_back(octile(from, targets[i]), i);
@@ -716,7 +762,7 @@ double Village::walk_cost(const Villager& v, PlaceKind kind) const {
         if (t.cells.empty()) return kInf;
         thread_local path::NearestTargets finder;
         thread_local std::vector<std::pair<double, std::uint32_t>> scratch;
-        const path::NearestTarget r = nearest_target(m_map, v.cell, t.cells, finder, scratch);
+        const path::NearestTarget r = nearest_target(m_map, v.cell, t.cells, finder, scratch, im.layers());
         return r.status == Status::Found ? r.cost : kInf;
     }
     const path::DistanceField& f = im.fields[std::size_t(kind)];
@@ -736,7 +782,7 @@ bool Village::choose_target(Villager& v, PlaceKind kind) {
         ensure_targets();
         Impl::Targets& t = im.targets[std::size_t(kind)];
         if (t.cells.empty()) return false;
-        const path::NearestTarget r = nearest_target(m_map, v.cell, t.cells, im.nearest, im.scratch);
+        const path::NearestTarget r = nearest_target(m_map, v.cell, t.cells, im.nearest, im.scratch, im.layers());
         if (r.status != Status::Found) return false;
         const std::uint32_t place = t.owner[r.index];
         Place& p = m_places[place];
@@ -927,7 +973,10 @@ void Village::update_needs() {
 void Village::step() {
     Impl& im = *m_impl;
     const auto t0 = Clock::now();
-    if (m_tick > 0 && m_tick % kPulseTicks == 0) pulse();
+    if (m_tick > 0 && m_tick % kPulseTicks == 0) {
+        pulse();
+        wolves_attack();  // before planning: the danger is fixed while workers read it
+    }
     if (m_tick > 0 && m_tick < kArrivalTicks) add_agents(m_tick);
     update_needs();
     const auto tq = Clock::now();
@@ -990,7 +1039,7 @@ Summary Village::summary() const {
     for (const Place& p : m_places) h.add(std::uint64_t(std::uint32_t(p.stock)) << 32 | std::uint32_t(p.claims) << 1 | p.standing);
     for (const std::uint64_t c : {s.plans, s.searches, s.replans, s.replans_failed, s.replans_preconditions, s.actions_failed,
                                   s.cost_queries, s.paths, s.path_requests, s.repaths, s.repaths_map, s.collisions,
-                                  s.waits, s.detours, s.pushes, s.jams, s.longest_still, s.walk_failures, s.steps, s.resource_failures, s.map_changes, s.wood, s.ore,
+                                  s.waits, s.detours, s.pushes, s.jams, s.longest_still, s.walk_failures, s.steps, s.resource_failures, s.map_changes, s.wolf_attacks, s.wood, s.ore,
                                   s.meals, s.meals_eaten, s.vegetables_eaten, s.sleeps})
         h.add(c);
     h.add(std::uint64_t(s.wood_stock));
@@ -1033,20 +1082,29 @@ void Village::save(io::SaveFile& out) const {
 
     io::SaveTable village{"village",
                           {"agents", "seed", "path_budget", "path_lanes", "tick", "wood_stock", "meals_stock", "pots_cooking", "hungry",
-                           "free_tree", "free_mine", "free_market", "dirty_tree", "dirty_mine", "dirty_market"},
+                           "free_tree", "free_mine", "free_market", "dirty_tree", "dirty_mine", "dirty_market", "wolves"},
                           {}};
     village.rows.push_back({std::int64_t(m_config.agents), std::int64_t(m_config.seed), std::int64_t(m_config.path_budget),
                             std::int64_t(m_config.path_lanes), std::int64_t(m_tick), im.wood_stock, im.meals_stock, im.pots_cooking,
                             im.hungry, im.free_stock[0], im.free_stock[1], im.free_stock[2], im.targets[0].dirty, im.targets[1].dirty,
-                            im.targets[2].dirty});
+                            im.targets[2].dirty, m_config.wolves});
     out.tables.push_back(std::move(village));
 
     const Summary& c = im.counts;
     out.tables.push_back({"counters",
-                          {"resource_failures", "collisions", "map_changes", "wood", "ore", "meals", "meals_eaten", "vegetables_eaten", "sleeps"},
+                          {"resource_failures", "collisions", "map_changes", "wood", "ore", "meals", "meals_eaten", "vegetables_eaten", "sleeps",
+                           "wolf_attacks"},
                           {{std::int64_t(c.resource_failures), std::int64_t(c.collisions), std::int64_t(c.map_changes), std::int64_t(c.wood),
                             std::int64_t(c.ore), std::int64_t(c.meals), std::int64_t(c.meals_eaten), std::int64_t(c.vegetables_eaten),
-                            std::int64_t(c.sleeps)}}});
+                            std::int64_t(c.sleeps), std::int64_t(c.wolf_attacks)}}});
+
+    // The danger map: every non-zero cell, its value as the bits of a 32-bit float (exact).
+    io::SaveTable danger{"danger", {"x", "y", "bits"}, {}};
+    for (std::int32_t y = 0; y < m_map.height(); ++y)
+        for (std::int32_t x = 0; x < m_map.width(); ++x)
+            if (const float d = im.danger.at({x, y}); d > 0.0f)
+                danger.rows.push_back({x, y, std::int64_t(std::bit_cast<std::uint32_t>(d))});
+    out.tables.push_back(std::move(danger));
 
     io::SaveTable places{"places", {"kind", "x", "y", "stock", "capacity", "claims", "standing", "regrow_tick"}, {}};
     for (const Place& p : m_places)
@@ -1093,6 +1151,9 @@ std::unique_ptr<Village> Village::load(const io::SaveFile& save, const DomainSet
             io::throw_save_error(save, "tables[" + std::to_string(index) + "].columns", "missing column \"" + std::string(column) + "\"");
         }
         std::size_t rows() const { return table->rows.size(); }
+        bool has(std::string_view column) const {
+            return std::find(table->columns.begin(), table->columns.end(), column) != table->columns.end();
+        }
     };
     const auto table = [&](std::string_view name) {
         for (std::size_t i = 0; i < save.tables.size(); ++i)
@@ -1132,6 +1193,7 @@ std::unique_ptr<Village> Village::load(const io::SaveFile& save, const DomainSet
     im.targets[1].dirty = cfg.get(0, "dirty_mine", 0, 1) != 0;
     im.targets[2].dirty = cfg.get(0, "dirty_market", 0, 1) != 0;
     for (std::size_t k = 3; k < kPlaceKindCount; ++k) im.targets[k].dirty = false;
+    v->m_config.wolves = cfg.has("wolves") && cfg.get(0, "wolves", 0, 1) != 0;  // saves from before wolves have none
     v->bind_types();
 
     const Table counters = table("counters");
@@ -1146,6 +1208,7 @@ std::unique_ptr<Village> Village::load(const io::SaveFile& save, const DomainSet
     c.meals_eaten = std::uint64_t(counters.get(0, "meals_eaten", 0, kBig));
     c.vegetables_eaten = std::uint64_t(counters.get(0, "vegetables_eaten", 0, kBig));
     c.sleeps = std::uint64_t(counters.get(0, "sleeps", 0, kBig));
+    if (counters.has("wolf_attacks")) c.wolf_attacks = std::uint64_t(counters.get(0, "wolf_attacks", 0, kBig));
 
     const Table places = table("places");
     const std::int64_t w = map.width() - 1, h = map.height() - 1;
@@ -1219,6 +1282,18 @@ std::unique_ptr<Village> Village::load(const io::SaveFile& save, const DomainSet
     im.field_map = map;
     for (const std::uint32_t i : v->m_by_kind[std::size_t(PlaceKind::Tree)]) (void)im.field_map.set_passable(v->m_places[i].cell, false);
     v->build_fields(im.field_map);
+    v->place_dens();
+    if (v->m_config.wolves) {
+        for (std::size_t i = 0; i < save.tables.size(); ++i)
+            if (save.tables[i].name == "danger") {
+                const Table dt{save, &save.tables[i], i};
+                for (std::size_t r = 0; r < dt.rows(); ++r) {
+                    const GridPoint p{std::int32_t(dt.get(r, "x", 0, w)), std::int32_t(dt.get(r, "y", 0, h))};
+                    const float d = std::bit_cast<float>(std::uint32_t(dt.get(r, "bits", 0, UINT32_MAX)));
+                    if (!im.danger.set(p, d)) io::throw_save_error(save, dt.path(r, 2), "a danger value must be finite and >= 0");
+                }
+            }
+    }
     v->make_movement();
     io::restore(*im.movement, save, 0);
     for (const Villager& x : v->m_villagers)

@@ -5,7 +5,9 @@
 /// Legend (both): walls dark / `#`; trees green `T` (a felled tree's stump brown `,`); mines purple
 /// `M`; markets orange `$`; stores brown `S`; kitchens red `K`; homes blue `H`; villagers by kind -
 /// woodcutters cyan `w`, miners magenta `m`, cooks yellow `c`; in pictures
-/// each villager's remaining route is a line in its kind's darker colour.
+/// each villager's remaining route is a line in its kind's darker colour. Wolf dens: a dark red mark /
+/// `W`; the danger wolves spread (Village::danger): a red heat overlay on open cells, strongest at 8 and
+/// above / `:` (red) on open cells with a danger of at least 1.
 
 #include <gameplan_village/village.hpp>
 
@@ -23,6 +25,8 @@ struct SnapshotPalette {
     io::Rgb villager[kKindCount] = {{0, 200, 255}, {255, 0, 200}, {255, 225, 0}};  ///< by Kind
     io::Rgb route[kKindCount] = {{0, 130, 180}, {180, 0, 140}, {190, 160, 0}};     ///< by Kind
     io::Rgb outline{0, 0, 0};  ///< villager outline (scale >= 3)
+    io::Rgb heat{230, 20, 20};  ///< danger overlay colour (blended over open cells)
+    io::Rgb den{120, 0, 0};     ///< wolf dens
 };
 
 /// Colour of a place as drawn.

@@ -39,6 +39,13 @@
 /// eats vegetables at a market when no meal is left (the planner sees both through procedural
 /// preconditions).
 ///
+/// Wolves (`Config::wolves`). Some groves have a wolf den. At every pulse the wolves attack each
+/// villager within 3 cells of a den: the attack is an event of a `path::InfluenceMap` (danger spreading
+/// 4 cells around the victim), and the map decays by a fifth per pulse. The danger is a cost layer of
+/// every walking path (the movement layer's requests carry it) and of the walking costs the planner
+/// reads for trees, mines and markets (the `NearestTargets` queries carry it), so villagers prefer
+/// groves and ways where nobody was attacked lately. Pictures show it as a red heat overlay.
+///
 /// Ticks. `step()` runs one tick: every 64 ticks the world "pulse" fells and regrows trees (the only map
 /// changes, batched so the request queue restarts its searches at most once per pulse) and refills
 /// mines and markets; needs (hunger, fatigue) grow; the queue runs its budget; then each kind's agent
@@ -55,6 +62,7 @@
 #include <gameplan/io/save.hpp>
 #include <gameplan/path/distance_field.hpp>
 #include <gameplan/path/grid_map.hpp>
+#include <gameplan/path/influence.hpp>
 #include <gameplan/path/movement.hpp>
 
 #include <array>
@@ -132,6 +140,7 @@ struct Config {
     std::size_t threads = 1;                ///< planning workers (results identical for any value)
     std::uint64_t path_budget = 60000;      ///< path-search expansions per tick (the queue's frame budget)
     std::uint32_t path_lanes = 4;           ///< searches the queue runs at once
+    bool wolves = true;                     ///< wolf dens in some groves, and the danger they spread
 };
 
 /// Largest accepted `Config::agents`.
@@ -166,6 +175,7 @@ struct Summary {
     std::uint64_t steps = 0;          ///< cells walked
     std::uint64_t resource_failures = 0;  ///< actions that failed because the stock they needed was gone
     std::uint64_t map_changes = 0;    ///< cells that changed (trees felled or regrown)
+    std::uint64_t wolf_attacks = 0;   ///< villagers attacked by wolves (each an influence event)
     std::uint64_t wood = 0, ore = 0, meals = 0;   ///< delivered wood, delivered ore, meals cooked
     std::uint64_t meals_eaten = 0, vegetables_eaten = 0, sleeps = 0;
     std::int64_t wood_stock = 0, meals_stock = 0; ///< what the stores hold now
@@ -233,6 +243,11 @@ public:
     [[nodiscard]] std::uint32_t occupant(path::GridPoint p) const noexcept;
     /// The rest of a villager's route, next cell first (empty when it is not walking a route).
     [[nodiscard]] std::span<const path::GridPoint> route(const Villager& villager) const noexcept;
+    /// Danger where wolves attacked villagers (zero everywhere without wolves): a cost layer of the
+    /// villagers' paths and walking costs.
+    [[nodiscard]] const path::InfluenceMap& danger() const noexcept;
+    /// Cells of the wolf dens (empty without wolves).
+    [[nodiscard]] std::span<const path::GridPoint> dens() const noexcept;
     /// The movement layer that walks the villagers.
     [[nodiscard]] const path::MovementSystem& movement() const noexcept;
     /// The options.
@@ -264,6 +279,8 @@ private:
     bool near_place(const Villager& v, PlaceKind kind) const;
     void move_crowd();
     void pulse();
+    void place_dens();
+    void wolves_attack();
     void update_needs();
 
     Config m_config;
