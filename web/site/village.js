@@ -13,7 +13,7 @@
     const [w, h] = $("size").value.split("x").map(Number);
     const r = gp.json("gp_village_create", ["number", "number", "number", "number"], [w, h, Number($("agents").value), Number($("seed").value)]);
     if (r.error) { $("status").textContent = r.error; return false; }
-    v.w = w; v.h = h; v.cs = Math.max(1, Math.min(Math.floor(800 / w), Math.floor(640 / h)));
+    v.w = w; v.h = h; v.cs = Math.max(1, Math.min(Math.floor(820 / w), Math.floor(780 / h)));
     canvas.width = w * v.cs; canvas.height = h * v.cs;
     v.frames = []; v.rate = []; v.last = null;
     return true;
@@ -46,7 +46,8 @@
     for (let i = 0; i < st.villagers; i++) {
       const x = agents[4 * i], y = agents[4 * i + 1];
       ctx.fillStyle = KIND[agents[4 * i + 2]];
-      ctx.fillRect(x * cs + 0.5, y * cs + 0.5, Math.max(1, cs - 1), Math.max(1, cs - 1));
+      if (cs < 4) ctx.fillRect(x * cs - (cs < 3 ? 1 : 0), y * cs - (cs < 3 ? 1 : 0), Math.max(3, cs), Math.max(3, cs));
+      else ctx.fillRect(x * cs + 0.5, y * cs + 0.5, cs - 1, cs - 1);
       if (agents[4 * i + 3] === 2 && cs >= 4) { ctx.strokeStyle = "#000"; ctx.lineWidth = 1; ctx.strokeRect(x * cs + 0.5, y * cs + 0.5, cs - 1, cs - 1); }
     }
   }
