@@ -5,7 +5,8 @@ Serves the site with `python3 -m http.server` on localhost, drives Debian's head
 chromedriver (the W3C WebDriver protocol over HTTP, spoken here with urllib: no Python package
 needed), and for every shipped example map x every algorithm of `gameplan path`, and every example
 domain x goal of `gameplan plan`, loads the page's automation URL and compares the JSON it writes into
-<pre id="result"> with the CLI's `--json` output key by key (timings excluded). Inputs the CLI refuses
+<pre id="result"> with the CLI's `--json` output key by key (timings excluded); and the village page after
+120 frames (one tick each) with `gameplan demo --ticks 120 --json` (counts and state checksum). Inputs the CLI refuses
 (exit 2) must be refused by the page with the same message. Saves a screenshot of each page.
 
 Usage: run_web_tests.py --site build-web/site --cli build/bin/gameplan --repo . --out build-web
@@ -235,9 +236,18 @@ def main():
         driver.get(base + "planner.html?domain=guard_numbers&goal=goal")
         driver.result()
         driver.screenshot(os.path.join(shots, "web-planner.png"))
-        driver.get(base + "village.html?agents=120&size=160x100&frames=120")
-        driver.result(120)
+        # The village: one tick per frame, so after 120 frames it must be `gameplan demo` after 120 ticks.
+        driver.get(base + "village.html?agents=120&size=160x100&seed=1&frames=120")
+        village = json.loads(driver.result(300))
         driver.screenshot(os.path.join(shots, "web-village.png"))
+        code, out, err = run_cli(a.cli, ["demo", "--size", "160x100", "--agents", "120", "--seed", "1", "--ticks", "120",
+                                         "--threads", "1", "--json"])
+        demo = json.loads(out)
+        bad = [k for k in ("plans", "paths", "wood", "ore", "collisions", "checksum") if village.get(k) != demo.get(k)]
+        checked += 1
+        if bad:
+            failures.append("village after 120 ticks: " + ", ".join(f"{k}: CLI {demo.get(k)} page {village.get(k)}" for k in bad))
+        print(f"{'FAIL' if bad else 'ok  '} village 120 villagers, 120 ticks: checksum {village.get('checksum')}")
         print(f"screenshots in {shots}")
 
         if a.perf:

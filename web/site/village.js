@@ -81,7 +81,7 @@
     const r = JSON.parse(Module.ccall("gp_village_step", "string", ["number"], [0]));
     gp.result(JSON.stringify({ frames: f.length, villagers: r.villagers, map: $("size").value, tick: r.tick,
       frame_ms_mean: +mean.toFixed(3), frame_ms_p95: +f[Math.floor(f.length * 0.95)].toFixed(3), frame_ms_max: +f[f.length - 1].toFixed(3),
-      plans: r.plans, paths: r.paths, collisions: r.collisions }));
+      plans: r.plans, paths: r.paths, wood: r.wood, ore: r.ore, collisions: r.collisions, checksum: r.checksum }));
   }
   const start = () => { if (!v.running) { v.running = true; v.last = null; v.anim = requestAnimationFrame(loop); } };
   const pause = () => { v.running = false; cancelAnimationFrame(v.anim); };

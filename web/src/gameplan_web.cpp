@@ -29,6 +29,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -387,7 +388,7 @@ EMSCRIPTEN_KEEPALIVE const char* gp_village_create(int width, int height, int ag
 }
 
 /// Runs `ticks` ticks and returns the status line's figures: {"tick", "villagers", "plans", "paths",
-/// "tick_us" (the last tick), "step_us" (all `ticks`), "wood", "ore", "meals", "collisions"}.
+/// "tick_us" (the last tick), "step_us" (all `ticks`), "wood", "ore", "meals", "collisions", "checksum"}.
 EMSCRIPTEN_KEEPALIVE const char* gp_village_step(int ticks) {
     if (!g_village.village) return error_reply("no village");
     village::Village& v = *g_village.village;
@@ -407,6 +408,9 @@ EMSCRIPTEN_KEEPALIVE const char* gp_village_step(int ticks) {
     j["ore"] = s.ore;
     j["meals"] = s.meals;
     j["collisions"] = s.collisions;
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(s.checksum));
+    j["checksum"] = hex;  // as `gameplan demo --json`: over the state and every count, timings excluded
     return reply(j.dump());
 }
 
