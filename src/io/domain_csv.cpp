@@ -4,6 +4,7 @@
 
 #include "domain_tolerant.hpp"
 #include "json_locator.hpp"
+#include "number_text.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -40,9 +41,7 @@ std::string lower(std::string_view s) {
 
 // Shortest text that reads back to the same double.
 std::string format_number(double v) {
-    char buf[64];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v);
-    return std::string(buf, r.ptr);
+    return detail::shortest_text(v);
 }
 
 std::optional<double> parse_number(std::string_view s) {
@@ -50,7 +49,7 @@ std::optional<double> parse_number(std::string_view s) {
     if (s.empty()) return std::nullopt;
     if (s.front() == '+') s.remove_prefix(1);
     double v = 0;
-    const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+    const auto r = detail::parse_double(s.data(), s.data() + s.size(), v);
     if (r.ec != std::errc() || r.ptr != s.data() + s.size() || !std::isfinite(v)) return std::nullopt;
     return v;
 }

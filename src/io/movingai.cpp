@@ -2,6 +2,7 @@
 #include <gameplan/io/load_error.hpp>
 #include <gameplan/io/movingai.hpp>
 
+#include "number_text.hpp"
 #include "quote_token.hpp"
 
 #include <algorithm>
@@ -392,7 +393,7 @@ ScenarioFile parse_movingai_scenarios(std::string_view text, const std::string& 
             throw LoadError(source_name, lines[i].number, tokens.size() > 2 ? tokens[2].column : lines[i].text.size() + 1,
                             "version", tokens.size() > 2 ? "unexpected text after the version" : "missing version number");
         double version = 0;
-        const auto [end, ec] = std::from_chars(tokens[1].text.data(), tokens[1].text.data() + tokens[1].text.size(), version);
+        const auto [end, ec] = detail::parse_double(tokens[1].text.data(), tokens[1].text.data() + tokens[1].text.size(), version);
         if (ec != std::errc() || end != tokens[1].text.data() + tokens[1].text.size() || version != 1.0)
             throw LoadError(source_name, lines[i].number, tokens[1].column, "version",
                             "unsupported version " + detail::quote_token(tokens[1].text) + " (expected 1 or 1.0)");
@@ -439,7 +440,7 @@ ScenarioFile parse_movingai_scenarios(std::string_view text, const std::string& 
         s.goal.x = static_cast<std::int32_t>(integer_field(tokens[tail + 4], "goal-x", 0, w - 1, x_note));
         s.goal.y = static_cast<std::int32_t>(integer_field(tokens[tail + 5], "goal-y", 0, h - 1, y_note));
         const Token& opt = tokens[tail + 6];
-        const auto [end, ec] = std::from_chars(opt.text.data(), opt.text.data() + opt.text.size(), s.optimal);
+        const auto [end, ec] = detail::parse_double(opt.text.data(), opt.text.data() + opt.text.size(), s.optimal);
         s.tolerance = last_digit_unit(opt.text);
         if (ec != std::errc() || end != opt.text.data() + opt.text.size() || s.tolerance == 0.0)
             throw LoadError(source_name, line.number, opt.column, "optimal-length", "not a number: " + detail::quote_token(opt.text));

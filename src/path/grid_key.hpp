@@ -2,7 +2,7 @@
 // Private to the path module: the f part of the open-list keys of the grid searches (GridPathfinder,
 // JPS, JPS+).
 
-#include <bit>
+#include "bit_cast.hpp"
 #include <cstdint>
 
 namespace gameplan::path::detail {
@@ -19,7 +19,7 @@ namespace gameplan::path::detail {
 [[nodiscard]] inline std::uint64_t tie_f_bits(double f) noexcept {
     constexpr unsigned kDropped = 20;  // of the 52 fraction bits
     constexpr std::uint64_t kHalf = std::uint64_t{1} << (kDropped - 1);
-    return (std::bit_cast<std::uint64_t>(f) + kHalf) & ~((std::uint64_t{1} << kDropped) - 1);
+    return (detail::bit_cast<std::uint64_t>(f) + kHalf) & ~((std::uint64_t{1} << kDropped) - 1);
 }
 
 }  // namespace gameplan::path::detail

@@ -6,7 +6,7 @@
 #include "grid_key.hpp"
 
 #include <algorithm>
-#include <bit>
+#include "bit_cast.hpp"
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -105,7 +105,7 @@ double query_path_cost(const GridMap& map, std::span<const GridPoint> cells, con
 }
 
 inline GridPathfinder::Key GridPathfinder::make_key(double f, double h, std::uint32_t sequence) noexcept {
-    const auto h_bits = std::bit_cast<std::uint32_t>(static_cast<float>(h));
+    const auto h_bits = detail::bit_cast<std::uint32_t>(static_cast<float>(h));
     return Key{detail::tie_f_bits(f), (std::uint64_t{h_bits} << 32) | std::uint64_t{~sequence}};
 }
 

@@ -6,7 +6,7 @@
 #include <gameplan/path/grid_space.hpp>
 
 #include <algorithm>
-#include <bit>
+#include "bit_cast.hpp"
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -418,7 +418,7 @@ void HierarchicalMap::build_edges(const GridMap& map, std::uint32_t cluster) {
 
     const std::uint32_t* terrain = map.has_terrain_costs() ? map.cost_data().data() : nullptr;
     const auto push_edge = [&](double cost, std::uint32_t to) {
-        c.blocks.push_back(std::bit_cast<std::uint32_t>(static_cast<float>(cost)));
+        c.blocks.push_back(detail::bit_cast<std::uint32_t>(static_cast<float>(cost)));
         c.blocks.push_back(to);
     };
     for (std::size_t i = 0; i < k; ++i) {
@@ -530,7 +530,7 @@ void HierarchicalMap::edges(std::vector<AbstractEdgeView>& out) const {
             for (std::uint32_t e = 0; e < n.edge_count; ++e, edge += 2) {
                 const Node& to = m_nodes[edge[1]];
                 out.push_back(AbstractEdgeView{GridPoint{n.x, n.y}, GridPoint{to.x, to.y},
-                                               static_cast<double>(std::bit_cast<float>(edge[0])), to.cluster != n.cluster});
+                                               static_cast<double>(detail::bit_cast<float>(edge[0])), to.cluster != n.cluster});
             }
         }
     const auto key = [](GridPoint p) { return std::pair{p.y, p.x}; };

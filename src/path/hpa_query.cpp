@@ -10,7 +10,7 @@
 #include <gameplan/search/indexed_heap.hpp>
 
 #include <algorithm>
-#include <bit>
+#include "bit_cast.hpp"
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -307,7 +307,7 @@ Status HpaPathfinder::find_path(const HierarchicalMap& h, GridPoint start, GridP
         for (std::uint32_t e = entered_inside ? intra_count : 0; e < edge_count; ++e) {
             const std::uint32_t to = edge[2 * e + 1];
             const std::uint32_t xy = node_xy[to];
-            relax(to, static_cast<double>(std::bit_cast<float>(edge[2 * e])), e, e < intra_count ? 1u : 0u,
+            relax(to, static_cast<double>(detail::bit_cast<float>(edge[2 * e])), e, e < intra_count ? 1u : 0u,
                   static_cast<std::int32_t>(xy & 0xffffu), static_cast<std::int32_t>(xy >> 16));
         }
         if (block[2] == gc && !entered_inside && s.goal_cost[block[3]] < kInfinity)

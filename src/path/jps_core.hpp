@@ -36,7 +36,7 @@
 #include <gameplan/status.hpp>
 
 #include <algorithm>
-#include <bit>
+#include "bit_cast.hpp"
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -124,7 +124,7 @@ public:
         }
     };
     [[nodiscard]] static Key make_key(double f, double h, std::uint32_t sequence) noexcept {
-        const auto h_bits = std::bit_cast<std::uint32_t>(static_cast<float>(h));
+        const auto h_bits = detail::bit_cast<std::uint32_t>(static_cast<float>(h));
         return Key{detail::tie_f_bits(f), (std::uint64_t{h_bits} << 32) | std::uint64_t{~sequence}};
     }
 

@@ -5,6 +5,7 @@
 #include "commands.hpp"
 #include "domain_util.hpp"
 #include "navmesh_cli.hpp"
+#include "results_json.hpp"
 
 #include <gameplan/io/image.hpp>
 #include <gameplan/io/map_image.hpp>
@@ -103,13 +104,6 @@ void draw_any_angle_path(io::Image& image, const path::NavmeshPath& route, std::
     marker(to, palette.goal);
 }
 
-void write_point_list(std::ostream& out, const std::vector<path::NavPoint>& points) {
-    out << '[';
-    for (std::size_t i = 0; i < points.size(); ++i)
-        out << (i ? ",[" : "[") << nlohmann::json(points[i].x).dump() << ',' << nlohmann::json(points[i].y).dump() << ']';
-    out << ']';
-}
-
 struct NavmeshArgs {
     std::string map_file;
     std::string png;
@@ -182,18 +176,8 @@ int run_navmesh_path(const NavmeshPathRequest& request) {
                   : !map.passable(request.to) ? "goal " + request.to_text + " is blocked"
                                               : "invalid query";
     if (request.json) {
-        std::ostream& out = std::cout;
-        const std::string cost_text = status == Status::Found ? nlohmann::json(route.cost).dump() : std::string("null");
-        out << "{\"status\":\"" << to_string(status) << "\",\"cost\":" << cost_text << ",\"path\":";
-        write_point_list(out, route.points);
-        nlohmann::ordered_json j;
-        j["expanded"] = finder.stats().expanded;
-        j["micros"] = std::round(micros * 10.0) / 10.0;
-        j["setup_micros"] = std::round(build_ms * 10000.0) / 10.0;
-        j["polygons"] = mesh.polygon_count();
-        if (!problem.empty()) j["error"] = problem;
-        const std::string rest = j.dump();
-        out << ',' << std::string_view(rest).substr(1) << '\n';
+        write_navmesh_path_json(std::cout, status, route, finder.stats().expanded, micros, build_ms, mesh.polygon_count(),
+                                problem);
     } else {
         std::cout << "status: " << to_string(status) << '\n';
         if (status == Status::Found)

@@ -98,22 +98,10 @@ void write_trace(const PlanArgs& args, const io::DomainFile& file, const goap::C
         std::cerr << "trace: " << shown << " states drawn (" << t.expanded << " expanded) -> " << args.trace << '\n';
 }
 
-// The GOAP name of a status ("no_plan" rather than the engine's generic "no_path").
-std::string status_name(Status s) {
-    return s == Status::NoPath ? "no_plan" : std::string(to_string(s));
-}
-
-// "ammo >= 3" / "location == forest" for messages; [">=", 3] / ["==", "forest"] for JSON.
+// "ammo >= 3" / "location == forest" for messages.
 const char* op_text(goap::CompareOp op) {
     static const char* const names[] = {"==", "!=", "<", "<=", ">", ">="};
     return names[static_cast<int>(op)];
-}
-nlohmann::ordered_json comparison_json(const goap::Domain& d, const goap::Comparison& c) {
-    nlohmann::ordered_json v = nlohmann::ordered_json::array();
-    v.push_back(op_text(c.op));
-    if (d.variable_kind(c.var) == goap::VariableKind::Enumeration) v.push_back(d.variable_values(c.var)[static_cast<std::size_t>(c.value)]);
-    else v.push_back(c.value);
-    return v;
 }
 std::string comparison_text(const goap::Domain& d, const goap::Comparison& c) {
     const auto j = comparison_json(d, c);
@@ -190,32 +178,10 @@ int run_plan(const PlanArgs& args) {
         throw UsageError(args.file + ": the planner refused the query (the start, goal or costs do not fit the domain)");
 
     if (args.json) {
-        nlohmann::ordered_json out;
-        out["status"] = status_name(r.status);
-        if (r.status != Status::Found) out["cost"] = nullptr;
-        else if (r.cost == std::floor(r.cost) && std::fabs(r.cost) < 9.0e15) out["cost"] = static_cast<std::int64_t>(r.cost);
-        else out["cost"] = r.cost;
-        nlohmann::ordered_json plan = nlohmann::ordered_json::array();
-        for (const goap::ActionId a : r.plan) plan.push_back(file.domain.action_name(a));
-        out["plan"] = plan;
-        out["expanded"] = r.stats.expanded;
-        out["generated"] = r.stats.generated;
-        if (r.status == Status::BudgetExhausted) out["exhausted"] = std::string(search::to_string(r.exhausted));
-        out["micros"] = r.micros;
-        if (automatic) out["direction"] = std::string(goap::to_string(options.direction));  // the one that answered
-        if (r.status == Status::NoPath) {
-            nlohmann::ordered_json unreachable = nlohmann::ordered_json::object();
-            for (const goap::Literal& l : unreachable_goals) unreachable[file.domain.atom_name(l.atom)] = l.value;
-            for (const goap::Comparison& c : unreachable_comparisons)
-                unreachable[file.domain.variable_name(c.var)] = comparison_json(file.domain, c);
-            out["unreachable_goals"] = unreachable;
-            const goap::NoPlanAnalysis why = goap::analyze_no_plan(file.domain, file.start, *goal);
-            out["root_causes"] = items_json(file.domain, why.root_causes);
-            nlohmann::ordered_json cycles = nlohmann::ordered_json::array();
-            for (const auto& c : why.cycles) cycles.push_back(items_json(file.domain, c));
-            out["cycles"] = std::move(cycles);
-        }
-        std::cout << out.dump() << '\n';
+        std::cout << plan_json(file, *goal, r, unreachable_goals, unreachable_comparisons,
+                               automatic ? goap::to_string(options.direction).data() : nullptr)
+                         .dump()
+                  << '\n';
     } else if (r.status == Status::Found) {
         std::cout << "goal: " << chosen.description << '\n';
         if (r.plan.empty()) std::cout << "the goal already holds at the start: nothing to do\n";
@@ -246,7 +212,7 @@ int run_plan(const PlanArgs& args) {
             std::cout << "every goal atom is reachable on its own, but not all of them together\n";
         }
     } else {
-        std::cout << "no plan: " << status_name(r.status) << " (the search used up its " << budget_text(args, r.exhausted)
+        std::cout << "no plan: " << plan_status_name(r.status) << " (the search used up its " << budget_text(args, r.exhausted)
                   << ")\n";
     }
     if (!args.json)

@@ -13,58 +13,10 @@
 
 namespace gameplan::cli {
 
-ChosenGoal choose_goal(const io::DomainFile& f, const std::string& requested, const std::string& file) {
-    ChosenGoal out;
-    if (!requested.empty()) {
-        const goap::Goal* g = f.find_goal(requested);
-        if (!g) {
-            std::string names;
-            for (const goap::Goal& x : f.goals) names += (names.empty() ? "" : ", ") + x.name;
-            throw UsageError(file + ": no goal named '" + requested + "' in \"goals\"" +
-                             (names.empty() ? std::string(" (the file has no named goals)") : " (available: " + names + ")"));
-        }
-        out.condition = &g->condition;
-        out.name = g->name;
-        out.description = "goal '" + g->name + "' (priority " + cost_text(g->priority) + ")";
-        return out;
-    }
-    if (f.goal) {
-        out.condition = &*f.goal;
-        out.name = "goal";
-        out.description = "the default goal (\"goal\")";
-        return out;
-    }
-    const goap::Goal* best = nullptr;
-    for (const goap::Goal& g : f.goals)
-        if (!best || g.priority > best->priority) best = &g;
-    if (!best) throw UsageError(file + ": the domain has no \"goal\" and no \"goals\" to plan for");
-    out.condition = &best->condition;
-    out.name = best->name;
-    out.description = "goal '" + best->name + "' (priority " + cost_text(best->priority) + ", the highest; choose one with --goal)";
-    return out;
-}
-
-nlohmann::ordered_json items_json(const goap::Domain& domain, std::span<const goap::Literal> literals) {
-    nlohmann::ordered_json out = nlohmann::ordered_json::array();
-    for (const goap::Literal l : literals) out.push_back(goap::literal_text(domain, l));
-    return out;
-}
-
 std::string items_text(const goap::Domain& domain, std::span<const goap::Literal> literals, const char* separator) {
     std::string out;
     for (const goap::Literal l : literals) out += (out.empty() ? "" : separator) + goap::literal_text(domain, l);
     return out;
-}
-
-nlohmann::ordered_json cost_json(double cost) {
-    if (cost == std::floor(cost) && std::fabs(cost) < 9.0e15) return static_cast<std::int64_t>(cost);
-    return cost;
-}
-
-std::string cost_text(double cost) {
-    char buf[64];
-    const auto r = std::to_chars(buf, buf + sizeof buf, cost);
-    return std::string(buf, r.ptr);
 }
 
 void write_output(const std::string& path, const std::string& text) {

@@ -1,6 +1,7 @@
 #pragma once
 // Helpers shared by the commands that read GOAP domains (plan, explain, lint, dot, convert).
 #include "commands.hpp"
+#include "results_json.hpp"
 
 #include <gameplan/goap/domain.hpp>
 #include <gameplan/goap/world_state.hpp>
@@ -15,25 +16,8 @@
 
 namespace gameplan::cli {
 
-/// The goal a command plans for.
-struct ChosenGoal {
-    const goap::Condition* condition = nullptr;
-    std::string name;         ///< "goal" for the default goal, else the named goal's name
-    std::string description;  ///< for people: `the default goal ("goal")` or `goal 'eat' (priority 2)`
-};
-
-/// `requested` from "goals", or (when empty) the file's default goal: "goal", else the named goal of
-/// highest priority. Throws UsageError naming `file` when there is none.
-ChosenGoal choose_goal(const io::DomainFile& domain_file, const std::string& requested, const std::string& file);
-
-/// Literals in the CSV cell syntax, as a JSON array of strings / as "a, !b".
-nlohmann::ordered_json items_json(const goap::Domain& domain, std::span<const goap::Literal> literals);
+/// Literals in the CSV cell syntax as "a, !b" (items_json: results_json.hpp).
 std::string items_text(const goap::Domain& domain, std::span<const goap::Literal> literals, const char* separator = ", ");
-
-/// A cost as JSON: an integer when it is one, else a double.
-nlohmann::ordered_json cost_json(double cost);
-/// A cost for people: the shortest text that reads back exactly.
-std::string cost_text(double cost);
 
 /// Writes `text` to `path`, or to standard output for `-`. Throws UsageError if it cannot.
 void write_output(const std::string& path, const std::string& text);

@@ -3,6 +3,7 @@
 /// `--algorithm navmesh` branch of `path` and `scen` (Euclidean-optimal any-angle paths between cell
 /// centres; see path/navmesh.hpp).
 #include "cli_support.hpp"
+#include "grid_runner.hpp"
 
 #include <CLI/CLI.hpp>
 #include <gameplan/path/grid_map.hpp>
@@ -13,9 +14,6 @@
 #include <vector>
 
 namespace gameplan::cli {
-
-/// The --algorithm value that selects the navigation mesh in `path` and `scen`.
-inline constexpr std::string_view kNavmeshAlgorithm = "navmesh";
 
 /// `names` (the grid algorithms) plus "navmesh", for CLI11's IsMember check.
 [[nodiscard]] inline std::vector<std::string> with_navmesh(std::vector<std::string> names) {

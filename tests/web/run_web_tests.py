@@ -1,0 +1,299 @@
+#!/usr/bin/env python3
+"""Tests the WebAssembly pages (build-web/site) in headless Chromium against the native CLI.
+
+Serves the site with `python3 -m http.server` on localhost, drives Debian's headless Chromium through
+chromedriver (the W3C WebDriver protocol over HTTP, spoken here with urllib: no Python package
+needed), and for every shipped example map x every algorithm of `gameplan path`, and every example
+domain x goal of `gameplan plan`, loads the page's automation URL and compares the JSON it writes into
+<pre id="result"> with the CLI's `--json` output key by key (timings excluded); and the village page after
+120 frames (one tick each) with `gameplan demo --ticks 120 --json` (counts and state checksum). Inputs the CLI refuses
+(exit 2) must be refused by the page with the same message. Saves a screenshot of each page.
+
+Usage: run_web_tests.py --site build-web/site --cli build/bin/gameplan --repo . --out build-web
+       [--perf]   also time a 512 x 512 A* query (browser vs native) and the village's frame time
+Exit status 0 when every comparison holds.
+"""
+import argparse
+import base64
+import json
+import os
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+ALGORITHMS = ["astar", "dijkstra", "jps", "jps-plus", "hpa", "theta", "subgoal", "navmesh"]
+TIMING_KEYS = {"micros", "setup_micros", "mean_micros", "repeat"}
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port, seconds=20):
+    end = time.time() + seconds
+    while time.time() < end:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"nothing listens on port {port} after {seconds} s")
+
+
+class WebDriver:
+    """The few W3C WebDriver commands the tests use."""
+
+    def __init__(self, driver_port, user_data_dir):
+        self.base = f"http://127.0.0.1:{driver_port}"
+        args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage", f"--user-data-dir={user_data_dir}", "--window-size=1280,860"]
+        caps = {"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": {
+            "binary": shutil.which("chromium") or "/usr/bin/chromium", "args": args}}}}
+        self.session = self._call("POST", "/session", caps)["sessionId"]
+
+    def _call(self, method, path, body=None):
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(self.base + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=120) as r:
+                return json.loads(r.read().decode())["value"]
+        except urllib.error.HTTPError as e:
+            raise RuntimeError(f"webdriver {method} {path}: {e.read().decode()[:500]}") from None
+
+    def get(self, url):
+        self._call("POST", f"/session/{self.session}/url", {"url": url})
+
+    def script(self, code):
+        return self._call("POST", f"/session/{self.session}/execute/sync", {"script": code, "args": []})
+
+    def result(self, seconds=60):
+        """Waits for the page to write <pre id="result"> and returns its text."""
+        end = time.time() + seconds
+        while time.time() < end:
+            text = self.script("const e = document.getElementById('result');"
+                               "return e && e.dataset.done ? e.textContent : null;")
+            if text is not None:
+                return text
+            time.sleep(0.05)
+        raise RuntimeError("the page wrote no result in time")
+
+    def screenshot(self, path):
+        png = base64.b64decode(self._call("GET", f"/session/{self.session}/screenshot"))
+        with open(path, "wb") as f:
+            f.write(png)
+
+    def quit(self):
+        try:
+            self._call("DELETE", f"/session/{self.session}")
+        except Exception:
+            pass
+
+
+def read_grid(path):
+    """Passable cells of a MovingAI map or a plain-text grid, as (width, height, rows)."""
+    lines = open(path, encoding="utf-8").read().splitlines()
+    if lines and lines[0].startswith("type"):
+        start = next(i for i, l in enumerate(lines) if l.strip() == "map") + 1
+        rows = lines[start:]
+        free = set(".GS")  # MovingAI: '.', 'G' and 'S' are passable
+    else:
+        rows = [l for l in lines if l and not l.startswith(";")]
+        free = set(".123456789")
+    rows = [r for r in rows if r]
+    return len(rows[0]), len(rows), [[c in free for c in r] for r in rows]
+
+
+def ends(path):
+    """The page's default start and goal: the first and the last passable cell in row order."""
+    w, h, rows = read_grid(path)
+    cells = [(x, y) for y in range(h) for x in range(w) if rows[y][x]]
+    return cells[0], cells[-1]
+
+
+def run_cli(cli, args):
+    p = subprocess.run([cli] + args, capture_output=True, text=True, timeout=120)
+    return p.returncode, p.stdout.strip(), p.stderr.strip()
+
+
+def compare(label, page_text, code, out, err, failures):
+    """Page JSON vs CLI output. Returns True when they agree."""
+    try:
+        page = json.loads(page_text)
+    except json.JSONDecodeError:
+        failures.append(f"{label}: the page wrote no JSON: {page_text[:200]}")
+        return False
+    if code == 2:  # the CLI refused the input: the page must refuse it with the same message
+        message = err.removeprefix("gameplan: ").splitlines()[0] if err else ""
+        if page.get("error") != message:
+            failures.append(f"{label}: CLI refused with '{message}', page said {page_text[:200]}")
+            return False
+        return True
+    try:
+        cli = json.loads(out)
+    except json.JSONDecodeError:
+        failures.append(f"{label}: the CLI printed no JSON (exit {code}): {out[:200]} {err[:200]}")
+        return False
+    keys = (set(cli) | set(page)) - TIMING_KEYS
+    bad = [k for k in sorted(keys) if cli.get(k, "<missing>") != page.get(k, "<missing>")]
+    if bad:
+        failures.append(f"{label}: keys differ: " + ", ".join(
+            f"{k}: CLI {json.dumps(cli.get(k, '<missing>'))[:120]} page {json.dumps(page.get(k, '<missing>'))[:120]}" for k in bad))
+        return False
+    return True
+
+
+def bench_map(path, size=512, seed=7, density=0.2):
+    """A size x size MovingAI map with `density` of its cells blocked at random, 4 x 4 corners kept free."""
+    rnd = random.Random(seed)
+    rows = []
+    for y in range(size):
+        rows.append("".join("@" if rnd.random() < density and max(x, y) > 3 and min(x, y) < size - 4 else "."
+                            for x in range(size)))
+    with open(path, "w", encoding="ascii") as f:
+        f.write(f"type octile\nheight {size}\nwidth {size}\nmap\n" + "\n".join(rows) + "\n")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--site", required=True)
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--repo", required=True)
+    ap.add_argument("--out", required=True, help="folder for screenshots/ (and the timing map)")
+    ap.add_argument("--perf", action="store_true")
+    a = ap.parse_args()
+    site, repo = os.path.abspath(a.site), os.path.abspath(a.repo)
+    shots = os.path.join(os.path.abspath(a.out), "screenshots")
+    os.makedirs(shots, exist_ok=True)
+
+    port, driver_port = free_port(), free_port()
+    procs = []
+    tmp = tempfile.mkdtemp(prefix="gameplan-web-")
+    failures, checked = [], 0
+    driver = None
+    try:
+        procs.append(subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
+                                       "--directory", site], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        procs.append(subprocess.Popen([shutil.which("chromedriver") or "/usr/bin/chromedriver", f"--port={driver_port}"],
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        wait_port(port)
+        wait_port(driver_port)
+        driver = WebDriver(driver_port, os.path.join(tmp, "profile"))
+        base = f"http://127.0.0.1:{port}/"
+
+        # Paths: every shipped map x every algorithm, default start and goal of the page.
+        maps = json.load(open(os.path.join(site, "maps", "index.json")))
+        for m in maps:
+            file = os.path.join(repo, "examples", "maps", m["file"])
+            (fx, fy), (tx, ty) = ends(file)
+            for alg in ALGORITHMS:
+                url = base + "index.html?" + urllib.parse.urlencode(
+                    {"map": m["name"], "from": f"{fx},{fy}", "to": f"{tx},{ty}", "algorithm": alg, "replay": 0})
+                driver.get(url)
+                page = driver.result()
+                code, out, err = run_cli(a.cli, ["path", file, "--from", f"{fx},{fy}", "--to", f"{tx},{ty}",
+                                                 "--algorithm", alg, "--json"])
+                ok = compare(f"map {m['name']} --algorithm {alg}", page, code, out, err, failures)
+                checked += 1
+                print(f"{'ok  ' if ok else 'FAIL'} path {m['name']} {alg}: " + (f"cost {json.loads(page).get('cost')}" if ok and code != 2 else "refused" if ok else ""))
+
+        # Plans: every example domain x every goal (the default one and each named goal).
+        domains = json.load(open(os.path.join(site, "domains", "index.json")))
+        for d in domains:
+            file = os.path.join(repo, "examples", "goap", d["file"])
+            goals = []
+            if d["file"].endswith(".json"):
+                doc = json.load(open(file, encoding="utf-8"))
+                if "goal" in doc:
+                    goals.append("goal")
+                goals += list(doc.get("goals", {}))
+            for goal in goals:
+                driver.get(base + "planner.html?" + urllib.parse.urlencode({"domain": d["name"], "goal": goal}))
+                page = driver.result()
+                args = ["plan", file, "--json"] + ([] if goal == "goal" and "goal" not in doc.get("goals", {}) else ["--goal", goal])
+                code, out, err = run_cli(a.cli, args)
+                ok = compare(f"domain {d['name']} goal {goal}", page, code, out, err, failures)
+                checked += 1
+                print(f"{'ok  ' if ok else 'FAIL'} plan {d['name']} {goal}: " + (f"{json.loads(page).get('status')}, cost {json.loads(page).get('cost')}" if ok else ""))
+
+        # Screenshots of the three pages.
+        first = maps[0]
+        (fx, fy), (tx, ty) = ends(os.path.join(repo, "examples", "maps", first["file"]))
+        driver.get(base + "index.html?" + urllib.parse.urlencode(
+            {"map": first["name"], "from": f"{fx},{fy}", "to": f"{tx},{ty}", "algorithm": "astar", "replay": 0}))
+        driver.result()
+        driver.screenshot(os.path.join(shots, "web-path.png"))
+        driver.get(base + "planner.html?domain=guard_numbers&goal=goal")
+        driver.result()
+        driver.screenshot(os.path.join(shots, "web-planner.png"))
+        # The village: one tick per frame, so after 120 frames it must be `gameplan demo` after 120 ticks.
+        driver.get(base + "village.html?agents=120&size=160x100&seed=1&frames=120")
+        village = json.loads(driver.result(300))
+        driver.screenshot(os.path.join(shots, "web-village.png"))
+        code, out, err = run_cli(a.cli, ["demo", "--size", "160x100", "--agents", "120", "--seed", "1", "--ticks", "120",
+                                         "--threads", "1", "--json"])
+        demo = json.loads(out)
+        bad = [k for k in ("plans", "paths", "wood", "ore", "collisions", "checksum") if village.get(k) != demo.get(k)]
+        checked += 1
+        if bad:
+            failures.append("village after 120 ticks: " + ", ".join(f"{k}: CLI {demo.get(k)} page {village.get(k)}" for k in bad))
+        print(f"{'FAIL' if bad else 'ok  '} village 120 villagers, 120 ticks: checksum {village.get('checksum')}")
+        print(f"screenshots in {shots}")
+
+        if a.perf:
+            bench = os.path.join(site, "maps", "bench512.map")
+            bench_map(bench)
+            q = ["--from", "0,0", "--to", "511,511"]
+            repeat = 20
+            driver.get(base + "index.html?" + urllib.parse.urlencode(
+                {"map": "bench512", "from": "0,0", "to": "511,511", "algorithm": "astar", "replay": 0, "repeat": repeat}))
+            page = json.loads(driver.result())
+            code, out, err = run_cli(a.cli, ["path", bench] + q + ["--json"])
+            native = json.loads(out)
+            if page.get("cost") != native.get("cost"):
+                failures.append(f"bench512: page cost {page.get('cost')} != CLI cost {native.get('cost')}")
+            # Native mean over the same number of queries on one search state: `gameplan scen` with the
+            # query repeated (its optimum from the CLI's own answer).
+            scen = os.path.join(tmp, "bench512.scen")
+            with open(scen, "w") as f:
+                f.write("version 1\n" + "".join(f"0\tbench512.map\t512\t512\t0\t0\t511\t511\t{native['cost']:.8f}\n" for _ in range(repeat)))
+            code, out, err = run_cli(a.cli, ["scen", scen, "--map", bench, "--json"])
+            summary = json.loads(out.splitlines()[-1])
+            native_mean = summary["mean_micros"]
+            ratio = page["mean_micros"] / native_mean if native_mean else float("nan")
+            print(f"perf: 512x512 A* ({page['expanded']} expanded): browser mean {page['mean_micros']} us over {repeat}, "
+                  f"native mean {native_mean} us over {repeat}: {ratio:.2f}x")
+            os.remove(bench)
+            driver.get(base + "village.html?agents=200&size=256x256&seed=1&frames=300")
+            v = json.loads(driver.result(300))
+            print(f"perf: village 200 villagers on 256x256, {v['frames']} frames: frame mean {v['frame_ms_mean']} ms, "
+                  f"p95 {v['frame_ms_p95']} ms, max {v['frame_ms_max']} ms (33.3 ms = 30 fps)")
+            driver.screenshot(os.path.join(shots, "web-village-256.png"))
+    finally:
+        if driver:
+            driver.quit()
+        for p in procs:
+            p.terminate()
+            try:
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+        shutil.rmtree(tmp, ignore_errors=True)
+    for f in failures:
+        print("FAIL " + f)
+    print(f"{checked - len([f for f in failures if not f.startswith('bench')])} of {checked} page results equal the CLI's")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,193 @@
+// GridRunner: the one dispatch point of the grid algorithms behind `gameplan path`, `gameplan scen` and
+// the WebAssembly pages (see grid_runner.hpp).
+#include "grid_runner.hpp"
+
+#include <gameplan/path/smoothing.hpp>
+
+#include <chrono>
+#include <string>
+
+namespace gameplan::cli {
+
+std::string_view to_string(GridAlgorithm algorithm) noexcept {
+    switch (algorithm) {
+        case GridAlgorithm::AStar: return "astar";
+        case GridAlgorithm::Dijkstra: return "dijkstra";
+        case GridAlgorithm::Jps: return "jps";
+        case GridAlgorithm::JpsPlus: return "jps-plus";
+        case GridAlgorithm::Hpa: return "hpa";
+        case GridAlgorithm::Theta: return "theta";
+        case GridAlgorithm::Subgoal: return "subgoal";
+    }
+    return "unknown";
+}
+
+std::optional<GridAlgorithm> parse_grid_algorithm(std::string_view name) noexcept {
+    for (const GridAlgorithm algorithm : kGridAlgorithms)
+        if (name == to_string(algorithm)) return algorithm;
+    return std::nullopt;
+}
+
+std::vector<std::string> grid_algorithm_names() {
+    std::vector<std::string> names;
+    for (const GridAlgorithm algorithm : kGridAlgorithms) names.emplace_back(to_string(algorithm));
+    return names;
+}
+
+bool grid_algorithm_exact(GridAlgorithm algorithm) noexcept {
+    switch (algorithm) {
+        case GridAlgorithm::AStar:
+        case GridAlgorithm::Dijkstra:
+        case GridAlgorithm::Jps:
+        case GridAlgorithm::JpsPlus:
+        case GridAlgorithm::Subgoal: return true;
+        case GridAlgorithm::Hpa:
+        case GridAlgorithm::Theta: return false;
+    }
+    return false;
+}
+
+void require_supported(GridAlgorithm algorithm, bool smooth) {
+    if (smooth && algorithm == GridAlgorithm::Theta)
+        throw UsageError("--smooth does not apply to --algorithm theta (its paths are already any-angle)");
+}
+
+std::shared_ptr<const GridPreparation> prepare_grid(const path::GridMap& map, GridAlgorithm algorithm,
+                                                    const path::GridSearchOptions& options,
+                                                    const GridRunnerSettings& settings) {
+    require_supported(algorithm, settings.smooth);
+    auto prepared = std::make_shared<GridPreparation>();
+    const auto t0 = std::chrono::steady_clock::now();
+    switch (algorithm) {
+        case GridAlgorithm::AStar:
+        case GridAlgorithm::Dijkstra: return prepared;
+        case GridAlgorithm::Jps:
+        case GridAlgorithm::JpsPlus: {
+            const path::JpsSupport support = path::check_jps_support(map, options);
+            if (support != path::JpsSupport::Ok)
+                throw UsageError("algorithm " + std::string(to_string(algorithm)) + ": " +
+                                 std::string(path::describe(support)));
+            if (algorithm == GridAlgorithm::Jps) return prepared;  // its snapshot is per runner
+            (void)prepared->jump_table.build(map);
+            prepared->bytes = prepared->jump_table.memory_bytes();
+            break;
+        }
+        case GridAlgorithm::Subgoal: {
+            const path::JpsSupport support = path::check_jps_support(map, options);
+            if (support != path::JpsSupport::Ok)
+                throw UsageError("algorithm subgoal: " + std::string(path::describe(support)));
+            (void)prepared->subgoal.build(map);
+            prepared->bytes = prepared->subgoal.memory_bytes();
+            break;
+        }
+        case GridAlgorithm::Hpa: {
+            if (settings.cluster_size < path::kMinClusterSize || settings.cluster_size > path::kMaxClusterSize)
+                throw UsageError("--cluster-size must be in [" + std::to_string(path::kMinClusterSize) + ", " +
+                                 std::to_string(path::kMaxClusterSize) + "], got " + std::to_string(settings.cluster_size));
+            if (options.weight != 1.0 || options.heuristic != path::Heuristic::Auto)
+                throw UsageError("algorithm hpa: --weight and --heuristic apply to astar only");
+            path::HierarchyOptions h;
+            h.cluster_size = settings.cluster_size;
+            h.max_memory_bytes = settings.max_memory_bytes;
+            const path::HierarchyBuild built = prepared->hierarchy.build(map, options, h);
+            if (built != path::HierarchyBuild::Ok)
+                throw UsageError("algorithm hpa: " + std::string(path::describe(built)));
+            break;
+        }
+        case GridAlgorithm::Theta:
+            if (map.has_terrain_costs())
+                throw UsageError("algorithm theta: the map has terrain costs (any-angle costs are defined on uniform maps)");
+            if (options.weight != 1.0 || options.heuristic != path::Heuristic::Auto)
+                throw UsageError("algorithm theta: --weight and --heuristic apply to astar only");
+            return prepared;
+    }
+    prepared->micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+    return prepared;
+}
+
+GridRunner::GridRunner(const path::GridMap& map, GridAlgorithm algorithm, const path::GridSearchOptions& options,
+                       GridRunnerSettings settings, std::shared_ptr<const GridPreparation> prepared)
+    : m_map(map), m_algorithm(algorithm), m_options(options), m_settings(settings),
+      m_prepared(prepared ? std::move(prepared) : prepare_grid(map, algorithm, options, settings)) {
+    // Each runner sizes the search state its algorithm uses, so the first query's time is the search,
+    // not the allocation.
+    switch (m_algorithm) {
+        case GridAlgorithm::Dijkstra: m_options.heuristic = path::Heuristic::Zero; [[fallthrough]];
+        case GridAlgorithm::AStar: m_astar.reserve(map); break;
+        case GridAlgorithm::Jps: {
+            const auto t0 = std::chrono::steady_clock::now();
+            m_jps.sync(map);
+            m_sync_micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+            break;
+        }
+        case GridAlgorithm::JpsPlus:
+        case GridAlgorithm::Hpa:
+        case GridAlgorithm::Subgoal: break;
+        case GridAlgorithm::Theta: m_theta.reserve(map); break;
+    }
+}
+
+GridRun GridRunner::run(path::GridPoint from, path::GridPoint to, path::GridPath& out) {
+    GridRun result;
+    const auto t0 = std::chrono::steady_clock::now();
+    switch (m_algorithm) {
+        case GridAlgorithm::AStar:
+        case GridAlgorithm::Dijkstra:
+            result.status = m_astar.find_path(m_map, from, to, m_options, out);
+            result.expanded = m_astar.stats().expanded;
+            break;
+        case GridAlgorithm::Jps:
+            result.status = m_jps.find_path(m_map, from, to, m_options, out);
+            result.expanded = m_jps.stats().expanded;
+            break;
+        case GridAlgorithm::JpsPlus:
+            if (m_jps_plus.begin(m_prepared->jump_table, from, to, m_options) == Status::InProgress) (void)m_jps_plus.step();
+            result.status = m_jps_plus.finish(out);
+            result.expanded = m_jps_plus.stats().expanded;
+            break;
+        case GridAlgorithm::Subgoal:
+            if (m_subgoal.begin(m_prepared->subgoal, from, to, m_options) == Status::InProgress) (void)m_subgoal.step();
+            result.status = m_subgoal.finish(out);
+            result.expanded = m_subgoal.stats().expanded;
+            break;
+        case GridAlgorithm::Hpa: {
+            path::HpaQueryOptions q;
+            static_cast<path::GridSearchOptions&>(q) = m_options;
+            result.status = m_hpa.find_path(m_prepared->hierarchy, from, to, q, out);
+            result.expanded = m_hpa.stats().expanded;
+            break;
+        }
+        case GridAlgorithm::Theta: {
+            path::ThetaStarOptions t;
+            t.movement = m_options.movement;
+            t.diagonal = m_options.diagonal;
+            t.budget = m_options.budget;
+            result.status = m_theta.find_path(m_map, from, to, out, t);
+            result.expanded = m_theta.stats().expanded;
+            break;
+        }
+    }
+    if (m_settings.smooth && result.status == Status::Found) {
+        path::SmoothingOptions s;
+        s.movement = m_options.movement;
+        s.diagonal = m_options.diagonal;
+        path::smooth_path(m_map, out, s);
+    }
+    result.micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+    return result;
+}
+
+bool GridRunner::expanded(path::GridPoint p) const noexcept {
+    switch (m_algorithm) {
+        case GridAlgorithm::AStar:
+        case GridAlgorithm::Dijkstra: return m_astar.closed(p);
+        case GridAlgorithm::Jps: return m_jps.closed(p);
+        case GridAlgorithm::JpsPlus: return m_jps_plus.closed(p);
+        case GridAlgorithm::Theta: return m_theta.closed(p);
+        case GridAlgorithm::Hpa:
+        case GridAlgorithm::Subgoal: return false;
+    }
+    return false;
+}
+
+}  // namespace gameplan::cli

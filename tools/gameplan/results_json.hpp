@@ -1,0 +1,76 @@
+#pragma once
+/// The `--json` objects of `gameplan path` and `gameplan plan`, written by one piece of code that the
+/// CLI and the WebAssembly pages (web/) both link (target gameplan_cli_core), so a page's result is
+/// byte for byte the CLI's.
+#include "grid_runner.hpp"
+
+#include <gameplan/goap/domain.hpp>
+#include <gameplan/goap/planner.hpp>
+#include <gameplan/io/domain_json.hpp>
+#include <gameplan/path/navmesh.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace gameplan::cli {
+
+/// The goal a command plans for.
+struct ChosenGoal {
+    const goap::Condition* condition = nullptr;
+    std::string name;         ///< "goal" for the default goal, else the named goal's name
+    std::string description;  ///< for people: `the default goal ("goal")` or `goal 'eat' (priority 2)`
+};
+
+/// `requested` from "goals", or (when empty) the file's default goal: "goal", else the named goal of
+/// highest priority. Throws UsageError naming `file` when there is none.
+ChosenGoal choose_goal(const io::DomainFile& domain_file, const std::string& requested, const std::string& file);
+
+/// A cost for people: the shortest text that reads back exactly.
+std::string cost_text(double cost);
+
+/// Literals in the CSV cell syntax, as a JSON array of strings.
+nlohmann::ordered_json items_json(const goap::Domain& domain, std::span<const goap::Literal> literals);
+/// A cost as JSON: an integer when it is one, else a double.
+nlohmann::ordered_json cost_json(double cost);
+
+/// For an inexact runner's found path: its relative excess over the optimum of an exact A* under the
+/// same rules (weight 1, the default heuristic, no budget); nullopt for exact runners or no path.
+[[nodiscard]] std::optional<double> grid_suboptimality(const path::GridMap& map, path::GridPoint from, path::GridPoint to,
+                                                       const path::GridSearchOptions& options, const GridRunner& runner,
+                                                       const GridRun& run, const path::GridPath& result);
+
+/// One grid query as `gameplan path --json` prints it (one line): status, cost, path, [corners],
+/// expanded, micros, [setup_micros], [suboptimality], [error]. Streamed cell by cell.
+void write_grid_path_json(std::ostream& out, const GridRun& run, const path::GridPath& result, double setup_micros,
+                          std::optional<double> suboptimality, const std::vector<path::GridPoint>* corners,
+                          const std::string& problem);
+
+/// One `gameplan path --algorithm navmesh --json` line: status, cost, path (turning points), expanded,
+/// micros, setup_micros (the mesh build), polygons, [error].
+void write_navmesh_path_json(std::ostream& out, Status status, const path::NavmeshPath& route, std::uint64_t expanded,
+                             double micros, double build_ms, std::size_t polygons, const std::string& problem);
+
+/// The GOAP name of a status ("no_plan" rather than the engine's generic "no_path").
+[[nodiscard]] std::string plan_status_name(Status status);
+/// `[">=", 3]` / `["==", "forest"]`: a comparison's operator and value.
+nlohmann::ordered_json comparison_json(const goap::Domain& domain, const goap::Comparison& comparison);
+
+/// `gameplan plan --json`: status, cost, plan, expanded, generated, [exhausted], micros, and for no plan
+/// the unreachable goals, root causes and cycles (goap/explain.hpp). `planner` ran the query `r`.
+nlohmann::ordered_json plan_json(const io::DomainFile& file, const goap::Condition& goal, const goap::PlanResult& r,
+                                 std::span<const goap::Literal> unreachable_goals,
+                                 std::span<const goap::Comparison> unreachable_comparisons,
+                                 const char* direction = nullptr);
+// The same for a plain planner (its unreachable goals after the query).
+inline nlohmann::ordered_json plan_json(const io::DomainFile& file, const goap::Condition& goal,
+                                        const goap::PlanResult& r, const goap::Planner& planner) {
+    return plan_json(file, goal, r, planner.unreachable_goals(), planner.unreachable_goal_comparisons());
+}
+
+}  // namespace gameplan::cli
