@@ -431,8 +431,10 @@ std::size_t SubgoalGraph::memory_bytes() const noexcept {
 
 // ---- SubgoalPathfinder ---------------------------------------------------------------------------------
 
-// Query: the ends are joined to their direct-h-reachable subgoals; a bidirectional Dijkstra goes upward
-// in the hierarchy from both (the start and the goal count as ranked below every subgoal); the best
+// Query: the ends are joined to their direct-h-reachable subgoals; a bidirectional search goes upward
+// in the hierarchy from both (the start and the goal count as ranked below every subgoal), each side
+// keyed by distance plus the octile distance to the other end and pruned against the best meeting
+// cost (an A* on the upward graph: the octile distance is consistent there too); the best
 // meeting node gives the cost; shortcuts are unpacked into subgoal-graph edges, which are refined to
 // cells.
 struct SubgoalPathfinder::Impl {

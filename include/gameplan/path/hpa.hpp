@@ -294,12 +294,17 @@ private:
 /// `movement` and `diagonal` must match the hierarchy's rule (else `InvalidQuery`); `heuristic` must
 /// be `Auto` (the abstract search uses the octile or Manhattan distance); `weight` >= 1 weights the
 /// abstract search's heuristic (fewer expansions, at most w times the abstract optimum); `budget`
-/// limits the abstract search's expansions (the in-cluster insertion is bounded by the cluster size and
-/// not counted); `islands`, when they apply, answer unreachable goals at once; `dead_ends` is ignored;
+/// limits the abstract search's expansions and time over all slices (the in-cluster insertion is
+/// bounded by the cluster size and not counted; refinement windows have budgets of their own;
+/// `max_memory_bytes` does not apply: the state is sized by the hierarchy); `islands`, when they apply, answer unreachable goals at once; `dead_ends` is ignored;
 /// `penalties` are not supported (`InvalidQuery`).
 struct HpaQueryOptions : GridSearchOptions {
-    /// Shorten the refined path (see the file overview, "Refinement"): a bounded local A* over windows
-    /// around the abstract path's border crossings, then line-of-sight shortcuts. Never lengthens it.
+    /// Shorten the refined path (docs/hierarchy.md, "Refinement"): overlapping windows of two cluster
+    /// sides along the path, each replaced by an optimal path between its ends when that is cheaper.
+    /// A window already at the octile (Manhattan) lower bound of its ends is kept without a search; the
+    /// others are searched by a budgeted JPS (8-connected, no corner cutting, uniform costs; the
+    /// pathfinder then holds a JPS snapshot of the map, about 21 bytes per cell) or else a budgeted A*
+    /// (about 16 bytes per cell). Never lengthens the path.
     bool refine = true;
     /// Apply `smooth_path` (smoothing.hpp) to the result before returning it.
     bool smooth = false;

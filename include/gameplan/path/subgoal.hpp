@@ -21,8 +21,11 @@
 ///
 /// Query (`SubgoalPathfinder`): the start and the goal are joined to the subgoals direct-h-reachable
 /// from them (the same sweep, each end counting as a subgoal for the other, so a goal in octile
-/// freespace of the start is answered without search); a bidirectional Dijkstra climbs the hierarchy
-/// from both ends (stall-on-demand; it stops when neither side can improve the best meeting cost);
+/// freespace of the start is answered without search); a bidirectional search climbs the hierarchy
+/// from both ends, each side ordered by distance plus the octile distance to the other end (consistent:
+/// every edge is at least as long as the octile distance between its ends), opening no node whose key
+/// reaches the best meeting cost and stopping when neither side's smallest key is below it
+/// (stall-on-demand prunes further);
 /// shortcuts are unpacked and each subgoal-graph edge is refined to cells, diagonal steps first or
 /// straight steps first (one of them is free by construction). The cost is exactly the optimal octile
 /// cost; the path is one of the optimal paths, expanded to every cell.
