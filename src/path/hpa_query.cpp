@@ -1,6 +1,7 @@
 // HPA* queries: insert start and goal, A* over the abstract graph, refine to cells, smooth.
 #include <gameplan/path/hpa.hpp>
 #include <gameplan/path/islands.hpp>
+#include <gameplan/path/jps.hpp>
 #include <gameplan/path/smoothing.hpp>
 
 #include "cluster_flood.hpp"
@@ -119,8 +120,27 @@ struct HpaPathfinder::Impl {
     std::vector<double> start_cost;  // per slot of the start cluster
     std::vector<double> goal_cost;   // per slot of the goal cluster
     std::vector<std::uint32_t> node_path;
-    GridPathfinder local;  // refinement windows
+    GridPathfinder local;  // refinement windows (rules JPS does not support)
+    JpsPathfinder jps;     // refinement windows (8-connected, no corner cutting, uniform costs)
     GridPath segment;
+
+    // The search in progress (begin .. step).
+    const HierarchicalMap* h = nullptr;
+    std::uint64_t map_version = 0;
+    HpaQueryOptions options{};
+    GridPoint start{}, goal{};
+    std::uint32_t sc = 0, gc = 0;
+    Rect srect{}, grect{};
+    std::size_t scells = 0, gcells = 0;
+    const float* start_table = nullptr;
+    const float* goal_table = nullptr;
+    double direct = kInfinity;
+    double scale = 0.0;
+    Heuristic metric = Heuristic::Octile;
+    std::uint32_t start_id = 0, goal_id = 0;
+    std::uint32_t sequence = 0;
+    bool trivial = false;  // start == goal
+    GridPath result;       // the refined (and smoothed) path, written by the final step
 };
 
 HpaPathfinder::HpaPathfinder() = default;
@@ -134,8 +154,7 @@ double HpaPathfinder::suboptimality_bound() const noexcept {
     return std::max(0.0, m_cost / m_lower_bound - 1.0);
 }
 
-Status HpaPathfinder::find_path(const HierarchicalMap& h, GridPoint start, GridPoint goal, const HpaQueryOptions& options,
-                                GridPath& out) {
+Status HpaPathfinder::begin(const HierarchicalMap& h, GridPoint start, GridPoint goal, const HpaQueryOptions& options) {
     if (!m_impl) m_impl = std::make_unique<Impl>();
     Impl& s = *m_impl;
     m_stats = {};
@@ -143,46 +162,53 @@ Status HpaPathfinder::find_path(const HierarchicalMap& h, GridPoint start, GridP
     m_abstract_cost = kInfinity;
     m_cost = kInfinity;
     m_lower_bound = 0.0;
-    out.cells.clear();
-    out.cost = kInfinity;
-    if (!h.built() || h.m_map == nullptr) return Status::InvalidQuery;
+    s.h = nullptr;
+    s.trivial = false;
+    s.result.cells.clear();
+    s.result.cost = kInfinity;
+    if (!h.built() || h.m_map == nullptr) return m_status = Status::InvalidQuery;
     const GridMap& map = *h.m_map;
     if (map.width() != h.m_width || map.height() != h.m_height || map.version() != h.m_map_version ||
         !map.passable(start) || !map.passable(goal) || !(options.weight >= 1.0) || !std::isfinite(options.weight) ||
         effective_diagonal(options.movement, options.diagonal) != h.m_diagonal || options.heuristic != Heuristic::Auto ||
         options.penalties != nullptr || options.areas != nullptr || options.filter != nullptr || !options.layers.empty())
-        return Status::InvalidQuery;
+        return m_status = Status::InvalidQuery;
     if (options.islands != nullptr &&
         options.islands->proves_unreachable(map, options, std::span<const GridPoint>(&start, 1),
                                             std::span<const GridPoint>(&goal, 1)))
-        return Status::NoPath;
+        return m_status = Status::NoPath;
 
-    const HierarchyOptions& rules = h.m_options;
+    s.h = &h;
+    s.map_version = h.m_map_version;
+    s.options = options;
+    s.start = start;
+    s.goal = goal;
     const DiagonalRule diagonal = h.m_diagonal;
-    const Heuristic metric = resolve_heuristic(h.m_movement, diagonal, Heuristic::Auto);
+    s.metric = resolve_heuristic(h.m_movement, diagonal, Heuristic::Auto);
     const auto min_cost = static_cast<double>(map.min_cost());
-    m_lower_bound = min_cost * heuristic_distance(metric, std::abs(goal.x - start.x), std::abs(goal.y - start.y));
+    m_lower_bound = min_cost * heuristic_distance(s.metric, std::abs(goal.x - start.x), std::abs(goal.y - start.y));
     if (start == goal) {
-        out.cells.push_back(start);
-        out.cost = m_cost = 0.0;
-        m_abstract_path_nodes = 1;
-        m_abstract_cost = 0.0;
-        return Status::Found;
+        s.trivial = true;
+        return m_status = Status::InProgress;
     }
 
     // Insert start and goal: with distance tables a lookup per node of their clusters, otherwise one
     // flood each inside the cluster, stopping once its nodes are settled (the goal's on reversed
     // steps). Start and goal in one cluster also need the direct in-cluster distance: a flood.
     const std::uint32_t sc = h.cluster_of(start.x, start.y), gc = h.cluster_of(goal.x, goal.y);
+    s.sc = sc;
+    s.gc = gc;
     const HierarchicalMap::Cluster& scl = h.m_clusters[sc];
     const HierarchicalMap::Cluster& gcl = h.m_clusters[gc];
-    const Rect srect{scl.x0, scl.y0, scl.w, scl.h}, grect{gcl.x0, gcl.y0, gcl.w, gcl.h};
+    s.srect = Rect{scl.x0, scl.y0, scl.w, scl.h};
+    s.grect = Rect{gcl.x0, gcl.y0, gcl.w, gcl.h};
+    const Rect srect = s.srect, grect = s.grect;
     const std::size_t sk = scl.nodes.size(), gk = gcl.nodes.size();
-    const std::size_t scells = static_cast<std::size_t>(scl.w) * static_cast<std::size_t>(scl.h);
-    const std::size_t gcells = static_cast<std::size_t>(gcl.w) * static_cast<std::size_t>(gcl.h);
-    const bool tables = rules.distance_tables;
-    const float* const start_table = tables ? (scl.dist_to.empty() ? scl.dist_from.data() : scl.dist_to.data()) : nullptr;
-    const float* const goal_table = tables ? gcl.dist_from.data() : nullptr;
+    s.scells = static_cast<std::size_t>(scl.w) * static_cast<std::size_t>(scl.h);
+    s.gcells = static_cast<std::size_t>(gcl.w) * static_cast<std::size_t>(gcl.h);
+    const bool tables = h.m_options.distance_tables;
+    s.start_table = tables ? (scl.dist_to.empty() ? scl.dist_from.data() : scl.dist_to.data()) : nullptr;
+    s.goal_table = tables ? gcl.dist_from.data() : nullptr;
     if (s.start_cost.size() < sk) s.start_cost.resize(std::max<std::size_t>(sk, 64));
     if (s.goal_cost.size() < gk) s.goal_cost.resize(std::max<std::size_t>(gk, 64));
     const auto node_local = [&](const Rect& r, std::uint32_t id) { return r.local(GridPoint{h.m_nodes[id].x, h.m_nodes[id].y}); };
@@ -204,7 +230,7 @@ Status HpaPathfinder::find_path(const HierarchicalMap& h, GridPoint start, GridP
     }
     for (std::size_t i = 0; i < sk; ++i) {
         if (tables) {
-            s.start_cost[i] = static_cast<double>(start_table[i * scells + srect.local(start)]);
+            s.start_cost[i] = static_cast<double>(s.start_table[i * s.scells + srect.local(start)]);
         } else {
             const auto local = static_cast<std::uint32_t>(node_local(srect, scl.nodes[i]));
             s.start_cost[i] = s.start_flood.settled(local) ? s.start_flood.g(local) : kInfinity;
@@ -212,56 +238,91 @@ Status HpaPathfinder::find_path(const HierarchicalMap& h, GridPoint start, GridP
     }
     for (std::size_t i = 0; i < gk; ++i) {
         if (tables) {
-            s.goal_cost[i] = static_cast<double>(goal_table[i * gcells + grect.local(goal)]);
+            s.goal_cost[i] = static_cast<double>(s.goal_table[i * s.gcells + grect.local(goal)]);
         } else {
             const auto local = static_cast<std::uint32_t>(node_local(grect, gcl.nodes[i]));
             s.goal_cost[i] = s.goal_flood.settled(local) ? s.goal_flood.g(local) : kInfinity;
         }
     }
-    double direct = kInfinity;
+    s.direct = kInfinity;
     if (sc == gc && s.start_flood.settled(static_cast<std::uint32_t>(srect.local(goal))))
-        direct = s.start_flood.g(static_cast<std::uint32_t>(srect.local(goal)));
+        s.direct = s.start_flood.g(static_cast<std::uint32_t>(srect.local(goal)));
 
     // Abstract A*. Ids: hierarchy nodes, then start = bound, goal = bound + 1.
-    const std::uint32_t start_id = h.node_bound(), goal_id = start_id + 1;
-    if (s.state.size() < std::size_t{goal_id} + 1) {
-        s.state.resize(std::size_t{goal_id} + 1, Impl::State{0, 0, 0, 0, search::kUnvisitedStamp, 0});
+    s.start_id = h.node_bound();
+    s.goal_id = s.start_id + 1;
+    if (s.state.size() < std::size_t{s.goal_id} + 1) {
+        s.state.resize(std::size_t{s.goal_id} + 1, Impl::State{0, 0, 0, 0, search::kUnvisitedStamp, 0});
         s.heap.reserve_nodes(s.state.size());
     }
     search::advance_generation(s.generation, [&] {
         for (Impl::State& st : s.state) st.stamp = search::kUnvisitedStamp;
     });
+    s.scale = min_cost * options.weight;
+    const double h0 = s.scale * heuristic_distance(s.metric, std::abs(start.x - goal.x), std::abs(start.y - goal.y));
+    s.sequence = 0;
+    s.heap.clear();
+    s.state[s.start_id] = Impl::State{0.0, h0, search::kNoNode, 0, search::open_stamp(s.generation), 1};
+    s.heap.push(s.start_id, Impl::Key{h0, h0, ++s.sequence});
+    s.state[s.goal_id].stamp = search::kUnvisitedStamp;
+    return m_status = Status::InProgress;
+}
+
+Status HpaPathfinder::step(std::uint64_t slice_expansions) {
+    if (m_status != Status::InProgress || !m_impl || m_impl->h == nullptr) return m_status;
+    Impl& s = *m_impl;
+    const HierarchicalMap& h = *s.h;
+    // The hierarchy must not have been rebuilt or repaired, nor its map changed, between slices.
+    if (!h.built() || h.m_map == nullptr || h.m_map_version != s.map_version || h.m_map->version() != s.map_version ||
+        (!s.trivial && h.node_bound() + 1 != s.goal_id)) {
+        s.heap.clear();
+        s.h = nullptr;
+        return m_status = Status::InvalidQuery;
+    }
+    if (s.trivial) {
+        s.result.cells.clear();
+        s.result.cells.push_back(s.start);
+        s.result.cost = m_cost = 0.0;
+        m_abstract_path_nodes = 1;
+        m_abstract_cost = 0.0;
+        return m_status = Status::Found;
+    }
+
+    const std::uint32_t start_id = s.start_id, goal_id = s.goal_id, gc = s.gc;
+    const GridPoint goal = s.goal;
+    const HierarchicalMap::Cluster& scl = h.m_clusters[s.sc];
     const std::uint32_t open = search::open_stamp(s.generation), closed = search::closed_stamp(s.generation);
-    const double scale = min_cost * options.weight;
+    const double scale = s.scale;
+    const Heuristic metric = s.metric;
     const auto heuristic = [&](std::int32_t x, std::int32_t y) {
         return scale * heuristic_distance(metric, std::abs(x - goal.x), std::abs(y - goal.y));
     };
-    const bool skip_intra = !rules.prune_implied_edges;
+    const bool skip_intra = !h.m_options.prune_implied_edges;
     const HierarchicalMap::Node* nodes = h.m_nodes.data();
     const std::uint32_t* const* node_block = h.m_node_block.data();
     const std::uint32_t* node_xy = h.m_node_xy.data();
     Impl::State* const state = s.state.data();
-    std::uint32_t sequence = 0;
     search::SearchStats& stats = m_stats;
+    const search::Budget& budget = s.options.budget;
 
-    s.heap.clear();
-    state[start_id] = Impl::State{0.0, heuristic(start.x, start.y), search::kNoNode, 0, open, 1};
-    s.heap.push(start_id, Impl::Key{state[start_id].h, state[start_id].h, ++sequence});
-    state[goal_id].stamp = search::kUnvisitedStamp;
-
-    const bool has_deadline = options.budget.deadline != std::chrono::steady_clock::time_point::max();
+    const bool has_deadline = budget.deadline != std::chrono::steady_clock::time_point::max();
     Status status = Status::NoPath;
-    while (!s.heap.empty()) {
+    for (std::uint64_t slice = 0;; ++slice) {
+        if (s.heap.empty()) {
+            status = Status::NoPath;
+            break;
+        }
         const std::uint32_t node = s.heap.top().node;
         if (node == goal_id) {
             status = Status::Found;
             break;
         }
-        if (stats.expanded >= options.budget.max_expansions ||
-            (has_deadline && (stats.expanded & 63u) == 0 && std::chrono::steady_clock::now() >= options.budget.deadline)) {
+        if (stats.expanded >= budget.max_expansions ||
+            (has_deadline && (stats.expanded & 63u) == 0 && std::chrono::steady_clock::now() >= budget.deadline)) {
             status = Status::BudgetExhausted;
             break;
         }
+        if (slice >= slice_expansions) return m_status = Status::InProgress;
         s.heap.pop();
         // The next node to expand is usually the new top (unless a child beats it): fetch its block
         // while this one is expanded.
@@ -283,13 +344,13 @@ Status HpaPathfinder::find_path(const HierarchicalMap& h, GridPoint start, GridP
                 next.parent = node;
                 next.label = label;
                 next.via_intra = via_intra;
-                s.heap.decrease(to, Impl::Key{g_next + next.h, next.h, ++sequence});
+                s.heap.decrease(to, Impl::Key{g_next + next.h, next.h, ++s.sequence});
                 return;
             }
             if (next.stamp == closed) return;  // consistent heuristic: closed means final
             const double hn = to == goal_id ? 0.0 : heuristic(tx, ty);
             next = Impl::State{g_next, hn, node, label, open, via_intra};
-            s.heap.push(to, Impl::Key{g_next + hn, hn, ++sequence});
+            s.heap.push(to, Impl::Key{g_next + hn, hn, ++s.sequence});
         };
 
         if (node == start_id) {
@@ -298,7 +359,7 @@ Status HpaPathfinder::find_path(const HierarchicalMap& h, GridPoint start, GridP
                     const HierarchicalMap::Node& n = nodes[scl.nodes[slot]];
                     relax(scl.nodes[slot], s.start_cost[slot], slot, 1, n.x, n.y);
                 }
-            if (direct < kInfinity) relax(goal_id, direct, kDirectLabel, 1, goal.x, goal.y);
+            if (s.direct < kInfinity) relax(goal_id, s.direct, kDirectLabel, 1, goal.x, goal.y);
             continue;
         }
         const std::uint32_t* block = node_block[node];
@@ -313,11 +374,25 @@ Status HpaPathfinder::find_path(const HierarchicalMap& h, GridPoint start, GridP
         if (block[2] == gc && !entered_inside && s.goal_cost[block[3]] < kInfinity)
             relax(goal_id, s.goal_cost[block[3]], kGoalLabel, 1, goal.x, goal.y);
     }
-    if (status != Status::Found) return status;
+    if (status == Status::Found) write_path();
+    return m_status = status;
+}
 
+void HpaPathfinder::write_path() {
     // Refine: the start flood's path, the cached edge paths, the goal flood's path.
+    Impl& s = *m_impl;
+    const HierarchicalMap& h = *s.h;
+    const GridMap& map = *h.m_map;
+    const DiagonalRule diagonal = h.m_diagonal;
+    const bool tables = h.m_options.distance_tables;
+    const HierarchicalMap::Node* nodes = h.m_nodes.data();
+    const std::uint32_t* const* node_block = h.m_node_block.data();
+    const Impl::State* const state = s.state.data();
+    const GridPoint start = s.start, goal = s.goal;
+    GridPath& out = s.result;
+    out.cells.clear();
     s.node_path.clear();
-    for (std::uint32_t n = goal_id; n != search::kNoNode; n = state[n].parent) s.node_path.push_back(n);
+    for (std::uint32_t n = s.goal_id; n != search::kNoNode; n = state[n].parent) s.node_path.push_back(n);
     std::reverse(s.node_path.begin(), s.node_path.end());
     const std::vector<std::uint32_t>& path = s.node_path;
     m_abstract_path_nodes = path.size();
@@ -333,7 +408,8 @@ Status HpaPathfinder::find_path(const HierarchicalMap& h, GridPoint start, GridP
         const HierarchicalMap::Node& first = nodes[path[1]];
         if (tables) {
             out.cells.push_back(start);
-            descend_to(map, srect, diagonal, start_table + first.slot * scells, start, GridPoint{first.x, first.y}, out.cells);
+            descend_to(map, s.srect, diagonal, s.start_table + first.slot * s.scells, start, GridPoint{first.x, first.y},
+                       out.cells);
         } else {
             append_from_start_flood(GridPoint{first.x, first.y});
         }
@@ -352,7 +428,8 @@ Status HpaPathfinder::find_path(const HierarchicalMap& h, GridPoint start, GridP
         }
         const HierarchicalMap::Node& last = nodes[path[path.size() - 2]];
         if (tables) {
-            descend_from(map, grect, diagonal, goal_table + last.slot * gcells, GridPoint{last.x, last.y}, goal, out.cells);
+            descend_from(map, s.grect, diagonal, s.goal_table + last.slot * s.gcells, GridPoint{last.x, last.y}, goal,
+                         out.cells);
         } else {
             for (std::uint32_t n = s.goal_flood.parent(s.goal_flood.local(GridPoint{last.x, last.y})); n != search::kNoNode;
                  n = s.goal_flood.parent(n))
@@ -362,22 +439,41 @@ Status HpaPathfinder::find_path(const HierarchicalMap& h, GridPoint start, GridP
     // Edge and table distances are floats: the exact cost is summed from the cells.
     out.cost = grid_path_cost(map, out);
     m_abstract_cost = out.cost;
-    if (options.refine) refine(h, out);
-    if (options.smooth) {
+    if (s.options.refine) refine(h, out);
+    if (s.options.smooth) {
         SmoothingOptions smoothing;
         smoothing.movement = h.m_movement;
         smoothing.diagonal = diagonal;
         smooth_path(map, out, smoothing);
     }
     m_cost = out.cost;
-    reduce_path(out, options.detail);
-    return Status::Found;
+}
+
+Status HpaPathfinder::finish(GridPath& out) const {
+    if (m_status == Status::Found && m_impl) {
+        out.cells.assign(m_impl->result.cells.begin(), m_impl->result.cells.end());
+        out.cost = m_impl->result.cost;
+        reduce_path(out, m_impl->options.detail);
+    } else {
+        out.cells.clear();
+        out.cost = kInfinity;
+    }
+    return m_status;
+}
+
+Status HpaPathfinder::find_path(const HierarchicalMap& h, GridPoint start, GridPoint goal, const HpaQueryOptions& options,
+                                GridPath& out) {
+    if (begin(h, start, goal, options) == Status::InProgress) step();
+    return finish(out);
 }
 
 void HpaPathfinder::refine(const HierarchicalMap& h, GridPath& out) {
     // Windows of `window` path cells (two cluster sides: a detour through a far transition can span
-    // more than one), each replaced by an optimal path between its ends when that is
-    // cheaper, found by a budgeted A* (a window whose A* runs out of budget is kept). Consecutive
+    // more than one), each replaced by an optimal path between its ends when that is cheaper. A window
+    // whose cost already equals the lower bound of its ends (octile or Manhattan distance times the
+    // minimum cost) is optimal and skipped without a search: in open areas most are. The others are
+    // searched by a budgeted JPS when the rules allow it (8-connected, no corner cutting, uniform
+    // costs), else by a budgeted A*; a window whose search runs out of budget is kept. Consecutive
     // windows overlap by half, so every border crossing lies well inside some window and a detour
     // through a transition is straightened there. The cost never rises.
     Impl& s = *m_impl;
@@ -388,6 +484,9 @@ void HpaPathfinder::refine(const HierarchicalMap& h, GridPath& out) {
     local.movement = h.m_movement;
     local.diagonal = h.m_diagonal;
     local.budget.max_expansions = 4 * window * window;
+    const bool use_jps = h.m_movement == Movement::Eight && h.m_diagonal == DiagonalRule::NoCornerCutting &&
+                         !map.has_terrain_costs();
+    const auto min_cost = static_cast<double>(map.min_cost());
     const auto segment_cost = [&](std::size_t from, std::size_t to) {
         double cost = 0.0;
         for (std::size_t i = from; i < to; ++i) cost += step_cost(map, cells[i], cells[i + 1]);
@@ -398,15 +497,25 @@ void HpaPathfinder::refine(const HierarchicalMap& h, GridPath& out) {
     while (pos + 2 < cells.size()) {
         std::size_t end = std::min(pos + window, cells.size() - 1);
         const double before = segment_cost(pos, end);
-        const Status status = s.local.find_path(map, cells[pos], cells[end], local, s.segment);
-        m_refinement_expanded += s.local.stats().expanded;
-        if (status == Status::Found && s.segment.cost < before * (1.0 - 1e-12)) {
-            const auto first = cells.begin() + static_cast<std::ptrdiff_t>(pos) + 1;
-            cells.erase(first, cells.begin() + static_cast<std::ptrdiff_t>(end));
-            cells.insert(cells.begin() + static_cast<std::ptrdiff_t>(pos) + 1, s.segment.cells.begin() + 1,
-                         s.segment.cells.end() - 1);
-            end = pos + s.segment.cells.size() - 1;
-            improved = true;
+        const double bound = min_cost * heuristic_distance(s.metric, std::abs(cells[end].x - cells[pos].x),
+                                                           std::abs(cells[end].y - cells[pos].y));
+        if (before > bound * (1.0 + 1e-12)) {
+            Status status;
+            if (use_jps) {
+                status = s.jps.find_path(map, cells[pos], cells[end], local, s.segment);
+                m_refinement_expanded += s.jps.stats().expanded;
+            } else {
+                status = s.local.find_path(map, cells[pos], cells[end], local, s.segment);
+                m_refinement_expanded += s.local.stats().expanded;
+            }
+            if (status == Status::Found && s.segment.cost < before * (1.0 - 1e-12)) {
+                const auto first = cells.begin() + static_cast<std::ptrdiff_t>(pos) + 1;
+                cells.erase(first, cells.begin() + static_cast<std::ptrdiff_t>(end));
+                cells.insert(cells.begin() + static_cast<std::ptrdiff_t>(pos) + 1, s.segment.cells.begin() + 1,
+                             s.segment.cells.end() - 1);
+                end = pos + s.segment.cells.size() - 1;
+                improved = true;
+            }
         }
         if (end + 1 >= cells.size()) break;
         pos += std::max<std::size_t>(1, (end - pos) / 2);

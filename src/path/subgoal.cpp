@@ -4,6 +4,7 @@
 #include <gameplan/path/subgoal.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -18,6 +19,10 @@ namespace {
 constexpr int kDx[8] = {0, 1, 1, 1, 0, -1, -1, -1};
 constexpr int kDy[8] = {-1, -1, 0, 1, 1, 1, 0, -1};
 constexpr std::uint32_t kNone = UINT32_MAX;
+// A clearance entry: the number of free steps (low 15 bits) and whether the run ends with a legal step
+// onto a subgoal (top bit) rather than at a wall or an illegal step.
+constexpr std::uint16_t kClearSteps = 0x7fff;
+constexpr std::uint16_t kClearSubgoal = 0x8000;
 
 constexpr bool is_diagonal(int d) noexcept { return (d & 1) != 0; }
 
@@ -68,6 +73,7 @@ JpsSupport SubgoalGraph::build(const GridMap& map) {
     // Subgoals: passable cells with a blocked diagonal neighbour whose two cells beside it are passable.
     m_id.assign(bound, -1);
     m_subgoal_node.clear();
+    m_subgoal_xy.clear();
     for (std::uint32_t node = 0; node < bound; ++node) {
         if (!m_pass[node]) continue;
         for (int d = 1; d < 8; d += 2) {
@@ -76,6 +82,8 @@ JpsSupport SubgoalGraph::build(const GridMap& map) {
                 m_pass[static_cast<std::uint32_t>(static_cast<std::int64_t>(node) + std::int64_t{kDy[d]} * m_stride)]) {
                 m_id[node] = static_cast<std::int32_t>(m_subgoal_node.size());
                 m_subgoal_node.push_back(node);
+                const GridPoint p = point(node);
+                m_subgoal_xy.push_back(static_cast<std::uint32_t>(p.x) | static_cast<std::uint32_t>(p.y) << 16);
                 break;
             }
         }
@@ -93,10 +101,14 @@ JpsSupport SubgoalGraph::build(const GridMap& map) {
                 const std::uint32_t node = (y + 1) * m_stride + x + 1;
                 if (!m_pass[node] || !legal(node, d)) continue;
                 const auto next = static_cast<std::uint32_t>(static_cast<std::int64_t>(node) + m_delta[d]);
-                if (m_id[next] >= 0) continue;
-                const std::uint32_t c = m_clear[std::size_t{next} * 8 + static_cast<std::size_t>(d)] + 1u;
-                m_clear[std::size_t{node} * 8 + static_cast<std::size_t>(d)] =
-                    static_cast<std::uint16_t>(std::min<std::uint32_t>(c, 65535u));
+                std::uint16_t& entry = m_clear[std::size_t{node} * 8 + static_cast<std::size_t>(d)];
+                if (m_id[next] >= 0) {
+                    entry = kClearSubgoal;  // no free step, then a legal step onto a subgoal
+                    continue;
+                }
+                // The run continues through `next`: one more free step, ending where next's run ends.
+                // Runs are shorter than kMaxGridSide (32768), so the count fits below the flag bit.
+                entry = static_cast<std::uint16_t>(m_clear[std::size_t{next} * 8 + static_cast<std::size_t>(d)] + 1u);
             }
         }
     }
@@ -288,7 +300,9 @@ std::uint32_t SubgoalGraph::middle(std::uint32_t low, std::uint32_t high) const 
 // first.
 std::uint32_t SubgoalGraph::hit(std::uint32_t from, int d, std::uint32_t extra, int& clearance, std::int32_t ddx,
                                 std::int32_t ddy) const noexcept {
-    const int j = m_clear[std::size_t{from} * 8 + static_cast<std::size_t>(d)];
+    const std::uint16_t entry = m_clear[std::size_t{from} * 8 + static_cast<std::size_t>(d)];
+    const int j = entry & kClearSteps;
+    const bool ends_at_subgoal = (entry & kClearSubgoal) != 0;  // a legal step onto a subgoal follows the run
     clearance = j;
     if (extra != kNone) {
         // Is `extra` (at offset ddx, ddy from `from`) on the ray within j + 1 steps?
@@ -304,14 +318,11 @@ std::uint32_t SubgoalGraph::hit(std::uint32_t from, int d, std::uint32_t extra, 
             clearance = k - 1;
             return extra;
         }
-        if (k == j + 1) {
-            const auto before = static_cast<std::uint32_t>(static_cast<std::int64_t>(from) + m_delta[d] * j);
-            if (legal(before, d)) return extra;
-        }
+        // The cell after the run is `extra` and reachable: the run stopped at a subgoal there (a
+        // wall or an illegal step ends a run otherwise).
+        if (k == j + 1 && ends_at_subgoal) return extra;
     }
-    const auto before = static_cast<std::uint32_t>(static_cast<std::int64_t>(from) + m_delta[d] * j);
-    const auto next = static_cast<std::uint32_t>(static_cast<std::int64_t>(before) + m_delta[d]);
-    if (m_id[next] >= 0 && legal(before, d)) return next;
+    if (ends_at_subgoal) return static_cast<std::uint32_t>(static_cast<std::int64_t>(from) + m_delta[d] * (j + 1));
     return kNone;
 }
 
@@ -412,32 +423,43 @@ bool SubgoalGraph::is_subgoal(GridPoint p) const noexcept {
 
 std::size_t SubgoalGraph::memory_bytes() const noexcept {
     return m_pass.capacity() + m_id.capacity() * sizeof(std::int32_t) + m_clear.capacity() * sizeof(std::uint16_t) +
-           m_subgoal_node.capacity() * sizeof(std::uint32_t) + m_offsets.capacity() * sizeof(std::uint32_t) +
+           (m_subgoal_node.capacity() + m_subgoal_xy.capacity()) * sizeof(std::uint32_t) +
+           m_offsets.capacity() * sizeof(std::uint32_t) +
            m_targets.capacity() * sizeof(std::uint32_t) + m_lengths.capacity() * sizeof(double) +
            m_middles.capacity() * sizeof(std::uint32_t) + m_rank.capacity() * sizeof(std::uint32_t);
 }
 
 // ---- SubgoalPathfinder ---------------------------------------------------------------------------------
 
-// Query: the ends are joined to their direct-h-reachable subgoals; a bidirectional Dijkstra goes upward
-// in the hierarchy from both (the start and the goal count as ranked below every subgoal); the best
+// Query: the ends are joined to their direct-h-reachable subgoals; a bidirectional search goes upward
+// in the hierarchy from both (the start and the goal count as ranked below every subgoal), each side
+// keyed by distance plus the octile distance to the other end and pruned against the best meeting
+// cost (an A* on the upward graph: the octile distance is consistent there too); the best
 // meeting node gives the cost; shortcuts are unpacked into subgoal-graph edges, which are refined to
 // cells.
 struct SubgoalPathfinder::Impl {
     struct Side {
-        std::vector<double> dist;
-        std::vector<std::uint32_t> stamp;
-        std::vector<std::uint32_t> parent;
-        std::vector<std::uint32_t> middle;  // of the edge parent -> node
-        search::IndexedHeap<double, 4> heap;
+        search::IndexedHeap<double, 4> heap;  // key: distance + octile distance to the other end
+        GridPoint target{};                   // the other end
         std::vector<std::uint32_t> ends;    // subgoal ids joined to this side's end
         std::vector<double> end_lengths;
         bool done = false;
     };
 
+    // Per node and side, side by side in one cache line: what a relaxation reads and writes.
+    struct NodeState {
+        double dist;
+        std::uint32_t stamp;    // == generation once reached
+        std::uint32_t settled;  // == generation once settled
+        std::uint32_t parent;
+        std::uint32_t middle;   // of the edge parent -> node
+    };
+    using NodePair = std::array<NodeState, 2>;
+
     SubgoalGraph owned;
     const SubgoalGraph* graph = nullptr;
     Side sides[2];
+    std::vector<NodePair> nodes;  // per subgoal id, then the two virtual ends
     std::uint32_t generation = 0;
     std::uint32_t n = 0;
     std::uint32_t ends[2] = {0, 0};  // padded node indices of start and goal
@@ -458,13 +480,8 @@ struct SubgoalPathfinder::Impl {
 
     void size_for(const SubgoalGraph& g) {
         const std::size_t bound = g.subgoal_count() + 2;
+        if (nodes.size() < bound) nodes.resize(bound, NodePair{NodeState{0, 0, 0, 0, 0}, NodeState{0, 0, 0, 0, 0}});
         for (Side& s : sides) {
-            if (s.dist.size() < bound) {
-                s.dist.resize(bound);
-                s.stamp.resize(bound, 0);
-                s.parent.resize(bound);
-                s.middle.resize(bound);
-            }
             s.heap.reserve_nodes(bound);
             s.heap.reserve_entries(std::min<std::size_t>(bound, 1u << 14));
             s.ends.reserve(256);
@@ -482,18 +499,36 @@ struct SubgoalPathfinder::Impl {
         return state = Status::InvalidQuery;
     }
 
-    void push(Side& side, std::uint32_t node, double d, std::uint32_t parent, std::uint32_t middle) {
-        if (side.stamp[node] != generation) {
-            side.stamp[node] = generation;
-            side.dist[node] = d;
-            side.parent[node] = parent;
-            side.middle[node] = middle;
-            side.heap.push(node, d);
-        } else if (d < side.dist[node]) {
-            side.dist[node] = d;
-            side.parent[node] = parent;
-            side.middle[node] = middle;
-            side.heap.decrease(node, d);  // nodes are settled at most once: a settled node's d is final
+    // Octile distance from subgoal `id` to `p`: a lower bound of every path between them, and consistent
+    // on the hierarchy's edges (each at least as long as the octile distance between its ends).
+    [[nodiscard]] double to(std::uint32_t id, GridPoint p) const noexcept {
+        const GridPoint q = graph->subgoal(id);
+        return octile(q.x - p.x, q.y - p.y);
+    }
+
+    void push(int si, std::uint32_t node, double d, std::uint32_t parent, std::uint32_t middle) {
+        Side& side = sides[si];
+        NodePair& pair = nodes[node];
+        NodeState& mine = pair[static_cast<std::size_t>(si)];
+        if (mine.stamp != generation) {
+            const double key = d + to(node, side.target);
+            if (!(key < best)) return;  // cannot lead to a shorter path than the best one known
+            mine = NodeState{d, generation, 0, parent, middle};
+            side.heap.push(node, key);
+        } else if (d < mine.dist) {
+            // A settled node's distance is final up to rounding (the heuristic is consistent): keep it.
+            if (mine.settled == generation) return;
+            side.heap.decrease(node, d + to(node, side.target));
+            mine.dist = d;
+            mine.parent = parent;
+            mine.middle = middle;
+        } else {
+            return;
+        }
+        const NodeState& theirs = pair[static_cast<std::size_t>(1 - si)];
+        if (theirs.stamp == generation && d + theirs.dist < best) {
+            best = d + theirs.dist;
+            meet = node;
         }
     }
 
@@ -505,9 +540,10 @@ struct SubgoalPathfinder::Impl {
         if (!g.passable(start) || !g.passable(goal)) return invalid();
         graph = &g;
         n = static_cast<std::uint32_t>(g.subgoal_count());
-        if (sides[0].dist.size() < std::size_t{n} + 2) size_for(g);
+        if (nodes.size() < std::size_t{n} + 2) size_for(g);
         if (++generation == 0) {  // wrapped: forget every stamp
-            for (Side& s : sides) std::fill(s.stamp.begin(), s.stamp.end(), 0u);
+            for (NodePair& pair : nodes)
+                for (NodeState& st : pair) st.stamp = st.settled = 0;
             generation = 1;
         }
         ends[0] = g.index(start);
@@ -544,12 +580,13 @@ struct SubgoalPathfinder::Impl {
                 sides[side].end_lengths.push_back(octile(q.x - p.x, q.y - p.y));
             }
         }
+        const GridPoint s = g.point(ends[0]), t = g.point(ends[1]);
+        sides[0].target = t;
+        sides[1].target = s;
         for (int side = 0; side < 2; ++side) {
             const std::uint32_t virtual_end = n + static_cast<std::uint32_t>(side);
-            sides[side].stamp[virtual_end] = generation;
-            sides[side].dist[virtual_end] = 0;
-            sides[side].parent[virtual_end] = kNone;
-            sides[side].heap.push(virtual_end, 0.0);
+            nodes[virtual_end][static_cast<std::size_t>(side)] = NodeState{0.0, generation, 0, kNone, kNone};
+            sides[side].heap.push(virtual_end, octile(t.x - s.x, t.y - s.y));
         }
         return Status::InProgress;
     }
@@ -580,18 +617,21 @@ struct SubgoalPathfinder::Impl {
             if (slice == 0) return Status::InProgress;
             --slice;
             Side& sd = sides[side];
-            Side& other = sides[1 - side];
+            const auto si = static_cast<std::size_t>(side);
             const std::uint32_t x = sd.heap.pop().node;
-            const double d = sd.dist[x];
+            NodeState& self = nodes[x][si];
+            const NodeState& theirs = nodes[x][1 - si];
+            const double d = self.dist;
+            self.settled = generation;
             ++stats.expanded;
-            if (other.stamp[x] == generation && d + other.dist[x] < best) {
-                best = d + other.dist[x];
+            if (theirs.stamp == generation && d + theirs.dist < best) {
+                best = d + theirs.dist;
                 meet = x;
             }
             if (x >= n) {  // a virtual end: its sweep edges
                 for (std::size_t i = 0; i < sd.ends.size(); ++i) {
                     ++stats.generated;
-                    push(sd, sd.ends[i], d + sd.end_lengths[i], x, kNone);
+                    push(side, sd.ends[i], d + sd.end_lengths[i], x, kNone);
                 }
                 continue;
             }
@@ -602,11 +642,11 @@ struct SubgoalPathfinder::Impl {
             // shortest upward path from this side's end, so its edges need not be relaxed.
             bool stalled = false;
             for (std::size_t i = 0; i < targets.size() && !stalled; ++i)
-                stalled = sd.stamp[targets[i]] == generation && sd.dist[targets[i]] + lengths[i] < d;
+                stalled = nodes[targets[i]][si].stamp == generation && nodes[targets[i]][si].dist + lengths[i] < d;
             if (stalled) continue;
             for (std::size_t i = 0; i < targets.size(); ++i) {
                 ++stats.generated;
-                push(sd, targets[i], d + lengths[i], x, middles[i]);
+                push(side, targets[i], d + lengths[i], x, middles[i]);
             }
         }
     }
@@ -655,19 +695,19 @@ struct SubgoalPathfinder::Impl {
         route.clear();
         // Forward half: the chain from the start's first subgoal up to meet.
         chain.clear();
-        for (std::uint32_t x = meet; x < n; x = sides[0].parent[x]) chain.push_back(x);
+        for (std::uint32_t x = meet; x < n; x = nodes[x][0].parent) chain.push_back(x);
         std::reverse(chain.begin(), chain.end());
         for (std::size_t i = 0; i < chain.size(); ++i) {
-            if (i > 0) unpack_edge(chain[i - 1], chain[i], sides[0].middle[chain[i]]);
+            if (i > 0) unpack_edge(chain[i - 1], chain[i], nodes[chain[i]][0].middle);
             route.push_back(chain[i]);
         }
         // Backward half: from meet towards the goal.
         {
             std::uint32_t x = meet;
             while (x < n) {
-                const std::uint32_t p = sides[1].parent[x];
+                const std::uint32_t p = nodes[x][1].parent;
                 if (p >= n) break;
-                unpack_edge(x, p, sides[1].middle[x]);
+                unpack_edge(x, p, nodes[x][1].middle);
                 route.push_back(p);
                 x = p;
             }
@@ -743,11 +783,10 @@ std::uint64_t SubgoalPathfinder::fallback_count() const noexcept { return m_impl
 std::size_t SubgoalPathfinder::memory_bytes() const noexcept {
     const Impl& impl = *m_impl;
     std::size_t bytes = impl.owned.memory_bytes() + (impl.fallbacks ? impl.fallback.memory_bytes() : 0);
+    bytes += impl.nodes.capacity() * sizeof(Impl::NodePair);
     for (const Impl::Side& s : impl.sides)
-        bytes += s.dist.capacity() * sizeof(double) +
-                 (s.stamp.capacity() + s.parent.capacity() + s.middle.capacity() + s.ends.capacity()) *
-                     sizeof(std::uint32_t) +
-                 s.end_lengths.capacity() * sizeof(double) + s.heap.memory_bytes();
+        bytes += s.ends.capacity() * sizeof(std::uint32_t) + s.end_lengths.capacity() * sizeof(double) +
+                 s.heap.memory_bytes();
     return bytes + (impl.found.capacity() + impl.route.capacity() + impl.unpack_middle.capacity() + impl.chain.capacity()) * sizeof(std::uint32_t) +
            impl.unpack.capacity() * sizeof(std::pair<std::uint32_t, std::uint32_t>);
 }

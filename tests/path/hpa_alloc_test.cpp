@@ -70,6 +70,40 @@ TEST(HpaAlloc, QueriesAndSmoothingAllocateNothingAfterWarmUp) {
         }
 }
 
+TEST(HpaAlloc, SlicedQueriesAllocateNothingAfterWarmUp) {
+    // begin / step(slice) / finish, refined (JPS windows on this map: 8-connected, no corner cutting,
+    // uniform costs) and unrefined, with budgets that run out.
+    std::mt19937 rng(12);
+    const GridMap map = random_map(rng, 160, 120, 0.2, false);
+    HierarchyOptions options;
+    options.cluster_size = 16;
+    HierarchicalMap h;
+    ASSERT_EQ(h.build(map, {}, options), HierarchyBuild::Ok);
+    const std::vector<GridPoint> cells = passable_cells(rng, map, 100);
+    HpaPathfinder finder;
+    GridPath path;
+    HpaQueryOptions plain;
+    HpaQueryOptions unrefined;
+    unrefined.refine = false;
+    HpaQueryOptions tight;
+    tight.budget.max_expansions = 5;
+    const auto run_all = [&] {
+        std::uint64_t found = 0;
+        for (std::size_t i = 0; i + 1 < cells.size(); ++i)
+            for (HpaQueryOptions* query : {&plain, &unrefined, &tight}) {
+                Status status = finder.begin(h, cells[i], cells[i + 1], *query);
+                while (status == Status::InProgress) status = finder.step(4);
+                found += finder.finish(path) == Status::Found;
+            }
+        return found;
+    };
+    (void)run_all();  // warm-up
+    test::AllocationScope scope;
+    const std::uint64_t found = run_all();
+    EXPECT_EQ(scope.count(), 0u);
+    EXPECT_GT(found, 150u);
+}
+
 TEST(HpaAlloc, SmoothingAndThetaStarAllocateNothing) {
     std::mt19937 rng(6);
     const GridMap map = random_map(rng, 120, 90, 0.15, false);

@@ -7,6 +7,7 @@
 
 #include "hpa_test_support.hpp"
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -222,6 +223,119 @@ TEST(HpaPathfinder, SqueezeTransitionsOnlyUnderTheAlwaysRule) {
             EXPECT_EQ(status, always ? Status::Found : Status::NoPath) << rule.name << " gap " << gap.x << "," << gap.y;
         }
     }
+}
+
+TEST(HpaPathfinder, SlicedQueriesEqualFindPath) {
+    // begin + step(slice) + finish, for slices of 1, 3 and 1000 abstract expansions, against find_path
+    // on another pathfinder and against the reference Dijkstra, under every rule.
+    std::mt19937 rng(181);
+    std::size_t found = 0, sliced = 0;
+    for (int config = 0; config < 30; ++config) {
+        const int w = 20 + static_cast<int>(rng() % 40), hgt = 20 + static_cast<int>(rng() % 30);
+        const bool terrain = config % 4 == 3;
+        const Rule& rule = kRules[config % 5];
+        HierarchyOptions options;
+        options.cluster_size = std::vector<int>{4, 6, 8, 10}[rng() % 4];
+        options.distance_tables = config % 3 != 2;
+        const RefGrid ref = ref_random_grid(rng, w, hgt, 0.25, terrain, 1, 5);
+        const GridMap map = to_map(ref);
+        HierarchicalMap h;
+        ASSERT_EQ(h.build(map, rules_of(rule), options), HierarchyBuild::Ok);
+        HpaPathfinder whole, stepped;
+        GridPath a, b;
+        const RefDiagonal ref_diagonal = ref_rule(rule.movement, rule.diagonal);
+        for (int q = 0; q < 10; ++q) {
+            const GridPoint s{static_cast<int>(rng() % w), static_cast<int>(rng() % hgt)};
+            const GridPoint g{static_cast<int>(rng() % w), static_cast<int>(rng() % hgt)};
+            if (!ref.free(s.x, s.y) || !ref.free(g.x, g.y)) continue;
+            HpaQueryOptions query = query_of(h);
+            query.smooth = q % 3 == 1;
+            query.refine = q % 4 != 2;
+            const Status expected = whole.find_path(h, s, g, query, a);
+            const std::uint64_t slice = std::vector<std::uint64_t>{1, 3, 1000}[q % 3];
+            Status status = stepped.begin(h, s, g, query);
+            std::size_t slices = 0;
+            while (status == Status::InProgress) {
+                status = stepped.step(slice);
+                ++slices;
+                ASSERT_LT(slices, 100000u);
+            }
+            EXPECT_EQ(stepped.status(), status);
+            EXPECT_EQ(stepped.step(slice), status);  // a finished query answers the same again
+            ASSERT_EQ(stepped.finish(b), expected) << "config " << config << " query " << q;
+            EXPECT_EQ(b.cells, a.cells) << "config " << config << " query " << q;
+            EXPECT_EQ(b.cost, a.cost);
+            EXPECT_EQ(stepped.cost(), expected == Status::Found ? a.cost : kInf);
+            EXPECT_EQ(stepped.stats().expanded, whole.stats().expanded);
+            const double optimal = ref_dijkstra(ref, {{s.x, s.y}}, ref_diagonal)[std::size_t(g.y) * w + g.x];
+            ASSERT_EQ(check_answer(ref, stepped, status, b, s, g, optimal, ref_diagonal), "")
+                << "config " << config << " " << rule.name << " query " << q;
+            found += status == Status::Found;
+            sliced += slice == 1 && stepped.stats().expanded > 1 && slices == stepped.stats().expanded;
+        }
+    }
+    EXPECT_GT(found, 150u);
+    EXPECT_GT(sliced, 20u);  // a slice of one expansion ends after exactly one expansion
+}
+
+TEST(HpaPathfinder, BudgetsAreHonouredAcrossSlices) {
+    std::mt19937 rng(55);
+    const RefGrid ref = ref_random_grid(rng, 60, 50, 0.2, false, 1, 1);
+    const GridMap map = to_map(ref);
+    HierarchicalMap h;
+    ASSERT_EQ(h.build(map, 6), HierarchyBuild::Ok);
+    HpaPathfinder finder;
+    GridPath path;
+    std::size_t checked = 0;
+    for (int q = 0; q < 40; ++q) {
+        const GridPoint s{static_cast<int>(rng() % 60), static_cast<int>(rng() % 50)};
+        const GridPoint g{static_cast<int>(rng() % 60), static_cast<int>(rng() % 50)};
+        if (!map.passable(s) || !map.passable(g)) continue;
+        HpaQueryOptions query = query_of(h);
+        if (finder.find_path(h, s, g, query, path) != Status::Found) continue;
+        const std::uint64_t needed = finder.stats().expanded;
+        if (needed < 3) continue;
+        // One expansion short of what the query needs: out of budget, whether sliced or not.
+        query.budget.max_expansions = needed - 1;
+        EXPECT_EQ(finder.find_path(h, s, g, query, path), Status::BudgetExhausted);
+        EXPECT_TRUE(path.cells.empty());
+        EXPECT_EQ(finder.stats().expanded, needed - 1);
+        Status status = finder.begin(h, s, g, query);
+        while (status == Status::InProgress) status = finder.step(2);
+        EXPECT_EQ(status, Status::BudgetExhausted);
+        EXPECT_EQ(finder.stats().expanded, needed - 1);
+        // Exactly enough.
+        query.budget.max_expansions = needed;
+        status = finder.begin(h, s, g, query);
+        while (status == Status::InProgress) status = finder.step(1);
+        EXPECT_EQ(status, Status::Found);
+        // A deadline already passed stops before the first expansion.
+        query.budget.max_expansions = UINT64_MAX;
+        query.budget.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+        EXPECT_EQ(finder.find_path(h, s, g, query, path), Status::BudgetExhausted);
+        EXPECT_EQ(finder.stats().expanded, 0u);
+        ++checked;
+    }
+    EXPECT_GT(checked, 10u);
+}
+
+TEST(HpaPathfinder, ChangeBetweenSlicesIsRefused) {
+    GridMap map;
+    ASSERT_EQ(map.reset(64, 64), GridSizeCheck::Ok);
+    HierarchicalMap h;
+    ASSERT_EQ(h.build(map, 8), HierarchyBuild::Ok);
+    HpaPathfinder finder;
+    ASSERT_EQ(finder.begin(h, {0, 0}, {63, 63}, query_of(h)), Status::InProgress);
+    ASSERT_EQ(finder.step(1), Status::InProgress);
+    map.set_passable({30, 30}, false);
+    ASSERT_TRUE(h.update_cell(map, {30, 30}));
+    EXPECT_EQ(finder.step(), Status::InvalidQuery);
+    GridPath path;
+    EXPECT_EQ(finder.finish(path), Status::InvalidQuery);
+    EXPECT_TRUE(path.cells.empty());
+    // Begun again on the repaired hierarchy, the query runs.
+    ASSERT_EQ(finder.begin(h, {0, 0}, {63, 63}, query_of(h)), Status::InProgress);
+    EXPECT_EQ(finder.step(), Status::Found);
 }
 
 TEST(HpaRandom, CostsAgainstReferenceDijkstra) {

@@ -294,15 +294,21 @@ private:
 /// `movement` and `diagonal` must match the hierarchy's rule (else `InvalidQuery`); `heuristic` must
 /// be `Auto` (the abstract search uses the octile or Manhattan distance); `weight` >= 1 weights the
 /// abstract search's heuristic (fewer expansions, at most w times the abstract optimum); `budget`
-/// limits the abstract search's expansions (the in-cluster insertion is bounded by the cluster size and
-/// not counted); `islands`, when they apply, answer unreachable goals at once; `dead_ends` is ignored.
+/// limits the abstract search's expansions and time over all slices (the in-cluster insertion is
+/// bounded by the cluster size and not counted; refinement windows have budgets of their own;
+/// `max_memory_bytes` does not apply: the state is sized by the hierarchy); `islands`, when they apply,
+/// answer unreachable goals at once; `dead_ends` is ignored.
 /// Per-query costs are not supported: a query carrying `penalties`, `areas`, a `filter` or `layers`
 /// returns `InvalidQuery` rather than a path through cells the filter forbids or a cost that leaves
 /// out the layers (the abstract graph's entrances and edge costs are those of the plain map). Run
 /// such queries on `GridPathfinder` (grid_search.hpp), which honours all of them.
 struct HpaQueryOptions : GridSearchOptions {
-    /// Shorten the refined path (see the file overview, "Refinement"): a bounded local A* over windows
-    /// around the abstract path's border crossings, then line-of-sight shortcuts. Never lengthens it.
+    /// Shorten the refined path (docs/hierarchy.md, "Refinement"): overlapping windows of two cluster
+    /// sides along the path, each replaced by an optimal path between its ends when that is cheaper.
+    /// A window already at the octile (Manhattan) lower bound of its ends is kept without a search; the
+    /// others are searched by a budgeted JPS (8-connected, no corner cutting, uniform costs; the
+    /// pathfinder then holds a JPS snapshot of the map, about 21 bytes per cell) or else a budgeted A*
+    /// (about 16 bytes per cell). Never lengthens the path.
     bool refine = true;
     /// Apply `smooth_path` (smoothing.hpp) to the result before returning it.
     bool smooth = false;
@@ -324,17 +330,35 @@ public:
     HpaPathfinder(const HpaPathfinder&) = delete;
     HpaPathfinder& operator=(const HpaPathfinder&) = delete;
 
-    /// Finds a path from `start` to `goal` on the map of `hierarchy` (`hierarchy.map()`), writing the
-    /// cells and the cost into `out` (cleared when there is none).
-    /// Statuses: `Found`; `NoPath` (goal unreachable); `BudgetExhausted` (options.budget ran out in the
-    /// abstract search); `InvalidQuery` (hierarchy not built, its map's size or version differs from
-    /// the build's, options not supported (see HpaQueryOptions), a point off the map or blocked).
-    /// Cost: table lookups (or, without distance tables, two floods of at most cluster_size^2 cells),
-    /// an in-cluster A* when start and goal share a cluster, an A* over the abstract graph, a copy of
-    /// the cached paths and the refinement (bounded windows); smoothing adds about O(path length x
-    /// segment length).
+    /// Starts a query from `start` to `goal` on the map of `hierarchy` (`hierarchy.map()`): checks it,
+    /// links start and goal to the abstract graph (table lookups, or without distance tables two floods
+    /// of at most cluster_size^2 cells; an in-cluster search when both share a cluster) and opens the
+    /// abstract search. Returns `InProgress`; `NoPath` when `options.islands` proves the goal
+    /// unreachable; `InvalidQuery` (hierarchy not built, its map's size or version differs from the
+    /// build's, options not supported (see HpaQueryOptions), a point off the map or blocked). Any
+    /// previous query is forgotten. `hierarchy` and its map must outlive the query and not change until
+    /// it ends (a change between slices makes `step` return `InvalidQuery`).
+    Status begin(const HierarchicalMap& hierarchy, GridPoint start, GridPoint goal, const HpaQueryOptions& options = {});
+
+    /// Expands at most `slice_expansions` abstract nodes. Returns `InProgress` if the slice ran out first,
+    /// else the final status (`Found`, `NoPath`, `BudgetExhausted` when `options.budget` ran out; the
+    /// budget counts the expansions of all slices together), which later calls return again. The slice
+    /// that finds the goal also turns the abstract path into cells, refines and smooths it (bounded:
+    /// see HpaQueryOptions::refine).
+    Status step(std::uint64_t slice_expansions = UINT64_MAX);
+
+    /// Writes the path found into `out` (cleared when there is none; reduced to `options.detail`) and
+    /// returns the status. Allocates only if `out.cells` must grow.
+    Status finish(GridPath& out) const;
+
+    /// begin + step + finish: writes the cells and the cost into `out` (cleared when there is none).
     Status find_path(const HierarchicalMap& hierarchy, GridPoint start, GridPoint goal, const HpaQueryOptions& options,
                      GridPath& out);
+
+    /// Status of the current query (`InProgress` until it ends).
+    [[nodiscard]] Status status() const noexcept { return m_status; }
+    /// Cost of the path found (after refinement and smoothing), or +infinity when none.
+    [[nodiscard]] double cost() const noexcept { return m_cost; }
 
     /// Counters of the last query's abstract search (`expanded` = abstract nodes expanded).
     [[nodiscard]] const search::SearchStats& stats() const noexcept { return m_stats; }
@@ -357,6 +381,7 @@ public:
 
 private:
     struct Impl;
+    void write_path();
     void refine(const HierarchicalMap& hierarchy, GridPath& out);
     std::unique_ptr<Impl> m_impl;  // search contexts and buffers, made by the first query
     search::SearchStats m_stats{};
@@ -366,6 +391,7 @@ private:
     double m_abstract_cost = 0.0;
     double m_lower_bound = 0.0;
     double m_cost = 0.0;
+    Status m_status = Status::NoPath;
 };
 
 }  // namespace gameplan::path

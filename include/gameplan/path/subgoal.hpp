@@ -21,8 +21,11 @@
 ///
 /// Query (`SubgoalPathfinder`): the start and the goal are joined to the subgoals direct-h-reachable
 /// from them (the same sweep, each end counting as a subgoal for the other, so a goal in octile
-/// freespace of the start is answered without search); a bidirectional Dijkstra climbs the hierarchy
-/// from both ends (stall-on-demand; it stops when neither side can improve the best meeting cost);
+/// freespace of the start is answered without search); a bidirectional search climbs the hierarchy
+/// from both ends, each side ordered by distance plus the octile distance to the other end (consistent:
+/// every edge is at least as long as the octile distance between its ends), opening no node whose key
+/// reaches the best meeting cost and stopping when neither side's smallest key is below it
+/// (stall-on-demand prunes further);
 /// shortcuts are unpacked and each subgoal-graph edge is refined to cells, diagonal steps first or
 /// straight steps first (one of them is free by construction). The cost is exactly the optimal octile
 /// cost; the path is one of the optimal paths, expanded to every cell.
@@ -92,7 +95,10 @@ public:
     /// Number of shortcuts the contraction added.
     [[nodiscard]] std::size_t shortcut_count() const noexcept { return m_shortcut_count; }
     /// The cell of subgoal `id` (< subgoal_count()).
-    [[nodiscard]] GridPoint subgoal(std::uint32_t id) const noexcept { return point(m_subgoal_node[id]); }
+    [[nodiscard]] GridPoint subgoal(std::uint32_t id) const noexcept {
+        const std::uint32_t xy = m_subgoal_xy[id];
+        return GridPoint{static_cast<std::int32_t>(xy & 0xffffu), static_cast<std::int32_t>(xy >> 16)};
+    }
     /// Bytes held by the graph (snapshot, clearances, ids, edges).
     [[nodiscard]] std::size_t memory_bytes() const noexcept;
 
@@ -144,8 +150,10 @@ private:
 
     std::vector<std::uint8_t> m_pass;       // padded passability snapshot; border cells are 0
     std::vector<std::int32_t> m_id;         // padded: subgoal id or -1
-    std::vector<std::uint16_t> m_clear;     // 8 per padded cell: free steps before a wall or a subgoal
+    std::vector<std::uint16_t> m_clear;     // 8 per padded cell: free steps before a wall or a subgoal,
+                                            // top bit set when a legal step onto a subgoal ends them
     std::vector<std::uint32_t> m_subgoal_node;
+    std::vector<std::uint32_t> m_subgoal_xy;  // per subgoal: x | y << 16 (sides are at most 32768)
     std::vector<std::uint32_t> m_offsets;   // CSR over subgoal ids
     std::vector<std::uint32_t> m_targets;
     std::vector<double> m_lengths;          // upward edge lengths (octile for subgoal-graph edges)
