@@ -3,7 +3,7 @@
 #   MODE=find_package       find_package(gameplan COMPONENTS io) from that prefix; core and io consumers
 #   MODE=find_package_core  find_package(gameplan) with libpng and nlohmann-json made unfindable
 #   MODE=pkg_config         `pkg-config --cflags --libs gameplan[-io]` from that prefix, compile and run
-#   MODE=subdirectory       add_subdirectory(gameplan) (developer parts off): builds the core + its consumer
+#   MODE=subdirectory       add_subdirectory(gameplan) (developer parts off): configures, compiles the consumer's sources
 #   MODE=fetchcontent       FetchContent with GAMEPLAN_IO=OFF and no libpng / nlohmann-json: core + consumer
 # Other variables: SOURCE (gameplan checkout), WORK_DIR, CXX (compiler), LAUNCHER (optional compiler
 # launcher, e.g. ccache), LIBDIR (CMAKE_INSTALL_LIBDIR), JOBS (parallel build jobs).
@@ -96,13 +96,23 @@ elseif(NOT MODE STREQUAL "subdirectory")
   message(FATAL_ERROR "unknown MODE '${MODE}'")
 endif()
 run("configuring the consumer (${MODE})" ${CMAKE_COMMAND} -S ${SOURCE}/tests/cmake/consumer -B ${work} -G ${GENERATOR} ${args})
-# add_subdirectory: the io target is configured (its packages found) but only the core is built: the
-# in-tree io target is what the main build already links everywhere.
-set(targets "")
+# add_subdirectory: the whole configure runs (packages found, no developer targets, the consumer's
+# targets linked to gameplan::gameplan and gameplan::io) and the consumer's own sources compile with the
+# usage requirements add_subdirectory passes on (include paths, C++20). The library itself is not
+# compiled again here: FetchContent below goes through the same add_subdirectory and builds, links and
+# runs against it, and the installed modes link both components.
 if(MODE STREQUAL "subdirectory")
-  set(targets --target consumer_core)
+  if(GENERATOR MATCHES "Ninja")
+    run("compiling the consumer's sources (${MODE})" ${CMAKE_COMMAND} --build ${work} -j ${JOBS} --target
+        CMakeFiles/consumer_core.dir/main_core.cpp.o CMakeFiles/consumer_io.dir/main_io.cpp.o)
+    return()
+  endif()
+  # Other generators cannot build one object: build and run the core consumer (compiles the library).
+  run("building the consumer (${MODE})" ${CMAKE_COMMAND} --build ${work} -j ${JOBS} --target consumer_core)
+  run("running the core consumer (${MODE})" ${work}/consumer_core)
+  return()
 endif()
-run("building the consumer (${MODE})" ${CMAKE_COMMAND} --build ${work} -j ${JOBS} ${targets})
+run("building the consumer (${MODE})" ${CMAKE_COMMAND} --build ${work} -j ${JOBS})
 run("running the core consumer (${MODE})" ${work}/consumer_core)
 if(EXISTS ${work}/consumer_io)
   run("running the io consumer (${MODE})" ${work}/consumer_io)
