@@ -10,6 +10,7 @@
 #include <bit>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <utility>
@@ -20,6 +21,19 @@ namespace {
 
 using path::GridPoint;
 using Clock = std::chrono::steady_clock;
+
+// A float's bits and back (save files store danger exactly). memcpy rather than std::bit_cast: the
+// WebAssembly build's C++ library (emscripten 3.1.6) lacks std::bit_cast.
+std::uint32_t float_bits(float f) {
+    std::uint32_t u;
+    std::memcpy(&u, &f, sizeof u);
+    return u;
+}
+float bits_float(std::uint32_t u) {
+    float f;
+    std::memcpy(&f, &u, sizeof f);
+    return f;
+}
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr std::uint64_t kPulseTicks = 64;        // world pulse period: trees fall and regrow, stocks refill
@@ -1103,7 +1117,7 @@ void Village::save(io::SaveFile& out) const {
     for (std::int32_t y = 0; y < m_map.height(); ++y)
         for (std::int32_t x = 0; x < m_map.width(); ++x)
             if (const float d = im.danger.at({x, y}); d > 0.0f)
-                danger.rows.push_back({x, y, std::int64_t(std::bit_cast<std::uint32_t>(d))});
+                danger.rows.push_back({x, y, std::int64_t(float_bits(d))});
     out.tables.push_back(std::move(danger));
 
     io::SaveTable places{"places", {"kind", "x", "y", "stock", "capacity", "claims", "standing", "regrow_tick"}, {}};
@@ -1289,7 +1303,7 @@ std::unique_ptr<Village> Village::load(const io::SaveFile& save, const DomainSet
                 const Table dt{save, &save.tables[i], i};
                 for (std::size_t r = 0; r < dt.rows(); ++r) {
                     const GridPoint p{std::int32_t(dt.get(r, "x", 0, w)), std::int32_t(dt.get(r, "y", 0, h))};
-                    const float d = std::bit_cast<float>(std::uint32_t(dt.get(r, "bits", 0, UINT32_MAX)));
+                    const float d = bits_float(std::uint32_t(dt.get(r, "bits", 0, UINT32_MAX)));
                     if (!im.danger.set(p, d)) io::throw_save_error(save, dt.path(r, 2), "a danger value must be finite and >= 0");
                 }
             }
