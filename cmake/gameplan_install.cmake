@@ -92,5 +92,7 @@ endif()
 install(FILES ${gp_pc_files} DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
 if(GAMEPLAN_TOOLS)
-  install(TARGETS gameplan_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  if(TARGET gameplan_cli)
+    install(TARGETS gameplan_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  endif()
 endif()
