@@ -27,7 +27,7 @@ if(GAMEPLAN_TSAN)
   if(GAMEPLAN_SANITIZE)
     message(FATAL_ERROR "GAMEPLAN_TSAN and GAMEPLAN_SANITIZE exclude each other (use two build folders)")
   endif()
-  # ThreadSanitizer, project-wide for the same reason; -O1 keeps it fast and its reports readable.
+  # ThreadSanitizer, project-wide: a thread-checked program must link thread-checked code only.
   add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
   add_link_options(-fsanitize=thread)
 endif()
