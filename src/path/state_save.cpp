@@ -14,7 +14,7 @@
 namespace gameplan::path {
 
 namespace {
-constexpr std::uint32_t kFree = UINT32_MAX;  // as in request_queue.cpp: no slot / no lane
+constexpr std::uint32_t kFree = UINT32_MAX;  // as in request_queue_core.hpp: no slot / no lane
 }  // namespace
 
 bool GridPathfinder::save_search(GridSearchState& out) const {
@@ -189,7 +189,7 @@ RestoreResult PathRequestQueue::restore_state(const PathRequestQueueState& state
         m_free = kFree;
         m_pending_count = m_live = 0;
         m_sequence = m_frame = 0;
-        m_seen_version = m_map->version();
+        m_seen_version = m_space->version();
         m_lane_cursor = 0;
         for (Lane& lane : m_lanes) lane.slot = kFree;
         return RestoreError{std::move(field), std::move(message)};
@@ -234,7 +234,7 @@ RestoreResult PathRequestQueue::restore_state(const PathRequestQueueState& state
         slot.request.options.filter = r.uses_filter ? bindings.filter : nullptr;
         slot.request.options.layers = r.uses_layers ? bindings.layers : std::span<const CostLayer>{};
         for (std::size_t c = 0; c < r.result.path.cells.size(); ++c)
-            if (!m_map->contains(r.result.path.cells[c]))
+            if (!m_space->contains(r.result.path.cells[c]))
                 return fail(at + ".result.cells[" + std::to_string(c) + "]", "a path cell off the map");
         slot.result = r.result;
         slot.sequence = r.sequence;
@@ -248,9 +248,10 @@ RestoreResult PathRequestQueue::restore_state(const PathRequestQueueState& state
             if (r.lane >= lanes) return fail(at + ".lane", "lane " + std::to_string(r.lane) + " does not exist");
             Lane& lane = m_lanes[r.lane];
             if (lane.slot != kFree) return fail(at + ".lane", "two running requests share lane " + std::to_string(r.lane));
-            const Status s = lane.finder.restore_search(*m_map, slot.request.start, slot.request.goal, slot.request.options, r.search);
+            const Status s = lane.finder.restore_search(*m_space, slot.request.start, slot.request.goal, slot.request.options, r.search);
             if (s != Status::InProgress)
                 return fail(at + ".search", "the saved search does not fit the map or its request");
+            lane.version = lane.finder.map_version();  // the next update restarts a search of an older map
             lane.slot = r.slot;
             slot.lane = r.lane;
         }
@@ -275,9 +276,7 @@ RestoreResult PathRequestQueue::restore_state(const PathRequestQueueState& state
         if (e.slot >= slots) return fail("pending[" + std::to_string(k) + "].slot", "no such slot");
         m_pending.push_back(PendingEntry{e.rank, e.sequence, e.slot, e.generation});
     }
-    if (!std::is_heap(m_pending.begin(), m_pending.end(), [](const PendingEntry& a, const PendingEntry& b) {
-            return a.rank < b.rank || (a.rank == b.rank && a.sequence > b.sequence);
-        }))
+    if (!std::is_heap(m_pending.begin(), m_pending.end(), PendingOrder{}))
         return fail("pending", "the pending entries are not in heap order");
     // Every pending request must be reachable through the heap.
     {

@@ -163,22 +163,33 @@ struct QueueBindings {
     std::span<const CostLayer> layers{};
 };
 
-/// Frame-budgeted path request queue over one map. See the file overview.
-class PathRequestQueue {
+/// The scheduler shared by the frame-budgeted queues: `PathRequestQueue` (grid searches, below) and
+/// `GraphRequestQueue` / `HexRequestQueue` (request_queue_graph.hpp). `Traits` names the searched space
+/// (`Space`), the request, path and result types and the pathfinder, and says how to read the space's
+/// version, how to reach a path's buffer and whether a finished result still holds after the space
+/// changed (`still_valid`). See the file overview for the budget, the order and the handles.
+template <class Traits>
+class SearchRequestQueue {
 public:
-    /// A queue for `map`, which must outlive it. Allocates one pathfinder per lane, sized for the map.
-    explicit PathRequestQueue(const GridMap& map, const QueueOptions& options = {});
-    PathRequestQueue(const PathRequestQueue&) = delete;
-    PathRequestQueue& operator=(const PathRequestQueue&) = delete;
+    using Space = typename Traits::Space;
+    using Request = typename Traits::Request;
+    using Path = typename Traits::Path;
+    using Result = typename Traits::Result;
+
+    /// A queue over `space` (a `GridMap`, a `Graph` or a hex `GridMap`), which must outlive it. Sizes one
+    /// pathfinder per lane for it. May throw std::bad_alloc.
+    explicit SearchRequestQueue(const Space& space, const QueueOptions& options = {});
+    SearchRequestQueue(const SearchRequestQueue&) = delete;
+    SearchRequestQueue& operator=(const SearchRequestQueue&) = delete;
 
     /// Pre-sizes the queue for `requests` simultaneous requests, each result with room for paths of
-    /// `path_cells` cells, so that submit, update and take allocate nothing (paths longer than that
-    /// grow their buffer once). May throw std::bad_alloc.
-    void reserve(std::size_t requests, std::size_t path_cells = 0);
+    /// `path_length` cells or nodes, so that submit, update and take allocate nothing (paths longer than
+    /// that grow their buffer once). May throw std::bad_alloc.
+    void reserve(std::size_t requests, std::size_t path_length = 0);
 
     /// Queues a request and returns its handle. O(log pending). Allocates only beyond the reserved
     /// number of simultaneous requests.
-    PathHandle submit(const PathRequest& request);
+    PathHandle submit(const Request& request);
 
     /// Cancels a pending or running request, or discards a finished result. Frees the slot (the handle
     /// becomes stale). Returns false for an invalid or stale handle. O(1).
@@ -186,18 +197,18 @@ public:
 
     /// State of a request. O(1).
     [[nodiscard]] RequestState state(PathHandle handle) const noexcept;
-    /// Cell expansions spent on a request so far (restarts included): its progress while it runs, the
-    /// final count when done, 0 for a pending request or a stale handle. O(1).
+    /// Expansions spent on a request so far (restarts included): its progress while it runs, the final
+    /// count when done, 0 for a pending request or a stale handle. O(1).
     [[nodiscard]] std::uint64_t expanded(PathHandle handle) const noexcept;
     /// The result of a finished request, or nullptr unless state(handle) == Done. The pointer stays valid
     /// until the next call of a non-const member.
-    [[nodiscard]] const PathResult* result(PathHandle handle) const noexcept;
+    [[nodiscard]] const Result* result(PathHandle handle) const noexcept;
     /// Moves the result of a finished request into `out` and frees the slot. `out`'s old path buffer is
     /// kept by the queue for reuse, so a caller that keeps taking into the same object allocates nothing.
     /// Returns false (and leaves `out` alone) unless state(handle) == Done.
-    bool take(PathHandle handle, PathResult& out) noexcept;
+    bool take(PathHandle handle, Result& out) noexcept;
 
-    /// Advances the searches by at most `max_expansions` cell expansions in total (see the overview),
+    /// Advances the searches by at most `max_expansions` expansions in total (see the overview),
     /// starting queued requests as lanes free up. O(max_expansions * log(open)) plus O(log pending) per
     /// request started.
     QueueUpdateStats update(std::uint64_t max_expansions);
@@ -212,21 +223,11 @@ public:
     [[nodiscard]] std::size_t running_count() const noexcept;
     /// Requests submitted and not yet cancelled or taken (pending + running + done).
     [[nodiscard]] std::size_t size() const noexcept { return m_live; }
-    /// The map.
-    [[nodiscard]] const GridMap& map() const noexcept { return *m_map; }
 
-    /// Copies the queue's state into `out` (for a saved game). O(slots + cells reached by running searches).
-    void save_state(PathRequestQueueState& out) const;
-    /// Replaces the queue's state by a saved one (on the same map, with the same lane count); requests
-    /// that used islands, dead ends or penalties get them from `bindings`. Updates then continue exactly
-    /// as the saved queue would have. On error the queue is left empty (as constructed) and the error
-    /// names the field (`requests[2].search`, `pending[0].slot`, ...).
-    RestoreResult restore_state(const PathRequestQueueState& state, const QueueBindings& bindings = {});
-
-private:
+protected:
     struct Slot {
-        PathRequest request;
-        PathResult result;
+        Request request;
+        Result result;
         std::uint64_t sequence = 0;  // submission order (tie-break), kept across re-queues
         std::int64_t rank = 0;       // aging-adjusted priority key, larger first
         std::uint32_t generation = 1;
@@ -240,25 +241,34 @@ private:
         std::uint32_t slot;
         std::uint32_t generation;
     };
+    /// Heap order of `m_pending`: std::push_heap keeps the *largest* entry on top, so higher rank first,
+    /// then earlier submission.
+    struct PendingOrder {
+        bool operator()(const PendingEntry& a, const PendingEntry& b) const noexcept {
+            return a.rank < b.rank || (a.rank == b.rank && a.sequence > b.sequence);
+        }
+    };
     struct Lane {
-        GridPathfinder finder;
+        typename Traits::Finder finder;
         std::uint32_t slot = UINT32_MAX;  // request being searched, UINT32_MAX when free
+        std::uint64_t version = 0;        // the space's version when its search began
     };
 
     [[nodiscard]] const Slot* live_slot(PathHandle handle) const noexcept;
+    [[nodiscard]] std::uint64_t version() const noexcept;
     void push_pending(std::uint32_t slot);
     bool pop_pending(std::uint32_t& slot) noexcept;
     void release(std::uint32_t slot) noexcept;
+    Status begin(Lane& lane, const Slot& slot);
     void start(Lane& lane, std::uint32_t slot, QueueUpdateStats& stats);
     void complete(Lane& lane, Status status, QueueUpdateStats& stats);
     void revalidate_done(QueueUpdateStats& stats);
-    [[nodiscard]] bool path_still_valid(const Slot& slot) const noexcept;
 
-    const GridMap* m_map;
+    const Space* m_space;
     QueueOptions m_options;
     std::vector<Slot> m_slots;
     std::vector<Lane> m_lanes;
-    std::vector<PendingEntry> m_pending;  // binary heap (std::push_heap order), stale entries skipped
+    std::vector<PendingEntry> m_pending;  // binary heap (PendingOrder), stale entries skipped
     std::vector<PathHandle> m_completed;
     std::uint32_t m_free = UINT32_MAX;    // free-slot list through Slot::next_free
     std::size_t m_pending_count = 0;
@@ -267,6 +277,43 @@ private:
     std::uint64_t m_frame = 0;
     std::uint64_t m_seen_version = 0;
     std::uint32_t m_lane_cursor = 0;
+};
+
+namespace detail {
+struct GridQueueTraits {
+    using Space = GridMap;
+    using Request = PathRequest;
+    using Path = GridPath;
+    using Result = PathResult;
+    using Finder = GridPathfinder;
+    static std::uint64_t version(const GridMap& map) noexcept { return map.version(); }
+    static std::vector<GridPoint>& buffer(GridPath& path) noexcept { return path.cells; }
+    /// A found path still legal on the changed map, at the same cost unless the request's costs are
+    /// advice that may change (penalties, cost layers): kept instead of searched again.
+    static bool still_valid(const GridMap& map, const PathRequest& request, const PathResult& result) noexcept;
+};
+}  // namespace detail
+
+extern template class SearchRequestQueue<detail::GridQueueTraits>;
+
+/// Frame-budgeted path request queue over one map: the shared scheduler over `GridPathfinder`, plus
+/// saving and restoring its state. See the file overview.
+class PathRequestQueue : public SearchRequestQueue<detail::GridQueueTraits> {
+public:
+    /// A queue for `map`, which must outlive it. Allocates one pathfinder per lane, sized for the map.
+    explicit PathRequestQueue(const GridMap& map, const QueueOptions& options = {})
+        : SearchRequestQueue(map, options) {}
+
+    /// The map.
+    [[nodiscard]] const GridMap& map() const noexcept { return *m_space; }
+
+    /// Copies the queue's state into `out` (for a saved game). O(slots + cells reached by running searches).
+    void save_state(PathRequestQueueState& out) const;
+    /// Replaces the queue's state by a saved one (on the same map, with the same lane count); requests
+    /// that used islands, dead ends or penalties get them from `bindings`. Updates then continue exactly
+    /// as the saved queue would have. On error the queue is left empty (as constructed) and the error
+    /// names the field (`requests[2].search`, `pending[0].slot`, ...).
+    RestoreResult restore_state(const PathRequestQueueState& state, const QueueBindings& bindings = {});
 };
 
 }  // namespace gameplan::path

@@ -5,8 +5,9 @@
 ///
 /// Overview
 /// --------
-/// They work like the grid `PathRequestQueue` (request_queue.hpp) and share its handles (`PathHandle`),
-/// states (`RequestState`), options (`QueueOptions`) and update counters (`QueueUpdateStats`):
+/// They are the grid `PathRequestQueue`'s scheduler (`SearchRequestQueue`, request_queue.hpp) over
+/// other pathfinders, and share its handles (`PathHandle`), states (`RequestState`), options
+/// (`QueueOptions`) and update counters (`QueueUpdateStats`):
 ///
 /// - `update(n)` expands at most n search nodes (graph nodes or hex cells) in total, counted exactly:
 ///   each search runs in slices through its pathfinder's `step(slice)`, and the slices sum to at most n.
@@ -37,7 +38,6 @@
 #include <gameplan/status.hpp>
 
 #include <cstdint>
-#include <span>
 #include <vector>
 
 namespace gameplan::path {
@@ -75,108 +75,27 @@ struct GraphQueueTraits {
     using Space = Graph;
     using Request = GraphRequest;
     using Path = GraphPath;
+    using Result = SearchRequestResult<GraphPath>;
     using Finder = GraphPathfinder;
+    static std::uint64_t version(const Graph&) noexcept { return 0; }  // immutable
+    static std::vector<GraphNode>& buffer(GraphPath& path) noexcept { return path.nodes; }
+    static bool still_valid(const Graph&, const GraphRequest&, const Result&) noexcept { return false; }
 };
 struct HexQueueTraits {
     using Space = GridMap;
     using Request = HexRequest;
     using Path = GridPath;
+    using Result = SearchRequestResult<GridPath>;
     using Finder = HexPathfinder;
+    static std::uint64_t version(const GridMap& map) noexcept { return map.version(); }
+    static std::vector<GridPoint>& buffer(GridPath& path) noexcept { return path.cells; }
+    /// A finished hex result is searched again after the map changed (never kept).
+    static bool still_valid(const GridMap&, const HexRequest&, const Result&) noexcept { return false; }
 };
 }  // namespace detail
 
-/// Frame-budgeted queue of graph or hex requests over one graph / map. See the file overview.
-template <class Traits>
-class SearchRequestQueue {
-public:
-    using Space = typename Traits::Space;
-    using Request = typename Traits::Request;
-    using Path = typename Traits::Path;
-    using Result = SearchRequestResult<Path>;
-
-    /// A queue over `space` (a `Graph` or a hex `GridMap`), which must outlive it. Sizes one pathfinder
-    /// per lane for it. May throw std::bad_alloc.
-    explicit SearchRequestQueue(const Space& space, const QueueOptions& options = {});
-    SearchRequestQueue(const SearchRequestQueue&) = delete;
-    SearchRequestQueue& operator=(const SearchRequestQueue&) = delete;
-
-    /// Pre-sizes for `requests` simultaneous requests with room for paths of `path_length` nodes or cells.
-    void reserve(std::size_t requests, std::size_t path_length = 0);
-    /// Queues a request and returns its handle. O(log pending).
-    PathHandle submit(const Request& request);
-    /// Cancels a pending or running request, or discards a finished result. False for a stale handle.
-    bool cancel(PathHandle handle) noexcept;
-    /// State of a request. O(1).
-    [[nodiscard]] RequestState state(PathHandle handle) const noexcept;
-    /// Expansions spent on a request so far (0 for a pending request or a stale handle).
-    [[nodiscard]] std::uint64_t expanded(PathHandle handle) const noexcept;
-    /// The result of a finished request, or nullptr unless state(handle) == Done (valid until the next
-    /// non-const call).
-    [[nodiscard]] const Result* result(PathHandle handle) const noexcept;
-    /// Moves a finished result into `out` (its old path buffer goes back to the queue) and frees the slot.
-    bool take(PathHandle handle, Result& out) noexcept;
-    /// Advances the searches by at most `max_expansions` expansions in total (see the overview).
-    QueueUpdateStats update(std::uint64_t max_expansions);
-
-    /// Handles of the requests finished by the last update, in the order they finished.
-    [[nodiscard]] std::span<const PathHandle> completed() const noexcept { return m_completed; }
-    /// Number of updates so far.
-    [[nodiscard]] std::uint64_t frame() const noexcept { return m_frame; }
-    /// Requests waiting for a lane.
-    [[nodiscard]] std::size_t pending_count() const noexcept { return m_pending_count; }
-    /// Requests being searched.
-    [[nodiscard]] std::size_t running_count() const noexcept;
-    /// Requests submitted and not yet cancelled or taken.
-    [[nodiscard]] std::size_t size() const noexcept { return m_live; }
-
-private:
-    struct Slot {
-        Request request;
-        Result result;
-        std::uint64_t sequence = 0;
-        std::int64_t rank = 0;
-        std::uint32_t generation = 1;
-        std::uint32_t lane = UINT32_MAX;
-        RequestState state = RequestState::Unknown;
-        std::uint32_t next_free = UINT32_MAX;
-    };
-    struct PendingEntry {
-        std::int64_t rank;
-        std::uint64_t sequence;
-        std::uint32_t slot;
-        std::uint32_t generation;
-    };
-    struct Lane {
-        typename Traits::Finder finder;
-        std::uint32_t slot = UINT32_MAX;
-        std::uint64_t version = 0;  // map version the search started on
-    };
-
-    [[nodiscard]] const Slot* live_slot(PathHandle handle) const noexcept;
-    [[nodiscard]] std::uint64_t version() const noexcept;
-    void push_pending(std::uint32_t slot);
-    bool pop_pending(std::uint32_t& slot) noexcept;
-    void release(std::uint32_t slot) noexcept;
-    Status begin(Lane& lane, const Slot& slot);
-    void start(Lane& lane, std::uint32_t slot, QueueUpdateStats& stats);
-    void complete(Lane& lane, Status status, QueueUpdateStats& stats);
-    void requeue_done(QueueUpdateStats& stats);
-
-    const Space* m_space;
-    QueueOptions m_options;
-    std::vector<Slot> m_slots;
-    std::vector<Lane> m_lanes;
-    std::vector<PendingEntry> m_pending;
-    std::vector<PathHandle> m_completed;
-    std::uint32_t m_free = UINT32_MAX;
-    std::size_t m_pending_count = 0;
-    std::size_t m_live = 0;
-    std::uint64_t m_sequence = 0;
-    std::uint64_t m_frame = 0;
-    std::uint64_t m_seen_version = 0;
-    std::uint32_t m_lane_cursor = 0;
-};
-
+// The queues of graph or hex requests over one graph / map: `SearchRequestQueue` (request_queue.hpp, the
+// grid queue's scheduler) over these traits, instantiated in request_queue_graph.cpp.
 extern template class SearchRequestQueue<detail::GraphQueueTraits>;
 extern template class SearchRequestQueue<detail::HexQueueTraits>;
 
