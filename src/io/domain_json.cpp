@@ -3,12 +3,13 @@
 
 #include "json_document.hpp"
 #include "json_locator.hpp"
+#include "json_values.hpp"
+#include "number_text.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
-#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -30,17 +31,11 @@ using Path = detail::JsonPath;
 using PathElem = detail::JsonPathElem;
 using detail::operator/;
 using detail::invalid_utf8_offset;
+using detail::number_text;
 using detail::position_of;
 using detail::printable;
 
 std::string format_path(const Path& path) { return detail::format_json_path(path); }
-
-// A limit such as 1e9 as "1e+09".
-std::string number_text(double v) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%g", v);
-    return buffer;
-}
 
 // ---- a tolerant scanner that maps JSON paths to byte offsets ----------------------------------------
 // nlohmann-json validates and builds values but does not keep positions. Positions are needed only when
@@ -305,7 +300,7 @@ private:
 
 // ---- the schema -------------------------------------------------------------------------------------
 
-class Loader {
+class Loader : public detail::JsonValueReader<Loader> {
 public:
     Loader(std::string_view text, std::string_view file, const JsonLimits& limits)
         : m_text(text), m_file(file), m_limits(limits) {}
@@ -363,6 +358,8 @@ public:
     }
 
 private:
+    friend class detail::JsonValueReader<Loader>;  // its checks report through fail()
+
     [[noreturn]] void fail_at(std::size_t offset, const Path& path, const std::string& message) const {
         const detail::TextPosition p = position_of(m_text, offset);
         throw LoadError(m_file, p.line, p.column, format_path(path), message);
@@ -379,28 +376,6 @@ private:
             probe.pop_back();
         }
         fail_at(0, path, message);
-    }
-
-    static const char* type_name(const Json& j) {
-        switch (j.type()) {
-            case Json::value_t::null: return "null";
-            case Json::value_t::object: return "an object";
-            case Json::value_t::array: return "an array";
-            case Json::value_t::string: return "a string";
-            case Json::value_t::boolean: return "a boolean";
-            case Json::value_t::binary: return "binary";
-            case Json::value_t::discarded: return "discarded";
-            default: return "a number";
-        }
-    }
-
-    void expect_type(const Json& j, Json::value_t type, const Path& path, const char* what) const {
-        if (j.type() != type) fail(path, std::string("must be ") + what + " (found " + type_name(j) + ")");
-    }
-
-    void check_keys(const Json& object, const Path& path, std::initializer_list<std::string_view> known) const {
-        if (const std::optional<std::string> key = detail::first_unknown_key(object, known))
-            fail(path / *key, detail::unknown_field_message(known));
     }
 
     goap::AtomId atom(const std::string& name, const Path& path) {
@@ -463,17 +438,6 @@ private:
         std::vector<std::string> values;
     };
 
-    // An integer that fits in 32 bits, or a LoadError naming `path`.
-    std::int32_t int32_at(const Json& j, const Path& path, const char* what) const {
-        if (!j.is_number()) fail(path, std::string("must be ") + what + " (found " + type_name(j) + ")");
-        if (!j.is_number_integer()) fail(path, std::string("must be ") + what + " (found a non-integer number)");
-        if (j.is_number_unsigned() && j.get<std::uint64_t>() > static_cast<std::uint64_t>(INT32_MAX))
-            fail(path, std::string("must be ") + what + " (out of the 32-bit range)");
-        const std::int64_t v = j.get<std::int64_t>();
-        if (v < INT32_MIN || v > INT32_MAX) fail(path, std::string("must be ") + what + " (out of the 32-bit range)");
-        return static_cast<std::int32_t>(v);
-    }
-
     void read_variables(const Json& vars, const Path& p) {
         expect_type(vars, Json::value_t::object, p,
                     "an object mapping variable names to {\"min\": int, \"max\": int} or {\"values\": [names]}");
@@ -526,42 +490,14 @@ private:
 
     // A value of `v` written as a JSON value (an integer within bounds, or one of the enumeration's names).
     std::int32_t var_value(const VarInfo& v, const std::string& name, const Json& j, const Path& path) const {
-        if (v.is_enum) {
-            if (!j.is_string()) fail(path, "must be one of the values of '" + printable(name) + "' (found " + type_name(j) + ")");
-            const std::string& s = j.get_ref<const std::string&>();
-            const auto it = std::find(v.values.begin(), v.values.end(), s);
-            if (it == v.values.end()) {
-                std::string list;
-                for (const std::string& x : v.values) list += (list.empty() ? "" : ", ") + x;
-                fail(path, "'" + printable(s) + "' is not a value of '" + printable(name) + "' (values: " + printable(list) + ")");
-            }
-            return static_cast<std::int32_t>(it - v.values.begin());
-        }
-        if (j.is_string()) fail(path, "'" + printable(name) + "' is an integer variable (found a string)");
-        const std::int32_t x = int32_at(j, path, "an integer");
-        if (x < v.min || x > v.max)
-            fail(path, "value " + std::to_string(x) + " is outside the bounds [" + std::to_string(v.min) + ", " +
-                           std::to_string(v.max) + "] of '" + printable(name) + "'");
-        return x;
+        if (v.is_enum) return enum_value(j, path, name, v.values, false);
+        return integer_value(j, path, name, v.min, v.max);
     }
 
     // `"var": [op, value]` in a condition (a bare value means ==).
     goap::Comparison comparison(const VarInfo& v, const std::string& name, const Json& j, const Path& path) const {
-        if (j.is_boolean()) fail(path, "'" + printable(name) + "' is a variable: expected [\"op\", value] (found a boolean)");
-        if (!j.is_array()) return goap::Comparison{v.id, goap::CompareOp::Eq, var_value(v, name, j, path)};
-        if (j.size() != 2 || !j[0].is_string())
-            fail(path, "must be [\"op\", value] with op one of ==, !=, <, <=, >, >=");
-        static const std::pair<std::string_view, goap::CompareOp> ops[] = {
-            {"==", goap::CompareOp::Eq}, {"!=", goap::CompareOp::Ne}, {"<", goap::CompareOp::Lt},
-            {"<=", goap::CompareOp::Le}, {">", goap::CompareOp::Gt},  {">=", goap::CompareOp::Ge}};
-        const std::string& op = j[0].get_ref<const std::string&>();
-        const auto* it = std::find_if(std::begin(ops), std::end(ops), [&](const auto& o) { return o.first == op; });
-        if (it == std::end(ops))
-            fail(path / 0, "unknown comparison '" + printable(op) + "' (expected ==, !=, <, <=, >, >=" +
-                               (op == "=" || op == "+" || op == "-" ? "; '=', '+' and '-' are effects" : "") + ")");
-        if (v.is_enum && it->second != goap::CompareOp::Eq && it->second != goap::CompareOp::Ne)
-            fail(path / 0, "'" + printable(name) + "' is an enumerated variable: only == and != compare it");
-        return goap::Comparison{v.id, it->second, var_value(v, name, j[1], path / 1)};
+        return comparison_of(v.id, name, v.is_enum, j, path, "; '=', '+' and '-' are effects",
+                             [&](const Json& value, const Path& at) { return var_value(v, name, value, at); });
     }
 
     // `"var": [op, value]` in effects (a bare value means =).
@@ -609,19 +545,6 @@ private:
     void effect_parts(const Json& j, const Path& path, std::vector<goap::Literal>& lits, std::vector<goap::NumericEffect>& effs) {
         bool_and_numeric_parts(j, path, lits, effs, [this](const VarInfo& v, const std::string& key, const Json& value,
                                                            const Path& at) { return numeric_effect(v, key, value, at); });
-    }
-
-    goap::RetryPolicy retry_policy(const Json& j, const Path& path) const {
-        expect_type(j, Json::value_t::object, path, "an object {\"after_failures\": int, \"cooldown_ticks\": int}");
-        check_keys(j, path, {"after_failures", "cooldown_ticks"});
-        goap::RetryPolicy r = goap::kDefaultRetry;
-        for (const char* key : {"after_failures", "cooldown_ticks"}) {
-            if (!j.contains(key)) continue;
-            const std::int32_t v = int32_at(j[key], path / key, "an integer >= 0");
-            if (v < 0) fail(path / key, "must be an integer >= 0");
-            (std::string_view(key) == "after_failures" ? r.after_failures : r.cooldown_ticks) = static_cast<std::uint32_t>(v);
-        }
-        return r;
     }
 
     struct Priority {

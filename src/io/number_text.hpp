@@ -27,6 +27,13 @@ namespace gameplan::io::detail {
 #endif
 }
 
+/// A number in a message, as printf's %g writes it: a limit such as 1e9 as "1e+09".
+[[nodiscard]] inline std::string number_text(double v) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%g", v);
+    return buffer;
+}
+
 /// std::from_chars(first, last, value) in the general format: no leading whitespace or '+', no hex.
 inline std::from_chars_result parse_double(const char* first, const char* last, double& value) {
 #if defined(__cpp_lib_to_chars)

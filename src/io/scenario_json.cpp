@@ -6,6 +6,8 @@
 
 #include "json_document.hpp"
 #include "json_locator.hpp"
+#include "json_values.hpp"
+#include "number_text.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -24,14 +26,8 @@ namespace {
 using Json = nlohmann::ordered_json;
 using detail::JsonPath;
 using detail::operator/;
+using detail::number_text;
 using detail::printable;
-
-// A limit such as 1e9 as "1e+09".
-std::string number_text(double v) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%g", v);
-    return buffer;
-}
 
 // At most this many names are listed as alternatives in a message.
 constexpr std::size_t kMaxListedNames = 5;
@@ -81,7 +77,7 @@ goap::Domain with_shared(const goap::Domain& domain, const std::vector<goap::Ato
     return b.build();
 }
 
-class Loader {
+class Loader : public detail::JsonValueReader<Loader> {
 public:
     Loader(std::string_view text, std::string_view file, const ScenarioParseOptions& options)
         : m_text(text), m_file(file), m_options(options) {}
@@ -126,6 +122,8 @@ public:
     }
 
 private:
+    friend class detail::JsonValueReader<Loader>;  // its checks report through fail()
+
     // Start of the number token that ends at (or just before) `end`.
     static std::size_t number_start(std::string_view text, std::size_t end) {
         const auto number_char = [](char c) {
@@ -148,26 +146,6 @@ private:
     // key, or an element's value).
     [[noreturn]] void fail(const JsonPath& path, const std::string& message) const {
         fail_at(detail::field_error_offset(m_text, path), path, message);
-    }
-
-    static const char* type_name(const Json& j) {
-        switch (j.type()) {
-            case Json::value_t::null: return "null";
-            case Json::value_t::object: return "an object";
-            case Json::value_t::array: return "an array";
-            case Json::value_t::string: return "a string";
-            case Json::value_t::boolean: return "a boolean";
-            default: return j.is_number() ? "a number" : "an unsupported value";
-        }
-    }
-
-    void expect_type(const Json& j, Json::value_t type, const JsonPath& path, const std::string& what) const {
-        if (j.type() != type) fail(path, "must be " + what + " (found " + type_name(j) + ")");
-    }
-
-    void check_keys(const Json& object, const JsonPath& path, std::initializer_list<std::string_view> known) const {
-        if (const std::optional<std::string> key = detail::first_unknown_key(object, known))
-            fail(path / *key, detail::unknown_field_message(known));
     }
 
     std::uint64_t integer(const Json& j, const JsonPath& path, std::uint64_t min) const {
@@ -218,58 +196,19 @@ private:
 
     goap::VarId variable(const std::string& name) const { return m_domain->find_variable(name); }
 
-    // An integer that fits in 32 bits, or a LoadError naming `path`.
-    std::int32_t int32_at(const Json& j, const JsonPath& path, const char* what) const {
-        if (!j.is_number()) fail(path, std::string("must be ") + what + " (found " + type_name(j) + ")");
-        if (!j.is_number_integer()) fail(path, std::string("must be ") + what + " (found a non-integer number)");
-        if (j.is_number_unsigned() && j.get<std::uint64_t>() > static_cast<std::uint64_t>(INT32_MAX))
-            fail(path, std::string("must be ") + what + " (out of the 32-bit range)");
-        const std::int64_t v = j.get<std::int64_t>();
-        if (v < INT32_MIN || v > INT32_MAX) fail(path, std::string("must be ") + what + " (out of the 32-bit range)");
-        return static_cast<std::int32_t>(v);
-    }
-
     bool is_enum(goap::VarId v) const { return m_domain->variable_kind(v) == goap::VariableKind::Enumeration; }
 
     // A value of `v`: an integer within its bounds, or one of the enumeration's value names.
     std::int32_t var_value(goap::VarId v, const std::string& name, const Json& j, const JsonPath& path) const {
-        if (is_enum(v)) {
-            const auto values = m_domain->variable_values(v);
-            std::string list;
-            for (const std::string& x : values) list += (list.empty() ? "" : ", ") + x;
-            if (!j.is_string())
-                fail(path, "must be one of the values of '" + printable(name) + "' (" + printable(list) + "; found " + type_name(j) + ")");
-            const std::int32_t index = m_domain->find_variable_value(v, j.get_ref<const std::string&>());
-            if (index < 0)
-                fail(path, "'" + printable(j.get<std::string>()) + "' is not a value of '" + printable(name) + "' (values: " +
-                               printable(list) + ")");
-            return index;
-        }
-        if (j.is_string()) fail(path, "'" + printable(name) + "' is an integer variable (found a string)");
+        if (is_enum(v)) return enum_value(j, path, name, m_domain->variable_values(v), true);
         if (j.is_boolean()) fail(path, "'" + printable(name) + "' is a variable: expected an integer (found a boolean)");
-        const std::int32_t x = int32_at(j, path, "an integer");
-        if (!m_domain->in_bounds(v, x))
-            fail(path, "value " + std::to_string(x) + " is outside the bounds [" + std::to_string(m_domain->variable_min(v)) + ", " +
-                           std::to_string(m_domain->variable_max(v)) + "] of '" + printable(name) + "'");
-        return x;
+        return integer_value(j, path, name, m_domain->variable_min(v), m_domain->variable_max(v));
     }
 
     // `"var": [op, value]` (a bare value means ==).
     goap::Comparison comparison(goap::VarId v, const std::string& name, const Json& j, const JsonPath& path) const {
-        if (j.is_boolean()) fail(path, "'" + printable(name) + "' is a variable: expected [\"op\", value] (found a boolean)");
-        if (!j.is_array()) return goap::Comparison{v, goap::CompareOp::Eq, var_value(v, name, j, path)};
-        if (j.size() != 2 || !j[0].is_string()) fail(path, "must be [\"op\", value] with op one of ==, !=, <, <=, >, >=");
-        static const std::pair<std::string_view, goap::CompareOp> ops[] = {
-            {"==", goap::CompareOp::Eq}, {"!=", goap::CompareOp::Ne}, {"<", goap::CompareOp::Lt},
-            {"<=", goap::CompareOp::Le}, {">", goap::CompareOp::Gt},  {">=", goap::CompareOp::Ge}};
-        const std::string& op = j[0].get_ref<const std::string&>();
-        const auto* it = std::find_if(std::begin(ops), std::end(ops), [&](const auto& o) { return o.first == op; });
-        if (it == std::end(ops))
-            fail(path / 0, "unknown comparison '" + printable(op) + "' (expected ==, !=, <, <=, >, >=" +
-                               (op == "=" || op == "+" || op == "-" ? "; to change a variable use \"set\" or \"add\"" : "") + ")");
-        if (is_enum(v) && it->second != goap::CompareOp::Eq && it->second != goap::CompareOp::Ne)
-            fail(path / 0, "'" + printable(name) + "' is an enumerated variable: only == and != compare it");
-        return goap::Comparison{v, it->second, var_value(v, name, j[1], path / 1)};
+        return comparison_of(v, name, is_enum(v), j, path, "; to change a variable use \"set\" or \"add\"",
+                             [&](const Json& value, const JsonPath& at) { return var_value(v, name, value, at); });
     }
 
     void check_owner(bool shared, const std::string& kind, const std::string& key, const JsonPath& path, Owner owner) const {
@@ -345,19 +284,6 @@ private:
             c.set(id, value.get<bool>());
         }
         return c;
-    }
-
-    goap::RetryPolicy retry_policy(const Json& j, const JsonPath& path) const {
-        expect_type(j, Json::value_t::object, path, "an object {\"after_failures\": int, \"cooldown_ticks\": int}");
-        check_keys(j, path, {"after_failures", "cooldown_ticks"});
-        goap::RetryPolicy r = goap::kDefaultRetry;
-        for (const char* key : {"after_failures", "cooldown_ticks"}) {
-            if (!j.contains(key)) continue;
-            const std::int32_t v = int32_at(j[key], path / key, "an integer >= 0");
-            if (v < 0) fail(path / key, "must be an integer >= 0");
-            (std::string_view(key) == "after_failures" ? r.after_failures : r.cooldown_ticks) = static_cast<std::uint32_t>(v);
-        }
-        return r;
     }
 
     // ---- domain -----------------------------------------------------------------------------------
