@@ -66,6 +66,13 @@ goap::VarId variable_named(const goap::Domain& d, const std::string& name) {
     return v;
 }
 
+// A shared (blackboard) variable by name.
+goap::VarId shared_variable_named(const goap::Domain& d, const std::string& name) {
+    const goap::VarId v = variable_named(d, name);
+    if (!d.is_shared(v)) throw py::value_error("'" + name + "' is private to each agent");
+    return v;
+}
+
 std::int32_t value_of(const goap::Domain& d, goap::VarId v, const py::handle& value) {
     std::int64_t x = 0;
     if (py::isinstance<py::str>(value)) {
@@ -146,6 +153,7 @@ py::object cost_object(double cost) {  // as the CLI's JSON: an integer when it 
 }
 
 path::GridPoint point_of(const std::pair<std::int32_t, std::int32_t>& p) { return path::GridPoint{p.first, p.second}; }
+path::PathHandle handle_of(const std::pair<std::uint32_t, std::uint32_t>& h) { return path::PathHandle{h.first, h.second}; }
 
 path::GridSearchOptions path_options(int movement, const std::string& diagonal, const std::string& heuristic, double weight,
                                      std::optional<std::uint64_t> max_expansions) {
@@ -177,6 +185,44 @@ PyPath py_path(Status s, const path::GridPath& p, std::uint64_t expanded) {
     out.cells.reserve(p.cells.size());
     for (const path::GridPoint& c : p.cells) out.cells.emplace_back(c.x, c.y);
     return out;
+}
+
+// Runs `search(path)` (a pathfinder's find_path) without the GIL; the result with `finder`'s expansions.
+template <class Finder, class Search>
+PyPath search_released(const Finder& finder, Search&& search) {
+    path::GridPath out;
+    Status s;
+    {
+        py::gil_scoped_release release;
+        s = search(out);
+    }
+    return py_path(s, out, finder.stats().expanded);
+}
+
+// Each pair (name, value) of `values` as a literal of the builder's atom `name`.
+std::vector<goap::Literal> builder_literals(const goap::DomainBuilder& b, const std::map<std::string, bool>& values) {
+    std::vector<goap::Literal> out;
+    for (const auto& [n, v] : values) {
+        const goap::AtomId a = b.find_atom(n);
+        if (!a.valid()) throw py::key_error("no atom named '" + n + "'");
+        out.push_back(goap::Literal{a, v});
+    }
+    return out;
+}
+
+// The names of ids 0 .. count-1 (`name_of(i)`).
+template <class NameOf>
+std::vector<std::string> names(std::uint32_t count, NameOf name_of) {
+    std::vector<std::string> v;
+    for (std::uint32_t i = 0; i < count; ++i) v.push_back(name_of(i));
+    return v;
+}
+
+// The index of a valid id, else None.
+template <class Id>
+std::optional<std::uint32_t> index_or_none(Id id) {
+    if (!id.valid()) return std::nullopt;
+    return id.value;
 }
 
 // ---- planning -------------------------------------------------------------------------------------
@@ -366,6 +412,18 @@ py::dict path_file(const std::string& map_file, const std::pair<std::int32_t, st
     bool exact = true;
     const auto t0 = std::chrono::steady_clock::now();
     auto t_search = t0;
+    // The search starts now; what was done since t0 was its preprocessing.
+    const auto setup_done = [&] {
+        t_search = std::chrono::steady_clock::now();
+        setup_micros = std::chrono::duration<double, std::micro>(t_search - t0).count();
+    };
+    // A search over a preprocessed structure (begin / step / finish), as the CLI runs it.
+    const auto search_prepared = [&](const auto& structure, auto& finder) {
+        setup_done();
+        if (finder.begin(structure, from, to, options) == Status::InProgress) (void)finder.step();
+        status = finder.finish(result);
+        expanded = finder.stats().expanded;
+    };
     if (algorithm == "jps" || algorithm == "jps-plus" || algorithm == "subgoal") {
         const path::JpsSupport support = path::check_jps_support(map, options);
         if (support != path::JpsSupport::Ok)
@@ -381,28 +439,19 @@ py::dict path_file(const std::string& map_file, const std::pair<std::int32_t, st
     } else if (algorithm == "jps") {
         path::JpsPathfinder finder;
         finder.sync(map);
-        t_search = std::chrono::steady_clock::now();
-        setup_micros = std::chrono::duration<double, std::micro>(t_search - t0).count();
+        setup_done();
         status = finder.find_path(map, from, to, options, result);
         expanded = finder.stats().expanded;
     } else if (algorithm == "jps-plus") {
         path::JumpTable table;
         (void)table.build(map);
         path::JpsPlusPathfinder finder;
-        t_search = std::chrono::steady_clock::now();
-        setup_micros = std::chrono::duration<double, std::micro>(t_search - t0).count();
-        if (finder.begin(table, from, to, options) == Status::InProgress) (void)finder.step();
-        status = finder.finish(result);
-        expanded = finder.stats().expanded;
+        search_prepared(table, finder);
     } else if (algorithm == "subgoal") {
         path::SubgoalGraph graph;
         (void)graph.build(map);
         path::SubgoalPathfinder finder;
-        t_search = std::chrono::steady_clock::now();
-        setup_micros = std::chrono::duration<double, std::micro>(t_search - t0).count();
-        if (finder.begin(graph, from, to, options) == Status::InProgress) (void)finder.step();
-        status = finder.finish(result);
-        expanded = finder.stats().expanded;
+        search_prepared(graph, finder);
     } else if (algorithm == "hpa") {
         exact = false;
         path::HierarchicalMap hierarchy;
@@ -412,8 +461,7 @@ py::dict path_file(const std::string& map_file, const std::pair<std::int32_t, st
         const path::HierarchyBuild built = hierarchy.build(map, options, h);
         if (built != path::HierarchyBuild::Ok) throw py::value_error("algorithm hpa: " + std::string(path::describe(built)));
         path::HpaPathfinder finder;
-        t_search = std::chrono::steady_clock::now();
-        setup_micros = std::chrono::duration<double, std::micro>(t_search - t0).count();
+        setup_done();
         path::HpaQueryOptions q;
         static_cast<path::GridSearchOptions&>(q) = options;
         status = finder.find_path(hierarchy, from, to, q, result);
@@ -564,14 +612,10 @@ PYBIND11_MODULE(gameplan, m) {
         .def_property_readonly("action_count", &goap::Domain::action_count)
         .def_property_readonly("has_variables", &goap::Domain::has_variables)
         .def_property_readonly("atoms", [](const goap::Domain& d) {
-            std::vector<std::string> v;
-            for (std::uint32_t a = 0; a < d.atom_count(); ++a) v.push_back(d.atom_name(goap::AtomId(a)));
-            return v;
+            return names(d.atom_count(), [&](std::uint32_t i) { return d.atom_name(goap::AtomId(i)); });
         })
         .def_property_readonly("actions", [](const goap::Domain& d) {
-            std::vector<std::string> v;
-            for (std::uint32_t a = 0; a < d.action_count(); ++a) v.push_back(d.action_name(goap::ActionId(a)));
-            return v;
+            return names(d.action_count(), [&](std::uint32_t i) { return d.action_name(goap::ActionId(i)); });
         })
         .def("atom_name", [](const goap::Domain& d, std::uint32_t a) {
             if (a >= d.atom_count()) throw py::index_error("atom id out of range");
@@ -581,16 +625,8 @@ PYBIND11_MODULE(gameplan, m) {
             if (a >= d.action_count()) throw py::index_error("action id out of range");
             return d.action_name(goap::ActionId(a));
         })
-        .def("find_atom", [](const goap::Domain& d, const std::string& n) -> std::optional<std::uint32_t> {
-            const goap::AtomId a = d.find_atom(n);
-            if (!a.valid()) return std::nullopt;
-            return a.value;
-        })
-        .def("find_action", [](const goap::Domain& d, const std::string& n) -> std::optional<std::uint32_t> {
-            const goap::ActionId a = d.find_action(n);
-            if (!a.valid()) return std::nullopt;
-            return a.value;
-        })
+        .def("find_atom", [](const goap::Domain& d, const std::string& n) { return index_or_none(d.find_atom(n)); })
+        .def("find_action", [](const goap::Domain& d, const std::string& n) { return index_or_none(d.find_action(n)); })
         .def("action_cost", [](const goap::Domain& d, const std::string& n) {
             const goap::ActionId a = d.find_action(n);
             if (!a.valid()) throw py::key_error("no action named '" + n + "'");
@@ -601,9 +637,7 @@ PYBIND11_MODULE(gameplan, m) {
             return d.is_shared(atom_named(d, n));
         })
         .def_property_readonly("variables", [](const goap::Domain& d) {
-            std::vector<std::string> v;
-            for (std::uint32_t i = 0; i < d.variable_count(); ++i) v.push_back(d.variable_name(goap::VarId(i)));
-            return v;
+            return names(d.variable_count(), [&](std::uint32_t i) { return d.variable_name(goap::VarId(i)); });
         })
         .def("variable", [](const goap::Domain& d, const std::string& n) {
             const goap::VarId v = variable_named(d, n);
@@ -625,17 +659,7 @@ PYBIND11_MODULE(gameplan, m) {
         }, py::arg("name"), py::arg("shared") = false)
         .def("add_action", [](goap::DomainBuilder& b, const std::string& name, double cost,
                               const std::map<std::string, bool>& pre, const std::map<std::string, bool>& eff) {
-            std::vector<goap::Literal> p, e;
-            for (const auto& [n, v] : pre) {
-                const goap::AtomId a = b.find_atom(n);
-                if (!a.valid()) throw py::key_error("no atom named '" + n + "'");
-                p.push_back(goap::Literal{a, v});
-            }
-            for (const auto& [n, v] : eff) {
-                const goap::AtomId a = b.find_atom(n);
-                if (!a.valid()) throw py::key_error("no atom named '" + n + "'");
-                e.push_back(goap::Literal{a, v});
-            }
+            const std::vector<goap::Literal> p = builder_literals(b, pre), e = builder_literals(b, eff);
             const goap::DomainError err = b.add_action(name, cost, p, e);
             if (err != goap::DomainError::None)
                 throw py::value_error("action '" + name + "': " + std::string(goap::to_string(err)));
@@ -658,17 +682,7 @@ PYBIND11_MODULE(gameplan, m) {
                                       const std::map<std::string, bool>& eff,
                                       const std::vector<std::tuple<std::string, std::string, std::int32_t>>& comparisons,
                                       const std::vector<std::tuple<std::string, std::string, std::int32_t>>& numeric_effects) {
-            std::vector<goap::Literal> p, e;
-            for (const auto& [n, v] : pre) {
-                const goap::AtomId a = b.find_atom(n);
-                if (!a.valid()) throw py::key_error("no atom named '" + n + "'");
-                p.push_back(goap::Literal{a, v});
-            }
-            for (const auto& [n, v] : eff) {
-                const goap::AtomId a = b.find_atom(n);
-                if (!a.valid()) throw py::key_error("no atom named '" + n + "'");
-                e.push_back(goap::Literal{a, v});
-            }
+            const std::vector<goap::Literal> p = builder_literals(b, pre), e = builder_literals(b, eff);
             const auto var = [&](const std::string& n) {
                 const goap::VarId v = b.find_variable(n);
                 if (!v.valid()) throw py::key_error("no variable named '" + n + "'");
@@ -915,14 +929,12 @@ PYBIND11_MODULE(gameplan, m) {
         })
         .def("blackboard_get_value", [](const PyAgentSystem& s, const std::string& var) {
             const goap::Domain& d = s.system->domain();
-            const goap::VarId v = variable_named(d, var);
-            if (!d.is_shared(v)) throw py::value_error("'" + var + "' is private to each agent");
+            const goap::VarId v = shared_variable_named(d, var);
             return value_object(d, v, s.system->blackboard().value(v));
         })
         .def("blackboard_set_value", [](PyAgentSystem& s, const std::string& var, py::object value) {
             const goap::Domain& d = s.system->domain();
-            const goap::VarId v = variable_named(d, var);
-            if (!d.is_shared(v)) throw py::value_error("'" + var + "' is private to each agent");
+            const goap::VarId v = shared_variable_named(d, var);
             (void)s.system->blackboard().set_value(v, value_of(d, v, value));
         })
         .def("agent_get_value", [](PyAgentSystem& s, const std::pair<std::uint32_t, std::uint32_t>& id, const std::string& var) {
@@ -996,13 +1008,7 @@ PYBIND11_MODULE(gameplan, m) {
                              std::pair<std::int32_t, std::int32_t> goal, int movement, const std::string& diagonal,
                              const std::string& heuristic, double weight, std::optional<std::uint64_t> max_expansions) {
             const path::GridSearchOptions o = path_options(movement, diagonal, heuristic, weight, max_expansions);
-            path::GridPath out;
-            Status s;
-            {
-                py::gil_scoped_release release;
-                s = f.find_path(map, point_of(start), point_of(goal), o, out);
-            }
-            return py_path(s, out, f.stats().expanded);
+            return search_released(f, [&](path::GridPath& out) { return f.find_path(map, point_of(start), point_of(goal), o, out); });
         }, py::arg("map"), py::arg("start"), py::arg("goal"), py::arg("movement") = 8,
            py::arg("diagonal") = "no-corner-cutting", py::arg("heuristic") = "auto", py::arg("weight") = 1.0,
            py::arg("max_expansions") = py::none());
@@ -1015,13 +1021,7 @@ PYBIND11_MODULE(gameplan, m) {
             if (max_expansions) o.budget.max_expansions = *max_expansions;
             const path::JpsSupport support = path::check_jps_support(map, o);
             if (support != path::JpsSupport::Ok) throw py::value_error("JPS: " + std::string(path::describe(support)));
-            path::GridPath out;
-            Status s;
-            {
-                py::gil_scoped_release release;
-                s = f.find_path(map, point_of(start), point_of(goal), o, out);
-            }
-            return py_path(s, out, f.stats().expanded);
+            return search_released(f, [&](path::GridPath& out) { return f.find_path(map, point_of(start), point_of(goal), o, out); });
         }, py::arg("map"), py::arg("start"), py::arg("goal"), py::arg("max_expansions") = py::none());
 
     struct PyQueue {
@@ -1042,14 +1042,14 @@ PYBIND11_MODULE(gameplan, m) {
         .def("update", [](PyQueue& q, std::uint64_t budget) { return q.queue.update(budget).completed; }, py::arg("max_expansions"))
         .def("state", [](const PyQueue& q, std::pair<std::uint32_t, std::uint32_t> h) {
             static const char* const names[] = {"unknown", "pending", "running", "done"};
-            return std::string(names[static_cast<int>(q.queue.state(path::PathHandle{h.first, h.second}))]);
+            return std::string(names[static_cast<int>(q.queue.state(handle_of(h)))]);
         })
         .def("take", [](PyQueue& q, std::pair<std::uint32_t, std::uint32_t> h) -> std::optional<PyPath> {
             path::PathResult r;
-            if (!q.queue.take(path::PathHandle{h.first, h.second}, r)) return std::nullopt;
+            if (!q.queue.take(handle_of(h), r)) return std::nullopt;
             return py_path(r.status, r.path, r.expanded);
         })
-        .def("cancel", [](PyQueue& q, std::pair<std::uint32_t, std::uint32_t> h) { return q.queue.cancel(path::PathHandle{h.first, h.second}); })
+        .def("cancel", [](PyQueue& q, std::pair<std::uint32_t, std::uint32_t> h) { return q.queue.cancel(handle_of(h)); })
         .def("__len__", [](const PyQueue& q) { return q.queue.size(); });
 
     // ---- HPA* ----
@@ -1085,13 +1085,7 @@ PYBIND11_MODULE(gameplan, m) {
             q.refine = refine;
             q.smooth = smooth;
             if (max_expansions) q.budget.max_expansions = *max_expansions;
-            path::GridPath out;
-            Status s;
-            {
-                py::gil_scoped_release release;
-                s = f.find_path(h.hierarchy, point_of(start), point_of(goal), q, out);
-            }
-            return py_path(s, out, f.stats().expanded);
+            return search_released(f, [&](path::GridPath& out) { return f.find_path(h.hierarchy, point_of(start), point_of(goal), q, out); });
         }, py::arg("hierarchy"), py::arg("start"), py::arg("goal"), py::arg("refine") = true, py::arg("smooth") = false,
            py::arg("max_expansions") = py::none());
 
