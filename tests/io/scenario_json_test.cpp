@@ -3,6 +3,7 @@
 #include <gameplan/io/load_error.hpp>
 #include <gameplan/io/scenario_json.hpp>
 
+#include <load_errors.hpp>
 #include <test_data.hpp>
 
 #include <gtest/gtest.h>
@@ -12,41 +13,15 @@
 namespace gameplan::io {
 namespace {
 
-// 1-based line and column of the first occurrence of `needle` (ASCII text before it).
-std::pair<std::size_t, std::size_t> pos_of(std::string_view text, std::string_view needle, std::size_t nth = 0) {
-    std::size_t at = text.find(needle);
-    for (std::size_t i = 0; i < nth; ++i) at = text.find(needle, at + 1);
-    EXPECT_NE(at, std::string_view::npos) << needle;
-    std::size_t line = 1, line_start = 0;
-    for (std::size_t i = 0; i < at; ++i)
-        if (text[i] == '\n') {
-            ++line;
-            line_start = i + 1;
-        }
-    return {line, at - line_start + 1};
-}
-
 LoadError error_of(std::string_view text, const ScenarioParseOptions& options = {}) {
-    try {
-        (void)parse_scenario_json(text, "s.json", options);
-    } catch (const LoadError& e) {
-        return e;
-    }
-    ADD_FAILURE() << "no error for:\n" << text;
-    return LoadError("", 0, 0, "", "");
+    return test::load_error_of([&] { (void)parse_scenario_json(text, "s.json", options); }, text);
 }
 
 void expect_error(std::string_view text, std::string_view field, std::string_view message_part, std::string_view at,
                   std::size_t nth = 0) {
     const LoadError e = error_of(text);
     EXPECT_EQ(e.file(), "s.json");
-    EXPECT_EQ(e.field(), field) << e.what();
-    EXPECT_NE(e.message().find(message_part), std::string::npos) << e.what();
-    if (!at.empty()) {
-        const auto [line, column] = pos_of(text, at, nth);
-        EXPECT_EQ(e.line(), line) << e.what();
-        EXPECT_EQ(e.column(), column) << e.what();
-    }
+    test::expect_load_error(e, text, field, message_part, at, nth);
 }
 
 const char* kDomain = R"("domain": {"atoms": ["door", "mine", "x"], "shared": ["door"],

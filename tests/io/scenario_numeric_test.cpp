@@ -6,6 +6,8 @@
 #include <gameplan/io/load_error.hpp>
 #include <gameplan/io/scenario_json.hpp>
 
+#include <load_errors.hpp>
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -63,32 +65,10 @@ std::vector<std::uint64_t> ticks_of(const Run& r, const std::string& agent, Agen
     return out;
 }
 
-// 1-based line and column of the nth occurrence of `needle`.
-std::pair<std::size_t, std::size_t> pos_of(std::string_view text, std::string_view needle, std::size_t nth = 0) {
-    std::size_t at = text.find(needle);
-    for (std::size_t i = 0; i < nth; ++i) at = text.find(needle, at + 1);
-    EXPECT_NE(at, std::string_view::npos) << needle;
-    std::size_t line = 1, line_start = 0;
-    for (std::size_t i = 0; i < at; ++i)
-        if (text[i] == '\n') {
-            ++line;
-            line_start = i + 1;
-        }
-    return {line, at - line_start + 1};
-}
-
 void expect_error(const std::string& text, std::string_view field, std::string_view message_part, std::string_view at,
                   std::size_t nth = 0) {
-    try {
-        (void)parse_scenario_json(text, "n.json");
-        ADD_FAILURE() << "no error for:\n" << text;
-    } catch (const LoadError& e) {
-        EXPECT_EQ(e.field(), field) << e.what();
-        EXPECT_NE(e.message().find(message_part), std::string::npos) << e.what();
-        const auto [line, column] = pos_of(text, at, nth);
-        EXPECT_EQ(e.line(), line) << e.what();
-        EXPECT_EQ(e.column(), column) << e.what();
-    }
+    const LoadError e = test::load_error_of([&] { (void)parse_scenario_json(text, "n.json"); }, text);
+    test::expect_load_error(e, text, field, message_part, at, nth);
 }
 
 }  // namespace
