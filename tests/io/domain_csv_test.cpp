@@ -7,6 +7,7 @@
 #include <gameplan/io/domain_json.hpp>
 #include <gameplan/io/load_error.hpp>
 
+#include <load_errors.hpp>
 #include <test_data.hpp>
 
 #include <algorithm>
@@ -32,21 +33,11 @@ std::vector<std::vector<std::string>> cells(std::string_view text, const io::Csv
 using Rows = std::vector<std::vector<std::string>>;
 
 std::string csv_error(std::string_view text, const io::CsvLimits& limits = {}) {
-    try {
-        (void)io::parse_csv(text, "t.csv", limits);
-    } catch (const io::LoadError& e) {
-        return e.what();
-    }
-    return "no error";
+    return test::load_error_text([&] { (void)io::parse_csv(text, "t.csv", limits); });
 }
 
 std::string domain_error(std::string_view text, std::string_view name = "actions.csv") {
-    try {
-        (void)io::parse_domain_csv(text, name);
-    } catch (const io::LoadError& e) {
-        return e.what();
-    }
-    return "no error";
+    return test::load_error_text([&] { (void)io::parse_domain_csv(text, name); });
 }
 
 // Independent equality of two domain files, by names (not ids): atoms in order with their shared

@@ -24,6 +24,17 @@ io::LoadError load_error_of(Parse&& parse, std::string_view text_for_failure = {
     return io::LoadError("", 0, 0, "", "");
 }
 
+/// what() of the LoadError that `parse()` throws, or "no error".
+template <class Parse>
+std::string load_error_text(Parse&& parse) {
+    try {
+        parse();
+    } catch (const io::LoadError& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
 /// 1-based line and column of the nth (from 0) occurrence of `needle` in `text` (ASCII text before it).
 inline std::pair<std::size_t, std::size_t> line_column_of(std::string_view text, std::string_view needle, std::size_t nth = 0) {
     std::size_t at = text.find(needle);
