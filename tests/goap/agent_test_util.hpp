@@ -1,7 +1,9 @@
 #pragma once
 // Helpers for the agent runtime tests: small domains, scripted agent types, an event recorder, and an
-// independent brute-force planner (Dijkstra over complete states) used as the reference.
+// independent brute-force planner (Dijkstra over complete states, goap_reference.hpp) used as the reference.
 #include <gameplan/goap/agent.hpp>
+
+#include <goap_reference.hpp>
 
 #include <gtest/gtest.h>
 
@@ -9,10 +11,8 @@
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
-#include <limits>
 #include <map>
 #include <optional>
-#include <queue>
 #include <string>
 #include <utility>
 #include <vector>
@@ -151,50 +151,7 @@ public:
     std::vector<Recorded> events;
 };
 
-/// Independent reference: cheapest cost from `start` to `goal` by Dijkstra over complete states, with
-/// per-action enable flags and costs. Only for domains of <= 16 atoms. nullopt when unreachable.
-inline std::optional<double> brute_force_cost(const Domain& d, const WorldState& start, const Condition& goal,
-                                              const std::vector<bool>& enabled, const std::vector<double>& costs) {
-    const std::size_t n = d.atom_count();
-    EXPECT_LE(n, 16u);
-    const auto encode = [&](const WorldState& s) {
-        std::uint32_t v = 0;
-        for (std::uint32_t i = 0; i < n; ++i)
-            if (s.get(AtomId(i))) v |= 1u << i;
-        return v;
-    };
-    std::vector<double> dist(std::size_t{1} << n, std::numeric_limits<double>::infinity());
-    using Item = std::pair<double, std::uint32_t>;
-    std::priority_queue<Item, std::vector<Item>, std::greater<>> open;
-    const std::uint32_t s0 = encode(start);
-    dist[s0] = 0;
-    open.push({0, s0});
-    std::uint32_t goal_care = 0, goal_values = 0;
-    for (std::uint32_t i = 0; i < n; ++i)
-        if (goal.cares(AtomId(i))) {
-            goal_care |= 1u << i;
-            if (goal.value(AtomId(i))) goal_values |= 1u << i;
-        }
-    while (!open.empty()) {
-        const auto [g, s] = open.top();
-        open.pop();
-        if (g > dist[s]) continue;
-        if ((s & goal_care) == goal_values) return g;
-        for (std::uint32_t a = 0; a < d.action_count(); ++a) {
-            if (!enabled[a]) continue;
-            bool ok = true;
-            for (const Literal l : d.precondition_literals(ActionId(a))) ok &= (((s >> l.atom.value) & 1u) != 0) == l.value;
-            if (!ok) continue;
-            std::uint32_t t = s;
-            for (const Literal l : d.effect_literals(ActionId(a))) t = l.value ? (t | (1u << l.atom.value)) : (t & ~(1u << l.atom.value));
-            const double ng = g + costs[a];
-            if (ng < dist[t]) {
-                dist[t] = ng;
-                open.push({ng, t});
-            }
-        }
-    }
-    return std::nullopt;
-}
+/// Independent reference planner (tests/support/goap_reference.hpp).
+using gameplan::test::brute_force_cost;
 
 }  // namespace gameplan::goap::test

@@ -7,11 +7,10 @@
 #include <gameplan/goap/task_generator.hpp>
 
 #include <alloc_counter.hpp>
+#include <goap_reference.hpp>
 
 #include <cmath>
 #include <cstdint>
-#include <limits>
-#include <queue>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -28,57 +27,10 @@ std::uint32_t layer_of(const std::string& name) {  // "l<layer>_<i>" / "a<layer>
     return static_cast<std::uint32_t>(std::stoul(name.substr(1, name.find('_') - 1)));
 }
 
-// Dijkstra over every state of a task with at most 20 atoms (states as bit masks).
-double brute_force_cost(const GeneratedTask& t) {
-    const std::size_t n = t.domain.atom_count();
-    std::uint32_t start = 0, care = 0, want = 0;
-    for (std::uint32_t a = 0; a < n; ++a) {
-        if (t.start.get(AtomId(a))) start |= 1u << a;
-        if (t.goal.cares(AtomId(a))) care |= 1u << a, want |= (t.goal.value(AtomId(a)) ? 1u : 0u) << a;
-    }
-    struct Act {
-        std::uint32_t pre_care = 0, pre_val = 0, eff_care = 0, eff_val = 0;
-        double cost = 0;
-    };
-    std::vector<Act> acts;
-    for (std::uint32_t a = 0; a < t.domain.action_count(); ++a) {
-        Act x;
-        for (const Literal l : t.domain.precondition_literals(ActionId(a)))
-            x.pre_care |= 1u << l.atom.value, x.pre_val |= (l.value ? 1u : 0u) << l.atom.value;
-        for (const Literal l : t.domain.effect_literals(ActionId(a)))
-            x.eff_care |= 1u << l.atom.value, x.eff_val |= (l.value ? 1u : 0u) << l.atom.value;
-        x.cost = t.domain.action_cost(ActionId(a));
-        acts.push_back(x);
-    }
-    std::vector<double> dist(std::size_t{1} << n, std::numeric_limits<double>::infinity());
-    using Item = std::pair<double, std::uint32_t>;
-    std::priority_queue<Item, std::vector<Item>, std::greater<>> open;
-    dist[start] = 0;
-    open.push({0, start});
-    while (!open.empty()) {
-        const auto [d, s] = open.top();
-        open.pop();
-        if (d > dist[s]) continue;
-        if ((s & care) == want) return d;
-        for (const Act& x : acts) {
-            if ((s & x.pre_care) != x.pre_val) continue;
-            const std::uint32_t u = (s & ~x.eff_care) | x.eff_val;
-            if (d + x.cost < dist[u]) dist[u] = d + x.cost, open.push({d + x.cost, u});
-        }
-    }
-    return -1;  // no plan
-}
-
-// Replays a plan and returns its cost, or -1 when an action is not applicable or the goal is missed.
+// The independent references (goap_reference.hpp) on a generated task: -1 for no plan.
+double brute_force_cost(const GeneratedTask& t) { return gameplan::test::brute_force_cost(t.domain, t.start, t.goal).value_or(-1); }
 double replay(const GeneratedTask& t, std::span<const ActionId> plan) {
-    WorldState s = t.start;
-    double cost = 0;
-    for (const ActionId a : plan) {
-        if (!t.domain.applicable(a, s)) return -1;
-        t.domain.apply(a, s);
-        cost += t.domain.action_cost(a);
-    }
-    return t.goal.satisfied_by(s) ? cost : -1;
+    return gameplan::test::replay_cost(t.domain, t.start, t.goal, plan);
 }
 
 }  // namespace
