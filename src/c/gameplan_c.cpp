@@ -1019,6 +1019,7 @@ gameplan_error gameplan_pathfinder_create(gameplan_algorithm algorithm, gameplan
 
 void gameplan_pathfinder_destroy(gameplan_pathfinder* finder) { delete finder; }
 
+extern "C++" {  // a C++ helper inside the extern "C" block: C++ linkage (it returns a C++ type)
 namespace {
 path::GridSearchOptions finder_options(const gameplan_pathfinder* f, const gameplan_map* map, const gameplan_path_options* options) {
     require(f != nullptr && map != nullptr, "pathfinder and map must not be NULL");
@@ -1031,6 +1032,7 @@ path::GridSearchOptions finder_options(const gameplan_pathfinder* f, const gamep
     return o;
 }
 }  // namespace
+}  // extern "C++"
 
 gameplan_error gameplan_find_path(gameplan_pathfinder* f, const gameplan_map* map, gameplan_point start, gameplan_point goal,
                                   const gameplan_path_options* options, gameplan_path_result* out) {
