@@ -69,8 +69,12 @@
 #include <gameplan/search/search_context.hpp>
 #include <gameplan/status.hpp>
 
+#include <gameplan/path/area_filter.hpp>
+#include <gameplan/path/penalty_layer.hpp>
+
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -118,6 +122,8 @@ enum class HierarchyBuild : std::uint8_t {
     EmptyMap,       ///< the map has no cells
     BadOptions,     ///< cluster_size outside [1, 256], entrance_split < 1 or entrance_spacing < 0
     OverMemory,     ///< the estimated memory exceeds HierarchyOptions::max_memory_bytes
+    BadCosts,       ///< the cost profile's area map or a layer is sized for another map, or a weight is
+                    ///< negative or not finite
 };
 
 /// Human-readable description of a build outcome ("" for Ok).
@@ -153,10 +159,12 @@ public:
     HierarchicalMap(const HierarchicalMap&) = delete;
     HierarchicalMap& operator=(const HierarchicalMap&) = delete;
 
-    /// Builds the hierarchy of `map` for the movement rule of `rules` (its `movement` and `diagonal`;
-    /// the other fields are ignored), replacing any previous one, and remembers the map: queries read
-    /// it, so it must outlive them. O(cells * transitions per cluster). Allocates; may throw
-    /// std::bad_alloc. On anything but Ok the hierarchy is left empty.
+    /// Builds the hierarchy of `map` for the movement rule of `rules` (its `movement` and `diagonal`)
+    /// and the *cost profile* of `rules` (its `areas` + `filter`, `penalties` + `penalty_weight` and
+    /// `layers`; see "Cost profiles" in the overview), replacing any previous one, and remembers the
+    /// map and the profile's area map and layers: queries read them, so they must outlive them (the
+    /// filter is copied). The other fields are ignored. O(cells * transitions per cluster). Allocates;
+    /// may throw std::bad_alloc. On anything but Ok the hierarchy is left empty.
     HierarchyBuild build(const GridMap& map, const GridSearchOptions& rules = {}, const HierarchyOptions& options = {});
     /// Shorthand: build with default rules and options and the given cluster side.
     HierarchyBuild build(const GridMap& map, std::int32_t cluster_size) {
@@ -178,6 +186,19 @@ public:
     /// transition targets). Returns false (changing nothing) if the hierarchy is empty, `p` is off the
     /// map, or the map's size differs from the one built. Records map.version(). Allocates.
     bool update_cell(const GridMap& map, GridPoint p);
+    /// `update_cell` for every cell of `cells` at once: each involved cluster is rebuilt once (cheaper
+    /// than one call per cell when several cells of a cluster changed, as a layer update usually does).
+    /// Also the repair after a change of the cost profile's area map or layers at these cells. Returns
+    /// false (changing nothing) if the hierarchy is empty, a cell is off the map, or the map's size
+    /// differs from the one built. Records map.version() and the profile's versions. Allocates.
+    bool update_cells(const GridMap& map, std::span<const GridPoint> cells);
+
+    /// True if the hierarchy was built with a cost profile (a filter, penalties or a layer of weight > 0).
+    [[nodiscard]] bool has_cost_profile() const noexcept { return m_profiled; }
+    /// True if the per-query costs of `options` (areas + filter, penalties, layers) are those the
+    /// hierarchy was built for: the same area map and layers (by address), weights and filter
+    /// contents, ignoring layers of weight 0 and an area map without a filter. What queries require.
+    [[nodiscard]] bool matches_costs(const GridSearchOptions& options) const noexcept;
 
     /// True after a successful build.
     [[nodiscard]] bool built() const noexcept { return m_width > 0; }
@@ -259,6 +280,11 @@ private:
     void for_each_transition(std::uint32_t cluster, Visit&& visit) const;
     void assign_nodes(std::uint32_t cluster);
     void build_edges(const GridMap& map, std::uint32_t cluster);
+    bool set_profile(const GridMap& map, const GridSearchOptions& rules);
+    void price_cell(const GridMap& map, std::uint32_t cell) noexcept;
+    void record_versions(const GridMap& map) noexcept;
+    [[nodiscard]] bool versions_current() const noexcept;
+    void collect_dirty(const GridMap& map, GridPoint p);
     [[nodiscard]] std::uint32_t cluster_of(std::int32_t x, std::int32_t y) const noexcept {
         return static_cast<std::uint32_t>((y / m_options.cluster_size) * m_clusters_x + x / m_options.cluster_size);
     }
@@ -284,6 +310,18 @@ private:
     std::vector<std::uint32_t> m_free_nodes;
     std::vector<std::uint32_t> m_node_of_cell;  // padded index -> node id or kNoNode
     std::size_t m_live_nodes = 0;
+    // Cost profile (see the overview). Layers of weight 0 are left out; penalties come first.
+    bool m_profiled = false;
+    const AreaMap* m_areas = nullptr;  // with a filter, else null
+    AreaFilter m_filter{};             // a copy; the default filter without one
+    bool m_has_filter = false;
+    std::vector<CostLayer> m_layers;
+    std::vector<std::uint64_t> m_layer_versions;
+    std::uint64_t m_areas_version = 0;
+    double m_min_multiplier = 1.0;     // smallest multiplier of an allowed area on the map
+    std::vector<std::uint8_t> m_pass;  // per padded cell: passable and not forbidden
+    std::vector<double> m_scale;       // per padded cell: terrain x multiplier
+    std::vector<double> m_add;         // per padded cell: sum of weight x layer value
     HierarchyBuildStats m_build_stats{};
     std::unique_ptr<Impl> m_impl;  // build scratch (local search context, buffers), made on first build
 };
