@@ -5,6 +5,7 @@
 #include <gameplan/path/smoothing.hpp>
 
 #include "hpa_internal.hpp"
+#include "path_output.hpp"
 
 #include <gameplan/path/grid_space.hpp>
 #include <gameplan/search/generation.hpp>
@@ -461,15 +462,10 @@ void HpaPathfinder::write_path() {
 }
 
 Status HpaPathfinder::finish(GridPath& out) const {
-    if (m_status == Status::Found && m_impl) {
-        out.cells.assign(m_impl->result.cells.begin(), m_impl->result.cells.end());
-        out.cost = m_impl->result.cost;
-        reduce_path(out, m_impl->options.detail);
-    } else {
-        out.cells.clear();
-        out.cost = kInfinity;
-    }
-    return m_status;
+    const Impl* s = m_impl.get();  // never null once a query was found
+    return detail::write_result(m_status, s != nullptr ? s->result.cost : kInfinity,
+                                s != nullptr ? s->options.detail : PathDetail::Cells, out,
+                                [&](std::vector<GridPoint>& cells) { cells.assign(s->result.cells.begin(), s->result.cells.end()); });
 }
 
 Status HpaPathfinder::find_path(const HierarchicalMap& h, GridPoint start, GridPoint goal, const HpaQueryOptions& options,
