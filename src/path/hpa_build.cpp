@@ -38,6 +38,7 @@ HierarchicalMap& HierarchicalMap::operator=(HierarchicalMap&& other) noexcept {
     m_movement = other.m_movement;
     m_diagonal = other.m_diagonal;
     m_map = other.m_map;
+    m_has_costs = other.m_has_costs;
     m_width = std::exchange(other.m_width, 0);  // a moved-from hierarchy reads as not built
     m_height = std::exchange(other.m_height, 0);
     m_stride = other.m_stride;

@@ -337,6 +337,7 @@ void smooth_path(const GridMap& map, GridPath& path, const SmoothingOptions& opt
 }
 
 void smooth_path(const GridMap& map, GridPath& path, const SmoothingOptions& options, const GridSearchOptions& costs) noexcept {
+    if (costs.filter == nullptr && costs.penalties == nullptr && costs.layers.empty()) return smooth(map, path, options, nullptr);
     GridSearchOptions query = costs;  // the per-query costs of `costs` under the rules of `options`
     query.movement = options.movement;
     query.diagonal = options.diagonal;

@@ -56,6 +56,27 @@
 /// *every* changed cell. Its cost is that of re-flooding the rebuilt clusters from each of their nodes:
 /// smaller clusters repair faster.
 ///
+/// Cost profiles. The per-query costs of grid searches (area_filter.hpp: an area map with a filter of
+/// forbidden areas and multipliers; `penalties` and weighted `layers`) shape the abstract graph itself,
+/// so a hierarchy is built *for* one such profile: the `areas`, `filter`, `penalties` /
+/// `penalty_weight` and `layers` of the `GridSearchOptions` given to `build`. Forbidden cells count as
+/// blocked (transitions, floods, the diagonal rule's side cells), and every cost - intra edges,
+/// distance tables, inter edges, insertion, refinement windows, smoothing and the reported cost - is
+/// the combined cost of `query_step_cost`: length x terrain x multiplier + weighted layers of the cell
+/// entered. The heuristic and `lower_bound` are scaled by the smallest allowed multiplier, as in
+/// `GridPathfinder`. The hierarchy copies the filter and keeps pointers to the area map and layers
+/// (which must outlive it), with their `version()`s; it stores a price per cell (17 bytes per cell).
+/// Queries must carry the same profile (`matches_costs`: the same area map and layers by address, equal
+/// weights and filter contents; layers of weight 0 and an area map without a filter do not count), or
+/// they get `InvalidQuery` - so does every query on a hierarchy built without one that carries any of
+/// them. After changing layer values or areas, call `update_cells` with the changed cells (as
+/// `update_cell` after a map change): only the clusters involved are rebuilt, and the result equals a
+/// fresh build (tested). Queries refuse a hierarchy whose recorded area map or layer version differs
+/// from the current one (`InvalidQuery`), which catches a forgotten repair of the last change; after a
+/// layer's `clear` or `scale`, repair every cell it had touched, or build again. Build one hierarchy per
+/// profile for unit kinds that must differ (a hierarchy is read-only during queries: all units of a
+/// kind share it).
+///
 /// Memory: 4 bytes per map cell (cell -> node table); per node about 60 bytes, 8 bytes per edge and
 /// one byte per cached step; with distance tables 4 bytes per cell *per node of its cluster* (twice on
 /// maps with terrain costs), which dominates: see `memory_bytes()` and docs/benchmarks.md.
@@ -336,10 +357,11 @@ private:
 /// bounded by the cluster size and not counted; refinement windows have budgets of their own;
 /// `max_memory_bytes` does not apply: the state is sized by the hierarchy); `islands`, when they apply,
 /// answer unreachable goals at once; `dead_ends` is ignored.
-/// Per-query costs are not supported: a query carrying `penalties`, `areas`, a `filter` or `layers`
-/// returns `InvalidQuery` rather than a path through cells the filter forbids or a cost that leaves
-/// out the layers (the abstract graph's entrances and edge costs are those of the plain map). Run
-/// such queries on `GridPathfinder` (grid_search.hpp), which honours all of them.
+/// Per-query costs (`penalties`, `areas` + `filter`, `layers`) must be those the hierarchy was built
+/// for (`HierarchicalMap::matches_costs`; see "Cost profiles" in the overview), else `InvalidQuery`:
+/// the abstract graph's entrances and edge costs are those of its profile, so another filter would get
+/// paths through cells it forbids, other layers a cost that leaves them out. Run queries with other
+/// costs on `GridPathfinder` (grid_search.hpp) or on a hierarchy built for them.
 struct HpaQueryOptions : GridSearchOptions {
     /// Shorten the refined path (docs/hierarchy.md, "Refinement"): overlapping windows of two cluster
     /// sides along the path, each replaced by an optimal path between its ends when that is cheaper.
@@ -373,7 +395,8 @@ public:
     /// of at most cluster_size^2 cells; an in-cluster search when both share a cluster) and opens the
     /// abstract search. Returns `InProgress`; `NoPath` when `options.islands` proves the goal
     /// unreachable; `InvalidQuery` (hierarchy not built, its map's size or version differs from the
-    /// build's, options not supported (see HpaQueryOptions), a point off the map or blocked). Any
+    /// build's, the version of its profile's area map or a layer differs from the one recorded, options
+    /// not supported (see HpaQueryOptions), a point off the map, blocked or in a forbidden area). Any
     /// previous query is forgotten. `hierarchy` and its map must outlive the query and not change until
     /// it ends (a change between slices makes `step` return `InvalidQuery`).
     Status begin(const HierarchicalMap& hierarchy, GridPoint start, GridPoint goal, const HpaQueryOptions& options = {});
@@ -409,7 +432,8 @@ public:
     /// Cost of the last path as read off the abstract graph, before refinement and smoothing.
     [[nodiscard]] double abstract_cost() const noexcept { return m_abstract_cost; }
     /// A certified lower bound of the optimal cost of the last query (valid when it returned Found):
-    /// the octile distance (Manhattan for 4-connected movement) times the map's minimum terrain cost.
+    /// the octile distance (Manhattan for 4-connected movement) times the map's minimum terrain cost
+    /// (and the smallest allowed area multiplier with a cost profile).
     /// Equals the cost when the path found is a straight line in open space.
     [[nodiscard]] double lower_bound() const noexcept { return m_lower_bound; }
     /// Certified upper bound of the last path's relative suboptimality: cost / lower_bound() - 1, so
