@@ -569,6 +569,7 @@ bool HierarchicalMap::update_cells(const GridMap& map, std::span<const GridPoint
     if (!built() || map.width() != m_width || map.height() != m_height) return false;
     for (const GridPoint& p : cells)
         if (!map.contains(p)) return false;
+    if (cells.empty()) return true;  // nothing repaired: the recorded versions stay as they were
     const auto started = std::chrono::steady_clock::now();
     m_build_stats = {};
     Impl& s = *m_impl;

@@ -211,7 +211,8 @@ public:
     /// than one call per cell when several cells of a cluster changed, as a layer update usually does).
     /// Also the repair after a change of the cost profile's area map or layers at these cells. Returns
     /// false (changing nothing) if the hierarchy is empty, a cell is off the map, or the map's size
-    /// differs from the one built. Records map.version() and the profile's versions. Allocates.
+    /// differs from the one built. Records map.version() and the profile's versions (an empty `cells`
+    /// changes and records nothing). Allocates.
     bool update_cells(const GridMap& map, std::span<const GridPoint> cells);
 
     /// True if the hierarchy was built with a cost profile (a filter, penalties or a layer of weight > 0).
