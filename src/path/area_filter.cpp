@@ -11,6 +11,7 @@ void AreaMap::reset(const GridMap& map) {
     m_stride = map.stride();
     m_areas.assign(map.node_bound(), 0);
     m_present = map.empty() ? 0 : 1;
+    ++m_version;
 }
 
 std::uint8_t AreaMap::at(GridPoint p) const noexcept {
@@ -23,6 +24,7 @@ bool AreaMap::set(GridPoint p, std::uint32_t area) noexcept {
     m_areas[static_cast<std::uint32_t>(p.y + 1) * m_stride + static_cast<std::uint32_t>(p.x + 1)] =
         static_cast<std::uint8_t>(area);
     m_present |= std::uint64_t{1} << area;
+    ++m_version;
     return true;
 }
 

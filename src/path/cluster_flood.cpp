@@ -12,12 +12,13 @@ double ClusterFlood::heuristic(std::uint32_t local) const noexcept {
     return m_h_scale * (m_four ? dx + dy : std::max(dx, dy) + (kDiagonalStep - 1.0) * std::min(dx, dy));
 }
 
-void ClusterFlood::run(const GridMap& map, const Rect& rect, DiagonalRule rule, bool reverse, GridPoint source,
-                       std::span<const std::uint32_t> targets, const GridPoint* aim) {
+void ClusterFlood::run(const GridMap& map, const CellCosts& costs, const Rect& rect, DiagonalRule rule, bool reverse,
+                       GridPoint source, std::span<const std::uint32_t> targets, const GridPoint* aim) {
     m_map = &map;
+    m_costs = costs;
     m_aimed = aim != nullptr;
     if (aim) m_aim = *aim;
-    m_h_scale = static_cast<double>(map.min_cost());
+    m_h_scale = costs.h_scale;
     m_four = rule == DiagonalRule::Never;
     m_rect = rect;
     m_stride = map.stride();
@@ -47,12 +48,14 @@ void ClusterFlood::run(const GridMap& map, const Rect& rect, DiagonalRule rule, 
     const double h0 = m_aimed ? heuristic(start) : 0.0;
     m_heap.push(start, Key{h0, h0, 0});
 
-    const bool terrain = map.has_terrain_costs();
-#define GAMEPLAN_FLOOD_CASE(RULE)                                                        \
-    case RULE:                                                                            \
-        if (!terrain) flood<RULE, false, false>(targets_left);                            \
-        else if (reverse) flood<RULE, true, true>(targets_left);                          \
-        else flood<RULE, true, false>(targets_left);                                      \
+    const Pricing pricing = costs.scale != nullptr ? Pricing::Profile : costs.terrain != nullptr ? Pricing::Terrain : Pricing::Uniform;
+#define GAMEPLAN_FLOOD_CASE(RULE)                                                              \
+    case RULE:                                                                                  \
+        if (pricing == Pricing::Uniform) flood<RULE, Pricing::Uniform, false>(targets_left);    \
+        else if (pricing == Pricing::Terrain && reverse) flood<RULE, Pricing::Terrain, true>(targets_left);  \
+        else if (pricing == Pricing::Terrain) flood<RULE, Pricing::Terrain, false>(targets_left); \
+        else if (reverse) flood<RULE, Pricing::Profile, true>(targets_left);                     \
+        else flood<RULE, Pricing::Profile, false>(targets_left);                                 \
         break;
     switch (rule) {
         GAMEPLAN_FLOOD_CASE(DiagonalRule::Never)
@@ -63,10 +66,12 @@ void ClusterFlood::run(const GridMap& map, const Rect& rect, DiagonalRule rule, 
 #undef GAMEPLAN_FLOOD_CASE
 }
 
-template <DiagonalRule Rule, bool kTerrain, bool kReverse>
+template <DiagonalRule Rule, ClusterFlood::Pricing kPricing, bool kReverse>
 void ClusterFlood::flood(std::size_t targets_left) {
-    const std::uint8_t* const pass = m_map->passable_data().data();
-    const std::uint32_t* const terrain = m_map->cost_data().data();
+    const std::uint8_t* const pass = m_costs.pass;
+    [[maybe_unused]] const std::uint32_t* const terrain = m_costs.terrain;
+    [[maybe_unused]] const double* const scale = m_costs.scale;
+    [[maybe_unused]] const double* const add = m_costs.add;
     const std::uint32_t stride = m_stride;
     const std::int32_t w = m_rect.w, h = m_rect.h;
     const std::uint32_t open = search::open_stamp(m_generation);
@@ -85,14 +90,22 @@ void ClusterFlood::flood(std::size_t targets_left) {
         const auto lx = static_cast<std::int32_t>(node % static_cast<std::uint32_t>(w));
         const auto ly = static_cast<std::int32_t>(node / static_cast<std::uint32_t>(w));
         const std::uint32_t cell = static_cast<std::uint32_t>(m_rect.y0 + ly + 1) * stride + static_cast<std::uint32_t>(m_rect.x0 + lx + 1);
-        [[maybe_unused]] const double leave = kTerrain && kReverse ? static_cast<double>(terrain[cell]) : 1.0;
+        // Reversed, every step enters the current cell (in the forward direction): its price is fixed.
+        [[maybe_unused]] double leave_scale = 1.0, leave_add = 0.0;
+        if constexpr (kReverse && kPricing == Pricing::Terrain) leave_scale = static_cast<double>(terrain[cell]);
+        if constexpr (kReverse && kPricing == Pricing::Profile) {
+            leave_scale = scale[cell];
+            leave_add = add[cell];
+        }
 
         const auto relax = [&](std::uint32_t next, std::uint32_t next_cell, double length, std::uint8_t direction) {
             ++m_stats.generated;
             State& s = state[next];
             if (s.stamp == closed) return;
             double step = length;
-            if constexpr (kTerrain) step *= kReverse ? leave : static_cast<double>(terrain[next_cell]);
+            if constexpr (kPricing == Pricing::Terrain) step *= kReverse ? leave_scale : static_cast<double>(terrain[next_cell]);
+            if constexpr (kPricing == Pricing::Profile)
+                step = kReverse ? length * leave_scale + leave_add : length * scale[next_cell] + add[next_cell];
             const double g_next = g + step;
             if (s.stamp == open) {
                 if (!(g_next < s.g)) return;

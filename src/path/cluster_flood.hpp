@@ -24,6 +24,33 @@
 
 namespace gameplan::path::detail {
 
+/// What a step costs and which cells may be entered, as the floods, the abstract graph and refinement
+/// of HPA* read them: the map's own passability and terrain costs, or a cost profile's (forbidden
+/// areas blocked; cost of entering c with a step of length l = l x scale(c) + add(c)). Padded indices.
+struct CellCosts {
+    const std::uint8_t* pass = nullptr;      ///< 0 = blocked (or in a forbidden area)
+    const std::uint32_t* terrain = nullptr;  ///< terrain costs without a profile; null when uniform
+    const double* scale = nullptr;           ///< profile: terrain x area multiplier (replaces terrain)
+    const double* add = nullptr;             ///< profile: sum of weight x layer value (with scale)
+    double h_scale = 1.0;                    ///< lower bound of scale over enterable cells
+    /// Cost of a step of `length` entering `cell`.
+    [[nodiscard]] double enter(std::uint32_t cell, double length) const noexcept {
+        if (scale != nullptr) return length * scale[cell] + add[cell];
+        return terrain != nullptr ? length * static_cast<double>(terrain[cell]) : length;
+    }
+    /// True when costs depend on the direction of travel (distances a -> b and b -> a differ).
+    [[nodiscard]] bool directed() const noexcept { return terrain != nullptr || scale != nullptr; }
+};
+
+/// The map's own costs (no profile).
+[[nodiscard]] inline CellCosts plain_costs(const GridMap& map) noexcept {
+    CellCosts c;
+    c.pass = map.passable_data().data();
+    c.terrain = map.has_terrain_costs() ? map.cost_data().data() : nullptr;
+    c.h_scale = static_cast<double>(map.min_cost());
+    return c;
+}
+
 class ClusterFlood {
 public:
     struct Rect {
@@ -34,9 +61,9 @@ public:
     /// `targets` (local ids) is settled, or the rectangle is exhausted. Allocates only when the
     /// rectangle is larger than any seen before.
     /// With `aim` (which must be the only target) the search is an A* toward it instead: octile
-    /// distance (Manhattan for DiagonalRule::Never) times the map's minimum terrain cost, consistent,
-    /// so the aim's g is still exact when it settles.
-    void run(const GridMap& map, const Rect& rect, DiagonalRule rule, bool reverse, GridPoint source,
+    /// distance (Manhattan for DiagonalRule::Never) times `costs.h_scale`, consistent, so the aim's g
+    /// is still exact when it settles. Steps enter cells at the prices of `costs`.
+    void run(const GridMap& map, const CellCosts& costs, const Rect& rect, DiagonalRule rule, bool reverse, GridPoint source,
              std::span<const std::uint32_t> targets, const GridPoint* aim = nullptr);
 
     [[nodiscard]] std::uint32_t local(GridPoint p) const noexcept {
@@ -71,7 +98,8 @@ private:
     };
     using Key = search::SearchContext<double>::Key;
 
-    template <DiagonalRule Rule, bool kTerrain, bool kReverse>
+    enum class Pricing : std::uint8_t { Uniform, Terrain, Profile };
+    template <DiagonalRule Rule, Pricing kPricing, bool kReverse>
     void flood(std::size_t targets_left);
     [[nodiscard]] double heuristic(std::uint32_t local) const noexcept;
 
@@ -79,12 +107,13 @@ private:
     search::IndexedHeap<Key> m_heap;
     search::SearchStats m_stats{};
     const GridMap* m_map = nullptr;
+    CellCosts m_costs{};
     Rect m_rect{};
     std::uint32_t m_stride = 0;
     std::uint32_t m_generation = search::kUnvisitedStamp;
     bool m_aimed = false;
     GridPoint m_aim{};
-    double m_h_scale = 0.0;  // minimum terrain cost
+    double m_h_scale = 0.0;  // lower bound of the cost of entering a cell per unit length
     bool m_four = false;     // Manhattan instead of octile
 };
 

@@ -4,6 +4,7 @@
 #include <gameplan/search/generation.hpp>
 
 #include "grid_key.hpp"
+#include "path_output.hpp"
 
 #include <algorithm>
 #include "bit_cast.hpp"
@@ -569,19 +570,9 @@ void GridPathfinder::path_to(GridPoint p, GridPath& out) const {
 }
 
 Status GridPathfinder::finish(GridPath& out) const {
-    if (m_status == Status::Found) {
-        if (m_detail == PathDetail::CostOnly) {
-            out.cells.clear();
-            out.cost = m_cells[m_found].g;
-        } else {
-            path_to(m_map->point(m_found), out);
-            reduce_path(out, m_detail);
-        }
-    } else {
-        out.cells.clear();
-        out.cost = kInfinity;
-    }
-    return m_status;
+    const double cost = m_status == Status::Found ? m_cells[m_found].g : kInfinity;
+    return detail::write_result(m_status, cost, m_detail, out,
+                                [&](std::vector<GridPoint>&) { path_to(m_map->point(m_found), out); });
 }
 
 Status GridPathfinder::find_path(const GridMap& map, GridPoint start, GridPoint goal, const GridSearchOptions& options,

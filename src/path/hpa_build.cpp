@@ -38,6 +38,7 @@ HierarchicalMap& HierarchicalMap::operator=(HierarchicalMap&& other) noexcept {
     m_movement = other.m_movement;
     m_diagonal = other.m_diagonal;
     m_map = other.m_map;
+    m_has_costs = other.m_has_costs;
     m_width = std::exchange(other.m_width, 0);  // a moved-from hierarchy reads as not built
     m_height = std::exchange(other.m_height, 0);
     m_stride = other.m_stride;
@@ -51,6 +52,17 @@ HierarchicalMap& HierarchicalMap::operator=(HierarchicalMap&& other) noexcept {
     m_free_nodes = std::move(other.m_free_nodes);
     m_node_of_cell = std::move(other.m_node_of_cell);
     m_live_nodes = std::exchange(other.m_live_nodes, 0);
+    m_profiled = other.m_profiled;
+    m_areas = other.m_areas;
+    m_filter = other.m_filter;
+    m_has_filter = other.m_has_filter;
+    m_layers = std::move(other.m_layers);
+    m_layer_versions = std::move(other.m_layer_versions);
+    m_areas_version = other.m_areas_version;
+    m_min_multiplier = other.m_min_multiplier;
+    m_pass = std::move(other.m_pass);
+    m_scale = std::move(other.m_scale);
+    m_add = std::move(other.m_add);
     m_build_stats = other.m_build_stats;
     m_impl = std::move(other.m_impl);
     return *this;
@@ -64,7 +76,8 @@ std::size_t HierarchicalMap::edge_count() const noexcept {
 
 std::size_t HierarchicalMap::memory_bytes() const noexcept {
     std::size_t bytes = m_nodes.capacity() * sizeof(Node) + m_free_nodes.capacity() * sizeof(std::uint32_t) +
-                        m_node_of_cell.capacity() * sizeof(std::uint32_t) + m_clusters.capacity() * sizeof(Cluster);
+                        m_node_of_cell.capacity() * sizeof(std::uint32_t) + m_clusters.capacity() * sizeof(Cluster) +
+                        m_pass.capacity() + (m_scale.capacity() + m_add.capacity()) * sizeof(double);
     for (const Cluster& c : m_clusters)
         bytes += c.nodes.capacity() * sizeof(std::uint32_t) + c.blocks.capacity() * sizeof(std::uint32_t) + c.steps.capacity() +
                  c.edge_steps.capacity() * sizeof(std::uint32_t) +
@@ -81,6 +94,8 @@ std::string_view describe(HierarchyBuild outcome) noexcept {
         case HierarchyBuild::BadOptions:
             return "bad hierarchy options (cluster size outside [1, 256], entrance split < 1 or entrance spacing < 0)";
         case HierarchyBuild::OverMemory: return "the hierarchy's estimated memory exceeds the memory cap";
+        case HierarchyBuild::BadCosts:
+            return "bad cost profile (an area map or layer sized for another map, or a negative or non-finite weight)";
     }
     return "unknown build outcome";
 }
@@ -89,7 +104,8 @@ std::size_t HierarchicalMap::estimate_after_scan() const noexcept {
     // After scan_transitions and assign_nodes: every array's final size is known except the cached
     // paths, estimated at one cluster side per intra edge (a path across a cluster).
     std::size_t bytes = m_nodes.size() * (sizeof(Node) + sizeof(std::uint32_t*) + sizeof(std::uint32_t)) +
-                        m_node_of_cell.size() * sizeof(std::uint32_t) + m_clusters.size() * sizeof(Cluster);
+                        m_node_of_cell.size() * sizeof(std::uint32_t) + m_clusters.size() * sizeof(Cluster) +
+                        m_pass.size() + (m_scale.size() + m_add.size()) * sizeof(double);
     for (const Cluster& c : m_clusters) {
         const std::size_t k = c.nodes.size();
         const std::size_t cells = static_cast<std::size_t>(c.w) * static_cast<std::size_t>(c.h);
@@ -137,6 +153,88 @@ void HierarchicalMap::clear() noexcept {
     m_free_nodes.clear();
     m_node_of_cell.clear();
     m_live_nodes = 0;
+    m_profiled = false;
+    m_areas = nullptr;
+    m_filter = AreaFilter{};
+    m_has_filter = false;
+    m_layers.clear();
+    m_layer_versions.clear();
+    m_min_multiplier = 1.0;
+    m_pass.clear();
+    m_scale.clear();
+    m_add.clear();
+}
+
+bool HierarchicalMap::set_profile(const GridMap& map, const GridSearchOptions& rules) {
+    const auto good_weight = [](double w) { return w >= 0.0 && std::isfinite(w); };
+    if (rules.penalties != nullptr) {
+        if (!rules.penalties->matches(map) || !good_weight(rules.penalty_weight)) return false;
+        if (rules.penalty_weight > 0.0) m_layers.push_back(CostLayer{rules.penalties, rules.penalty_weight});
+    }
+    for (const CostLayer& layer : rules.layers) {
+        if (layer.layer == nullptr || !layer.layer->matches(map) || !good_weight(layer.weight)) return false;
+        if (layer.weight > 0.0) m_layers.push_back(layer);
+    }
+    if (rules.filter != nullptr) {
+        if (rules.areas != nullptr && !rules.areas->matches(map)) return false;
+        m_has_filter = true;
+        m_filter = *rules.filter;
+        m_areas = rules.areas;
+    }
+    m_profiled = m_has_filter || !m_layers.empty();
+    if (!m_profiled) return true;
+    m_pass.assign(map.node_bound(), 0);
+    m_scale.assign(map.node_bound(), 1.0);
+    m_add.assign(map.node_bound(), 0.0);
+    for (std::uint32_t cell = 0; cell < map.node_bound(); ++cell) price_cell(map, cell);
+    record_versions(map);
+    return true;
+}
+
+void HierarchicalMap::price_cell(const GridMap& map, std::uint32_t cell) noexcept {
+    // The cost of entering `cell` with a step of length l is l x m_scale + m_add, as query_step_cost.
+    const std::uint32_t area = m_areas != nullptr ? m_areas->data()[cell] : 0u;
+    m_pass[cell] = map.passable_data()[cell] != 0 && !m_filter.forbidden(area) ? 1 : 0;
+    const double terrain = map.has_terrain_costs() ? static_cast<double>(map.cost_data()[cell]) : 1.0;
+    m_scale[cell] = terrain * m_filter.multiplier(area);
+    double add = 0.0;
+    for (const CostLayer& layer : m_layers) add += layer.weight * static_cast<double>(layer.layer->data()[cell]);
+    m_add[cell] = add;
+}
+
+void HierarchicalMap::record_versions(const GridMap& map) noexcept {
+    (void)map;
+    m_areas_version = m_areas != nullptr ? m_areas->version() : 0;
+    m_layer_versions.resize(m_layers.size());  // no allocation after the build sized it
+    for (std::size_t i = 0; i < m_layers.size(); ++i) m_layer_versions[i] = m_layers[i].layer->version();
+    m_min_multiplier = !m_has_filter ? 1.0
+                       : m_areas != nullptr ? m_filter.min_allowed_multiplier(m_areas->present())
+                                            : m_filter.min_allowed_multiplier(1u);
+}
+
+bool HierarchicalMap::versions_current() const noexcept {
+    if (!m_profiled) return true;
+    if (m_areas != nullptr && m_areas->version() != m_areas_version) return false;
+    for (std::size_t i = 0; i < m_layers.size(); ++i)
+        if (m_layers[i].layer->version() != m_layer_versions[i]) return false;
+    return true;
+}
+
+bool HierarchicalMap::matches_costs(const GridSearchOptions& options) const noexcept {
+    // The query's profile, normalised as set_profile does, compared item by item.
+    std::size_t at = 0;
+    const auto next_layer = [&](const PenaltyLayer* layer, double weight) {
+        if (!(weight > 0.0)) return weight == 0.0;  // weight 0: no cost; negative or NaN: refused
+        if (at >= m_layers.size() || m_layers[at].layer != layer || m_layers[at].weight != weight) return false;
+        ++at;
+        return true;
+    };
+    if (options.penalties != nullptr && !next_layer(options.penalties, options.penalty_weight)) return false;
+    for (const CostLayer& layer : options.layers)
+        if (!next_layer(layer.layer, layer.weight)) return false;
+    if (at != m_layers.size()) return false;
+    if ((options.filter != nullptr) != m_has_filter) return false;
+    return !m_has_filter || (options.areas == m_areas && *options.filter == m_filter);
 }
 
 HierarchyBuild HierarchicalMap::start_build(const GridMap& map, const GridSearchOptions& rules, const HierarchyOptions& options) {
@@ -148,11 +246,15 @@ HierarchyBuild HierarchicalMap::start_build(const GridMap& map, const GridSearch
         options.entrance_spacing < 0)
         return HierarchyBuild::BadOptions;
 
+    if (!set_profile(map, rules)) {
+        clear();
+        return HierarchyBuild::BadCosts;
+    }
     m_options = options;
     m_movement = rules.movement;
     m_diagonal = effective_diagonal(rules.movement, rules.diagonal);
     m_map = &map;
-    m_has_costs = map.has_terrain_costs();
+    m_has_costs = map.has_terrain_costs() || m_profiled;
     m_width = map.width();
     m_height = map.height();
     m_stride = map.stride();
@@ -211,7 +313,7 @@ void HierarchicalMap::add_entrance_transitions(std::vector<Transition>& out, con
 
 void HierarchicalMap::scan_transitions(const GridMap& map, std::uint32_t cluster) {
     Cluster& c = m_clusters[cluster];
-    const std::uint8_t* pass = map.passable_data().data();
+    const std::uint8_t* pass = Impl::costs(*this, map).pass;
     const bool squeeze = m_diagonal == DiagonalRule::Always;
     const std::uint32_t stride = m_stride;
     const auto cx = static_cast<std::int32_t>(cluster % static_cast<std::uint32_t>(m_clusters_x));
@@ -370,8 +472,9 @@ void HierarchicalMap::build_edges(const GridMap& map, std::uint32_t cluster) {
 
     // All-pairs in-cluster distances and paths: one flood per node, stopping once all nodes settle
     // unless the distance tables need every cell.
+    const detail::CellCosts costs = Impl::costs(*this, map);
     const bool tables = m_options.distance_tables;
-    const bool directed = tables && map.has_terrain_costs();
+    const bool directed = tables && costs.directed();
     const std::size_t cells = static_cast<std::size_t>(c.w) * static_cast<std::size_t>(c.h);
     c.dist_from.assign(tables ? cells * k : 0, std::numeric_limits<float>::infinity());
     c.dist_to.assign(directed ? cells * k : 0, std::numeric_limits<float>::infinity());
@@ -379,12 +482,12 @@ void HierarchicalMap::build_edges(const GridMap& map, std::uint32_t cluster) {
     for (std::size_t i = 0; i < k; ++i) {
         const Node& from = m_nodes[c.nodes[i]];
         if (directed) {
-            s.flood.run(map, rect, m_diagonal, true, GridPoint{from.x, from.y}, stop_at);
+            s.flood.run(map, costs, rect, m_diagonal, true, GridPoint{from.x, from.y}, stop_at);
             m_build_stats.local_expanded += s.flood.stats().expanded;
             for (std::uint32_t cell = 0; cell < cells; ++cell)
                 if (s.flood.settled(cell)) c.dist_to[i * cells + cell] = static_cast<float>(s.flood.g(cell));
         }
-        s.flood.run(map, rect, m_diagonal, false, GridPoint{from.x, from.y}, stop_at);
+        s.flood.run(map, costs, rect, m_diagonal, false, GridPoint{from.x, from.y}, stop_at);
         m_build_stats.local_expanded += s.flood.stats().expanded;
         if (tables)
             for (std::uint32_t cell = 0; cell < cells; ++cell)
@@ -416,7 +519,6 @@ void HierarchicalMap::build_edges(const GridMap& map, std::uint32_t cluster) {
     std::sort(inter.begin(), inter.end());
     std::size_t next_inter = 0;
 
-    const std::uint32_t* terrain = map.has_terrain_costs() ? map.cost_data().data() : nullptr;
     const auto push_edge = [&](double cost, std::uint32_t to) {
         c.blocks.push_back(detail::bit_cast<std::uint32_t>(static_cast<float>(cost)));
         c.blocks.push_back(to);
@@ -449,7 +551,7 @@ void HierarchicalMap::build_edges(const GridMap& map, std::uint32_t cluster) {
             const double length = (dx != 0 && dy != 0) ? kDiagonalStep : 1.0;
             c.edge_steps.push_back(static_cast<std::uint32_t>(c.steps.size()));
             c.steps.push_back(direction_code(dx, dy));
-            push_edge(length * (terrain ? static_cast<double>(terrain[to_cell]) : 1.0), m_node_of_cell[to_cell]);
+            push_edge(costs.enter(to_cell, length), m_node_of_cell[to_cell]);
         }
         from.edge_count = static_cast<std::uint32_t>(c.edge_steps.size()) - from.edge_begin;
         std::uint32_t* header = c.blocks.data() + from.block_offset;
@@ -461,16 +563,43 @@ void HierarchicalMap::build_edges(const GridMap& map, std::uint32_t cluster) {
     for (std::uint32_t id : c.nodes) m_node_block[id] = c.blocks.data() + m_nodes[id].block_offset;
 }
 
-bool HierarchicalMap::update_cell(const GridMap& map, GridPoint p) {
-    if (!built() || !map.contains(p) || map.width() != m_width || map.height() != m_height) return false;
+bool HierarchicalMap::update_cell(const GridMap& map, GridPoint p) { return update_cells(map, std::span<const GridPoint>(&p, 1)); }
+
+bool HierarchicalMap::update_cells(const GridMap& map, std::span<const GridPoint> cells) {
+    if (!built() || map.width() != m_width || map.height() != m_height) return false;
+    for (const GridPoint& p : cells)
+        if (!map.contains(p)) return false;
+    if (cells.empty()) return true;  // nothing repaired: the recorded versions stay as they were
     const auto started = std::chrono::steady_clock::now();
     m_build_stats = {};
+    Impl& s = *m_impl;
+    s.dirty.clear();
+    // The profile's prices first: the rescans and floods read them.
+    if (m_profiled)
+        for (const GridPoint& p : cells) price_cell(map, map.index(p));
+    for (const GridPoint& p : cells) collect_dirty(map, p);
+    std::vector<std::uint32_t>& dirty = s.dirty;
+    std::sort(dirty.begin(), dirty.end());
+    dirty.erase(std::unique(dirty.begin(), dirty.end()), dirty.end());
+    // Node sets first (new nodes need ids before any cluster's inter edges can point at them).
+    for (std::uint32_t c : dirty) assign_nodes(c);
+    for (std::uint32_t c : dirty) build_edges(map, c);
+    m_build_stats.clusters_rebuilt = dirty.size();
+    m_map_version = map.version();
+    m_map = &map;
+    m_has_costs = m_has_costs || map.has_terrain_costs();
+    if (m_profiled) record_versions(map);
+    m_build_stats.micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - started).count();
+    return true;
+}
+
+void HierarchicalMap::collect_dirty(const GridMap& map, GridPoint p) {
     Impl& s = *m_impl;
     // Clusters holding a cell of p's 5 x 5 neighbourhood: every transition that depends on p (a pair
     // containing p, a squeeze whose 2 x 2 block contains p, or a merge bridged through p, one step
     // inside a cluster) lies on a border between two of them, and each such border is owned (as its
     // right / down / corner list) by one of them.
-    std::uint32_t involved[25];  // up to 25 with 1 x 1 clusters, 4 with clusters of side 5 or more
+    std::uint32_t* involved = s.involved;  // up to 25 with 1 x 1 clusters, 4 with clusters of side 5 or more
     std::size_t count = 0;
     for (std::int32_t dy = -2; dy <= 2; ++dy)
         for (std::int32_t dx = -2; dx <= 2; ++dx) {
@@ -481,7 +610,6 @@ bool HierarchicalMap::update_cell(const GridMap& map, GridPoint p) {
         }
 
     std::vector<std::uint32_t>& dirty = s.dirty;
-    dirty.clear();
     dirty.push_back(cluster_of(p.x, p.y));
     for (std::size_t i = 0; i < count; ++i) {
         Cluster& c = m_clusters[involved[i]];
@@ -501,24 +629,14 @@ bool HierarchicalMap::update_cell(const GridMap& map, GridPoint p) {
             dirty.push_back(static_cast<std::uint32_t>(to_y[l] * m_clusters_x + to_x[l]));
         }
     }
-    // A neighbour with an inter edge into p carries p's terrain cost in that edge's cost.
+    // A neighbour with an inter edge into p carries p's price (terrain, multiplier, layers) in that
+    // edge's cost.
     const std::uint32_t p_cell = map.index(p);
     if (m_node_of_cell[p_cell] != search::kNoNode)
         for (std::size_t i = 0; i < count; ++i)
             for_each_transition(involved[i], [&](std::uint32_t, std::uint32_t other) {
                 if (other == p_cell) dirty.push_back(involved[i]);
             });
-    std::sort(dirty.begin(), dirty.end());
-    dirty.erase(std::unique(dirty.begin(), dirty.end()), dirty.end());
-    // Node sets first (new nodes need ids before any cluster's inter edges can point at them).
-    for (std::uint32_t c : dirty) assign_nodes(c);
-    for (std::uint32_t c : dirty) build_edges(map, c);
-    m_build_stats.clusters_rebuilt = dirty.size();
-    m_map_version = map.version();
-    m_map = &map;
-    m_has_costs = m_has_costs || map.has_terrain_costs();
-    m_build_stats.micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - started).count();
-    return true;
 }
 
 void HierarchicalMap::edges(std::vector<AbstractEdgeView>& out) const {

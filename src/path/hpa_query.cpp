@@ -4,7 +4,8 @@
 #include <gameplan/path/jps.hpp>
 #include <gameplan/path/smoothing.hpp>
 
-#include "cluster_flood.hpp"
+#include "hpa_internal.hpp"
+#include "path_output.hpp"
 
 #include <gameplan/path/grid_space.hpp>
 #include <gameplan/search/generation.hpp>
@@ -31,19 +32,25 @@ struct Rect {
     [[nodiscard]] std::size_t local(GridPoint p) const noexcept { return static_cast<std::size_t>((p.y - y0) * w + (p.x - x0)); }
 };
 
-// Cost of the legal in-rectangle step a -> b (neighbours), or +infinity if the step is not legal.
-double step_in(const GridMap& map, const Rect& rect, DiagonalRule rule, GridPoint a, GridPoint b) noexcept {
-    if (!rect.contains(b) || !map.passable(b)) return kInfinity;
+// Cost of the legal in-rectangle step a -> b (neighbours) at the prices of `costs`, or +infinity if
+// the step is not legal.
+double step_in(const GridMap& map, const detail::CellCosts& costs, const Rect& rect, DiagonalRule rule, GridPoint a,
+               GridPoint b) noexcept {
+    if (!rect.contains(b)) return kInfinity;
+    const std::uint32_t cell = map.index(b);
+    if (!costs.pass[cell]) return kInfinity;
     const bool diagonal = a.x != b.x && a.y != b.y;
-    if (diagonal && !diagonal_allowed(rule, map.passable(GridPoint{b.x, a.y}), map.passable(GridPoint{a.x, b.y}))) return kInfinity;
-    return (diagonal ? kDiagonalStep : 1.0) * static_cast<double>(map.cost(b));
+    if (diagonal && !diagonal_allowed(rule, costs.pass[map.index(GridPoint{b.x, a.y})] != 0,
+                                      costs.pass[map.index(GridPoint{a.x, b.y})] != 0))
+        return kInfinity;
+    return costs.enter(cell, diagonal ? kDiagonalStep : 1.0);
 }
 
 // Appends the cells after `from` of a shortest in-cluster path from -> target, read off the table of
 // distances cell -> target (`to_target[local cell]`) by always stepping to the neighbour that
 // minimises step + remaining distance. The table values strictly decrease along the walk.
-void descend_to(const GridMap& map, const Rect& rect, DiagonalRule rule, const float* to_target, GridPoint from,
-                GridPoint target, std::vector<GridPoint>& out) {
+void descend_to(const GridMap& map, const detail::CellCosts& costs, const Rect& rect, DiagonalRule rule,
+                const float* to_target, GridPoint from, GridPoint target, std::vector<GridPoint>& out) {
     const std::uint32_t directions = rule == DiagonalRule::Never ? 4 : 8;
     GridPoint at = from;
     for (std::size_t guard = static_cast<std::size_t>(rect.w) * static_cast<std::size_t>(rect.h); at != target && guard > 0; --guard) {
@@ -51,7 +58,7 @@ void descend_to(const GridMap& map, const Rect& rect, DiagonalRule rule, const f
         GridPoint next = at;
         for (std::uint32_t d = 0; d < directions; ++d) {
             const GridPoint q{at.x + kGridDirections[d].x, at.y + kGridDirections[d].y};
-            const double step = step_in(map, rect, rule, at, q);
+            const double step = step_in(map, costs, rect, rule, at, q);
             if (step == kInfinity) continue;
             const double value = step + static_cast<double>(to_target[rect.local(q)]);
             if (value < best) {
@@ -67,8 +74,8 @@ void descend_to(const GridMap& map, const Rect& rect, DiagonalRule rule, const f
 
 // Appends the cells after `source` of a shortest in-cluster path source -> to, read backwards off the
 // table of distances source -> cell (`from_source[local cell]`).
-void descend_from(const GridMap& map, const Rect& rect, DiagonalRule rule, const float* from_source, GridPoint source,
-                  GridPoint to, std::vector<GridPoint>& out) {
+void descend_from(const GridMap& map, const detail::CellCosts& costs, const Rect& rect, DiagonalRule rule,
+                  const float* from_source, GridPoint source, GridPoint to, std::vector<GridPoint>& out) {
     if (source == to) return;
     const std::uint32_t directions = rule == DiagonalRule::Never ? 4 : 8;
     const std::size_t first = out.size();
@@ -79,8 +86,8 @@ void descend_from(const GridMap& map, const Rect& rect, DiagonalRule rule, const
         GridPoint previous = at;
         for (std::uint32_t d = 0; d < directions; ++d) {
             const GridPoint p{at.x - kGridDirections[d].x, at.y - kGridDirections[d].y};
-            if (!rect.contains(p) || !map.passable(p)) continue;
-            const double step = step_in(map, rect, rule, p, at);
+            if (!rect.contains(p) || !costs.pass[map.index(p)]) continue;
+            const double step = step_in(map, costs, rect, rule, p, at);
             if (step == kInfinity) continue;
             const double value = static_cast<double>(from_source[rect.local(p)]) + step;
             if (value < best) {
@@ -128,6 +135,8 @@ struct HpaPathfinder::Impl {
     const HierarchicalMap* h = nullptr;
     std::uint64_t map_version = 0;
     HpaQueryOptions options{};
+    detail::CellCosts costs{};         // the hierarchy's prices (its cost profile's, or the map's)
+    GridSearchOptions cost_options{};  // the same as query options (rules + profile)
     GridPoint start{}, goal{};
     std::uint32_t sc = 0, gc = 0;
     Rect srect{}, grect{};
@@ -169,10 +178,13 @@ Status HpaPathfinder::begin(const HierarchicalMap& h, GridPoint start, GridPoint
     if (!h.built() || h.m_map == nullptr) return m_status = Status::InvalidQuery;
     const GridMap& map = *h.m_map;
     if (map.width() != h.m_width || map.height() != h.m_height || map.version() != h.m_map_version ||
-        !map.passable(start) || !map.passable(goal) || !(options.weight >= 1.0) || !std::isfinite(options.weight) ||
+        !map.contains(start) || !map.contains(goal) || !(options.weight >= 1.0) || !std::isfinite(options.weight) ||
         effective_diagonal(options.movement, options.diagonal) != h.m_diagonal || options.heuristic != Heuristic::Auto ||
-        options.penalties != nullptr || options.areas != nullptr || options.filter != nullptr || !options.layers.empty())
+        !h.matches_costs(options) || !h.versions_current())
         return m_status = Status::InvalidQuery;
+    s.costs = HierarchicalMap::Impl::costs(h, map);
+    if (!s.costs.pass[map.index(start)] || !s.costs.pass[map.index(goal)]) return m_status = Status::InvalidQuery;
+    s.cost_options = HierarchicalMap::Impl::cost_options(h);
     if (options.islands != nullptr &&
         options.islands->proves_unreachable(map, options, std::span<const GridPoint>(&start, 1),
                                             std::span<const GridPoint>(&goal, 1)))
@@ -185,7 +197,7 @@ Status HpaPathfinder::begin(const HierarchicalMap& h, GridPoint start, GridPoint
     s.goal = goal;
     const DiagonalRule diagonal = h.m_diagonal;
     s.metric = resolve_heuristic(h.m_movement, diagonal, Heuristic::Auto);
-    const auto min_cost = static_cast<double>(map.min_cost());
+    const double min_cost = s.costs.h_scale;
     m_lower_bound = min_cost * heuristic_distance(s.metric, std::abs(goal.x - start.x), std::abs(goal.y - start.y));
     if (start == goal) {
         s.trivial = true;
@@ -218,14 +230,14 @@ Status HpaPathfinder::begin(const HierarchicalMap& h, GridPoint start, GridPoint
             for (std::uint32_t id : scl.nodes) s.targets.push_back(static_cast<std::uint32_t>(node_local(srect, id)));
         if (sc == gc) s.targets.push_back(static_cast<std::uint32_t>(srect.local(goal)));
         // With tables the goal is the only target: aim at it.
-        s.start_flood.run(map, {scl.x0, scl.y0, scl.w, scl.h}, diagonal, false, start, s.targets,
+        s.start_flood.run(map, s.costs, {scl.x0, scl.y0, scl.w, scl.h}, diagonal, false, start, s.targets,
                           tables ? &goal : nullptr);
         m_insertion_expanded += s.start_flood.stats().expanded;
     }
     if (!tables) {
         s.targets.clear();
         for (std::uint32_t id : gcl.nodes) s.targets.push_back(static_cast<std::uint32_t>(node_local(grect, id)));
-        s.goal_flood.run(map, {gcl.x0, gcl.y0, gcl.w, gcl.h}, diagonal, true, goal, s.targets);
+        s.goal_flood.run(map, s.costs, {gcl.x0, gcl.y0, gcl.w, gcl.h}, diagonal, true, goal, s.targets);
         m_insertion_expanded += s.goal_flood.stats().expanded;
     }
     for (std::size_t i = 0; i < sk; ++i) {
@@ -274,7 +286,7 @@ Status HpaPathfinder::step(std::uint64_t slice_expansions) {
     const HierarchicalMap& h = *s.h;
     // The hierarchy must not have been rebuilt or repaired, nor its map changed, between slices.
     if (!h.built() || h.m_map == nullptr || h.m_map_version != s.map_version || h.m_map->version() != s.map_version ||
-        (!s.trivial && h.node_bound() + 1 != s.goal_id)) {
+        !h.versions_current() || (!s.trivial && h.node_bound() + 1 != s.goal_id)) {
         s.heap.clear();
         s.h = nullptr;
         return m_status = Status::InvalidQuery;
@@ -408,7 +420,7 @@ void HpaPathfinder::write_path() {
         const HierarchicalMap::Node& first = nodes[path[1]];
         if (tables) {
             out.cells.push_back(start);
-            descend_to(map, s.srect, diagonal, s.start_table + first.slot * s.scells, start, GridPoint{first.x, first.y},
+            descend_to(map, s.costs, s.srect, diagonal, s.start_table + first.slot * s.scells, start, GridPoint{first.x, first.y},
                        out.cells);
         } else {
             append_from_start_flood(GridPoint{first.x, first.y});
@@ -428,7 +440,7 @@ void HpaPathfinder::write_path() {
         }
         const HierarchicalMap::Node& last = nodes[path[path.size() - 2]];
         if (tables) {
-            descend_from(map, s.grect, diagonal, s.goal_table + last.slot * s.gcells, GridPoint{last.x, last.y}, goal,
+            descend_from(map, s.costs, s.grect, diagonal, s.goal_table + last.slot * s.gcells, GridPoint{last.x, last.y}, goal,
                          out.cells);
         } else {
             for (std::uint32_t n = s.goal_flood.parent(s.goal_flood.local(GridPoint{last.x, last.y})); n != search::kNoNode;
@@ -437,28 +449,23 @@ void HpaPathfinder::write_path() {
         }
     }
     // Edge and table distances are floats: the exact cost is summed from the cells.
-    out.cost = grid_path_cost(map, out);
+    out.cost = query_path_cost(map, out.cells, s.cost_options);
     m_abstract_cost = out.cost;
     if (s.options.refine) refine(h, out);
     if (s.options.smooth) {
         SmoothingOptions smoothing;
         smoothing.movement = h.m_movement;
         smoothing.diagonal = diagonal;
-        smooth_path(map, out, smoothing);
+        smooth_path(map, out, smoothing, s.cost_options);
     }
     m_cost = out.cost;
 }
 
 Status HpaPathfinder::finish(GridPath& out) const {
-    if (m_status == Status::Found && m_impl) {
-        out.cells.assign(m_impl->result.cells.begin(), m_impl->result.cells.end());
-        out.cost = m_impl->result.cost;
-        reduce_path(out, m_impl->options.detail);
-    } else {
-        out.cells.clear();
-        out.cost = kInfinity;
-    }
-    return m_status;
+    const Impl* s = m_impl.get();  // never null once a query was found
+    return detail::write_result(m_status, s != nullptr ? s->result.cost : kInfinity,
+                                s != nullptr ? s->options.detail : PathDetail::Cells, out,
+                                [&](std::vector<GridPoint>& cells) { cells.assign(s->result.cells.begin(), s->result.cells.end()); });
 }
 
 Status HpaPathfinder::find_path(const HierarchicalMap& h, GridPoint start, GridPoint goal, const HpaQueryOptions& options,
@@ -480,16 +487,14 @@ void HpaPathfinder::refine(const HierarchicalMap& h, GridPath& out) {
     const GridMap& map = *h.m_map;
     std::vector<GridPoint>& cells = out.cells;
     const std::size_t window = static_cast<std::size_t>(std::max(8, 2 * h.m_options.cluster_size));
-    GridSearchOptions local;
-    local.movement = h.m_movement;
-    local.diagonal = h.m_diagonal;
+    GridSearchOptions local = s.cost_options;  // the rules and the hierarchy's cost profile
     local.budget.max_expansions = 4 * window * window;
     const bool use_jps = h.m_movement == Movement::Eight && h.m_diagonal == DiagonalRule::NoCornerCutting &&
-                         !map.has_terrain_costs();
-    const auto min_cost = static_cast<double>(map.min_cost());
+                         !map.has_terrain_costs() && !h.m_profiled;
+    const double min_cost = s.costs.h_scale;
     const auto segment_cost = [&](std::size_t from, std::size_t to) {
         double cost = 0.0;
-        for (std::size_t i = from; i < to; ++i) cost += step_cost(map, cells[i], cells[i + 1]);
+        for (std::size_t i = from; i < to; ++i) cost += query_step_cost(map, cells[i], cells[i + 1], local);
         return cost;
     };
     bool improved = false;
@@ -520,7 +525,7 @@ void HpaPathfinder::refine(const HierarchicalMap& h, GridPath& out) {
         if (end + 1 >= cells.size()) break;
         pos += std::max<std::size_t>(1, (end - pos) / 2);
     }
-    if (improved) out.cost = grid_path_cost(map, out);
+    if (improved) out.cost = query_path_cost(map, cells, local);
 }
 
 }  // namespace gameplan::path

@@ -12,6 +12,7 @@ void PenaltyLayer::reset(const GridMap& map) {
     m_values.assign(map.node_bound(), 0.0f);
     m_marked.assign(map.node_bound(), 0);
     m_touched.clear();
+    ++m_version;
 }
 
 float PenaltyLayer::at(GridPoint p) const noexcept { return inside(p) ? m_values[node(p)] : 0.0f; }
@@ -31,6 +32,7 @@ bool PenaltyLayer::set(GridPoint p, float penalty) noexcept {
         return false;  // bad_alloc growing the touched list
     }
     m_values[n] = penalty;
+    ++m_version;
     return true;
 }
 
@@ -45,6 +47,7 @@ bool PenaltyLayer::add(GridPoint p, float delta) noexcept {
         return false;
     }
     m_values[n] = value;
+    ++m_version;
     return true;
 }
 
@@ -54,6 +57,7 @@ void PenaltyLayer::clear() noexcept {
         m_marked[n] = 0;
     }
     m_touched.clear();
+    ++m_version;
 }
 
 bool PenaltyLayer::scale(float factor, float floor) noexcept {
@@ -62,6 +66,7 @@ bool PenaltyLayer::scale(float factor, float floor) noexcept {
         const float value = m_values[n] * factor;
         m_values[n] = value < floor ? 0.0f : value;
     }
+    ++m_version;
     return true;
 }
 

@@ -9,21 +9,64 @@ namespace gameplan::path {
 
 namespace {
 
+// Prices of entering cells as the walker reads them (padded indices). `open(n)`: the cell may be entered
+// (also what the diagonal rule asks of a diagonal's side cells); `step(from, to, length)`: the cost of
+// the step. With kReversed the costs are those of walking the result backwards (b -> a): each step
+// costs the cell it leaves. Smoothing's backward pass runs on a reversed path and needs them.
+struct UniformPrices {
+    const std::uint8_t* pass;
+    static constexpr bool kPriced = false;
+    [[nodiscard]] bool open(std::int64_t n) const noexcept { return pass[n] != 0; }
+    [[nodiscard]] double step(std::int64_t, std::int64_t, double length) const noexcept { return length; }
+};
+template <bool kReversed>
+struct TerrainPrices {
+    const std::uint8_t* pass;
+    const std::uint32_t* terrain;
+    static constexpr bool kPriced = true;
+    [[nodiscard]] bool open(std::int64_t n) const noexcept { return pass[n] != 0; }
+    [[nodiscard]] double step(std::int64_t from, std::int64_t to, double length) const noexcept {
+        return length * static_cast<double>(terrain[kReversed ? from : to]);
+    }
+};
+// The per-query costs of a GridSearchOptions (areas, filter, penalties, layers): a forbidden cell
+// counts as blocked; entering c costs length x terrain(c) x multiplier(area(c)) + weighted layers,
+// summed in the order query_step_cost sums them.
+template <bool kReversed>
+struct QueryPrices {
+    const std::uint8_t* pass;
+    const std::uint32_t* terrain;  // null on a uniform map
+    const std::uint8_t* area;      // null: every cell in area 0
+    const AreaFilter* filter;      // null: every area allowed at multiplier 1
+    const GridSearchOptions* options;
+    static constexpr bool kPriced = true;
+    [[nodiscard]] std::uint32_t area_of(std::int64_t n) const noexcept { return area != nullptr ? area[n] : 0u; }
+    [[nodiscard]] bool open(std::int64_t n) const noexcept {
+        return pass[n] != 0 && (filter == nullptr || !filter->forbidden(area_of(n)));
+    }
+    [[nodiscard]] double step(std::int64_t from, std::int64_t to, double length) const noexcept {
+        const std::int64_t n = kReversed ? from : to;
+        double cost = length * (terrain != nullptr ? static_cast<double>(terrain[n]) : 1.0);
+        if (filter != nullptr) cost *= filter->multiplier(area_of(n));
+        const auto cell = static_cast<std::size_t>(n);
+        if (options->penalties != nullptr) cost += options->penalty_weight * static_cast<double>(options->penalties->data()[cell]);
+        for (const CostLayer& layer : options->layers)
+            if (layer.layer != nullptr) cost += layer.weight * static_cast<double>(layer.layer->data()[cell]);
+        return cost;
+    }
+};
+
 // Walks the taut grid segment from a to b (see smoothing.hpp), calling emit(cell) for every cell after
-// a and adding step costs to `cost`. Returns false as soon as neither allowed move is legal.
+// a and adding step costs (at `prices`) to `cost`. Returns false as soon as neither allowed move is legal.
 //
 // 8-connected: n = max(|dx|, |dy|) steps, m = min(|dx|, |dy|) of them diagonal. At step i the line's
 // minor coordinate is round(i m / n) (halves up); the walker prefers the diagonal while it is behind
 // that, the straight step otherwise, and takes the other move when the preferred one is illegal or
 // used up. 4-connected: |dx| + |dy| unit steps, preferring the axis whose next grid line the real
 // segment crosses first (major axis on a tie). Either way the walk has the minimum length.
-//
-// With kReversed the costs are those of walking the result backwards (b -> a): each step costs the
-// terrain of the cell it leaves. Smoothing's backward pass runs on a reversed path and needs them.
-template <bool kTerrain, bool kReversed, bool kEmit, class Emit>
-bool walk_line(const GridMap& map, GridPoint a, GridPoint b, DiagonalRule rule, double& cost, Emit&& emit) noexcept {
-    const std::uint8_t* const pass = map.passable_data().data();
-    [[maybe_unused]] const std::uint32_t* const terrain = map.cost_data().data();
+template <bool kEmit, class Prices, class Emit>
+bool walk_line(const GridMap& map, const Prices& prices, GridPoint a, GridPoint b, DiagonalRule rule, double& cost,
+               Emit&& emit) noexcept {
     const auto stride = static_cast<std::int64_t>(map.stride());
     const std::int32_t dx = b.x - a.x, dy = b.y - a.y;
     const std::int32_t sx = dx < 0 ? -1 : 1, sy = dy < 0 ? -1 : 1;
@@ -32,10 +75,6 @@ bool walk_line(const GridMap& map, GridPoint a, GridPoint b, DiagonalRule rule, 
     std::int64_t at = (a.y + 1) * stride + (a.x + 1);
     std::int32_t x = a.x, y = a.y;
     double total = 0.0;
-    const auto enter = [&](std::int64_t from, std::int64_t to) {
-        if constexpr (kTerrain) return static_cast<double>(terrain[kReversed ? from : to]);
-        else return 1.0;
-    };
 
     if (rule == DiagonalRule::Never) {
         std::int64_t ix = 0, iy = 0;
@@ -43,14 +82,14 @@ bool walk_line(const GridMap& map, GridPoint a, GridPoint b, DiagonalRule rule, 
             // The real segment crosses the next vertical grid line at t = (2 ix + 1) / (2 adx), the next
             // horizontal one at (2 iy + 1) / (2 ady); go along x first when that comes first (or ties).
             const bool x_first = iy == ady || (ix < adx && (2 * ix + 1) * ady <= (2 * iy + 1) * adx);
-            const bool x_ok = ix < adx && pass[at + step_x], y_ok = iy < ady && pass[at + step_y];
+            const bool x_ok = ix < adx && prices.open(at + step_x), y_ok = iy < ady && prices.open(at + step_y);
             bool along_x;
             if (x_first ? x_ok : !y_ok) along_x = true;
             else if (y_ok) along_x = false;
             else return false;
             if (along_x && !x_ok) return false;
             const std::int64_t next = at + (along_x ? step_x : step_y);
-            total += enter(at, next);
+            total += prices.step(at, next, 1.0);
             at = next;
             if (along_x) {
                 ++ix;
@@ -80,16 +119,16 @@ bool walk_line(const GridMap& map, GridPoint a, GridPoint b, DiagonalRule rule, 
         const std::int64_t straights_left = (n - i + 1) - (m - taken);
         const bool want_diagonal = wanted > taken;
         const std::int64_t diagonal_to = at + major + minor, straight_to = at + major;
-        const bool diagonal_ok = taken < m && pass[diagonal_to] &&
-                                 diagonal_allowed(rule, pass[at + step_x] != 0, pass[at + step_y] != 0);
-        const bool straight_ok = straights_left > 0 && pass[straight_to];
+        const bool diagonal_ok = taken < m && prices.open(diagonal_to) &&
+                                 diagonal_allowed(rule, prices.open(at + step_x), prices.open(at + step_y));
+        const bool straight_ok = straights_left > 0 && prices.open(straight_to);
         bool diagonal;
         if (want_diagonal ? diagonal_ok : !straight_ok) diagonal = true;
         else if (straight_ok) diagonal = false;
         else return false;
         if (diagonal && !diagonal_ok) return false;
         const std::int64_t next = diagonal ? diagonal_to : straight_to;
-        total += (diagonal ? kDiagonalStep : 1.0) * enter(at, next);
+        total += prices.step(at, next, diagonal ? kDiagonalStep : 1.0);
         at = next;
         if (diagonal) ++taken;
         if constexpr (kEmit) {
@@ -107,21 +146,35 @@ bool walk_line(const GridMap& map, GridPoint a, GridPoint b, DiagonalRule rule, 
     return true;
 }
 
+// Calls visit(prices) with the prices of `map` (and of `query`'s per-query costs when not null), in
+// the direction `reversed` asks for.
+template <class Visit>
+decltype(auto) with_prices(const GridMap& map, const GridSearchOptions* query, bool reversed, Visit&& visit) noexcept {
+    const std::uint8_t* pass = map.passable_data().data();
+    const std::uint32_t* terrain = map.has_terrain_costs() ? map.cost_data().data() : nullptr;
+    if (query != nullptr) {
+        const std::uint8_t* area = query->filter != nullptr && query->areas != nullptr ? query->areas->data().data() : nullptr;
+        if (reversed) return visit(QueryPrices<true>{pass, terrain, area, query->filter, query});
+        return visit(QueryPrices<false>{pass, terrain, area, query->filter, query});
+    }
+    if (terrain == nullptr) return visit(UniformPrices{pass});
+    if (reversed) return visit(TerrainPrices<true>{pass, terrain});
+    return visit(TerrainPrices<false>{pass, terrain});
+}
+
 template <class Emit>
 bool walk_grid_line(const GridMap& map, GridPoint a, GridPoint b, DiagonalRule rule, double& cost, Emit&& emit,
-                    bool reversed = false) noexcept {
-    const bool terrain = map.has_terrain_costs();
-    if (!terrain) return walk_line<false, false, true>(map, a, b, rule, cost, emit);
-    return reversed ? walk_line<true, true, true>(map, a, b, rule, cost, emit)
-                    : walk_line<true, false, true>(map, a, b, rule, cost, emit);
+                    bool reversed = false, const GridSearchOptions* query = nullptr) noexcept {
+    return with_prices(map, query, reversed,
+                       [&](const auto& prices) { return walk_line<true>(map, prices, a, b, rule, cost, emit); });
 }
 
 // The same walk without emitting cells (a line-of-sight test that also prices the segment).
-bool test_grid_line(const GridMap& map, GridPoint a, GridPoint b, DiagonalRule rule, double& cost, bool reversed) noexcept {
+bool test_grid_line(const GridMap& map, GridPoint a, GridPoint b, DiagonalRule rule, double& cost, bool reversed,
+                    const GridSearchOptions* query = nullptr) noexcept {
     const auto none = [](GridPoint) {};
-    if (!map.has_terrain_costs()) return walk_line<false, false, false>(map, a, b, rule, cost, none);
-    return reversed ? walk_line<true, true, false>(map, a, b, rule, cost, none)
-                    : walk_line<true, false, false>(map, a, b, rule, cost, none);
+    return with_prices(map, query, reversed,
+                       [&](const auto& prices) { return walk_line<false>(map, prices, a, b, rule, cost, none); });
 }
 
 double step_cost_between(const GridMap& map, GridPoint from, GridPoint to) noexcept {
@@ -190,11 +243,12 @@ std::size_t farthest_reachable(const std::vector<GridPoint>& cells, std::size_t 
 
 // Returns the number of shortcuts spliced in.
 std::size_t pull_strings(const GridMap& map, std::vector<GridPoint>& cells, DiagonalRule rule, std::uint32_t lookahead,
-                         bool reversed) noexcept {
+                         bool reversed, const GridSearchOptions* query) noexcept {
     const std::size_t n = cells.size();
     if (n < 3) return 0;
-    const bool terrain = map.has_terrain_costs();
+    const bool priced = map.has_terrain_costs() || query != nullptr;
     const auto step_cost = [&](GridPoint from, GridPoint to) {
+        if (query != nullptr) return reversed ? query_step_cost(map, to, from, *query) : query_step_cost(map, from, to, *query);
         return reversed ? step_cost_between(map, to, from) : step_cost_between(map, from, to);
     };
     // Invariant: write <= anchor. A grid line has at most as many cells as any path between its ends,
@@ -209,8 +263,8 @@ std::size_t pull_strings(const GridMap& map, std::vector<GridPoint>& cells, Diag
             const std::size_t length = rule == DiagonalRule::Never ? adx + ady : std::max(adx, ady);
             if (write + length > j) return false;  // never with a legal input path (see the invariant)
             double line = 0.0;
-            if (!test_grid_line(map, from, cells[j], rule, line, reversed)) return false;
-            if (!terrain) return true;
+            if (!test_grid_line(map, from, cells[j], rule, line, reversed, query)) return false;
+            if (!priced) return true;
             double stretch = 0.0;
             for (std::size_t i = anchor + 1; i <= j; ++i) stretch += step_cost(cells[i - 1], cells[i]);
             return line <= stretch * (1.0 + 1e-12);
@@ -226,7 +280,7 @@ std::size_t pull_strings(const GridMap& map, std::vector<GridPoint>& cells, Diag
         }
         const GridPoint target = cells[best];
         double unused = 0.0;
-        (void)walk_grid_line(map, from, target, rule, unused, [&](GridPoint p) { cells[++write] = p; }, reversed);
+        (void)walk_grid_line(map, from, target, rule, unused, [&](GridPoint p) { cells[++write] = p; }, reversed, query);
         anchor = best;
         ++shortcuts;
     }
@@ -258,23 +312,41 @@ double grid_path_cost(const GridMap& map, const GridPath& path) noexcept {
     return cost;
 }
 
-void smooth_path(const GridMap& map, GridPath& path, const SmoothingOptions& options) noexcept {
+namespace {
+void smooth(const GridMap& map, GridPath& path, const SmoothingOptions& options, const GridSearchOptions* query) noexcept {
     std::vector<GridPoint>& cells = path.cells;
-    if (cells.size() < 3) return;
+    if (cells.size() < 3) {
+        if (query != nullptr) path.cost = query_path_cost(map, cells, *query);
+        return;
+    }
     const DiagonalRule rule = effective_diagonal(options.movement, options.diagonal);
-    const std::size_t shortcuts = pull_strings(map, cells, rule, options.lookahead, false);
+    const std::size_t shortcuts = pull_strings(map, cells, rule, options.lookahead, false, query);
     if (options.backward_pass && shortcuts > 0) {
         // Greedy pulling leaves each shortcut's far end hugging the old path; pulling again from the
         // goal's side straightens those ends.
         std::reverse(cells.begin(), cells.end());
-        pull_strings(map, cells, rule, options.lookahead, true);
+        pull_strings(map, cells, rule, options.lookahead, true, query);
         std::reverse(cells.begin(), cells.end());
     }
-    path.cost = grid_path_cost(map, path);
+    path.cost = query != nullptr ? query_path_cost(map, cells, *query) : grid_path_cost(map, path);
+}
+}  // namespace
+
+void smooth_path(const GridMap& map, GridPath& path, const SmoothingOptions& options) noexcept {
+    smooth(map, path, options, nullptr);
 }
 
-bool line_of_sight(const GridMap& map, GridPoint a, GridPoint b, Movement movement, DiagonalRule rule) noexcept {
-    const std::uint8_t* pass = map.passable_data().data();
+void smooth_path(const GridMap& map, GridPath& path, const SmoothingOptions& options, const GridSearchOptions& costs) noexcept {
+    if (costs.filter == nullptr && costs.penalties == nullptr && costs.layers.empty()) return smooth(map, path, options, nullptr);
+    GridSearchOptions query = costs;  // the per-query costs of `costs` under the rules of `options`
+    query.movement = options.movement;
+    query.diagonal = options.diagonal;
+    smooth(map, path, options, &query);
+}
+
+namespace {
+template <class Open>
+bool sight(const GridMap& map, GridPoint a, GridPoint b, Movement movement, DiagonalRule rule, Open&& open) noexcept {
     const auto stride = static_cast<std::int64_t>(map.stride());
     const auto index = [&](std::int32_t x, std::int32_t y) { return static_cast<std::size_t>((y + 1) * stride + (x + 1)); };
     DiagonalRule corner = effective_diagonal(movement, rule);
@@ -283,7 +355,7 @@ bool line_of_sight(const GridMap& map, GridPoint a, GridPoint b, Movement moveme
     const std::int32_t sx = dx < 0 ? -1 : 1, sy = dy < 0 ? -1 : 1;
     const std::int64_t adx = std::abs(dx), ady = std::abs(dy);
     std::int32_t x = a.x, y = a.y;
-    if (!pass[index(x, y)]) return false;
+    if (!open(index(x, y))) return false;
     std::int64_t ix = 0, iy = 0;
     while (ix < adx || iy < ady) {
         // The segment crosses the vertical grid line after ix column steps at t = (ix + 1/2) / adx and
@@ -296,15 +368,31 @@ bool line_of_sight(const GridMap& map, GridPoint a, GridPoint b, Movement moveme
             y += sy;
             ++iy;
         } else {  // through a grid vertex: the two cells touched there must satisfy the diagonal rule
-            if (!diagonal_allowed(corner, pass[index(x + sx, y)] != 0, pass[index(x, y + sy)] != 0)) return false;
+            if (!diagonal_allowed(corner, open(index(x + sx, y)), open(index(x, y + sy)))) return false;
             x += sx;
             y += sy;
             ++ix;
             ++iy;
         }
-        if (!pass[index(x, y)]) return false;
+        if (!open(index(x, y))) return false;
     }
     return true;
+}
+}  // namespace
+
+bool line_of_sight(const GridMap& map, GridPoint a, GridPoint b, Movement movement, DiagonalRule rule) noexcept {
+    const std::uint8_t* pass = map.passable_data().data();
+    return sight(map, a, b, movement, rule, [&](std::size_t n) { return pass[n] != 0; });
+}
+
+bool line_of_sight(const GridMap& map, GridPoint a, GridPoint b, const GridSearchOptions& options) noexcept {
+    const std::uint8_t* pass = map.passable_data().data();
+    const AreaFilter* filter = options.filter;
+    if (filter == nullptr) return sight(map, a, b, options.movement, options.diagonal, [&](std::size_t n) { return pass[n] != 0; });
+    const std::uint8_t* area = options.areas != nullptr ? options.areas->data().data() : nullptr;
+    return sight(map, a, b, options.movement, options.diagonal, [&](std::size_t n) {
+        return pass[n] != 0 && !filter->forbidden(area != nullptr ? area[n] : 0u);
+    });
 }
 
 double euclidean_distance(GridPoint a, GridPoint b) noexcept {

@@ -3,6 +3,7 @@
 #include <gameplan/path/smoothing.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -27,6 +28,32 @@ Status ThetaStar::find_path(const GridMap& map, GridPoint start, GridPoint goal,
     out.cells.clear();
     out.cost = kInfinity;
     if (map.empty() || !map.passable(start) || !map.passable(goal) || map.has_terrain_costs()) return Status::InvalidQuery;
+    // Areas: forbidden cells block; the allowed areas on the map must share one multiplier.
+    const std::uint8_t* area = nullptr;
+    std::uint64_t forbidden = 0;
+    double multiplier = 1.0;
+    if (options.filter != nullptr) {
+        if (options.areas != nullptr && !options.areas->matches(map)) return Status::InvalidQuery;
+        area = options.areas != nullptr ? options.areas->data().data() : nullptr;
+        forbidden = options.filter->forbidden_mask();
+        const std::uint64_t present = options.areas != nullptr ? options.areas->present() : 1u;
+        bool any = false;
+        for (std::uint64_t allowed = present & ~forbidden; allowed != 0; allowed &= allowed - 1) {
+            const double m = options.filter->multiplier(static_cast<std::uint32_t>(std::countr_zero(allowed)));
+            if (any && m != multiplier) return Status::InvalidQuery;
+            multiplier = m;
+            any = true;
+        }
+    }
+    const auto forbidden_at = [&](std::uint32_t node) {
+        return forbidden != 0 && ((forbidden >> (area != nullptr ? area[node] : 0u)) & 1u) != 0;
+    };
+    if (forbidden_at(map.index(start)) || forbidden_at(map.index(goal))) return Status::InvalidQuery;
+    GridSearchOptions sight;  // line of sight under the rule and the filter
+    sight.movement = options.movement;
+    sight.diagonal = options.diagonal;
+    sight.areas = options.areas;
+    sight.filter = forbidden != 0 ? options.filter : nullptr;
     if (m_state.size() < map.node_bound()) reserve(map, 0);
     search::advance_generation(m_generation, [&] {
         for (State& s : m_state) s.stamp = search::kUnvisitedStamp;
@@ -34,14 +61,15 @@ Status ThetaStar::find_path(const GridMap& map, GridPoint start, GridPoint goal,
     m_heap.clear();
 
     const DiagonalRule rule = effective_diagonal(options.movement, options.diagonal);
-    const std::uint8_t* const pass = map.passable_data().data();
+    const std::uint8_t* const passable = map.passable_data().data();
+    const auto pass = [&](std::uint32_t node) { return passable[node] != 0 && !forbidden_at(node); };
     const std::uint32_t stride = map.stride();
     m_stride = stride;
     m_width = map.width();
     const std::uint32_t open = search::open_stamp(m_generation), closed = search::closed_stamp(m_generation);
     const std::uint32_t start_node = map.index(start), goal_node = map.index(goal);
     const auto point = [&](std::uint32_t node) { return map.point(node); };
-    const auto heuristic = [&](GridPoint p) { return euclidean_distance(p, goal); };
+    const auto heuristic = [&](GridPoint p) { return multiplier * euclidean_distance(p, goal); };
     std::uint32_t sequence = 0;
 
     const double h0 = heuristic(start);
@@ -77,11 +105,11 @@ Status ThetaStar::find_path(const GridMap& map, GridPoint start, GridPoint goal,
             double g_next;
             std::uint32_t via;
             ++m_los_checks;
-            if (line_of_sight(map, parent_point, p, options.movement, rule)) {
-                g_next = g_parent + euclidean_distance(parent_point, p);
+            if (line_of_sight(map, parent_point, p, sight)) {
+                g_next = g_parent + multiplier * euclidean_distance(parent_point, p);
                 via = parent;
             } else {
-                g_next = g_here + step;
+                g_next = g_here + multiplier * step;
                 via = node;
             }
             if (s.stamp == open) {
@@ -98,17 +126,17 @@ Status ThetaStar::find_path(const GridMap& map, GridPoint start, GridPoint goal,
         };
 
         const std::uint32_t up = node - stride, down = node + stride;
-        const bool pass_up = pass[up] != 0, pass_down = pass[down] != 0;
-        const bool pass_left = pass[node - 1] != 0, pass_right = pass[node + 1] != 0;
+        const bool pass_up = pass(up), pass_down = pass(down);
+        const bool pass_left = pass(node - 1), pass_right = pass(node + 1);
         if (pass_up) relax(up, 1.0);
         if (pass_down) relax(down, 1.0);
         if (pass_left) relax(node - 1, 1.0);
         if (pass_right) relax(node + 1, 1.0);
         if (rule != DiagonalRule::Never) {
-            if (pass[up - 1] && diagonal_allowed(rule, pass_up, pass_left)) relax(up - 1, kDiagonalStep);
-            if (pass[up + 1] && diagonal_allowed(rule, pass_up, pass_right)) relax(up + 1, kDiagonalStep);
-            if (pass[down - 1] && diagonal_allowed(rule, pass_down, pass_left)) relax(down - 1, kDiagonalStep);
-            if (pass[down + 1] && diagonal_allowed(rule, pass_down, pass_right)) relax(down + 1, kDiagonalStep);
+            if (pass(up - 1) && diagonal_allowed(rule, pass_up, pass_left)) relax(up - 1, kDiagonalStep);
+            if (pass(up + 1) && diagonal_allowed(rule, pass_up, pass_right)) relax(up + 1, kDiagonalStep);
+            if (pass(down - 1) && diagonal_allowed(rule, pass_down, pass_left)) relax(down - 1, kDiagonalStep);
+            if (pass(down + 1) && diagonal_allowed(rule, pass_down, pass_right)) relax(down + 1, kDiagonalStep);
         }
     }
     if (status != Status::Found) return status;
@@ -123,7 +151,7 @@ Status ThetaStar::find_path(const GridMap& map, GridPoint start, GridPoint goal,
     }
     double cost = 0.0;
     for (std::size_t i = 1; i < out.cells.size(); ++i) cost += euclidean_distance(out.cells[i - 1], out.cells[i]);
-    out.cost = cost;
+    out.cost = multiplier * cost;
     return Status::Found;
 }
 

@@ -1,8 +1,9 @@
 // Area types, per-query filters and weighted cost layers in GridPathfinder (area_filter.hpp): A* and
 // Dijkstra against an independent reference Dijkstra written here over the combined cost function, on
 // random maps with terrain, random areas, filters and layers, every diagonal rule; JPS and JPS+ refusing
-// per-query costs; distance fields, nearest targets and the request queue honouring them; HPA* refusing
-// them.
+// per-query costs; distance fields, nearest targets and the request queue honouring them; HPA* built
+// for a cost profile (and repaired after layer and area changes), Theta* with forbidden areas, and
+// smoothing with filters and layers, each against the same reference.
 #include <gameplan/path/area_filter.hpp>
 #include <gameplan/path/distance_field.hpp>
 #include <gameplan/path/fog.hpp>
@@ -12,11 +13,15 @@
 #include <gameplan/path/jps_plus.hpp>
 #include <gameplan/path/penalty_layer.hpp>
 #include <gameplan/path/request_queue.hpp>
+#include <gameplan/path/smoothing.hpp>
+#include <gameplan/path/theta_star.hpp>
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <functional>
+#include <string>
 #include <limits>
 #include <queue>
 #include <random>
@@ -601,28 +606,391 @@ TEST(AreaSearches, LayerUpdatesDuringQueueProcessing) {
     EXPECT_EQ(got->path.cost, want.cost);
 }
 
-TEST(AreaSearches, HierarchicalSearchRefusesPerQueryCosts) {
-    GridMap map;
+// Options carrying the scene's per-query costs under a rule.
+GridSearchOptions costs_of(Scene& s, Movement movement, DiagonalRule rule) {
+    GridSearchOptions o;
+    o.movement = movement;
+    o.diagonal = rule;
+    o.areas = &s.areas;
+    o.filter = &s.filter;
+    o.layers = s.cost_layers;
+    return o;
+}
+
+HpaQueryOptions hpa_query(const GridSearchOptions& costs) {
+    HpaQueryOptions q;
+    static_cast<GridSearchOptions&>(q) = costs;
+    return q;
+}
+
+struct RuleCase {
+    Movement movement;
+    DiagonalRule diagonal;
+};
+constexpr RuleCase kRuleCases[] = {{Movement::Eight, DiagonalRule::NoCornerCutting},
+                                   {Movement::Eight, DiagonalRule::OneObstacle},
+                                   {Movement::Eight, DiagonalRule::Always},
+                                   {Movement::Four, DiagonalRule::NoCornerCutting}};
+
+TEST(AreaSearches, HierarchicalSearchHonoursItsCostProfile) {
+    // HPA* built for a cost profile (random multipliers, forbidden areas, one random layer): every path
+    // is legal under the reference's rules (never in a forbidden area), costs what the reference says
+    // it costs, never less than the reference optimum and at most the reported bound above it; NoPath
+    // exactly when the reference finds none.
+    std::mt19937 rng(4242);
+    HpaPathfinder finder;
+    GridPath path;
+    int found = 0, no_path = 0;
+    double worst = 0.0, worst_refined = 0.0;
+    for (int round = 0; round < 60; ++round) {
+        Scene s;
+        const int w = 10 + int(rng() % 24), h = 10 + int(rng() % 18);
+        build(s, rng, w, h, round % 2 == 1, 2 + int(rng() % 4), 1);
+        if (HasFatalFailure()) return;
+        const RuleCase rule = kRuleCases[round % 4];
+        const GridSearchOptions costs = costs_of(s, rule.movement, rule.diagonal);
+        HierarchyOptions options;
+        options.cluster_size = std::vector<int>{3, 4, 6, 8}[rng() % 4];
+        options.distance_tables = rng() % 3 != 0;
+        options.prune_implied_edges = rng() % 2 == 0;
+        options.entrance_spacing = rng() % 2 == 0 ? 3 : 0;
+        HierarchicalMap hierarchy;
+        ASSERT_EQ(hierarchy.build(s.map, costs, options), HierarchyBuild::Ok);
+        ASSERT_TRUE(hierarchy.has_cost_profile());
+        for (int q = 0; q < 14; ++q) {
+            const GridPoint a{int(rng() % std::uint32_t(w)), int(rng() % std::uint32_t(h))};
+            const GridPoint b{int(rng() % std::uint32_t(w)), int(rng() % std::uint32_t(h))};
+            HpaQueryOptions query = hpa_query(costs);
+            query.refine = q % 3 != 0;
+            query.smooth = q % 2 == 1;
+            const Status status = finder.find_path(hierarchy, a, b, query, path);
+            if (!s.world.open(a.x, a.y) || !s.world.open(b.x, b.y)) {
+                EXPECT_EQ(status, Status::InvalidQuery);
+                continue;
+            }
+            const double optimal = s.world.distance(a.x, a.y, b.x, b.y, rule.movement, rule.diagonal);
+            if (optimal == kInf) {
+                EXPECT_EQ(status, Status::NoPath) << "round " << round;
+                ++no_path;
+                continue;
+            }
+            ASSERT_EQ(status, Status::Found) << "round " << round << " query " << q;
+            ++found;
+            const double eps = 1e-9 * std::max(1.0, optimal);
+            const double walked = path_cost(s.world, path, rule.movement, rule.diagonal);
+            ASSERT_FALSE(std::isnan(walked)) << "illegal or forbidden step, round " << round << " query " << q;
+            EXPECT_NEAR(walked, path.cost, eps);
+            EXPECT_GE(path.cost, optimal - eps) << "round " << round;
+            EXPECT_LE(finder.lower_bound(), optimal + eps);
+            EXPECT_LE(path.cost, optimal * (1.0 + finder.suboptimality_bound()) + eps);
+            EXPECT_EQ(path.cells.front(), a);
+            EXPECT_EQ(path.cells.back(), b);
+            if (optimal > 0) worst = std::max(worst, path.cost / optimal - 1.0);
+            if (optimal > 0 && query.refine) worst_refined = std::max(worst_refined, path.cost / optimal - 1.0);
+        }
+    }
+    EXPECT_GT(found, 250);
+    EXPECT_GT(no_path, 20);
+    std::printf("[ HPA* cost profiles ] %d found, %d unreachable, worst suboptimality %.2f%% (refined %.2f%%)\n", found,
+                no_path, 100 * worst, 100 * worst_refined);
+}
+
+// The abstract graph of `h` equals that of a fresh build for the same map and profile.
+void expect_same_graph(const HierarchicalMap& h, const HierarchicalMap& fresh, const std::string& context) {
+    std::vector<GridPoint> na, nb;
+    h.node_cells(na);
+    fresh.node_cells(nb);
+    ASSERT_EQ(na, nb) << context;
+    std::vector<AbstractEdgeView> ea, eb;
+    h.edges(ea);
+    fresh.edges(eb);
+    ASSERT_EQ(ea.size(), eb.size()) << context;
+    for (std::size_t i = 0; i < ea.size(); ++i) ASSERT_EQ(ea[i], eb[i]) << context << " edge " << i;
+}
+
+TEST(AreaSearches, HierarchyRepairAfterLayerAndAreaChangesEqualsFreshBuild) {
+    std::mt19937 rng(9001);
+    HpaPathfinder finder, fresh_finder;
+    GridPath path, fresh_path;
+    for (int round = 0; round < 8; ++round) {
+        Scene s;
+        const int w = 24 + int(rng() % 12), h = 20 + int(rng() % 10);
+        build(s, rng, w, h, round % 2 == 0, 3, 1);
+        if (HasFatalFailure()) return;
+        const RuleCase rule = kRuleCases[round % 4];
+        const GridSearchOptions costs = costs_of(s, rule.movement, rule.diagonal);
+        HierarchyOptions options;
+        options.cluster_size = round < 4 ? 5 : 8;
+        options.distance_tables = round % 3 != 2;
+        HierarchicalMap hierarchy;
+        ASSERT_EQ(hierarchy.build(s.map, costs, options), HierarchyBuild::Ok);
+        for (int change = 0; change < 6; ++change) {
+            // A blob of layer changes (and now and then an area change), then one repair of its cells.
+            std::vector<GridPoint> changed;
+            const GridPoint centre{int(rng() % std::uint32_t(w)), int(rng() % std::uint32_t(h))};
+            for (int dy = -1; dy <= 1; ++dy)
+                for (int dx = -1; dx <= 1; ++dx) {
+                    const GridPoint p{centre.x + dx, centre.y + dy};
+                    if (p.x < 0 || p.y < 0 || p.x >= w || p.y >= h) continue;
+                    const std::size_t i = std::size_t(p.y * w + p.x);
+                    if (change % 3 == 2 && dx == 0 && dy == 0) {
+                        const int area = int(rng() % 3);
+                        ASSERT_TRUE(s.areas.set(p, std::uint32_t(area)));
+                        s.world.area[i] = area;
+                    } else {
+                        const auto v = static_cast<float>(rng() % 12) / 2.0f;
+                        ASSERT_TRUE(s.layers[0].set(p, v));
+                        s.world.layer[0][i] = double(v);
+                    }
+                    changed.push_back(p);
+                }
+            const std::string context = "round " + std::to_string(round) + " change " + std::to_string(change);
+            // Before the repair the hierarchy is stale: queries are refused.
+            GridPoint a{0, 0};
+            while (!s.world.open(a.x, a.y) && a.x + 1 < w) ++a.x;
+            if (s.world.open(a.x, a.y)) {
+                EXPECT_EQ(finder.find_path(hierarchy, a, a, hpa_query(costs), path), Status::InvalidQuery) << context;
+            }
+            ASSERT_TRUE(hierarchy.update_cells(s.map, changed));
+            EXPECT_LE(hierarchy.last_build_stats().clusters_rebuilt, 4u * 3u) << context;
+            HierarchicalMap fresh;
+            ASSERT_EQ(fresh.build(s.map, costs, options), HierarchyBuild::Ok);
+            expect_same_graph(hierarchy, fresh, context);
+            for (int q = 0; q < 8; ++q) {
+                const GridPoint from{int(rng() % std::uint32_t(w)), int(rng() % std::uint32_t(h))};
+                const GridPoint to{int(rng() % std::uint32_t(w)), int(rng() % std::uint32_t(h))};
+                if (!s.world.open(from.x, from.y) || !s.world.open(to.x, to.y)) continue;
+                const Status status = finder.find_path(hierarchy, from, to, hpa_query(costs), path);
+                ASSERT_EQ(status, fresh_finder.find_path(fresh, from, to, hpa_query(costs), fresh_path)) << context;
+                EXPECT_EQ(path.cells, fresh_path.cells) << context;
+                EXPECT_EQ(path.cost, fresh_path.cost) << context;
+                const double optimal = s.world.distance(from.x, from.y, to.x, to.y, rule.movement, rule.diagonal);
+                if (optimal == kInf) {
+                    EXPECT_EQ(status, Status::NoPath) << context;
+                    continue;
+                }
+                ASSERT_EQ(status, Status::Found) << context;
+                const double eps = 1e-9 * std::max(1.0, optimal);
+                EXPECT_NEAR(path_cost(s.world, path, rule.movement, rule.diagonal), path.cost, eps) << context;
+                EXPECT_GE(path.cost, optimal - eps) << context;
+            }
+        }
+    }
+}
+
+TEST(AreaSearches, HierarchicalQueriesMustCarryTheBuildsProfile) {
+    GridMap map, other;
     ASSERT_EQ(map.reset(32, 32), GridSizeCheck::Ok);
-    HierarchicalMap hierarchy;
-    ASSERT_EQ(hierarchy.build(map, 8), HierarchyBuild::Ok);
-    PenaltyLayer layer(map);
+    ASSERT_EQ(other.reset(16, 16), GridSizeCheck::Ok);
+    PenaltyLayer layer(map), second(map), small(other);
     AreaMap areas(map);
-    AreaFilter filter;
+    AreaFilter filter, dearer;
+    ASSERT_TRUE(dearer.set_multiplier(0, 2.0));
     const CostLayer layers[] = {{&layer, 1.0}};
+    const CostLayer heavier[] = {{&layer, 2.0}};
+    const CostLayer swapped[] = {{&second, 1.0}};
+    const CostLayer with_zero[] = {{&layer, 1.0}, {&second, 0.0}};
     HpaPathfinder hpa;
     GridPath path;
-    HpaQueryOptions plain;
-    ASSERT_EQ(hpa.find_path(hierarchy, {0, 0}, {31, 31}, plain, path), Status::Found);
-    HpaQueryOptions with_layers, with_filter, with_areas, with_penalties;
+    HierarchicalMap plain;
+    ASSERT_EQ(plain.build(map, 8), HierarchyBuild::Ok);
+    EXPECT_FALSE(plain.has_cost_profile());
+    HpaQueryOptions query;
+    ASSERT_EQ(hpa.find_path(plain, {0, 0}, {31, 31}, query, path), Status::Found);
+    HpaQueryOptions with_layers, with_filter, with_penalties, areas_only;
     with_layers.layers = layers;
     with_filter.filter = &filter;
-    with_areas.areas = &areas;
+    with_filter.areas = &areas;
     with_penalties.penalties = &layer;
-    for (const HpaQueryOptions* o : {&with_layers, &with_filter, &with_areas, &with_penalties}) {
-        EXPECT_EQ(hpa.find_path(hierarchy, {0, 0}, {31, 31}, *o, path), Status::InvalidQuery);
+    areas_only.areas = &areas;  // an area map without a filter costs nothing: the plain profile
+    for (const HpaQueryOptions* o : {&with_layers, &with_filter, &with_penalties}) {
+        EXPECT_EQ(hpa.find_path(plain, {0, 0}, {31, 31}, *o, path), Status::InvalidQuery);
         EXPECT_TRUE(path.cells.empty());
     }
+    EXPECT_EQ(hpa.find_path(plain, {0, 0}, {31, 31}, areas_only, path), Status::Found);
+
+    // Built for filter + layer: only the same profile is accepted (a layer of weight 0 does not count).
+    GridSearchOptions profile;
+    profile.areas = &areas;
+    profile.filter = &filter;
+    profile.layers = layers;
+    HierarchicalMap built;
+    HierarchyOptions options;
+    options.cluster_size = 8;
+    ASSERT_EQ(built.build(map, profile, options), HierarchyBuild::Ok);
+    HpaQueryOptions same = hpa_query(profile);
+    EXPECT_EQ(hpa.find_path(built, {0, 0}, {31, 31}, same, path), Status::Found);
+    EXPECT_NEAR(path.cost, 31.0 * std::sqrt(2.0), 1e-9);
+    HpaQueryOptions zero = same;
+    zero.layers = with_zero;
+    EXPECT_EQ(hpa.find_path(built, {0, 0}, {31, 31}, zero, path), Status::Found);
+    HpaQueryOptions wrong[5] = {same, same, same, same, same};
+    wrong[0].layers = heavier;
+    wrong[1].layers = swapped;
+    wrong[2].filter = &dearer;
+    wrong[3].filter = nullptr;
+    wrong[4].areas = nullptr;
+    for (const HpaQueryOptions& o : wrong) EXPECT_EQ(hpa.find_path(built, {0, 0}, {31, 31}, o, path), Status::InvalidQuery);
+    EXPECT_EQ(hpa.find_path(built, {0, 0}, {31, 31}, query, path), Status::InvalidQuery);  // no profile at all
+
+    // A profile sized for another map, or a bad weight, is refused by the build.
+    GridSearchOptions bad;
+    const CostLayer small_layers[] = {{&small, 1.0}};
+    bad.layers = small_layers;
+    EXPECT_EQ(built.build(map, bad, options), HierarchyBuild::BadCosts);
+    EXPECT_FALSE(built.built());
+    const CostLayer negative[] = {{&layer, -1.0}};
+    bad.layers = negative;
+    EXPECT_EQ(built.build(map, bad, options), HierarchyBuild::BadCosts);
+}
+
+// Checks an any-angle segment without the library's line walk: points sampled densely along the
+// segment, away from cell borders, must lie in open cells of the world.
+bool segment_stays_open(const World& world, GridPoint a, GridPoint b) {
+    const double length = std::hypot(b.x - a.x, b.y - a.y);
+    const int samples = std::max(1, int(length * 97));
+    for (int i = 0; i <= samples; ++i) {
+        const double t = double(i) / samples;
+        const double x = a.x + t * (b.x - a.x), y = a.y + t * (b.y - a.y);
+        const double fx = x - std::floor(x), fy = y - std::floor(y);
+        if (std::abs(fx - 0.5) < 1e-6 || std::abs(fy - 0.5) < 1e-6) continue;  // on a border
+        if (!world.open(int(std::lround(x)), int(std::lround(y)))) return false;
+    }
+    return true;
+}
+
+TEST(AreaSearches, ThetaStarHonoursForbiddenAreas) {
+    // Theta* with forbidden areas and one shared multiplier: segments never pass a forbidden (or
+    // blocked) cell; the cost is m x the Euclidean length, between m x the straight distance and the
+    // reference's optimal grid cost. Different multipliers among allowed areas are refused.
+    std::mt19937 rng(515);
+    ThetaStar theta;
+    GridPath path;
+    int found = 0, refused = 0, through_forbidden_without_filter = 0;
+    for (int round = 0; round < 30; ++round) {
+        Scene s;
+        const int w = 10 + int(rng() % 24), h = 10 + int(rng() % 18);
+        build(s, rng, w, h, false, 4, 0);
+        if (HasFatalFailure()) return;
+        const double m = 0.5 + double(rng() % 4) / 2.0;
+        for (std::uint32_t area = 0; area < 4; ++area) {
+            ASSERT_TRUE(s.filter.set_multiplier(area, m));
+            s.world.multiplier[area] = m;
+        }
+        s.filter.forbid(1);
+        s.world.forbidden[1] = true;
+        const RuleCase rule = kRuleCases[round % 4];
+        ThetaStarOptions options;
+        options.movement = rule.movement;
+        options.diagonal = rule.diagonal;
+        options.areas = &s.areas;
+        options.filter = &s.filter;
+        for (int q = 0; q < 24; ++q) {
+            const GridPoint a{int(rng() % std::uint32_t(w)), int(rng() % std::uint32_t(h))};
+            const GridPoint b{int(rng() % std::uint32_t(w)), int(rng() % std::uint32_t(h))};
+            const Status status = theta.find_path(s.map, a, b, path, options);
+            if (!s.world.open(a.x, a.y) || !s.world.open(b.x, b.y)) {
+                EXPECT_EQ(status, Status::InvalidQuery);
+                continue;
+            }
+            const double optimal = s.world.distance(a.x, a.y, b.x, b.y, rule.movement, rule.diagonal);
+            if (optimal == kInf) {
+                EXPECT_EQ(status, Status::NoPath);
+                continue;
+            }
+            ASSERT_EQ(status, Status::Found) << "round " << round;
+            ++found;
+            double length = 0.0;
+            for (std::size_t i = 1; i < path.cells.size(); ++i) {
+                EXPECT_TRUE(segment_stays_open(s.world, path.cells[i - 1], path.cells[i])) << "round " << round;
+                length += std::hypot(path.cells[i].x - path.cells[i - 1].x, path.cells[i].y - path.cells[i - 1].y);
+            }
+            const double eps = 1e-9 * std::max(1.0, optimal);
+            EXPECT_NEAR(path.cost, m * length, eps);
+            EXPECT_GE(path.cost, m * std::hypot(b.x - a.x, b.y - a.y) - eps);
+            EXPECT_LE(path.cost, optimal + eps) << "round " << round;
+            // The same query without the filter would cut through forbidden cells now and then: the
+            // test can tell.
+            ThetaStarOptions unfiltered = options;
+            unfiltered.filter = nullptr;
+            GridPath free_path;
+            if (theta.find_path(s.map, a, b, free_path, unfiltered) == Status::Found)
+                for (std::size_t i = 1; i < free_path.cells.size(); ++i)
+                    if (!segment_stays_open(s.world, free_path.cells[i - 1], free_path.cells[i])) {
+                        ++through_forbidden_without_filter;
+                        break;
+                    }
+        }
+        // Allowed areas at different prices: refused.
+        ASSERT_TRUE(s.filter.set_multiplier(2, m + 1.0));
+        s.filter.forbid(2, false);
+        GridPoint a{0, 0};
+        while (!s.world.open(a.x, a.y) && a.x + 1 < w) ++a.x;
+        if (s.world.open(a.x, a.y) && (s.areas.present() & 0b100) != 0) {
+            EXPECT_EQ(theta.find_path(s.map, a, a, path, options), Status::InvalidQuery);
+            ++refused;
+        }
+    }
+    EXPECT_GT(found, 50);
+    EXPECT_GT(refused, 10);
+    EXPECT_GT(through_forbidden_without_filter, 5);
+}
+
+TEST(AreaSearches, SmoothingHonoursFiltersAndLayers) {
+    // Input: the optimal path for the forbidden areas alone (legal, avoiding them, but blind to the
+    // multipliers and the layer). Smoothing it with the full costs never enters a forbidden area and
+    // never raises the combined cost; smoothing it blind (the plain overload) does both now and then.
+    std::mt19937 rng(2718);
+    GridPathfinder finder;
+    GridPath input, smoothed, blind;
+    int checked = 0, blind_forbidden = 0, blind_dearer = 0, improved = 0;
+    for (int round = 0; round < 60; ++round) {
+        Scene s;
+        const int w = 16 + int(rng() % 24), h = 12 + int(rng() % 18);
+        build(s, rng, w, h, round % 2 == 1, 3, 1);
+        if (HasFatalFailure()) return;
+        const RuleCase rule = kRuleCases[round % 4];
+        const GridSearchOptions costs = costs_of(s, rule.movement, rule.diagonal);
+        AreaFilter forbid_only;
+        for (std::uint32_t area = 0; area < kMaxAreas; ++area)
+            if (s.filter.forbidden(area)) forbid_only.forbid(area);
+        GridSearchOptions walls = costs;
+        walls.filter = &forbid_only;
+        walls.layers = {};
+        SmoothingOptions so;
+        so.movement = rule.movement;
+        so.diagonal = rule.diagonal;
+        for (int q = 0; q < 10; ++q) {
+            const GridPoint a{int(rng() % std::uint32_t(w)), int(rng() % std::uint32_t(h))};
+            const GridPoint b{int(rng() % std::uint32_t(w)), int(rng() % std::uint32_t(h))};
+            if (finder.find_path(s.map, a, b, walls, input) != Status::Found) continue;
+            const double before = path_cost(s.world, input, rule.movement, rule.diagonal);
+            ASSERT_FALSE(std::isnan(before));
+            smoothed = input;
+            smooth_path(s.map, smoothed, so, costs);
+            const double after = path_cost(s.world, smoothed, rule.movement, rule.diagonal);
+            ASSERT_FALSE(std::isnan(after)) << "round " << round << ": illegal or forbidden step after smoothing";
+            const double eps = 1e-9 * std::max(1.0, before);
+            EXPECT_LE(after, before + eps) << "round " << round;
+            EXPECT_NEAR(smoothed.cost, after, eps);
+            EXPECT_EQ(smoothed.cells.front(), a);
+            EXPECT_EQ(smoothed.cells.back(), b);
+            const double optimal = s.world.distance(a.x, a.y, b.x, b.y, rule.movement, rule.diagonal);
+            EXPECT_GE(after, optimal - eps);
+            ++checked;
+            if (after < before - eps) ++improved;
+            blind = input;
+            smooth_path(s.map, blind, so);
+            const double blind_cost = path_cost(s.world, blind, rule.movement, rule.diagonal);
+            if (std::isnan(blind_cost)) ++blind_forbidden;
+            else if (blind_cost > before + eps) ++blind_dearer;
+        }
+    }
+    EXPECT_GT(checked, 200);
+    EXPECT_GT(improved, 10);
+    EXPECT_GT(blind_forbidden + blind_dearer, 10);  // the test can tell a smoother that ignores the costs
+    std::printf("[ smoothing with costs ] %d paths, %d cheaper; blind smoothing: %d forbidden, %d dearer\n", checked,
+                improved, blind_forbidden, blind_dearer);
 }
 
 TEST(AreaSearches, ExploringUnitsHonourTheirFilterAndLayers) {

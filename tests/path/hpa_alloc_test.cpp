@@ -135,3 +135,47 @@ TEST(HpaAlloc, SmoothingAndThetaStarAllocateNothing) {
     EXPECT_EQ(scope.count(), 0u);
     EXPECT_GT(found, 40u);
 }
+
+TEST(HpaAlloc, CostProfileQueriesAllocateNothingAfterWarmUp) {
+    // A hierarchy built for a cost profile (areas + filter + a weighted layer): queries, refined (A*
+    // windows with the profile) and smoothed with the profile, allocate nothing after warm-up.
+    std::mt19937 rng(21);
+    const GridMap map = random_map(rng, 140, 100, 0.15, true);
+    AreaMap areas(map);
+    PenaltyLayer layer(map);
+    for (int y = 0; y < map.height(); ++y)
+        for (int x = 0; x < map.width(); ++x) {
+            (void)areas.set({x, y}, static_cast<std::uint32_t>(rng() % 3));
+            if (rng() % 4 == 0) (void)layer.set({x, y}, static_cast<float>(rng() % 5));
+        }
+    AreaFilter filter;
+    (void)filter.set_multiplier(1, 2.5);
+    (void)filter.set_multiplier(2, 0.5);
+    const CostLayer layers[] = {{&layer, 0.75}};
+    HpaQueryOptions query;
+    query.areas = &areas;
+    query.filter = &filter;
+    query.layers = layers;
+    HierarchyOptions options;
+    options.cluster_size = 12;
+    HierarchicalMap h;
+    ASSERT_EQ(h.build(map, query, options), HierarchyBuild::Ok);
+    const std::vector<GridPoint> cells = passable_cells(rng, map, 80);
+    HpaPathfinder finder;
+    GridPath path;
+    HpaQueryOptions smooth = query;
+    smooth.smooth = true;
+    const auto run_all = [&] {
+        std::uint64_t found = 0;
+        for (std::size_t i = 0; i + 1 < cells.size(); ++i) {
+            found += finder.find_path(h, cells[i], cells[i + 1], query, path) == Status::Found;
+            found += finder.find_path(h, cells[i], cells[i + 1], smooth, path) == Status::Found;
+        }
+        return found;
+    };
+    (void)run_all();  // warm-up
+    test::AllocationScope scope;
+    const std::uint64_t found = run_all();
+    EXPECT_EQ(scope.count(), 0u);
+    EXPECT_GT(found, 100u);
+}

@@ -196,8 +196,9 @@ void run_path(const PathArgs& args, int& exit_code) {
         throw UsageError("--heuristic " + args.heuristic + " contradicts --algorithm dijkstra (a zero heuristic)");
     AreaSetup area;
     const io::MapLoadOptions load = parse_area_args(args.area, area);  // before loading: bad letters fail fast
-    if (args.area.any() && algorithm != GridAlgorithm::AStar && algorithm != GridAlgorithm::Dijkstra)
-        throw UsageError("--area-cost, --avoid and --layer apply to --algorithm astar and dijkstra (" +
+    if (args.area.any() && algorithm != GridAlgorithm::AStar && algorithm != GridAlgorithm::Dijkstra &&
+        algorithm != GridAlgorithm::Hpa && algorithm != GridAlgorithm::Theta)
+        throw UsageError("--area-cost, --avoid and --layer apply to --algorithm astar, dijkstra, hpa and theta (" +
                          std::string(to_string(algorithm)) + " needs uniform costs)");
     if (args.area.any() && args.topology == "hex")
         throw UsageError("--topology hex: --area-cost, --avoid and --layer apply to square grids");

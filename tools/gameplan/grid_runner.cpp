@@ -94,12 +94,29 @@ std::shared_ptr<const GridPreparation> prepare_grid(const path::GridMap& map, Gr
                 throw UsageError("algorithm hpa: " + std::string(path::describe(built)));
             break;
         }
-        case GridAlgorithm::Theta:
+        case GridAlgorithm::Theta: {
             if (map.has_terrain_costs())
                 throw UsageError("algorithm theta: the map has terrain costs (any-angle costs are defined on uniform maps)");
             if (options.weight != 1.0 || options.heuristic != path::Heuristic::Auto)
                 throw UsageError("algorithm theta: --weight and --heuristic apply to astar only");
+            bool layered = options.penalties != nullptr && options.penalty_weight > 0.0;
+            for (const path::CostLayer& layer : options.layers) layered = layered || layer.weight > 0.0;
+            if (layered)
+                throw UsageError("algorithm theta: --layer is not supported (any-angle costs are defined on uniform maps; "
+                                 "use astar with --smooth)");
+            if (options.filter != nullptr) {
+                // Theta* takes forbidden areas and one multiplier shared by every allowed area on the map.
+                const std::uint64_t present = options.areas != nullptr ? options.areas->present() : 1u;
+                const std::uint64_t allowed = present & ~options.filter->forbidden_mask();
+                for (std::uint32_t a = 0; a < path::kMaxAreas; ++a)
+                    if (((allowed >> a) & 1u) != 0 &&
+                        options.filter->multiplier(a) != options.filter->min_allowed_multiplier(present))
+                        throw UsageError("algorithm theta: --area-cost must give every area on the map that is not "
+                                         "avoided the same multiplier (any-angle costs need one price per map; use "
+                                         "astar with --smooth)");
+            }
             return prepared;
+        }
     }
     prepared->micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
     return prepared;
@@ -162,6 +179,8 @@ GridRun GridRunner::run(path::GridPoint from, path::GridPoint to, path::GridPath
             t.movement = m_options.movement;
             t.diagonal = m_options.diagonal;
             t.budget = m_options.budget;
+            t.areas = m_options.areas;
+            t.filter = m_options.filter;
             result.status = m_theta.find_path(m_map, from, to, out, t);
             result.expanded = m_theta.stats().expanded;
             break;
@@ -171,7 +190,7 @@ GridRun GridRunner::run(path::GridPoint from, path::GridPoint to, path::GridPath
         path::SmoothingOptions s;
         s.movement = m_options.movement;
         s.diagonal = m_options.diagonal;
-        path::smooth_path(m_map, out, s);
+        path::smooth_path(m_map, out, s, m_options);  // honours the filter and layers of the query
     }
     result.micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
     return result;

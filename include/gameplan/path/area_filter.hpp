@@ -25,7 +25,11 @@
 /// multi-goal, distance fields through its flood form) reads them live at every step, so changing a
 /// layer or an area between queries needs no rebuild. JPS and JPS+ need uniform costs and return
 /// `Status::InvalidQuery` (`JpsSupport::NonUniformCosts`) when a query carries areas, a filter, layers
-/// or penalties.
+/// or penalties. HPA* (hpa.hpp) builds its hierarchy for one such profile and repairs the clusters a
+/// layer or area change touches (`HierarchicalMap::update_cells`); queries with another profile are
+/// `InvalidQuery`. Theta* (theta_star.hpp) honours forbidden areas and a multiplier shared by every
+/// allowed area, and refuses others. `smooth_path` has an overload taking a query's costs
+/// (smoothing.hpp): shortcuts stay out of forbidden areas and never raise the combined cost.
 ///
 /// Thread-safety: any number of searches may read one AreaMap and one AreaFilter at once while nobody
 /// writes them.
@@ -81,12 +85,16 @@ public:
     /// Bitmask of the areas present on the map (bit a set if some cell is in area a; may include areas
     /// no cell holds any more after `set` overwrote them).
     [[nodiscard]] std::uint64_t present() const noexcept { return m_present; }
+    /// Counter bumped by every `reset` and successful `set`. What an HPA* hierarchy built with this
+    /// area map checks to refuse queries after an unrepaired change.
+    [[nodiscard]] std::uint64_t version() const noexcept { return m_version; }
 
 private:
     std::vector<std::uint8_t> m_areas;
     std::int32_t m_width = 0, m_height = 0;
     std::uint32_t m_stride = 0;
     std::uint64_t m_present = 0;
+    std::uint64_t m_version = 0;
 };
 
 /// What one query may enter and what each area costs it. The default filter allows every area at
@@ -122,6 +130,8 @@ public:
     /// Smallest multiplier among the areas in `present` (a bitmask) that are not forbidden; 1 when
     /// there is none. What the search scales its heuristic by.
     [[nodiscard]] double min_allowed_multiplier(std::uint64_t present = ~std::uint64_t{0}) const noexcept;
+    /// Equal forbidden areas and multipliers.
+    friend bool operator==(const AreaFilter&, const AreaFilter&) = default;
 
 private:
     std::array<double, kMaxAreas> m_multiplier{};

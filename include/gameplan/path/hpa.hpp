@@ -56,6 +56,27 @@
 /// *every* changed cell. Its cost is that of re-flooding the rebuilt clusters from each of their nodes:
 /// smaller clusters repair faster.
 ///
+/// Cost profiles. The per-query costs of grid searches (area_filter.hpp: an area map with a filter of
+/// forbidden areas and multipliers; `penalties` and weighted `layers`) shape the abstract graph itself,
+/// so a hierarchy is built *for* one such profile: the `areas`, `filter`, `penalties` /
+/// `penalty_weight` and `layers` of the `GridSearchOptions` given to `build`. Forbidden cells count as
+/// blocked (transitions, floods, the diagonal rule's side cells), and every cost - intra edges,
+/// distance tables, inter edges, insertion, refinement windows, smoothing and the reported cost - is
+/// the combined cost of `query_step_cost`: length x terrain x multiplier + weighted layers of the cell
+/// entered. The heuristic and `lower_bound` are scaled by the smallest allowed multiplier, as in
+/// `GridPathfinder`. The hierarchy copies the filter and keeps pointers to the area map and layers
+/// (which must outlive it), with their `version()`s; it stores a price per cell (17 bytes per cell).
+/// Queries must carry the same profile (`matches_costs`: the same area map and layers by address, equal
+/// weights and filter contents; layers of weight 0 and an area map without a filter do not count), or
+/// they get `InvalidQuery` - so does every query on a hierarchy built without one that carries any of
+/// them. After changing layer values or areas, call `update_cells` with the changed cells (as
+/// `update_cell` after a map change): only the clusters involved are rebuilt, and the result equals a
+/// fresh build (tested). Queries refuse a hierarchy whose recorded area map or layer version differs
+/// from the current one (`InvalidQuery`), which catches a forgotten repair of the last change; after a
+/// layer's `clear` or `scale`, repair every cell it had touched, or build again. Build one hierarchy per
+/// profile for unit kinds that must differ (a hierarchy is read-only during queries: all units of a
+/// kind share it).
+///
 /// Memory: 4 bytes per map cell (cell -> node table); per node about 60 bytes, 8 bytes per edge and
 /// one byte per cached step; with distance tables 4 bytes per cell *per node of its cluster* (twice on
 /// maps with terrain costs), which dominates: see `memory_bytes()` and docs/benchmarks.md.
@@ -69,8 +90,12 @@
 #include <gameplan/search/search_context.hpp>
 #include <gameplan/status.hpp>
 
+#include <gameplan/path/area_filter.hpp>
+#include <gameplan/path/penalty_layer.hpp>
+
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -118,6 +143,8 @@ enum class HierarchyBuild : std::uint8_t {
     EmptyMap,       ///< the map has no cells
     BadOptions,     ///< cluster_size outside [1, 256], entrance_split < 1 or entrance_spacing < 0
     OverMemory,     ///< the estimated memory exceeds HierarchyOptions::max_memory_bytes
+    BadCosts,       ///< the cost profile's area map or a layer is sized for another map, or a weight is
+                    ///< negative or not finite
 };
 
 /// Human-readable description of a build outcome ("" for Ok).
@@ -153,10 +180,12 @@ public:
     HierarchicalMap(const HierarchicalMap&) = delete;
     HierarchicalMap& operator=(const HierarchicalMap&) = delete;
 
-    /// Builds the hierarchy of `map` for the movement rule of `rules` (its `movement` and `diagonal`;
-    /// the other fields are ignored), replacing any previous one, and remembers the map: queries read
-    /// it, so it must outlive them. O(cells * transitions per cluster). Allocates; may throw
-    /// std::bad_alloc. On anything but Ok the hierarchy is left empty.
+    /// Builds the hierarchy of `map` for the movement rule of `rules` (its `movement` and `diagonal`)
+    /// and the *cost profile* of `rules` (its `areas` + `filter`, `penalties` + `penalty_weight` and
+    /// `layers`; see "Cost profiles" in the overview), replacing any previous one, and remembers the
+    /// map and the profile's area map and layers: queries read them, so they must outlive them (the
+    /// filter is copied). The other fields are ignored. O(cells * transitions per cluster). Allocates;
+    /// may throw std::bad_alloc. On anything but Ok the hierarchy is left empty.
     HierarchyBuild build(const GridMap& map, const GridSearchOptions& rules = {}, const HierarchyOptions& options = {});
     /// Shorthand: build with default rules and options and the given cluster side.
     HierarchyBuild build(const GridMap& map, std::int32_t cluster_size) {
@@ -178,6 +207,20 @@ public:
     /// transition targets). Returns false (changing nothing) if the hierarchy is empty, `p` is off the
     /// map, or the map's size differs from the one built. Records map.version(). Allocates.
     bool update_cell(const GridMap& map, GridPoint p);
+    /// `update_cell` for every cell of `cells` at once: each involved cluster is rebuilt once (cheaper
+    /// than one call per cell when several cells of a cluster changed, as a layer update usually does).
+    /// Also the repair after a change of the cost profile's area map or layers at these cells. Returns
+    /// false (changing nothing) if the hierarchy is empty, a cell is off the map, or the map's size
+    /// differs from the one built. Records map.version() and the profile's versions (an empty `cells`
+    /// changes and records nothing). Allocates.
+    bool update_cells(const GridMap& map, std::span<const GridPoint> cells);
+
+    /// True if the hierarchy was built with a cost profile (a filter, penalties or a layer of weight > 0).
+    [[nodiscard]] bool has_cost_profile() const noexcept { return m_profiled; }
+    /// True if the per-query costs of `options` (areas + filter, penalties, layers) are those the
+    /// hierarchy was built for: the same area map and layers (by address), weights and filter
+    /// contents, ignoring layers of weight 0 and an area map without a filter. What queries require.
+    [[nodiscard]] bool matches_costs(const GridSearchOptions& options) const noexcept;
 
     /// True after a successful build.
     [[nodiscard]] bool built() const noexcept { return m_width > 0; }
@@ -259,6 +302,11 @@ private:
     void for_each_transition(std::uint32_t cluster, Visit&& visit) const;
     void assign_nodes(std::uint32_t cluster);
     void build_edges(const GridMap& map, std::uint32_t cluster);
+    bool set_profile(const GridMap& map, const GridSearchOptions& rules);
+    void price_cell(const GridMap& map, std::uint32_t cell) noexcept;
+    void record_versions(const GridMap& map) noexcept;
+    [[nodiscard]] bool versions_current() const noexcept;
+    void collect_dirty(const GridMap& map, GridPoint p);
     [[nodiscard]] std::uint32_t cluster_of(std::int32_t x, std::int32_t y) const noexcept {
         return static_cast<std::uint32_t>((y / m_options.cluster_size) * m_clusters_x + x / m_options.cluster_size);
     }
@@ -284,6 +332,18 @@ private:
     std::vector<std::uint32_t> m_free_nodes;
     std::vector<std::uint32_t> m_node_of_cell;  // padded index -> node id or kNoNode
     std::size_t m_live_nodes = 0;
+    // Cost profile (see the overview). Layers of weight 0 are left out; penalties come first.
+    bool m_profiled = false;
+    const AreaMap* m_areas = nullptr;  // with a filter, else null
+    AreaFilter m_filter{};             // a copy; the default filter without one
+    bool m_has_filter = false;
+    std::vector<CostLayer> m_layers;
+    std::vector<std::uint64_t> m_layer_versions;
+    std::uint64_t m_areas_version = 0;
+    double m_min_multiplier = 1.0;     // smallest multiplier of an allowed area on the map
+    std::vector<std::uint8_t> m_pass;  // per padded cell: passable and not forbidden
+    std::vector<double> m_scale;       // per padded cell: terrain x multiplier
+    std::vector<double> m_add;         // per padded cell: sum of weight x layer value
     HierarchyBuildStats m_build_stats{};
     std::unique_ptr<Impl> m_impl;  // build scratch (local search context, buffers), made on first build
 };
@@ -298,10 +358,11 @@ private:
 /// bounded by the cluster size and not counted; refinement windows have budgets of their own;
 /// `max_memory_bytes` does not apply: the state is sized by the hierarchy); `islands`, when they apply,
 /// answer unreachable goals at once; `dead_ends` is ignored.
-/// Per-query costs are not supported: a query carrying `penalties`, `areas`, a `filter` or `layers`
-/// returns `InvalidQuery` rather than a path through cells the filter forbids or a cost that leaves
-/// out the layers (the abstract graph's entrances and edge costs are those of the plain map). Run
-/// such queries on `GridPathfinder` (grid_search.hpp), which honours all of them.
+/// Per-query costs (`penalties`, `areas` + `filter`, `layers`) must be those the hierarchy was built
+/// for (`HierarchicalMap::matches_costs`; see "Cost profiles" in the overview), else `InvalidQuery`:
+/// the abstract graph's entrances and edge costs are those of its profile, so another filter would get
+/// paths through cells it forbids, other layers a cost that leaves them out. Run queries with other
+/// costs on `GridPathfinder` (grid_search.hpp) or on a hierarchy built for them.
 struct HpaQueryOptions : GridSearchOptions {
     /// Shorten the refined path (docs/hierarchy.md, "Refinement"): overlapping windows of two cluster
     /// sides along the path, each replaced by an optimal path between its ends when that is cheaper.
@@ -335,7 +396,8 @@ public:
     /// of at most cluster_size^2 cells; an in-cluster search when both share a cluster) and opens the
     /// abstract search. Returns `InProgress`; `NoPath` when `options.islands` proves the goal
     /// unreachable; `InvalidQuery` (hierarchy not built, its map's size or version differs from the
-    /// build's, options not supported (see HpaQueryOptions), a point off the map or blocked). Any
+    /// build's, the version of its profile's area map or a layer differs from the one recorded, options
+    /// not supported (see HpaQueryOptions), a point off the map, blocked or in a forbidden area). Any
     /// previous query is forgotten. `hierarchy` and its map must outlive the query and not change until
     /// it ends (a change between slices makes `step` return `InvalidQuery`).
     Status begin(const HierarchicalMap& hierarchy, GridPoint start, GridPoint goal, const HpaQueryOptions& options = {});
@@ -371,7 +433,8 @@ public:
     /// Cost of the last path as read off the abstract graph, before refinement and smoothing.
     [[nodiscard]] double abstract_cost() const noexcept { return m_abstract_cost; }
     /// A certified lower bound of the optimal cost of the last query (valid when it returned Found):
-    /// the octile distance (Manhattan for 4-connected movement) times the map's minimum terrain cost.
+    /// the octile distance (Manhattan for 4-connected movement) times the map's minimum terrain cost
+    /// (and the smallest allowed area multiplier with a cost profile).
     /// Equals the cost when the path found is a straight line in open space.
     [[nodiscard]] double lower_bound() const noexcept { return m_lower_bound; }
     /// Certified upper bound of the last path's relative suboptimality: cost / lower_bound() - 1, so

@@ -75,6 +75,9 @@ public:
     [[nodiscard]] std::int32_t width() const noexcept { return m_width; }
     /// Height of the map shape the layer was sized for.
     [[nodiscard]] std::int32_t height() const noexcept { return m_height; }
+    /// Counter bumped by every change (`reset`, a successful `set` or `add`, `clear`, `scale`). What an
+    /// HPA* hierarchy built with this layer checks to refuse queries after an unrepaired change.
+    [[nodiscard]] std::uint64_t version() const noexcept { return m_version; }
 
 private:
     [[nodiscard]] std::uint32_t node(GridPoint p) const noexcept {
@@ -90,6 +93,7 @@ private:
     std::vector<std::uint32_t> m_touched;
     std::int32_t m_width = 0, m_height = 0;
     std::uint32_t m_stride = 0;
+    std::uint64_t m_version = 0;
 };
 
 }  // namespace gameplan::path

@@ -86,10 +86,22 @@ std::size_t write_walkable_line(const GridMap& map, GridPoint a, GridPoint b, Mo
 /// Cost O(path length x (segment length + lookahead x segment length)).
 void smooth_path(const GridMap& map, GridPath& path, const SmoothingOptions& options = {}) noexcept;
 
+/// `smooth_path` for a path found with per-query costs: the areas, filter, penalties and layers of
+/// `costs` (its movement rule and the rest are ignored; `options` gives the rule). A shortcut is taken
+/// only if every cell it enters (and, for a diagonal, each side cell the diagonal rule asks for) is
+/// outside the forbidden areas and its cost under `query_step_cost` is no higher than that of the
+/// stretch it replaces. `path.cost` becomes `query_path_cost` (also for paths of fewer than 3 cells,
+/// which are otherwise left alone). Never allocates.
+/// Precondition: `path.cells` is a legal path under `options`' rules that avoids the forbidden areas.
+void smooth_path(const GridMap& map, GridPath& path, const SmoothingOptions& options, const GridSearchOptions& costs) noexcept;
+
 /// True if the segment between the centres of `a` and `b` has line of sight under `rule` (see the
 /// overview; `Movement::Four` is judged as `NoCornerCutting`). Both must be on the map. O(|dx| + |dy|).
 [[nodiscard]] bool line_of_sight(const GridMap& map, GridPoint a, GridPoint b, Movement movement,
                                  DiagonalRule rule) noexcept;
+/// `line_of_sight` under `options.movement` and `options.diagonal` where, besides blocked cells, the
+/// cells of areas `options.filter` forbids (`options.areas`; area 0 without one) block the sight.
+[[nodiscard]] bool line_of_sight(const GridMap& map, GridPoint a, GridPoint b, const GridSearchOptions& options) noexcept;
 
 /// Euclidean distance between two cell centres.
 [[nodiscard]] double euclidean_distance(GridPoint a, GridPoint b) noexcept;

@@ -16,6 +16,13 @@
 /// line of sight; `cost` is the sum of the Euclidean segment lengths (cell side = 1). Theta* is
 /// defined for maps without terrain costs (a map with a cost array gets `InvalidQuery`).
 ///
+/// Areas and filters (`ThetaStarOptions::areas`, `filter`; area_filter.hpp): forbidden areas are
+/// honoured (they block like walls: no segment passes through or corner-cuts past a forbidden cell), and
+/// a multiplier shared by every allowed area on the map scales all costs. Non-uniform area multipliers
+/// and cost layers are not supported: the any-angle cost of a segment through cells of different
+/// prices is left undefined, and such a filter makes `find_path` return `InvalidQuery` (run
+/// `GridPathfinder` with the filter and layers, then `smooth_path` with the same costs, smoothing.hpp).
+///
 /// Guarantees (checked by the tests on random maps and the MovingAI scenarios):
 /// - every segment has line of sight under the query's diagonal rule;
 /// - the cost is at least the Euclidean distance start -> goal and at most the optimal *grid* path
@@ -32,6 +39,7 @@
 ///
 /// Thread-safety: one ThetaStar per thread; any number may read one map.
 
+#include <gameplan/path/area_filter.hpp>
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/grid_rules.hpp>
 #include <gameplan/path/grid_search.hpp>
@@ -52,6 +60,14 @@ struct ThetaStarOptions {
     Movement movement = Movement::Eight;                    ///< base moves: 4- or 8-connected
     DiagonalRule diagonal = DiagonalRule::NoCornerCutting;  ///< diagonal and corner rule
     search::Budget budget{};                                ///< expansion / deadline limits
+    /// Optional area type of every cell (area_filter.hpp), read with `filter`; without it every cell is
+    /// in area 0. Must match the map (else `InvalidQuery`). Not owned; must outlive the query.
+    const AreaMap* areas = nullptr;
+    /// Optional filter: cells of forbidden areas block movement and line of sight like blocked cells
+    /// (also as the side cells of a diagonal and at grid corners). Every allowed area on the map must
+    /// have the same multiplier m (`InvalidQuery` otherwise: the cost of a segment crossing areas of
+    /// different prices is not defined here); costs are then m x the Euclidean lengths. Not owned.
+    const AreaFilter* filter = nullptr;
 };
 
 /// Reusable Theta* search object. See the file overview.
@@ -62,7 +78,8 @@ public:
 
     /// Finds an any-angle path from `start` to `goal`, writing its waypoints and Euclidean length into
     /// `out` (cleared when there is none). Statuses: `Found`, `NoPath`, `BudgetExhausted`,
-    /// `InvalidQuery` (empty map, a point off the map or blocked, a map with terrain costs).
+    /// `InvalidQuery` (empty map, a point off the map, blocked or in a forbidden area, a map with
+    /// terrain costs, an area map sized for another map, allowed areas with different multipliers).
     /// Cost: A*-like expansions, each with up to 8 line-of-sight tests of O(segment length).
     Status find_path(const GridMap& map, GridPoint start, GridPoint goal, GridPath& out, const ThetaStarOptions& options = {});
 
