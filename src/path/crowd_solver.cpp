@@ -80,6 +80,12 @@ struct CrowdSolver::Impl {
     std::vector<std::uint32_t> sort_scratch;
     std::uint64_t rng = 0;
     static constexpr std::uint64_t kPreferFreeCalls = 2000;
+    static constexpr std::uint64_t kPreferFreeRevisits = 500;
+    static constexpr std::uint64_t kRandomCalls = 2000;
+    static constexpr std::uint64_t kNever = UINT64_MAX;
+    bool prefer_free = true;     // PIBT tie-breaking: free cells first (false: at random)
+    std::uint64_t switched_at = kNever, restarted_at = kNever;  // generator calls at the switch, the restart
+    std::uint64_t revisits = 0;  // generated configurations that were known already
 
     // ---- state ----
     Status status = Status::NoPath;
@@ -103,6 +109,7 @@ struct CrowdSolver::Impl {
     Status begin(const GridMap& m, std::span<const GridPoint> s, std::span<const GridPoint> g,
                  const CrowdOptions& o);
     void build_graph();
+    bool restart();
     void bfs(std::uint32_t agent);
     std::uint64_t hash_config(const std::uint32_t* c) const noexcept;
     std::uint32_t find(const std::uint32_t* c, std::uint64_t hash) const noexcept;
@@ -329,6 +336,9 @@ Status CrowdSolver::Impl::begin(const GridMap& m, std::span<const GridPoint> s, 
     std::fill(table.begin(), table.end(), kNil);
     lower_bound = 0;
     n = 0;
+    revisits = 0;
+    prefer_free = true;
+    switched_at = restarted_at = kNever;
     status = Status::InvalidQuery;
     if (m.empty() || s.size() != g.size() || s.size() > kMaxCrowdAgents) return status;
     for (std::size_t i = 0; i < s.size(); ++i)
@@ -374,12 +384,10 @@ Status CrowdSolver::Impl::begin(const GridMap& m, std::span<const GridPoint> s, 
     bytes_per_config = n * (sizeof(std::uint32_t) + sizeof(float) + sizeof(std::uint16_t)) + sizeof(HNode) +
                        5 * sizeof(LNode) + 2 * sizeof(std::uint32_t);
 
-    for (std::uint32_t i = 0; i < n; ++i) new_prio[i] = static_cast<float>(d(i, starts[i])) / static_cast<float>(n);
-    if (!add_hnode(starts.data(), kNil, 0, h_value(starts.data()), new_prio.data())) {
+    if (!restart()) {
         status = Status::BudgetExhausted;
         return status;
     }
-    open.push_back(0);
     status = Status::InProgress;
     if (hnodes[0].h == 0) {
         goal_node = 0;
@@ -387,6 +395,23 @@ Status CrowdSolver::Impl::begin(const GridMap& m, std::span<const GridPoint> s, 
         status = Status::Found;
     }
     return status;
+}
+
+// Drops every stored configuration and starts the search again from the start configuration (the
+// buffers keep their capacity). False if the memory cap leaves no room for the start.
+bool CrowdSolver::Impl::restart() {
+    hnodes.clear();
+    configs.clear();
+    priorities.clear();
+    orders.clear();
+    lnodes.clear();
+    open.clear();
+    std::fill(table.begin(), table.end(), kNil);
+    stats.configurations = 0;
+    for (std::uint32_t i = 0; i < n; ++i) new_prio[i] = static_cast<float>(d(i, starts[i])) / static_cast<float>(n);
+    if (!add_hnode(starts.data(), kNil, 0, h_value(starts.data()), new_prio.data())) return false;
+    open.push_back(0);
+    return true;
 }
 
 void CrowdSolver::Impl::expand_lowlevel(std::uint32_t h, std::uint32_t l) {
@@ -474,7 +499,6 @@ std::uint32_t CrowdSolver::Impl::swap_partner(std::uint32_t i) const noexcept {
 }
 
 bool CrowdSolver::Impl::pibt(std::uint32_t i) {
-    const bool prefer_free = stats.search.expanded < kPreferFreeCalls;
     const std::uint32_t here = v_now[i];
     std::uint32_t* c = cand.data() + static_cast<std::size_t>(i) * 5;
     std::uint32_t k = 0;
@@ -855,6 +879,22 @@ Status CrowdSolver::Impl::run(std::uint64_t slice) {
             status = goal_node != kNil ? Status::Found : Status::BudgetExhausted;
             return status;
         }
+        if (goal_node == kNil && restarted_at == kNever) {
+            if (prefer_free && (stats.search.expanded >= kPreferFreeCalls || revisits >= kPreferFreeRevisits)) {
+                // free-cell tie-breaking keeps this search circling: random ties from here on
+                prefer_free = false;
+                switched_at = stats.search.expanded;
+            } else if (!prefer_free && stats.search.expanded >= switched_at + kRandomCalls) {
+                // still no solution: the configurations stored so far lead the search astray; start
+                // over from the start configuration, with random ties
+                restarted_at = stats.search.expanded;
+                if (!restart()) {
+                    status = Status::BudgetExhausted;
+                    return status;
+                }
+                continue;
+            }
+        }
         const std::uint32_t h = open.back();
         if (hnodes[h].ll_head == kNil) {
             open.pop_back();
@@ -906,6 +946,7 @@ Status CrowdSolver::Impl::run(std::uint64_t slice) {
         const std::uint64_t hash = hash_config(new_config.data());
         const std::uint32_t found = find(new_config.data(), hash);
         if (found != kNil) {
+            ++revisits;
             if (goal_node == kNil || hnodes[found].g + hnodes[found].h < hnodes[goal_node].g) open.push_back(found);
             continue;
         }
