@@ -189,6 +189,13 @@ struct CrowdSolver::Impl {
         return static_cast<std::uint32_t>((rng >> 11) % bound);
     }
     bool out_of_time() const noexcept;
+    // ---- portfolio: more runs of the search with other ties after the first solution ----
+    static constexpr std::uint32_t kPortfolioRuns = 4;
+    std::uint32_t relaunch_runs = 0;  // runs left (0: none running)
+    std::uint64_t run_begin = 0, run_cap = 0;  // generator calls at the start of this run; cap per run
+    void end_run();
+    std::uint64_t solution_cost(std::uint32_t h);
+    [[nodiscard]] bool solved() const noexcept { return goal_node != kNil || lns; }
 };
 
 void CrowdSolver::Impl::build_graph() {
@@ -339,6 +346,8 @@ Status CrowdSolver::Impl::begin(const GridMap& m, std::span<const GridPoint> s, 
     revisits = 0;
     prefer_free = true;
     switched_at = restarted_at = kNever;
+    relaunch_runs = 0;
+    run_begin = 0;
     status = Status::InvalidQuery;
     if (m.empty() || s.size() != g.size() || s.size() > kMaxCrowdAgents) return status;
     for (std::size_t i = 0; i < s.size(); ++i)
@@ -848,10 +857,39 @@ void CrowdSolver::Impl::lns_iteration() {
     size_weights[size] = (1 - kReaction) * size_weights[size] + kReaction * reward;
 }
 
+// Ends the current portfolio run: starts the next one, or hands over to the improvement search.
+void CrowdSolver::Impl::end_run() {
+    goal_node = kNil;
+    if (relaunch_runs > 0) --relaunch_runs;
+    if (relaunch_runs == 0) return;
+    prefer_free = true;
+    revisits = 0;
+    switched_at = restarted_at = kNever;
+    run_begin = stats.search.expanded;
+    if (!restart()) relaunch_runs = 0;
+}
+
+// True sum of costs of the solution ending in configuration h (g counts slightly differently).
+std::uint64_t CrowdSolver::Impl::solution_cost(std::uint32_t h) {
+    std::uint64_t soc = 0;
+    std::uint32_t steps = 0;
+    for (std::uint32_t x = h; hnodes[x].parent != kNil; x = hnodes[x].parent) ++steps;
+    std::vector<std::uint32_t>& last = sort_scratch;  // per agent: cost so far (reused buffer)
+    last.assign(n, 0);
+    std::uint32_t t = steps;
+    for (std::uint32_t x = h; hnodes[x].parent != kNil; x = hnodes[x].parent, --t) {
+        const std::uint32_t* c = config(hnodes[x].parent);
+        for (std::uint32_t i = 0; i < n; ++i)
+            if (last[i] == 0 && c[i] != goals[i]) last[i] = t;
+    }
+    for (std::uint32_t i = 0; i < n; ++i) soc += last[i];
+    return soc;
+}
+
 bool CrowdSolver::Impl::out_of_time() const noexcept {
     const auto now = std::chrono::steady_clock::now();
     if (now >= options.budget.deadline) return true;
-    if (goal_node != kNil && options.improve_for != std::chrono::steady_clock::duration::max() &&
+    if (solved() && options.improve_for != std::chrono::steady_clock::duration::max() &&
         now - first_time >= options.improve_for)
         return true;
     return false;
@@ -860,7 +898,8 @@ bool CrowdSolver::Impl::out_of_time() const noexcept {
 Status CrowdSolver::Impl::run(std::uint64_t slice) {
     if (status != Status::InProgress) return status;
     for (std::uint64_t done = 0; done < slice;) {
-        if (lns) {
+        if (lns && relaunch_runs > 0 && stats.search.expanded >= run_begin + run_cap) end_run();
+        if (lns && relaunch_runs == 0) {
             if (n < 2 || stats.search.expanded >= options.budget.max_expansions || out_of_time()) {
                 status = Status::Found;
                 return status;
@@ -871,16 +910,20 @@ Status CrowdSolver::Impl::run(std::uint64_t slice) {
             continue;
         }
         if (open.empty()) {
+            if (lns) {
+                end_run();
+                continue;
+            }
             status = goal_node != kNil ? Status::Found : Status::NoPath;
             return status;
         }
         if (stats.search.expanded >= options.budget.max_expansions ||
             ((stats.search.expanded & 15) == 0 && out_of_time())) {
-            status = goal_node != kNil ? Status::Found : Status::BudgetExhausted;
+            status = solved() ? Status::Found : Status::BudgetExhausted;
             return status;
         }
         if (goal_node == kNil && restarted_at == kNever) {
-            if (prefer_free && (stats.search.expanded >= kPreferFreeCalls || revisits >= kPreferFreeRevisits)) {
+            if (prefer_free && (stats.search.expanded >= run_begin + kPreferFreeCalls || revisits >= kPreferFreeRevisits)) {
                 // free-cell tie-breaking keeps this search circling: random ties from here on
                 prefer_free = false;
                 switched_at = stats.search.expanded;
@@ -889,7 +932,7 @@ Status CrowdSolver::Impl::run(std::uint64_t slice) {
                 // over from the start configuration, with random ties
                 restarted_at = stats.search.expanded;
                 if (!restart()) {
-                    status = Status::BudgetExhausted;
+                    status = solved() ? Status::Found : Status::BudgetExhausted;
                     return status;
                 }
                 continue;
@@ -904,31 +947,31 @@ Status CrowdSolver::Impl::run(std::uint64_t slice) {
             open.pop_back();
             continue;
         }
+        if (goal_node == kNil && hnodes[h].h == 0 && lns) {
+            // another run of the portfolio found a solution: keep the better one
+            if (solution_cost(h) < lns_soc) {
+                goal_node = h;
+                start_lns();
+                goal_node = kNil;
+            }
+            end_run();
+            continue;
+        }
         if (goal_node == kNil && hnodes[h].h == 0) {
             goal_node = h;
             first_time = std::chrono::steady_clock::now();
             stats.first_solution_seconds = std::chrono::duration<double>(first_time - t_begin).count();
-            {
-                // true sum of costs of the first solution (g counts slightly differently)
-                std::uint64_t soc = 0;
-                std::uint32_t steps = 0;
-                for (std::uint32_t x = h; hnodes[x].parent != kNil; x = hnodes[x].parent) ++steps;
-                std::vector<std::uint32_t>& last = sort_scratch;  // per agent: cost so far (reused buffer)
-                last.assign(n, 0);
-                std::uint32_t t = steps;
-                for (std::uint32_t x = h; hnodes[x].parent != kNil; x = hnodes[x].parent, --t) {
-                    const std::uint32_t* c = config(hnodes[x].parent);
-                    for (std::uint32_t i = 0; i < n; ++i)
-                        if (last[i] == 0 && c[i] != goals[i]) last[i] = t;
-                }
-                for (std::uint32_t i = 0; i < n; ++i) soc += last[i];
-                stats.first_sum_of_costs = soc;
-            }
+            stats.first_sum_of_costs = solution_cost(h);
             if (!options.anytime) {
                 status = Status::Found;
                 return status;
             }
             start_lns();
+            // portfolio: a few more runs of the search with other ties, each capped at about twice
+            // the generator calls of the first, before the improvement proper
+            run_cap = 2 * (stats.search.expanded - run_begin) + 500;
+            relaunch_runs = stats.first_sum_of_costs * 2 >= lower_bound * 7 ? kPortfolioRuns : 1;
+            end_run();
             continue;
         }
         // pop a low-level node and expand it
@@ -961,7 +1004,7 @@ Status CrowdSolver::Impl::run(std::uint64_t slice) {
         const std::uint32_t g = hnodes[h].g + edge_cost(ch, new_config.data());
         const std::uint32_t hv = h_value(new_config.data());
         if (!add_hnode(new_config.data(), h, g, hv, new_prio.data())) {
-            status = goal_node != kNil ? Status::Found : Status::BudgetExhausted;
+            status = solved() ? Status::Found : Status::BudgetExhausted;
             return status;
         }
         const auto id = static_cast<std::uint32_t>(hnodes.size() - 1);
@@ -1046,11 +1089,11 @@ Status CrowdSolver::solve(const GridMap& map, std::span<const GridPoint> starts,
 
 void CrowdSolver::stop() noexcept {
     if (m_impl->status == Status::InProgress)
-        m_impl->status = m_impl->goal_node != kNil ? Status::Found : Status::BudgetExhausted;
+        m_impl->status = m_impl->solved() ? Status::Found : Status::BudgetExhausted;
 }
 
 Status CrowdSolver::status() const noexcept { return m_impl->status; }
-bool CrowdSolver::has_solution() const noexcept { return m_impl->goal_node != kNil; }
+bool CrowdSolver::has_solution() const noexcept { return m_impl->solved(); }
 std::uint64_t CrowdSolver::best_sum_of_costs() const noexcept {
     if (m_impl->lns) return m_impl->lns_soc;
     return m_impl->goal_node == kNil ? 0 : m_impl->hnodes[m_impl->goal_node].g;
