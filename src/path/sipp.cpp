@@ -65,21 +65,21 @@ std::uint32_t Reservation::occupant(std::uint32_t v, std::uint32_t t) const noex
 }
 
 void SippPlanner::reset(std::uint32_t vertices) {
-    m_stamp.assign(vertices, 0);
-    m_head.resize(vertices);
+    m_here.assign(vertices, Here{0, kSippNone});
     m_gen = 0;
 }
 
 std::uint32_t SippPlanner::node_for(std::uint32_t v, std::uint32_t interval) {
-    if (m_stamp[v] != m_gen) {
-        m_stamp[v] = m_gen;
-        m_head[v] = kSippNone;
+    Here& here = m_here[v];
+    if (here.stamp != m_gen) {
+        here.stamp = m_gen;
+        here.head = kSippNone;
     }
-    for (std::uint32_t k = m_head[v]; k != kSippNone; k = m_nodes[k].next_here)
+    for (std::uint32_t k = here.head; k != kSippNone; k = m_nodes[k].next_here)
         if (m_nodes[k].interval == interval) return k;
     const auto id = static_cast<std::uint32_t>(m_nodes.size());
-    m_nodes.push_back(Node{v, interval, kInf, kSippNone, m_head[v], false});
-    m_head[v] = id;
+    m_nodes.push_back(Node{v, interval, kInf, kSippNone, here.head, false});
+    here.head = id;
     return id;
 }
 
@@ -88,7 +88,7 @@ std::uint32_t SippPlanner::plan(const SippGraph& graph, const Reservation& table
                                 std::vector<std::uint32_t>& out, std::uint64_t max_expanded) {
     m_expanded = 0;
     if (++m_gen == 0) {
-        std::fill(m_stamp.begin(), m_stamp.end(), 0);
+        std::fill(m_here.begin(), m_here.end(), Here{0, kSippNone});
         m_gen = 1;
     }
     m_nodes.clear();

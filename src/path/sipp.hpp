@@ -104,7 +104,11 @@ private:
 
     std::vector<Node> m_nodes;
     std::vector<HeapItem> m_heap;
-    std::vector<std::uint32_t> m_stamp, m_head;  // per vertex: search generation, first node
+    struct Here {
+        std::uint32_t stamp;  // search generation
+        std::uint32_t head;   // first node of the vertex in this search
+    };
+    std::vector<Here> m_here;  // per vertex
     std::uint32_t m_gen = 0;
     std::uint64_t m_expanded = 0;
 };
