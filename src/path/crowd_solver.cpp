@@ -144,14 +144,17 @@ struct CrowdSolver::Impl {
     std::vector<std::uint32_t> intersections;        // vertices of degree >= 3
     std::vector<std::uint32_t> seen, bfs_list;       // intersection neighbourhood: BFS stamps and queue
     std::uint32_t seen_gen = 0;
-    std::uint32_t lns_step = 0;                      // 0: full replan attempt, 1..n: single-agent sweep, then ALNS
+    std::uint32_t lns_step = 0;                      // 0: prioritized planning attempts, then ALNS
     std::vector<std::uint32_t> sweep_order;
+    std::uint32_t sweep_next = 0;                    // next position in sweep_order
+    void sort_sweep();
+    void pick_sweep();
     // Adaptive LNS: one weight per neighbourhood method and per neighbourhood size, each a running
     // average of the sum-of-costs decrease per 1,000 SIPP expansions (a deterministic measure of work)
-    static constexpr std::uint32_t kMethods = 3;     // delayed agent + blockers, intersection, random
+    static constexpr std::uint32_t kMethods = 4;     // delayed agent + blockers, intersection, random, sweep
     static constexpr std::uint32_t kSizes = 4;
     static constexpr std::uint32_t kSize[kSizes] = {2, 3, 4, 8};
-    double weights[kMethods] = {1, 1, 1};
+    double weights[kMethods] = {1, 1, 1, 1};
     double size_weights[kSizes] = {1, 1, 1, 1};
     std::uint64_t replan_work = 0;                   // SIPP expansions of the last replan()
     std::uint32_t roulette(const double* w, std::uint32_t count) noexcept {
@@ -624,16 +627,36 @@ void CrowdSolver::Impl::start_lns() {
     bfs_list.clear();
     chosen.clear();
     for (double& w : weights) w = 1.0;
+
     for (double& w : size_weights) w = 1.0;
     lns_step = 0;
     pp_attempts = 0;
-    // the single-agent sweep visits the most delayed agents first
+    sort_sweep();
+}
+
+// The sweep neighbourhood: single agents, the most delayed first (as delayed when the order was made),
+// each once, then a new order.
+void CrowdSolver::Impl::sort_sweep() {
     sweep_order.resize(n);
     std::iota(sweep_order.begin(), sweep_order.end(), 0u);
     std::sort(sweep_order.begin(), sweep_order.end(), [this](std::uint32_t a, std::uint32_t b) {
         const std::uint32_t da = costs[a] - d(a, starts[a]), db = costs[b] - d(b, starts[b]);
         return da > db || (da == db && a < b);  // (std::stable_sort would allocate)
     });
+    sweep_next = 0;
+}
+
+void CrowdSolver::Impl::pick_sweep() {
+    for (std::uint32_t round = 0; round < 2; ++round) {
+        while (sweep_next < n) {
+            const std::uint32_t a = sweep_order[sweep_next++];
+            if (costs[a] > d(a, starts[a])) {
+                add_chosen(a);
+                return;
+            }
+        }
+        sort_sweep();
+    }
 }
 
 // Replans the agents in `chosen` one by one in random order with SIPP against everybody else, each
@@ -832,29 +855,23 @@ void CrowdSolver::Impl::lns_iteration() {
         if (pp_attempts >= kPlanAttempts) ++lns_step;
         return;
     }
-    if (lns_step <= n) {
-        // one pass of single-agent replans, most delayed agents first
-        const std::uint32_t a = sweep_order[lns_step - 1];
-        ++lns_step;
-        if (costs[a] > d(a, starts[a])) {
-            add_chosen(a);
-            replan();
-        }
-        return;
-    }
     const std::uint32_t method = roulette(weights, kMethods);
     const std::uint32_t size = roulette(size_weights, kSizes);
-    const std::uint32_t k = std::min<std::uint32_t>(n, kSize[size]);
-    if (method == 0)
+    std::uint32_t k = std::min<std::uint32_t>(n, kSize[size]);
+    if (method == 0) {
         pick_delayed(k);
-    else if (method == 1)
+    } else if (method == 1) {
         pick_intersection(k);
+    } else if (method == 3) {
+        k = 1;
+        pick_sweep();
+    }
     pick_random(k);  // tops up a neighbourhood the other methods left short
     const std::uint64_t gain = replan();
     constexpr double kReaction = 0.1;
     const double reward = 1000.0 * static_cast<double>(gain) / static_cast<double>(replan_work + 10 * k);
     weights[method] = (1 - kReaction) * weights[method] + kReaction * reward;
-    size_weights[size] = (1 - kReaction) * size_weights[size] + kReaction * reward;
+    if (method != 3) size_weights[size] = (1 - kReaction) * size_weights[size] + kReaction * reward;
 }
 
 // Ends the current portfolio run: starts the next one, or hands over to the improvement search.
