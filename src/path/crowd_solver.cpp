@@ -752,7 +752,7 @@ void CrowdSolver::Impl::random_walk(std::uint32_t agent, std::uint32_t k) {
 }
 
 // MAPF-LNS's agent-based neighbourhood: the most delayed agent not chosen recently, plus the agents
-// blocking its shorter paths.
+// that cross its goal last (the latest first) and the agents blocking its shorter paths.
 void CrowdSolver::Impl::pick_delayed(std::uint32_t k) {
     std::uint32_t best = kNil;
     for (int pass = 0; pass < 2 && best == kNil; ++pass) {
@@ -769,6 +769,12 @@ void CrowdSolver::Impl::pick_delayed(std::uint32_t k) {
     if (best == kNil) return;
     tabu[best] = tabu_gen;
     add_chosen(best);
+    // the agents crossing its goal last: they keep it from settling there earlier
+    const auto& steps = reserved.steps(goals[best]);
+    const auto& crossers = reserved.entries(goals[best]);
+    const std::uint32_t earliest = d(best, starts[best]);
+    for (std::size_t e = steps.size(); e > 0 && chosen.size() < k && steps[e - 1] >= earliest; --e)
+        add_chosen(crossers[e - 1].agent);
     random_walk(best, k);
     for (std::uint32_t tries = 0; chosen.size() < k && tries < 10; ++tries)
         random_walk(chosen[next_index(static_cast<std::uint32_t>(chosen.size()))], k);
