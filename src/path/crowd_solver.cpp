@@ -990,10 +990,11 @@ Status CrowdSolver::Impl::run(std::uint64_t slice) {
                 return status;
             }
             start_lns();
-            // portfolio: a few more runs of the search with other ties, each capped at about twice
-            // the generator calls of the first, before the improvement proper
-            run_cap = 2 * (stats.search.expanded - run_begin) + 500;
-            relaunch_runs = stats.first_sum_of_costs * 2 >= lower_bound * 7 ? kPortfolioRuns : 1;
+            // portfolio: when the first solution is jammed but was found with free-cell ties (quickly),
+            // a few more runs of the search with other ties, each capped at twice the generator calls
+            // of the first, before the improvement proper
+            run_cap = 2 * (stats.search.expanded - run_begin);
+            relaunch_runs = stats.first_sum_of_costs * 2 >= lower_bound * 7 && prefer_free ? kPortfolioRuns : 1;
             end_run();
             continue;
         }

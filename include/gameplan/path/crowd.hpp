@@ -31,9 +31,9 @@
 ///     some dense instances need, and 2,000 calls later the search restarts from the start
 ///     configuration);
 ///   - anytime: with `CrowdOptions::anytime`, the first solution is then improved, keeping every
-///     step conflict-free: (0) if it is jammed (sum of costs >= 3.5 x lower bound), three more runs
-///     of the search with other ties, each capped at twice the first run's generator calls, the best
-///     solution kept; (1) prioritized planning of all agents from scratch (a random order, the
+///     step conflict-free: (0) if it is jammed (sum of costs >= 3.5 x lower bound) and was found
+///     with free-cell ties, three more runs of the search with other ties, each capped at twice the
+///     first run's generator calls, the best solution kept; (1) prioritized planning of all agents from scratch (a random order, the
 ///     agent that found no path moved to the front for the next try, at most 10 tries, then one
 ///     longest-trip-first try), kept only if its sum of costs is lower; (2) a large neighbourhood
 ///     search (MAPF-LNS, Li et al. 2021): take 2-8 agents (the most delayed agent plus the agents
