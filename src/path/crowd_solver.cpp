@@ -80,6 +80,12 @@ struct CrowdSolver::Impl {
     std::vector<std::uint32_t> sort_scratch;
     std::uint64_t rng = 0;
     static constexpr std::uint64_t kPreferFreeCalls = 2000;
+    static constexpr std::uint64_t kPreferFreeRevisits = 500;
+    static constexpr std::uint64_t kRandomCalls = 2000;
+    static constexpr std::uint64_t kNever = UINT64_MAX;
+    bool prefer_free = true;     // PIBT tie-breaking: free cells first (false: at random)
+    std::uint64_t switched_at = kNever, restarted_at = kNever;  // generator calls at the switch, the restart
+    std::uint64_t revisits = 0;  // generated configurations that were known already
 
     // ---- state ----
     Status status = Status::NoPath;
@@ -103,6 +109,7 @@ struct CrowdSolver::Impl {
     Status begin(const GridMap& m, std::span<const GridPoint> s, std::span<const GridPoint> g,
                  const CrowdOptions& o);
     void build_graph();
+    bool restart();
     void bfs(std::uint32_t agent);
     std::uint64_t hash_config(const std::uint32_t* c) const noexcept;
     std::uint32_t find(const std::uint32_t* c, std::uint64_t hash) const noexcept;
@@ -137,14 +144,17 @@ struct CrowdSolver::Impl {
     std::vector<std::uint32_t> intersections;        // vertices of degree >= 3
     std::vector<std::uint32_t> seen, bfs_list;       // intersection neighbourhood: BFS stamps and queue
     std::uint32_t seen_gen = 0;
-    std::uint32_t lns_step = 0;                      // 0: full replan attempt, 1..n: single-agent sweep, then ALNS
+    std::uint32_t lns_step = 0;                      // 0: prioritized planning attempts, then ALNS
     std::vector<std::uint32_t> sweep_order;
+    std::uint32_t sweep_next = 0;                    // next position in sweep_order
+    void sort_sweep();
+    void pick_sweep();
     // Adaptive LNS: one weight per neighbourhood method and per neighbourhood size, each a running
     // average of the sum-of-costs decrease per 1,000 SIPP expansions (a deterministic measure of work)
-    static constexpr std::uint32_t kMethods = 3;     // delayed agent + blockers, intersection, random
+    static constexpr std::uint32_t kMethods = 4;     // delayed agent + blockers, intersection, random, sweep
     static constexpr std::uint32_t kSizes = 4;
     static constexpr std::uint32_t kSize[kSizes] = {2, 3, 4, 8};
-    double weights[kMethods] = {1, 1, 1};
+    double weights[kMethods] = {1, 1, 1, 1};
     double size_weights[kSizes] = {1, 1, 1, 1};
     std::uint64_t replan_work = 0;                   // SIPP expansions of the last replan()
     std::uint32_t roulette(const double* w, std::uint32_t count) noexcept {
@@ -182,6 +192,13 @@ struct CrowdSolver::Impl {
         return static_cast<std::uint32_t>((rng >> 11) % bound);
     }
     bool out_of_time() const noexcept;
+    // ---- portfolio: more runs of the search with other ties after the first solution ----
+    static constexpr std::uint32_t kPortfolioRuns = 4;
+    std::uint32_t relaunch_runs = 0;  // runs left (0: none running)
+    std::uint64_t run_begin = 0, run_cap = 0;  // generator calls at the start of this run; cap per run
+    void end_run();
+    std::uint64_t solution_cost(std::uint32_t h);
+    [[nodiscard]] bool solved() const noexcept { return goal_node != kNil || lns; }
 };
 
 void CrowdSolver::Impl::build_graph() {
@@ -329,6 +346,11 @@ Status CrowdSolver::Impl::begin(const GridMap& m, std::span<const GridPoint> s, 
     std::fill(table.begin(), table.end(), kNil);
     lower_bound = 0;
     n = 0;
+    revisits = 0;
+    prefer_free = true;
+    switched_at = restarted_at = kNever;
+    relaunch_runs = 0;
+    run_begin = 0;
     status = Status::InvalidQuery;
     if (m.empty() || s.size() != g.size() || s.size() > kMaxCrowdAgents) return status;
     for (std::size_t i = 0; i < s.size(); ++i)
@@ -374,12 +396,10 @@ Status CrowdSolver::Impl::begin(const GridMap& m, std::span<const GridPoint> s, 
     bytes_per_config = n * (sizeof(std::uint32_t) + sizeof(float) + sizeof(std::uint16_t)) + sizeof(HNode) +
                        5 * sizeof(LNode) + 2 * sizeof(std::uint32_t);
 
-    for (std::uint32_t i = 0; i < n; ++i) new_prio[i] = static_cast<float>(d(i, starts[i])) / static_cast<float>(n);
-    if (!add_hnode(starts.data(), kNil, 0, h_value(starts.data()), new_prio.data())) {
+    if (!restart()) {
         status = Status::BudgetExhausted;
         return status;
     }
-    open.push_back(0);
     status = Status::InProgress;
     if (hnodes[0].h == 0) {
         goal_node = 0;
@@ -387,6 +407,23 @@ Status CrowdSolver::Impl::begin(const GridMap& m, std::span<const GridPoint> s, 
         status = Status::Found;
     }
     return status;
+}
+
+// Drops every stored configuration and starts the search again from the start configuration (the
+// buffers keep their capacity). False if the memory cap leaves no room for the start.
+bool CrowdSolver::Impl::restart() {
+    hnodes.clear();
+    configs.clear();
+    priorities.clear();
+    orders.clear();
+    lnodes.clear();
+    open.clear();
+    std::fill(table.begin(), table.end(), kNil);
+    stats.configurations = 0;
+    for (std::uint32_t i = 0; i < n; ++i) new_prio[i] = static_cast<float>(d(i, starts[i])) / static_cast<float>(n);
+    if (!add_hnode(starts.data(), kNil, 0, h_value(starts.data()), new_prio.data())) return false;
+    open.push_back(0);
+    return true;
 }
 
 void CrowdSolver::Impl::expand_lowlevel(std::uint32_t h, std::uint32_t l) {
@@ -474,7 +511,6 @@ std::uint32_t CrowdSolver::Impl::swap_partner(std::uint32_t i) const noexcept {
 }
 
 bool CrowdSolver::Impl::pibt(std::uint32_t i) {
-    const bool prefer_free = stats.search.expanded < kPreferFreeCalls;
     const std::uint32_t here = v_now[i];
     std::uint32_t* c = cand.data() + static_cast<std::size_t>(i) * 5;
     std::uint32_t k = 0;
@@ -591,16 +627,36 @@ void CrowdSolver::Impl::start_lns() {
     bfs_list.clear();
     chosen.clear();
     for (double& w : weights) w = 1.0;
+
     for (double& w : size_weights) w = 1.0;
     lns_step = 0;
     pp_attempts = 0;
-    // the single-agent sweep visits the most delayed agents first
+    sort_sweep();
+}
+
+// The sweep neighbourhood: single agents, the most delayed first (as delayed when the order was made),
+// each once, then a new order.
+void CrowdSolver::Impl::sort_sweep() {
     sweep_order.resize(n);
     std::iota(sweep_order.begin(), sweep_order.end(), 0u);
     std::sort(sweep_order.begin(), sweep_order.end(), [this](std::uint32_t a, std::uint32_t b) {
         const std::uint32_t da = costs[a] - d(a, starts[a]), db = costs[b] - d(b, starts[b]);
         return da > db || (da == db && a < b);  // (std::stable_sort would allocate)
     });
+    sweep_next = 0;
+}
+
+void CrowdSolver::Impl::pick_sweep() {
+    for (std::uint32_t round = 0; round < 2; ++round) {
+        while (sweep_next < n) {
+            const std::uint32_t a = sweep_order[sweep_next++];
+            if (costs[a] > d(a, starts[a])) {
+                add_chosen(a);
+                return;
+            }
+        }
+        sort_sweep();
+    }
 }
 
 // Replans the agents in `chosen` one by one in random order with SIPP against everybody else, each
@@ -696,7 +752,7 @@ void CrowdSolver::Impl::random_walk(std::uint32_t agent, std::uint32_t k) {
 }
 
 // MAPF-LNS's agent-based neighbourhood: the most delayed agent not chosen recently, plus the agents
-// blocking its shorter paths.
+// that cross its goal last (the latest first) and the agents blocking its shorter paths.
 void CrowdSolver::Impl::pick_delayed(std::uint32_t k) {
     std::uint32_t best = kNil;
     for (int pass = 0; pass < 2 && best == kNil; ++pass) {
@@ -713,6 +769,12 @@ void CrowdSolver::Impl::pick_delayed(std::uint32_t k) {
     if (best == kNil) return;
     tabu[best] = tabu_gen;
     add_chosen(best);
+    // the agents crossing its goal last: they keep it from settling there earlier
+    const auto& steps = reserved.steps(goals[best]);
+    const auto& crossers = reserved.entries(goals[best]);
+    const std::uint32_t earliest = d(best, starts[best]);
+    for (std::size_t e = steps.size(); e > 0 && chosen.size() < k && steps[e - 1] >= earliest; --e)
+        add_chosen(crossers[e - 1].agent);
     random_walk(best, k);
     for (std::uint32_t tries = 0; chosen.size() < k && tries < 10; ++tries)
         random_walk(chosen[next_index(static_cast<std::uint32_t>(chosen.size()))], k);
@@ -799,35 +861,58 @@ void CrowdSolver::Impl::lns_iteration() {
         if (pp_attempts >= kPlanAttempts) ++lns_step;
         return;
     }
-    if (lns_step <= n) {
-        // one pass of single-agent replans, most delayed agents first
-        const std::uint32_t a = sweep_order[lns_step - 1];
-        ++lns_step;
-        if (costs[a] > d(a, starts[a])) {
-            add_chosen(a);
-            replan();
-        }
-        return;
-    }
     const std::uint32_t method = roulette(weights, kMethods);
     const std::uint32_t size = roulette(size_weights, kSizes);
-    const std::uint32_t k = std::min<std::uint32_t>(n, kSize[size]);
-    if (method == 0)
+    std::uint32_t k = std::min<std::uint32_t>(n, kSize[size]);
+    if (method == 0) {
         pick_delayed(k);
-    else if (method == 1)
+    } else if (method == 1) {
         pick_intersection(k);
+    } else if (method == 3) {
+        k = 1;
+        pick_sweep();
+    }
     pick_random(k);  // tops up a neighbourhood the other methods left short
     const std::uint64_t gain = replan();
     constexpr double kReaction = 0.1;
     const double reward = 1000.0 * static_cast<double>(gain) / static_cast<double>(replan_work + 10 * k);
     weights[method] = (1 - kReaction) * weights[method] + kReaction * reward;
-    size_weights[size] = (1 - kReaction) * size_weights[size] + kReaction * reward;
+    if (method != 3) size_weights[size] = (1 - kReaction) * size_weights[size] + kReaction * reward;
+}
+
+// Ends the current portfolio run: starts the next one, or hands over to the improvement search.
+void CrowdSolver::Impl::end_run() {
+    goal_node = kNil;
+    if (relaunch_runs > 0) --relaunch_runs;
+    if (relaunch_runs == 0) return;
+    prefer_free = true;
+    revisits = 0;
+    switched_at = restarted_at = kNever;
+    run_begin = stats.search.expanded;
+    if (!restart()) relaunch_runs = 0;
+}
+
+// True sum of costs of the solution ending in configuration h (g counts slightly differently).
+std::uint64_t CrowdSolver::Impl::solution_cost(std::uint32_t h) {
+    std::uint64_t soc = 0;
+    std::uint32_t steps = 0;
+    for (std::uint32_t x = h; hnodes[x].parent != kNil; x = hnodes[x].parent) ++steps;
+    std::vector<std::uint32_t>& last = sort_scratch;  // per agent: cost so far (reused buffer)
+    last.assign(n, 0);
+    std::uint32_t t = steps;
+    for (std::uint32_t x = h; hnodes[x].parent != kNil; x = hnodes[x].parent, --t) {
+        const std::uint32_t* c = config(hnodes[x].parent);
+        for (std::uint32_t i = 0; i < n; ++i)
+            if (last[i] == 0 && c[i] != goals[i]) last[i] = t;
+    }
+    for (std::uint32_t i = 0; i < n; ++i) soc += last[i];
+    return soc;
 }
 
 bool CrowdSolver::Impl::out_of_time() const noexcept {
     const auto now = std::chrono::steady_clock::now();
     if (now >= options.budget.deadline) return true;
-    if (goal_node != kNil && options.improve_for != std::chrono::steady_clock::duration::max() &&
+    if (solved() && options.improve_for != std::chrono::steady_clock::duration::max() &&
         now - first_time >= options.improve_for)
         return true;
     return false;
@@ -836,7 +921,8 @@ bool CrowdSolver::Impl::out_of_time() const noexcept {
 Status CrowdSolver::Impl::run(std::uint64_t slice) {
     if (status != Status::InProgress) return status;
     for (std::uint64_t done = 0; done < slice;) {
-        if (lns) {
+        if (lns && relaunch_runs > 0 && stats.search.expanded >= run_begin + run_cap) end_run();
+        if (lns && relaunch_runs == 0) {
             if (n < 2 || stats.search.expanded >= options.budget.max_expansions || out_of_time()) {
                 status = Status::Found;
                 return status;
@@ -847,13 +933,33 @@ Status CrowdSolver::Impl::run(std::uint64_t slice) {
             continue;
         }
         if (open.empty()) {
+            if (lns) {
+                end_run();
+                continue;
+            }
             status = goal_node != kNil ? Status::Found : Status::NoPath;
             return status;
         }
         if (stats.search.expanded >= options.budget.max_expansions ||
             ((stats.search.expanded & 15) == 0 && out_of_time())) {
-            status = goal_node != kNil ? Status::Found : Status::BudgetExhausted;
+            status = solved() ? Status::Found : Status::BudgetExhausted;
             return status;
+        }
+        if (goal_node == kNil && restarted_at == kNever) {
+            if (prefer_free && (stats.search.expanded >= run_begin + kPreferFreeCalls || revisits >= kPreferFreeRevisits)) {
+                // free-cell tie-breaking keeps this search circling: random ties from here on
+                prefer_free = false;
+                switched_at = stats.search.expanded;
+            } else if (!prefer_free && stats.search.expanded >= switched_at + kRandomCalls) {
+                // still no solution: the configurations stored so far lead the search astray; start
+                // over from the start configuration, with random ties
+                restarted_at = stats.search.expanded;
+                if (!restart()) {
+                    status = solved() ? Status::Found : Status::BudgetExhausted;
+                    return status;
+                }
+                continue;
+            }
         }
         const std::uint32_t h = open.back();
         if (hnodes[h].ll_head == kNil) {
@@ -864,31 +970,32 @@ Status CrowdSolver::Impl::run(std::uint64_t slice) {
             open.pop_back();
             continue;
         }
+        if (goal_node == kNil && hnodes[h].h == 0 && lns) {
+            // another run of the portfolio found a solution: keep the better one
+            if (solution_cost(h) < lns_soc) {
+                goal_node = h;
+                start_lns();
+                goal_node = kNil;
+            }
+            end_run();
+            continue;
+        }
         if (goal_node == kNil && hnodes[h].h == 0) {
             goal_node = h;
             first_time = std::chrono::steady_clock::now();
             stats.first_solution_seconds = std::chrono::duration<double>(first_time - t_begin).count();
-            {
-                // true sum of costs of the first solution (g counts slightly differently)
-                std::uint64_t soc = 0;
-                std::uint32_t steps = 0;
-                for (std::uint32_t x = h; hnodes[x].parent != kNil; x = hnodes[x].parent) ++steps;
-                std::vector<std::uint32_t>& last = sort_scratch;  // per agent: cost so far (reused buffer)
-                last.assign(n, 0);
-                std::uint32_t t = steps;
-                for (std::uint32_t x = h; hnodes[x].parent != kNil; x = hnodes[x].parent, --t) {
-                    const std::uint32_t* c = config(hnodes[x].parent);
-                    for (std::uint32_t i = 0; i < n; ++i)
-                        if (last[i] == 0 && c[i] != goals[i]) last[i] = t;
-                }
-                for (std::uint32_t i = 0; i < n; ++i) soc += last[i];
-                stats.first_sum_of_costs = soc;
-            }
+            stats.first_sum_of_costs = solution_cost(h);
             if (!options.anytime) {
                 status = Status::Found;
                 return status;
             }
             start_lns();
+            // portfolio: when the first solution is jammed but was found with free-cell ties (quickly),
+            // a few more runs of the search with other ties, each capped at twice the generator calls
+            // of the first, before the improvement proper
+            run_cap = 2 * (stats.search.expanded - run_begin);
+            relaunch_runs = stats.first_sum_of_costs * 2 >= lower_bound * 7 && prefer_free ? kPortfolioRuns : 1;
+            end_run();
             continue;
         }
         // pop a low-level node and expand it
@@ -906,6 +1013,7 @@ Status CrowdSolver::Impl::run(std::uint64_t slice) {
         const std::uint64_t hash = hash_config(new_config.data());
         const std::uint32_t found = find(new_config.data(), hash);
         if (found != kNil) {
+            ++revisits;
             if (goal_node == kNil || hnodes[found].g + hnodes[found].h < hnodes[goal_node].g) open.push_back(found);
             continue;
         }
@@ -920,7 +1028,7 @@ Status CrowdSolver::Impl::run(std::uint64_t slice) {
         const std::uint32_t g = hnodes[h].g + edge_cost(ch, new_config.data());
         const std::uint32_t hv = h_value(new_config.data());
         if (!add_hnode(new_config.data(), h, g, hv, new_prio.data())) {
-            status = goal_node != kNil ? Status::Found : Status::BudgetExhausted;
+            status = solved() ? Status::Found : Status::BudgetExhausted;
             return status;
         }
         const auto id = static_cast<std::uint32_t>(hnodes.size() - 1);
@@ -1005,11 +1113,11 @@ Status CrowdSolver::solve(const GridMap& map, std::span<const GridPoint> starts,
 
 void CrowdSolver::stop() noexcept {
     if (m_impl->status == Status::InProgress)
-        m_impl->status = m_impl->goal_node != kNil ? Status::Found : Status::BudgetExhausted;
+        m_impl->status = m_impl->solved() ? Status::Found : Status::BudgetExhausted;
 }
 
 Status CrowdSolver::status() const noexcept { return m_impl->status; }
-bool CrowdSolver::has_solution() const noexcept { return m_impl->goal_node != kNil; }
+bool CrowdSolver::has_solution() const noexcept { return m_impl->solved(); }
 std::uint64_t CrowdSolver::best_sum_of_costs() const noexcept {
     if (m_impl->lns) return m_impl->lns_soc;
     return m_impl->goal_node == kNil ? 0 : m_impl->hnodes[m_impl->goal_node].g;

@@ -8,8 +8,9 @@
 // its last arrival and blocks it forever. A path p[0..c] has cost c = the step of the last arrival
 // (p[c] is the goal and the agent is parked there from c on).
 //
-// Reservation: per vertex, the steps at which another agent stands there (sorted by step), each with
-// the vertex that agent occupies one step later (for swap checks), plus the step from which an agent
+// Reservation: per vertex, the steps at which another agent stands there (sorted, in an array of their
+// own that the search binary-searches), each with the agent and the vertex that agent occupies one
+// step later (for swap checks), plus the step from which an agent
 // is parked on it for good. The free steps of a vertex form *safe intervals*: [0, t0-1],
 // [t0+1, t1-1], ..., [t_last+1, park-1 or infinity]. SIPP searches over (vertex, safe interval)
 // states with the earliest arrival time as g and the agent's BFS distance as h (consistent), so the
@@ -29,9 +30,8 @@ inline constexpr std::uint32_t kSippNone = UINT32_MAX;
 class Reservation {
 public:
     struct Entry {
-        std::uint32_t t;      // step at which `agent` stands on the vertex
-        std::uint32_t agent;
-        std::uint32_t next;   // the agent's vertex at step t + 1
+        std::uint32_t agent;  // the agent standing on the vertex at the matching step
+        std::uint32_t next;   // the agent's vertex one step later (for swap checks)
     };
 
     /// Empties the table for `vertices` vertices (keeps capacity).
@@ -43,12 +43,16 @@ public:
 
     /// Agent on vertex v at step t, or kSippNone.
     [[nodiscard]] std::uint32_t occupant(std::uint32_t v, std::uint32_t t) const noexcept;
+    /// Reserved steps of vertex v, ascending (the parking step not included); entries(v)[k] belongs
+    /// to steps(v)[k]. Kept apart so that the searches binary-search a dense array of steps.
+    [[nodiscard]] const std::vector<std::uint32_t>& steps(std::uint32_t v) const noexcept { return m_steps[v]; }
     [[nodiscard]] const std::vector<Entry>& entries(std::uint32_t v) const noexcept { return m_at[v]; }
     /// Step from which an agent is parked on v (kSippNone: nobody).
     [[nodiscard]] std::uint32_t park_time(std::uint32_t v) const noexcept { return m_park_time[v]; }
     [[nodiscard]] std::uint32_t park_agent(std::uint32_t v) const noexcept { return m_park_agent[v]; }
 
 private:
+    std::vector<std::vector<std::uint32_t>> m_steps;
     std::vector<std::vector<Entry>> m_at;
     std::vector<std::uint32_t> m_park_time, m_park_agent;
 };
@@ -100,7 +104,11 @@ private:
 
     std::vector<Node> m_nodes;
     std::vector<HeapItem> m_heap;
-    std::vector<std::uint32_t> m_stamp, m_head;  // per vertex: search generation, first node
+    struct Here {
+        std::uint32_t stamp;  // search generation
+        std::uint32_t head;   // first node of the vertex in this search
+    };
+    std::vector<Here> m_here;  // per vertex
     std::uint32_t m_gen = 0;
     std::uint64_t m_expanded = 0;
 };

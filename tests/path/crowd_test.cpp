@@ -100,6 +100,32 @@ TEST(Crowd, DenseRandomInstancesAreSolvedAndValid) {
     }
 }
 
+TEST(Crowd, AnytimeStoppedDuringThePortfolioRunsKeepsAValidSolution) {
+    // Jammed first solutions (sum of costs >= 3.5 x the lower bound) are followed by more runs of the
+    // search with other ties; a budget that ends in the middle of them must still give a valid
+    // solution no worse than the first.
+    std::mt19937 rng(5);
+    CrowdSolver solver;
+    CrowdSolution first, stopped;
+    int jammed = 0;
+    for (int round = 0; round < 3; ++round) {
+        const Instance inst = random_instance(rng, 16, 16, 0.2, 110);
+        ASSERT_EQ(solver.solve(inst.map, inst.starts, inst.goals, CrowdOptions{}, first), Status::Found);
+        const std::uint64_t calls = solver.stats().search.expanded;
+        if (first.sum_of_costs * 2 >= first.lower_bound * 7) ++jammed;
+        for (const std::uint64_t extra : {1u, 7u, 40u, 300u}) {
+            CrowdOptions options;
+            options.anytime = true;
+            options.budget.max_expansions = calls + extra;
+            ASSERT_EQ(solver.solve(inst.map, inst.starts, inst.goals, options, stopped), Status::Found);
+            ASSERT_EQ(validate(inst.map, inst.starts, inst.goals, stopped), "") << "round " << round << " +" << extra;
+            EXPECT_LE(stopped.sum_of_costs, first.sum_of_costs);
+            EXPECT_TRUE(solver.has_solution());
+        }
+    }
+    EXPECT_GE(jammed, 1);  // the portfolio was exercised
+}
+
 TEST(Crowd, CorridorSwapWithAPocket) {
     // Two agents swap ends of a one-wide corridor that has a single side pocket.
     const GridMap map = crowd_test::parse({

@@ -27,19 +27,23 @@
 ///     again through a hash table;
 ///   - PIBT ranks a unit's candidate cells by distance to its goal; ties go to cells nobody stands on,
 ///     then to the seeded generator (much better first solutions on dense maps; after 2,000 generator
-///     calls without a solution the ties become purely random, which some dense instances need);
+///     calls or 500 revisited configurations without a solution the ties become purely random, which
+///     some dense instances need, and 2,000 calls later the search restarts from the start
+///     configuration);
 ///   - anytime: with `CrowdOptions::anytime`, the first solution is then improved, keeping every
-///     step conflict-free: (1) prioritized planning of all agents from scratch (a random order, the
+///     step conflict-free: (0) if it is jammed (sum of costs >= 3.5 x lower bound) and was found
+///     with free-cell ties, three more runs of the search with other ties, each capped at twice the
+///     first run's generator calls, the best solution kept; (1) prioritized planning of all agents from scratch (a random order, the
 ///     agent that found no path moved to the front for the next try, at most 10 tries, then one
-///     longest-trip-first try), kept only if its sum of costs is lower; (2) one pass of single-agent
-///     replans, most delayed agents first; (3) a large neighbourhood search (MAPF-LNS, Li et al.
-///     2021): take 2-8 agents (the most delayed agent plus the agents blocking its shorter paths, the
-///     agents around a crossing, or random agents; method and size chosen by adaptive weights),
-///     replan them one by one in random order with SIPP (safe-interval path planning) against
-///     everybody else's paths, the agent's distance table as heuristic and the cost to beat as bound,
-///     and keep the new paths only if their sum of costs is lower. It runs until the deadline,
-///     `improve_for`, or `max_expansions` (each try, replan or neighbourhood counts as one
-///     expansion); with an expansion cap the result is deterministic.
+///     longest-trip-first try), kept only if its sum of costs is lower; (2) a large neighbourhood
+///     search (MAPF-LNS, Li et al. 2021): take 2-8 agents (the most delayed agent plus the agents
+///     crossing its goal last and the agents blocking its shorter paths, the agents around a
+///     crossing, or random agents) or one agent (the next of the most delayed; method and size chosen
+///     by adaptive weights), replan them one by one in random order with SIPP (safe-interval path
+///     planning) against everybody else's paths, the agent's distance table as heuristic and the cost
+///     to beat as bound, and keep the new paths only if their sum of costs is lower. It runs until the
+///     deadline, `improve_for`, or `max_expansions` (each generator call of (0) and each try, replan
+///     or neighbourhood counts as one expansion); with an expansion cap the result is deterministic.
 /// Ties break on a small pseudo-random generator seeded by `CrowdOptions::seed`: the same instance,
 /// options and seed always give the same solution, on any thread.
 ///
