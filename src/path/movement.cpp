@@ -259,7 +259,15 @@ bool MovementSystem::adopt_path(UnitId unit) {
         SmoothingOptions so;
         so.movement = m_options.movement;
         so.diagonal = m_options.diagonal;
-        smooth_path(*m_map, path, so);
+        if (m_options.layers.empty()) {
+            smooth_path(*m_map, path, so);
+        } else {  // a shortcut must not cost more under the layers (e.g. cut through a danger zone)
+            GridSearchOptions costs;
+            costs.movement = m_options.movement;
+            costs.diagonal = m_options.diagonal;
+            costs.layers = m_options.layers;
+            smooth_path(*m_map, path, so, costs);
+        }
     }
     const std::vector<GridPoint>& cells = path.cells;
     u.route.clear();

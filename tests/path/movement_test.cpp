@@ -99,6 +99,29 @@ TEST(Movement, OneUnitWalksAShortestRouteAndArrives) {
     EXPECT_EQ(ms.stats().waits, 0u);
 }
 
+// A costly band (a danger layer) across the straight line between start and goal, with gaps at the
+// map's edges: the search goes round it, and smoothing must not straighten the route back through it
+// (line of sight alone would: the band is walkable).
+TEST(Movement, SmoothingKeepsRoutesOutOfCostlyLayerCells) {
+    const GridMap map = open_map(21, 11);
+    PenaltyLayer danger(map);
+    for (int y = 1; y <= 9; ++y) ASSERT_TRUE(danger.set({10, y}, 100.0f));
+    const CostLayer layers[] = {{&danger, 1.0}};
+    MovementOptions options;
+    options.layers = layers;
+    options.claim_weight = 0.0;
+    MovementSystem ms(map, options);
+    const UnitId u = ms.add_unit({0, 5});
+    ASSERT_TRUE(ms.move_to(u, Destination::at({20, 5})));
+    for (int ticks = 0; ms.status(u) != UnitStatus::Arrived && ticks < 100; ++ticks) {
+        ms.update();
+        ASSERT_TRUE(legal_step(map, ms.previous_position(u), ms.position(u), false));
+        EXPECT_EQ(danger.at(ms.position(u)), 0.0f) << "walked into the band at " << ms.position(u).x << ","
+                                                     << ms.position(u).y;
+    }
+    EXPECT_EQ(ms.status(u), UnitStatus::Arrived);
+}
+
 TEST(Movement, StatusesForBadAndTrivialDestinations) {
     GridMap map = open_map(20, 20);
     for (int i = 10; i < 20; ++i) (void)map.set_passable({i, 10}, false), (void)map.set_passable({10, i}, false);

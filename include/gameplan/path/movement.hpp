@@ -137,7 +137,8 @@ struct MovementOptions {
     /// Extra weighted cost layers every path request carries (area_filter.hpp), beside the claimed-path
     /// penalties: an influence map of danger, say, which units' paths then avoid. Read live (changing a
     /// layer affects the next searches; routes already walked are not re-planned for it). Smoothing
-    /// straightens routes by line of sight and does not look at layers. Not owned: the span and the
+    /// takes a shortcut only where it costs no more under these layers (smooth_path with costs; the
+    /// claimed-path penalties change every tick and are not consulted). Not owned: the span and the
     /// layers must outlive the system (and match its map).
     std::span<const CostLayer> layers{};
 };
