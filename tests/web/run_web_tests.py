@@ -23,9 +23,9 @@ import os
 import random
 import shutil
 import socket
+import struct
 import subprocess
 import sys
-import struct
 import tempfile
 import time
 import urllib.error
@@ -236,10 +236,10 @@ def village_canvas_checks(driver, cells_w, cells_h, save, dens, failures):
         dens_drawn = sum(tuple(p) == den for p in den_pixels)
         label = "checked" if overlay else "unchecked"
         if bad:
-            failures.append(f"village canvas, wolves and danger {label}: {len(bad)} of {len(check)} cells differ from the "
+            failures.append(f"canvas, wolves and danger {label}: {len(bad)} of {len(check)} cells differ from the "
                             f"CLI's save: " + ", ".join(bad[:5]))
         if dens_drawn != (len(dens) if overlay else 0):
-            failures.append(f"village canvas, wolves and danger {label}: {dens_drawn} of {len(dens)} dens drawn")
+            failures.append(f"canvas, wolves and danger {label}: {dens_drawn} of {len(dens)} dens drawn")
         if overlay:  # uncheck the box: the page redraws without the overlay
             driver.script("document.getElementById('wolves').click(); return 0;")
     return tinted
@@ -353,15 +353,17 @@ def main():
         page_dens = sorted(tuple(d) for d in village.get("dens", []))
         save = json.load(open(save_file, encoding="utf-8"))
         danger_rows = next(len(t["rows"]) for t in save["tables"] if t["name"] == "danger")
-        errors = len(failures)
+        wolves = []  # the failures of this check
         if not cli_dens or page_dens != cli_dens:
-            failures.append(f"village dens: CLI picture {cli_dens}, page {page_dens}")
+            wolves.append(f"dens: CLI picture {cli_dens}, page {page_dens}")
         if demo["wolf_attacks"] == 0 or village.get("danger_cells") != danger_rows:
-            failures.append(f"village danger: {demo['wolf_attacks']} attacks, {danger_rows} cells in the CLI's save, "
-                            f"page {village.get('danger_cells')}")
-        tinted = village_canvas_checks(driver, 160, 100, save, [list(d) for d in cli_dens], failures)
+            wolves.append(f"danger: {demo['wolf_attacks']} attacks, {danger_rows} cells in the CLI's save, "
+                          f"page {village.get('danger_cells')}")
+        tinted = village_canvas_checks(driver, 160, 100, save, [list(d) for d in cli_dens], wolves)
         checked += 1
-        print(f"{'FAIL' if len(failures) > errors else 'ok  '} village wolves: {len(page_dens)} dens, "
+        if wolves:
+            failures.append("village wolves: " + "; ".join(wolves))
+        print(f"{'FAIL' if wolves else 'ok  '} village wolves: {len(page_dens)} dens, "
               f"{village.get('danger_cells')} cells of danger ({tinted} open ones tinted, checked on the canvas)")
         print(f"screenshots in {shots}")
 
