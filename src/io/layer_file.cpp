@@ -1,6 +1,7 @@
 #include <gameplan/io/layer_file.hpp>
 #include <gameplan/io/load_error.hpp>
 
+#include "number_text.hpp"
 #include "quote_token.hpp"
 
 #include <charconv>
@@ -54,7 +55,7 @@ path::PenaltyLayer parse_penalty_layer(std::string_view text, const std::string&
                                 "row " + std::to_string(row) + " has more than " + std::to_string(width) +
                                     " values (the map is " + shape(map) + ")");
             double value = 0.0;
-            const auto [stop, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
+            const auto [stop, ec] = detail::parse_double(token.data(), token.data() + token.size(), value);
             if (stop != token.data() + token.size() || (ec != std::errc() && ec != std::errc::result_out_of_range))
                 throw LoadError(source, line_number, begin + 1, "layer", detail::quote_token(token) + " is not a number");
             if (token.front() == '-')

@@ -2,6 +2,8 @@
 #include <gameplan/io/load_error.hpp>
 #include <gameplan/io/pddl.hpp>
 
+#include "number_text.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -245,7 +247,7 @@ public:
         double v = 0;
         const char* b = n.atom.data();
         const char* e = b + n.atom.size();
-        const auto r = std::from_chars(b, e, v);
+        const auto r = detail::parse_double(b, e, v);
         if (r.ec != std::errc{} || r.ptr != e || !std::isfinite(v))
             fail(n, std::string("expected a number for ") + what + ", found '" + n.atom + "'");
         return v;

@@ -6,8 +6,11 @@ chromedriver (the W3C WebDriver protocol over HTTP, spoken here with urllib: no 
 needed), and for every shipped example map x every algorithm of `gameplan path`, and every example
 domain x goal of `gameplan plan`, loads the page's automation URL and compares the JSON it writes into
 <pre id="result"> with the CLI's `--json` output key by key (timings excluded); and the village page after
-120 frames (one tick each) with `gameplan demo --ticks 120 --json` (counts and state checksum). Inputs the CLI refuses
-(exit 2) must be refused by the page with the same message. Saves a screenshot of each page.
+120 frames (one tick each) with `gameplan demo --ticks 120 --json` (counts and state checksum), its wolf
+dens with the dens of the CLI's picture (`--png-every`), and its canvas with the danger, map, places and
+villagers of the CLI's save file at the same tick (the heat overlay and the dens drawn, and gone when the
+"wolves and danger" box is unchecked). Inputs the CLI refuses (exit 2) must be refused by the page with
+the same message. Saves a screenshot of each page.
 
 Usage: run_web_tests.py --site build-web/site --cli build/bin/gameplan --repo . --out build-web
        [--perf]   also time a 512 x 512 A* query (browser vs native) and the village's frame time
@@ -20,6 +23,7 @@ import os
 import random
 import shutil
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -27,6 +31,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+import zlib
 
 ALGORITHMS = ["astar", "dijkstra", "jps", "jps-plus", "hpa", "theta", "subgoal", "navmesh"]
 TIMING_KEYS = {"micros", "setup_micros", "mean_micros", "repeat"}
@@ -153,6 +158,93 @@ def compare(label, page_text, code, out, err, failures):
     return True
 
 
+def read_png_rgb(path):
+    """(width, height, pixels) of an 8-bit RGB PNG without interlacing (what `gameplan demo --png-every`
+    writes); pixels is a bytes object of width * height * 3."""
+    data = open(path, "rb").read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError(f"{path}: not a PNG")
+    pos, idat, width = 8, b"", 0
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        pos += 12 + length
+        if kind == b"IHDR":
+            width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", body)
+            if (depth, colour, interlace) != (8, 2, 0):
+                raise ValueError(f"{path}: not 8-bit RGB without interlacing")
+        elif kind == b"IDAT":
+            idat += body
+    raw, stride, bpp = zlib.decompress(idat), width * 3, 3
+    out, prev = bytearray(), bytearray(stride)
+    for y in range(height):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        if f == 1:
+            for i in range(bpp, stride):
+                line[i] = (line[i] + line[i - bpp]) & 255
+        elif f == 2:
+            line = bytearray((a + b) & 255 for a, b in zip(line, prev))
+        elif f == 3:
+            for i in range(stride):
+                line[i] = (line[i] + ((line[i - bpp] if i >= bpp else 0) + prev[i]) // 2) & 255
+        elif f == 4:
+            for i in range(stride):
+                a, b, c = (line[i - bpp], prev[i], prev[i - bpp]) if i >= bpp else (0, prev[i], 0)
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        out += line
+        prev = line
+    return width, height, bytes(out)
+
+
+def village_canvas_checks(driver, cells_w, cells_h, save, dens, failures):
+    """The village page's canvas against the CLI's save file of the same tick: with the "wolves and
+    danger" box checked, every open cell without a place or a villager is the ground colour blended
+    towards the heat colour by 0.75 * min(1, danger / 8) (docs/demo.md: strongest at 8 and above),
+    every blocked one the wall colour, and each den's centre the den colour; unchecked, no heat and no
+    den is drawn. Returns the number of cells the heat overlay tints."""
+    ground, wall, heat, den = (214, 228, 190), (74, 90, 106), (230, 20, 20), (120, 0, 0)
+    rows = save["maps"][0]["rows"]
+    tables = {t["name"]: t for t in save["tables"]}
+
+    def table(name):
+        t = tables[name]
+        return [dict(zip(t["columns"], r)) for r in t["rows"]]
+    danger = {(r["x"], r["y"]): struct.unpack("<f", struct.pack("<I", r["bits"]))[0] for r in table("danger")}
+    covered = {(r["x"], r["y"]) for r in table("places")} | {(r["x"], r["y"]) for r in table("villagers")}
+    check = [(x, y) for y in range(cells_h) for x in range(cells_w) if (x, y) not in covered]
+    points = json.dumps([[x, y] for x, y in check])
+    centres = json.dumps(dens)
+    read = ("const c = document.getElementById('canvas'), cs = c.width / %d;"
+            "const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;"
+            "const px = (x, y) => { const i = 4 * (y * c.width + x); return [d[i], d[i + 1], d[i + 2]]; };"
+            "return [%s.map(([x, y]) => px(x * cs, y * cs)), %s.map(([x, y]) => px(x * cs + Math.floor(cs / 2), y * cs + Math.floor(cs / 2)))];"
+            % (cells_w, points, centres))
+    tinted = 0
+    for overlay in (True, False):
+        corners, den_pixels = driver.script(read)
+        bad = []
+        for (x, y), got in zip(check, corners):
+            want = wall
+            if rows[y][x] == ".":
+                a = 0.75 * min(1.0, danger.get((x, y), 0.0) / 8.0) if overlay else 0.0
+                want = tuple(g + (h - g) * a for g, h in zip(ground, heat))
+                tinted += overlay and a > 0
+            if any(abs(g - w) > 1 for g, w in zip(got, want)):
+                bad.append(f"({x},{y}) {got} not {tuple(round(w) for w in want)}")
+        dens_drawn = sum(tuple(p) == den for p in den_pixels)
+        label = "checked" if overlay else "unchecked"
+        if bad:
+            failures.append(f"canvas, wolves and danger {label}: {len(bad)} of {len(check)} cells differ from the "
+                            f"CLI's save: " + ", ".join(bad[:5]))
+        if dens_drawn != (len(dens) if overlay else 0):
+            failures.append(f"canvas, wolves and danger {label}: {dens_drawn} of {len(dens)} dens drawn")
+        if overlay:  # uncheck the box: the page redraws without the overlay
+            driver.script("document.getElementById('wolves').click(); return 0;")
+    return tinted
+
+
 def bench_map(path, size=512, seed=7, density=0.2):
     """A size x size MovingAI map with `density` of its cells blocked at random, 4 x 4 corners kept free."""
     rnd = random.Random(seed)
@@ -236,18 +328,43 @@ def main():
         driver.get(base + "planner.html?domain=guard_numbers&goal=goal")
         driver.result()
         driver.screenshot(os.path.join(shots, "web-planner.png"))
-        # The village: one tick per frame, so after 120 frames it must be `gameplan demo` after 120 ticks.
-        driver.get(base + "village.html?agents=120&size=160x100&seed=1&frames=120")
+        # The village: one tick per frame, so after 120 frames it must be `gameplan demo` after 120 ticks
+        # (a village whose wolves attacked by then, so that there is danger to draw).
+        driver.get(base + "village.html?agents=120&size=160x100&seed=7&frames=120")
         village = json.loads(driver.result(300))
         driver.screenshot(os.path.join(shots, "web-village.png"))
-        code, out, err = run_cli(a.cli, ["demo", "--size", "160x100", "--agents", "120", "--seed", "1", "--ticks", "120",
-                                         "--threads", "1", "--json"])
+        shots_dir, save_file = os.path.join(tmp, "demo-png"), os.path.join(tmp, "village.save")
+        code, out, err = run_cli(a.cli, ["demo", "--size", "160x100", "--agents", "120", "--seed", "7", "--ticks", "120",
+                                         "--threads", "1", "--json", "--png-every", "120", "--png-dir", shots_dir,
+                                         "--save", save_file])
         demo = json.loads(out)
-        bad = [k for k in ("plans", "paths", "wood", "ore", "collisions", "checksum") if village.get(k) != demo.get(k)]
+        bad = [k for k in ("plans", "paths", "wood", "ore", "collisions", "wolf_attacks", "checksum") if village.get(k) != demo.get(k)]
         checked += 1
         if bad:
             failures.append("village after 120 ticks: " + ", ".join(f"{k}: CLI {demo.get(k)} page {village.get(k)}" for k in bad))
-        print(f"{'FAIL' if bad else 'ok  '} village 120 villagers, 120 ticks: checksum {village.get('checksum')}")
+        print(f"{'FAIL' if bad else 'ok  '} village 120 villagers, 120 ticks: checksum {village.get('checksum')}, "
+              f"{village.get('wolf_attacks')} wolf attacks")
+        # The wolves: the page's dens are the dens (dark red) of the CLI's picture of tick 0, and its canvas
+        # shows them and the danger of the CLI's save at tick 120.
+        pw, ph, pixels = read_png_rgb(os.path.join(shots_dir, "village_000000.png"))
+        scale = pw // 160
+        den_colour = bytes((120, 0, 0))
+        cli_dens = sorted({(p % pw // scale, p // pw // scale) for p in range(pw * ph) if pixels[3 * p:3 * p + 3] == den_colour})
+        page_dens = sorted(tuple(d) for d in village.get("dens", []))
+        save = json.load(open(save_file, encoding="utf-8"))
+        danger_rows = next(len(t["rows"]) for t in save["tables"] if t["name"] == "danger")
+        wolves = []  # the failures of this check
+        if not cli_dens or page_dens != cli_dens:
+            wolves.append(f"dens: CLI picture {cli_dens}, page {page_dens}")
+        if demo["wolf_attacks"] == 0 or village.get("danger_cells") != danger_rows:
+            wolves.append(f"danger: {demo['wolf_attacks']} attacks, {danger_rows} cells in the CLI's save, "
+                          f"page {village.get('danger_cells')}")
+        tinted = village_canvas_checks(driver, 160, 100, save, [list(d) for d in cli_dens], wolves)
+        checked += 1
+        if wolves:
+            failures.append("village wolves: " + "; ".join(wolves))
+        print(f"{'FAIL' if wolves else 'ok  '} village wolves: {len(page_dens)} dens, "
+              f"{village.get('danger_cells')} cells of danger ({tinted} open ones tinted, checked on the canvas)")
         print(f"screenshots in {shots}")
 
         if a.perf:

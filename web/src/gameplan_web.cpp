@@ -17,6 +17,7 @@
 #include <gameplan/io/movingai.hpp>
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/grid_rules.hpp>
+#include <gameplan/path/influence.hpp>
 #include <gameplan/path/navmesh.hpp>
 #include <gameplan_village/generate.hpp>
 #include <gameplan_village/village.hpp>
@@ -229,6 +230,8 @@ struct VillagePage {
     bool domains_loaded = false;
     std::vector<std::uint8_t> cells;    // 0 blocked, 1 free
     std::vector<std::int32_t> agents;   // x, y, kind, state (0 idle, 1 walking, 2 working)
+    std::vector<std::int32_t> dens;     // x, y of each wolf den
+    std::vector<float> danger;          // the danger of each cell, row by row
     std::vector<std::int32_t> places;   // x, y, kind, standing
     double plan_us = 0, path_us = 0;    // think and path time of the last stepped ticks
     std::uint64_t plans_before = 0, paths_before = 0;
@@ -388,7 +391,8 @@ EMSCRIPTEN_KEEPALIVE const char* gp_village_create(int width, int height, int ag
 }
 
 /// Runs `ticks` ticks and returns the status line's figures: {"tick", "villagers", "plans", "paths",
-/// "tick_us" (the last tick), "step_us" (all `ticks`), "wood", "ore", "meals", "collisions", "checksum"}.
+/// "tick_us" (the last tick), "step_us" (all `ticks`), "wood", "ore", "meals", "collisions",
+/// "wolf_attacks", "dens" (the number of wolf dens), "checksum"}.
 EMSCRIPTEN_KEEPALIVE const char* gp_village_step(int ticks) {
     if (!g_village.village) return error_reply("no village");
     village::Village& v = *g_village.village;
@@ -408,6 +412,8 @@ EMSCRIPTEN_KEEPALIVE const char* gp_village_step(int ticks) {
     j["ore"] = s.ore;
     j["meals"] = s.meals;
     j["collisions"] = s.collisions;
+    j["wolf_attacks"] = s.wolf_attacks;
+    j["dens"] = v.dens().size();
     char hex[17];
     std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(s.checksum));
     j["checksum"] = hex;  // as `gameplan demo --json`: over the state and every count, timings excluded
@@ -446,6 +452,26 @@ EMSCRIPTEN_KEEPALIVE const std::int32_t* gp_village_places() {
 }
 EMSCRIPTEN_KEEPALIVE int gp_village_place_count() {
     return g_village.village ? static_cast<int>(g_village.village->places().size()) : 0;
+}
+
+/// The wolf dens as x, y (gp_village_step's "dens" of them; none without wolves).
+EMSCRIPTEN_KEEPALIVE const std::int32_t* gp_village_dens() {
+    g_village.dens.clear();
+    if (!g_village.village) return nullptr;
+    for (const path::GridPoint d : g_village.village->dens()) g_village.dens.insert(g_village.dens.end(), {d.x, d.y});
+    return g_village.dens.data();
+}
+
+/// The danger the wolves spread (Village::danger) now, one float per cell, row by row (0: none).
+EMSCRIPTEN_KEEPALIVE const float* gp_village_danger() {
+    if (!g_village.village) return nullptr;
+    const path::GridMap& m = g_village.village->map();
+    const path::InfluenceMap& danger = g_village.village->danger();
+    g_village.danger.resize(m.cell_count());
+    for (std::int32_t y = 0; y < m.height(); ++y)
+        for (std::int32_t x = 0; x < m.width(); ++x)
+            g_village.danger[std::size_t(y) * std::size_t(m.width()) + std::size_t(x)] = danger.at({x, y});
+    return g_village.danger.data();
 }
 
 }  // extern "C"
