@@ -15,7 +15,6 @@ namespace {
 // costs the cell it leaves. Smoothing's backward pass runs on a reversed path and needs them.
 struct UniformPrices {
     const std::uint8_t* pass;
-    static constexpr bool kPriced = false;
     [[nodiscard]] bool open(std::int64_t n) const noexcept { return pass[n] != 0; }
     [[nodiscard]] double step(std::int64_t, std::int64_t, double length) const noexcept { return length; }
 };
@@ -23,7 +22,6 @@ template <bool kReversed>
 struct TerrainPrices {
     const std::uint8_t* pass;
     const std::uint32_t* terrain;
-    static constexpr bool kPriced = true;
     [[nodiscard]] bool open(std::int64_t n) const noexcept { return pass[n] != 0; }
     [[nodiscard]] double step(std::int64_t from, std::int64_t to, double length) const noexcept {
         return length * static_cast<double>(terrain[kReversed ? from : to]);
@@ -39,7 +37,6 @@ struct QueryPrices {
     const std::uint8_t* area;      // null: every cell in area 0
     const AreaFilter* filter;      // null: every area allowed at multiplier 1
     const GridSearchOptions* options;
-    static constexpr bool kPriced = true;
     [[nodiscard]] std::uint32_t area_of(std::int64_t n) const noexcept { return area != nullptr ? area[n] : 0u; }
     [[nodiscard]] bool open(std::int64_t n) const noexcept {
         return pass[n] != 0 && (filter == nullptr || !filter->forbidden(area_of(n)));
