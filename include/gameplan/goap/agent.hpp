@@ -487,10 +487,12 @@ struct AgentSystemOptions {
     std::size_t max_search_memory_bytes = SIZE_MAX;
     /// No-plan analyses per agent and tick (0 = none). While an observer is set, a goal whose search
     /// proves that no plan exists (`search_status` NoPath) gets the analysis of `gameplan explain`
-    /// (`analyze_no_plan`: unreachable goal literals by relaxed reachability, root causes, cycles, the
-    /// actions switched off for the query) in its PlanFailed event, for at most this many failures per
-    /// agent and tick; later ones carry the planner's unreachable literals only (`analyzed` false). An
-    /// analysis costs O(literals of the domain) time and allocates its working tables; without an
+    /// (`analyze_no_plan`: unreachable goal literals by relaxed reachability, unreachable goal
+    /// comparisons by the variables' relaxed ranges, root causes, cycles, the actions switched off for
+    /// the query) in its PlanFailed event, for at most this many failures per agent and tick; later ones
+    /// carry the planner's unreachable literals only (`analyzed` false). An analysis costs O(literals
+    /// of the domain) time (repeated passes over the actions with variables, explain.hpp) and allocates
+    /// its working tables; without an
     /// observer nothing is analysed or allocated.
     std::uint32_t explain_no_plan = 4;
 };
