@@ -414,7 +414,14 @@ TEST(CsvDomain, ErrorsPointAtTheLineAndCharacterColumn) {
         EXPECT_EQ(e.field, c.field) << e.what;
         // what() carries the same place
         EXPECT_NE(e.what.find("d.csv:" + std::to_string(line) + ":" + std::to_string(column) + ": "), std::string::npos) << e.what;
-    }
+    }    // A byte order mark is not a character of the first line.
+    const ErrorAt bom = error_at("\xEF\xBB\xBFname,cost,precondition,effects\n");
+    EXPECT_EQ(bom.line, 1u);
+    EXPECT_EQ(bom.column, 11u);
+    // Lone CR line ends count as line breaks, as the CSV reader counts them.
+    const ErrorAt cr = error_at("name,cost,preconditions,effects\r@atoms,,,a\rgo,1,b,a\r");
+    EXPECT_EQ(cr.line, 3u);
+    EXPECT_EQ(cr.column, 6u);
 }
 
 TEST(CsvDomain, NumericItemsGetAPreciseError) {
