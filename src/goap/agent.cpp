@@ -229,6 +229,13 @@ void Agent::analyze_failure(PendingEvent& event, std::uint32_t goal) {
     for (const ActionId x : a.disabled)
         if (m_type_ptr->plannable(x)) m_event_actions.push_back(x);  // switched off for this query, not excluded
     event.disabled_size = static_cast<std::uint32_t>(m_event_actions.size()) - event.disabled_offset;
+    event.comparison_offset = static_cast<std::uint32_t>(m_event_comparisons.size());
+    m_event_comparisons.insert(m_event_comparisons.end(), a.unreachable_comparisons.begin(), a.unreachable_comparisons.end());
+    event.comparison_size = static_cast<std::uint32_t>(a.unreachable_comparisons.size());
+    event.numeric_root_offset = static_cast<std::uint32_t>(m_event_comparisons.size());
+    for (const NumericBlock& b : a.numeric)
+        if (b.root_cause()) m_event_comparisons.push_back(b.condition);
+    event.numeric_root_size = static_cast<std::uint32_t>(m_event_comparisons.size()) - event.numeric_root_offset;
 }
 
 void Agent::record_action_outcome(ActionId a, bool failed, std::uint64_t tick) {
@@ -841,12 +848,15 @@ void AgentSystem::deliver(Agent& agent) {
             p.event.cycle_literals = {agent.m_event_literals.data() + p.cycle_offset, p.cycle_size};
             p.event.cycle_sizes = {agent.m_event_sizes.data() + p.sizes_offset, p.sizes_size};
             p.event.disabled = {agent.m_event_actions.data() + p.disabled_offset, p.disabled_size};
+            p.event.unreachable_comparisons = {agent.m_event_comparisons.data() + p.comparison_offset, p.comparison_size};
+            p.event.numeric_root_causes = {agent.m_event_comparisons.data() + p.numeric_root_offset, p.numeric_root_size};
         }
         m_observer->on_event(agent, p.event);
     }
     agent.m_events.clear();
     agent.m_event_actions.clear();
     agent.m_event_literals.clear();
+    agent.m_event_comparisons.clear();
     agent.m_event_sizes.clear();
 }
 

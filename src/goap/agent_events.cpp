@@ -87,7 +87,19 @@ std::string describe(const Agent& agent, const AgentEvent& e) {
             if (e.search_status == Status::BudgetExhausted)
                 return s + ": the search budget ran out after " + std::to_string(e.expanded) + " expansions";
             if (e.search_status == Status::InvalidQuery) return s + ": the query is invalid";
-            if (e.unreachable.empty()) return s + ": its atoms are reachable one by one but not together";
+            const auto comparisons = [&](std::span<const Comparison> cs) {
+                std::string out;
+                static const char* const ops[] = {"==", "!=", "<", "<=", ">", ">="};
+                for (std::size_t i = 0; i < cs.size(); ++i) {
+                    const Comparison& c = cs[i];
+                    out += (i ? ", " : "") + d.variable_name(c.var) + ops[static_cast<int>(c.op)] +
+                           (d.variable_kind(c.var) == VariableKind::Enumeration ? d.variable_values(c.var)[static_cast<std::size_t>(c.value)]
+                                                                                 : std::to_string(c.value));
+                }
+                return out;
+            };
+            if (e.unreachable.empty() && e.unreachable_comparisons.empty())
+                return s + ": its atoms are reachable one by one but not together";
             const auto items = [&](std::span<const Literal> ls) {
                 std::string out;
                 for (std::size_t i = 0; i < ls.size(); ++i)
@@ -95,8 +107,11 @@ std::string describe(const Agent& agent, const AgentEvent& e) {
                 return out;
             };
             s += ": unreachable " + items(e.unreachable);
+            if (!e.unreachable_comparisons.empty()) s += (e.unreachable.empty() ? "" : ", ") + comparisons(e.unreachable_comparisons);
             if (!e.analyzed) return s;
             if (!e.root_causes.empty()) s += "; root causes (nothing enabled sets them) " + items(e.root_causes);
+            if (!e.numeric_root_causes.empty())
+                s += "; never holds (no enabled action changes the variable that way) " + comparisons(e.numeric_root_causes);
             for (std::size_t k = 0, at = 0; k < e.cycle_sizes.size(); at += e.cycle_sizes[k], ++k)
                 s += "; cycle " + items(e.cycle_literals.subspan(at, e.cycle_sizes[k]));
             if (!e.disabled.empty()) {

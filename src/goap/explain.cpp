@@ -15,13 +15,182 @@ bool is_enabled(std::span<const std::uint8_t> enabled, ActionId a) { return enab
 
 Literal literal_of(std::uint32_t index) { return Literal{AtomId(index / 2), (index & 1u) != 0}; }
 
+// ---- the relaxation with variables -------------------------------------------------------------------
+
+// What the relaxation reaches: literals, and per variable a range (integers) or a value set (enumerations).
+struct Relaxed {
+    std::vector<bool> literals;                 // by literal_index
+    std::vector<std::int64_t> lo, hi;           // by variable
+    std::vector<std::vector<bool>> values;      // by variable: an enumeration's reached values (empty: an integer)
+};
+
+class Relaxation {
+public:
+    Relaxation(const Domain& d, std::span<const std::uint8_t> enabled) : m_d(d), m_enabled(enabled) {}
+
+    // The values of `x` that are reached and satisfy every comparison of `cmps` on `x`, as a range
+    // (an enumeration: the smallest and largest such value index; empty when lo > hi). With `free_hi`
+    // / `free_lo`, that end is not cut by the reached range (the cap an action's own comparisons and
+    // the bounds put on repeated `+=` / `-=`).
+    struct Range {
+        std::int64_t lo = 0, hi = -1;
+        [[nodiscard]] bool empty() const noexcept { return lo > hi; }
+    };
+    Range accepted(const Relaxed& r, VarId x, std::span<const Comparison> cmps, bool free_lo = false, bool free_hi = false) const {
+        const std::uint32_t v = x.value;
+        if (!r.values[v].empty()) {  // an enumeration: reached values passing every comparison
+            Range out{1, 0};
+            for (std::size_t i = 0; i < r.values[v].size(); ++i) {
+                if (!r.values[v][i]) continue;
+                bool ok = true;
+                for (const Comparison& c : cmps)
+                    if (c.var == x && !compare(static_cast<std::int32_t>(i), c.op, c.value)) ok = false;
+                if (!ok) continue;
+                if (out.empty()) out = {static_cast<std::int64_t>(i), static_cast<std::int64_t>(i)};
+                else out.hi = static_cast<std::int64_t>(i);
+            }
+            return out;
+        }
+        Range out{free_lo ? m_d.variable_min(x) : r.lo[v], free_hi ? m_d.variable_max(x) : r.hi[v]};
+        for (const Comparison& c : cmps) {
+            if (c.var != x) continue;
+            const std::int64_t k = c.value;
+            switch (c.op) {
+                case CompareOp::Eq: out.lo = std::max(out.lo, k); out.hi = std::min(out.hi, k); break;
+                case CompareOp::Lt: out.hi = std::min(out.hi, k - 1); break;
+                case CompareOp::Le: out.hi = std::min(out.hi, k); break;
+                case CompareOp::Gt: out.lo = std::max(out.lo, k + 1); break;
+                case CompareOp::Ge: out.lo = std::max(out.lo, k); break;
+                case CompareOp::Ne: break;
+            }
+        }
+        // `!=` cuts a range only at its ends.
+        for (bool again = true; again && !out.empty();) {
+            again = false;
+            for (const Comparison& c : cmps) {
+                if (c.var != x || c.op != CompareOp::Ne) continue;
+                if (out.lo == c.value) { ++out.lo; again = true; }
+                if (!out.empty() && out.hi == c.value) { --out.hi; again = true; }
+            }
+        }
+        return out;
+    }
+
+    // The values an action with effect `e` accepts for its variable: its comparisons on it, and the
+    // bounds the effect must stay within.
+    Range source(const Relaxed& r, ActionId a, const NumericEffect& e, bool free_lo = false, bool free_hi = false) const {
+        Range s = accepted(r, e.var, m_d.preconditions(a).comparisons(), free_lo, free_hi);
+        if (!r.values[e.var.value].empty()) return s;
+        if (e.op == EffectOp::Add) s.hi = std::min<std::int64_t>(s.hi, std::int64_t{m_d.variable_max(e.var)} - e.value);
+        if (e.op == EffectOp::Sub) s.lo = std::max<std::int64_t>(s.lo, std::int64_t{m_d.variable_min(e.var)} + e.value);
+        return s;
+    }
+
+    bool satisfiable(const Relaxed& r, const Comparison& c) const {
+        return !accepted(r, c.var, std::span<const Comparison>(&c, 1)).empty();
+    }
+
+    // True if `a` applies in the relaxation: literals reached, comparisons satisfiable per variable,
+    // and each numeric effect has a value it may start from.
+    bool applies(const Relaxed& r, ActionId a) const {
+        for (const Literal p : m_d.precondition_literals(a))
+            if (!r.literals[literal_index(p)]) return false;
+        const std::span<const Comparison> cmps = m_d.preconditions(a).comparisons();
+        for (const Comparison& c : cmps)
+            if (accepted(r, c.var, cmps).empty()) return false;
+        for (const NumericEffect& e : m_d.numeric_effects(a))
+            if (source(r, a, e).empty()) return false;
+        return true;
+    }
+
+    Relaxed run(const WorldState& start) const {
+        Relaxed r;
+        const std::size_t atoms = m_d.atom_count(), vars = m_d.variable_count();
+        r.literals.assign(2 * atoms, false);
+        for (std::uint32_t a = 0; a < atoms; ++a) r.literals[literal_index(Literal{AtomId(a), start.get(AtomId(a))})] = true;
+        r.lo.resize(vars);
+        r.hi.resize(vars);
+        r.values.resize(vars);
+        for (std::uint32_t x = 0; x < vars; ++x) {
+            const VarId v(x);
+            r.lo[x] = r.hi[x] = start.value(v);
+            if (m_d.variable_kind(v) == VariableKind::Enumeration) {
+                r.values[x].assign(static_cast<std::size_t>(m_d.variable_max(v)) + 1, false);
+                r.values[x][static_cast<std::size_t>(start.value(v))] = true;
+            }
+        }
+        // Passes over the actions until nothing grows. Range ends only move to constants of the domain
+        // (set values, caps of += / -=), so the passes are bounded by the literals plus the effects.
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (std::uint32_t i = 0; i < m_d.action_count(); ++i) {
+                const ActionId a(i);
+                if (!is_enabled(m_enabled, a) || !applies(r, a)) continue;
+                for (const Literal e : m_d.effect_literals(a)) {
+                    if (r.literals[literal_index(e)]) continue;
+                    r.literals[literal_index(e)] = true;
+                    changed = true;
+                }
+                for (const NumericEffect& e : m_d.numeric_effects(a)) {
+                    const std::uint32_t x = e.var.value;
+                    if (!r.values[x].empty()) {  // an enumeration: only `=`
+                        if (!r.values[x][static_cast<std::size_t>(e.value)]) {
+                            r.values[x][static_cast<std::size_t>(e.value)] = true;
+                            changed = true;
+                        }
+                        continue;
+                    }
+                    std::int64_t lo = r.lo[x], hi = r.hi[x];
+                    if (e.op == EffectOp::Set) {
+                        lo = std::min<std::int64_t>(lo, e.value);
+                        hi = std::max<std::int64_t>(hi, e.value);
+                    } else if (e.value != 0) {
+                        // Repeated `+= k` climbs to k above the largest value the action accepts (its own
+                        // comparisons and the bound), `-= k` likewise downwards: one step to that limit.
+                        const Range cap = source(r, a, e, e.op == EffectOp::Sub, e.op == EffectOp::Add);
+                        if (e.op == EffectOp::Add) hi = std::max(hi, cap.hi + e.value);
+                        else lo = std::min(lo, cap.lo - e.value);
+                    }
+                    if (lo != r.lo[x] || hi != r.hi[x]) {
+                        r.lo[x] = lo;
+                        r.hi[x] = hi;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        return r;
+    }
+
+private:
+    const Domain& m_d;
+    std::span<const std::uint8_t> m_enabled;
+};
+
 }  // namespace
 
 std::string literal_text(const Domain& domain, Literal literal) {
     return (literal.value ? "" : "!") + domain.atom_name(literal.atom);
 }
 
+std::vector<RelaxedRange> relaxed_ranges(const Domain& domain, const WorldState& start, std::span<const std::uint8_t> enabled) {
+    const Relaxed r = Relaxation(domain, enabled).run(start);
+    std::vector<RelaxedRange> out(domain.variable_count());
+    for (std::size_t x = 0; x < out.size(); ++x) {
+        if (r.values[x].empty()) {
+            out[x] = {static_cast<std::int32_t>(r.lo[x]), static_cast<std::int32_t>(r.hi[x])};
+            continue;
+        }
+        const auto first = std::find(r.values[x].begin(), r.values[x].end(), true);
+        const auto last = std::find(r.values[x].rbegin(), r.values[x].rend(), true);
+        out[x] = {static_cast<std::int32_t>(first - r.values[x].begin()),
+                  static_cast<std::int32_t>(r.values[x].rend() - last - 1)};
+    }
+    return out;
+}
+
 std::vector<bool> relaxed_reachable(const Domain& domain, const WorldState& start, std::span<const std::uint8_t> enabled) {
+    if (domain.variable_count() != 0) return Relaxation(domain, enabled).run(start).literals;
     const std::size_t atoms = domain.atom_count();
     const std::size_t actions = domain.action_count();
     std::vector<bool> reached(2 * atoms, false);
@@ -70,11 +239,24 @@ std::vector<bool> relaxed_reachable(const Domain& domain, const WorldState& star
 NoPlanAnalysis analyze_no_plan(const Domain& domain, const WorldState& start, const Condition& goal,
                                std::span<const std::uint8_t> enabled) {
     NoPlanAnalysis out;
-    const std::vector<bool> reached = relaxed_reachable(domain, start, enabled);
+    const Relaxation relax(domain, enabled);
+    Relaxed rel;
+    if (domain.variable_count() != 0) rel = relax.run(start);
+    else rel.literals = relaxed_reachable(domain, start, enabled);
+    const std::vector<bool>& reached = rel.literals;
     goal.for_each([&](Literal l) {
         if (!reached[literal_index(l)]) out.unreachable.push_back(l);
     });
-    if (out.unreachable.empty()) return out;
+    for (const Comparison& c : goal.comparisons())
+        if (!relax.satisfiable(rel, c) &&
+            std::find(out.unreachable_comparisons.begin(), out.unreachable_comparisons.end(), c) == out.unreachable_comparisons.end())
+            out.unreachable_comparisons.push_back(c);
+    if (out.unreachable.empty() && out.unreachable_comparisons.empty()) return out;
+    // Comparisons to explain (NumericBlock), in the order found: the goal's first.
+    std::vector<Comparison> blocks = out.unreachable_comparisons;
+    const auto block = [&](const Comparison& c) {
+        if (std::find(blocks.begin(), blocks.end(), c) == blocks.end()) blocks.push_back(c);
+    };
 
     // The "waits for" graph over unreached literals, explored from the unreachable goal literals.
     const std::size_t n = 2 * domain.atom_count();
@@ -90,7 +272,65 @@ NoPlanAnalysis analyze_no_plan(const Domain& domain, const WorldState& start, co
             stack.push_back(i);
         }
     }
-    while (!stack.empty()) {
+    std::size_t next_block = 0;
+    while (!stack.empty() || next_block < blocks.size()) {
+        if (stack.empty()) {
+            // A comparison: the actions whose effect on its variable would satisfy it, and what stops them.
+            const Comparison c = blocks[next_block++];
+            NumericBlock b;
+            b.condition = c;
+            const std::uint32_t x = c.var.value;
+            if (rel.values[x].empty()) {
+                b.reachable_min = static_cast<std::int32_t>(rel.lo[x]);
+                b.reachable_max = static_cast<std::int32_t>(rel.hi[x]);
+            } else {
+                for (std::size_t v = 0; v < rel.values[x].size(); ++v)
+                    if (rel.values[x][v]) b.reachable_values.push_back(static_cast<std::int32_t>(v));
+                b.reachable_min = b.reachable_values.front();
+                b.reachable_max = b.reachable_values.back();
+            }
+            const bool up = c.op == CompareOp::Gt || c.op == CompareOp::Ge || c.op == CompareOp::Ne ||
+                            (c.op == CompareOp::Eq && c.value > b.reachable_max);
+            const bool down = c.op == CompareOp::Lt || c.op == CompareOp::Le || c.op == CompareOp::Ne ||
+                              (c.op == CompareOp::Eq && c.value < b.reachable_min);
+            for (std::uint32_t i = 0; i < domain.action_count(); ++i) {
+                const ActionId a(i);
+                bool helps = false;
+                for (const NumericEffect& e : domain.numeric_effects(a)) {
+                    if (e.var != c.var) continue;
+                    helps = e.op == EffectOp::Set ? compare(e.value, c.op, c.value)
+                                                  : e.value != 0 && (e.op == EffectOp::Add ? up : down);
+                }
+                if (!helps) continue;
+                if (!is_enabled(enabled, a)) {
+                    b.disabled.push_back(a);
+                    disabled_seen[a.value] = true;
+                    continue;
+                }
+                BlockedChanger ch;
+                ch.action = a;
+                for (const Literal p : domain.precondition_literals(a)) {
+                    const std::uint32_t j = literal_index(p);
+                    if (reached[j]) continue;
+                    ch.missing.push_back(p);
+                    if (!seen[j]) {
+                        seen[j] = true;
+                        stack.push_back(j);
+                    }
+                }
+                for (const Comparison& p : domain.preconditions(a).comparisons()) {
+                    if (!relax.satisfiable(rel, p)) {
+                        ch.unsatisfiable.push_back(p);
+                        block(p);
+                    } else if (p.var == c.var) {
+                        ch.limits.push_back(p);
+                    }
+                }
+                b.changers.push_back(std::move(ch));
+            }
+            out.numeric.push_back(std::move(b));
+            continue;
+        }
         const std::uint32_t i = stack.back();
         stack.pop_back();
         order.push_back(i);
@@ -110,6 +350,8 @@ NoPlanAnalysis analyze_no_plan(const Domain& domain, const WorldState& start, co
                     stack.push_back(j);
                 }
             }
+            for (const Comparison& p : domain.preconditions(a).comparisons())
+                if (!relax.satisfiable(rel, p)) block(p);
         }
         if (!achievable) out.root_causes.push_back(literal_of(i));
     }

@@ -86,13 +86,14 @@ std::vector<CsvRecord> parse_csv(std::string_view text, std::string_view file_na
         const std::size_t record_start = pos;
         const auto check_size = [&](std::size_t at) {
             if (at - record_start > limits.max_record_bytes)
-                throw LoadError(file, record.line, 0, "",
+                throw LoadError(file, record.line, 1, "",
                                 "row too long (more than " + std::to_string(limits.max_record_bytes) + " bytes)");
         };
         for (;;) {
             if (record.cells.size() >= limits.max_cells)
                 fail(pos, "too many cells in one row (the limit is " + std::to_string(limits.max_cells) + ")");
             std::string cell;
+            record.offsets.push_back(pos);
             if (pos < n && text[pos] == '"') {
                 const std::size_t open_line = line;
                 const std::size_t open_column = column_of(pos);
@@ -162,12 +163,19 @@ std::string csv_field(std::string_view cell) {
 
 // ---- cell items -------------------------------------------------------------------------------------
 
-std::string parse_csv_items(std::string_view cell, std::vector<CsvItem>& out) {
+std::string parse_csv_items(std::string_view cell, std::vector<CsvItem>& out, std::size_t* error_offset) {
     std::size_t pos = 0;
+    // A message about the item, pointing at byte `at` of the cell.
+    const auto error = [&](std::size_t at, std::string message) {
+        if (error_offset) *error_offset = at;
+        return message;
+    };
     while (pos <= cell.size()) {
         std::size_t end = cell.find(';', pos);
         if (end == std::string_view::npos) end = cell.size();
-        const std::string_view item = trim(cell.substr(pos, end - pos));
+        const std::string_view raw = cell.substr(pos, end - pos);
+        const std::string_view item = trim(raw);
+        const std::size_t at = item.empty() ? pos : pos + static_cast<std::size_t>(item.data() - raw.data());
         pos = end + 1;
         if (item.empty()) continue;
         const std::string shown = printable(item);
@@ -182,15 +190,17 @@ std::string parse_csv_items(std::string_view cell, std::vector<CsvItem>& out) {
         }
         CsvItem parsed;
         parsed.text = std::string(item);
+        parsed.offset = at;
         if (op_at == std::string_view::npos) {
             std::string_view name = item;
             if (name.front() == '!') {
                 parsed.value = false;
                 name = trim(name.substr(1));
-                if (name.empty()) return "item '" + shown + "' has no atom name after '!'";
+                if (name.empty()) return error(at, "item '" + shown + "' has no atom name after '!'");
             }
             parsed.kind = CsvItemKind::Atom;
             parsed.name = std::string(name);
+            parsed.name_offset = at + static_cast<std::size_t>(name.data() - item.data());
             out.push_back(std::move(parsed));
             continue;
         }
@@ -211,15 +221,20 @@ std::string parse_csv_items(std::string_view cell, std::vector<CsvItem>& out) {
         const std::size_t operand_at = (op == "+=" || op == "-=") ? op_at + 1 : op_at + op.size();
         const std::string_view name = trim(item.substr(0, name_end));
         const std::string_view operand = trim(item.substr(operand_at));
-        if (name.empty()) return "item '" + shown + "' has no variable name before '" + op + "'";
-        if (!name.empty() && name.front() == '!') return "item '" + shown + "' puts '!' before a comparison (write 'var!=value')";
-        if (operand.empty()) return "item '" + shown + "' has no value after '" + op + "'";
-        if (operand.find_first_of("=<>") != std::string_view::npos)
-            return "item '" + shown + "' has more than one operator (separate items with ';')";
+        if (name.empty()) return error(at, "item '" + shown + "' has no variable name before '" + op + "'");
+        if (!name.empty() && name.front() == '!')
+            return error(at, "item '" + shown + "' puts '!' before a comparison (write 'var!=value')");
+        if (operand.empty()) return error(at + name_end, "item '" + shown + "' has no value after '" + op + "'");
+        const std::size_t operand_offset = at + static_cast<std::size_t>(operand.data() - item.data());
+        if (const std::size_t second = operand.find_first_of("=<>"); second != std::string_view::npos)
+            return error(operand_offset + second, "item '" + shown + "' has more than one operator (separate items with ';')");
         parsed.kind = (op == "=" || op == "+=" || op == "-=") ? CsvItemKind::Assignment : CsvItemKind::Comparison;
         parsed.name = std::string(name);
+        parsed.name_offset = at + static_cast<std::size_t>(name.data() - item.data());
         parsed.op = op;
         parsed.operand = std::string(operand);
+        parsed.operand_offset = operand_offset;
+        parsed.op_offset = at + ((op == "+=" || op == "-=") ? op_at - 1 : op_at);
         out.push_back(std::move(parsed));
     }
     return {};
@@ -288,6 +303,7 @@ class CsvLoader {
         std::vector<goap::Literal> literals;
         std::vector<goap::Comparison> comparisons;
         std::vector<goap::NumericEffect> effects;
+        std::vector<std::size_t> effect_offsets;  // by effect: where its item is in the cell
     };
     struct Priority {
         double value = 0;
@@ -312,7 +328,7 @@ public:
         std::size_t first = 0;
         while (first < m_records.size() && blank(m_records[first])) ++first;
         if (first == m_records.size())
-            throw LoadError(m_file, 1, 0, "", "file is empty (expected a header row: name,cost,preconditions,effects)");
+            throw LoadError(m_file, 1, 1, "", "file is empty (expected a header row: name,cost,preconditions,effects)");
         read_header(m_records[first]);
         std::vector<const CsvRecord*> rows;
         for (std::size_t i = first + 1; i < m_records.size(); ++i)
@@ -350,24 +366,25 @@ public:
             const CsvRecord& r = *rp;
             const std::string name = name_of(r);
             if (name == "@atoms" || name == "@shared" || name.rfind("@variable:", 0) == 0) return;
-            if (name.empty()) fail(r, kName, "missing action name (the row has other cells filled)");
+            if (name.empty()) fail_content(r, kName, "missing action name (the row has other cells filled)");
             if (name == "@start") {
-                if (has_start) fail(r, kName, "a second @start row (the first is on line " + std::to_string(m_start_line) + ")");
+                if (has_start) fail_content(r, kName, "a second @start row (the first is on line " + std::to_string(m_start_line) + ")");
                 has_start = true;
                 m_start_line = r.line;
                 require_empty(r, kCost, "@start");
                 require_empty(r, kPre, "@start");
                 require_empty_optional(r, "@start");
                 Parts p = parts(r, kEff);
-                for (const goap::NumericEffect& e : p.effects) {
+                for (std::size_t i = 0; i < p.effects.size(); ++i) {
+                    const goap::NumericEffect& e = p.effects[i];
                     if (e.op != goap::EffectOp::Set)
                         fail(r, kEff, "@start gives values: write 'var=value' (found '+=' or '-=' on '" +
-                                          printable(m_builder_var_name(e.var)) + "')");
+                                          printable(m_builder_var_name(e.var)) + "')", p.effect_offsets[i]);
                     start_values.push_back(e);
                 }
                 start = std::move(p.literals);
             } else if (name == "@goal") {
-                if (has_goal) fail(r, kName, "a second @goal row (the first is on line " + std::to_string(m_goal_line) + ")");
+                if (has_goal) fail_content(r, kName, "a second @goal row (the first is on line " + std::to_string(m_goal_line) + ")");
                 has_goal = true;
                 m_goal_line = r.line;
                 require_empty(r, kCost, "@goal (a priority belongs to a named goal, @goal:NAME)");
@@ -376,19 +393,19 @@ public:
                 Parts p = parts(r, kPre);
                 goal = std::move(p.literals);
                 goal_cmps = std::move(p.comparisons);
-                if (m_tolerant) m_tolerant->goal_place = detail::Place{r.line, 0, m_headers[kPre]};
+                if (m_tolerant) m_tolerant->goal_place = place(r, kPre);
             } else if (name.rfind("@goal:", 0) == 0) {
                 const std::string goal_name(trim(std::string_view(name).substr(6)));
-                if (goal_name.empty()) fail(r, kName, "goal name missing after '@goal:'");
+                if (goal_name.empty()) fail_content(r, kName, "goal name missing after '@goal:'");
                 if (const auto it = goal_lines.find(goal_name); it != goal_lines.end())
-                    fail(r, kName, "duplicate goal '" + printable(goal_name) + "' (also on line " + std::to_string(it->second) + ")");
+                    fail_content(r, kName, "duplicate goal '" + printable(goal_name) + "' (also on line " + std::to_string(it->second) + ")");
                 goal_lines.emplace(goal_name, r.line);
                 require_empty(r, kEff, "a goal");
                 NamedGoal g{goal_name, parts(r, kPre), parts(r, kWhen), priority(r), retry(r)};
                 named.push_back(std::move(g));
-                if (m_tolerant) m_tolerant->goals_place.push_back(detail::Place{r.line, 0, m_headers[kPre]});
+                if (m_tolerant) m_tolerant->goals_place.push_back(place(r, kPre));
             } else if (name.front() == '@') {
-                fail(r, kName, "unknown row kind '" + printable(name) +
+                fail_content(r, kName, "unknown row kind '" + printable(name) +
                                    "' (expected @atoms, @variable:NAME, @shared, @start, @goal or @goal:NAME; action names "
                                    "cannot start with '@')");
             } else {
@@ -444,7 +461,7 @@ private:
         if (!m_tolerant) return;
         auto& places = m_tolerant->atom_place;
         if (places.size() <= id.value) places.resize(id.value + 1);
-        if (places[id.value].line == 0) places[id.value] = detail::Place{r.line, 0, m_headers[c]};
+        if (places[id.value].line == 0) places[id.value] = place(r, c);
     }
 
     static bool blank(const CsvRecord& r) {
@@ -459,8 +476,92 @@ private:
         return true;
     }
 
-    [[noreturn]] void fail(const CsvRecord& r, Column c, const std::string& message) const {
-        throw LoadError(m_file, r.line, 0, m_headers[c], message);
+    // ---- positions: the physical line and character column of a cell or of a byte inside one ----
+
+    struct Where {
+        std::size_t line = 0, column = 0;
+    };
+
+    // Line and column of byte `offset` of the text, counted as parse_csv counts them (line breaks LF,
+    // CRLF or a lone CR; columns in UTF-8 code points from 1, a byte order mark not counted).
+    Where position(std::size_t offset) const {
+        if (m_line_starts.empty()) {
+            m_line_starts.push_back(m_text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0);
+            for (std::size_t i = 0; i < m_text.size(); ++i)
+                if (m_text[i] == '\n' || (m_text[i] == '\r' && (i + 1 >= m_text.size() || m_text[i + 1] != '\n')))
+                    m_line_starts.push_back(i + 1);
+        }
+        offset = std::min(offset, m_text.size());
+        const auto it = std::upper_bound(m_line_starts.begin(), m_line_starts.end(), offset);
+        const std::size_t index = it == m_line_starts.begin() ? 0 : static_cast<std::size_t>(it - m_line_starts.begin()) - 1;
+        Where w{index + 1, 1};
+        for (std::size_t i = m_line_starts[index]; i < offset; ++i)
+            if ((static_cast<unsigned char>(m_text[i]) & 0xC0) != 0x80) ++w.column;
+        return w;
+    }
+
+    // The byte just after the record's last cell as written (where a missing cell would go).
+    std::size_t record_end(const CsvRecord& r) const {
+        if (r.offsets.empty()) return 0;
+        std::size_t at = r.offsets.back();
+        if (at < m_text.size() && m_text[at] == '"') {
+            for (++at; at < m_text.size(); ++at) {
+                if (m_text[at] != '"') continue;
+                if (at + 1 < m_text.size() && m_text[at + 1] == '"') {
+                    ++at;
+                    continue;
+                }
+                return at + 1;
+            }
+            return at;
+        }
+        while (at < m_text.size() && m_text[at] != ',' && m_text[at] != '\r' && m_text[at] != '\n') ++at;
+        return at;
+    }
+
+    // Where cell `index` of `r` is written: its first character (the opening quote of a quoted cell),
+    // or with `inner` the character at byte `inner` of the cell's text (quotes removed).
+    Where where(const CsvRecord& r, std::size_t index, std::size_t inner = std::string_view::npos) const {
+        if (index >= r.offsets.size()) return position(record_end(r));
+        std::size_t at = r.offsets[index];
+        if (inner != std::string_view::npos) {
+            if (at < m_text.size() && m_text[at] == '"') {
+                ++at;  // past the opening quote; a doubled quote is one character of the text
+                for (std::size_t k = 0; k < inner && at < m_text.size(); ++k) at += m_text[at] == '"' ? 2 : 1;
+            } else {
+                at += inner;
+            }
+        }
+        return position(at);
+    }
+
+    // Byte offset of `part` (a view into the cell's text) in the cell of column `c`.
+    std::size_t inner(const CsvRecord& r, Column c, std::string_view part) const {
+        const std::string_view whole = cell(r, c);
+        if (part.data() < whole.data() || part.data() > whole.data() + whole.size()) return std::string_view::npos;
+        return static_cast<std::size_t>(part.data() - whole.data());
+    }
+
+    // The first non-blank character of a cell (its first character when it is blank).
+    std::size_t first_char(const CsvRecord& r, Column c) const {
+        const std::size_t b = cell(r, c).find_first_not_of(kBlank);
+        return b == std::string_view::npos ? std::string_view::npos : b;
+    }
+
+    detail::Place place(const CsvRecord& r, Column c) const {
+        const Where w = where(r, m_index[c], first_char(r, c));
+        return detail::Place{w.line, w.column, m_headers[c]};
+    }
+
+    // An error about the cell of column `c`, at byte `inner` of its text (npos: the cell's first character).
+    [[noreturn]] void fail(const CsvRecord& r, Column c, const std::string& message,
+                           std::size_t inner = std::string_view::npos) const {
+        const Where w = where(r, m_index[c], inner);
+        throw LoadError(m_file, w.line, w.column, m_headers[c], message);
+    }
+    // An error about the cell's content: at its first non-blank character.
+    [[noreturn]] void fail_content(const CsvRecord& r, Column c, const std::string& message) const {
+        fail(r, c, message, first_char(r, c));
     }
 
     std::string_view cell(const CsvRecord& r, Column c) const {
@@ -476,7 +577,7 @@ private:
 
     void require_empty(const CsvRecord& r, Column c, const std::string& what) const {
         if (!trim(cell(r, c)).empty())
-            fail(r, c, "must be empty for " + what + " (found '" + printable(trim(cell(r, c))) + "')");
+            fail_content(r, c, "must be empty for " + what + " (found '" + printable(trim(cell(r, c))) + "')");
     }
 
     void read_header(const CsvRecord& h) {
@@ -487,8 +588,10 @@ private:
             bool known = false;
             for (std::size_t c = 0; c < kColumns; ++c) {
                 if (key != kColumnNames[c]) continue;
-                if (m_index[c] != std::string_view::npos)
-                    throw LoadError(m_file, h.line, 0, "header", "duplicate column '" + printable(raw) + "'");
+                if (m_index[c] != std::string_view::npos) {
+                    const Where w = where(h, i);
+                    throw LoadError(m_file, w.line, w.column, "header", "duplicate column '" + printable(raw) + "'");
+                }
                 m_index[c] = i;
                 m_headers[c] = std::string(raw);
                 known = true;
@@ -501,7 +604,8 @@ private:
             std::vector<std::string> names(std::begin(kColumnNames), std::end(kColumnNames));
             names.emplace_back("notes");
             const std::string guess = closest_name(key, names);
-            guarded([&] { throw LoadError(m_file, h.line, 0, "header",
+            const Where w = where(h, i);
+            guarded([&] { throw LoadError(m_file, w.line, w.column, "header",
                             "unknown column '" + printable(raw) + "'" +
                                 (guess.empty() ? std::string() : " (did you mean '" + guess + "'?)") +
                                 "; the columns are name, cost, preconditions, effects, optionally when and retry, "
@@ -509,62 +613,63 @@ private:
         }
         for (std::size_t c = 0; c < kRequired; ++c)
             if (m_index[c] == std::string_view::npos)
-                throw LoadError(m_file, h.line, 0, "header",
+                throw LoadError(m_file, h.line, where(h, 0).column, "header",
                                 "missing column '" + std::string(kColumnNames[c]) +
                                     "' (the header row names the columns name, cost, preconditions, effects)");
         m_width = h.cells.size();
     }
 
     void check_row_width(const CsvRecord& r) const {
+        const auto at = [&](std::size_t i) { return where(r, i, r.cells[i].find_first_not_of(kBlank)); };
         for (std::size_t i = m_width; i < r.cells.size(); ++i)
             if (!trim(r.cells[i]).empty())
-                throw LoadError(m_file, r.line, 0, "",
+                throw LoadError(m_file, at(i).line, at(i).column, "",
                                 "the row has " + std::to_string(r.cells.size()) + " cells but the header names only " +
                                     std::to_string(m_width) + " columns (cell " + std::to_string(i + 1) + " is '" +
                                     printable(trim(r.cells[i])) + "')");
         for (const std::size_t i : m_unnamed)
             if (i < r.cells.size() && !trim(r.cells[i]).empty())
-                throw LoadError(m_file, r.line, 0, "",
+                throw LoadError(m_file, at(i).line, at(i).column, "",
                                 "cell " + std::to_string(i + 1) + " ('" + printable(trim(r.cells[i])) +
                                     "') is in a column without a header (name the column, or 'notes' to ignore it)");
     }
 
     std::vector<CsvItem> items(const CsvRecord& r, Column c) const {
         std::vector<CsvItem> out;
-        const std::string error = parse_csv_items(cell(r, c), out);
-        if (!error.empty()) fail(r, c, error);
+        std::size_t at = std::string_view::npos;
+        const std::string error = parse_csv_items(cell(r, c), out, &at);
+        if (!error.empty()) fail(r, c, error, at);
         return out;
     }
 
     // Plain atom names (for @atoms and @shared).
-    std::vector<std::string> names(const CsvRecord& r, const char* what) const {
+    std::vector<CsvItem> names(const CsvRecord& r, const char* what) const {
         require_empty(r, kCost, what);
         require_empty(r, kPre, std::string(what) + " (list the atoms in the effects cell)");
         require_empty_optional(r, what);
-        std::vector<std::string> out;
-        for (const CsvItem& item : items(r, kEff)) {
+        std::vector<CsvItem> out = items(r, kEff);
+        for (const CsvItem& item : out)
             if (item.kind != CsvItemKind::Atom || !item.value)
-                fail(r, kEff, std::string(what) + " lists atom names only (found '" + printable(item.text) + "')");
-            out.push_back(item.name);
-        }
+                fail(r, kEff, std::string(what) + " lists atom names only (found '" + printable(item.text) + "')", item.offset);
         return out;
     }
 
     void read_atoms(const CsvRecord& r) {
-        if (m_declared) fail(r, kName, "a second @atoms row (the first is on line " + std::to_string(m_atoms_line) + ")");
+        if (m_declared) fail_content(r, kName, "a second @atoms row (the first is on line " + std::to_string(m_atoms_line) + ")");
         m_declared = true;
         m_atoms_line = r.line;
-        for (const std::string& name : names(r, "@atoms")) {
-            if (m_builder.find_atom(name).valid()) fail(r, kEff, "duplicate atom '" + printable(name) + "'");
+        for (const CsvItem& item : names(r, "@atoms")) {
+            const std::string& name = item.name;
+            if (m_builder.find_atom(name).valid()) fail(r, kEff, "duplicate atom '" + printable(name) + "'", item.name_offset);
             note_atom(m_builder.add_atom(name), r, kEff);
             m_declared_names.push_back(name);
         }
     }
 
     void read_shared(const CsvRecord& r) {
-        for (const std::string& name : names(r, "@shared")) {
-            if (const goap::VarId v = m_builder.find_variable(name); v.valid()) m_builder.set_shared(v, true);
-            else m_builder.set_shared(atom(r, kEff, name), true);
+        for (const CsvItem& item : names(r, "@shared")) {
+            if (const goap::VarId v = m_builder.find_variable(item.name); v.valid()) m_builder.set_shared(v, true);
+            else m_builder.set_shared(atom(r, kEff, item.name, item.name_offset), true);
         }
     }
 
@@ -574,14 +679,17 @@ private:
     void read_variable(const CsvRecord& r) {
         const std::string full = name_of(r);
         const std::string name(trim(std::string_view(full).substr(10)));
-        if (name.empty()) fail(r, kName, "variable name missing after '@variable:'");
-        check_item_name(r, kName, name, "variable");
+        const std::string_view raw_name = cell(r, kName);
+        const std::size_t name_at = raw_name.find_first_not_of(kBlank, raw_name.find("@variable:") + 10);
+        if (name.empty()) fail_content(r, kName, "variable name missing after '@variable:'");
+        check_item_name(r, kName, name, "variable", name_at);
         require_empty(r, kCost, "@variable");
         require_empty(r, kPre, "@variable (its range or values go in the effects cell)");
         require_empty_optional(r, "@variable");
-        if (m_builder.find_variable(name).valid()) fail(r, kName, "duplicate variable '" + printable(name) + "'");
-        if (m_builder.find_atom(name).valid()) fail(r, kName, "'" + printable(name) + "' is already an atom");
+        if (m_builder.find_variable(name).valid()) fail(r, kName, "duplicate variable '" + printable(name) + "'", name_at);
+        if (m_builder.find_atom(name).valid()) fail(r, kName, "'" + printable(name) + "' is already an atom", name_at);
         const std::string_view spec = trim(cell(r, kEff));
+        const std::size_t spec_at = inner(r, kEff, spec);
         if (spec.empty())
             fail(r, kEff, "missing range or values of variable '" + printable(name) +
                               "' (write MIN..MAX for an integer, e.g. 0..10, or the values separated by '|', e.g. home|forest)");
@@ -591,10 +699,11 @@ private:
             const std::optional<std::int32_t> hi = parse_int32(spec.substr(dots + 2));
             if (!lo || !hi)
                 fail(r, kEff, "range '" + printable(spec) + "' of variable '" + printable(name) +
-                                  "' must be MIN..MAX with two integers in the 32-bit range, e.g. 0..10");
+                                  "' must be MIN..MAX with two integers in the 32-bit range, e.g. 0..10",
+                     lo ? inner(r, kEff, trim(spec.substr(dots + 2))) : spec_at);
             if (*hi < *lo)
                 fail(r, kEff, "max (" + std::to_string(*hi) + ") is less than min (" + std::to_string(*lo) + ") for variable '" +
-                                  printable(name) + "'");
+                                  printable(name) + "'", spec_at);
             id = m_builder.add_integer_variable(name, *lo, *hi);
         } else {
             std::vector<std::string> values;
@@ -602,21 +711,23 @@ private:
             while (pos <= spec.size()) {
                 std::size_t end = spec.find('|', pos);
                 if (end == std::string_view::npos) end = spec.size();
-                const std::string value(trim(spec.substr(pos, end - pos)));
+                const std::string_view piece = trim(spec.substr(pos, end - pos));
+                const std::size_t value_at = piece.empty() ? inner(r, kEff, spec.substr(std::min(end, spec.size()))) : inner(r, kEff, piece);
+                const std::string value(piece);
                 pos = end + 1;
-                if (value.empty()) fail(r, kEff, "an empty value in '" + printable(spec) + "' (values are separated by '|')");
-                check_item_name(r, kEff, value, "value");
+                if (value.empty()) fail(r, kEff, "an empty value in '" + printable(spec) + "' (values are separated by '|')", value_at);
+                check_item_name(r, kEff, value, "value", value_at);
                 if (std::find(values.begin(), values.end(), value) != values.end())
-                    fail(r, kEff, "duplicate value '" + printable(value) + "' of variable '" + printable(name) + "'");
+                    fail(r, kEff, "duplicate value '" + printable(value) + "' of variable '" + printable(name) + "'", value_at);
                 values.push_back(value);
             }
             if (values.size() == 1 && parse_int32(values.front()))
                 fail(r, kEff, "'" + printable(spec) + "' is a single number: an integer variable is written MIN..MAX (e.g. 0.." +
-                                  printable(spec) + ")");
+                                  printable(spec) + ")", spec_at);
             id = m_builder.add_enum_variable(name, values);
             m_enum_values.emplace(id.value, std::move(values));
         }
-        if (!id.valid()) fail(r, kName, "invalid variable '" + printable(name) + "'");
+        if (!id.valid()) fail(r, kName, "invalid variable '" + printable(name) + "'", name_at);
         if (m_var_names.size() <= id.value) m_var_names.resize(id.value + 1);
         m_var_names[id.value] = name;
         m_var_bounds.resize(m_var_names.size());
@@ -625,12 +736,12 @@ private:
         else m_var_bounds[id.value] = {0, static_cast<std::int32_t>(m_enum_values.at(id.value).size()) - 1};
     }
 
-    void check_item_name(const CsvRecord& r, Column c, const std::string& name, const char* what) const {
+    void check_item_name(const CsvRecord& r, Column c, const std::string& name, const char* what, std::size_t at) const {
         if (name.find_first_of(";=<>|") != std::string::npos || name.front() == '!' || name.find("..") != std::string::npos ||
             name.front() == '+' || name.back() == '+' || name.back() == '-')
             fail(r, c, std::string(what) + " name '" + printable(name) +
                            "' cannot be used in cells (no ';', '=', '<', '>', '|', '..', no leading '!' or '+', no trailing "
-                           "'+' or '-')");
+                           "'+' or '-')", at);
     }
 
     bool is_enum(goap::VarId v) const { return m_enum_values.count(v.value) != 0; }
@@ -643,11 +754,12 @@ private:
             fail(r, c, "numeric item '" + printable(item.text) + "' needs a variable '" + printable(item.name) +
                            "': declare it in a row '@variable:" + printable(item.name) +
                            "' with its range (e.g. 0..10) or values (e.g. home|forest) in the effects cell; a boolean item "
-                           "is 'atom' or '!atom'");
+                           "is 'atom' or '!atom'", item.name_offset);
         const std::string guess = closest_name(item.name, m_var_names);
         fail(r, c, "unknown variable '" + printable(item.name) + "' in '" + printable(item.text) + "'" +
                        (guess.empty() ? std::string(" (declare it in a row '@variable:" + printable(item.name) + "')")
-                                      : " (did you mean '" + printable(guess) + "'?)"));
+                                      : " (did you mean '" + printable(guess) + "'?)"),
+             item.name_offset);
     }
 
     // A value of `v` as written after an operator: an integer within its bounds, or a value name.
@@ -661,22 +773,24 @@ private:
                 for (const std::string& x : values) list += (list.empty() ? "" : ", ") + x;
                 const std::string guess = closest_name(item.operand, values);
                 fail(r, c, "'" + printable(item.operand) + "' is not a value of '" + printable(name) + "'" +
-                               (guess.empty() ? "" : " (did you mean '" + printable(guess) + "'?)") + "; its values: " + printable(list));
+                               (guess.empty() ? "" : " (did you mean '" + printable(guess) + "'?)") + "; its values: " + printable(list),
+                     item.operand_offset);
             }
             return static_cast<std::int32_t>(it - values.begin());
         }
         const std::optional<std::int32_t> x = parse_int32(item.operand);
         if (!x)
             fail(r, c, "'" + printable(item.operand) + "' in '" + printable(item.text) + "' is not an integer ('" + printable(name) +
-                           "' is an integer variable)");
+                           "' is an integer variable)", item.operand_offset);
         const auto [lo, hi] = m_var_bounds[v.value];
         if (*x < lo || *x > hi)
             fail(r, c, "value " + std::to_string(*x) + " in '" + printable(item.text) + "' is outside the bounds " +
-                           std::to_string(lo) + ".." + std::to_string(hi) + " of '" + printable(name) + "'");
+                           std::to_string(lo) + ".." + std::to_string(hi) + " of '" + printable(name) + "'",
+                 item.operand_offset);
         return *x;
     }
 
-    goap::AtomId atom(const CsvRecord& r, Column c, const std::string& name) {
+    goap::AtomId atom(const CsvRecord& r, Column c, const std::string& name, std::size_t at) {
         if (!m_declared) {
             const goap::AtomId id = m_builder.add_atom(name);
             note_atom(id, r, c);
@@ -690,7 +804,8 @@ private:
         const std::string guess = closest_name(name, m_declared_names);
         fail(r, c, "unknown atom '" + printable(name) + "'" +
                        (guess.empty() ? std::string(" (not listed in @atoms on line " + std::to_string(m_atoms_line) + ")")
-                                      : " (did you mean '" + printable(guess) + "'?)"));
+                                      : " (did you mean '" + printable(guess) + "'?)"),
+             at);
     }
 
     // A condition (c != kEff) or effect (c == kEff) cell: atoms, comparisons or numeric effects.
@@ -701,14 +816,15 @@ private:
             if (item.kind != CsvItemKind::Atom) {
                 if (!m_builder.find_variable(item.name).valid() && m_builder.find_atom(item.name).valid())
                     fail(r, c, "'" + printable(item.name) + "' is an atom, not a variable: write '" + printable(item.name) + "' or '!" +
-                                   printable(item.name) + "' (found '" + printable(item.text) + "')");
+                                   printable(item.name) + "' (found '" + printable(item.text) + "')", item.name_offset);
                 const goap::VarId v = variable(r, c, item);
                 const std::string& name = m_var_names[v.value];
                 if ((item.kind == CsvItemKind::Assignment) != effect)
                     fail(r, c, effect ? "'" + item.op + "' in '" + printable(item.text) +
                                             "' compares: an effect assigns with =, += or -="
                                       : "'" + item.op + "' in '" + printable(item.text) +
-                                            "' assigns: a condition compares with ==, !=, <, <=, > or >=");
+                                            "' assigns: a condition compares with ==, !=, <, <=, > or >=",
+                         item.op_offset);
                 if (effect) {
                     goap::NumericEffect e{v, goap::EffectOp::Set, 0};
                     if (item.op == "=") {
@@ -716,17 +832,19 @@ private:
                     } else {
                         if (is_enum(v))
                             fail(r, c, "'" + printable(name) + "' is an enumerated variable: only = sets it (found '" +
-                                           printable(item.text) + "')");
+                                           printable(item.text) + "')", item.op_offset);
                         const std::optional<std::int32_t> x = parse_int32(item.operand);
                         if (!x || *x < 0)
                             fail(r, c, "the amount in '" + printable(item.text) + "' must be an integer >= 0" +
-                                           (x ? " (use '" + std::string(item.op == "+=" ? "-=" : "+=") + "' to go the other way)" : ""));
+                                           (x ? " (use '" + std::string(item.op == "+=" ? "-=" : "+=") + "' to go the other way)" : ""),
+                                 item.operand_offset);
                         e.op = item.op == "+=" ? goap::EffectOp::Add : goap::EffectOp::Sub;
                         e.value = *x;
                     }
                     for (const goap::NumericEffect& other : out.effects)
-                        if (other.var == v) fail(r, c, "variable '" + printable(name) + "' is changed twice");
+                        if (other.var == v) fail(r, c, "variable '" + printable(name) + "' is changed twice", item.offset);
                     out.effects.push_back(e);
+                    out.effect_offsets.push_back(item.offset);
                 } else {
                     static const std::pair<std::string_view, goap::CompareOp> ops[] = {
                         {"==", goap::CompareOp::Eq}, {"!=", goap::CompareOp::Ne}, {"<", goap::CompareOp::Lt},
@@ -734,7 +852,7 @@ private:
                     const auto* it = std::find_if(std::begin(ops), std::end(ops), [&](const auto& o) { return o.first == item.op; });
                     if (is_enum(v) && it->second != goap::CompareOp::Eq && it->second != goap::CompareOp::Ne)
                         fail(r, c, "'" + printable(name) + "' is an enumerated variable: only == and != compare it (found '" +
-                                       printable(item.text) + "')");
+                                       printable(item.text) + "')", item.op_offset);
                     out.comparisons.push_back(goap::Comparison{v, it->second, value_of(r, c, v, item)});
                 }
                 continue;
@@ -742,11 +860,11 @@ private:
             if (m_builder.find_variable(item.name).valid())
                 fail(r, c, "'" + printable(item.name) + "' is a variable: " +
                                (effect ? "write 'var=value', 'var+=n' or 'var-=n'" : "compare it, e.g. '" + printable(item.name) + ">=1'") +
-                               " (found '" + printable(item.text) + "')");
-            const goap::AtomId id = atom(r, c, item.name);
+                               " (found '" + printable(item.text) + "')", item.offset);
+            const goap::AtomId id = atom(r, c, item.name, item.name_offset);
             for (const goap::Literal& l : out.literals)
                 if (l.atom == id && l.value != item.value)
-                    fail(r, c, "atom '" + printable(item.name) + "' is listed both as true and as false");
+                    fail(r, c, "atom '" + printable(item.name) + "' is listed both as true and as false", item.offset);
             out.literals.push_back(goap::Literal{id, item.value});
         }
         return out;
@@ -764,7 +882,7 @@ private:
         std::string_view rest = text;
         const std::size_t star = rest.find('*');
         const auto bad = [&]() {
-            fail(r, kCost, "a goal's priority must be a finite number or SCALE*VARIABLE+OFFSET (e.g. 1.5*hunger+2; found '" +
+            fail_content(r, kCost, "a goal's priority must be a finite number or SCALE*VARIABLE+OFFSET (e.g. 1.5*hunger+2; found '" +
                                printable(text) + "')");
         };
         if (star != std::string_view::npos) {
@@ -794,9 +912,10 @@ private:
             const std::string guess = closest_name(name, m_var_names);
             fail(r, kCost, "unknown variable '" + printable(name) + "' in the priority '" + printable(text) + "'" +
                                (guess.empty() ? std::string(" (a priority is a number or SCALE*VARIABLE+OFFSET)")
-                                              : " (did you mean '" + printable(guess) + "'?)"));
+                                              : " (did you mean '" + printable(guess) + "'?)"),
+                 inner(r, kCost, name));
         }
-        if (is_enum(v)) fail(r, kCost, "'" + printable(name) + "' is an enumerated variable, not a number");
+        if (is_enum(v)) fail(r, kCost, "'" + printable(name) + "' is an enumerated variable, not a number", inner(r, kCost, name));
         p.variable = std::string(name);
         return p;
     }
@@ -808,14 +927,17 @@ private:
         goap::RetryPolicy out = goap::kDefaultRetry;
         if (text == "on") return out;
         std::vector<CsvItem> parsed;
-        if (const std::string error = parse_csv_items(text, parsed); !error.empty()) fail(r, kRetry, error);
+        const std::size_t base = inner(r, kRetry, text);
+        std::size_t at = 0;
+        if (const std::string error = parse_csv_items(text, parsed, &at); !error.empty()) fail(r, kRetry, error, base + at);
         for (const CsvItem& item : parsed) {
             const bool known = item.name == "after_failures" || item.name == "cooldown_ticks";
             std::int32_t v = -1;
             if (item.kind == CsvItemKind::Assignment && item.op == "=") v = parse_int32(item.operand).value_or(-1);
             if (!known || v < 0)
                 fail(r, kRetry, "expected 'on' or 'after_failures=N; cooldown_ticks=T' with integers >= 0 (found '" +
-                                    printable(item.text) + "')");
+                                    printable(item.text) + "')",
+                     base + (known && item.kind == CsvItemKind::Assignment && item.op == "=" ? item.operand_offset : item.offset));
             (item.name == "after_failures" ? out.after_failures : out.cooldown_ticks) = static_cast<std::uint32_t>(v);
         }
         return out;
@@ -825,17 +947,17 @@ private:
         const std::string_view cost_text = trim(cell(r, kCost));
         if (cost_text.empty()) fail(r, kCost, "missing cost (a finite number >= 0)");
         const std::optional<double> cost = parse_number(cost_text);
-        if (!cost || *cost < 0) fail(r, kCost, "must be a finite number >= 0 (found '" + printable(cost_text) + "')");
+        if (!cost || *cost < 0) fail_content(r, kCost, "must be a finite number >= 0 (found '" + printable(cost_text) + "')");
         if (m_index[kWhen] != std::string_view::npos) require_empty(r, kWhen, "an action (a condition of when it applies is a precondition)");
         const Parts pre = parts(r, kPre);
         const Parts eff = parts(r, kEff);
         const goap::DomainError err = m_builder.add_action(name, *cost, pre.literals, eff.literals, pre.comparisons, eff.effects);
         if (err == goap::DomainError::DuplicateAction)
-            fail(r, kName, "duplicate action '" + printable(name) + "' (also on line " + std::to_string(m_action_lines.at(name)) + ")");
-        if (err != goap::DomainError::None) fail(r, kName, std::string(goap::to_string(err)));
+            fail_content(r, kName, "duplicate action '" + printable(name) + "' (also on line " + std::to_string(m_action_lines.at(name)) + ")");
+        if (err != goap::DomainError::None) fail_content(r, kName, std::string(goap::to_string(err)));
         m_action_lines.emplace(name, r.line);
         if (!trim(cell(r, kRetry)).empty()) (void)m_builder.set_retry(name, retry(r));
-        if (m_tolerant) m_tolerant->action_place.push_back(detail::Place{r.line, 0, m_headers[kName]});
+        if (m_tolerant) m_tolerant->action_place.push_back(place(r, kName));
     }
 
     std::string_view m_text;
@@ -854,6 +976,7 @@ private:
     std::vector<std::string> m_var_names;                                 // by variable id
     std::vector<std::pair<std::int32_t, std::int32_t>> m_var_bounds;      // by variable id
     std::unordered_map<std::uint32_t, std::vector<std::string>> m_enum_values;  // enumerations' value names
+    mutable std::vector<std::size_t> m_line_starts;  // byte offsets where lines start (built on the first error)
 };
 
 // ---- writers ----------------------------------------------------------------------------------------

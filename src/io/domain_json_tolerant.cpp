@@ -1,5 +1,6 @@
 // The JSON domain rules of domain_json.cpp, applied tolerantly: every error is collected and the valid
-// parts are kept (for lint and for reporting all errors of one file).
+// parts are kept (for lint and for reporting all errors of one file). Variables, numeric conditions and
+// effects, goals' "when", variable priorities and "retry" follow the strict loader's rules and messages.
 #include <gameplan/io/domain_csv.hpp>
 #include <gameplan/io/domain_json.hpp>
 
@@ -8,7 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <unordered_map>
 
 namespace gameplan::io::detail {
@@ -18,6 +21,24 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 class TolerantJson {
+    // Thrown after an error is recorded, to skip the rest of the item being read.
+    struct Skip {};
+
+    struct VarInfo {
+        goap::VarId id;
+        bool is_enum = false;
+        std::int32_t min = 0, max = 0;
+        std::vector<std::string> values;
+    };
+
+    // A condition (atoms -> bool, variables -> comparisons) or effects (atoms -> bool, variables ->
+    // numeric effects), as read.
+    struct Parts {
+        std::vector<goap::Literal> literals;
+        std::vector<goap::Comparison> comparisons;
+        std::vector<goap::NumericEffect> effects;
+    };
+
 public:
     TolerantJson(std::string_view text, std::string_view file, TolerantDomain& out) : m_text(text), m_file(file), m_out(out) {}
 
@@ -28,7 +49,7 @@ public:
             error(top, "must be a JSON object");
             return;
         }
-        keys(root, top, {"atoms", "shared", "actions", "start", "goal", "goals"});
+        keys(root, top, {"atoms", "variables", "shared", "actions", "start", "goal", "goals"});
         if (root.contains("atoms")) {
             const JsonPath p = top / "atoms";
             const Json& atoms = root["atoms"];
@@ -52,6 +73,7 @@ public:
                 }
             }
         }
+        if (root.contains("variables")) read_variables(root["variables"], top / "variables");
         if (root.contains("shared")) {
             const JsonPath p = top / "shared";
             const Json& shared = root["shared"];
@@ -60,6 +82,10 @@ public:
                 for (std::size_t i = 0; i < shared.size(); ++i) {
                     if (!shared[i].is_string()) {
                         error(p / i, "must be a string");
+                        continue;
+                    }
+                    if (const VarInfo* v = variable(shared[i].get<std::string>())) {
+                        m_builder.set_shared(v->id, true);
                         continue;
                     }
                     if (const goap::AtomId id = atom(shared[i].get<std::string>(), p / i); id.valid()) m_builder.set_shared(id, true);
@@ -77,7 +103,7 @@ public:
                     error(p, "must be an object with name, cost, preconditions, effects");
                     continue;
                 }
-                keys(a, p, {"name", "cost", "preconditions", "effects"});
+                keys(a, p, {"name", "cost", "preconditions", "effects", "retry"});
                 bool ok = true;
                 std::string name;
                 if (!a.contains("name") || !a["name"].is_string() || a["name"].get_ref<const std::string&>().empty()) {
@@ -102,22 +128,32 @@ public:
                 } else {
                     cost = a["cost"].get<double>();
                 }
-                std::vector<goap::Literal> pre, eff;
-                if (a.contains("preconditions")) ok &= literals(a["preconditions"], p / "preconditions", pre);
-                if (a.contains("effects")) ok &= literals(a["effects"], p / "effects", eff);
+                Parts pre, eff;
+                if (a.contains("preconditions")) ok &= parts(a["preconditions"], p / "preconditions", pre, false);
+                if (a.contains("effects")) ok &= parts(a["effects"], p / "effects", eff, true);
+                goap::RetryPolicy retry{};
+                if (a.contains("retry")) ok &= attempt([&] { retry = retry_policy(a["retry"], p / "retry"); });
                 if (!ok) continue;
-                if (m_builder.add_action(name, cost, pre, eff) != goap::DomainError::None) continue;
+                const goap::DomainError err = m_builder.add_action(name, cost, pre.literals, eff.literals, pre.comparisons, eff.effects);
+                if (err != goap::DomainError::None) {
+                    if (err != goap::DomainError::DuplicateAction) error(p, std::string(goap::to_string(err)));
+                    continue;
+                }
+                if (a.contains("retry")) (void)m_builder.set_retry(name, retry);
                 m_out.action_place.push_back(place(p / "name"));
             }
         }
-        std::vector<goap::Literal> start, goal;
-        if (root.contains("start")) (void)literals(root["start"], top / "start", start);
-        const bool has_goal = root.contains("goal") && literals(root["goal"], top / "goal", goal);
+        Parts start, goal;
+        if (root.contains("start")) (void)start_parts(root["start"], top / "start", start);
+        const bool has_goal = root.contains("goal") && parts(root["goal"], top / "goal", goal, false);
         if (has_goal) m_out.goal_place = place(top / "goal");
         struct Named {
             std::string name;
-            std::vector<goap::Literal> literals;
-            double priority;
+            Parts condition, when;
+            double priority = 0;
+            std::string priority_var;
+            double scale = 1, offset = 0;
+            goap::RetryPolicy retry{};
         };
         std::vector<Named> named;
         if (root.contains("goals")) {
@@ -135,23 +171,19 @@ public:
                         error(gp, "must be an object {\"conditions\": {atom: bool}, \"priority\": number}");
                         continue;
                     }
-                    keys(g, gp, {"conditions", "priority"});
-                    Named ng{name, {}, 0.0};
+                    keys(g, gp, {"conditions", "priority", "when", "retry"});
+                    Named ng;
+                    ng.name = name;
                     bool ok = true;
                     if (!g.contains("conditions")) {
                         error(gp / "conditions", "missing required field (an object atom -> bool)");
                         ok = false;
                     } else {
-                        ok &= literals(g["conditions"], gp / "conditions", ng.literals);
+                        ok &= parts(g["conditions"], gp / "conditions", ng.condition, false);
                     }
-                    if (g.contains("priority")) {
-                        if (!g["priority"].is_number() || !std::isfinite(g["priority"].get<double>())) {
-                            error(gp / "priority", "must be a finite number");
-                            ok = false;
-                        } else {
-                            ng.priority = g["priority"].get<double>();
-                        }
-                    }
+                    if (g.contains("when")) ok &= parts(g["when"], gp / "when", ng.when, false);
+                    if (g.contains("retry")) ok &= attempt([&] { ng.retry = retry_policy(g["retry"], gp / "retry"); });
+                    if (g.contains("priority")) ok &= attempt([&] { priority(g["priority"], gp / "priority", ng); });
                     if (!ok) continue;
                     named.push_back(std::move(ng));
                     m_out.goals_place.push_back(place(gp));
@@ -160,17 +192,25 @@ public:
         DomainFile& f = m_out.file;
         f.domain = m_builder.build();
         const std::size_t n = f.domain.atom_count();
-        f.start = goap::WorldState(n);
-        for (const goap::Literal& l : start) f.start.set(l.atom, l.value);
-        if (has_goal) {
+        f.start = f.domain.make_state();
+        for (const goap::Literal& l : start.literals) f.start.set(l.atom, l.value);
+        for (const goap::Comparison& c : start.comparisons) f.start.set_value(c.var, c.value);
+        const auto condition = [&](const Parts& parts) {
             goap::Condition c(n);
-            for (const goap::Literal& l : goal) c.set(l.atom, l.value);
-            f.goal = std::move(c);
-        }
+            for (const goap::Literal& l : parts.literals) c.set(l.atom, l.value);
+            for (const goap::Comparison& x : parts.comparisons) c.require(x);
+            return c;
+        };
+        if (has_goal) f.goal = condition(goal);
         for (Named& g : named) {
-            goap::Condition c(n);
-            for (const goap::Literal& l : g.literals) c.set(l.atom, l.value);
-            f.goals.push_back(goap::Goal{std::move(g.name), std::move(c), g.priority});
+            goap::Goal out{std::move(g.name), condition(g.condition), g.priority, condition(g.when)};
+            if (!g.priority_var.empty()) {
+                out.priority_var = f.domain.find_variable(g.priority_var);
+                out.priority_scale = g.scale;
+                out.priority_offset = g.offset;
+            }
+            out.retry = g.retry;
+            f.goals.push_back(std::move(out));
         }
         m_out.atom_place.resize(n);
         for (std::size_t i = 0; i < n && i < m_atom_paths.size(); ++i) m_out.atom_place[i] = place(m_atom_paths[i]);
@@ -194,6 +234,32 @@ private:
     void error(const JsonPath& path, const std::string& message) {
         const Place p = place(path);
         m_out.errors.emplace_back(m_file, p.line, p.column, p.field, message);
+    }
+    // Records the error and skips the rest of the item (caught by `attempt`).
+    [[noreturn]] void fail(const JsonPath& path, const std::string& message) {
+        error(path, message);
+        throw Skip{};
+    }
+    // Runs `fn`; false if it failed (its error recorded).
+    template <class Fn>
+    bool attempt(Fn&& fn) {
+        try {
+            fn();
+            return true;
+        } catch (const Skip&) {
+            return false;
+        }
+    }
+
+    static const char* type_name(const Json& j) {
+        switch (j.type()) {
+            case Json::value_t::null: return "null";
+            case Json::value_t::object: return "an object";
+            case Json::value_t::array: return "an array";
+            case Json::value_t::string: return "a string";
+            case Json::value_t::boolean: return "a boolean";
+            default: return "a number";
+        }
     }
 
     void keys(const Json& object, const JsonPath& path, std::initializer_list<std::string_view> known) {
@@ -237,26 +303,233 @@ private:
         return id;
     }
 
-    bool literals(const Json& j, const JsonPath& path, std::vector<goap::Literal>& out) {
+    // ---- variables: the rules of domain_json.cpp, each error recorded and its item skipped ----------
+
+    std::int32_t int32_at(const Json& j, const JsonPath& path, const char* what) {
+        if (!j.is_number()) fail(path, std::string("must be ") + what + " (found " + type_name(j) + ")");
+        if (!j.is_number_integer()) fail(path, std::string("must be ") + what + " (found a non-integer number)");
+        if (j.is_number_unsigned() && j.get<std::uint64_t>() > static_cast<std::uint64_t>(INT32_MAX))
+            fail(path, std::string("must be ") + what + " (out of the 32-bit range)");
+        const std::int64_t v = j.get<std::int64_t>();
+        if (v < INT32_MIN || v > INT32_MAX) fail(path, std::string("must be ") + what + " (out of the 32-bit range)");
+        return static_cast<std::int32_t>(v);
+    }
+
+    void read_variables(const Json& vars, const JsonPath& p) {
+        if (!vars.is_object()) {
+            error(p, "must be an object mapping variable names to {\"min\": int, \"max\": int} or {\"values\": [names]}");
+            return;
+        }
+        for (const auto& [name, spec] : vars.items()) attempt([&] {
+            const JsonPath vp = p / name;
+            if (name.empty()) fail(vp, "variable name must not be empty");
+            if (m_builder.find_atom(name).valid()) fail(vp, "'" + printable(name) + "' is already an atom");
+            if (!spec.is_object()) fail(vp, "must be an object {\"min\": int, \"max\": int} or {\"values\": [names]}");
+            keys(spec, vp, {"min", "max", "values", "shared"});
+            bool shared = false;
+            if (spec.contains("shared")) {
+                if (!spec["shared"].is_boolean()) fail(vp / "shared", "must be true or false");
+                shared = spec["shared"].get<bool>();
+            }
+            VarInfo info;
+            if (spec.contains("values")) {
+                if (spec.contains("min") || spec.contains("max"))
+                    fail(vp / (spec.contains("min") ? "min" : "max"), "an enumerated variable has \"values\", not bounds");
+                const Json& values = spec["values"];
+                if (!values.is_array()) fail(vp / "values", std::string("must be a non-empty array of value names (found ") + type_name(values) + ")");
+                if (values.empty()) fail(vp / "values", "must not be empty");
+                for (std::size_t i = 0; i < values.size(); ++i) {
+                    if (!values[i].is_string() || values[i].get_ref<const std::string&>().empty())
+                        fail(vp / "values" / i, "must be a non-empty string");
+                    const std::string& v = values[i].get_ref<const std::string&>();
+                    if (std::find(info.values.begin(), info.values.end(), v) != info.values.end())
+                        fail(vp / "values" / i, "duplicate value '" + printable(v) + "'");
+                    info.values.push_back(v);
+                }
+                info.is_enum = true;
+                info.max = static_cast<std::int32_t>(info.values.size() - 1);
+                info.id = m_builder.add_enum_variable(name, info.values, shared);
+            } else {
+                if (!spec.contains("max")) fail(vp / "max", "missing required field (an integer; \"min\" defaults to 0)");
+                info.max = int32_at(spec["max"], vp / "max", "an integer");
+                if (spec.contains("min")) info.min = int32_at(spec["min"], vp / "min", "an integer");
+                if (info.max < info.min)
+                    fail(vp / "max", "max (" + std::to_string(info.max) + ") is less than min (" + std::to_string(info.min) + ")");
+                info.id = m_builder.add_integer_variable(name, info.min, info.max, shared);
+            }
+            if (!info.id.valid()) fail(vp, "invalid variable");
+            m_vars.emplace(name, std::move(info));
+            m_var_names.push_back(name);
+        });
+    }
+
+    const VarInfo* variable(const std::string& name) const {
+        const auto it = m_vars.find(name);
+        return it == m_vars.end() ? nullptr : &it->second;
+    }
+
+    std::int32_t var_value(const VarInfo& v, const std::string& name, const Json& j, const JsonPath& path) {
+        if (v.is_enum) {
+            if (!j.is_string()) fail(path, "must be one of the values of '" + printable(name) + "' (found " + type_name(j) + ")");
+            const std::string& s = j.get_ref<const std::string&>();
+            const auto it = std::find(v.values.begin(), v.values.end(), s);
+            if (it == v.values.end()) {
+                std::string list;
+                for (const std::string& x : v.values) list += (list.empty() ? "" : ", ") + x;
+                const std::string guess = closest_name(s, v.values);
+                fail(path, "'" + printable(s) + "' is not a value of '" + printable(name) + "'" +
+                               (guess.empty() ? "" : " (did you mean '" + printable(guess) + "'?)") + " (values: " + printable(list) + ")");
+            }
+            return static_cast<std::int32_t>(it - v.values.begin());
+        }
+        if (j.is_string()) fail(path, "'" + printable(name) + "' is an integer variable (found a string)");
+        const std::int32_t x = int32_at(j, path, "an integer");
+        if (x < v.min || x > v.max)
+            fail(path, "value " + std::to_string(x) + " is outside the bounds [" + std::to_string(v.min) + ", " +
+                           std::to_string(v.max) + "] of '" + printable(name) + "'");
+        return x;
+    }
+
+    goap::Comparison comparison(const VarInfo& v, const std::string& name, const Json& j, const JsonPath& path) {
+        if (j.is_boolean()) fail(path, "'" + printable(name) + "' is a variable: expected [\"op\", value] (found a boolean)");
+        if (!j.is_array()) return goap::Comparison{v.id, goap::CompareOp::Eq, var_value(v, name, j, path)};
+        if (j.size() != 2 || !j[0].is_string()) fail(path, "must be [\"op\", value] with op one of ==, !=, <, <=, >, >=");
+        static const std::pair<std::string_view, goap::CompareOp> ops[] = {
+            {"==", goap::CompareOp::Eq}, {"!=", goap::CompareOp::Ne}, {"<", goap::CompareOp::Lt},
+            {"<=", goap::CompareOp::Le}, {">", goap::CompareOp::Gt},  {">=", goap::CompareOp::Ge}};
+        const std::string& op = j[0].get_ref<const std::string&>();
+        const auto* it = std::find_if(std::begin(ops), std::end(ops), [&](const auto& o) { return o.first == op; });
+        if (it == std::end(ops))
+            fail(path / 0, "unknown comparison '" + printable(op) + "' (expected ==, !=, <, <=, >, >=" +
+                               (op == "=" || op == "+" || op == "-" ? "; '=', '+' and '-' are effects" : "") + ")");
+        if (v.is_enum && it->second != goap::CompareOp::Eq && it->second != goap::CompareOp::Ne)
+            fail(path / 0, "'" + printable(name) + "' is an enumerated variable: only == and != compare it");
+        return goap::Comparison{v.id, it->second, var_value(v, name, j[1], path / 1)};
+    }
+
+    goap::NumericEffect numeric_effect(const VarInfo& v, const std::string& name, const Json& j, const JsonPath& path) {
+        if (j.is_boolean()) fail(path, "'" + printable(name) + "' is a variable: expected [\"op\", value] (found a boolean)");
+        if (!j.is_array()) return goap::NumericEffect{v.id, goap::EffectOp::Set, var_value(v, name, j, path)};
+        if (j.size() != 2 || !j[0].is_string()) fail(path, "must be [\"op\", value] with op one of =, +, -");
+        const std::string& op = j[0].get_ref<const std::string&>();
+        goap::EffectOp e = goap::EffectOp::Set;
+        if (op == "=") e = goap::EffectOp::Set;
+        else if (op == "+") e = goap::EffectOp::Add;
+        else if (op == "-") e = goap::EffectOp::Sub;
+        else
+            fail(path / 0, "unknown effect '" + printable(op) + "' (expected =, +, -" +
+                               (op.find_first_of("<>!") != std::string::npos || op == "==" ? "; comparisons belong in conditions" : "") + ")");
+        if (e == goap::EffectOp::Set) return goap::NumericEffect{v.id, e, var_value(v, name, j[1], path / 1)};
+        if (v.is_enum) fail(path / 0, "'" + printable(name) + "' is an enumerated variable: only = sets it");
+        const std::int32_t amount = int32_at(j[1], path / 1, "an integer amount");
+        if (amount < 0) fail(path / 1, "must be an integer amount >= 0 (use '" + std::string(op == "+" ? "-" : "+") + "' to go the other way)");
+        return goap::NumericEffect{v.id, e, amount};
+    }
+
+    // A key that is not a variable: an atom with true/false, or (when variables exist) an unknown variable.
+    bool atom_part(const std::string& key, const Json& value, const JsonPath& at, Parts& out) {
+        if (!value.is_boolean() && !m_vars.empty() && (value.is_array() || value.is_number() || value.is_string())) {
+            const std::string guess = closest_name(key, m_var_names);
+            error(at, "unknown variable '" + printable(key) + "'" +
+                          (guess.empty() ? std::string(" (not declared in \"variables\")") : " (did you mean '" + printable(guess) + "'?)"));
+            return false;
+        }
+        const goap::AtomId id = atom(key, at);
+        if (!value.is_boolean()) {
+            error(at, m_vars.empty() ? std::string("must be true or false")
+                                     : std::string("must be true or false (found ") + type_name(value) + ")");
+            return false;
+        }
+        if (!id.valid()) return false;
+        out.literals.push_back(goap::Literal{id, value.get<bool>()});
+        return true;
+    }
+
+    // A condition (effect = false) or effects object; every key is checked, all errors recorded.
+    bool parts(const Json& j, const JsonPath& path, Parts& out, bool effect) {
         if (!j.is_object()) {
-            error(path, "must be an object mapping atom names to true/false");
+            error(path, m_vars.empty() ? "must be an object mapping atom names to true/false"
+                                       : "must be an object mapping atom names to true/false and variables to [\"op\", value]");
             return false;
         }
         bool ok = true;
         for (const auto& [key, value] : j.items()) {
-            const goap::AtomId id = atom(key, path / key);
-            if (!value.is_boolean()) {
-                error(path / key, "must be true or false");
-                ok = false;
+            if (const VarInfo* v = variable(key)) {
+                ok &= attempt([&] {
+                    if (effect) out.effects.push_back(numeric_effect(*v, key, value, path / key));
+                    else out.comparisons.push_back(comparison(*v, key, value, path / key));
+                });
                 continue;
             }
-            if (!id.valid()) {
-                ok = false;
-                continue;
-            }
-            out.push_back(goap::Literal{id, value.get<bool>()});
+            ok &= atom_part(key, value, path / key, out);
         }
         return ok;
+    }
+
+    // "start": atoms -> bool, variables -> a value (kept as `==` comparisons).
+    bool start_parts(const Json& j, const JsonPath& path, Parts& out) {
+        if (!j.is_object()) {
+            error(path, m_vars.empty() ? "must be an object mapping atom names to true/false"
+                                       : "must be an object mapping atom names to true/false and variables to values");
+            return false;
+        }
+        bool ok = true;
+        for (const auto& [key, value] : j.items()) {
+            if (const VarInfo* v = variable(key)) {
+                ok &= attempt([&] {
+                    if (value.is_array()) fail(path / key, "a start value is a plain value, not [\"op\", value]");
+                    if (value.is_boolean()) fail(path / key, "'" + printable(key) + "' is a variable: expected a value (found a boolean)");
+                    out.comparisons.push_back(goap::Comparison{v->id, goap::CompareOp::Eq, var_value(*v, key, value, path / key)});
+                });
+                continue;
+            }
+            ok &= atom_part(key, value, path / key, out);
+        }
+        return ok;
+    }
+
+    goap::RetryPolicy retry_policy(const Json& j, const JsonPath& path) {
+        if (!j.is_object()) fail(path, std::string("must be an object {\"after_failures\": int, \"cooldown_ticks\": int} (found ") + type_name(j) + ")");
+        keys(j, path, {"after_failures", "cooldown_ticks"});
+        goap::RetryPolicy r = goap::kDefaultRetry;
+        bool ok = true;
+        for (const char* key : {"after_failures", "cooldown_ticks"}) {
+            if (!j.contains(key)) continue;
+            ok &= attempt([&] {
+                const std::int32_t v = int32_at(j[key], path / key, "an integer >= 0");
+                if (v < 0) fail(path / key, "must be an integer >= 0");
+                (std::string_view(key) == "after_failures" ? r.after_failures : r.cooldown_ticks) = static_cast<std::uint32_t>(v);
+            });
+        }
+        if (!ok) throw Skip{};
+        return r;
+    }
+
+    template <class Goal>
+    void priority(const Json& pr, const JsonPath& path, Goal& out) {
+        if (pr.is_number()) {
+            if (!std::isfinite(pr.get<double>())) fail(path, "must be a finite number");
+            out.priority = pr.get<double>();
+            return;
+        }
+        if (!pr.is_object()) fail(path, "must be a finite number or {\"variable\": name, \"scale\": number, \"offset\": number}");
+        keys(pr, path, {"variable", "scale", "offset"});
+        if (!pr.contains("variable") || !pr["variable"].is_string())
+            fail(path / "variable", "missing required field (the name of an integer variable)");
+        const std::string name = pr["variable"].get<std::string>();
+        const VarInfo* v = variable(name);
+        if (!v) {
+            const std::string guess = closest_name(name, m_var_names);
+            fail(path / "variable", "unknown variable '" + printable(name) + "'" +
+                                        (guess.empty() ? std::string(" (not declared in \"variables\")") : " (did you mean '" + printable(guess) + "'?)"));
+        }
+        if (v->is_enum) fail(path / "variable", "'" + printable(name) + "' is an enumerated variable, not a number");
+        for (const char* key : {"scale", "offset"}) {
+            if (!pr.contains(key)) continue;
+            if (!pr[key].is_number() || !std::isfinite(pr[key].get<double>())) fail(path / key, "must be a finite number");
+            (std::string_view(key) == "scale" ? out.scale : out.offset) = pr[key].get<double>();
+        }
+        out.priority_var = name;
     }
 
     std::string_view m_text;
@@ -266,6 +539,8 @@ private:
     bool m_declared = false;
     std::vector<std::string> m_declared_names;
     std::vector<JsonPath> m_atom_paths;
+    std::unordered_map<std::string, VarInfo> m_vars;
+    std::vector<std::string> m_var_names;  // in declaration order, for suggestions
 };
 
 }  // namespace

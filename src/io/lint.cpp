@@ -67,6 +67,33 @@ std::string items(const goap::Domain& d, const std::vector<goap::Literal>& liter
     return out;
 }
 
+// A comparison in the cell syntax: `gold>=10`, `place==forest`.
+std::string comparison_text(const goap::Domain& d, const goap::Comparison& c) {
+    static const char* const ops[] = {"==", "!=", "<", "<=", ">", ">="};
+    return d.variable_name(c.var) + ops[static_cast<int>(c.op)] +
+           (d.variable_kind(c.var) == goap::VariableKind::Enumeration ? d.variable_values(c.var)[static_cast<std::size_t>(c.value)]
+                                                                       : std::to_string(c.value));
+}
+
+std::string comparisons(const goap::Domain& d, const std::vector<goap::Comparison>& cs) {
+    std::string out;
+    for (const goap::Comparison& c : cs) out += (out.empty() ? "'" : ", '") + printable(comparison_text(d, c)) + "'";
+    return out;
+}
+
+// True if some value of the relaxed range satisfies `c` (goap::relaxed_ranges over-approximates).
+bool possible(const goap::RelaxedRange& r, const goap::Comparison& c) {
+    switch (c.op) {
+        case goap::CompareOp::Eq: return r.min <= c.value && c.value <= r.max;
+        case goap::CompareOp::Ne: return !(r.min == c.value && r.max == c.value);
+        case goap::CompareOp::Lt: return r.min < c.value;
+        case goap::CompareOp::Le: return r.min <= c.value;
+        case goap::CompareOp::Gt: return r.max > c.value;
+        case goap::CompareOp::Ge: return r.max >= c.value;
+    }
+    return true;
+}
+
 void check_domain(const detail::TolerantDomain& t, const LintOptions& options, std::vector<LintFinding>& out) {
     const DomainFile& f = t.file;
     const goap::Domain& d = f.domain;
@@ -139,6 +166,7 @@ void check_domain(const detail::TolerantDomain& t, const LintOptions& options, s
 
     // Actions that can never apply, effects that change nothing, duplicates.
     const std::vector<bool> reached = goap::relaxed_reachable(d, f.start);
+    const std::vector<goap::RelaxedRange> ranges = goap::relaxed_ranges(d, f.start);
     std::map<std::tuple<std::vector<std::uint64_t>, std::vector<std::uint64_t>, std::vector<std::uint64_t>, std::vector<std::uint64_t>,
                         std::vector<std::int64_t>>,
              std::uint32_t>
@@ -149,10 +177,14 @@ void check_domain(const detail::TolerantDomain& t, const LintOptions& options, s
         std::vector<goap::Literal> blocked;
         for (const goap::Literal l : d.precondition_literals(a))
             if (!reached[goap::literal_index(l)]) blocked.push_back(l);
-        if (!blocked.empty())
+        std::vector<goap::Comparison> never;
+        for (const goap::Comparison& c : d.preconditions(a).comparisons())
+            if (!possible(ranges[c.var.value], c)) never.push_back(c);
+        if (!blocked.empty() || !never.empty())
             out.push_back(finding(LintKind::NeverApplies, action_at(i),
                                   "action '" + name + "' can never apply from the start state: nothing makes " +
-                                      items(d, blocked) + " hold"));
+                                      items(d, blocked) + (blocked.empty() || never.empty() ? "" : ", ") +
+                                      comparisons(d, never) + " hold"));
         if (d.effect_literals(a).empty() && d.numeric_effects(a).empty()) {
             out.push_back(finding(LintKind::NoEffect, action_at(i), "action '" + name + "' has no effects"));
         } else {
@@ -192,11 +224,21 @@ void check_domain(const detail::TolerantDomain& t, const LintOptions& options, s
     goap::Planner planner(d);
     const auto check_goal = [&](const goap::Condition& c, const std::string& label, const detail::Place& at) {
         const goap::NoPlanAnalysis a = goap::analyze_no_plan(d, f.start, c);
-        if (!a.unreachable.empty()) {
-            std::string m = label + " can never be reached: nothing reaches " + items(d, a.unreachable);
+        if (!a.unreachable.empty() || !a.unreachable_comparisons.empty()) {
+            std::string m = label + " can never be reached: nothing reaches " + items(d, a.unreachable) +
+                            (a.unreachable.empty() || a.unreachable_comparisons.empty() ? "" : ", ") +
+                            comparisons(d, a.unreachable_comparisons);
             if (!a.root_causes.empty()) m += "; root cause" + std::string(a.root_causes.size() > 1 ? "s " : " ") +
                                              items(d, a.root_causes) + " (not true at the start, and no action sets " +
                                              (a.root_causes.size() > 1 ? "them)" : "it)");
+            for (const goap::NumericBlock& b : a.numeric)
+                if (b.root_cause())
+                    m += "; root cause '" + printable(comparison_text(d, b.condition)) + "' (no action changes '" +
+                         printable(d.variable_name(b.condition.var)) + "' that way" +
+                         (d.variable_kind(b.condition.var) == goap::VariableKind::Enumeration
+                              ? std::string()
+                              : "; it reaches " + std::to_string(b.reachable_min) + ".." + std::to_string(b.reachable_max)) +
+                         ")";
             for (const auto& cycle : a.cycles) m += "; " + items(d, cycle) + " only need each other";
             out.push_back(finding(LintKind::UnreachableGoal, at, m));
             return;

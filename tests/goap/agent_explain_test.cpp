@@ -26,6 +26,7 @@ struct Failure {
     std::vector<std::uint32_t> cycle_sizes;
     std::vector<ActionId> disabled;
     std::string text;
+    std::vector<Comparison> unreachable_comparisons, numeric_root_causes;
 };
 
 struct Recorder final : AgentObserver {
@@ -40,6 +41,8 @@ struct Recorder final : AgentObserver {
         f.cycle_literals.assign(e.cycle_literals.begin(), e.cycle_literals.end());
         f.cycle_sizes.assign(e.cycle_sizes.begin(), e.cycle_sizes.end());
         f.disabled.assign(e.disabled.begin(), e.disabled.end());
+        f.unreachable_comparisons.assign(e.unreachable_comparisons.begin(), e.unreachable_comparisons.end());
+        f.numeric_root_causes.assign(e.numeric_root_causes.begin(), e.numeric_root_causes.end());
         f.text = describe(agent, e);
         failures.push_back(std::move(f));
     }
@@ -218,4 +221,46 @@ TEST(AgentNoPlanAnalysis, NamesTheActionAContextCheckSwitchedOffAndRespectsTheBu
         ASSERT_EQ(rec.failures.size(), 4u);
         EXPECT_EQ(rec.failures[2].analyzed, budget >= 1);
     }
+}
+
+// A numeric goal: gold >= 10, which only `mine` (switched off by its context check) raises; `trade`
+// sets gold to 2. The event carries the unreachable comparison and the numeric root cause, the same
+// as analyze_no_plan with the agent's mask.
+TEST(AgentNoPlanAnalysis, NumericGoalsCarryTheUnreachableComparisonAndItsRootCause) {
+    DomainBuilder b;
+    const VarId gold = b.add_integer_variable("gold", 0, 20);
+    const NumericEffect mine_eff[] = {{gold, EffectOp::Add, 3}};
+    const NumericEffect trade_eff[] = {{gold, EffectOp::Set, 2}};
+    ASSERT_EQ(b.add_action("mine", 1, {}, {}, {}, mine_eff), DomainError::None);
+    ASSERT_EQ(b.add_action("trade", 1, {}, {}, {}, trade_eff), DomainError::None);
+    const Domain d = b.build();
+    AgentTypeBuilder tb(d, "miner");
+    for (const char* a : {"mine", "trade"}) tb.bind(a, Behaviour([](ActionContext&) { return ActionStatus::Running; }));
+    tb.set_check("mine", [](const PlanningContext&) { return false; });
+    const BindResult type = tb.build();
+    ASSERT_TRUE(type.ok());
+    Condition rich = d.make_condition();
+    const Comparison ten{gold, CompareOp::Ge, 10};
+    rich.require(ten);
+    AgentSystemOptions options;
+    options.explain_no_plan = 1;
+    AgentSystem system(d, options);
+    Recorder rec;
+    system.set_observer(&rec);
+    AgentParams p;
+    p.name = "miner";
+    p.type = type.type;
+    p.goals = {AgentGoal{"rich", rich, 1, {}}};
+    (void)system.add_agent(std::move(p));
+    system.tick();
+    ASSERT_EQ(rec.failures.size(), 1u);
+    const Failure& f = rec.failures[0];
+    ASSERT_TRUE(f.analyzed);
+    EXPECT_EQ(f.unreachable_comparisons, std::vector<Comparison>{ten});
+    EXPECT_EQ(f.numeric_root_causes, std::vector<Comparison>{ten});
+    ASSERT_EQ(f.disabled.size(), 1u);
+    EXPECT_EQ(d.action_name(f.disabled[0]), "mine");
+    EXPECT_EQ(f.text,
+              "no plan for rich: unreachable gold>=10; never holds (no enabled action changes the variable that way) gold>=10; "
+              "switched off: mine");
 }

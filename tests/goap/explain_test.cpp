@@ -299,3 +299,213 @@ TEST(TraceSearch, BudgetStopsTheSearch) {
     EXPECT_EQ(t.expanded, 3u);
     EXPECT_TRUE(t.plan_nodes.empty());
 }
+
+// ---- numeric goals -----------------------------------------------------------------------------------
+
+namespace {
+
+// A small random domain with two integer variables, an enumeration and a few atoms, with comparisons in
+// preconditions and `=`, `+=`, `-=` effects.
+struct NumericProblem {
+    Domain domain;
+    WorldState start;
+    std::vector<std::uint8_t> enabled;
+};
+
+NumericProblem random_numeric_problem(std::mt19937& rng) {
+    std::uniform_int_distribution<int> coin(0, 1), count(0, 2);
+    DomainBuilder b;
+    const int atoms = std::uniform_int_distribution<int>(1, 3)(rng);
+    for (int i = 0; i < atoms; ++i) b.add_atom(numbered("a", i));
+    const std::int32_t x_max = std::uniform_int_distribution<std::int32_t>(2, 7)(rng);
+    const std::int32_t y_max = std::uniform_int_distribution<std::int32_t>(0, 4)(rng);
+    const VarId x = b.add_integer_variable("x", 0, x_max);
+    const VarId y = b.add_integer_variable("y", -2, y_max);
+    const std::vector<std::string> places = {"home", "forest", "store"};
+    const VarId z = b.add_enum_variable("z", places);
+    const std::int32_t lo[] = {0, -2, 0}, hi[] = {x_max, y_max, 2};
+    const VarId vars[] = {x, y, z};
+    const int actions = std::uniform_int_distribution<int>(0, 7)(rng);
+    for (int k = 0; k < actions; ++k) {
+        std::vector<Literal> pre, eff;
+        std::vector<Comparison> cmps;
+        std::vector<NumericEffect> neff;
+        for (int c = count(rng); c > 0; --c)
+            pre.push_back(Literal{AtomId(static_cast<std::uint32_t>(std::uniform_int_distribution<int>(0, atoms - 1)(rng))), coin(rng) == 1});
+        for (int c = count(rng); c > 0; --c) {
+            const int v = std::uniform_int_distribution<int>(0, 2)(rng);
+            const int op = v == 2 ? std::uniform_int_distribution<int>(0, 1)(rng) : std::uniform_int_distribution<int>(0, 5)(rng);
+            cmps.push_back(Comparison{vars[v], static_cast<CompareOp>(op), std::uniform_int_distribution<std::int32_t>(lo[v], hi[v])(rng)});
+        }
+        if (coin(rng))
+            eff.push_back(Literal{AtomId(static_cast<std::uint32_t>(std::uniform_int_distribution<int>(0, atoms - 1)(rng))), coin(rng) == 1});
+        bool used[3] = {false, false, false};
+        for (int c = 1 + count(rng) / 2; c > 0; --c) {
+            const int v = std::uniform_int_distribution<int>(0, 2)(rng);
+            if (used[v]) continue;
+            used[v] = true;
+            const int op = v == 2 ? 0 : std::uniform_int_distribution<int>(0, 2)(rng);
+            const std::int32_t value = op == 0 ? std::uniform_int_distribution<std::int32_t>(lo[v], hi[v])(rng)
+                                               : std::uniform_int_distribution<std::int32_t>(0, 3)(rng);
+            neff.push_back(NumericEffect{vars[v], static_cast<EffectOp>(op), value});
+        }
+        (void)b.add_action(numbered("act", k), 1.0, pre, eff, cmps, neff);  // a contradictory draw is left out
+    }
+    NumericProblem p{b.build(), {}, {}};
+    p.start = p.domain.make_state();
+    for (int i = 0; i < atoms; ++i) p.start.set(AtomId(static_cast<std::uint32_t>(i)), coin(rng) == 1);
+    for (int v = 0; v < 3; ++v) p.start.set_value(vars[v], std::uniform_int_distribution<std::int32_t>(lo[v], hi[v])(rng));
+    if (coin(rng)) {
+        p.enabled.resize(p.domain.action_count());
+        for (auto& e : p.enabled) e = std::uniform_int_distribution<int>(0, 3)(rng) != 0;
+    }
+    return p;
+}
+
+// Every state reachable from the start (real semantics: can_apply and apply), by breadth-first search.
+std::vector<WorldState> reachable_states(const NumericProblem& p) {
+    std::vector<WorldState> states{p.start};
+    std::set<std::pair<std::vector<std::uint64_t>, std::vector<std::int32_t>>> seen;
+    const auto key = [&](const WorldState& s) {
+        std::vector<std::int32_t> values;
+        for (std::uint32_t v = 0; v < p.domain.variable_count(); ++v) values.push_back(s.value(VarId(v)));
+        return std::make_pair(std::vector<std::uint64_t>(s.words().begin(), s.words().end()), values);
+    };
+    seen.insert(key(p.start));
+    for (std::size_t head = 0; head < states.size(); ++head) {
+        for (std::uint32_t i = 0; i < p.domain.action_count(); ++i) {
+            const ActionId a(i);
+            if ((!p.enabled.empty() && !p.enabled[i]) || !p.domain.can_apply(a, states[head])) continue;
+            WorldState next = states[head];
+            p.domain.apply(a, next);
+            if (seen.insert(key(next)).second) states.push_back(std::move(next));
+        }
+    }
+    return states;
+}
+
+}  // namespace
+
+// The interval relaxation never calls a reachable goal unreachable (every value a real plan reaches is
+// inside the relaxed range, every reachable literal is reached), and whatever it calls unreachable no
+// state of the brute-force search satisfies. Every single comparison of every variable is tried as a goal.
+TEST(ExplainNumeric, IntervalRelaxationIsSoundAgainstBruteForceReachability) {
+    std::mt19937 rng(20261203);
+    int proved_unreachable = 0, reachable = 0;
+    for (int round = 0; round < 400; ++round) {
+        const NumericProblem p = random_numeric_problem(rng);
+        const Domain& d = p.domain;
+        const std::vector<WorldState> states = reachable_states(p);
+        const std::vector<RelaxedRange> ranges = relaxed_ranges(d, p.start, p.enabled);
+        const std::vector<bool> literals = relaxed_reachable(d, p.start, p.enabled);
+        for (const WorldState& s : states) {
+            for (std::uint32_t v = 0; v < d.variable_count(); ++v) {
+                EXPECT_GE(s.value(VarId(v)), ranges[v].min) << "round " << round;
+                EXPECT_LE(s.value(VarId(v)), ranges[v].max) << "round " << round;
+            }
+            for (std::uint32_t a = 0; a < d.atom_count(); ++a)
+                EXPECT_TRUE(literals[literal_index(Literal{AtomId(a), s.get(AtomId(a))})]) << "round " << round;
+        }
+        for (std::uint32_t v = 0; v < d.variable_count(); ++v) {
+            const VarId x(v);
+            const bool is_enum = d.variable_kind(x) == VariableKind::Enumeration;
+            for (int op = 0; op < (is_enum ? 2 : 6); ++op) {
+                for (std::int32_t value = d.variable_min(x); value <= d.variable_max(x); ++value) {
+                    const Comparison c{x, static_cast<CompareOp>(op), value};
+                    Condition goal = d.make_condition();
+                    goal.require(c);
+                    const bool brute = std::any_of(states.begin(), states.end(),
+                                                   [&](const WorldState& s) { return compare(s.value(x), c.op, c.value); });
+                    const NoPlanAnalysis a = analyze_no_plan(d, p.start, goal, p.enabled);
+                    const bool reported = !a.unreachable_comparisons.empty();
+                    if (brute) {
+                        ++reachable;
+                        EXPECT_FALSE(reported) << "round " << round << ": " << d.variable_name(x) << " op " << op << " " << value;
+                    } else if (reported) {
+                        ++proved_unreachable;
+                    }
+                    if (reported) {
+                        ASSERT_EQ(a.unreachable_comparisons.size(), 1u);
+                        EXPECT_EQ(a.unreachable_comparisons[0], c);
+                        ASSERT_FALSE(a.numeric.empty());
+                        EXPECT_EQ(a.numeric[0].condition, c);
+                        // the reported range is the relaxed one, and excludes the goal
+                        EXPECT_EQ(a.numeric[0].reachable_min, ranges[v].min);
+                        EXPECT_EQ(a.numeric[0].reachable_max, ranges[v].max);
+                    }
+                }
+            }
+        }
+    }
+    EXPECT_GT(proved_unreachable, 300);  // the relaxation is not trivially silent
+    EXPECT_GT(reachable, 1000);
+}
+
+TEST(ExplainNumeric, GoldNeedsAPickaxeNothingGives) {
+    // mine adds 3 gold but needs has_pick, which nothing sets; trade sets gold to 2 only.
+    DomainBuilder b;
+    const VarId gold = b.add_integer_variable("gold", 0, 20);
+    const AtomId pick = b.add_atom("has_pick");
+    const Literal need_pick[] = {{pick, true}};
+    const NumericEffect mine_eff[] = {{gold, EffectOp::Add, 3}};
+    const NumericEffect trade_eff[] = {{gold, EffectOp::Set, 2}};
+    ASSERT_EQ(b.add_action("mine", 1, need_pick, {}, {}, mine_eff), DomainError::None);
+    ASSERT_EQ(b.add_action("trade", 1, {}, {}, {}, trade_eff), DomainError::None);
+    const Domain d = b.build();
+    Condition goal = d.make_condition();
+    goal.require(Comparison{gold, CompareOp::Ge, 10});
+    const NoPlanAnalysis a = analyze_no_plan(d, d.make_state(), goal);
+    EXPECT_TRUE(a.unreachable.empty());
+    ASSERT_EQ(a.unreachable_comparisons.size(), 1u);
+    ASSERT_EQ(a.numeric.size(), 1u);
+    const NumericBlock& blk = a.numeric[0];
+    EXPECT_EQ(blk.reachable_min, 0);
+    EXPECT_EQ(blk.reachable_max, 2);
+    EXPECT_FALSE(blk.root_cause());
+    ASSERT_EQ(blk.changers.size(), 1u);  // trade's `= 2` cannot satisfy gold >= 10
+    EXPECT_EQ(d.action_name(blk.changers[0].action), "mine");
+    ASSERT_EQ(blk.changers[0].missing.size(), 1u);
+    EXPECT_EQ(literal_text(d, blk.changers[0].missing[0]), "has_pick");
+    ASSERT_EQ(a.root_causes.size(), 1u);  // the literal analysis takes over from the changer
+    EXPECT_EQ(literal_text(d, a.root_causes[0]), "has_pick");
+    // With mine switched off, nothing enabled can raise gold: a numeric root cause, mine named disabled.
+    const std::uint8_t mask[] = {0, 1};
+    const NoPlanAnalysis off = analyze_no_plan(d, d.make_state(), goal, mask);
+    ASSERT_EQ(off.numeric.size(), 1u);
+    EXPECT_TRUE(off.numeric[0].root_cause());
+    ASSERT_EQ(off.numeric[0].disabled.size(), 1u);
+    ASSERT_EQ(off.disabled.size(), 1u);
+    EXPECT_EQ(d.action_name(off.disabled[0]), "mine");
+}
+
+TEST(ExplainNumeric, ACapInTheChangersOwnConditionAndAChainOfComparisons) {
+    // chop adds wood while wood < 4 (so wood reaches 4 at most); sell needs wood >= 6 to give coins;
+    // the goal needs coins >= 1. The chain: coins >= 1 <- sell <- wood >= 6 <- chop, capped by wood < 4.
+    DomainBuilder b;
+    const VarId wood = b.add_integer_variable("wood", 0, 10);
+    const VarId coins = b.add_integer_variable("coins", 0, 5);
+    const Comparison under4[] = {{wood, CompareOp::Lt, 4}};
+    const Comparison six[] = {{wood, CompareOp::Ge, 6}};
+    const NumericEffect chop_eff[] = {{wood, EffectOp::Add, 1}};
+    const NumericEffect sell_eff[] = {{coins, EffectOp::Add, 1}};
+    ASSERT_EQ(b.add_action("chop", 1, {}, {}, under4, chop_eff), DomainError::None);
+    ASSERT_EQ(b.add_action("sell", 1, {}, {}, six, sell_eff), DomainError::None);
+    const Domain d = b.build();
+    EXPECT_EQ(relaxed_ranges(d, d.make_state())[wood.value].max, 4);
+    Condition goal = d.make_condition();
+    goal.require(Comparison{coins, CompareOp::Ge, 1});
+    const NoPlanAnalysis a = analyze_no_plan(d, d.make_state(), goal);
+    ASSERT_EQ(a.numeric.size(), 2u);
+    EXPECT_EQ(a.numeric[0].condition, (Comparison{coins, CompareOp::Ge, 1}));
+    ASSERT_EQ(a.numeric[0].changers.size(), 1u);
+    EXPECT_EQ(d.action_name(a.numeric[0].changers[0].action), "sell");
+    ASSERT_EQ(a.numeric[0].changers[0].unsatisfiable.size(), 1u);
+    EXPECT_EQ(a.numeric[0].changers[0].unsatisfiable[0], six[0]);
+    EXPECT_EQ(a.numeric[1].condition, six[0]);
+    EXPECT_EQ(a.numeric[1].reachable_max, 4);
+    ASSERT_EQ(a.numeric[1].changers.size(), 1u);
+    EXPECT_EQ(d.action_name(a.numeric[1].changers[0].action), "chop");
+    ASSERT_EQ(a.numeric[1].changers[0].limits.size(), 1u);
+    EXPECT_EQ(a.numeric[1].changers[0].limits[0], under4[0]);
+    EXPECT_TRUE(a.root_causes.empty());
+}

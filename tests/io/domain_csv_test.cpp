@@ -108,6 +108,35 @@ double optimal_cost(const io::DomainFile& f, const goap::Condition& goal, goap::
     return r.status == Status::Found ? r.cost : -1.0;
 }
 
+// The line and character column of byte `at` of `text`, counted here independently of the loader:
+// lines end at LF, columns count UTF-8 code points from 1.
+std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size_t at) {
+    std::size_t line = 1, column = 1;
+    for (std::size_t i = 0; i < at; ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
+            ++column;
+        }
+    }
+    return {line, column};
+}
+
+// The error of loading `text`: its line, column and field (line 0 when there is no error).
+struct ErrorAt {
+    std::size_t line = 0, column = 0;
+    std::string field, what;
+};
+ErrorAt error_at(std::string_view text) {
+    try {
+        (void)io::parse_domain_csv(text, "d.csv");
+    } catch (const io::LoadError& e) {
+        return {e.line(), e.column(), e.field(), e.what()};
+    }
+    return {};
+}
+
 }  // namespace
 
 // ---- RFC 4180 ---------------------------------------------------------------------------------------
@@ -157,8 +186,8 @@ TEST(Csv, LimitsAreErrorsNotMemory) {
     EXPECT_NE(csv_error("aaaaaaaaaaaaaaaaaaaa", limits).find("too large"), std::string::npos);
     limits = {};
     limits.max_record_bytes = 8;
-    EXPECT_EQ(csv_error("ok\n\"aaaaaaaaaaaaaaa\"\n", limits), "t.csv:2: row too long (more than 8 bytes)");
-    EXPECT_EQ(csv_error("ok\naaaaaaaaaaaaaaa\n", limits), "t.csv:2: row too long (more than 8 bytes)");
+    EXPECT_EQ(csv_error("ok\n\"aaaaaaaaaaaaaaa\"\n", limits), "t.csv:2:1: row too long (more than 8 bytes)");
+    EXPECT_EQ(csv_error("ok\naaaaaaaaaaaaaaa\n", limits), "t.csv:2:1: row too long (more than 8 bytes)");
     limits = {};
     limits.max_cells = 3;
     EXPECT_NE(csv_error("a,b,c,d\n", limits).find("too many cells"), std::string::npos);
@@ -286,83 +315,150 @@ TEST(CsvDomain, ErrorsNameFileRowAndColumn) {
     const std::string atoms = "@atoms,,,sees_player; target_hit; armed\n";
     // the issue's example, on line 7
     EXPECT_EQ(domain_error(header + atoms + "@start,,,armed\n\n\n\nattack,1,sees_playr,target_hit\n"),
-              "actions.csv:7: preconditions: unknown atom 'sees_playr' (did you mean 'sees_player'?)");
+              "actions.csv:7:10: preconditions: unknown atom 'sees_playr' (did you mean 'sees_player'?)");
     EXPECT_EQ(domain_error(header + atoms + "attack,1,sees_player,boom\n"),
-              "actions.csv:3: effects: unknown atom 'boom' (not listed in @atoms on line 2)");
-    EXPECT_EQ(domain_error(header + "attack,-1,,x\n"), "actions.csv:2: cost: must be a finite number >= 0 (found '-1')");
-    EXPECT_EQ(domain_error(header + "attack,abc,,x\n"), "actions.csv:2: cost: must be a finite number >= 0 (found 'abc')");
-    EXPECT_EQ(domain_error(header + "attack,,,x\n"), "actions.csv:2: cost: missing cost (a finite number >= 0)");
-    EXPECT_EQ(domain_error(header + "a,1,,x\nb,1,,y\na,2,,z\n"), "actions.csv:4: name: duplicate action 'a' (also on line 2)");
-    EXPECT_EQ(domain_error(header + "a,1,x;!x,y\n"), "actions.csv:2: preconditions: atom 'x' is listed both as true and as false");
+              "actions.csv:3:22: effects: unknown atom 'boom' (not listed in @atoms on line 2)");
+    EXPECT_EQ(domain_error(header + "attack,-1,,x\n"), "actions.csv:2:8: cost: must be a finite number >= 0 (found '-1')");
+    EXPECT_EQ(domain_error(header + "attack,abc,,x\n"), "actions.csv:2:8: cost: must be a finite number >= 0 (found 'abc')");
+    EXPECT_EQ(domain_error(header + "attack,,,x\n"), "actions.csv:2:8: cost: missing cost (a finite number >= 0)");
+    EXPECT_EQ(domain_error(header + "a,1,,x\nb,1,,y\na,2,,z\n"), "actions.csv:4:1: name: duplicate action 'a' (also on line 2)");
+    EXPECT_EQ(domain_error(header + "a,1,x;!x,y\n"), "actions.csv:2:7: preconditions: atom 'x' is listed both as true and as false");
     EXPECT_EQ(domain_error(header + "@begin,,,x\n"),
-              "actions.csv:2: name: unknown row kind '@begin' (expected @atoms, @variable:NAME, @shared, @start, @goal or "
+              "actions.csv:2:1: name: unknown row kind '@begin' (expected @atoms, @variable:NAME, @shared, @start, @goal or "
               "@goal:NAME; action names cannot start with '@')");
     EXPECT_EQ(domain_error(header + "@goal:g,high,x,\n"),
-              "actions.csv:2: cost: a goal's priority must be a finite number or SCALE*VARIABLE+OFFSET (e.g. 1.5*hunger+2; found "
+              "actions.csv:2:9: cost: a goal's priority must be a finite number or SCALE*VARIABLE+OFFSET (e.g. 1.5*hunger+2; found "
               "'high')");
-    EXPECT_EQ(domain_error(header + "@goal:g,,x,\n@goal:g,,y,\n"), "actions.csv:3: name: duplicate goal 'g' (also on line 2)");
-    EXPECT_EQ(domain_error(header + "@start,,x,\n"), "actions.csv:2: preconditions: must be empty for @start (found 'x')");
-    EXPECT_EQ(domain_error(header + ",1,x,y\n"), "actions.csv:2: name: missing action name (the row has other cells filled)");
+    EXPECT_EQ(domain_error(header + "@goal:g,,x,\n@goal:g,,y,\n"), "actions.csv:3:1: name: duplicate goal 'g' (also on line 2)");
+    EXPECT_EQ(domain_error(header + "@start,,x,\n"), "actions.csv:2:9: preconditions: must be empty for @start (found 'x')");
+    EXPECT_EQ(domain_error(header + ",1,x,y\n"), "actions.csv:2:1: name: missing action name (the row has other cells filled)");
     EXPECT_EQ(domain_error(header + "a,1,,x,extra\n"),
-              "actions.csv:2: the row has 5 cells but the header names only 4 columns (cell 5 is 'extra')");
-    EXPECT_EQ(domain_error(""), "actions.csv:1: file is empty (expected a header row: name,cost,preconditions,effects)");
+              "actions.csv:2:8: the row has 5 cells but the header names only 4 columns (cell 5 is 'extra')");
+    EXPECT_EQ(domain_error(""), "actions.csv:1:1: file is empty (expected a header row: name,cost,preconditions,effects)");
     EXPECT_EQ(domain_error("name,cost,effects\n"),
-              "actions.csv:1: header: missing column 'preconditions' (the header row names the columns name, cost, "
+              "actions.csv:1:1: header: missing column 'preconditions' (the header row names the columns name, cost, "
               "preconditions, effects)");
     EXPECT_EQ(domain_error("name,cost,precondition,effects\n"),
-              "actions.csv:1: header: unknown column 'precondition' (did you mean 'preconditions'?); the columns are "
+              "actions.csv:1:11: header: unknown column 'precondition' (did you mean 'preconditions'?); the columns are "
               "name, cost, preconditions, effects, optionally when and retry, and columns named 'notes' or starting with '_' are ignored");
-    EXPECT_EQ(domain_error("name,cost,preconditions,effects,cost\n"), "actions.csv:1: header: duplicate column 'cost'");
+    EXPECT_EQ(domain_error("name,cost,preconditions,effects,cost\n"), "actions.csv:1:33: header: duplicate column 'cost'");
     EXPECT_EQ(domain_error(header + "a,1,\"x\"y,z\n"),
               "actions.csv:2:8: text after the closing quote of a quoted field (write a quote inside one as \"\")");
     EXPECT_EQ(domain_error("name,cost,preconditions,effects\na,1,\xff,x\n"),
               "actions.csv:2:5: invalid UTF-8 (byte 0xFF; save the file as UTF-8)");
 }
 
+// Every error names the line and character column of the offending text: the item (or its value)
+// inside a condition, effect or retry cell, else the cell's first character as written. The expected
+// place is found here by locating a marker in the input, so quotes, doubled quotes, commas and line
+// breaks inside quoted cells, and multi-byte characters before the cell all have to be counted.
+TEST(CsvDomain, ErrorsPointAtTheLineAndCharacterColumn) {
+    const std::string header = "name,cost,preconditions,effects,when,retry\n";
+    const std::string vars = header + "@atoms,,,armed; sees_player; x\n@variable:ammo,,,0..10\n@variable:place,,,home|forest\n";
+    struct Case {
+        std::string text;
+        std::string marker;  // the offending text (its first occurrence)
+        std::string field;
+    };
+    const std::vector<Case> cases = {
+        // an unknown atom in the middle of a cell, after a quoted name with an embedded comma and quotes
+        {vars + "\"say \"\"hi\"\", ok\",1,armed;  sees_playr ; x,x,,\n", "sees_playr", "preconditions"},
+        // a value out of bounds inside a quoted cell that holds commas and a doubled quote
+        {vars + "shoot,1,\"armed; ammo>=7 ; ammo<=\"\"\",x,,\n", "\"\"\",x", "preconditions"},
+        {vars + "\"shoot, again\",1,\"armed; x; ammo>=11\",x,,\n", "11", "preconditions"},
+        // a line break inside the quoted cell: the error is on the next physical line
+        {vars + "shoot,1,\"armed;\n   ammo>=99\",x,,\n", "99", "preconditions"},
+        // a row after a multi-line cell of an earlier row
+        {vars + "a,1,\"x;\nx\",armed,,\nb, 2 ,x,bogus_atom,,\n", "bogus_atom", "effects"},
+        // numeric cells: the cost (blank-padded), a missing cost after a quoted name
+        {vars + "shoot,  abc ,x,armed,,\n", "abc", "cost"},
+        {vars + "\"a,b\",,x,armed,,\n", ",x,armed", "cost"},  // the empty cell's first character is the comma after it
+        // multi-byte characters before the cell count one column each
+        {vars + "\"caf\xC3\xA9 \xE5\xAE\x89\",1,x,ammo+=2;place=forrest,,\n", "forrest", "effects"},
+        {vars + "shoot,1,,ammo-=1;ammo=3,,\n", "ammo=3", "effects"},
+        {vars + "shoot,1,x>=1,armed,,\n", "x>=1", "preconditions"},
+        {vars + "go,1,place>=home,armed,,\n", ">=home", "preconditions"},
+        {vars + "go,1,x,ammo+=1.5,,\n", "1.5", "effects"},
+        {vars + "go,1,x,armed; amo+=1,,\n", "amo+=1", "effects"},
+        {vars + "go,1,ammo>=1>=2,armed,,\n", ">=2", "preconditions"},
+        {vars + "go,1,x,armed,,after_failures=2; cooldown_ticks=soon\n", "soon", "retry"},
+        {vars + "go,1,x,armed,,  after_failure=2\n", "after_failure=2", "retry"},
+        {vars + "@goal:g,2*amo+1,ammo>=1,,,\n", "amo+1", "cost"},
+        {vars + "@goal:g,,x,,\"armed; plac==home\",\n", "plac==", "when"},
+        {vars + "go,1,x,armed,ammo>=1,\n", "ammo>=1,\n", "when"},
+        {header + "@variable:hp,,,0..zz\n", "zz", "effects"},
+        {header + "@variable:p,,,a| b |  b\n", "b\n", "effects"},
+        {vars + "@atoms,,,y\n", "@atoms,,,y", "name"},
+        {vars + "@start,,,x; ammo+=1\n", "ammo+=1", "effects"},
+        {vars + "go\n", "go\n", "cost"},  // the cost cell is missing: where the row ends
+        {"name,cost,precondition,effects\n", "precondition,", "header"},
+    };
+    for (const Case& c : cases) {
+        const ErrorAt e = error_at(c.text);
+        ASSERT_NE(e.line, 0u) << c.text;
+        std::size_t at = c.text.find(c.marker);
+        ASSERT_NE(at, std::string::npos) << c.marker;
+        if (c.marker == "go\n") at += 2;
+        const auto [line, column] = line_column(c.text, at);
+        EXPECT_EQ(e.line, line) << e.what;
+        EXPECT_EQ(e.column, column) << e.what;
+        EXPECT_EQ(e.field, c.field) << e.what;
+        // what() carries the same place
+        EXPECT_NE(e.what.find("d.csv:" + std::to_string(line) + ":" + std::to_string(column) + ": "), std::string::npos) << e.what;
+    }    // A byte order mark is not a character of the first line.
+    const ErrorAt bom = error_at("\xEF\xBB\xBFname,cost,precondition,effects\n");
+    EXPECT_EQ(bom.line, 1u);
+    EXPECT_EQ(bom.column, 11u);
+    // Lone CR line ends count as line breaks, as the CSV reader counts them.
+    const ErrorAt cr = error_at("name,cost,preconditions,effects\r@atoms,,,a\rgo,1,b,a\r");
+    EXPECT_EQ(cr.line, 3u);
+    EXPECT_EQ(cr.column, 6u);
+}
+
 TEST(CsvDomain, NumericItemsGetAPreciseError) {
     const std::string header = "name,cost,preconditions,effects\n";
     EXPECT_EQ(domain_error(header + "shoot,1,ammo>=3,target_hit\n"),
-              "actions.csv:2: preconditions: numeric item 'ammo>=3' needs a variable 'ammo': declare it in a row "
+              "actions.csv:2:9: preconditions: numeric item 'ammo>=3' needs a variable 'ammo': declare it in a row "
               "'@variable:ammo' with its range (e.g. 0..10) or values (e.g. home|forest) in the effects cell; a boolean "
               "item is 'atom' or '!atom'");
     const std::string vars = header + "@variable:ammo,,,0..10\n@variable:place,,,home|forest\n";
-    EXPECT_EQ(domain_error(vars + "reload,1,,amo+=2\n"), "actions.csv:4: effects: unknown variable 'amo' in 'amo+=2' (did you mean 'ammo'?)");
+    EXPECT_EQ(domain_error(vars + "reload,1,,amo+=2\n"), "actions.csv:4:11: effects: unknown variable 'amo' in 'amo+=2' (did you mean 'ammo'?)");
     EXPECT_EQ(domain_error(vars + "go,1,place=forest,x\n"),
-              "actions.csv:4: preconditions: '=' in 'place=forest' assigns: a condition compares with ==, !=, <, <=, > or >=");
+              "actions.csv:4:11: preconditions: '=' in 'place=forest' assigns: a condition compares with ==, !=, <, <=, > or >=");
     EXPECT_EQ(domain_error(vars + "go,1,,place!=forest\n"),
-              "actions.csv:4: effects: '!=' in 'place!=forest' compares: an effect assigns with =, += or -=");
+              "actions.csv:4:12: effects: '!=' in 'place!=forest' compares: an effect assigns with =, += or -=");
     EXPECT_EQ(domain_error(vars + "go,1,,place=forrest\n"),
-              "actions.csv:4: effects: 'forrest' is not a value of 'place' (did you mean 'forest'?); its values: home, forest");
+              "actions.csv:4:13: effects: 'forrest' is not a value of 'place' (did you mean 'forest'?); its values: home, forest");
     EXPECT_EQ(domain_error(vars + "go,1,place>=home,x\n"),
-              "actions.csv:4: preconditions: 'place' is an enumerated variable: only == and != compare it (found 'place>=home')");
+              "actions.csv:4:11: preconditions: 'place' is an enumerated variable: only == and != compare it (found 'place>=home')");
     EXPECT_EQ(domain_error(vars + "go,1,,place+=1\n"),
-              "actions.csv:4: effects: 'place' is an enumerated variable: only = sets it (found 'place+=1')");
+              "actions.csv:4:12: effects: 'place' is an enumerated variable: only = sets it (found 'place+=1')");
     EXPECT_EQ(domain_error(vars + "shoot,1,ammo>=11,x\n"),
-              "actions.csv:4: preconditions: value 11 in 'ammo>=11' is outside the bounds 0..10 of 'ammo'");
+              "actions.csv:4:15: preconditions: value 11 in 'ammo>=11' is outside the bounds 0..10 of 'ammo'");
     EXPECT_EQ(domain_error(vars + "shoot,1,ammo>=1.5,x\n"),
-              "actions.csv:4: preconditions: '1.5' in 'ammo>=1.5' is not an integer ('ammo' is an integer variable)");
+              "actions.csv:4:15: preconditions: '1.5' in 'ammo>=1.5' is not an integer ('ammo' is an integer variable)");
     EXPECT_EQ(domain_error(vars + "shoot,1,,ammo-=-1\n"),
-              "actions.csv:4: effects: the amount in 'ammo-=-1' must be an integer >= 0 (use '+=' to go the other way)");
-    EXPECT_EQ(domain_error(vars + "shoot,1,,ammo+=1; ammo=3\n"), "actions.csv:4: effects: variable 'ammo' is changed twice");
+              "actions.csv:4:16: effects: the amount in 'ammo-=-1' must be an integer >= 0 (use '+=' to go the other way)");
+    EXPECT_EQ(domain_error(vars + "shoot,1,,ammo+=1; ammo=3\n"), "actions.csv:4:19: effects: variable 'ammo' is changed twice");
     EXPECT_EQ(domain_error(vars + "shoot,1,ammo,x\n"),
-              "actions.csv:4: preconditions: 'ammo' is a variable: compare it, e.g. 'ammo>=1' (found 'ammo')");
+              "actions.csv:4:9: preconditions: 'ammo' is a variable: compare it, e.g. 'ammo>=1' (found 'ammo')");
     EXPECT_EQ(domain_error(vars + "shoot,1,x,\nt,1,x>=1,\n"),
-              "actions.csv:5: preconditions: 'x' is an atom, not a variable: write 'x' or '!x' (found 'x>=1')");
-    EXPECT_EQ(domain_error(header + "@variable:ammo,,,10..0\n"), "actions.csv:2: effects: max (0) is less than min (10) for variable 'ammo'");
+              "actions.csv:5:5: preconditions: 'x' is an atom, not a variable: write 'x' or '!x' (found 'x>=1')");
+    EXPECT_EQ(domain_error(header + "@variable:ammo,,,10..0\n"), "actions.csv:2:18: effects: max (0) is less than min (10) for variable 'ammo'");
     EXPECT_EQ(domain_error(header + "@variable:ammo,,,0..x\n"),
-              "actions.csv:2: effects: range '0..x' of variable 'ammo' must be MIN..MAX with two integers in the 32-bit range, e.g. 0..10");
+              "actions.csv:2:21: effects: range '0..x' of variable 'ammo' must be MIN..MAX with two integers in the 32-bit range, e.g. 0..10");
     EXPECT_EQ(domain_error(header + "@variable:ammo,,,10\n"),
-              "actions.csv:2: effects: '10' is a single number: an integer variable is written MIN..MAX (e.g. 0..10)");
-    EXPECT_EQ(domain_error(header + "@variable:p,,,a|b|a\n"), "actions.csv:2: effects: duplicate value 'a' of variable 'p'");
-    EXPECT_EQ(domain_error(header + "@variable:ammo,,,0..3\n@variable:ammo,,,0..3\n"), "actions.csv:3: name: duplicate variable 'ammo'");
-    EXPECT_EQ(domain_error(vars + "@start,,,ammo+=1\n"), "actions.csv:4: effects: @start gives values: write 'var=value' (found '+=' or '-=' on 'ammo')");
-    EXPECT_EQ(domain_error(vars + "@goal:g,2*amo+1,ammo>=1,\n"), "actions.csv:4: cost: unknown variable 'amo' in the priority '2*amo+1' (did you mean 'ammo'?)");
-    EXPECT_EQ(domain_error(vars + "@goal:g,2*place,ammo>=1,\n"), "actions.csv:4: cost: 'place' is an enumerated variable, not a number");
+              "actions.csv:2:18: effects: '10' is a single number: an integer variable is written MIN..MAX (e.g. 0..10)");
+    EXPECT_EQ(domain_error(header + "@variable:p,,,a|b|a\n"), "actions.csv:2:19: effects: duplicate value 'a' of variable 'p'");
+    EXPECT_EQ(domain_error(header + "@variable:ammo,,,0..3\n@variable:ammo,,,0..3\n"), "actions.csv:3:11: name: duplicate variable 'ammo'");
+    EXPECT_EQ(domain_error(vars + "@start,,,ammo+=1\n"), "actions.csv:4:10: effects: @start gives values: write 'var=value' (found '+=' or '-=' on 'ammo')");
+    EXPECT_EQ(domain_error(vars + "@goal:g,2*amo+1,ammo>=1,\n"), "actions.csv:4:11: cost: unknown variable 'amo' in the priority '2*amo+1' (did you mean 'ammo'?)");
+    EXPECT_EQ(domain_error(vars + "@goal:g,2*place,ammo>=1,\n"), "actions.csv:4:11: cost: 'place' is an enumerated variable, not a number");
     const std::string extra = "name,cost,preconditions,effects,when,retry\n@variable:ammo,,,0..10\n";
     EXPECT_EQ(domain_error(extra + "shoot,1,,ammo-=1,,after_failure=3\n"),
-              "actions.csv:3: retry: expected 'on' or 'after_failures=N; cooldown_ticks=T' with integers >= 0 (found 'after_failure=3')");
+              "actions.csv:3:19: retry: expected 'on' or 'after_failures=N; cooldown_ticks=T' with integers >= 0 (found 'after_failure=3')");
     EXPECT_EQ(domain_error(extra + "shoot,1,,ammo-=1,ammo>=1,\n"),
-              "actions.csv:3: when: must be empty for an action (a condition of when it applies is a precondition) (found 'ammo>=1')");
+              "actions.csv:3:18: when: must be empty for an action (a condition of when it applies is a precondition) (found 'ammo>=1')");
 }
 
 TEST(CsvDomain, NumbersChoicesConditionalGoalsAndBackOff) {

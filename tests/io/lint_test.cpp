@@ -162,3 +162,92 @@ TEST(Lint, CleanDomainsHaveNoFindings) {
         io::DomainFormat::Csv, "clean.csv");
     EXPECT_TRUE(inline_clean.findings.empty()) << io::format_finding(inline_clean, inline_clean.findings.front());
 }
+
+// A valid domain with the newer keys (variables, numeric conditions and effects, a goal's `when`, a
+// variable priority, `retry`): lint reads it like the strict loader (no unknown field, no error) and
+// still analyses it (an unreachable numeric goal, an action whose comparison never holds).
+TEST(Lint, KnowsVariablesWhenAndRetry) {
+    const char* json = R"({
+  "variables": {"gold": {"min": 0, "max": 20}, "place": {"values": ["home", "mine"]}},
+  "actions": [
+    {"name": "walk", "cost": 1, "effects": {"place": "mine"}},
+    {"name": "dig", "cost": 2, "preconditions": {"place": "mine", "gold": ["<", 5]}, "effects": {"gold": ["+", 1]}, "retry": {"after_failures": 2, "cooldown_ticks": 30}},
+    {"name": "buy", "cost": 1, "preconditions": {"gold": [">=", 15]}, "effects": {"rich": true}}
+  ],
+  "start": {"gold": 0, "place": "home"},
+  "goals": {"wealth": {"conditions": {"gold": [">=", 10]}, "priority": {"variable": "gold", "scale": -1, "offset": 20},
+                       "when": {"place": ["==", "mine"]}, "retry": {"after_failures": 1, "cooldown_ticks": 5}},
+            "shop": {"conditions": {"rich": true}, "priority": 1}}
+})";
+    // The strict loader accepts it, and so does lint's reader.
+    const io::DomainFile strict = io::parse_domain_json(json, "mine.json");
+    EXPECT_TRUE(io::domain_load_errors(json, io::DomainFormat::Json, "mine.json").empty());
+    const io::LintReport r = io::lint_domain_text(json, io::DomainFormat::Json, "mine.json");
+    std::string all;
+    for (const io::LintFinding& f : r.findings) all += io::format_finding(r, f) + "\n";
+    SCOPED_TRACE(all);
+    for (const io::LintFinding& f : r.findings) {
+        EXPECT_NE(f.kind, io::LintKind::UnknownField);
+        EXPECT_NE(f.kind, io::LintKind::Error);
+    }
+    // dig stops at gold 5 (its own condition), so gold >= 10 and gold >= 15 never hold.
+    const io::LintFinding* wealth = find(r, io::LintKind::UnreachableGoal, "goal 'wealth' can never be reached: nothing reaches 'gold>=10'");
+    ASSERT_NE(wealth, nullptr);
+    EXPECT_EQ(wealth->line, 9u);
+    ASSERT_NE(find(r, io::LintKind::NeverApplies, "action 'buy' can never apply from the start state: nothing makes 'gold>=15' hold"), nullptr);
+    ASSERT_NE(find(r, io::LintKind::UnreachableGoal, "goal 'shop' can never be reached: nothing reaches 'rich'"), nullptr);
+    // The domain lint analysed is the strict loader's (same text when written back).
+    EXPECT_EQ(io::write_domain_json(strict).empty(), false);
+}
+
+// Errors in the newer keys are all reported, each where the strict loader would put it: a variable
+// typo (with a suggestion), an enumeration value that does not exist, a value out of bounds, a
+// negative back-off, a `when` on an unknown variable, a priority reading an enumeration, and a bad
+// variable declaration.
+TEST(Lint, ReportsEveryErrorInVariablesWhenAndRetry) {
+    const std::string json = R"({
+  "variables": {"gold": {"min": 0, "max": 20}, "place": {"values": ["home", "mine"]}, "bad": {"min": 3, "max": 1}},
+  "actions": [
+    {"name": "dig", "cost": 2, "preconditions": {"gld": [">=", 1]}, "effects": {"gold": ["+", 1]}},
+    {"name": "walk", "cost": 1, "effects": {"place": "mien"}},
+    {"name": "hoard", "cost": 1, "preconditions": {"gold": ["<", 30]}, "effects": {"gold": 3}, "retry": {"after_failures": -1}}
+  ],
+  "start": {"gold": 0},
+  "goals": {"wealth": {"conditions": {"gold": [">=", 10]}, "when": {"plase": ["==", "mine"]}, "priority": {"variable": "place"}}}
+})";
+    const std::vector<io::LoadError> errors = io::domain_load_errors(json, io::DomainFormat::Json, "bad.json");
+    std::string all;
+    for (const io::LoadError& e : errors) all += std::string(e.what()) + "\n";
+    SCOPED_TRACE(all);
+    const auto has = [&](const std::string& field, const std::string& needle) {
+        for (const io::LoadError& e : errors)
+            if (e.field() == field && e.message().find(needle) != std::string::npos) return &e;
+        return static_cast<const io::LoadError*>(nullptr);
+    };
+    EXPECT_NE(has("variables.bad.max", "max (1) is less than min (3)"), nullptr);
+    const io::LoadError* typo = has("actions[0].preconditions.gld", "unknown variable 'gld' (did you mean 'gold'?)");
+    ASSERT_NE(typo, nullptr);
+    EXPECT_EQ(typo->line(), 4u);
+    EXPECT_NE(has("actions[1].effects.place", "'mien' is not a value of 'place' (did you mean 'mine'?)"), nullptr);
+    EXPECT_NE(has("actions[2].preconditions.gold[1]", "value 30 is outside the bounds [0, 20] of 'gold'"), nullptr);
+    EXPECT_NE(has("actions[2].retry.after_failures", "must be an integer >= 0"), nullptr);
+    EXPECT_NE(has("goals.wealth.when.plase", "unknown variable 'plase' (did you mean 'place'?)"), nullptr);
+    EXPECT_NE(has("goals.wealth.priority.variable", "'place' is an enumerated variable, not a number"), nullptr);
+    EXPECT_EQ(errors.size(), 7u);
+    // The strict loader stops at the first of them, at the same place.
+    try {
+        (void)io::parse_domain_json(json, "bad.json");
+        ADD_FAILURE() << "the strict loader accepted it";
+    } catch (const io::LoadError& e) {
+        EXPECT_NE(has(e.field(), ""), nullptr) << e.what();
+        EXPECT_EQ(e.field(), errors.front().field());
+        EXPECT_EQ(e.line(), errors.front().line());
+        EXPECT_EQ(e.column(), errors.front().column());
+    }
+    // lint reports them as errors (not unknown fields), with the suggestion taken from the message.
+    const io::LintReport r = io::lint_domain_text(json, io::DomainFormat::Json, "bad.json");
+    const io::LintFinding* f = find(r, io::LintKind::Error, "unknown variable 'gld'");
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->suggestion, "gold");
+    EXPECT_EQ(find(r, io::LintKind::UnknownField, ""), nullptr);
+}

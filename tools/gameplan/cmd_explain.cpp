@@ -1,6 +1,7 @@
 // `gameplan explain DOMAIN [--goal NAME] [--json] [--max-nodes N]`: the plan step by step with the
 // reason for every action, or, when there is none, why (unreachable goal items, root causes, cycles).
 #include "commands.hpp"
+#include "cli_support.hpp"
 #include "domain_util.hpp"
 
 #include <gameplan/goap/explain.hpp>
@@ -32,6 +33,41 @@ std::vector<goap::Literal> true_atoms(const goap::WorldState& s) {
     std::vector<goap::Literal> out;
     s.true_atoms().for_each([&](goap::AtomId a) { out.push_back(goap::Literal{a, true}); });
     return out;
+}
+
+// Why each blocking comparison cannot hold: the values its variable reaches, and what stops the actions
+// that could move it there.
+void print_numeric(const goap::Domain& d, const goap::NoPlanAnalysis& a) {
+    const auto list = [&](std::span<const goap::Comparison> cs) {
+        std::string out;
+        for (const goap::Comparison& c : cs) out += (out.empty() ? "" : ", ") + printable(comparison_item(d, c));
+        return out;
+    };
+    for (const goap::NumericBlock& b : a.numeric) {
+        const goap::VarId x = b.condition.var;
+        std::string reach;
+        if (d.variable_kind(x) == goap::VariableKind::Enumeration) {
+            for (const std::int32_t v : b.reachable_values)
+                reach += (reach.empty() ? "" : ", ") + printable(d.variable_values(x)[static_cast<std::size_t>(v)]);
+        } else {
+            reach = std::to_string(b.reachable_min) + ".." + std::to_string(b.reachable_max);
+        }
+        std::cout << printable(comparison_item(d, b.condition)) << " never holds: " << printable(d.variable_name(x))
+                  << " reaches only " << reach << '\n';
+        if (b.root_cause())
+            std::cout << "  root cause: no " << (b.disabled.empty() ? "" : "enabled ") << "action changes "
+                      << printable(d.variable_name(x)) << " that way; change its start value or add an action that does\n";
+        for (const goap::BlockedChanger& c : b.changers) {
+            std::string why;
+            if (!c.missing.empty()) why += "needs " + items_text(d, c.missing) + " (never true)";
+            if (!c.unsatisfiable.empty()) why += (why.empty() ? "needs " : "; needs ") + list(c.unsatisfiable) + " (never holds)";
+            if (!c.limits.empty()) why += (why.empty() ? "is capped by " : "; is capped by ") + list(c.limits);
+            if (why.empty()) why = "is capped by the bounds of " + printable(d.variable_name(x));
+            std::cout << "  " << printable(d.action_name(c.action)) << " could change it but " << why << '\n';
+        }
+        for (const goap::ActionId x2 : b.disabled)
+            std::cout << "  " << printable(d.action_name(x2)) << " could change it but is switched off\n";
+    }
 }
 
 int run_explain(const ExplainArgs& args) {
@@ -114,20 +150,26 @@ int run_explain(const ExplainArgs& args) {
             nlohmann::ordered_json out;
             out["status"] = "no_plan";
             out["unreachable"] = items_json(d, a.unreachable);
-            out["root_causes"] = items_json(d, a.root_causes);
+            for (const goap::Comparison& c : a.unreachable_comparisons) out["unreachable"].push_back(comparison_item(d, c));
+            out["root_causes"] = root_causes_json(d, a);
             nlohmann::ordered_json cycles = nlohmann::ordered_json::array();
             for (const auto& c : a.cycles) cycles.push_back(items_json(d, c));
             out["cycles"] = std::move(cycles);
+            if (!a.numeric.empty()) out["numeric"] = numeric_json(d, a);
             std::cout << out.dump() << '\n';
             return 1;
         }
         std::cout << "goal: " << goal.description << '\n' << "no plan: the goal cannot be reached from the start state\n";
-        if (a.unreachable.empty()) {
+        if (a.unreachable.empty() && a.unreachable_comparisons.empty()) {
             std::cout << "every goal item can be reached on its own, but not all of them together (reaching one undoes "
                          "another)\n";
             return 1;
         }
-        std::cout << "unreachable goal items (no sequence of actions makes them true): " << items_text(d, a.unreachable) << '\n';
+        std::string unreachable = items_text(d, a.unreachable);
+        for (const goap::Comparison& c : a.unreachable_comparisons)
+            unreachable += (unreachable.empty() ? "" : ", ") + printable(comparison_item(d, c));
+        std::cout << "unreachable goal items (no sequence of actions makes them true): " << unreachable << '\n';
+        print_numeric(d, a);
         if (!a.root_causes.empty())
             std::cout << "root causes (not true at the start, and no action sets them): " << items_text(d, a.root_causes)
                       << "\n  make one true in the start state, or add an action that sets it\n";
@@ -159,7 +201,7 @@ void add_explain_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--max-nodes", args->max_nodes, "Node expansion budget (default: unlimited)")->check(CLI::PositiveNumber);
     cmd->add_flag("--json", args->json,
                   "One JSON object: {status: found, goal, cost, steps: [{action, cost, changes, needed_for, state}]} or "
-                  "{status: no_plan, unreachable, root_causes, cycles}");
+                  "{status: no_plan, unreachable, root_causes, cycles, [numeric]}");
     cmd->callback([args, &exit_code] { exit_code = run_explain(*args); });
 }
 

@@ -207,6 +207,11 @@ int run_plan(const PlanArgs& args) {
             for (const auto& c : why.cycles)
                 std::cout << "because these only need each other (nothing outside them starts them): "
                           << items_text(file.domain, c) << '\n';
+            for (const goap::NumericBlock& b : why.numeric)
+                if (b.root_cause())
+                    std::cout << "because no " << (b.disabled.empty() ? "" : "enabled ") << "action changes "
+                              << printable(file.domain.variable_name(b.condition.var)) << " so that "
+                              << printable(comparison_item(file.domain, b.condition)) << " holds\n";
             std::cout << "(gameplan explain " << args.file << " says more)\n";
         } else {
             std::cout << "every goal atom is reachable on its own, but not all of them together\n";

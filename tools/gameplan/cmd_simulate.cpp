@@ -1,6 +1,7 @@
 // `gameplan simulate SCENARIO.json [--ticks N] [--threads N] [--time-limit S] [--max-memory MB] [--json]`
 #include "cli_support.hpp"
 #include "commands.hpp"
+#include "results_json.hpp"
 
 #include <gameplan/goap/agent_scenario.hpp>
 #include <gameplan/io/domain_file.hpp>
@@ -89,7 +90,9 @@ public:
                     };
                     Json why;
                     why["unreachable"] = items(e.unreachable);
+                    for (const goap::Comparison& c : e.unreachable_comparisons) why["unreachable"].push_back(comparison_item(m_domain, c));
                     why["root_causes"] = items(e.root_causes);
+                    for (const goap::Comparison& c : e.numeric_root_causes) why["root_causes"].push_back(comparison_item(m_domain, c));
                     Json cycles = Json::array();
                     for (std::size_t k = 0, at = 0; k < e.cycle_sizes.size(); at += e.cycle_sizes[k], ++k)
                         cycles.push_back(items(e.cycle_literals.subspan(at, e.cycle_sizes[k])));

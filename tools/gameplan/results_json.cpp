@@ -144,6 +144,57 @@ nlohmann::ordered_json comparison_json(const goap::Domain& d, const goap::Compar
     return v;
 }
 
+std::string comparison_item(const goap::Domain& d, const goap::Comparison& c) {
+    const nlohmann::ordered_json j = comparison_json(d, c);
+    return d.variable_name(c.var) + op_text(c.op) + (j[1].is_string() ? j[1].get<std::string>() : j[1].dump());
+}
+
+nlohmann::ordered_json numeric_json(const goap::Domain& d, const goap::NoPlanAnalysis& a) {
+    using Json = nlohmann::ordered_json;
+    const auto comparisons = [&](std::span<const goap::Comparison> cs) {
+        Json out = Json::array();
+        for (const goap::Comparison& c : cs) out.push_back(comparison_item(d, c));
+        return out;
+    };
+    Json out = Json::array();
+    for (const goap::NumericBlock& b : a.numeric) {
+        Json j;
+        j["condition"] = comparison_item(d, b.condition);
+        j["variable"] = d.variable_name(b.condition.var);
+        Json reachable = Json::array();
+        if (d.variable_kind(b.condition.var) == goap::VariableKind::Enumeration) {
+            for (const std::int32_t v : b.reachable_values) reachable.push_back(d.variable_values(b.condition.var)[static_cast<std::size_t>(v)]);
+        } else {
+            reachable.push_back(b.reachable_min);
+            reachable.push_back(b.reachable_max);
+        }
+        j["reachable"] = std::move(reachable);
+        Json changers = Json::array();
+        for (const goap::BlockedChanger& c : b.changers) {
+            Json x;
+            x["action"] = d.action_name(c.action);
+            x["missing"] = items_json(d, c.missing);
+            x["unsatisfiable"] = comparisons(c.unsatisfiable);
+            x["limits"] = comparisons(c.limits);
+            changers.push_back(std::move(x));
+        }
+        j["changers"] = std::move(changers);
+        Json disabled = Json::array();
+        for (const goap::ActionId x : b.disabled) disabled.push_back(d.action_name(x));
+        j["disabled"] = std::move(disabled);
+        j["root_cause"] = b.root_cause();
+        out.push_back(std::move(j));
+    }
+    return out;
+}
+
+nlohmann::ordered_json root_causes_json(const goap::Domain& d, const goap::NoPlanAnalysis& a) {
+    nlohmann::ordered_json out = items_json(d, a.root_causes);
+    for (const goap::NumericBlock& b : a.numeric)
+        if (b.root_cause()) out.push_back(comparison_item(d, b.condition));
+    return out;
+}
+
 nlohmann::ordered_json plan_json(const io::DomainFile& file, const goap::Condition& goal, const goap::PlanResult& r,
                                  std::span<const goap::Literal> unreachable_goals,
                                  std::span<const goap::Comparison> unreachable_comparisons, const char* direction) {
@@ -167,10 +218,11 @@ nlohmann::ordered_json plan_json(const io::DomainFile& file, const goap::Conditi
             unreachable[file.domain.variable_name(c.var)] = comparison_json(file.domain, c);
         out["unreachable_goals"] = unreachable;
         const goap::NoPlanAnalysis why = goap::analyze_no_plan(file.domain, file.start, goal);
-        out["root_causes"] = items_json(file.domain, why.root_causes);
+        out["root_causes"] = root_causes_json(file.domain, why);
         nlohmann::ordered_json cycles = nlohmann::ordered_json::array();
         for (const auto& c : why.cycles) cycles.push_back(items_json(file.domain, c));
         out["cycles"] = std::move(cycles);
+        if (!why.numeric.empty()) out["numeric"] = numeric_json(file.domain, why);
     }
     return out;
 }

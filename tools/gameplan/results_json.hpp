@@ -5,6 +5,7 @@
 #include "grid_runner.hpp"
 
 #include <gameplan/goap/domain.hpp>
+#include <gameplan/goap/explain.hpp>
 #include <gameplan/goap/planner.hpp>
 #include <gameplan/io/domain_json.hpp>
 #include <gameplan/path/navmesh.hpp>
@@ -60,6 +61,15 @@ void write_navmesh_path_json(std::ostream& out, Status status, const path::Navme
 [[nodiscard]] std::string plan_status_name(Status status);
 /// `[">=", 3]` / `["==", "forest"]`: a comparison's operator and value.
 nlohmann::ordered_json comparison_json(const goap::Domain& domain, const goap::Comparison& comparison);
+
+/// A comparison in the CSV cell syntax: `gold>=10`, `place==forest`.
+std::string comparison_item(const goap::Domain& domain, const goap::Comparison& comparison);
+/// The numeric part of a no-plan analysis (goap/explain.hpp, NumericBlock), one object per blocking
+/// comparison: condition, variable, reachable (`[min, max]`, or an enumeration's reached values),
+/// changers (`[{action, missing, unsatisfiable, limits}]`), disabled, root_cause.
+nlohmann::ordered_json numeric_json(const goap::Domain& domain, const goap::NoPlanAnalysis& analysis);
+/// The analysis's root causes as items: the literals, then the comparisons no enabled action can make hold.
+nlohmann::ordered_json root_causes_json(const goap::Domain& domain, const goap::NoPlanAnalysis& analysis);
 
 /// `gameplan plan --json`: status, cost, plan, expanded, generated, [exhausted], micros, and for no plan
 /// the unreachable goals, root causes and cycles (goap/explain.hpp). `planner` ran the query `r`.

@@ -346,7 +346,8 @@ private:
         std::uint32_t plan_offset = 0, plan_size = 0, literal_offset = 0, literal_size = 0;
         // The no-plan analysis (PlanFailed with event.analyzed): offsets into the agent's buffers.
         std::uint32_t root_offset = 0, root_size = 0, cycle_offset = 0, cycle_size = 0, sizes_offset = 0, sizes_size = 0,
-                      disabled_offset = 0, disabled_size = 0;
+                      disabled_offset = 0, disabled_size = 0, comparison_offset = 0, comparison_size = 0,
+                      numeric_root_offset = 0, numeric_root_size = 0;
     };
     // Where a think phase gets its planner: the worker's scratch planner, swapped out (and replaced
     // from the system's pool) when a paused search must keep it until the next tick.
@@ -464,6 +465,7 @@ private:
     std::vector<PendingEvent> m_events;
     std::vector<ActionId> m_event_actions;
     std::vector<Literal> m_event_literals;
+    std::vector<Comparison> m_event_comparisons;
     std::vector<std::uint32_t> m_event_sizes;
     std::uint64_t m_analyses_this_tick = 0;
     std::uint64_t m_analysis_tick = UINT64_MAX;
@@ -485,10 +487,12 @@ struct AgentSystemOptions {
     std::size_t max_search_memory_bytes = SIZE_MAX;
     /// No-plan analyses per agent and tick (0 = none). While an observer is set, a goal whose search
     /// proves that no plan exists (`search_status` NoPath) gets the analysis of `gameplan explain`
-    /// (`analyze_no_plan`: unreachable goal literals by relaxed reachability, root causes, cycles, the
-    /// actions switched off for the query) in its PlanFailed event, for at most this many failures per
-    /// agent and tick; later ones carry the planner's unreachable literals only (`analyzed` false). An
-    /// analysis costs O(literals of the domain) time and allocates its working tables; without an
+    /// (`analyze_no_plan`: unreachable goal literals by relaxed reachability, unreachable goal
+    /// comparisons by the variables' relaxed ranges, root causes, cycles, the actions switched off for
+    /// the query) in its PlanFailed event, for at most this many failures per agent and tick; later ones
+    /// carry the planner's unreachable literals only (`analyzed` false). An analysis costs O(literals
+    /// of the domain) time (repeated passes over the actions with variables, explain.hpp) and allocates
+    /// its working tables; without an
     /// observer nothing is analysed or allocated.
     std::uint32_t explain_no_plan = 4;
 };

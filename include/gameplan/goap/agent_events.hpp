@@ -139,6 +139,11 @@ struct AgentEvent {
     std::span<const Literal> cycle_literals;
     std::span<const std::uint32_t> cycle_sizes;
     std::span<const ActionId> disabled;
+    /// PlanFailed with `analyzed` set: the goal comparisons the relaxation (with variable ranges) never
+    /// satisfies, and the comparisons no enabled action can make hold on which the goal depends
+    /// (`NoPlanAnalysis::unreachable_comparisons`, the conditions of the numeric root causes).
+    std::span<const Comparison> unreachable_comparisons;
+    std::span<const Comparison> numeric_root_causes;
     /// PlanFailed: how the search ended: NoPath (no plan exists from the agent's view), BudgetExhausted
     /// (AgentSystemOptions::max_search_memory_bytes or AgentSystem::set_search_deadline stopped it: whether
     /// a plan exists is unknown), InvalidQuery (the query could not be searched, e.g. costs that overflow).

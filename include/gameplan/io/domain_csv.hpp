@@ -27,8 +27,13 @@
 /// goal: `on` or `after_failures=N; cooldown_ticks=T`) complete goals; a named goal's priority cell may
 /// read a variable, `SCALE*VARIABLE+OFFSET`. See docs/formats.md, "GOAP domain CSV".
 ///
-/// Errors throw `io::LoadError` naming the file, the line the row starts on and the column header,
-/// e.g. `actions.csv:7: preconditions: unknown atom 'sees_playr' (did you mean 'sees_player'?)`.
+/// Errors throw `io::LoadError` naming the file, the line and the character column of the offending
+/// text, and the column header, e.g.
+/// `actions.csv:7:10: preconditions: unknown atom 'sees_playr' (did you mean 'sees_player'?)`.
+/// The column counts characters (UTF-8 code points) from 1 at the start of the physical line, quotes
+/// and commas as written. It points at the first character of the offending item inside a condition,
+/// effect or retry cell (at its value when the value is wrong), otherwise at the cell's first character
+/// (its opening quote if it is quoted); a missing cell is pointed at where the row ends.
 ///
 /// Atoms are interned in the order of `@atoms`, then in order of first use in file order; the writer
 /// always emits `@atoms`, so JSON -> CSV -> JSON keeps atom ids, and a round trip is the identity on
@@ -54,10 +59,13 @@ struct CsvLimits {
     std::size_t max_records = 1'000'000;                 ///< records in the text
 };
 
-/// One CSV record: its cells (unquoted) and the 1-based line on which it starts.
+/// One CSV record: its cells (unquoted), the 1-based line on which it starts, and where each cell is
+/// written in the text.
 struct CsvRecord {
     std::size_t line = 0;            ///< physical line of the record's first character
     std::vector<std::string> cells;  ///< cell texts, quotes removed, doubled quotes undone
+    std::vector<std::size_t> offsets;  ///< by cell: byte offset in the text of its first character as written
+                                       ///< (the opening quote of a quoted cell)
 };
 
 /// Splits RFC 4180 text into records: fields separated by `,`, records by CRLF or LF (a lone CR too);
@@ -88,12 +96,18 @@ struct CsvItem {
     std::string op;        ///< Comparison / Assignment: the operator as written
     std::string operand;   ///< Comparison / Assignment: the right-hand side, trimmed, never empty
     std::string text;      ///< the item as written (trimmed), for messages
+    std::size_t offset = 0;          ///< byte offset of `text` in the cell
+    std::size_t name_offset = 0;     ///< byte offset of `name` in the cell
+    std::size_t op_offset = 0;       ///< Comparison / Assignment: byte offset of `op` in the cell
+    std::size_t operand_offset = 0;  ///< Comparison / Assignment: byte offset of `operand` in the cell
 };
 
 /// Parses the `;`-separated items of one cell into `out` (appended). Returns an empty string on
-/// success, otherwise a message about the first malformed item (e.g. `item '!' has no atom name`).
+/// success, otherwise a message about the first malformed item (e.g. `item '!' has no atom name`) and,
+/// if `error_offset` is given, the byte offset in `cell` of the character the message is about.
 /// Whether an item suits a condition or an effect is left to the caller.
-[[nodiscard]] std::string parse_csv_items(std::string_view cell, std::vector<CsvItem>& out);
+[[nodiscard]] std::string parse_csv_items(std::string_view cell, std::vector<CsvItem>& out,
+                                          std::size_t* error_offset = nullptr);
 
 /// Parses a domain from CSV `text`; `file_name` is used in error messages only.
 /// @throws LoadError on any CSV, header, cell or domain error (see the file overview).
