@@ -161,7 +161,9 @@ public:
             const Json& goals = root["goals"];
             if (!goals.is_object()) error(p, "must be an object mapping goal names to {\"conditions\": ..., \"priority\": ...}");
             else
-                for (const auto& [name, g] : goals.items()) {
+                for (const auto& item : goals.items()) {  // named, not bound: lambdas below capture them
+                    const std::string& name = item.key();
+                    const Json& g = item.value();
                     const JsonPath gp = p / name;
                     if (name.empty()) {
                         error(gp, "goal name must not be empty");
@@ -320,7 +322,9 @@ private:
             error(p, "must be an object mapping variable names to {\"min\": int, \"max\": int} or {\"values\": [names]}");
             return;
         }
-        for (const auto& [name, spec] : vars.items()) attempt([&] {
+        for (const auto& item : vars.items()) attempt([&] {
+            const std::string& name = item.key();
+            const Json& spec = item.value();
             const JsonPath vp = p / name;
             if (name.empty()) fail(vp, "variable name must not be empty");
             if (m_builder.find_atom(name).valid()) fail(vp, "'" + printable(name) + "' is already an atom");
@@ -453,7 +457,9 @@ private:
             return false;
         }
         bool ok = true;
-        for (const auto& [key, value] : j.items()) {
+        for (const auto& item : j.items()) {  // not a structured binding: lambdas capture key and value
+            const std::string& key = item.key();
+            const Json& value = item.value();
             if (const VarInfo* v = variable(key)) {
                 ok &= attempt([&] {
                     if (effect) out.effects.push_back(numeric_effect(*v, key, value, path / key));
@@ -474,7 +480,9 @@ private:
             return false;
         }
         bool ok = true;
-        for (const auto& [key, value] : j.items()) {
+        for (const auto& item : j.items()) {  // not a structured binding: lambdas capture key and value
+            const std::string& key = item.key();
+            const Json& value = item.value();
             if (const VarInfo* v = variable(key)) {
                 ok &= attempt([&] {
                     if (value.is_array()) fail(path / key, "a start value is a plain value, not [\"op\", value]");
