@@ -7,16 +7,23 @@
 namespace gameplan::goap {
 
 PlanResult AutoDirectionPlanner::plan(const WorldState& start, const Condition& goal, const PlanOptions& options) {
+    if (begin(start, goal, options) == Status::InProgress) (void)step(UINT64_MAX);
+    return result();
+}
+
+Status AutoDirectionPlanner::begin(const WorldState& start, const Condition& goal, const PlanOptions& options) {
     m_forward_expanded = m_backward_expanded = 0;
+    m_used = 0;
+    m_forward_alive = m_backward_alive = true;
+    m_backward_turn = true;
     PlanOptions o = options;
     if (m_forward.domain().has_variables()) {  // one direction only
         o.direction = Direction::Forward;
+        m_mode = Mode::ForwardOnly;
         m_direction = Direction::Forward;
-        PlanResult r = m_forward.plan(start, goal, o);
-        m_forward_expanded = r.stats.expanded;
-        return r;
+        return m_status = m_forward.begin(start, goal, o);
     }
-    const std::uint64_t budget = options.max_expansions;
+    m_budget = options.max_expansions;
     o.max_expansions = UINT64_MAX;  // the pair's budget is enforced here, slice by slice
     if (options.max_memory_bytes != SIZE_MAX) o.max_memory_bytes = options.max_memory_bytes / 2;
     PlanOptions fo = o, bo = o;
@@ -24,53 +31,83 @@ PlanResult AutoDirectionPlanner::plan(const WorldState& start, const Condition& 
     bo.direction = Direction::Backward;
 
     m_direction = Direction::Backward;
+    m_mode = Mode::BackwardOnly;
     const Status b0 = m_backward.begin(start, goal, bo);
-    if (b0 != Status::InProgress) return m_backward.result();  // invalid, or unreachable even relaxed
+    if (b0 != Status::InProgress) return m_status = b0;  // invalid, or unreachable even relaxed
     const Status f0 = m_forward.begin(start, goal, fo);
     if (f0 != Status::InProgress) {  // cannot differ from backward's verdict, but take it if it comes
+        m_mode = Mode::ForwardOnly;
         m_direction = Direction::Forward;
-        return m_forward.result();
+        return m_status = f0;
     }
-    const std::uint64_t backward_slice = kBackwardSlice;
-    const std::uint64_t forward_slice = options.heuristic == Heuristic::HMax ? kBackwardSlice / 4 : kBackwardSlice;
-    bool forward_alive = true, backward_alive = true;
-    std::uint64_t used = 0;
-    Status final_status = Status::BudgetExhausted;
-    Planner* winner = nullptr;
-    bool backward_turn = true;
-    while ((forward_alive || backward_alive) && used < budget) {
-        if (backward_turn ? !backward_alive : !forward_alive) {
-            backward_turn = !backward_turn;
+    m_mode = Mode::Both;
+    m_forward_slice = options.heuristic == Heuristic::HMax ? kBackwardSlice / 4 : kBackwardSlice;
+    m_slice_left = kBackwardSlice;  // backward's turn first
+    return m_status = Status::InProgress;
+}
+
+void AutoDirectionPlanner::next_turn() noexcept {
+    m_backward_turn = !m_backward_turn;
+    m_slice_left = m_backward_turn ? kBackwardSlice : m_forward_slice;
+}
+
+Status AutoDirectionPlanner::step(std::uint64_t max_expansions) {
+    if (m_mode != Mode::Both) {
+        Planner& p = m_mode == Mode::ForwardOnly ? m_forward : m_backward;
+        m_status = p.step(max_expansions);
+        (m_mode == Mode::ForwardOnly ? m_forward_expanded : m_backward_expanded) = p.result().stats.expanded;
+        return m_status;
+    }
+    if (m_status != Status::InProgress) return m_status;
+    // The schedule: turns alternate, each turn a slice of its direction's size; the slice in progress
+    // (m_slice_left) and the turn survive between calls, so any split of the work into calls runs the
+    // two planners through exactly the same sequence of expansions.
+    std::uint64_t left = max_expansions;
+    for (;;) {
+        if ((!m_forward_alive && !m_backward_alive) || m_used >= m_budget) return m_status = Status::BudgetExhausted;
+        if (left == 0) return Status::InProgress;
+        if (m_backward_turn ? !m_backward_alive : !m_forward_alive) {
+            next_turn();
             continue;
         }
-        Planner& p = backward_turn ? m_backward : m_forward;
-        std::uint64_t& expanded = backward_turn ? m_backward_expanded : m_forward_expanded;
-        const std::uint64_t slice = std::min(backward_turn ? backward_slice : forward_slice, budget - used);
+        Planner& p = m_backward_turn ? m_backward : m_forward;
+        std::uint64_t& expanded = m_backward_turn ? m_backward_expanded : m_forward_expanded;
+        const std::uint64_t slice = std::min({m_slice_left, m_budget - m_used, left});
         const Status s = p.step(slice);
         const std::uint64_t now = p.result().stats.expanded;
-        used += now - expanded;
+        const std::uint64_t spent = std::min(now - expanded, slice);  // at most the slice asked for
+        m_used += spent;
+        left -= spent;
+        m_slice_left -= spent;
         expanded = now;
-        m_direction = backward_turn ? Direction::Backward : Direction::Forward;
-        if (s == Status::Found || s == Status::NoPath) {
-            final_status = s;
-            winner = &p;
-            break;
+        m_direction = m_backward_turn ? Direction::Backward : Direction::Forward;
+        if (s == Status::Found || s == Status::NoPath) return m_status = s;
+        if (s != Status::InProgress) {  // its own budget (time, memory) ran out
+            (m_backward_turn ? m_backward_alive : m_forward_alive) = false;
+            next_turn();
+        } else if (m_slice_left == 0) {
+            next_turn();
         }
-        if (s != Status::InProgress) (backward_turn ? backward_alive : forward_alive) = false;  // its own budget ran out
-        backward_turn = !backward_turn;
     }
+}
+
+PlanResult AutoDirectionPlanner::result() const noexcept {
+    if (m_mode == Mode::ForwardOnly) return m_forward.result();
+    if (m_mode == Mode::BackwardOnly) return m_backward.result();
     const PlanResult f = m_forward.result(), b = m_backward.result();
-    PlanResult out = winner ? winner->result() : (m_direction == Direction::Forward ? f : b);
-    out.status = final_status;
+    PlanResult out = m_direction == Direction::Forward ? f : b;
+    out.status = m_status;
     out.stats.expanded = f.stats.expanded + b.stats.expanded;
     out.stats.generated = f.stats.generated + b.stats.generated;
     out.stats.reopened = f.stats.reopened + b.stats.reopened;
     out.micros = f.micros + b.micros;
-    if (!winner) {
+    if (m_status != Status::Found && m_status != Status::NoPath) {
         out.cost = 0;
         out.plan = {};
-        out.exhausted = used >= budget ? search::BudgetLimit::Expansions
-                                       : (b.exhausted != search::BudgetLimit::None ? b.exhausted : f.exhausted);
+        out.exhausted = m_status != Status::BudgetExhausted ? search::BudgetLimit::None
+                        : m_used >= m_budget                ? search::BudgetLimit::Expansions
+                        : b.exhausted != search::BudgetLimit::None ? b.exhausted
+                                                                  : f.exhausted;
     }
     return out;
 }

@@ -5,10 +5,13 @@
 #include <gameplan/goap/auto_direction.hpp>
 #include <gameplan/goap/planner.hpp>
 #include <gameplan/goap/task_generator.hpp>
+#include <gameplan/io/domain_json.hpp>
 
 #include <alloc_counter.hpp>
 #include <goap_reference.hpp>
+#include <test_data.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
@@ -32,6 +35,39 @@ double brute_force_cost(const GeneratedTask& t) { return gameplan::test::brute_f
 double replay(const GeneratedTask& t, std::span<const ActionId> plan) {
     return gameplan::test::replay_cost(t.domain, t.start, t.goal, plan);
 }
+
+// Everything a query's answer holds (the plan copied out of the planner), for comparing two runs.
+struct Outcome {
+    Status status = Status::InvalidQuery;
+    double cost = 0;
+    std::vector<ActionId> plan;
+    std::uint64_t expanded = 0, generated = 0, reopened = 0, forward = 0, backward = 0;
+    Direction direction = Direction::Backward;
+    search::BudgetLimit exhausted = search::BudgetLimit::None;
+    bool operator==(const Outcome&) const = default;
+};
+
+Outcome outcome_of(const AutoDirectionPlanner& p, const PlanResult& r) {
+    return {r.status, r.cost, std::vector<ActionId>(r.plan.begin(), r.plan.end()), r.stats.expanded, r.stats.generated,
+            r.stats.reopened, p.forward_expanded(), p.backward_expanded(), p.direction(), r.exhausted};
+}
+
+// begin() then step(k) until final; each step may spend at most k expansions of the pair.
+Outcome stepped(AutoDirectionPlanner& p, const GeneratedTask& t, const PlanOptions& o, std::uint64_t k) {
+    Status s = p.begin(t.start, t.goal, o);
+    while (s == Status::InProgress) {
+        const std::uint64_t before = p.result().stats.expanded;
+        s = p.step(k);
+        const PlanResult r = p.result();
+        EXPECT_LE(r.stats.expanded - before, k);
+        EXPECT_EQ(r.status, s);
+        EXPECT_EQ(r.stats.expanded, p.forward_expanded() + p.backward_expanded());
+    }
+    EXPECT_EQ(p.step(k), s) << "a final status repeats";
+    return outcome_of(p, p.result());
+}
+
+constexpr std::uint64_t kSliceSizes[] = {1, 3, 17, UINT64_MAX};
 
 }  // namespace
 
@@ -208,4 +244,101 @@ TEST(AutoDirection, BudgetsAndAllocations) {
         EXPECT_EQ(again.cost, cost);
     }
     EXPECT_EQ(scope.count(), 0u);
+}
+
+// The resumable form: begin() + step(k) for any k returns what plan() returns (plan, cost, status,
+// statistics, direction), and that is the brute-force optimum. On these tasks (16 atoms, 3-4 goal
+// atoms) many queries, blind ones above all, outlast backward's first slice, so the slice schedule is
+// resumed mid-slice and across turns (k = 3 and 17 divide neither slice size).
+TEST(AutoDirection, SteppedEqualsPlanAndBruteForceOnSmallTasks) {
+    std::uint64_t interleaved = 0;
+    for (std::uint64_t seed = 0; seed < 30; ++seed) {
+        LayeredTaskOptions o;
+        o.atoms = 16, o.actions = 40 + static_cast<std::uint32_t>(seed % 21);
+        o.layers = 3, o.goal_atoms = 3 + static_cast<std::uint32_t>(seed % 2);
+        o.delete_probability = 0.5, o.seed = seed;
+        const GeneratedTask t = generate_layered_task(o);
+        const double expected = brute_force_cost(t);
+        AutoDirectionPlanner automatic(t.domain);
+        for (const Heuristic h : {Heuristic::HMax, Heuristic::LmCut, Heuristic::Blind}) {
+            PlanOptions po;
+            po.heuristic = h;
+            const Outcome whole = outcome_of(automatic, automatic.plan(t.start, t.goal, po));
+            if (expected < 0) {
+                EXPECT_EQ(whole.status, Status::NoPath) << "seed " << seed;
+            } else {
+                ASSERT_EQ(whole.status, Status::Found) << "seed " << seed;
+                EXPECT_EQ(whole.cost, expected) << "seed " << seed;
+                EXPECT_EQ(replay(t, whole.plan), expected) << "seed " << seed;
+            }
+            interleaved += whole.forward > 0;  // backward's first slice did not decide it
+            for (const std::uint64_t k : kSliceSizes)
+                EXPECT_TRUE(stepped(automatic, t, po, k) == whole) << "seed " << seed << ", " << to_string(h) << ", k " << k;
+        }
+    }
+    EXPECT_GT(interleaved, 10u) << "many queries run several turns";
+}
+
+// The same on a task where forward search wins after many turns (seed 3, see above), with budgets
+// that stop the pair mid-slice, mid-turn or not at all; the cost is LM-cut's (an independent heuristic).
+TEST(AutoDirection, SteppedEqualsPlanWithBudgets) {
+    LayeredTaskOptions o;
+    o.atoms = 40, o.actions = 120, o.layers = 4, o.delete_probability = 0.3, o.seed = 3;
+    const GeneratedTask t = generate_layered_task(o);
+    PlanOptions lm;
+    lm.heuristic = Heuristic::LmCut;
+    Planner reference(t.domain);
+    const PlanResult best = reference.plan(t.start, t.goal, lm);
+    ASSERT_EQ(best.status, Status::Found);
+    AutoDirectionPlanner automatic(t.domain);
+    for (const std::uint64_t budget : {std::uint64_t{0}, std::uint64_t{100}, std::uint64_t{1000}, std::uint64_t{3001}, UINT64_MAX}) {
+        PlanOptions po;
+        po.max_expansions = budget;
+        const Outcome whole = outcome_of(automatic, automatic.plan(t.start, t.goal, po));
+        if (budget == UINT64_MAX) {
+            ASSERT_EQ(whole.status, Status::Found);
+            EXPECT_EQ(whole.cost, best.cost);
+            EXPECT_EQ(whole.direction, Direction::Forward);
+        } else {
+            ASSERT_EQ(whole.status, Status::BudgetExhausted) << budget;
+            EXPECT_EQ(whole.expanded, budget);
+            EXPECT_EQ(whole.exhausted, search::BudgetLimit::Expansions);
+        }
+        for (const std::uint64_t k : kSliceSizes)
+            EXPECT_TRUE(stepped(automatic, t, po, k) == whole) << "budget " << budget << ", k " << k;
+    }
+    // After warm-up the resumable form allocates nothing either.
+    const test::AllocationScope scope;
+    Status s = automatic.begin(t.start, t.goal);
+    while (s == Status::InProgress) s = automatic.step(17);
+    const double cost = automatic.result().cost;
+    EXPECT_EQ(scope.count(), 0u);
+    EXPECT_EQ(s, Status::Found);
+    EXPECT_EQ(cost, best.cost);
+}
+
+// Domains with variables are planned forward alone; the resumable form delegates to that planner and
+// returns what Planner returns forward.
+TEST(AutoDirection, SteppedOnADomainWithVariables) {
+    for (const char* file : {"guard_numbers.json", "wood_collection.json"}) {
+        const io::DomainFile f = io::load_domain_json(test::source_dir() / "examples/goap" / file);
+        ASSERT_TRUE(f.domain.has_variables()) << file;
+        Planner reference(f.domain);
+        PlanOptions forward;
+        forward.direction = Direction::Forward;
+        const PlanResult expected = reference.plan(f.start, *f.goal, forward);
+        ASSERT_EQ(expected.status, Status::Found) << file;
+        AutoDirectionPlanner automatic(f.domain);
+        for (const std::uint64_t k : kSliceSizes) {
+            Status s = automatic.begin(f.start, *f.goal);
+            while (s == Status::InProgress) s = automatic.step(k);
+            const PlanResult r = automatic.result();
+            EXPECT_EQ(r.status, Status::Found) << file << ", k " << k;
+            EXPECT_EQ(r.cost, expected.cost) << file << ", k " << k;
+            EXPECT_TRUE(std::ranges::equal(r.plan, expected.plan)) << file << ", k " << k;
+            EXPECT_EQ(r.stats.expanded, expected.stats.expanded) << file << ", k " << k;
+            EXPECT_EQ(automatic.forward_expanded(), expected.stats.expanded);
+            EXPECT_EQ(automatic.direction(), Direction::Forward);
+        }
+    }
 }

@@ -26,6 +26,12 @@
 /// to both, and `max_memory_bytes` is split in half between them. Domains with variables are planned
 /// forward (their only direction), by the forward planner alone.
 ///
+/// Resumable, like `Planner`: `begin()` then `step(n)` (at most n expansions of the pair per call)
+/// until it returns a final status, then `result()`. The turn and the part of the current slice already
+/// spent are kept between calls, so the interleaving resumes exactly where it stopped: for every n the
+/// result (plan, cost, status, statistics, `direction()`) is the one `plan()` returns, and `plan()` is
+/// begin() + step() until final + result().
+///
 /// Memory: two planners; after warm-up a query allocates nothing, as with `Planner`.
 /// Thread-safety: one object per thread, like `Planner`.
 
@@ -47,29 +53,56 @@ public:
 
     /// Plans from `start` to `goal`; `options.direction` is ignored. The result is the winning
     /// direction's (`direction()`), with statistics summed over both searches; its plan points into
-    /// this object and stays valid until the next call.
+    /// this object and stays valid until the next begin()/plan(). begin() + step() until final + result().
     [[nodiscard]] PlanResult plan(const WorldState& start, const Condition& goal, const PlanOptions& options = {});
 
-    /// The direction whose answer the last plan() returned (for BudgetExhausted: the one that searched last).
+    /// Starts a resumable query (`options.direction` is ignored; start, goal and options are copied).
+    /// Returns InProgress, or a final status when the query is decided up front, as `Planner::begin`:
+    /// InvalidQuery, or NoPath (a goal literal is unreachable even in the relaxation).
+    [[nodiscard]] Status begin(const WorldState& start, const Condition& goal, const PlanOptions& options = {});
+    /// Continues the current query for at most `max_expansions` expansions of both searches together,
+    /// resuming the slice schedule where the last call stopped. Returns InProgress if they ran out,
+    /// otherwise the final status (repeated on later calls).
+    [[nodiscard]] Status step(std::uint64_t max_expansions = UINT64_MAX);
+    /// The current query's result: the winner's plan and cost once Found, statistics summed over both
+    /// searches (so far, while InProgress).
+    [[nodiscard]] PlanResult result() const noexcept;
+
+    /// The direction whose answer the current query returned (for BudgetExhausted, and while
+    /// InProgress: the one that searched last).
     [[nodiscard]] Direction direction() const noexcept { return m_direction; }
     /// The goal literals (and comparisons) unreachable even in the relaxation, as `Planner` reports
-    /// them, for the last plan(). Valid until the next call.
+    /// them, for the current query. Valid until the next begin()/plan().
     [[nodiscard]] std::span<const Literal> unreachable_goals() const noexcept {
         return m_forward.domain().has_variables() ? m_forward.unreachable_goals() : m_backward.unreachable_goals();
     }
     [[nodiscard]] std::span<const Comparison> unreachable_goal_comparisons() const noexcept {
         return m_forward.unreachable_goal_comparisons();
     }
-    /// Expansions each direction made in the last plan().
+    /// Expansions each direction made in the current query (so far).
     [[nodiscard]] std::uint64_t forward_expanded() const noexcept { return m_forward_expanded; }
     [[nodiscard]] std::uint64_t backward_expanded() const noexcept { return m_backward_expanded; }
 
 private:
     Planner m_forward;
     Planner m_backward;
+    /// Which planners the current query runs: both in turn, or one alone (domains with variables, or
+    /// a query decided by begin()).
+    enum class Mode : std::uint8_t { Both, ForwardOnly, BackwardOnly };
+    void next_turn() noexcept;
+
+    Mode m_mode = Mode::Both;
+    Status m_status = Status::InvalidQuery;  // Both: the pair's status
     Direction m_direction = Direction::Backward;
+    bool m_backward_turn = true;
+    bool m_forward_alive = true;
+    bool m_backward_alive = true;
     std::uint64_t m_forward_expanded = 0;
     std::uint64_t m_backward_expanded = 0;
+    std::uint64_t m_budget = UINT64_MAX;   // the pair's max_expansions
+    std::uint64_t m_used = 0;              // expansions of both searches so far
+    std::uint64_t m_forward_slice = kBackwardSlice;
+    std::uint64_t m_slice_left = 0;        // expansions left in the current turn's slice
 };
 
 }  // namespace gameplan::goap
