@@ -482,8 +482,7 @@ void Village::place_everything(const SetupProgress& progress) {
         ++im.counts.kind_agents[std::size_t(v.kind)];
     }
 
-    report("walking costs to stores, kitchens and homes");
-    build_fields(m_map);
+    build_fields(m_map, progress);
     for (const PlaceKind kind : {PlaceKind::Tree, PlaceKind::Mine, PlaceKind::Market})
         for (const std::uint32_t p : m_by_kind[std::size_t(kind)]) im.free_stock[std::size_t(kind)] += m_places[p].stock;
     place_dens();
@@ -498,9 +497,11 @@ void Village::place_everything(const SetupProgress& progress) {
 // Fixed places: one flood per kind answers every villager's walking cost. Computed with every tree
 // standing (`standing` is the map so); a felled tree only opens one cell, which `walk_cost` handles
 // through its neighbours.
-void Village::build_fields(const path::GridMap& standing) {
+void Village::build_fields(const path::GridMap& standing, const SetupProgress& progress) {
     Impl& im = *m_impl;
+    std::size_t done = 0;
     for (const PlaceKind kind : {PlaceKind::Store, PlaceKind::Kitchen, PlaceKind::Home}) {
+        if (progress) progress("walking costs to stores, kitchens and homes", done++, 3);
         std::vector<GridPoint> sources;
         for (const std::uint32_t p : m_by_kind[std::size_t(kind)]) sources.push_back(m_places[p].cell);
         (void)im.fields[std::size_t(kind)].compute(standing, sources);

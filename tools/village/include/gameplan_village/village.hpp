@@ -271,7 +271,7 @@ private:
 
     // Setup (village.cpp).
     void place_everything(const SetupProgress& progress);
-    void build_fields(const path::GridMap& standing);
+    void build_fields(const path::GridMap& standing, const SetupProgress& progress = {});
     void make_movement();
     void bind_types();
     void add_agents(std::uint64_t tick);
