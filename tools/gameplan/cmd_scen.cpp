@@ -60,6 +60,7 @@ void run_scen(const ScenArgs& args, int& exit_code) {
         request.scen_file = args.scen_file;
         request.map_file = args.map_file;
         request.json = args.json;
+        request.limits.max_memory_mb = args.max_memory_mb;
         exit_code = run_navmesh_scen(request);
         return;
     }
