@@ -25,6 +25,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <thread>
 
 namespace gameplan::cli {
@@ -206,6 +207,17 @@ int run_demo(DemoArgs args) {
     std::string map_name;
     const village::DomainSet domains = args.domains.empty() ? village::builtin_domains() : village::load_domains(args.domains);
     std::unique_ptr<village::Village> sim;
+    // Set-up progress on stderr (a big village takes seconds before its first tick): the stage number,
+    // the time, what is being done and how far.
+    ProgressLines setup_progress("demo set-up", 0, args.progress);
+    std::uint64_t setup_stage = 0;
+    std::string setup_detail;
+    const auto on_setup = [&](std::string_view stage, std::size_t done, std::size_t total) {
+        if (setup_detail.compare(0, stage.size(), stage) != 0 || done == 0) ++setup_stage;
+        setup_detail = std::string(stage);
+        if (total > 0) setup_detail += " (" + std::to_string(done) + " of " + std::to_string(total) + ")";
+        setup_progress.update(setup_stage, setup_detail);
+    };
     if (!args.load.empty()) {
         const io::SaveFile save = io::load_save(args.load);
         try {
@@ -222,6 +234,7 @@ int run_demo(DemoArgs args) {
     } else {
         std::int32_t w = village::kDefaultMapWidth, h = village::kDefaultMapHeight;
         if (!args.size.empty()) std::tie(w, h) = parse_size(args.size);
+        on_setup("generating the map", 0, 0);
         map = village::generate_village_map(w, h, args.seed);
         map_name = "generated";
     }
@@ -233,11 +246,12 @@ int run_demo(DemoArgs args) {
         config.path_budget = args.path_budget;
         config.wolves = !args.no_wolves;
         try {
-            sim = village::Village::create(std::move(map), domains, config);
+            sim = village::Village::create(std::move(map), domains, config, on_setup);
         } catch (const village::SetupError& e) {
             throw UsageError(e.what());
         }
     }
+    setup_progress.finish(setup_stage + 1, "ready");
     const std::uint64_t save_at = args.save.empty() ? UINT64_MAX : args.save_at > 0 ? args.save_at : args.ticks;
     if (save_at != UINT64_MAX && save_at < sim->tick())
         throw UsageError("--save-at " + std::to_string(save_at) + ": the loaded village is already at tick " + std::to_string(sim->tick()));

@@ -67,23 +67,31 @@ std::size_t hpa_memory_estimate(const path::GridMap& map, std::uint64_t cluster_
     return path::HierarchicalMap::estimate_memory_bytes(map, {}, h) + 20 * map.cell_count();
 }
 
+double grid_memory_estimate(const path::GridMap& map, GridAlgorithm algorithm, std::uint64_t cluster_size, bool islands,
+                            bool dead_ends, std::size_t search_states) {
+    const double cells = double(map.width()) * double(map.height());
+    const double padded = (double(map.width()) + 2) * (double(map.height()) + 2);
+    double bytes = 20.0 * cells * double(search_states);
+    if (algorithm == GridAlgorithm::JpsPlus) bytes += 17.0 * padded;
+    // subgoal graph: 21 bytes per padded cell before its edges (docs/subgoal.md)
+    if (algorithm == GridAlgorithm::Subgoal) bytes += 21.0 * padded;
+    if (islands) bytes += 8.0 * cells;
+    if (dead_ends) bytes += 38.0 * cells;
+    if (algorithm == GridAlgorithm::Hpa) bytes += static_cast<double>(hpa_memory_estimate(map, cluster_size));
+    return bytes;
+}
+
 namespace {
 
-// What the search state and the preprocessing of `args` take on `map` (the map itself excluded), from
-// the per-cell sizes the library documents: search state about 20 bytes per cell; JPS+ table 17
-// bytes per padded cell; subgoal graph 21 plus its edges; islands 8 bytes per cell; dead ends 8 bytes per cell plus 30 while built.
+// What the search state and the preprocessing of `args` take on `map` (the map itself excluded).
 void check_path_memory(const PathArgs& args, GridAlgorithm algorithm, const path::GridMap& map) {
     const double cells = double(map.width()) * double(map.height());
-    double bytes = 20.0 * cells;
+    double bytes = grid_memory_estimate(map, algorithm, args.cluster_size, args.islands, args.dead_ends, 1);
     std::string what = "searching this " + std::to_string(map.width()) + " x " + std::to_string(map.height()) +
                        " map with --algorithm " + std::string(to_string(algorithm));
-    if (algorithm == GridAlgorithm::JpsPlus) bytes += 17.0 * (double(map.width()) + 2) * (double(map.height()) + 2);
-    // subgoal graph: 21 bytes per padded cell before its edges (docs/subgoal.md)
-    if (algorithm == GridAlgorithm::Subgoal) bytes += 21.0 * (double(map.width()) + 2) * (double(map.height()) + 2);
-    if (args.islands) bytes += 8.0 * cells, what += " --islands";
-    if (args.dead_ends) bytes += 38.0 * cells, what += " --dead-ends";
+    if (args.islands) what += " --islands";
+    if (args.dead_ends) what += " --dead-ends";
     if (args.area.any()) bytes += (1.0 + 9.0 * double(args.area.layers.size())) * cells, what += " with areas and layers";
-    if (algorithm == GridAlgorithm::Hpa) bytes += static_cast<double>(hpa_memory_estimate(map, args.cluster_size));
     require_memory(args.limits, bytes, what);
 }
 

@@ -60,6 +60,7 @@ void run_scen(const ScenArgs& args, int& exit_code) {
         request.scen_file = args.scen_file;
         request.map_file = args.map_file;
         request.json = args.json;
+        request.limits.max_memory_mb = args.max_memory_mb;
         exit_code = run_navmesh_scen(request);
         return;
     }
@@ -102,6 +103,11 @@ void run_scen(const ScenArgs& args, int& exit_code) {
     std::vector<LoadedMap*> map_of(scen.scenarios.size(), nullptr);
     std::size_t island_count = 0;
     double prepare_ms = 0;
+    // --max-memory: the threads that get work each hold one search state at a time.
+    const std::size_t search_states = std::max<std::size_t>(1, std::min<std::size_t>(args.threads, scen.scenarios.size()));
+    double held_bytes = 0, largest_cells = 0;
+    std::string largest;
+    std::size_t maps_checked = 0;
     for (const auto& [key, ids] : by_map) {
         auto loaded = std::make_unique<LoadedMap>();
         const std::filesystem::path file =
@@ -111,6 +117,26 @@ void run_scen(const ScenArgs& args, int& exit_code) {
         io::ScenarioFile subset{scen.file, scen.version, {}};
         for (std::size_t id : ids) subset.scenarios.push_back(scen.scenarios[id]);
         io::check_scenarios_fit(subset, loaded->map, loaded->name);
+        // Before anything is built: this map's HPA* hierarchy alone, then everything the run holds at
+        // once (every map loaded so far with its preprocessing, and one search state per thread on the
+        // largest of them).
+        if (algorithm == GridAlgorithm::Hpa)
+            require_memory(limits, static_cast<double>(hpa_memory_estimate(loaded->map, std::uint64_t(std::max(0, args.cluster_size)))),
+                           "the HPA* hierarchy of " + printable(loaded->name) + " (--cluster-size " +
+                               std::to_string(args.cluster_size) + ")");
+        const double map_cells = double(loaded->map.width()) * double(loaded->map.height());
+        held_bytes += (double(loaded->map.width()) + 2) * (double(loaded->map.height()) + 2) +  // the map: a byte per padded cell
+                      grid_memory_estimate(loaded->map, algorithm, std::uint64_t(std::max(0, args.cluster_size)), args.islands,
+                                           args.dead_ends, 0);
+        if (map_cells > largest_cells)
+            largest_cells = map_cells, largest = std::to_string(loaded->map.width()) + " x " + std::to_string(loaded->map.height());
+        ++maps_checked;
+        require_memory(limits, held_bytes + 20.0 * largest_cells * double(search_states),
+                       "running " + printable(scen_path.filename().string()) + " (" + std::to_string(maps_checked) +
+                           (maps_checked == 1 ? " map" : " maps") + " so far, the largest " +
+                           largest + ") with --algorithm " + std::string(to_string(algorithm)) +
+                           (args.islands ? " --islands" : "") + (args.dead_ends ? " --dead-ends" : "") + " on " +
+                           std::to_string(search_states) + (search_states == 1 ? " thread" : " threads"));
         const auto t0 = std::chrono::steady_clock::now();
         if (args.islands) {
             loaded->islands.build(loaded->map);
@@ -122,10 +148,6 @@ void run_scen(const ScenArgs& args, int& exit_code) {
             loaded->options.dead_ends = &loaded->dead_ends;
         }
         prepare_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-        if (algorithm == GridAlgorithm::Hpa)
-            require_memory(limits, static_cast<double>(hpa_memory_estimate(loaded->map, std::uint64_t(std::max(0, args.cluster_size)))),
-                           "the HPA* hierarchy of " + printable(loaded->name) + " (--cluster-size " +
-                               std::to_string(args.cluster_size) + ")");
         loaded->prepared = prepare_grid(loaded->map, algorithm, loaded->options, settings);
         for (std::size_t id : ids) map_of[id] = loaded.get();
         maps.push_back(std::move(loaded));
@@ -288,7 +310,8 @@ void add_scen_command(CLI::App& app, int& exit_code) {
     cmd->add_flag("--json", args->json, "One JSON object per scenario, then a summary object");
     add_progress_flags(cmd, args->progress);
     add_integer_option(cmd, "--max-memory", args->max_memory_mb, 1, std::uint64_t{1} << 30,
-                       "Memory budget in MiB for the preprocessing (HPA* hierarchy; default " +
+                       "Memory budget in MiB for the maps, their preprocessing (JPS+, subgoal graph, HPA* hierarchy, islands, "
+                       "dead ends) and one search state per thread, estimated before anything is built (default " +
                            std::to_string(kDefaultMaxMemoryMb) + ")");
     cmd->callback([args, &exit_code] { run_scen(*args, exit_code); });
 }

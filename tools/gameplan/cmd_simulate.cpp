@@ -327,6 +327,14 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--threads", args->threads, "Plan on a thread pool of this size (same trace for any value)")
         ->check(CLI::Range(1, 256));
     add_limit_options(cmd, args->limits, kDefaultSimulateTimeLimitS, "the whole run (ticks and searches)");
+    // What the two limits do here (not the shared wording: the run ends with its own status, and the
+    // memory budget applies to each agent search).
+    cmd->get_option("--time-limit")
+        ->description("Stop the whole run (ticks and searches) after this many seconds: the run ends before the next tick "
+                      "with status time_limit, exit 1 (0 = no limit; default " + human_number(kDefaultSimulateTimeLimitS) + ")");
+    cmd->get_option("--max-memory")
+        ->description("Memory budget in MiB of each agent search: a search that would outgrow it fails its goal with "
+                      "search budget_exhausted and the run goes on (default " + std::to_string(kDefaultMaxMemoryMb) + ")");
     cmd->add_flag("--json", args->json, "Print JSON Lines: one event object per line with its tick, then an \"end\" record");
     cmd->callback([args, &exit_code] { exit_code = run_simulate(*args); });
 }

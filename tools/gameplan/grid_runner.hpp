@@ -78,6 +78,14 @@ struct GridRunnerSettings {
 /// refinement search state (0 for a cluster size outside [1, 256]).
 [[nodiscard]] std::size_t hpa_memory_estimate(const path::GridMap& map, std::uint64_t cluster_size);
 
+/// Estimated bytes of `search_states` grid search states on `map` and of `algorithm`'s preprocessing
+/// with the optional islands and dead ends (the map itself excluded), from the per-cell sizes the library
+/// documents: search state about 20 bytes per cell; JPS+ table 17 bytes per padded cell; subgoal graph
+/// 21 per padded cell before its edges; islands 8 bytes per cell; dead ends 8 plus 30 while built; HPA*
+/// as hpa_memory_estimate.
+[[nodiscard]] double grid_memory_estimate(const path::GridMap& map, GridAlgorithm algorithm, std::uint64_t cluster_size,
+                                          bool islands, bool dead_ends, std::size_t search_states);
+
 /// The preprocessing of one map for one algorithm (JPS+ jump table, HPA* hierarchy), built once and
 /// read-only afterwards, so the runners of every thread share it.
 struct GridPreparation {

@@ -247,7 +247,8 @@ std::uint32_t Village::occupant(GridPoint p) const noexcept {
 }
 
 // ---- setup ----------------------------------------------------------------------------------------
-std::unique_ptr<Village> Village::create(path::GridMap map, const DomainSet& domains, const Config& config) {
+std::unique_ptr<Village> Village::create(path::GridMap map, const DomainSet& domains, const Config& config,
+                                         const SetupProgress& progress) {
     if (config.agents == 0) throw SetupError("--agents must be at least 1");
     if (config.agents > kMaxAgents) throw SetupError("--agents " + std::to_string(config.agents) + " is too many (at most " + std::to_string(kMaxAgents) + ")");
     if (config.threads == 0 || config.threads > kMaxThreads) throw SetupError("--threads must be in [1, " + std::to_string(kMaxThreads) + "]");
@@ -260,14 +261,18 @@ std::unique_ptr<Village> Village::create(path::GridMap map, const DomainSet& dom
     v->m_occupant.assign(v->m_map.node_bound(), 0);
     v->m_impl->place_at.assign(v->m_map.node_bound(), kNone);
     v->bind_types();
-    v->place_everything();
+    v->place_everything(progress);
     v->add_agents(0);
     return v;
 }
 
-void Village::place_everything() {
+void Village::place_everything(const SetupProgress& progress) {
     Impl& im = *m_impl;
+    const auto report = [&](std::string_view stage, std::size_t done = 0, std::size_t total = 0) {
+        if (progress) progress(stage, done, total);
+    };
     Rng rng(m_config.seed ^ 0x5EEDF00Dull);
+    report("finding the open area");
     path::Islands islands;
     islands.build(m_map);
     // The largest island (lowest id among equals, for determinism).
@@ -329,8 +334,36 @@ void Village::place_everything() {
         return GridPoint{static_cast<std::int32_t>(rng.below(std::uint64_t(m_map.width()))),
                          static_cast<std::int32_t>(rng.below(std::uint64_t(m_map.height())))};
     };
-    // Mitchell's best candidate: spread centres over the island.
-    std::vector<GridPoint> centres;
+    // Mitchell's best candidate: spread centres over the island. The centres are kept in buckets of
+    // kBucket x kBucket cells, and a candidate's gap (octile distance to the nearest centre) is searched
+    // ring by ring of buckets around it: a ring r + 1 buckets away holds no centre nearer than r x kBucket
+    // + 1 cells (octile >= Chebyshev), so the search stops there, or as soon as the candidate cannot beat
+    // the best gap so far. The gaps are the exact minima, so the choice is the same as comparing every
+    // centre, in time that does not grow with the number of centres.
+    constexpr std::int32_t kBucket = 16;
+    const std::int32_t bucket_cols = (m_map.width() + kBucket - 1) / kBucket, bucket_rows = (m_map.height() + kBucket - 1) / kBucket;
+    std::vector<std::vector<GridPoint>> buckets(std::size_t(bucket_cols) * std::size_t(bucket_rows));
+    std::size_t centre_count = 0;
+    auto nearest_gap = [&](GridPoint p, double give_up_at) {
+        double gap = kInf;
+        if (centre_count == 0) return gap;
+        const std::int32_t bx = p.x / kBucket, by = p.y / kBucket;
+        const std::int32_t max_ring = std::max(std::max(bx, bucket_cols - 1 - bx), std::max(by, bucket_rows - 1 - by));
+        for (std::int32_t r = 0; r <= max_ring; ++r) {
+            for (std::int32_t y = by - r; y <= by + r; ++y) {
+                if (y < 0 || y >= bucket_rows) continue;
+                const bool edge_row = y == by - r || y == by + r;
+                for (std::int32_t x = bx - r; x <= bx + r; x += edge_row ? 1 : 2 * std::max(r, 1)) {
+                    if (x < 0 || x >= bucket_cols) continue;
+                    for (const GridPoint c : buckets[std::size_t(y) * std::size_t(bucket_cols) + std::size_t(x)])
+                        gap = std::min(gap, octile(p, c));
+                }
+            }
+            if (gap <= give_up_at || gap <= double(r) * kBucket) break;
+        }
+        return gap;
+    };
+    std::size_t spread_done = 0;
     auto spread_centre = [&](auto&& accept) {
         GridPoint chosen{-1, -1};
         double chosen_gap = -1;
@@ -338,11 +371,14 @@ void Village::place_everything() {
             const GridPoint p = random_cell();
             if (!in_island(p) || !accept(p)) continue;
             ++found;
-            double gap = kInf;
-            for (const GridPoint c : centres) gap = std::min(gap, octile(p, c));
+            const double gap = nearest_gap(p, chosen_gap);
             if (gap > chosen_gap) chosen = p, chosen_gap = gap;
         }
-        if (chosen.x >= 0) centres.push_back(chosen);
+        if (chosen.x >= 0) {
+            buckets[std::size_t(chosen.y / kBucket) * std::size_t(bucket_cols) + std::size_t(chosen.x / kBucket)].push_back(chosen);
+            ++centre_count;
+        }
+        if (++spread_done % 1024 == 0) report("placing hamlets, mines and groves", std::min(spread_done, hamlets + mines + groves), hamlets + mines + groves);
         return chosen;
     };
     auto scatter = [&](GridPoint centre, std::int32_t radius, auto&& accept) {
@@ -355,6 +391,7 @@ void Village::place_everything() {
     };
 
     // Hamlets: a store, a kitchen, a market and homes around a centre.
+    report("placing hamlets, mines and groves", 0, hamlets + mines + groves);
     for (std::size_t h = 0; h < hamlets; ++h) {
         const GridPoint c = spread_centre(free_for_place);
         if (c.x < 0) break;
@@ -418,6 +455,7 @@ void Village::place_everything() {
                              " (its largest open area has " + std::to_string(best_size) + " cells)");
 
     // Villagers: distinct free cells of the island (trees now stand), drawn without replacement.
+    report("placing villagers", 0, n);
     islands.build(m_map);
     const std::uint32_t island = islands.island(m_places[m_by_kind[std::size_t(PlaceKind::Store)][0]].cell);
     std::vector<GridPoint> cells;
@@ -444,10 +482,11 @@ void Village::place_everything() {
         ++im.counts.kind_agents[std::size_t(v.kind)];
     }
 
-    build_fields(m_map);
+    build_fields(m_map, progress);
     for (const PlaceKind kind : {PlaceKind::Tree, PlaceKind::Mine, PlaceKind::Market})
         for (const std::uint32_t p : m_by_kind[std::size_t(kind)]) im.free_stock[std::size_t(kind)] += m_places[p].stock;
     place_dens();
+    report("movement layer", 0, n);
     make_movement();
     for (Villager& v : m_villagers) {
         v.unit = im.movement->add_unit(v.cell);
@@ -458,9 +497,11 @@ void Village::place_everything() {
 // Fixed places: one flood per kind answers every villager's walking cost. Computed with every tree
 // standing (`standing` is the map so); a felled tree only opens one cell, which `walk_cost` handles
 // through its neighbours.
-void Village::build_fields(const path::GridMap& standing) {
+void Village::build_fields(const path::GridMap& standing, const SetupProgress& progress) {
     Impl& im = *m_impl;
+    std::size_t done = 0;
     for (const PlaceKind kind : {PlaceKind::Store, PlaceKind::Kitchen, PlaceKind::Home}) {
+        if (progress) progress("walking costs to stores, kitchens and homes", done++, 3);
         std::vector<GridPoint> sources;
         for (const std::uint32_t p : m_by_kind[std::size_t(kind)]) sources.push_back(m_places[p].cell);
         (void)im.fields[std::size_t(kind)].compute(standing, sources);

@@ -60,6 +60,7 @@
 #include <gameplan/goap/agent_batch.hpp>
 #include <gameplan/io/domain_json.hpp>
 #include <gameplan/io/save.hpp>
+#include <gameplan/path/crowd.hpp>
 #include <gameplan/path/distance_field.hpp>
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/influence.hpp>
@@ -69,6 +70,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -143,8 +145,14 @@ struct Config {
     bool wolves = true;                     ///< wolf dens in some groves, and the danger they spread
 };
 
-/// Largest accepted `Config::agents`.
-inline constexpr std::size_t kMaxAgents = 1'000'000;
+/// Largest accepted `Config::agents`: every villager is a unit of the movement layer, whose crowd
+/// stepper moves at most path::kMaxCrowdAgents units.
+inline constexpr std::size_t kMaxAgents = path::kMaxCrowdAgents;
+
+/// Progress of `Village::create` for a caller that reports it: `stage` (what is being done), and
+/// `done` of `total` items of it (0 of 0 when the stage has no count). Called at the start of each
+/// stage and every few thousand items within the long ones.
+using SetupProgress = std::function<void(std::string_view stage, std::size_t done, std::size_t total)>;
 /// Largest accepted `Config::threads`.
 inline constexpr std::size_t kMaxThreads = 256;
 
@@ -206,7 +214,7 @@ public:
     /// action with no game behaviour, a goal missing. Setup floods one distance field per fixed place
     /// kind (O(cells)) and places everything (see the file overview).
     [[nodiscard]] static std::unique_ptr<Village> create(path::GridMap map, const DomainSet& domains,
-                                                         const Config& config);
+                                                         const Config& config, const SetupProgress& progress = {});
     ~Village();
     Village(const Village&) = delete;
     Village& operator=(const Village&) = delete;
@@ -262,8 +270,8 @@ private:
     Village() = default;
 
     // Setup (village.cpp).
-    void place_everything();
-    void build_fields(const path::GridMap& standing);
+    void place_everything(const SetupProgress& progress);
+    void build_fields(const path::GridMap& standing, const SetupProgress& progress = {});
     void make_movement();
     void bind_types();
     void add_agents(std::uint64_t tick);
