@@ -178,7 +178,7 @@ TEST(Fog, TwoTeamsSeeDifferentThings) {
     GridPathfinder finder;
     GridPath path;
     ASSERT_EQ(finder.find_path(red.belief(), {3, 0}, {3, 6}, GridSearchOptions{}, path), Status::Found);
-    for (const GridPoint& p : path.cells) EXPECT_FALSE(p == GridPoint(3, 3));
+    for (const GridPoint& p : path.cells) EXPECT_FALSE(p == (GridPoint{3, 3}));
     ASSERT_EQ(finder.find_path(blue.belief(), {3, 0}, {3, 6}, GridSearchOptions{}, path), Status::Found);
     EXPECT_DOUBLE_EQ(path.cost, 6.0);  // blue walks straight through the wall it does not know
     // Forbid unknown cells through the team's areas: only known ground.
