@@ -4,7 +4,7 @@
 #   MODE=find_package_core  find_package(gameplan) with libpng and nlohmann-json made unfindable
 #   MODE=pkg_config         `pkg-config --cflags --libs gameplan[-io]` from that prefix, compile and run
 #   MODE=subdirectory       add_subdirectory(gameplan) (developer parts off): configures, compiles the consumer's sources
-#   MODE=fetchcontent       FetchContent with GAMEPLAN_IO=OFF and no libpng / nlohmann-json: core + consumer
+#   MODE=fetchcontent       FetchContent with GAMEPLAN_IO=OFF and no libpng / nlohmann-json: configures, compiles the core consumer
 # Other variables: SOURCE (gameplan checkout), WORK_DIR, CXX (compiler), LAUNCHER (optional compiler
 # launcher, e.g. ccache), LIBDIR (CMAKE_INSTALL_LIBDIR), JOBS (parallel build jobs).
 cmake_minimum_required(VERSION 3.25)
@@ -75,7 +75,7 @@ endif()
 set(work ${WORK_DIR}/${MODE})
 file(REMOVE_RECURSE ${work})
 # Build type "None": no optimisation and no debug information, the cheapest compile. These tests check
-# how the library is found and linked, not its speed; subdirectory and fetchcontent compile the whole core.
+# how the library is found and linked, not its speed.
 set(args -DMODE=${MODE} -DGAMEPLAN_SOURCE=${SOURCE} -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_COMPILER=${CXX})
 if(LAUNCHER)
   list(APPEND args -DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER})
@@ -96,15 +96,18 @@ elseif(NOT MODE STREQUAL "subdirectory")
   message(FATAL_ERROR "unknown MODE '${MODE}'")
 endif()
 run("configuring the consumer (${MODE})" ${CMAKE_COMMAND} -S ${SOURCE}/tests/cmake/consumer -B ${work} -G ${GENERATOR} ${args})
-# add_subdirectory: the whole configure runs (packages found, no developer targets, the consumer's
-# targets linked to gameplan::gameplan and gameplan::io) and the consumer's own sources compile with the
-# usage requirements add_subdirectory passes on (include paths, C++20). The library itself is not
-# compiled again here: FetchContent below goes through the same add_subdirectory and builds, links and
-# runs against it, and the installed modes link both components.
-if(MODE STREQUAL "subdirectory")
+# add_subdirectory and FetchContent: the whole configure runs (packages found or, for the core alone, made
+# unfindable; no developer targets; the consumer's targets linked to gameplan::gameplan and gameplan::io)
+# and the consumer's own sources compile with the usage requirements the library passes on (include
+# paths, C++20). The library itself is not compiled again: its sources and CMake code are the ones the
+# main build compiles, and the installed modes build, link and run consumers against both components.
+if(MODE STREQUAL "subdirectory" OR MODE STREQUAL "fetchcontent")
   if(GENERATOR MATCHES "Ninja")
-    run("compiling the consumer's sources (${MODE})" ${CMAKE_COMMAND} --build ${work} -j ${JOBS} --target
-        CMakeFiles/consumer_core.dir/main_core.cpp.o CMakeFiles/consumer_io.dir/main_io.cpp.o)
+    set(objects CMakeFiles/consumer_core.dir/main_core.cpp.o)
+    if(MODE STREQUAL "subdirectory")
+      list(APPEND objects CMakeFiles/consumer_io.dir/main_io.cpp.o)
+    endif()
+    run("compiling the consumer's sources (${MODE})" ${CMAKE_COMMAND} --build ${work} -j ${JOBS} --target ${objects})
     return()
   endif()
   # Other generators cannot build one object: build and run the core consumer (compiles the library).

@@ -20,6 +20,11 @@ class SubgoalSharedMap : public ::testing::TestWithParam<ref::SharedMap> {};
 TEST_P(SubgoalSharedMap, EveryScenarioIsExactlyOptimal) {
     GAMEPLAN_REQUIRE_BENCHMARK_DATA();
     const ref::SharedMap& m = GetParam();
+    // Building the graph for random512-10 (about 24,000 subgoals joined by a contraction hierarchy) takes
+    // a minute of CPU, far more than its queries: the sampled run (scripts/test, stride > 1) leaves that
+    // map to the full sweep (GAMEPLAN_SCENARIO_STRIDE=1), which checks it with every other map.
+    if (gameplan::test::scenario_stride() > 1 && std::string(m.name) == "random512-10-0")
+        GTEST_SKIP() << m.name << ": its graph build alone takes about a minute; GAMEPLAN_SCENARIO_STRIDE=1 checks it";
     const auto root = gameplan::test::benchmark_dir() / "movingai";
     const ref::Grid g = ref::read_map(root / m.map);
     ASSERT_GT(g.width, 0) << m.map;
