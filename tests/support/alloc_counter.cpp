@@ -44,3 +44,15 @@ void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
 void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
 void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+// The remaining replaceable forms, so that no program needs a sanitizer runtime's own operator new or
+// delete (clang links those statically: one of them pulled in beside these would be a duplicate).
+void* operator new(std::size_t size, std::align_val_t align, const std::nothrow_t&) noexcept {
+    try { return counted_alloc(size, static_cast<std::size_t>(align)); } catch (...) { return nullptr; }
+}
+void* operator new[](std::size_t size, std::align_val_t align, const std::nothrow_t&) noexcept {
+    try { return counted_alloc(size, static_cast<std::size_t>(align)); } catch (...) { return nullptr; }
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
