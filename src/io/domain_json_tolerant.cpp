@@ -6,6 +6,7 @@
 
 #include "domain_tolerant.hpp"
 #include "json_locator.hpp"
+#include "json_values.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -20,7 +21,10 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-class TolerantJson {
+// The value checks and messages are the strict loaders' (JsonValueReader); `fail` records the error
+// and skips the item instead of ending the load.
+class TolerantJson : JsonValueReader<TolerantJson> {
+    friend class JsonValueReader<TolerantJson>;
     // Thrown after an error is recorded, to skip the rest of the item being read.
     struct Skip {};
 
@@ -242,6 +246,10 @@ private:
         error(path, message);
         throw Skip{};
     }
+    // JsonValueReader's checks are const; the reader itself is never const, so this records the error too.
+    [[noreturn]] void fail(const JsonPath& path, const std::string& message) const {
+        const_cast<TolerantJson*>(this)->fail(path, message);
+    }
     // Runs `fn`; false if it failed (its error recorded).
     template <class Fn>
     bool attempt(Fn&& fn) {
@@ -250,17 +258,6 @@ private:
             return true;
         } catch (const Skip&) {
             return false;
-        }
-    }
-
-    static const char* type_name(const Json& j) {
-        switch (j.type()) {
-            case Json::value_t::null: return "null";
-            case Json::value_t::object: return "an object";
-            case Json::value_t::array: return "an array";
-            case Json::value_t::string: return "a string";
-            case Json::value_t::boolean: return "a boolean";
-            default: return "a number";
         }
     }
 
@@ -307,15 +304,6 @@ private:
 
     // ---- variables: the rules of domain_json.cpp, each error recorded and its item skipped ----------
 
-    std::int32_t int32_at(const Json& j, const JsonPath& path, const char* what) {
-        if (!j.is_number()) fail(path, std::string("must be ") + what + " (found " + type_name(j) + ")");
-        if (!j.is_number_integer()) fail(path, std::string("must be ") + what + " (found a non-integer number)");
-        if (j.is_number_unsigned() && j.get<std::uint64_t>() > static_cast<std::uint64_t>(INT32_MAX))
-            fail(path, std::string("must be ") + what + " (out of the 32-bit range)");
-        const std::int64_t v = j.get<std::int64_t>();
-        if (v < INT32_MIN || v > INT32_MAX) fail(path, std::string("must be ") + what + " (out of the 32-bit range)");
-        return static_cast<std::int32_t>(v);
-    }
 
     void read_variables(const Json& vars, const JsonPath& p) {
         if (!vars.is_object()) {
@@ -395,20 +383,8 @@ private:
     }
 
     goap::Comparison comparison(const VarInfo& v, const std::string& name, const Json& j, const JsonPath& path) {
-        if (j.is_boolean()) fail(path, "'" + printable(name) + "' is a variable: expected [\"op\", value] (found a boolean)");
-        if (!j.is_array()) return goap::Comparison{v.id, goap::CompareOp::Eq, var_value(v, name, j, path)};
-        if (j.size() != 2 || !j[0].is_string()) fail(path, "must be [\"op\", value] with op one of ==, !=, <, <=, >, >=");
-        static const std::pair<std::string_view, goap::CompareOp> ops[] = {
-            {"==", goap::CompareOp::Eq}, {"!=", goap::CompareOp::Ne}, {"<", goap::CompareOp::Lt},
-            {"<=", goap::CompareOp::Le}, {">", goap::CompareOp::Gt},  {">=", goap::CompareOp::Ge}};
-        const std::string& op = j[0].get_ref<const std::string&>();
-        const auto* it = std::find_if(std::begin(ops), std::end(ops), [&](const auto& o) { return o.first == op; });
-        if (it == std::end(ops))
-            fail(path / 0, "unknown comparison '" + printable(op) + "' (expected ==, !=, <, <=, >, >=" +
-                               (op == "=" || op == "+" || op == "-" ? "; '=', '+' and '-' are effects" : "") + ")");
-        if (v.is_enum && it->second != goap::CompareOp::Eq && it->second != goap::CompareOp::Ne)
-            fail(path / 0, "'" + printable(name) + "' is an enumerated variable: only == and != compare it");
-        return goap::Comparison{v.id, it->second, var_value(v, name, j[1], path / 1)};
+        return comparison_of(v.id, name, v.is_enum, j, path, "; '=', '+' and '-' are effects",
+                             [&](const Json& x, const JsonPath& at) { return var_value(v, name, x, at); });
     }
 
     goap::NumericEffect numeric_effect(const VarInfo& v, const std::string& name, const Json& j, const JsonPath& path) {
