@@ -425,11 +425,14 @@ private:
         return true;
     }
 
-    // A condition (effect = false) or effects object; every key is checked, all errors recorded.
-    bool parts(const Json& j, const JsonPath& path, Parts& out, bool effect) {
+    // An object of atoms -> true/false and variables -> what `read_variable(var, key, value, path)` reads
+    // (described by `variables_to` in the message for a non-object); every key is checked, all errors
+    // recorded.
+    template <class ReadVariable>
+    bool object_parts(const Json& j, const JsonPath& path, Parts& out, const char* variables_to, ReadVariable read_variable) {
         if (!j.is_object()) {
-            error(path, m_vars.empty() ? "must be an object mapping atom names to true/false"
-                                       : "must be an object mapping atom names to true/false and variables to [\"op\", value]");
+            error(path, m_vars.empty() ? std::string("must be an object mapping atom names to true/false")
+                                       : std::string("must be an object mapping atom names to true/false and variables to ") + variables_to);
             return false;
         }
         bool ok = true;
@@ -437,10 +440,7 @@ private:
             const std::string& key = item.key();
             const Json& value = item.value();
             if (const VarInfo* v = variable(key)) {
-                ok &= attempt([&] {
-                    if (effect) out.effects.push_back(numeric_effect(*v, key, value, path / key));
-                    else out.comparisons.push_back(comparison(*v, key, value, path / key));
-                });
+                ok &= attempt([&] { read_variable(*v, key, value, path / key); });
                 continue;
             }
             ok &= atom_part(key, value, path / key, out);
@@ -448,28 +448,21 @@ private:
         return ok;
     }
 
+    // A condition (effect = false) or effects object.
+    bool parts(const Json& j, const JsonPath& path, Parts& out, bool effect) {
+        return object_parts(j, path, out, "[\"op\", value]", [&](const VarInfo& v, const std::string& key, const Json& value, const JsonPath& at) {
+            if (effect) out.effects.push_back(numeric_effect(v, key, value, at));
+            else out.comparisons.push_back(comparison(v, key, value, at));
+        });
+    }
+
     // "start": atoms -> bool, variables -> a value (kept as `==` comparisons).
     bool start_parts(const Json& j, const JsonPath& path, Parts& out) {
-        if (!j.is_object()) {
-            error(path, m_vars.empty() ? "must be an object mapping atom names to true/false"
-                                       : "must be an object mapping atom names to true/false and variables to values");
-            return false;
-        }
-        bool ok = true;
-        for (const auto& item : j.items()) {  // not a structured binding: lambdas capture key and value
-            const std::string& key = item.key();
-            const Json& value = item.value();
-            if (const VarInfo* v = variable(key)) {
-                ok &= attempt([&] {
-                    if (value.is_array()) fail(path / key, "a start value is a plain value, not [\"op\", value]");
-                    if (value.is_boolean()) fail(path / key, "'" + printable(key) + "' is a variable: expected a value (found a boolean)");
-                    out.comparisons.push_back(goap::Comparison{v->id, goap::CompareOp::Eq, var_value(*v, key, value, path / key)});
-                });
-                continue;
-            }
-            ok &= atom_part(key, value, path / key, out);
-        }
-        return ok;
+        return object_parts(j, path, out, "values", [&](const VarInfo& v, const std::string& key, const Json& value, const JsonPath& at) {
+            if (value.is_array()) fail(at, "a start value is a plain value, not [\"op\", value]");
+            if (value.is_boolean()) fail(at, "'" + printable(key) + "' is a variable: expected a value (found a boolean)");
+            out.comparisons.push_back(goap::Comparison{v.id, goap::CompareOp::Eq, var_value(v, key, value, at)});
+        });
     }
 
     goap::RetryPolicy retry_policy(const Json& j, const JsonPath& path) {
