@@ -265,6 +265,32 @@ Json movement_json(const path::MovementState& m) {
                               s.longest_still});
     j["seen_version"] = m.seen_version;
     j["queue"] = queue_json(m.queue);
+    if (!m.crowd.units.empty() || !m.crowd.free_ids.empty() || m.crowd.stats.ticks != 0) {
+        Json crowd;
+        Json cu = Json::array();
+        for (const auto& u : m.crowd.units) {
+            if (!u.alive) {
+                cu.push_back(nullptr);
+                continue;
+            }
+            Json o;
+            o["cell"] = point(u.cell);
+            o["prev"] = point(u.prev);
+            o["goal"] = u.has_goal ? point(u.goal) : Json(nullptr);
+            o["held"] = u.held;
+            o["move"] = static_cast<unsigned>(u.move);
+            o["stuck"] = u.stuck;
+            o["age"] = u.age;
+            o["best"] = u.best;
+            o["off_route"] = u.off_route;
+            cu.push_back(std::move(o));
+        }
+        crowd["units"] = std::move(cu);
+        crowd["free_ids"] = m.crowd.free_ids;
+        const path::CrowdStepperStats& cs = m.crowd.stats;
+        crowd["stats"] = Json::array({cs.ticks, cs.advanced, cs.pushed, cs.waited});
+        j["crowd"] = std::move(crowd);
+    }
     return j;
 }
 
@@ -617,7 +643,7 @@ public:
     }
 
     path::MovementState movement(const Json& j, const JsonPath& path) const {
-        object(j, path, {"units", "free_units", "stats", "seen_version", "queue"});
+        object(j, path, {"units", "free_units", "stats", "seen_version", "queue", "crowd"});
         path::MovementState m;
         m.units = vec<path::MovementState::Unit>(member(j, path, "units"), path / "units", [&](const Json& o, const JsonPath& p) {
             path::MovementState::Unit u;
@@ -657,7 +683,37 @@ public:
         for (std::size_t i = 0; i < 15; ++i) *fields[i] = u64(st[i], path / "stats" / i);
         m.seen_version = u64(member(j, path, "seen_version"), path / "seen_version");
         m.queue = queue(member(j, path, "queue"), path / "queue");
+        if (const auto c = j.find("crowd"); c != j.end()) m.crowd = crowd(*c, path / "crowd");
         return m;
+    }
+
+    path::CrowdStepperState crowd(const Json& j, const JsonPath& path) const {
+        object(j, path, {"units", "free_ids", "stats"});
+        path::CrowdStepperState c;
+        c.units = vec<path::CrowdStepperState::Unit>(member(j, path, "units"), path / "units", [&](const Json& o, const JsonPath& p) {
+            path::CrowdStepperState::Unit u;
+            if (o.is_null()) return u;
+            object(o, p, {"cell", "prev", "goal", "held", "move", "stuck", "age", "best", "off_route"});
+            u.alive = true;
+            u.cell = point(member(o, p, "cell"), p / "cell");
+            u.prev = point(member(o, p, "prev"), p / "prev");
+            const Json& g = member(o, p, "goal");
+            u.has_goal = !g.is_null();
+            if (u.has_goal) u.goal = point(g, p / "goal");
+            u.held = boolean(member(o, p, "held"), p / "held");
+            u.move = enumeration(member(o, p, "move"), p / "move", path::CrowdMove::Waited);
+            u.stuck = u32(member(o, p, "stuck"), p / "stuck");
+            u.age = u32(member(o, p, "age"), p / "age");
+            u.best = u32(member(o, p, "best"), p / "best");
+            u.off_route = u32(member(o, p, "off_route"), p / "off_route");
+            return u;
+        });
+        c.free_ids = vec<std::uint32_t>(member(j, path, "free_ids"), path / "free_ids", [&](const Json& v, const JsonPath& p) { return u32(v, p); });
+        const Json& st = array(member(j, path, "stats"), path / "stats");
+        if (st.size() != 4) fail(path / "stats", "expected 4 counters");
+        std::uint64_t* const fields[] = {&c.stats.ticks, &c.stats.advanced, &c.stats.pushed, &c.stats.waited};
+        for (std::size_t i = 0; i < 4; ++i) *fields[i] = u64(st[i], path / "stats" / i);
+        return c;
     }
 
     SaveTable table(const Json& j, const JsonPath& path) const {

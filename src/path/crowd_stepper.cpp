@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string>
 
 namespace gameplan::path {
 
@@ -51,6 +52,97 @@ CrowdAgentId CrowdStepper::add(GridPoint cell) {
     m_occ_now[node] = id;
     ++m_count;
     return id;
+}
+
+CrowdAgentId CrowdStepper::at(GridPoint cell) const noexcept {
+    if (m_map == nullptr || !m_map->contains(cell)) return kNoCrowdAgent;
+    const std::uint32_t id = m_occ_now[m_map->index(cell)];
+    return id == kNone ? kNoCrowdAgent : id;
+}
+
+void CrowdStepper::save_state(CrowdStepperState& out) const {
+    out = CrowdStepperState{};
+    out.units.reserve(m_units.size());
+    for (const Unit& u : m_units) {
+        CrowdStepperState::Unit s;
+        s.alive = u.alive;
+        if (u.alive) {
+            s.cell = m_map->point(u.node);
+            s.prev = m_map->point(u.prev);
+            s.has_goal = u.has_goal;
+            if (u.has_goal && u.goal != kNone) s.goal = m_map->point(u.goal);
+            s.held = u.held;
+            s.move = u.move;
+            s.stuck = u.stuck;
+            s.age = u.age;
+            s.best = u.best;
+            s.off_route = u.off_route;
+        }
+        out.units.push_back(s);
+    }
+    out.free_ids = m_free_ids;
+    out.stats = m_stats;
+}
+
+RestoreResult CrowdStepper::restore_state(const CrowdStepperState& state) {
+    if (m_map == nullptr) return RestoreError{"", "the crowd stepper has no map (call reset first)"};
+    const auto clear = [&] {
+        for (const Unit& u : m_units)
+            if (u.alive && m_occ_now[u.node] != kNone) m_occ_now[u.node] = kNone;
+        m_units.clear();
+        m_free_ids.clear();
+        m_order.clear();
+        m_count = 0;
+        m_stats = CrowdStepperStats{};
+    };
+    const auto fail = [&](std::string field, std::string message) -> RestoreResult {
+        clear();
+        return RestoreError{std::move(field), std::move(message)};
+    };
+    clear();
+    if (state.units.size() > kMaxCrowdAgents)
+        return fail("units", "more than " + std::to_string(kMaxCrowdAgents) + " unit ids");
+    m_units.resize(state.units.size());
+    m_free_ids.reserve(m_units.capacity());
+    m_order.reserve(m_units.capacity());
+    for (std::size_t i = 0; i < state.units.size(); ++i) {
+        const CrowdStepperState::Unit& s = state.units[i];
+        const std::string at_field = "units[" + std::to_string(i) + "]";
+        if (!s.alive) continue;
+        if (!m_map->contains(s.cell)) return fail(at_field + ".cell", "off the map");
+        if (!m_map->contains(s.prev)) return fail(at_field + ".prev", "off the map");
+        if (s.has_goal && !m_map->contains(s.goal)) return fail(at_field + ".goal", "off the map");
+        if (s.move > CrowdMove::Waited) return fail(at_field + ".move", "unknown move");
+        const std::uint32_t node = m_map->index(s.cell);
+        if (m_occ_now[node] != kNone) return fail(at_field + ".cell", "two units stand on one cell");
+        Unit& u = m_units[i];
+        u = Unit{};
+        u.alive = true;
+        u.node = node;
+        u.prev = m_map->index(s.prev);
+        u.has_goal = s.has_goal;
+        u.goal = s.has_goal ? m_map->index(s.goal) : kNone;
+        u.held = s.held;
+        u.move = s.move;
+        u.stuck = s.stuck;
+        u.age = s.age;
+        u.best = s.best;
+        u.off_route = s.off_route;
+        m_occ_now[node] = static_cast<std::uint32_t>(i);
+        ++m_count;
+    }
+    std::vector<std::uint8_t> listed(m_units.size(), 0);
+    for (std::size_t k = 0; k < state.free_ids.size(); ++k) {
+        const std::uint32_t id = state.free_ids[k];
+        if (id >= m_units.size() || m_units[id].alive || listed[id] != 0)
+            return fail("free_ids[" + std::to_string(k) + "]", "not a free unit id (or listed twice)");
+        listed[id] = 1;
+    }
+    if (state.free_ids.size() != m_units.size() - m_count)
+        return fail("free_ids", "every id without a unit must be listed once");
+    m_free_ids.assign(state.free_ids.begin(), state.free_ids.end());
+    m_stats = state.stats;
+    return std::nullopt;
 }
 
 bool CrowdStepper::remove(CrowdAgentId id) noexcept {

@@ -625,6 +625,7 @@ void MovementSystem::save_state(MovementState& out) const {
     out.stats = m_stats;
     out.seen_version = im.seen_version;
     im.queue.save_state(out.queue);
+    if (m_options.resolver == StepResolver::Crowd) im.crowd.save_state(out.crowd);
 }
 
 RestoreResult MovementSystem::restore_state(const MovementState& state) {
@@ -648,8 +649,6 @@ RestoreResult MovementSystem::restore_state(const MovementState& state) {
         (void)im.queue.restore_state(empty);
         return RestoreError{std::move(field), std::move(message)};
     };
-    if (m_options.resolver == StepResolver::Crowd)
-        return RestoreError{"", "a movement system with StepResolver::Crowd cannot be restored (its stepper's state is not saved)"};
     clear();
     if (RestoreResult r = im.queue.restore_state(state.queue, QueueBindings{nullptr, nullptr, &m_claims, nullptr, nullptr, m_options.layers})) {
         r->field = r->field.empty() ? "queue" : "queue." + r->field;
@@ -694,11 +693,29 @@ RestoreResult MovementSystem::restore_state(const MovementState& state) {
         im.occ[map.index(u.pos)] = static_cast<std::uint32_t>(i) + 1;
         ++m_live;
     }
-    // The crowd stepper knows the live units (Builtin resolver: only for add/remove bookkeeping).
-    for (Impl::Unit& u : im.units) {
-        if (!u.live) continue;
-        u.crowd = im.crowd.add(u.pos);
-        if (u.crowd == kNoCrowdAgent) return fail("units", "a unit's cell is refused by the crowd stepper");
+    if (m_options.resolver == StepResolver::Crowd) {
+        // The crowd stepper resolves the steps: its units' priorities and progress come from the save,
+        // and each live unit is the stepper's unit on its cell.
+        if (RestoreResult r = im.crowd.restore_state(state.crowd)) {
+            r->field = r->field.empty() ? "crowd" : "crowd." + r->field;
+            return fail(std::move(r->field), std::move(r->message));
+        }
+        if (im.crowd.size() != m_live)
+            return fail("crowd.units", "the crowd stepper's units are not the live units (saved with StepResolver::Builtin?)");
+        for (std::size_t i = 0; i < im.units.size(); ++i) {
+            Impl::Unit& u = im.units[i];
+            if (!u.live) continue;
+            u.crowd = im.crowd.at(u.pos);
+            if (u.crowd == kNoCrowdAgent)
+                return fail("units[" + std::to_string(i) + "].pos", "no unit of the crowd stepper stands on this cell");
+        }
+    } else {
+        // The crowd stepper knows the live units (Builtin resolver: only for add/remove bookkeeping).
+        for (Impl::Unit& u : im.units) {
+            if (!u.live) continue;
+            u.crowd = im.crowd.add(u.pos);
+            if (u.crowd == kNoCrowdAgent) return fail("units", "a unit's cell is refused by the crowd stepper");
+        }
     }
     {
         std::vector<std::uint8_t> seen(im.units.size(), 0);

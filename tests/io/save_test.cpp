@@ -167,6 +167,110 @@ TEST(SaveMovement, RoundTripMatchesTheUninterruptedSystem) {
     EXPECT_EQ(second.ms->stats().steps, straight.ms->stats().steps);
 }
 
+// The crowd stepper as resolver: its units' priorities (age), progress (stuck, best) and last moves are
+// part of the save. Many units on a small map with few free cells, so that priorities decide who waits.
+TEST(SaveMovement, CrowdResolverRoundTripMatchesTheUninterruptedSystemAtEverySaveTick) {
+    path::MovementOptions mo;
+    mo.resolver = path::StepResolver::Crowd;
+    mo.path_budget = 200;
+    mo.lanes = 2;
+    mo.give_up_ticks = 60;
+    const auto make = [&](Walkers& w) {
+        w.ms = std::make_unique<path::MovementSystem>(w.map, mo);
+        for (int i = 0; i < 90; ++i) (void)w.ms->add_unit(random_free(w.map, 777 + std::uint64_t(i)));
+        (void)w.ms->remove_unit(5);
+        (void)w.ms->remove_unit(17);
+    };
+    constexpr std::uint64_t kEnd = 140;
+    Walkers straight{random_map(30, 20, 7, 25), nullptr, {}};
+    make(straight);
+    ASSERT_GT(straight.ms->unit_count(), 60u);
+    for (std::uint64_t t = 0; t < kEnd; ++t) straight.tick(t);
+    ASSERT_GT(straight.ms->stats().waits, 0u) << "the test needs units waiting for each other";
+    for (const std::uint64_t save_at : {1u, 23u, 58u, 101u}) {
+        for (const bool through_file : {false, true}) {
+            SCOPED_TRACE("save at tick " + std::to_string(save_at) + (through_file ? ", through the file" : ", in memory"));
+            Walkers first{random_map(30, 20, 7, 25), nullptr, {}};
+            make(first);
+            for (std::uint64_t t = 0; t < save_at; ++t) first.tick(t);
+            path::MovementState state;
+            first.ms->save_state(state);
+            ASSERT_EQ(state.crowd.units.size(), state.units.size());
+            Walkers second{first.map, nullptr, {}};
+            second.ms = std::make_unique<path::MovementSystem>(second.map, mo);
+            if (through_file) {
+                io::SaveFile save;
+                save.maps.push_back(first.map);
+                save.movement.push_back(state);
+                const io::SaveFile loaded = io::parse_save(io::write_save(save), "crowd.save");
+                second.map = loaded.maps[0];
+                second.ms = std::make_unique<path::MovementSystem>(second.map, mo);
+                io::restore(*second.ms, loaded, 0);
+            } else {
+                ASSERT_FALSE(second.ms->restore_state(state).has_value());
+            }
+            second.log << first.log.str();
+            for (std::uint64_t t = save_at; t < kEnd; ++t) second.tick(t);
+            EXPECT_EQ(second.log.str(), straight.log.str());
+            EXPECT_EQ(second.ms->stats().waits, straight.ms->stats().waits);
+            EXPECT_EQ(second.ms->stats().steps, straight.ms->stats().steps);
+        }
+    }
+}
+
+TEST(SaveMovement, CrowdStateThatDoesNotFitIsRefusedNamingTheField) {
+    path::MovementOptions crowd_options;
+    crowd_options.resolver = path::StepResolver::Crowd;
+    path::GridMap map = random_map(20, 12, 3, 10);
+    path::MovementSystem ms(map, crowd_options);
+    for (int i = 0; i < 6; ++i) (void)ms.add_unit(random_free(map, 50 + std::uint64_t(i)));
+    for (int t = 0; t < 3; ++t) ms.update();
+    path::MovementState good;
+    ms.save_state(good);
+    ASSERT_EQ(good.crowd.units.size(), 6u);
+
+    const auto refused = [&](const path::MovementState& s) {
+        path::MovementSystem other(map, crowd_options);
+        const RestoreResult r = other.restore_state(s);
+        EXPECT_EQ(other.unit_count(), 0u);  // a refused restore leaves no units
+        return r.has_value() ? r->field : std::string("(restored)");
+    };
+    path::MovementState two_on_one = good;
+    two_on_one.crowd.units[1].cell = two_on_one.crowd.units[0].cell;
+    EXPECT_EQ(refused(two_on_one), "crowd.units[1].cell");
+    path::MovementState off_map = good;
+    off_map.crowd.units[2].goal = GridPoint{99, 3};
+    off_map.crowd.units[2].has_goal = true;
+    EXPECT_EQ(refused(off_map), "crowd.units[2].goal");
+    path::MovementState bad_free = good;
+    bad_free.crowd.free_ids.push_back(0);
+    EXPECT_EQ(refused(bad_free), "crowd.free_ids[0]");
+    path::MovementState builtin_save = good;
+    builtin_save.crowd = {};  // what a system with the built-in resolver saves
+    EXPECT_EQ(refused(builtin_save), "crowd.units");
+    path::MovementState moved_away = good;  // a crowd unit that is not where the movement unit stands
+    for (GridPoint p{0, 0}; p.y < map.height(); ++p.y)
+        for (p.x = 0; p.x < map.width(); ++p.x)
+            if (map.passable(p) && ms.occupant(p) == path::kNoUnit && moved_away.crowd.units[3].cell == good.crowd.units[3].cell)
+                moved_away.crowd.units[3].cell = p;
+    EXPECT_EQ(refused(moved_away), "units[3].pos");
+
+    // Through a file: the error names file, line, column and field.
+    io::SaveFile save;
+    save.maps.push_back(map);
+    save.movement.push_back(two_on_one);
+    const io::SaveFile loaded = io::parse_save(io::write_save(save), "crowd.save");
+    path::MovementSystem target(map, crowd_options);
+    try {
+        io::restore(target, loaded, 0);
+        FAIL() << "restored a save with two units on one cell";
+    } catch (const io::LoadError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("crowd.save:"), std::string::npos) << what;
+        EXPECT_NE(what.find("movement[0].crowd.units[1].cell"), std::string::npos) << what;
+    }
+}
+
 // ---- the agent runtime -----------------------------------------------------------------------------
 
 constexpr const char* kDomain = R"({

@@ -81,6 +81,7 @@
 
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/grid_rules.hpp>
+#include <gameplan/restore.hpp>
 #include <gameplan/search/search_context.hpp>
 #include <gameplan/status.hpp>
 
@@ -214,6 +215,26 @@ struct CrowdStepperStats {
     std::uint64_t waited = 0;    ///< unit-ticks with CrowdMove::Waited
 };
 
+/// A crowd stepper's running state (`CrowdStepper::save_state`), for saving a game: every unit (cell,
+/// previous cell, goal, priority and progress counters, last move, hold flag), the free ids in the order
+/// they will be reused, and the counters. Routes are views of the caller's cells and are not saved:
+/// after `restore_state`, give every unit that had a goal its route again with `set_goal` (a movement
+/// layer does that before every tick; the same goal keeps the unit's priority).
+struct CrowdStepperState {
+    struct Unit {
+        bool alive = false;
+        GridPoint cell{-1, -1}, prev{-1, -1};
+        bool has_goal = false;
+        GridPoint goal{-1, -1};  ///< meaningful when has_goal
+        bool held = false;
+        CrowdMove move = CrowdMove::Stayed;
+        std::uint32_t stuck = 0, age = 0, best = UINT32_MAX, off_route = 0;
+    };
+    std::vector<Unit> units;               ///< by id
+    std::vector<std::uint32_t> free_ids;   ///< free ids, the next to be reused last
+    CrowdStepperStats stats;
+};
+
 /// Lifelong, per-tick collision-free stepping of many units (PIBT with priority inheritance).
 ///
 /// How a movement layer uses it:
@@ -325,6 +346,17 @@ public:
     [[nodiscard]] std::size_t id_bound() const noexcept { return m_units.size(); }
     /// Counters since reset().
     [[nodiscard]] const CrowdStepperStats& stats() const noexcept { return m_stats; }
+    /// The unit standing on `cell`, or kNoCrowdAgent (also off the map). O(1).
+    [[nodiscard]] CrowdAgentId at(GridPoint cell) const noexcept;
+
+    /// Copies the stepper's state into `out` (for a saved game). O(units).
+    void save_state(CrowdStepperState& out) const;
+    /// Replaces every unit by a saved state; the stepper must have been `reset` on the saved map with
+    /// the saved movement rule. Checks the state (at most kMaxCrowdAgents ids, cells and goals on the
+    /// map, no two units on one cell, the free ids exactly the ids of no unit, each once) and refuses
+    /// it naming the field (`units[4].cell`, `free_ids`); on error the stepper is left without units.
+    /// Routes are not part of the state: see CrowdStepperState. May allocate (the units' table).
+    RestoreResult restore_state(const CrowdStepperState& state);
 
 private:
     static constexpr std::uint32_t kNone = UINT32_MAX;

@@ -50,6 +50,7 @@
 /// Thread-safety: none; one system is driven by one thread (the game loop). Its const members may be read
 /// by other threads while nobody calls a non-const member (e.g. planning workers reading positions).
 
+#include <gameplan/path/crowd.hpp>
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/grid_rules.hpp>
 #include <gameplan/path/penalty_layer.hpp>
@@ -186,6 +187,9 @@ struct MovementState {
     MovementStats stats;
     std::uint64_t seen_version = 0;         ///< map version of the last route re-check
     PathRequestQueueState queue;
+    /// The crowd stepper's state (`StepResolver::Crowd`: its units' priorities and progress; each live
+    /// unit is the stepper's unit on its cell). Empty for `StepResolver::Builtin`.
+    CrowdStepperState crowd;
 };
 
 /// Units walking one map. See the file overview.
@@ -262,7 +266,8 @@ public:
     void save_state(MovementState& out) const;
     /// Replaces every unit and the queue by a saved state (the system must have been made on the saved
     /// map with the saved options); updates then continue exactly as the saved system would have.
-    /// Refused for `StepResolver::Crowd` (its stepper keeps state of its own that is not saved) and for
+    /// With `StepResolver::Crowd` the crowd stepper's state is restored too (`MovementState::crowd`:
+    /// a state saved with the other resolver is refused). Refused for
     /// state that does not fit the map (a unit off the map or in a wall, two units on one cell, a route
     /// position past its route, a request the queue does not hold, ...). On error the system is left
     /// without units.
