@@ -96,6 +96,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         path::GridMap map = save.maps[0];
         path::MovementOptions options;
         options.lanes = std::max<std::uint32_t>(1, std::min<std::uint32_t>(save.movement[i].queue.lanes, 8));
+        // A save with the crowd stepper's state is restored into a system that steps with it.
+        if (!save.movement[i].crowd.units.empty()) options.resolver = path::StepResolver::Crowd;
         path::MovementSystem movement(map, options);
         try {
             io::restore(movement, save, i);
