@@ -8,8 +8,9 @@
 /// first tries to link s' straight to s's *parent*: if the segment parent(s) -> s' has line of sight
 /// (`line_of_sight`, smoothing.hpp: every cell the segment passes through is passable, and where it
 /// passes exactly through a grid corner the two cells touched there satisfy the diagonal rule), s' gets
-/// g = g(parent(s)) + |parent(s) s'| and inherits that parent; otherwise it is linked to s by the grid
-/// step. Paths are therefore chains of straight segments between cell centres.
+/// g = g(parent(s)) + |parent(s) s'| (on a uniform map; see "Costs") and inherits that parent; otherwise
+/// it is linked to s by the grid step. Paths are therefore chains of straight segments between cell
+/// centres.
 ///
 /// Result semantics (`GridPath`): `cells` holds the *waypoints* - the start, every corner where the
 /// path turns, and the goal - not adjacent cells; consecutive waypoints are joined by a segment with
