@@ -468,15 +468,13 @@ py::dict path_file(const std::string& map_file, const std::pair<std::int32_t, st
         expanded = finder.stats().expanded;
     } else {  // theta
         exact = false;
-        if (map.has_terrain_costs())
-            throw py::value_error("algorithm theta: the map has terrain costs (any-angle costs are defined on uniform maps)");
         path::ThetaStar finder;
         finder.reserve(map);
         t_search = std::chrono::steady_clock::now();
         path::ThetaStarOptions t;
         t.movement = options.movement;
         t.diagonal = options.diagonal;
-        status = finder.find_path(map, from, to, result, t);
+        status = finder.find_path(map, from, to, t, result);
         expanded = finder.stats().expanded;
     }
     const double micros = elapsed_micros(t_search);

@@ -1,5 +1,7 @@
 #include <gameplan/path/smoothing.hpp>
 
+#include "sight_walk.hpp"
+
 #include <algorithm>
 #include <vector>
 #include <cmath>
@@ -341,55 +343,22 @@ void smooth_path(const GridMap& map, GridPath& path, const SmoothingOptions& opt
     smooth(map, path, options, &query);
 }
 
-namespace {
-template <class Open>
-bool sight(const GridMap& map, GridPoint a, GridPoint b, Movement movement, DiagonalRule rule, Open&& open) noexcept {
-    const auto stride = static_cast<std::int64_t>(map.stride());
-    const auto index = [&](std::int32_t x, std::int32_t y) { return static_cast<std::size_t>((y + 1) * stride + (x + 1)); };
-    DiagonalRule corner = effective_diagonal(movement, rule);
-    if (corner == DiagonalRule::Never) corner = DiagonalRule::NoCornerCutting;
-    const std::int32_t dx = b.x - a.x, dy = b.y - a.y;
-    const std::int32_t sx = dx < 0 ? -1 : 1, sy = dy < 0 ? -1 : 1;
-    const std::int64_t adx = std::abs(dx), ady = std::abs(dy);
-    std::int32_t x = a.x, y = a.y;
-    if (!open(index(x, y))) return false;
-    std::int64_t ix = 0, iy = 0;
-    while (ix < adx || iy < ady) {
-        // The segment crosses the vertical grid line after ix column steps at t = (ix + 1/2) / adx and
-        // the horizontal one after iy row steps at t = (iy + 1/2) / ady; compare without division.
-        const std::int64_t cross_x = (2 * ix + 1) * ady, cross_y = (2 * iy + 1) * adx;
-        if (iy == ady || (ix < adx && cross_x < cross_y)) {
-            x += sx;
-            ++ix;
-        } else if (ix == adx || cross_y < cross_x) {
-            y += sy;
-            ++iy;
-        } else {  // through a grid vertex: the two cells touched there must satisfy the diagonal rule
-            if (!diagonal_allowed(corner, open(index(x + sx, y)), open(index(x, y + sy)))) return false;
-            x += sx;
-            y += sy;
-            ++ix;
-            ++iy;
-        }
-        if (!open(index(x, y))) return false;
-    }
-    return true;
-}
-}  // namespace
-
 bool line_of_sight(const GridMap& map, GridPoint a, GridPoint b, Movement movement, DiagonalRule rule) noexcept {
     const std::uint8_t* pass = map.passable_data().data();
-    return sight(map, a, b, movement, rule, [&](std::size_t n) { return pass[n] != 0; });
+    const auto open = [&](std::size_t n) { return pass[n] != 0; };
+    return detail::sight_walk(map, a, b, movement, rule, open, open);
 }
 
 bool line_of_sight(const GridMap& map, GridPoint a, GridPoint b, const GridSearchOptions& options) noexcept {
     const std::uint8_t* pass = map.passable_data().data();
     const AreaFilter* filter = options.filter;
-    if (filter == nullptr) return sight(map, a, b, options.movement, options.diagonal, [&](std::size_t n) { return pass[n] != 0; });
+    if (filter == nullptr) {
+        const auto open = [&](std::size_t n) { return pass[n] != 0; };
+        return detail::sight_walk(map, a, b, options.movement, options.diagonal, open, open);
+    }
     const std::uint8_t* area = options.areas != nullptr ? options.areas->data().data() : nullptr;
-    return sight(map, a, b, options.movement, options.diagonal, [&](std::size_t n) {
-        return pass[n] != 0 && !filter->forbidden(area != nullptr ? area[n] : 0u);
-    });
+    const auto open = [&](std::size_t n) { return pass[n] != 0 && !filter->forbidden(area != nullptr ? area[n] : 0u); };
+    return detail::sight_walk(map, a, b, options.movement, options.diagonal, open, open);
 }
 
 double euclidean_distance(GridPoint a, GridPoint b) noexcept {

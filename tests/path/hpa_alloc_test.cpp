@@ -1,7 +1,10 @@
 // Proves "no heap allocation per query after warm-up" for HPA* queries (with and without smoothing and
-// distance tables), smoothing, any-angle smoothing and Theta*, with the counting operator new.
+// distance tables), smoothing, any-angle smoothing and Theta* (also under per-query costs, sliced), with the
+// counting operator new.
+#include <gameplan/path/area_filter.hpp>
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/hpa.hpp>
+#include <gameplan/path/penalty_layer.hpp>
 #include <gameplan/path/smoothing.hpp>
 #include <gameplan/path/theta_star.hpp>
 
@@ -134,6 +137,48 @@ TEST(HpaAlloc, SmoothingAndThetaStarAllocateNothing) {
     }
     EXPECT_EQ(scope.count(), 0u);
     EXPECT_GT(found, 40u);
+}
+
+TEST(HpaAlloc, ThetaStarWithCostsAllocatesNothingAfterWarmUp) {
+    // Terrain, areas at different multipliers (one forbidden) and two weighted layers; find_path and the
+    // sliced form.
+    std::mt19937 rng(16);
+    const GridMap map = random_map(rng, 100, 80, 0.12, true);
+    const std::vector<GridPoint> cells = passable_cells(rng, map, 50);
+    AreaMap areas(map);
+    PenaltyLayer danger(map), crowd(map);
+    for (int y = 0; y < map.height(); ++y)
+        for (int x = 0; x < map.width(); ++x) {
+            (void)areas.set({x, y}, static_cast<std::uint32_t>((x / 10 + y / 10) % 3));
+            if ((x * 7 + y * 3) % 11 == 0) (void)danger.set({x, y}, 1.5f);
+            if ((x + 2 * y) % 13 == 0) (void)crowd.set({x, y}, 0.5f);
+        }
+    AreaFilter filter;
+    (void)filter.set_multiplier(1, 2.0);
+    (void)filter.set_multiplier(2, 0.5);
+    const CostLayer layers[] = {{&danger, 1.0}, {&crowd, 2.0}};
+    ThetaStarOptions options;
+    options.areas = &areas;
+    options.filter = &filter;
+    options.layers = layers;
+    ThetaStar theta;
+    GridPath path;
+    const auto run_all = [&] {
+        std::uint64_t found = 0;
+        for (std::size_t i = 0; i + 1 < cells.size(); ++i) {
+            found += theta.find_path(map, cells[i], cells[i + 1], options, path) == Status::Found;
+            if (theta.begin(map, cells[i + 1], cells[i], options) == Status::InProgress)
+                while (theta.step(7) == Status::InProgress) {
+                }
+            found += theta.finish(path) == Status::Found;
+        }
+        return found;
+    };
+    (void)run_all();  // warm-up
+    test::AllocationScope scope;
+    const std::uint64_t found = run_all();
+    EXPECT_EQ(scope.count(), 0u);
+    EXPECT_GT(found, 60u);
 }
 
 TEST(HpaAlloc, CostProfileQueriesAllocateNothingAfterWarmUp) {

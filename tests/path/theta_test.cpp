@@ -69,10 +69,16 @@ TEST(ThetaStar, InvalidAndTrivialQueries) {
     ASSERT_EQ(theta.find_path(map, {0, 0}, {9, 3}, path), Status::Found);
     EXPECT_EQ(path.cells, (std::vector<GridPoint>{{0, 0}, {9, 3}}));
     EXPECT_NEAR(path.cost, std::sqrt(90.0), 1e-12);
-    // Terrain costs are refused.
+    // Terrain costs: a dearer cell the segment only touches at a grid corner (1.5, 0.5) leaves it
+    // straight; one it enters (x = 4, y = 4/3) bends it.
     map.set_cost({1, 1}, 2);
-    EXPECT_EQ(theta.find_path(map, {0, 0}, {9, 3}, path), Status::InvalidQuery);
-    EXPECT_TRUE(path.cells.empty());
+    ASSERT_EQ(theta.find_path(map, {0, 0}, {9, 3}, path), Status::Found);
+    EXPECT_EQ(path.cells, (std::vector<GridPoint>{{0, 0}, {9, 3}}));
+    EXPECT_NEAR(path.cost, std::sqrt(90.0), 1e-12);
+    map.set_cost({4, 1}, 2);
+    ASSERT_EQ(theta.find_path(map, {0, 0}, {9, 3}, path), Status::Found);
+    EXPECT_GT(path.cells.size(), 2u);
+    EXPECT_GT(path.cost, std::sqrt(90.0));
 }
 
 TEST(ThetaStar, NoPathAndBudget) {

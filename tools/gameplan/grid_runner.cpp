@@ -95,26 +95,9 @@ std::shared_ptr<const GridPreparation> prepare_grid(const path::GridMap& map, Gr
             break;
         }
         case GridAlgorithm::Theta: {
-            if (map.has_terrain_costs())
-                throw UsageError("algorithm theta: the map has terrain costs (any-angle costs are defined on uniform maps)");
+            // Terrain, area costs and layers are priced cell by cell (theta_star.hpp, "Costs").
             if (options.weight != 1.0 || options.heuristic != path::Heuristic::Auto)
                 throw UsageError("algorithm theta: --weight and --heuristic apply to astar only");
-            bool layered = options.penalties != nullptr && options.penalty_weight > 0.0;
-            for (const path::CostLayer& layer : options.layers) layered = layered || layer.weight > 0.0;
-            if (layered)
-                throw UsageError("algorithm theta: --layer is not supported (any-angle costs are defined on uniform maps; "
-                                 "use astar with --smooth)");
-            if (options.filter != nullptr) {
-                // Theta* takes forbidden areas and one multiplier shared by every allowed area on the map.
-                const std::uint64_t present = options.areas != nullptr ? options.areas->present() : 1u;
-                const std::uint64_t allowed = present & ~options.filter->forbidden_mask();
-                for (std::uint32_t a = 0; a < path::kMaxAreas; ++a)
-                    if (((allowed >> a) & 1u) != 0 &&
-                        options.filter->multiplier(a) != options.filter->min_allowed_multiplier(present))
-                        throw UsageError("algorithm theta: --area-cost must give every area on the map that is not "
-                                         "avoided the same multiplier (any-angle costs need one price per map; use "
-                                         "astar with --smooth)");
-            }
             return prepared;
         }
     }
@@ -181,7 +164,10 @@ GridRun GridRunner::run(path::GridPoint from, path::GridPoint to, path::GridPath
             t.budget = m_options.budget;
             t.areas = m_options.areas;
             t.filter = m_options.filter;
-            result.status = m_theta.find_path(m_map, from, to, out, t);
+            t.penalties = m_options.penalties;
+            t.penalty_weight = m_options.penalty_weight;
+            t.layers = m_options.layers;
+            result.status = m_theta.find_path(m_map, from, to, t, out);
             result.expanded = m_theta.stats().expanded;
             break;
         }

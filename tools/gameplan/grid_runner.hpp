@@ -31,7 +31,7 @@ enum class GridAlgorithm : std::uint8_t {
     Jps,       ///< "jps": online jump point search (optimal)
     JpsPlus,   ///< "jps-plus": preprocessed jump tables (optimal)
     Hpa,       ///< "hpa": two-tier hierarchical search (inexact)
-    Theta,     ///< "theta": Theta*, any-angle paths (waypoints; Euclidean cost, at most the grid optimum)
+    Theta,     ///< "theta": Theta*, any-angle paths (waypoints; segment costs under the query's prices, at most the grid optimum)
     Subgoal,   ///< "subgoal": preprocessed subgoal graph with a contraction hierarchy (optimal)
 };
 /// The --algorithm value that selects the navigation mesh in `path` and `scen` (not a GridAlgorithm:

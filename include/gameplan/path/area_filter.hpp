@@ -27,8 +27,8 @@
 /// `Status::InvalidQuery` (`JpsSupport::NonUniformCosts`) when a query carries areas, a filter, layers
 /// or penalties. HPA* (hpa.hpp) builds its hierarchy for one such profile and repairs the clusters a
 /// layer or area change touches (`HierarchicalMap::update_cells`); queries with another profile are
-/// `InvalidQuery`. Theta* (theta_star.hpp) honours forbidden areas and a multiplier shared by every
-/// allowed area, and refuses others. `smooth_path` has an overload taking a query's costs
+/// `InvalidQuery`. Theta* (theta_star.hpp) honours them too: grid steps priced as here, straight links
+/// only through cells of one price factor and no layer cost. `smooth_path` has an overload taking a query's costs
 /// (smoothing.hpp): shortcuts stay out of forbidden areas and never raise the combined cost.
 ///
 /// Thread-safety: any number of searches may read one AreaMap and one AreaFilter at once while nobody
