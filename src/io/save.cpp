@@ -368,6 +368,16 @@ public:
         for (std::size_t i = 0; i < j.size(); ++i) out.push_back(each(j[i], path / i));
         return out;
     }
+    /// An array of exactly `fields.size()` non-negative counters, read into `fields` in order.
+    void counters(const Json& j, const JsonPath& path, std::initializer_list<std::uint64_t*> fields) const {
+        array(j, path);
+        if (j.size() != fields.size()) fail(path, "expected " + std::to_string(fields.size()) + " counters");
+        std::size_t i = 0;
+        for (std::uint64_t* field : fields) {
+            *field = u64(j[i], path / i);
+            ++i;
+        }
+    }
     path::GridPoint point(const Json& j, const JsonPath& path) const {
         if (!j.is_array() || j.size() != 2) fail(path, "expected a point [x, y]");
         return path::GridPoint{i32(j[0], path / 0), i32(j[1], path / 1)};
@@ -674,13 +684,10 @@ public:
             return u;
         });
         m.free_units = vec<std::uint32_t>(member(j, path, "free_units"), path / "free_units", [&](const Json& v, const JsonPath& p) { return u32(v, p); });
-        const Json& st = array(member(j, path, "stats"), path / "stats");
-        if (st.size() != 15) fail(path / "stats", "expected 15 counters");
-        std::uint64_t* const fields[] = {&m.stats.ticks, &m.stats.steps, &m.stats.waits, &m.stats.detours, &m.stats.pushes,
-                                         &m.stats.path_requests, &m.stats.paths, &m.stats.repaths_map, &m.stats.repaths_goal,
-                                         &m.stats.repaths_off_route, &m.stats.repaths_blocked, &m.stats.arrivals, &m.stats.failures,
-                                         &m.stats.jams, &m.stats.longest_still};
-        for (std::size_t i = 0; i < 15; ++i) *fields[i] = u64(st[i], path / "stats" / i);
+        counters(member(j, path, "stats"), path / "stats",
+                 {&m.stats.ticks, &m.stats.steps, &m.stats.waits, &m.stats.detours, &m.stats.pushes, &m.stats.path_requests,
+                  &m.stats.paths, &m.stats.repaths_map, &m.stats.repaths_goal, &m.stats.repaths_off_route,
+                  &m.stats.repaths_blocked, &m.stats.arrivals, &m.stats.failures, &m.stats.jams, &m.stats.longest_still});
         m.seen_version = u64(member(j, path, "seen_version"), path / "seen_version");
         m.queue = queue(member(j, path, "queue"), path / "queue");
         if (const auto c = j.find("crowd"); c != j.end()) m.crowd = crowd(*c, path / "crowd");
@@ -709,10 +716,7 @@ public:
             return u;
         });
         c.free_ids = vec<std::uint32_t>(member(j, path, "free_ids"), path / "free_ids", [&](const Json& v, const JsonPath& p) { return u32(v, p); });
-        const Json& st = array(member(j, path, "stats"), path / "stats");
-        if (st.size() != 4) fail(path / "stats", "expected 4 counters");
-        std::uint64_t* const fields[] = {&c.stats.ticks, &c.stats.advanced, &c.stats.pushed, &c.stats.waited};
-        for (std::size_t i = 0; i < 4; ++i) *fields[i] = u64(st[i], path / "stats" / i);
+        counters(member(j, path, "stats"), path / "stats", {&c.stats.ticks, &c.stats.advanced, &c.stats.pushed, &c.stats.waited});
         return c;
     }
 
