@@ -14,6 +14,7 @@
 #include <gameplan/path/penalty_layer.hpp>
 #include <gameplan/path/request_queue.hpp>
 #include <gameplan/path/smoothing.hpp>
+#include <reference_rules.hpp>
 #include <gameplan/path/theta_star.hpp>
 
 #include <gtest/gtest.h>
@@ -55,13 +56,7 @@ struct World {
         if (dx == 0 || dy == 0) return true;
         if (movement == Movement::Four) return false;
         const bool a = open(x + dx, y), b = open(x, y + dy);
-        switch (rule) {
-            case DiagonalRule::Never: return false;
-            case DiagonalRule::NoCornerCutting: return a && b;
-            case DiagonalRule::OneObstacle: return a || b;
-            case DiagonalRule::Always: return true;
-        }
-        return false;
+        return test::reference_diagonal_ok(rule, a, b);
     }
     [[nodiscard]] double step(int dx, int dy, int tx, int ty) const {
         const std::size_t i = std::size_t(ty * w + tx);

@@ -10,6 +10,7 @@
 #include <gameplan/path/theta_star.hpp>
 
 #include "hpa_test_support.hpp"
+#include <reference_rules.hpp>
 
 #include <cmath>
 #include <cstdint>
@@ -60,13 +61,7 @@ struct World {
         if (dx == 0 || dy == 0) return true;
         if (movement == Movement::Four) return false;
         const bool a = open(x + dx, y), b = open(x, y + dy);
-        switch (rule) {
-            case DiagonalRule::Never: return false;
-            case DiagonalRule::NoCornerCutting: return a && b;
-            case DiagonalRule::OneObstacle: return a || b;
-            case DiagonalRule::Always: return true;
-        }
-        return false;
+        return test::reference_diagonal_ok(rule, a, b);
     }
     // length x terrain x multiplier of the entered cell + its weighted layers
     [[nodiscard]] double step(int dx, int dy, int tx, int ty) const {
