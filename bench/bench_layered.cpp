@@ -34,12 +34,13 @@ double thread_seconds() {
     return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
-// direction: 0 forward, 1 backward, 2 automatic.
+// direction: 0 forward, 1 backward, 2 automatic (both at once), 3 the defaults (PlanOptions{}: direction
+// and heuristic by size; the heuristic argument is then ignored).
 void BM_Layered(benchmark::State& state) {
     const Size size = kSizes[state.range(0)];
     const int direction = static_cast<int>(state.range(1));
-    const Heuristic heuristic = state.range(2) ? Heuristic::LmCut : Heuristic::HMax;
-    static const char* const names[] = {"forward", "backward", "auto"};
+    const Heuristic heuristic = direction == 3 ? Heuristic::BySize : state.range(2) ? Heuristic::LmCut : Heuristic::HMax;
+    static const char* const names[] = {"forward", "backward", "auto", "default"};
     std::vector<GeneratedTask> tasks;
     for (std::uint64_t seed = 0; seed < kSeeds; ++seed) {
         LayeredTaskOptions o;
@@ -55,13 +56,14 @@ void BM_Layered(benchmark::State& state) {
             const GeneratedTask& t = tasks[seed];
             PlanOptions po;
             po.heuristic = heuristic;
-            po.direction = direction == 0 ? Direction::Forward : Direction::Backward;
+            po.direction = direction == 0 ? Direction::Forward : direction == 3 ? Direction::BySize : Direction::Backward;
             po.deadline = std::chrono::steady_clock::now() +
                           std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(kLimitSeconds));
             po.max_memory_bytes = std::size_t{500} << 20;
             const double c0 = thread_seconds();
             PlanResult r;
             const char* chosen = names[direction];
+            Heuristic p_heuristic = heuristic;
             if (direction == 2) {
                 AutoDirectionPlanner p(t.domain);
                 r = p.plan(t.start, t.goal, po);
@@ -69,13 +71,17 @@ void BM_Layered(benchmark::State& state) {
             } else {
                 Planner p(t.domain);
                 r = p.plan(t.start, t.goal, po);
+                if (direction == 3) {
+                    chosen = p.direction() == Direction::Forward ? "default=fwd" : "default=bwd";
+                    p_heuristic = p.heuristic();
+                }
             }
             const double c = thread_seconds() - c0;
             cpu += c;
             expanded += r.stats.expanded;
             solved += r.status == Status::Found || r.status == Status::NoPath;
             std::fprintf(stderr, "| %ux%u | %s | %s | %llu | %s | %g | %llu | %.3f |\n", size.atoms, size.actions,
-                         std::string(to_string(heuristic)).c_str(), chosen, static_cast<unsigned long long>(seed),
+                         std::string(to_string(direction == 3 ? p_heuristic : heuristic)).c_str(), chosen, static_cast<unsigned long long>(seed),
                          std::string(to_string(r.status)).c_str(), r.status == Status::Found ? r.cost : 0.0,
                          static_cast<unsigned long long>(r.stats.expanded), c);
         }
@@ -88,9 +94,11 @@ void BM_Layered(benchmark::State& state) {
 }
 
 void sizes(benchmark::internal::Benchmark* b) {
-    for (int s = 0; s < 4; ++s)
+    for (int s = 0; s < 4; ++s) {
         for (int h = 0; h < 2; ++h)
             for (int d = 0; d < 3; ++d) b->Args({s, d, h});
+        b->Args({s, 3, 0});
+    }
 }
 
 }  // namespace

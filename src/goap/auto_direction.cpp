@@ -41,7 +41,7 @@ Status AutoDirectionPlanner::begin(const WorldState& start, const Condition& goa
         return m_status = f0;
     }
     m_mode = Mode::Both;
-    m_forward_slice = options.heuristic == Heuristic::HMax ? kBackwardSlice / 4 : kBackwardSlice;
+    m_forward_slice = m_forward.heuristic() == Heuristic::HMax ? kBackwardSlice / 4 : kBackwardSlice;  // BySize resolved
     m_slice_left = kBackwardSlice;  // backward's turn first
     return m_status = Status::InProgress;
 }

@@ -165,8 +165,37 @@ struct detail::PlannerImpl {
     std::vector<std::uint32_t> lm_cut, lm_stack;
     std::vector<std::uint32_t> lm_goal;               // goal facts of this evaluation
     std::vector<std::uint32_t> goal_list;             // the query's compact goal literals
-    double lm_cut_value(const std::uint64_t* state, const std::uint32_t* goal, std::size_t goal_n);
+    double lm_cut_value(const std::uint64_t* state, const std::uint32_t* goal, std::size_t goal_n,
+                        double* landmark_cost = nullptr);
+    // Deferred LM-cut (forward search on the generic engine, more than 64 relevant atoms): a successor
+    // made by action a first gets the parent's landmarks that do not contain a as its h (the parent's
+    // cuts stay landmarks of it, with the same cost partition), and its own LM-cut only when it reaches
+    // the top of the open list (ForwardSpace::refine_heuristic). Most successors of a node on the
+    // optimal cost layer never get there.
+    bool lm_defer = false;
+    std::vector<std::uint8_t> lm_final;      // per state id: h is the state's own LM-cut value
+    std::vector<double> lm_action_share;     // K + 1: cost of the last evaluation's cuts holding the action
+    std::vector<std::uint32_t> search_relevant;  // search action -> relevant action index
+    std::uint32_t lm_share_node = UINT32_MAX;    // the state lm_action_share and lm_share_h belong to
+    double lm_share_h = 0;
+    double lm_child_h = 0;                       // the deferred h of the successor being generated
+    bool lm_in_expand = false;
+    void lm_share(std::uint32_t node);
+    double lm_cut_regression(const std::uint64_t* g, double* landmark_cost);
     void lm_hmax(const std::uint64_t* state, std::size_t goal_n);
+
+    // Strong stubborn sets (forward search, PlanOptions::pruning). Built per query over the search
+    // actions (index s < search_count): their precondition and effect literals (compact literals
+    // 2c + value), and per literal the search actions achieving it and those requiring it (CSR).
+    // stubborn_set() marks the set of a state (ss_mark[s] == ss_stamp).
+    bool prune = false;
+    std::vector<std::uint32_t> ss_pre_offset, ss_pre, ss_eff_offset, ss_eff;
+    std::vector<std::uint32_t> ss_ach_offset, ss_ach, ss_con_offset, ss_con;
+    std::vector<std::uint32_t> ss_mark, ss_work, ss_goal;
+    std::uint32_t ss_stamp = 0;
+    void build_stubborn();
+    bool stubborn_set(const std::uint64_t* state);
+    [[nodiscard]] bool pruned(std::size_t s) const noexcept { return ss_mark[s] != ss_stamp; }
 
     // The registry's bytes as the engine's memory budget sees them: past any limit once it refused
     // a state.
@@ -232,6 +261,14 @@ struct ForwardSpace {
 
     [[nodiscard]] PlanCost heuristic(search::NodeIndex node) {
         if (p.heuristic == Heuristic::LmCut) {
+            if (p.lm_defer) {
+                if (node >= p.lm_final.size()) p.lm_final.resize(std::max<std::size_t>(2 * p.lm_final.size(), node + 1u));
+                if (p.lm_in_expand) {
+                    p.lm_final[node] = 0;
+                    return PlanCost{p.lm_child_h, p.length_bound(p.lm_child_h)};
+                }
+                p.lm_final[node] = 1;
+            }
             const double h = p.lm_cut_value(p.registry.state(node), p.goal_list.data(), p.goal_list.size());
             return PlanCost{h, p.length_bound(h)};
         }
@@ -239,15 +276,27 @@ struct ForwardSpace {
         return PlanCost{p.h_max(p.registry.state(node), p.h_scratch.data(), true), 0};
     }
 
+    // Deferred LM-cut only (see PlannerImpl::lm_defer); without it this returns h unchanged.
+    [[nodiscard]] PlanCost refine_heuristic(search::NodeIndex node, const PlanCost& h) {
+        if (!p.lm_defer || p.lm_final[node]) return h;
+        p.lm_final[node] = 1;
+        p.lm_share(node);
+        if (!(p.lm_share_h > h.cost)) return h;
+        return PlanCost{p.lm_share_h, p.length_bound(p.lm_share_h)};
+    }
+
     template <class Sink>
     void expand(search::NodeIndex node, Sink&& sink) {
         const std::size_t W = width();
+        if (p.lm_defer && p.lm_share_node != node) p.lm_share(node);  // the start, or a re-expansion
         std::uint64_t* cur = p.scratch.data();
         std::uint64_t* next = cur + W;
         std::memcpy(cur, p.registry.state(node), W * sizeof(std::uint64_t));
         const std::size_t count = p.search_count;
         const std::uint64_t* a = p.search_words;
+        const bool prune = p.prune && p.stubborn_set(cur);
         for (std::size_t s = 0; s < count; ++s, a += 4 * W) {
+            if (prune && p.pruned(s)) continue;
             bool applicable = true;
             for (std::size_t w = 0; w < W; ++w)
                 if ((cur[w] & a[w]) != a[W + w]) {
@@ -263,7 +312,12 @@ struct ForwardSpace {
             if (!changed) continue;  // a self-loop never improves a path
             const std::uint32_t id = p.registry.intern<kW>(next);
             if (id == detail::StateRegistry::kFull) return;  // out of memory: the engine stops
+            if (p.lm_defer) {
+                p.lm_child_h = std::max(0.0, p.lm_share_h - p.lm_action_share[p.search_relevant[s]]);
+                p.lm_in_expand = true;
+            }
             sink(id, PlanCost{p.search_cost[s], 1}, p.search_id[s]);
+            p.lm_in_expand = false;
         }
     }
 };
@@ -285,18 +339,20 @@ struct BackwardSpace {
         return true;
     }
 
-    [[nodiscard]] PlanCost heuristic(search::NodeIndex node) const noexcept {
+    [[nodiscard]] PlanCost heuristic(search::NodeIndex node) {
         const std::size_t W = width();
         const std::uint64_t* g = p.registry.state(node);
         if (p.heuristic == Heuristic::Blind) return PlanCost{0, 0};
         if (p.heuristic == Heuristic::LmCut) {
-            p.lm_goal.clear();
-            for (std::size_t w = 0; w < W; ++w)
-                for (std::uint64_t bits = g[w]; bits; bits &= bits - 1) {
-                    const std::size_t b = static_cast<std::size_t>(std::countr_zero(bits));
-                    p.lm_goal.push_back(static_cast<std::uint32_t>(2 * (w * 64 + b) + ((g[W + w] >> b) & 1u)));
+            if (p.lm_defer) {
+                if (node >= p.lm_final.size()) p.lm_final.resize(std::max<std::size_t>(2 * p.lm_final.size(), node + 1u));
+                if (p.lm_in_expand) {
+                    p.lm_final[node] = 0;
+                    return PlanCost{p.lm_child_h, p.length_bound(p.lm_child_h)};
                 }
-            const double h = p.lm_cut_value(p.start_words.data(), p.lm_goal.data(), p.lm_goal.size());
+                p.lm_final[node] = 1;
+            }
+            const double h = p.lm_cut_regression(g, nullptr);
             return PlanCost{h, p.length_bound(h)};
         }
         const double* h = p.h_start.data();
@@ -310,9 +366,19 @@ struct BackwardSpace {
         return PlanCost{best, 0};
     }
 
+    // Deferred LM-cut only (see PlannerImpl::lm_defer); without it this returns h unchanged.
+    [[nodiscard]] PlanCost refine_heuristic(search::NodeIndex node, const PlanCost& h) {
+        if (!p.lm_defer || p.lm_final[node]) return h;
+        p.lm_final[node] = 1;
+        p.lm_share(node);
+        if (!(p.lm_share_h > h.cost)) return h;
+        return PlanCost{p.lm_share_h, p.length_bound(p.lm_share_h)};
+    }
+
     template <class Sink>
     void expand(search::NodeIndex node, Sink&& sink) {
         const std::size_t W = width();
+        if (p.lm_defer && p.lm_share_node != node) p.lm_share(node);  // the root, or a re-expansion
         std::uint64_t* cur = p.scratch.data();
         std::uint64_t* next = cur + 2 * W;
         std::memcpy(cur, p.registry.state(node), 2 * W * sizeof(std::uint64_t));
@@ -349,7 +415,12 @@ struct BackwardSpace {
             if (!ok || !changed) continue;
             const std::uint32_t id = p.registry.intern<kW ? 2 * kW : 0>(next);
             if (id == detail::StateRegistry::kFull) return;  // out of memory: the engine stops
+            if (p.lm_defer) {
+                p.lm_child_h = std::max(0.0, p.lm_share_h - p.lm_action_share[p.search_relevant[s]]);
+                p.lm_in_expand = true;
+            }
             sink(id, PlanCost{p.search_cost[s], 1}, p.search_id[s]);
+            p.lm_in_expand = false;
         }
     }
 };
@@ -373,7 +444,9 @@ struct ForwardWordSpace {
     void expand(std::uint64_t s, std::uint64_t, Sink&& sink) const {
         const std::size_t count = p.search_count;
         const std::uint64_t* a = p.search_words;
+        const bool prune = p.prune && p.stubborn_set(&s);
         for (std::size_t k = 0; k < count; ++k, a += 4) {
+            if (prune && p.pruned(k)) continue;
             if ((s & a[0]) != a[1]) continue;
             const std::uint64_t next = (s & ~a[2]) | a[3];
             if (next == s) continue;  // a self-loop never improves a path
@@ -697,7 +770,30 @@ void detail::PlannerImpl::lm_hmax(const std::uint64_t* state, std::size_t goal_n
 
 // LM-cut from `state` (compact words) to the conjunction of the compact literals goal[0, goal_n)
 // (distinct literals). Infinity when the goal is unreachable in the relaxation.
-double detail::PlannerImpl::lm_cut_value(const std::uint64_t* state, const std::uint32_t* goal, std::size_t goal_n) {
+// The LM-cut value of `state` into lm_action_share (each relevant action's share of the cuts) and
+// lm_share_h, remembered as belonging to `node`.
+void detail::PlannerImpl::lm_share(std::uint32_t node) {
+    std::fill(lm_action_share.begin(), lm_action_share.end(), 0.0);
+    lm_share_h = direction == Direction::Forward
+                     ? lm_cut_value(registry.state(node), goal_list.data(), goal_list.size(), lm_action_share.data())
+                     : lm_cut_regression(registry.state(node), lm_action_share.data());
+    lm_share_node = node;
+}
+
+// LM-cut from the start to the sub-goal `g` ([care | values], W words each).
+double detail::PlannerImpl::lm_cut_regression(const std::uint64_t* g, double* landmark_cost) {
+    const std::size_t W = words;
+    lm_goal.clear();
+    for (std::size_t w = 0; w < W; ++w)
+        for (std::uint64_t bits = g[w]; bits; bits &= bits - 1) {
+            const std::size_t b = static_cast<std::size_t>(std::countr_zero(bits));
+            lm_goal.push_back(static_cast<std::uint32_t>(2 * (w * 64 + b) + ((g[W + w] >> b) & 1u)));
+        }
+    return lm_cut_value(start_words.data(), lm_goal.data(), lm_goal.size(), landmark_cost);
+}
+
+double detail::PlannerImpl::lm_cut_value(const std::uint64_t* state, const std::uint32_t* goal, std::size_t goal_n,
+                                         double* landmark_cost) {
     const std::size_t R = relevant_atoms;
     const std::size_t K = relevant_actions.size();
     const std::uint32_t goal_fact = static_cast<std::uint32_t>(2 * R);
@@ -783,6 +879,8 @@ double detail::PlannerImpl::lm_cut_value(const std::uint64_t* state, const std::
         }
         if (!(m > 0) || m == kInf) return h;  // cannot happen with exact costs; never loop
         h += m;
+        if (landmark_cost)
+            for (const std::uint32_t k : lm_cut) landmark_cost[k] += m;
         // Incremental h_max: only the cut actions became cheaper, so values only fall; propagate the
         // decreases from their effects in cost order, re-choosing the precondition choice of every
         // action whose chosen precondition fell (its maximum may now be another precondition).
@@ -1007,6 +1105,101 @@ void detail::PlannerImpl::compile_goal(const Condition& goal, const PlanOptions&
     start_memo_valid = false;
 }
 
+// Strong stubborn sets (Wehrle and Helmert, ICAPS 2014). The tables index the search actions, so they
+// are rebuilt per query (the search list depends on the start's reachability); vectors keep their
+// capacity, so a reused planner allocates nothing once warm.
+void detail::PlannerImpl::build_stubborn() {
+    const std::size_t W = words;
+    const std::size_t L = 2 * relevant_atoms;
+    const auto literals = [&](const std::uint64_t* care, const std::uint64_t* values, std::vector<std::uint32_t>& out) {
+        for (std::size_t w = 0; w < W; ++w)
+            for (std::uint64_t bits = care[w]; bits; bits &= bits - 1) {
+                const auto b = static_cast<std::uint32_t>(std::countr_zero(bits));
+                out.push_back(static_cast<std::uint32_t>(2 * (w * 64 + b)) + static_cast<std::uint32_t>((values[w] >> b) & 1u));
+            }
+    };
+    ss_pre_offset.assign(1, 0);
+    ss_eff_offset.assign(1, 0);
+    ss_pre.clear();
+    ss_eff.clear();
+    for (std::size_t k = 0; k < search_count; ++k) {
+        const std::uint64_t* a = search_words + 4 * W * k;
+        literals(a, a + W, ss_pre);
+        literals(a + 2 * W, a + 3 * W, ss_eff);
+        ss_pre_offset.push_back(static_cast<std::uint32_t>(ss_pre.size()));
+        ss_eff_offset.push_back(static_cast<std::uint32_t>(ss_eff.size()));
+    }
+    // Literal -> actions, by counting sort.
+    const auto invert = [&](const std::vector<std::uint32_t>& offset, const std::vector<std::uint32_t>& list,
+                            std::vector<std::uint32_t>& out_offset, std::vector<std::uint32_t>& out) {
+        out_offset.assign(L + 1, 0);
+        for (const std::uint32_t l : list) ++out_offset[l + 1];
+        for (std::size_t l = 0; l < L; ++l) out_offset[l + 1] += out_offset[l];
+        out.resize(list.size());
+        for (std::size_t k = 0; k < search_count; ++k)
+            for (std::uint32_t i = offset[k]; i < offset[k + 1]; ++i) out[out_offset[list[i]]++] = static_cast<std::uint32_t>(k);
+        for (std::size_t l = L; l > 0; --l) out_offset[l] = out_offset[l - 1];
+        out_offset[0] = 0;
+    };
+    invert(ss_eff_offset, ss_eff, ss_ach_offset, ss_ach);
+    invert(ss_pre_offset, ss_pre, ss_con_offset, ss_con);
+    ss_goal.clear();
+    literals(goal_care.data(), goal_values.data(), ss_goal);
+    ss_mark.assign(search_count, 0);
+    ss_stamp = 0;
+}
+
+// Marks a strong stubborn set of `state` and returns true; false (nothing marked, no pruning) when the
+// state satisfies the goal. The set T starts from the achievers of one unsatisfied goal literal (a
+// disjunctive action landmark) and is closed under: for an applicable action, every action it disables
+// and every action with a contradicting effect; for an inapplicable one, the achievers of one
+// unsatisfied precondition (literals chosen by fewest achievers). Why that keeps an optimal plan: any
+// plan from the state uses an action of T (the landmark); let b be the first. b is applicable (else an
+// achiever of its chosen missing precondition, which is in T, would come before it), and the actions
+// before it are outside T, so b disables none of them and no effect of theirs contradicts b's: moving b
+// to the front gives a valid plan of the same cost and the same end state. (Actions that disable b need
+// not be in T: b is moved ahead of them.)
+bool detail::PlannerImpl::stubborn_set(const std::uint64_t* state) {
+    const auto holds = [&](std::uint32_t literal) { return bit(state, literal >> 1) == ((literal & 1u) != 0); };
+    const auto achievers = [&](std::uint32_t literal) { return ss_ach_offset[literal + 1] - ss_ach_offset[literal]; };
+    std::uint32_t landmark = UINT32_MAX;
+    for (const std::uint32_t l : ss_goal)
+        if (!holds(l) && (landmark == UINT32_MAX || achievers(l) < achievers(landmark))) landmark = l;
+    if (landmark == UINT32_MAX) return false;
+    if (++ss_stamp == 0) {  // wrapped: clear the marks once
+        std::fill(ss_mark.begin(), ss_mark.end(), 0u);
+        ss_stamp = 1;
+    }
+    ss_work.clear();
+    const auto add_all = [&](const std::vector<std::uint32_t>& offset, const std::vector<std::uint32_t>& list, std::uint32_t literal) {
+        for (std::uint32_t i = offset[literal]; i < offset[literal + 1]; ++i) {
+            const std::uint32_t k = list[i];
+            if (ss_mark[k] == ss_stamp) continue;
+            ss_mark[k] = ss_stamp;
+            ss_work.push_back(k);
+        }
+    };
+    add_all(ss_ach_offset, ss_ach, landmark);
+    while (!ss_work.empty()) {
+        const std::uint32_t k = ss_work.back();
+        ss_work.pop_back();
+        std::uint32_t missing = UINT32_MAX;
+        for (std::uint32_t i = ss_pre_offset[k]; i < ss_pre_offset[k + 1]; ++i) {
+            const std::uint32_t q = ss_pre[i];
+            if (!holds(q) && (missing == UINT32_MAX || achievers(q) < achievers(missing))) missing = q;
+        }
+        if (missing != UINT32_MAX) {  // necessary enabling set
+            add_all(ss_ach_offset, ss_ach, missing);
+            continue;
+        }
+        for (std::uint32_t i = ss_eff_offset[k]; i < ss_eff_offset[k + 1]; ++i) {
+            add_all(ss_con_offset, ss_con, ss_eff[i] ^ 1u);  // actions k disables
+            add_all(ss_ach_offset, ss_ach, ss_eff[i] ^ 1u);  // contradicting effects
+        }
+    }
+    return true;
+}
+
 bool detail::PlannerImpl::compile_start(const WorldState& start, bool word_path) {
     const std::size_t R = relevant_atoms;
     const std::size_t W = words;
@@ -1121,12 +1314,28 @@ Status detail::PlannerImpl::begin(const WorldState& start, const Condition& goal
         for (const double c : options.costs)
             if (!std::isfinite(c) || c < 0 || c > kMaxActionCost) valid = false;
     if (!valid) return status = Status::InvalidQuery;
-    direction = options.direction;
-    heuristic = options.heuristic;
     if (!cache_hit(goal, options)) compile_goal(goal, options);
     if (cost_too_large) return status = Status::InvalidQuery;
+    const bool large = relevant_atoms > kSizeThresholdAtoms;
+    direction = options.direction != Direction::BySize ? options.direction : large ? Direction::Forward : Direction::Backward;
+    heuristic = options.heuristic != Heuristic::BySize ? options.heuristic : large ? Heuristic::LmCut : Heuristic::HMax;
     one_word = words == 1 && !options.force_generic_representation;
     if (!compile_start(start, one_word)) return status = Status::NoPath;
+    prune = direction == Direction::Forward &&
+            (options.pruning == Pruning::StubbornSets || (options.pruning == Pruning::Auto && words > 1));
+    if (prune) build_stubborn();
+    lm_defer = heuristic == Heuristic::LmCut && !one_word;
+    lm_share_node = UINT32_MAX;
+    lm_in_expand = false;
+    if (lm_defer) {
+        const std::size_t K = relevant_actions.size();
+        lm_action_share.resize(K + 1);
+        search_relevant.clear();
+        for (std::size_t s = 0, k = 0; s < search_count; ++s) {  // the search list keeps the relevant order
+            while (relevant_actions[k] != search_id[s]) ++k;
+            search_relevant.push_back(static_cast<std::uint32_t>(k++));
+        }
+    }
     length_scale = 0;
     if (heuristic == Heuristic::LmCut) {
         double largest = 0;
@@ -1295,10 +1504,11 @@ double Planner::estimate(const WorldState& state, const Condition& goal, const P
     const Status s = p.begin(state, goal, o);
     if (s == Status::NoPath) return kInf;
     if (s != Status::InProgress) return std::numeric_limits<double>::quiet_NaN();
-    switch (options.heuristic) {
+    switch (p.heuristic) {  // resolved by begin()
         case Heuristic::Blind: return 0;
         case Heuristic::LmCut: return p.lm_cut_value(p.start_words.data(), p.goal_list.data(), p.goal_list.size());
-        case Heuristic::HMax: break;
+        case Heuristic::HMax:
+        case Heuristic::BySize: break;
     }
     return p.h_max(p.start_words.data(), p.h_scratch.data(), true);
 }
@@ -1306,6 +1516,9 @@ double Planner::estimate(const WorldState& state, const Condition& goal, const P
 std::size_t Planner::relevant_action_count() const noexcept {
     return m_impl->numeric ? m_impl->numeric->search_actions.size() : m_impl->search_count;
 }
+Direction Planner::direction() const noexcept { return m_impl->numeric ? Direction::Forward : m_impl->direction; }
+Heuristic Planner::heuristic() const noexcept { return m_impl->numeric ? Heuristic::HMax : m_impl->heuristic; }
+
 std::size_t Planner::relevant_atom_count() const noexcept {
     if (m_impl->numeric) {
         const auto& r = m_impl->numeric->atom_relevant;

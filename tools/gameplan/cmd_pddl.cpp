@@ -47,6 +47,7 @@ int run_pddl_plan(const PddlPlanRequest& rq) {
     const double grounding_ms = ms_since(t0);
     goap::PlanOptions options;
     options.direction = rq.direction == "backward" ? goap::Direction::Backward : goap::Direction::Forward;
+    options.pruning = parse_pruning(rq.pruning);
     options.heuristic = rq.heuristic == "hmax"    ? goap::Heuristic::HMax
                         : rq.heuristic == "blind" ? goap::Heuristic::Blind
                                                   : goap::Heuristic::LmCut;

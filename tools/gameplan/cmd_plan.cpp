@@ -1,4 +1,5 @@
-// `gameplan plan DOMAIN.json [--direction forward|backward] [--max-nodes N] [--goal NAME] [--json]`
+// `gameplan plan DOMAIN.json [--direction forward|backward|auto] [--heuristic ...] [--pruning ...] [--max-nodes N]
+// [--goal NAME] [--json]`
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "domain_util.hpp"
@@ -35,6 +36,7 @@ struct PlanArgs {
     std::string problem;    // with --pddl: the PDDL problem file
     bool pddl = false;      // --pddl DOMAIN.pddl PROBLEM.pddl
     std::string heuristic;  // empty: hmax (JSON/CSV domains), lmcut (PDDL)
+    std::string pruning;    // empty: auto
     std::string write_plan;  // --write-plan FILE (PDDL: IPC plan format)
     std::string direction;  // empty: the default (backward; PDDL: forward)
     std::uint64_t max_nodes = 0;  // 0 = unlimited
@@ -134,6 +136,7 @@ int run_plan(const PlanArgs& args) {
         rq.problem = args.problem;
         rq.direction = args.direction;
         rq.heuristic = args.heuristic;
+        rq.pruning = args.pruning;
         rq.max_nodes = args.max_nodes;
         rq.json = args.json;
         rq.write_plan = args.write_plan;
@@ -157,12 +160,14 @@ int run_plan(const PlanArgs& args) {
 
     goap::PlanOptions options;
     const bool automatic = args.direction == "auto";  // both directions at once (goap/auto_direction.hpp)
-    options.direction = args.direction.empty() ? goap::kDefaultDirection
-                        : args.direction == "forward" ? goap::Direction::Forward
-                                                      : goap::Direction::Backward;
+    options.direction = args.direction.empty() || automatic ? goap::Direction::BySize
+                        : args.direction == "forward"           ? goap::Direction::Forward
+                                                                : goap::Direction::Backward;
     options.heuristic = args.heuristic == "lmcut"   ? goap::Heuristic::LmCut
                         : args.heuristic == "blind" ? goap::Heuristic::Blind
-                                                    : goap::Heuristic::HMax;
+                        : args.heuristic == "hmax"  ? goap::Heuristic::HMax
+                                                    : goap::Heuristic::BySize;
+    options.pruning = parse_pruning(args.pruning);
     if (args.max_nodes > 0) options.max_expansions = args.max_nodes;
     options.deadline = args.limits.deadline(t0);
     options.max_memory_bytes = args.limits.max_memory_bytes();
@@ -170,7 +175,7 @@ int run_plan(const PlanArgs& args) {
     std::optional<goap::AutoDirectionPlanner> both;
     if (automatic) both.emplace(file.domain);
     const goap::PlanResult r = automatic ? both->plan(file.start, *goal, options) : planner.plan(file.start, *goal, options);
-    if (automatic) options.direction = both->direction();
+    options.direction = automatic ? both->direction() : planner.direction();  // BySize resolved
     const std::span<const goap::Literal> unreachable_goals = automatic ? both->unreachable_goals() : planner.unreachable_goals();
     const std::span<const goap::Comparison> unreachable_comparisons =
         automatic ? both->unreachable_goal_comparisons() : planner.unreachable_goal_comparisons();
@@ -237,12 +242,17 @@ void add_plan_command(CLI::App& app, int& exit_code) {
     cmd->add_option("domain", args->file, "Domain file, JSON or CSV (see docs/formats.md; '-' = standard input); with --pddl a PDDL domain")->required();
     cmd->add_option("problem", args->problem, "With --pddl: the PDDL problem file");
     cmd->add_flag("--pddl", args->pddl, "Read a PDDL domain and problem (plan --pddl DOMAIN.pddl PROBLEM.pddl; docs/goap.md)");
-    cmd->add_option("--heuristic", args->heuristic, "Search heuristic (default: hmax; with --pddl lmcut)")
+    cmd->add_option("--heuristic", args->heuristic,
+                    "Search heuristic (default: by size, hmax up to 64 relevant atoms and lmcut above; with --pddl lmcut)")
         ->check(CLI::IsMember({"lmcut", "hmax", "blind"}));
+    cmd->add_option("--pruning", args->pruning,
+                    "Successor pruning of forward search: auto (stubborn sets above 64 relevant atoms), none, "
+                    "stubborn (strong stubborn sets); every choice keeps plans optimal")
+        ->check(CLI::IsMember({"auto", "none", "stubborn"}));
     cmd->add_option("--write-plan", args->write_plan, "With --pddl: write the plan in the IPC format to this file");
-    cmd->add_option("--direction", args->direction, "Search direction (default: " +
-                                                        std::string(goap::to_string(goap::kDefaultDirection)) +
-                                                        "; with --pddl forward); auto = both at once, the first answer wins")
+    cmd->add_option("--direction", args->direction,
+                    "Search direction (default: by size, backward up to 64 relevant atoms and forward above; with "
+                    "--pddl forward); auto = both at once, the first answer wins")
         ->check(CLI::IsMember({"forward", "backward", "auto"}));
     add_integer_option(cmd, "--max-nodes", args->max_nodes, 1, UINT64_MAX, "Node expansion budget (default: unlimited)");
     add_limit_options(cmd, args->limits, kDefaultPlanTimeLimitS, "the search");

@@ -2,6 +2,8 @@
 /// PDDL input of the `gameplan` tool: `gameplan plan --pddl DOMAIN PROBLEM` and `gameplan ground`.
 #include "cli_support.hpp"
 
+#include <gameplan/goap/planner.hpp>
+
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
@@ -9,11 +11,17 @@
 
 namespace gameplan::cli {
 
+/// The value of `plan --pruning` ("none", "stubborn"; empty or "auto": Pruning::Auto).
+inline goap::Pruning parse_pruning(const std::string& name) noexcept {
+    return name == "none" ? goap::Pruning::None : name == "stubborn" ? goap::Pruning::StubbornSets : goap::Pruning::Auto;
+}
+
 /// What `gameplan plan --pddl` was asked.
 struct PddlPlanRequest {
     std::string domain, problem;
     std::string direction;  ///< "forward" / "backward"; empty = forward
     std::string heuristic;  ///< "lmcut" / "hmax" / "blind"; empty = lmcut
+    std::string pruning;    ///< "auto" / "none" / "stubborn"; empty = auto
     std::uint64_t max_nodes = 0;  ///< 0 = unlimited
     bool json = false;
     std::string write_plan;  ///< IPC plan file, or empty

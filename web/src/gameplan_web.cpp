@@ -352,7 +352,7 @@ EMSCRIPTEN_KEEPALIVE const char* gp_plan(const char* goal_name, const char* dire
         const cli::ChosenGoal chosen = cli::choose_goal(file, requested, "domain");
         goap::PlanOptions options;
         const std::string dir(direction);
-        options.direction = dir.empty() ? goap::kDefaultDirection : dir == "forward" ? goap::Direction::Forward : goap::Direction::Backward;
+        options.direction = dir.empty() ? goap::Direction::BySize : dir == "forward" ? goap::Direction::Forward : goap::Direction::Backward;
         options.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(kPlanTimeLimitS));
         options.max_memory_bytes = std::size_t{512} << 20;
         goap::Planner planner(file.domain);

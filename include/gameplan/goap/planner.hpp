@@ -76,34 +76,65 @@ struct PlannerImpl;
 enum class Direction : std::uint8_t {
     Forward,   ///< progression from the start state; h = h_max per state
     Backward,  ///< regression from the goal over sub-goals; h = h_max from the start, computed once
+    BySize,    ///< chosen per query by the domain's size (see kSizeThresholdAtoms): backward for game
+               ///< domains, forward above the threshold; Planner::direction() tells which ran
 };
 
-/// The direction used when a caller does not choose: backward. Measured on every shared benchmark
-/// domain it expands about as many nodes as forward search but each node is several times cheaper
-/// (its heuristic is a table lookup, not a relaxed-planning pass); see docs/benchmarks.md.
+/// The direction of game domains, and of agents when a caller does not choose: backward. Measured on
+/// every shared game benchmark domain it expands about as many nodes as forward search but each node
+/// is several times cheaper (its heuristic is a table lookup, not a relaxed-planning pass); see
+/// docs/benchmarks.md.
 inline constexpr Direction kDefaultDirection = Direction::Backward;
+
+/// The size rule of Direction::BySize and Heuristic::BySize, the defaults of PlanOptions: a query
+/// whose relevant atoms (those the goal depends on) number at most this many plans backward with
+/// h_max, the game-domain choice; a larger one plans forward with LM-cut (deferred evaluation and
+/// stubborn sets; see Pruning), the choice measured on classical planning tasks and large random
+/// domains (docs/benchmarks.md). The threshold is also where states stop fitting one 64-bit word.
+inline constexpr std::size_t kSizeThresholdAtoms = 64;
 
 /// Heuristic of the search. All are admissible, so every choice returns optimal plans; they differ in
 /// how many states the search expands and what each costs.
 enum class Heuristic : std::uint8_t {
     HMax,   ///< h_max: the costliest single goal literal in the delete relaxation. Cheapest per state;
-            ///< the default, and the right choice for game domains (tens of atoms and actions).
+            ///< the right choice for game domains (tens of atoms and actions).
     LmCut,  ///< LM-cut (Helmert and Domshlak 2009): sums the costs of disjunctive action landmarks
             ///< found by repeated h_max passes. At least h_max everywhere and often far larger (it sees
             ///< every independent subgoal), at several h_max passes per state: the choice for classical
             ///< planning tasks (PDDL) and large domains. Forward: from each state to the goal; backward:
             ///< from the start to each sub-goal.
     Blind,  ///< 0 everywhere (uniform-cost search); a baseline.
+    BySize, ///< h_max up to kSizeThresholdAtoms relevant atoms, LM-cut above (Planner::heuristic()
+            ///< tells which ran)
 };
 
-/// "hmax" / "lmcut" / "blind".
-[[nodiscard]] constexpr std::string_view to_string(Heuristic heuristic) noexcept {
-    return heuristic == Heuristic::HMax ? "hmax" : heuristic == Heuristic::LmCut ? "lmcut" : "blind";
+/// Pruning of successors in forward search. Every choice returns optimal plans (possibly a different
+/// one among equally cheap plans); they differ in how many successors each expansion generates.
+enum class Pruning : std::uint8_t {
+    Auto,          ///< stubborn sets in forward search on domains of more than 64 relevant atoms (where a
+                   ///< heuristic evaluation costs far more than the pruning), none otherwise
+    None,          ///< every applicable action is a successor
+    StubbornSets,  ///< strong stubborn sets (Wehrle and Helmert 2014) in forward search: per state, only
+                   ///< the applicable actions of a set closed under interference and necessary enabling
+                   ///< sets, which keeps at least one optimal plan; backward search is not pruned
+};
+
+/// "auto" / "none" / "stubborn".
+[[nodiscard]] constexpr std::string_view to_string(Pruning pruning) noexcept {
+    return pruning == Pruning::Auto ? "auto" : pruning == Pruning::None ? "none" : "stubborn";
 }
 
-/// "forward" / "backward".
+/// "hmax" / "lmcut" / "blind" / "by-size".
+[[nodiscard]] constexpr std::string_view to_string(Heuristic heuristic) noexcept {
+    return heuristic == Heuristic::HMax    ? "hmax"
+           : heuristic == Heuristic::LmCut ? "lmcut"
+           : heuristic == Heuristic::Blind ? "blind"
+                                           : "by-size";
+}
+
+/// "forward" / "backward" / "by-size".
 [[nodiscard]] constexpr std::string_view to_string(Direction direction) noexcept {
-    return direction == Direction::Forward ? "forward" : "backward";
+    return direction == Direction::Forward ? "forward" : direction == Direction::Backward ? "backward" : "by-size";
 }
 
 /// The largest action cost the planner accepts (domain costs and PlanOptions::costs). A plan holds
@@ -114,10 +145,13 @@ inline constexpr double kMaxActionCost = 1e290;
 
 /// Per-call inputs of a planning query besides start and goal. All fields are optional.
 struct PlanOptions {
-    /// Search direction; both are optimal.
-    Direction direction = kDefaultDirection;
-    /// Heuristic (domains without variables; domains with variables always use h_max).
-    Heuristic heuristic = Heuristic::HMax;
+    /// Search direction; all are optimal. Default: by the query's size (see kSizeThresholdAtoms).
+    Direction direction = Direction::BySize;
+    /// Heuristic (domains without variables; domains with variables always use h_max). Default: by the
+    /// query's size (see kSizeThresholdAtoms).
+    Heuristic heuristic = Heuristic::BySize;
+    /// Successor pruning of forward search (see Pruning).
+    Pruning pruning = Pruning::Auto;
     /// Maximum number of node expansions over the whole query; exceeding it returns BudgetExhausted.
     std::uint64_t max_expansions = UINT64_MAX;
     /// Wall-clock deadline (checked every 64 expansions); passing it returns BudgetExhausted.
@@ -212,6 +246,10 @@ public:
     [[nodiscard]] std::size_t relevant_action_count() const noexcept;
     /// Number of atoms the current query searches over after projection.
     [[nodiscard]] std::size_t relevant_atom_count() const noexcept;
+    /// The direction the current query searches in (BySize resolved; domains with variables: forward).
+    [[nodiscard]] Direction direction() const noexcept;
+    /// The heuristic the current query uses (BySize resolved; domains with variables: h_max).
+    [[nodiscard]] Heuristic heuristic() const noexcept;
 
     /// Pre-sizes the state registry and search arrays for `states` states so that even the first
     /// query up to that size allocates nothing.

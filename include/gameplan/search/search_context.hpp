@@ -106,6 +106,18 @@ using SuccessorSink = void(NodeIndex, Cost, std::uint32_t);
 /// successor; `node_bound()` must exceed every index the space has handed out so far (it may grow while
 /// expanding: a GOAP registry interns new states on the fly). `heuristic` returning
 /// `CostTraits<Cost>::infinity()` prunes the node (proved dead end).
+///
+/// Optional: a space whose `heuristic` may return a cheap lower bound instead of its full value (a
+/// deferred evaluation) provides `Cost refine_heuristic(NodeIndex node, const Cost& h)`, which the
+/// engine calls on the open list's best node before expanding or goal-testing it; it returns the node's
+/// final h (at least `h`, or infinity for a dead end), and `h` again for nodes already final. A node
+/// whose h grows goes back on the open list under its new key instead of being expanded, so the
+/// expansion order and optimality are those of A* with the final values.
+template <class Space, class Cost>
+concept RefinesHeuristic = requires(Space& space, NodeIndex node, const Cost& h) {
+    { space.refine_heuristic(node, h) } -> std::convertible_to<Cost>;
+};
+
 template <class Space, class Cost>
 concept SearchSpace = requires(Space& space, NodeIndex node, void (*sink)(NodeIndex, Cost, std::uint32_t)) {
     { space.node_bound() } -> std::convertible_to<std::size_t>;
@@ -207,8 +219,25 @@ public:
         const bool has_deadline = m_budget.deadline != std::chrono::steady_clock::time_point::max();
         const bool has_memory_limit = m_budget.max_memory_bytes != SIZE_MAX;
         std::uint64_t slice_left = slice_expansions;
+        std::uint32_t refined = 0;
         while (!m_heap.empty()) {
             const NodeIndex node = m_heap.top().node;
+            if constexpr (RefinesHeuristic<Space, Cost>) {
+                const Cost h = space.refine_heuristic(node, m_h[node]);
+                if (Traits::is_infinite(h) || m_h[node] < h) {
+                    m_heap.pop();
+                    m_h[node] = h;
+                    if (Traits::is_infinite(h)) {
+                        m_stamp[node] = m_generation + 1;  // proved dead end: closed for this search
+                        m_g[node] = Traits::zero();        // any later route is "not better"
+                    } else {
+                        m_heap.push(node, Key{m_g[node] + h, h, ++m_sequence});
+                    }
+                    // A refinement is a heuristic evaluation: keep the deadline within 64 of them.
+                    if (has_deadline && (++refined & 63u) == 0 && deadline_passed()) return exhausted(BudgetLimit::Time);
+                    continue;
+                }
+            }
             if (space.is_goal(node)) {
                 m_goal = node;
                 return m_status = Status::Found;
