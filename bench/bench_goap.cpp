@@ -200,10 +200,14 @@ const Problem* keep(Problem p) {
 }
 
 void register_problem(const std::string& name, const Problem* p, bool both_representations, bool forward = true) {
+    // The defaults (PlanOptions{}: direction and heuristic by size, docs/goap.md).
+    benchmark::RegisterBenchmark((name + "/default").c_str(), [p](benchmark::State& s) { run(s, *p, PlanOptions{}); })
+        ->Unit(benchmark::kMicrosecond);
     for (const Direction dir : {Direction::Forward, Direction::Backward}) {
         if (dir == Direction::Forward && !forward) continue;
         PlanOptions o;
         o.direction = dir;
+        o.heuristic = Heuristic::HMax;  // the rows below measure h_max in each direction
         benchmark::RegisterBenchmark((name + "/" + std::string(to_string(dir))).c_str(),
                                      [p, o](benchmark::State& s) { run(s, *p, o); })
             ->Unit(benchmark::kMicrosecond);

@@ -166,7 +166,7 @@ struct detail::PlannerImpl {
     std::vector<std::uint32_t> lm_goal;               // goal facts of this evaluation
     std::vector<std::uint32_t> goal_list;             // the query's compact goal literals
     double lm_cut_value(const std::uint64_t* state, const std::uint32_t* goal, std::size_t goal_n,
-                        double* landmark_cost = nullptr);
+                        double* landmark_cost = nullptr, double stop_above = kInf, std::uint32_t max_cuts = UINT32_MAX);
     // Deferred LM-cut (forward search on the generic engine, more than 64 relevant atoms): a successor
     // made by action a first gets the parent's landmarks that do not contain a as its h (the parent's
     // cuts stay landmarks of it, with the same cost partition), and its own LM-cut only when it reaches
@@ -792,8 +792,10 @@ double detail::PlannerImpl::lm_cut_regression(const std::uint64_t* g, double* la
     return lm_cut_value(start_words.data(), lm_goal.data(), lm_goal.size(), landmark_cost);
 }
 
+// stop_above / max_cuts: return early, with the sum so far (a lower bound of the value), once it
+// exceeds stop_above or after max_cuts cuts.
 double detail::PlannerImpl::lm_cut_value(const std::uint64_t* state, const std::uint32_t* goal, std::size_t goal_n,
-                                         double* landmark_cost) {
+                                         double* landmark_cost, double stop_above, std::uint32_t max_cuts) {
     const std::size_t R = relevant_atoms;
     const std::size_t K = relevant_actions.size();
     const std::uint32_t goal_fact = static_cast<std::uint32_t>(2 * R);
@@ -881,6 +883,7 @@ double detail::PlannerImpl::lm_cut_value(const std::uint64_t* state, const std::
         h += m;
         if (landmark_cost)
             for (const std::uint32_t k : lm_cut) landmark_cost[k] += m;
+        if (h > stop_above || --max_cuts == 0) return h;
         // Incremental h_max: only the cut actions became cheaper, so values only fall; propagate the
         // decreases from their effects in cost order, re-choosing the precondition choice of every
         // action whose chosen precondition fell (its maximum may now be another precondition).
@@ -1316,11 +1319,22 @@ Status detail::PlannerImpl::begin(const WorldState& start, const Condition& goal
     if (!valid) return status = Status::InvalidQuery;
     if (!cache_hit(goal, options)) compile_goal(goal, options);
     if (cost_too_large) return status = Status::InvalidQuery;
-    const bool large = relevant_atoms > kSizeThresholdAtoms;
-    direction = options.direction != Direction::BySize ? options.direction : large ? Direction::Forward : Direction::Backward;
-    heuristic = options.heuristic != Heuristic::BySize ? options.heuristic : large ? Heuristic::LmCut : Heuristic::HMax;
+    // Until the size rule has run (a query that ends in compile_start reports the game-domain choice).
+    direction = options.direction != Direction::BySize ? options.direction : Direction::Backward;
+    heuristic = options.heuristic != Heuristic::BySize ? options.heuristic : Heuristic::HMax;
     one_word = words == 1 && !options.force_generic_representation;
     if (!compile_start(start, one_word)) return status = Status::NoPath;
+    if ((options.direction == Direction::BySize || options.heuristic == Heuristic::BySize) &&
+        relevant_atoms > kSizeThresholdAtoms) {
+        // The size rule (kSizeThresholdAtoms): LM-cut, forward, where it sees more than h_max at the start.
+        double hmax = 0;
+        for (const std::uint32_t l : goal_list) hmax = std::max(hmax, h_start[l]);
+        // At most 64 cuts: a long single chain (LM-cut = h_max, one cut per step) is not worth a full pass.
+        if (lm_cut_value(start_words.data(), goal_list.data(), goal_list.size(), nullptr, hmax, 64) > hmax) {
+            if (options.direction == Direction::BySize) direction = Direction::Forward;
+            if (options.heuristic == Heuristic::BySize) heuristic = Heuristic::LmCut;
+        }
+    }
     prune = direction == Direction::Forward &&
             (options.pruning == Pruning::StubbornSets || (options.pruning == Pruning::Auto && words > 1));
     if (prune) build_stubborn();

@@ -1,7 +1,7 @@
 // Strong stubborn sets and deferred LM-cut evaluation: optimal costs against a brute-force forward
 // Dijkstra over the reachable states of random tasks (deletes, negative preconditions, zero-cost
-// actions), in both search engines and both directions; and the 100-atom / 500-action random layered
-// tasks solved within a fixed expansion budget with valid plans.
+// actions), in both search engines and both directions; the size rule of the defaults; and the
+// 100-atom / 500-action random layered tasks solved within a fixed expansion budget with valid plans.
 #include <gameplan/goap/auto_direction.hpp>
 #include <gameplan/goap/planner.hpp>
 #include <gameplan/goap/task_generator.hpp>
@@ -184,32 +184,6 @@ TEST(Pruning, LayeredTasksMatchBruteForce) {
     }
 }
 
-// The size where the planner used to run out of time: 100 atoms, 500 actions, 5 layers, 8 seeds. Forward
-// LM-cut (deferred, with stubborn sets) solves each within a fixed expansion budget (about 4x the most
-// it needs), with a valid plan; where backward search is also quick, both directions agree on the cost.
-TEST(Pruning, LayeredHundredByFiveHundredWithinBudget) {
-    for (std::uint64_t seed = 0; seed < 8; ++seed) {
-        LayeredTaskOptions lo;
-        lo.atoms = 100, lo.actions = 500, lo.layers = 5, lo.delete_probability = 0.3, lo.seed = seed;
-        const GeneratedTask t = generate_layered_task(lo);
-        Planner planner(t.domain);
-        PlanOptions o;
-        o.direction = Direction::Forward;
-        o.heuristic = Heuristic::LmCut;
-        o.max_expansions = 5000;
-        const PlanResult r = planner.plan(t.start, t.goal, o);
-        ASSERT_EQ(r.status, Status::Found) << seed;
-        const double cost = r.cost;
-        EXPECT_EQ(replay(t.domain, t.start, t.goal, r.plan), cost) << seed;
-        o.direction = Direction::Backward;
-        o.max_expansions = 200;
-        const PlanResult b = planner.plan(t.start, t.goal, o);
-        if (b.status == Status::Found) {
-            EXPECT_EQ(b.cost, cost) << seed;
-        }
-    }
-}
-
 // A hand-made case where postponing an action with a contradicting effect loses the optimum: the goal
 // needs p and q; the only cheap way to q deletes p. Pruning must keep "make q, kill p" as a first step
 // although it is not needed to enable the goal action's chosen precondition p (q has two achievers).
@@ -239,4 +213,69 @@ TEST(Pruning, ConflictingEffectsAreNotPostponed) {
             ASSERT_EQ(r.status, Status::Found);
             EXPECT_EQ(r.cost, 3.0) << to_string(h) << (generic ? " generic" : "");
         }
+}
+
+// The defaults (Direction::BySize, Heuristic::BySize): small queries plan backward with h_max; large ones
+// forward with LM-cut where LM-cut sees more than h_max at the start (layered tasks, three goal atoms),
+// backward with h_max where it does not (one long chain). The 100-atom / 500-action layered tasks, where
+// the planner used to run out of time, are each solved within a fixed expansion budget (about 4x the
+// most any seed needs) with a valid plan.
+TEST(Pruning, SizeRuleChoosesPerQuery) {
+    {
+        LayeredTaskOptions lo;
+        lo.atoms = 40, lo.actions = 120, lo.layers = 4, lo.seed = 1;
+        const GeneratedTask t = generate_layered_task(lo);
+        Planner planner(t.domain);
+        const PlanResult r = planner.plan(t.start, t.goal, PlanOptions{});
+        ASSERT_EQ(r.status, Status::Found);
+        EXPECT_LE(planner.relevant_atom_count(), kSizeThresholdAtoms);
+        EXPECT_EQ(planner.direction(), Direction::Backward);
+        EXPECT_EQ(planner.heuristic(), Heuristic::HMax);
+    }
+    for (std::uint64_t seed = 0; seed < 8; ++seed) {
+        LayeredTaskOptions lo;
+        lo.atoms = 100, lo.actions = 500, lo.layers = 5, lo.delete_probability = 0.3, lo.seed = seed;
+        const GeneratedTask t = generate_layered_task(lo);
+        Planner planner(t.domain);
+        PlanOptions o;
+        o.max_expansions = 5000;
+        const PlanResult r = planner.plan(t.start, t.goal, o);
+        ASSERT_EQ(r.status, Status::Found) << seed;
+        EXPECT_GT(planner.relevant_atom_count(), kSizeThresholdAtoms) << seed;
+        EXPECT_EQ(planner.direction(), Direction::Forward) << seed;
+        EXPECT_EQ(planner.heuristic(), Heuristic::LmCut) << seed;
+        EXPECT_EQ(replay(t.domain, t.start, t.goal, r.plan), r.cost) << seed;
+        // Where backward search is also quick, both directions agree on the cost.
+        PlanOptions back;
+        back.direction = Direction::Backward;
+        back.heuristic = Heuristic::LmCut;
+        back.max_expansions = 200;
+        const double cost = r.cost;
+        const PlanResult b = planner.plan(t.start, t.goal, back);
+        if (b.status == Status::Found) {
+            EXPECT_EQ(b.cost, cost) << seed;
+        }
+    }
+    {
+        DomainBuilder b;
+        constexpr int kRungs = 100;
+        for (int i = 0; i < kRungs; ++i) (void)b.add_atom(name("r", i));
+        for (int i = 0; i + 1 < kRungs; ++i) {
+            const std::vector<Literal> pre{{AtomId(static_cast<std::uint32_t>(i)), true}};
+            const std::vector<Literal> eff{{AtomId(static_cast<std::uint32_t>(i + 1)), true}};
+            ASSERT_EQ(b.add_action(name("climb", i), 1, pre, eff), DomainError::None);
+        }
+        const Domain d = b.build();
+        WorldState start = d.make_state();
+        start.set(AtomId(0), true);
+        Condition goal = d.make_condition();
+        goal.set(AtomId(kRungs - 1), true);
+        Planner planner(d);
+        const PlanResult r = planner.plan(start, goal, PlanOptions{});
+        ASSERT_EQ(r.status, Status::Found);
+        EXPECT_EQ(r.cost, kRungs - 1);
+        EXPECT_GT(planner.relevant_atom_count(), kSizeThresholdAtoms);
+        EXPECT_EQ(planner.direction(), Direction::Backward);
+        EXPECT_EQ(planner.heuristic(), Heuristic::HMax);
+    }
 }

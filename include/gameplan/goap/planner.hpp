@@ -77,7 +77,7 @@ enum class Direction : std::uint8_t {
     Forward,   ///< progression from the start state; h = h_max per state
     Backward,  ///< regression from the goal over sub-goals; h = h_max from the start, computed once
     BySize,    ///< chosen per query by the domain's size (see kSizeThresholdAtoms): backward for game
-               ///< domains, forward above the threshold; Planner::direction() tells which ran
+               ///< domains, forward for large ones where LM-cut is chosen; Planner::direction() tells which ran
 };
 
 /// The direction of game domains, and of agents when a caller does not choose: backward. Measured on
@@ -86,11 +86,14 @@ enum class Direction : std::uint8_t {
 /// docs/benchmarks.md.
 inline constexpr Direction kDefaultDirection = Direction::Backward;
 
-/// The size rule of Direction::BySize and Heuristic::BySize, the defaults of PlanOptions: a query
-/// whose relevant atoms (those the goal depends on) number at most this many plans backward with
-/// h_max, the game-domain choice; a larger one plans forward with LM-cut (deferred evaluation and
-/// stubborn sets; see Pruning), the choice measured on classical planning tasks and large random
-/// domains (docs/benchmarks.md). The threshold is also where states stop fitting one 64-bit word.
+/// The size rule of Direction::BySize and Heuristic::BySize, the defaults of PlanOptions. A query whose
+/// relevant atoms (those the goal depends on) number at most this many plans backward with h_max: the
+/// game-domain choice, measured fastest on every shared game domain. A larger query compares LM-cut
+/// with h_max at the start state: where LM-cut sees more (goals made of several independent parts), it
+/// plans forward with LM-cut (deferred evaluation and stubborn sets; see Pruning), the choice measured
+/// on classical planning tasks and large random layered domains; where it does not (one long chain,
+/// like a ladder), backward with h_max. Measurements in docs/benchmarks.md. The threshold is also where
+/// states stop fitting one 64-bit word.
 inline constexpr std::size_t kSizeThresholdAtoms = 64;
 
 /// Heuristic of the search. All are admissible, so every choice returns optimal plans; they differ in
@@ -104,8 +107,8 @@ enum class Heuristic : std::uint8_t {
             ///< planning tasks (PDDL) and large domains. Forward: from each state to the goal; backward:
             ///< from the start to each sub-goal.
     Blind,  ///< 0 everywhere (uniform-cost search); a baseline.
-    BySize, ///< h_max up to kSizeThresholdAtoms relevant atoms, LM-cut above (Planner::heuristic()
-            ///< tells which ran)
+    BySize, ///< h_max up to kSizeThresholdAtoms relevant atoms; above, LM-cut where it exceeds h_max at
+            ///< the start (Planner::heuristic() tells which ran)
 };
 
 /// Pruning of successors in forward search. Every choice returns optimal plans (possibly a different
