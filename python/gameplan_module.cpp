@@ -142,7 +142,8 @@ void assign_state(const goap::Domain& d, goap::WorldState& state, const py::dict
 goap::Direction direction_of(const std::string& s) {
     if (s == "backward") return goap::Direction::Backward;
     if (s == "forward") return goap::Direction::Forward;
-    throw py::value_error("direction must be 'forward' or 'backward', got '" + s + "'");
+    if (s == "by-size") return goap::Direction::BySize;
+    throw py::value_error("direction must be 'forward', 'backward' or 'by-size', got '" + s + "'");
 }
 
 std::string status_text(Status s) { return std::string(to_string(s)); }
@@ -729,7 +730,7 @@ PYBIND11_MODULE(gameplan, m) {
             if (max_expansions) o.max_expansions = *max_expansions;
             goap::Planner planner(*f.domain);
             return py_plan(*f.domain, planner.plan(f.file->start, choose_goal(*f.file, goal, "domain"), o));
-        }, py::arg("goal") = py::none(), py::arg("direction") = "backward", py::arg("max_expansions") = py::none(),
+        }, py::arg("goal") = py::none(), py::arg("direction") = "by-size", py::arg("max_expansions") = py::none(),
            "Plans from the file's start to one of its goals (as `gameplan plan`).");
     m.def("load_domain", [](const std::string& path) {
         auto file = std::make_shared<io::DomainFile>(io::load_domain(path));
@@ -773,7 +774,7 @@ PYBIND11_MODULE(gameplan, m) {
                 out = py_plan(d, automatic ? p.both->plan(s, g, o) : p.planner.plan(s, g, o));
             }
             return out;
-        }, py::arg("start"), py::arg("goal"), py::arg("direction") = "backward", py::arg("max_expansions") = py::none(),
+        }, py::arg("start"), py::arg("goal"), py::arg("direction") = "by-size", py::arg("max_expansions") = py::none(),
            "start: {atom: bool, variable: value} (unlisted atoms false, variables at their minimum); goal: "
            "{atom: bool, variable: value or (op, value)}. Values: ints, or an enumeration's value names.");
 
@@ -1223,7 +1224,7 @@ PYBIND11_MODULE(gameplan, m) {
        "Raises LoadError when a scenario was made for another map size or has an end outside the map.");
 
     // ---- the CLI's --json objects ----
-    m.def("plan_file", &plan_file, py::arg("path"), py::arg("goal") = py::none(), py::arg("direction") = "backward",
+    m.def("plan_file", &plan_file, py::arg("path"), py::arg("goal") = py::none(), py::arg("direction") = "by-size",
           "What `gameplan plan PATH [--goal G] [--direction D] --json` prints, as a dict (direction 'forward', "
           "'backward' or 'auto').");
     m.def("path_file", &path_file, py::arg("map_path"), py::arg("start"), py::arg("goal"), py::arg("algorithm") = "astar",
