@@ -229,6 +229,9 @@ int run_plan(const PlanArgs& args) {
         std::cout << "direction " << (automatic ? "auto: " : "")
                   << to_string(file.domain.has_variables() ? goap::Direction::Forward : options.direction)
                   << (file.domain.has_variables() && options.direction == goap::Direction::Backward ? " (domains with variables plan forward)" : "")
+                  << (automatic && options.heuristic == goap::Heuristic::BySize
+                          ? std::string()
+                          : ", heuristic " + std::string(goap::to_string(automatic ? options.heuristic : planner.heuristic())))
                   << ", expanded " << r.stats.expanded << ", generated "
                   << r.stats.generated << ", " << r.micros << " us\n";
     return r.status == Status::Found ? 0 : 1;
