@@ -181,6 +181,30 @@ struct detail::PlannerImpl {
     double lm_child_h = 0;                       // the deferred h of the successor being generated
     bool lm_in_expand = false;
     void lm_share(std::uint32_t node);
+    // The generic spaces' side of deferral. lm_deferred: called by heuristic() for a new state; true
+    // (and lm_child_h is its estimate) when the state is a successor being generated, else the state
+    // is marked final and gets its full value. lm_refine: the engine's refine_heuristic. lm_successor:
+    // hands the successor made by search action s to `sink` with its estimate set.
+    bool lm_deferred(std::uint32_t node) {
+        if (node >= lm_final.size()) lm_final.resize(std::max<std::size_t>(2 * lm_final.size(), node + 1u));
+        lm_final[node] = lm_in_expand ? 0 : 1;
+        return lm_in_expand;
+    }
+    PlanCost lm_refine(std::uint32_t node, const PlanCost& h) {
+        if (!lm_defer || lm_final[node]) return h;
+        lm_final[node] = 1;
+        lm_share(node);
+        if (!(lm_share_h > h.cost)) return h;
+        return PlanCost{lm_share_h, length_bound(lm_share_h)};
+    }
+    template <class Sink>
+    void lm_successor(std::size_t s, Sink&& sink) {
+        if (!lm_defer) return sink();
+        lm_child_h = std::max(0.0, lm_share_h - lm_action_share[search_relevant[s]]);
+        lm_in_expand = true;
+        sink();
+        lm_in_expand = false;
+    }
     double lm_cut_regression(const std::uint64_t* g, double* landmark_cost);
     void lm_hmax(const std::uint64_t* state, std::size_t goal_n);
 
@@ -261,14 +285,7 @@ struct ForwardSpace {
 
     [[nodiscard]] PlanCost heuristic(search::NodeIndex node) {
         if (p.heuristic == Heuristic::LmCut) {
-            if (p.lm_defer) {
-                if (node >= p.lm_final.size()) p.lm_final.resize(std::max<std::size_t>(2 * p.lm_final.size(), node + 1u));
-                if (p.lm_in_expand) {
-                    p.lm_final[node] = 0;
-                    return PlanCost{p.lm_child_h, p.length_bound(p.lm_child_h)};
-                }
-                p.lm_final[node] = 1;
-            }
+            if (p.lm_defer && p.lm_deferred(node)) return PlanCost{p.lm_child_h, p.length_bound(p.lm_child_h)};
             const double h = p.lm_cut_value(p.registry.state(node), p.goal_list.data(), p.goal_list.size());
             return PlanCost{h, p.length_bound(h)};
         }
@@ -276,14 +293,7 @@ struct ForwardSpace {
         return PlanCost{p.h_max(p.registry.state(node), p.h_scratch.data(), true), 0};
     }
 
-    // Deferred LM-cut only (see PlannerImpl::lm_defer); without it this returns h unchanged.
-    [[nodiscard]] PlanCost refine_heuristic(search::NodeIndex node, const PlanCost& h) {
-        if (!p.lm_defer || p.lm_final[node]) return h;
-        p.lm_final[node] = 1;
-        p.lm_share(node);
-        if (!(p.lm_share_h > h.cost)) return h;
-        return PlanCost{p.lm_share_h, p.length_bound(p.lm_share_h)};
-    }
+    [[nodiscard]] PlanCost refine_heuristic(search::NodeIndex node, const PlanCost& h) { return p.lm_refine(node, h); }
 
     template <class Sink>
     void expand(search::NodeIndex node, Sink&& sink) {
@@ -312,12 +322,7 @@ struct ForwardSpace {
             if (!changed) continue;  // a self-loop never improves a path
             const std::uint32_t id = p.registry.intern<kW>(next);
             if (id == detail::StateRegistry::kFull) return;  // out of memory: the engine stops
-            if (p.lm_defer) {
-                p.lm_child_h = std::max(0.0, p.lm_share_h - p.lm_action_share[p.search_relevant[s]]);
-                p.lm_in_expand = true;
-            }
-            sink(id, PlanCost{p.search_cost[s], 1}, p.search_id[s]);
-            p.lm_in_expand = false;
+            p.lm_successor(s, [&] { sink(id, PlanCost{p.search_cost[s], 1}, p.search_id[s]); });
         }
     }
 };
@@ -344,14 +349,7 @@ struct BackwardSpace {
         const std::uint64_t* g = p.registry.state(node);
         if (p.heuristic == Heuristic::Blind) return PlanCost{0, 0};
         if (p.heuristic == Heuristic::LmCut) {
-            if (p.lm_defer) {
-                if (node >= p.lm_final.size()) p.lm_final.resize(std::max<std::size_t>(2 * p.lm_final.size(), node + 1u));
-                if (p.lm_in_expand) {
-                    p.lm_final[node] = 0;
-                    return PlanCost{p.lm_child_h, p.length_bound(p.lm_child_h)};
-                }
-                p.lm_final[node] = 1;
-            }
+            if (p.lm_defer && p.lm_deferred(node)) return PlanCost{p.lm_child_h, p.length_bound(p.lm_child_h)};
             const double h = p.lm_cut_regression(g, nullptr);
             return PlanCost{h, p.length_bound(h)};
         }
@@ -366,14 +364,7 @@ struct BackwardSpace {
         return PlanCost{best, 0};
     }
 
-    // Deferred LM-cut only (see PlannerImpl::lm_defer); without it this returns h unchanged.
-    [[nodiscard]] PlanCost refine_heuristic(search::NodeIndex node, const PlanCost& h) {
-        if (!p.lm_defer || p.lm_final[node]) return h;
-        p.lm_final[node] = 1;
-        p.lm_share(node);
-        if (!(p.lm_share_h > h.cost)) return h;
-        return PlanCost{p.lm_share_h, p.length_bound(p.lm_share_h)};
-    }
+    [[nodiscard]] PlanCost refine_heuristic(search::NodeIndex node, const PlanCost& h) { return p.lm_refine(node, h); }
 
     template <class Sink>
     void expand(search::NodeIndex node, Sink&& sink) {
@@ -415,12 +406,7 @@ struct BackwardSpace {
             if (!ok || !changed) continue;
             const std::uint32_t id = p.registry.intern<kW ? 2 * kW : 0>(next);
             if (id == detail::StateRegistry::kFull) return;  // out of memory: the engine stops
-            if (p.lm_defer) {
-                p.lm_child_h = std::max(0.0, p.lm_share_h - p.lm_action_share[p.search_relevant[s]]);
-                p.lm_in_expand = true;
-            }
-            sink(id, PlanCost{p.search_cost[s], 1}, p.search_id[s]);
-            p.lm_in_expand = false;
+            p.lm_successor(s, [&] { sink(id, PlanCost{p.search_cost[s], 1}, p.search_id[s]); });
         }
     }
 };
