@@ -6,28 +6,15 @@
 #include <gameplan/goap/planner.hpp>
 #include <gameplan/goap/task_generator.hpp>
 
-#include <cmath>
 #include <cstdint>
 #include <span>
+
+#include <goap_reference.hpp>
 
 #include <gtest/gtest.h>
 
 using namespace gameplan;
 using namespace gameplan::goap;
-
-namespace {
-
-double replay(const Domain& d, WorldState s, const Condition& goal, std::span<const ActionId> plan) {
-    double cost = 0;
-    for (const ActionId a : plan) {
-        if (!d.applicable(a, s)) return std::nan("");
-        d.apply(a, s);
-        cost += d.action_cost(a);
-    }
-    return s.satisfies(goal) ? cost : std::nan("");
-}
-
-}  // namespace
 
 TEST(LayeredTasks, HundredByFiveHundredWithinBudget) {
     for (std::uint64_t seed = 0; seed < 8; ++seed) {
@@ -42,7 +29,7 @@ TEST(LayeredTasks, HundredByFiveHundredWithinBudget) {
         EXPECT_GT(planner.relevant_atom_count(), kSizeThresholdAtoms) << seed;
         EXPECT_EQ(planner.direction(), Direction::Forward) << seed;
         EXPECT_EQ(planner.heuristic(), Heuristic::LmCut) << seed;
-        EXPECT_EQ(replay(t.domain, t.start, t.goal, r.plan), r.cost) << seed;
+        EXPECT_EQ(test::replay_cost(t.domain, t.start, t.goal, r.plan), r.cost) << seed;
         // Where backward search is also quick, both directions agree on the cost.
         PlanOptions back;
         back.direction = Direction::Backward;

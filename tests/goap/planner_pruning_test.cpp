@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include <goap_reference.hpp>
+
 #include <gtest/gtest.h>
 
 using namespace gameplan;
@@ -86,17 +88,6 @@ double brute_force(const Domain& d, const WorldState& start, const Condition& go
     return std::numeric_limits<double>::infinity();
 }
 
-// Replays the plan with the domain's own rules; returns its cost, or NaN if it is invalid or misses
-// the goal.
-double replay(const Domain& d, WorldState s, const Condition& goal, std::span<const ActionId> plan) {
-    double cost = 0;
-    for (const ActionId a : plan) {
-        if (!d.applicable(a, s)) return std::nan("");
-        d.apply(a, s);
-        cost += d.action_cost(a);
-    }
-    return s.satisfies(goal) ? cost : std::nan("");
-}
 
 struct Config {
     Direction direction;
@@ -147,7 +138,7 @@ TEST(Pruning, OptimalCostsMatchBruteForce) {
             }
             ASSERT_EQ(r.status, Status::Found) << task << " " << describe(c);
             EXPECT_EQ(r.cost, optimum) << task << " " << describe(c);
-            EXPECT_EQ(replay(d, start, goal, r.plan), r.cost) << task << " " << describe(c);
+            EXPECT_EQ(test::replay_cost(d, start, goal, r.plan), r.cost) << task << " " << describe(c);
             if (c.direction == Direction::Forward && c.heuristic == Heuristic::LmCut && !c.generic)
                 (c.pruning == Pruning::None ? generated_unpruned : generated_pruned) += r.stats.generated;
         }
@@ -178,7 +169,7 @@ TEST(Pruning, LayeredTasksMatchBruteForce) {
                 const PlanResult r = planner.plan(t.start, t.goal, o);
                 ASSERT_EQ(r.status, Status::Found) << seed;
                 EXPECT_EQ(r.cost, optimum) << seed << " " << to_string(dir) << (generic ? " generic" : "");
-                EXPECT_EQ(replay(t.domain, t.start, t.goal, r.plan), r.cost) << seed;
+                EXPECT_EQ(test::replay_cost(t.domain, t.start, t.goal, r.plan), r.cost) << seed;
             }
     }
 }
