@@ -356,6 +356,9 @@ def main():
         wolves = []  # the failures of this check
         if not cli_dens or page_dens != cli_dens:
             wolves.append(f"dens: CLI picture {cli_dens}, page {page_dens}")
+        json_dens = sorted(tuple(d) for d in demo.get("dens", []))
+        if json_dens != cli_dens:
+            wolves.append(f"dens: CLI picture {cli_dens}, CLI --json {json_dens}")
         if demo["wolf_attacks"] == 0 or village.get("danger_cells") != danger_rows:
             wolves.append(f"danger: {demo['wolf_attacks']} attacks, {danger_rows} cells in the CLI's save, "
                           f"page {village.get('danger_cells')}")

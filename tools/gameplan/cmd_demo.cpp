@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <span>
+
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -124,7 +126,7 @@ std::string kinds_text(const village::Summary& s) {
 }
 
 Json summary_json(const village::Summary& s, const DemoArgs& args, const std::string& map_name, const path::GridMap& map,
-                  bool interrupted) {
+                  std::span<const path::GridPoint> dens, bool interrupted) {
     Json j;
     j["ticks"] = s.ticks;
     j["agents"] = s.agents;
@@ -143,6 +145,9 @@ Json summary_json(const village::Summary& s, const DemoArgs& args, const std::st
     j["width"] = map.width();
     j["height"] = map.height();
     j["threads"] = args.threads;
+    Json den_cells = Json::array();  // the wolf dens' cells, [x, y] (empty with --no-wolves)
+    for (const path::GridPoint& d : dens) den_cells.push_back(Json::array({d.x, d.y}));
+    j["dens"] = den_cells;
     Json kinds = Json::object();
     for (std::size_t k = 0; k < village::kKindCount; ++k)
         kinds[std::string(village::to_string(village::Kind(k)))] = Json{{"agents", s.kind_agents[k]}, {"cycles", s.cycles[k]}};
@@ -333,7 +338,7 @@ int run_demo(DemoArgs args) {
     if (args.png_every > 0 && sim->tick() % args.png_every != 0) write_snapshot();  // the final state too
     const village::Summary s = sim->summary();
     if (live) std::cout << "\x1b[0m\x1b[?25h\x1b[?1049l" << std::flush;  // leave the view before the summary
-    if (args.json) std::cout << summary_json(s, args, map_name, sim->map(), interrupted).dump() << '\n';
+    if (args.json) std::cout << summary_json(s, args, map_name, sim->map(), sim->dens(), interrupted).dump() << '\n';
     else print_text_summary(std::cout, s, args, map_name, sim->map(), interrupted);
     return interrupted ? 130 : 0;
 }
