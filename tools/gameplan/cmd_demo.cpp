@@ -55,7 +55,20 @@ struct DemoArgs {
     std::uint64_t save_at = 0;    // tick to save at (0 = the last tick)
     std::string load;             // continue the village saved in this file
     ProgressMode progress = ProgressMode::Auto;
+    std::uint64_t max_memory_mb = 4096;  // --max-memory: refuse villages estimated above it
 };
+
+// What a village of `cells` map cells and `agents` villagers takes, measured (docs/limits.md, "demo
+// --size"): about 135 bytes per cell (distance fields, places, crowd state) and 9 KB per villager, plus
+// the program; rounded up so the estimate stays above what was measured.
+double village_bytes(double cells, double agents) { return 16.0 * 1024 * 1024 + 140.0 * cells + 9.5 * 1024 * agents; }
+
+void require_village_memory(const DemoArgs& args, std::int64_t w, std::int64_t h) {
+    require_memory(ResourceLimits{0, args.max_memory_mb},
+                   village_bytes(static_cast<double>(w) * static_cast<double>(h), static_cast<double>(args.agents)),
+                   "a " + std::to_string(w) + "x" + std::to_string(h) + " village with " + std::to_string(args.agents) +
+                       " villagers");
+}
 
 volatile std::sig_atomic_t g_interrupted = 0;
 extern "C" void on_sigint(int) { g_interrupted = 1; }
@@ -236,9 +249,11 @@ int run_demo(DemoArgs args) {
     } else if (!args.map.empty()) {
         map = io::load_movingai_map(args.map);
         map_name = args.map;
+        require_village_memory(args, map.width(), map.height());
     } else {
         std::int32_t w = village::kDefaultMapWidth, h = village::kDefaultMapHeight;
         if (!args.size.empty()) std::tie(w, h) = parse_size(args.size);
+        require_village_memory(args, w, h);
         on_setup("generating the map", 0, 0);
         map = village::generate_village_map(w, h, args.seed);
         map_name = "generated";
@@ -364,6 +379,9 @@ void add_demo_command(CLI::App& app, int& exit_code) {
                     "Directory with woodcutter.json, miner.json, cook.json (default: examples/goap/village, built in)");
     cmd->add_flag("--json", args->json, "Print one JSON summary object (no live view)");
     add_progress_flags(cmd, args->progress);
+    add_integer_option(cmd, "--max-memory", args->max_memory_mb, 1, std::uint64_t{1} << 30,
+                       "Refuse a generated or loaded map whose village is estimated to need more MiB than this "
+                       "(about 140 bytes per cell and 9.5 KB per villager; default 4096)");
     cmd->add_flag("--no-wolves", args->no_wolves, "No wolf dens (and no danger for paths and walking costs to avoid)");
     CLI::Option* every = cmd->add_option("--png-every", args->png_every, "Write a PNG snapshot every K ticks")
                              ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000}));
