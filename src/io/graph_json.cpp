@@ -6,6 +6,7 @@
 
 #include "json_document.hpp"
 #include "json_locator.hpp"
+#include "json_values.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -27,7 +28,9 @@ using detail::JsonPath;
 using detail::operator/;
 using detail::printable;
 
-class GraphJsonLoader {
+class GraphJsonLoader : public detail::JsonValueReader<GraphJsonLoader> {
+    friend class detail::JsonValueReader<GraphJsonLoader>;  // reports through fail()
+
 public:
     GraphJsonLoader(std::string_view text, const std::string& file) : m_text(text), m_file(file) {}
 
@@ -107,22 +110,6 @@ private:
         const detail::JsonLocation loc = detail::locate(m_text, path);
         if (loc.found && loc.begin != std::string_view::npos) fail_at(loc.begin, path, message);
         fail(path, message);
-    }
-
-    static const char* type_name(const Json& j) {
-        switch (j.type()) {
-            case Json::value_t::null: return "null";
-            case Json::value_t::object: return "an object";
-            case Json::value_t::array: return "an array";
-            case Json::value_t::string: return "a string";
-            case Json::value_t::boolean: return "a boolean";
-            default: return j.is_number() ? "a number" : "an unsupported value";
-        }
-    }
-
-    void check_keys(const Json& object, const JsonPath& path, std::initializer_list<std::string_view> known) const {
-        if (const std::optional<std::string> key = detail::first_unknown_key(object, known))
-            fail(path / *key, detail::unknown_field_message(known));
     }
 
     // A node id: a non-empty string, or a non-negative integer (as its decimal text).
