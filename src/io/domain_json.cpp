@@ -431,12 +431,7 @@ private:
     // Kept apart from the boolean reading above: a key of a condition or effect object is an atom when
     // its value is true/false, and a variable reference otherwise.
 
-    struct VarInfo {
-        goap::VarId id;
-        bool is_enum = false;
-        std::int32_t min = 0, max = 0;
-        std::vector<std::string> values;
-    };
+    using VarInfo = detail::VariableSpec;
 
     void read_variables(const Json& vars, const Path& p) {
         expect_type(vars, Json::value_t::object, p,
@@ -452,33 +447,7 @@ private:
                 if (!spec["shared"].is_boolean()) fail(vp / "shared", "must be true or false");
                 shared = spec["shared"].get<bool>();
             }
-            VarInfo info;
-            if (spec.contains("values")) {
-                if (spec.contains("min") || spec.contains("max"))
-                    fail(vp / (spec.contains("min") ? "min" : "max"), "an enumerated variable has \"values\", not bounds");
-                const Json& values = spec["values"];
-                expect_type(values, Json::value_t::array, vp / "values", "a non-empty array of value names");
-                if (values.empty()) fail(vp / "values", "must not be empty");
-                for (std::size_t i = 0; i < values.size(); ++i) {
-                    if (!values[i].is_string() || values[i].get_ref<const std::string&>().empty())
-                        fail(vp / "values" / i, "must be a non-empty string");
-                    const std::string& v = values[i].get_ref<const std::string&>();
-                    if (std::find(info.values.begin(), info.values.end(), v) != info.values.end())
-                        fail(vp / "values" / i, "duplicate value '" + printable(v) + "'");
-                    info.values.push_back(v);
-                }
-                info.is_enum = true;
-                info.max = static_cast<std::int32_t>(info.values.size() - 1);
-                info.id = m_builder.add_enum_variable(name, info.values, shared);
-            } else {
-                if (!spec.contains("max")) fail(vp / "max", "missing required field (an integer; \"min\" defaults to 0)");
-                info.max = int32_at(spec["max"], vp / "max", "an integer");
-                if (spec.contains("min")) info.min = int32_at(spec["min"], vp / "min", "an integer");
-                if (info.max < info.min)
-                    fail(vp / "max", "max (" + std::to_string(info.max) + ") is less than min (" + std::to_string(info.min) + ")");
-                info.id = m_builder.add_integer_variable(name, info.min, info.max, shared);
-            }
-            if (!info.id.valid()) fail(vp, "invalid variable");
+            VarInfo info = variable_spec(spec, vp, name, shared, m_builder);
             m_vars.emplace(name, std::move(info));
         }
     }

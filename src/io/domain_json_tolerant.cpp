@@ -28,12 +28,7 @@ class TolerantJson : JsonValueReader<TolerantJson> {
     // Thrown after an error is recorded, to skip the rest of the item being read.
     struct Skip {};
 
-    struct VarInfo {
-        goap::VarId id;
-        bool is_enum = false;
-        std::int32_t min = 0, max = 0;
-        std::vector<std::string> values;
-    };
+    using VarInfo = VariableSpec;
 
     // A condition (atoms -> bool, variables -> comparisons) or effects (atoms -> bool, variables ->
     // numeric effects), as read.
@@ -323,33 +318,7 @@ private:
                 if (!spec["shared"].is_boolean()) fail(vp / "shared", "must be true or false");
                 shared = spec["shared"].get<bool>();
             }
-            VarInfo info;
-            if (spec.contains("values")) {
-                if (spec.contains("min") || spec.contains("max"))
-                    fail(vp / (spec.contains("min") ? "min" : "max"), "an enumerated variable has \"values\", not bounds");
-                const Json& values = spec["values"];
-                if (!values.is_array()) fail(vp / "values", std::string("must be a non-empty array of value names (found ") + type_name(values) + ")");
-                if (values.empty()) fail(vp / "values", "must not be empty");
-                for (std::size_t i = 0; i < values.size(); ++i) {
-                    if (!values[i].is_string() || values[i].get_ref<const std::string&>().empty())
-                        fail(vp / "values" / i, "must be a non-empty string");
-                    const std::string& v = values[i].get_ref<const std::string&>();
-                    if (std::find(info.values.begin(), info.values.end(), v) != info.values.end())
-                        fail(vp / "values" / i, "duplicate value '" + printable(v) + "'");
-                    info.values.push_back(v);
-                }
-                info.is_enum = true;
-                info.max = static_cast<std::int32_t>(info.values.size() - 1);
-                info.id = m_builder.add_enum_variable(name, info.values, shared);
-            } else {
-                if (!spec.contains("max")) fail(vp / "max", "missing required field (an integer; \"min\" defaults to 0)");
-                info.max = int32_at(spec["max"], vp / "max", "an integer");
-                if (spec.contains("min")) info.min = int32_at(spec["min"], vp / "min", "an integer");
-                if (info.max < info.min)
-                    fail(vp / "max", "max (" + std::to_string(info.max) + ") is less than min (" + std::to_string(info.min) + ")");
-                info.id = m_builder.add_integer_variable(name, info.min, info.max, shared);
-            }
-            if (!info.id.valid()) fail(vp, "invalid variable");
+            VarInfo info = variable_spec(spec, vp, name, shared, m_builder);
             m_vars.emplace(name, std::move(info));
             m_var_names.push_back(name);
         });

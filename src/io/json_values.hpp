@@ -22,8 +22,17 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace gameplan::io::detail {
+
+/// A declared integer or enumerated variable as the loaders keep it.
+struct VariableSpec {
+    goap::VarId id;
+    bool is_enum = false;
+    std::int32_t min = 0, max = 0;
+    std::vector<std::string> values;  // an enumeration's value names
+};
 
 template <class Loader>
 class JsonValueReader {
@@ -128,6 +137,40 @@ protected:
             (std::string_view(key) == "after_failures" ? r.after_failures : r.cooldown_ticks) = static_cast<std::uint32_t>(v);
         }
         return r;
+    }
+
+    /// The body of a variable declaration (`{"min", "max"}` or `{"values": [names]}`; the caller has
+    /// checked its keys and read "shared"), added to `builder` as `name`.
+    VariableSpec variable_spec(const OrderedJson& spec, const JsonPath& vp, const std::string& name, bool shared,
+                               goap::DomainBuilder& builder) const {
+        VariableSpec info;
+        if (spec.contains("values")) {
+            if (spec.contains("min") || spec.contains("max"))
+                raise(vp / (spec.contains("min") ? "min" : "max"), "an enumerated variable has \"values\", not bounds");
+            const OrderedJson& values = spec["values"];
+            expect_type(values, OrderedJson::value_t::array, vp / "values", "a non-empty array of value names");
+            if (values.empty()) raise(vp / "values", "must not be empty");
+            for (std::size_t i = 0; i < values.size(); ++i) {
+                if (!values[i].is_string() || values[i].template get_ref<const std::string&>().empty())
+                    raise(vp / "values" / i, "must be a non-empty string");
+                const std::string& v = values[i].template get_ref<const std::string&>();
+                if (std::find(info.values.begin(), info.values.end(), v) != info.values.end())
+                    raise(vp / "values" / i, "duplicate value '" + printable(v) + "'");
+                info.values.push_back(v);
+            }
+            info.is_enum = true;
+            info.max = static_cast<std::int32_t>(info.values.size() - 1);
+            info.id = builder.add_enum_variable(name, info.values, shared);
+        } else {
+            if (!spec.contains("max")) raise(vp / "max", "missing required field (an integer; \"min\" defaults to 0)");
+            info.max = int32_at(spec["max"], vp / "max", "an integer");
+            if (spec.contains("min")) info.min = int32_at(spec["min"], vp / "min", "an integer");
+            if (info.max < info.min)
+                raise(vp / "max", "max (" + std::to_string(info.max) + ") is less than min (" + std::to_string(info.min) + ")");
+            info.id = builder.add_integer_variable(name, info.min, info.max, shared);
+        }
+        if (!info.id.valid()) raise(vp, "invalid variable");
+        return info;
     }
 
 private:
