@@ -7,7 +7,7 @@
 //                          the ratio); mean microseconds of each, the speedup, and how much shorter the
 //                          any-angle paths are than the 8-connected optimum (mean %).
 //   navmesh/<map>          one query per iteration, cycling through the scenarios; counters: expansions
-//                          per query and a cost checksum (so a speedup cannot silently change paths).
+//                          and generated nodes per query and a cost checksum (so a speedup cannot silently change paths).
 //   navmesh_build/<map>    one full mesh build per iteration.
 #include <gameplan/io/load_error.hpp>
 #include <gameplan/io/movingai.hpp>
@@ -122,16 +122,18 @@ void queries(benchmark::State& state, MapArg arg) {
     NavmeshPathfinder finder;
     NavmeshPath path;
     std::size_t i = 0;
-    double checksum = 0, expanded = 0, count = 0;
+    double checksum = 0, expanded = 0, generated = 0, count = 0;
     for (auto _ : state) {
         const io::Scenario& s = data->scenarios[i];
         i = (i + 1) % data->scenarios.size();
         (void)finder.find_path(data->mesh, cell_centre(s.start), cell_centre(s.goal), {}, path);
         checksum += path.cost;
         expanded += double(finder.stats().expanded);
+        generated += double(finder.stats().generated);
         count += 1;
     }
     state.counters["expanded"] = expanded / count;
+    state.counters["generated"] = generated / count;
     state.counters["cost_checksum"] = checksum;
 }
 

@@ -147,6 +147,10 @@ struct NavmeshSearchOptions {
     search::Budget budget{};  ///< expansions (popped search nodes), deadline, node memory
 };
 
+namespace detail {
+struct NavEdgeSpan;  // an edge's geometry during a search (navmesh_search.cpp)
+}  // namespace detail
+
 /// Reusable Polyanya search object. See the file overview.
 class NavmeshPathfinder {
 public:
@@ -202,13 +206,22 @@ private:
     };
     static constexpr std::uint32_t kNoNode = std::numeric_limits<std::uint32_t>::max();
 
+    struct OpenOrder {  // a max-heap of this order pops smaller f, then larger g
+        bool operator()(const OpenEntry& x, const OpenEntry& y) const noexcept {
+            return x.f > y.f || (x.f == y.f && x.g < y.g);
+        }
+    };
+    struct RootRecord {
+        double g;             // best g of the vertex as a root in this search
+        std::uint32_t stamp;  // search generation that set g
+    };
+
     void expand_fan(const Node& node, std::uint32_t index);
     void expand_interval(const Node& node, std::uint32_t index);
-    void successor(std::uint32_t parent, std::uint32_t polygon, std::uint32_t local_edge, double p1, double p2,
-                   NavPoint root, std::uint32_t root_vertex, double g, bool collinear_only);
+    void successor(std::uint32_t parent, const NavPolygon& poly, std::uint32_t local_edge, const detail::NavEdgeSpan& e, double p1,
+                   double p2, NavPoint root, std::uint32_t root_vertex, double g, bool collinear_only);
     void push(const Node& node);
     void open_from(std::size_t first);
-    static bool open_order(const OpenEntry& x, const OpenEntry& y) noexcept;
     [[nodiscard]] bool contains_goal(std::uint32_t polygon) const noexcept;
     [[nodiscard]] double heuristic(NavPoint root, NavPoint a, NavPoint b) const noexcept;
     [[nodiscard]] std::size_t search_bytes() const noexcept;
@@ -223,8 +236,7 @@ private:
     bool m_out_of_memory = false;
     std::vector<Node> m_nodes;
     std::vector<OpenEntry> m_open;
-    std::vector<double> m_root_g;
-    std::vector<std::uint32_t> m_root_stamp;
+    std::vector<RootRecord> m_roots;  // per mesh vertex
     std::uint32_t m_generation = 0;
 };
 
