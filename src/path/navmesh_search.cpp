@@ -293,7 +293,19 @@ void NavmeshPathfinder::push(const Node& node) {
 
 void NavmeshPathfinder::open_from(std::size_t first) {
     for (std::size_t i = first; i < m_nodes.size(); ++i) {
-        m_open.push_back(OpenEntry{m_nodes[i].f, m_nodes[i].g, static_cast<std::uint32_t>(i)});
+        // The estimate is only needed here: a node expanded at once (intermediate pruning) never gets one.
+        Node& node = m_nodes[i];
+        const NavPoint root{node.rx, node.ry};
+        if (node.kind == Kind::Fan) {
+            node.f = node.g + dist(root, m_goal);
+        } else if (node.kind == Kind::Interval) {
+            const NavPolygon& poly = m_mesh->polygons()[node.polygon];
+            const NavEdge* const boundary = m_mesh->edges().data() + poly.first_edge;
+            const std::uint32_t k = node.edge - poly.first_edge;
+            const EdgeGeom e = edge_at(poly, boundary[k].along, end_along(boundary, poly, k));
+            node.f = node.g + through_interval(root, e.at(node.a), e.at(node.b), m_goal);
+        }
+        m_open.push_back(OpenEntry{node.f, node.g, static_cast<std::uint32_t>(i)});
         std::push_heap(m_open.begin(), m_open.end(), OpenOrder{});
     }
 }
@@ -423,8 +435,7 @@ void NavmeshPathfinder::successor(std::uint32_t parent, const NavPolygon& poly, 
         node.kind = Kind::Fan;
         node.a = 0.0;
         node.b = e.length;
-        node.f = node.g + dist(NavPoint{node.rx, node.ry}, m_goal);
-        push(node);
+        push(node);  // f is set when the node enters the open list (open_from)
         return;
     }
     if (collinear_only) return;
@@ -433,8 +444,7 @@ void NavmeshPathfinder::successor(std::uint32_t parent, const NavPolygon& poly, 
     // The twin runs the other way: [p1, p2] from this edge's start is [len - p2, len - p1] from the twin's.
     node.a = p2 == e.length ? 0.0 : e.length - p2;
     node.b = p1 == 0.0 ? e.length : e.length - p1;
-    node.f = g + through_interval(root, e.at(p1), e.at(p2), m_goal);
-    push(node);
+    push(node);  // f is set when the node enters the open list (open_from)
 }
 
 }  // namespace gameplan::path
