@@ -152,9 +152,57 @@ NavmeshBuild Navmesh::build(const GridMap& map) {
         }
         m_polygons[p].traversable = traversable;
     }
+    mark_bridges();
     m_vertex_of.clear();
     m_vertex_of.shrink_to_fit();
     return NavmeshBuild::Ok;
+}
+
+// Depth-first numbering and bridges of the adjacency graph (a multigraph: two polygons may share several
+// edges, and then none of them is a bridge). Iterative, as mazes give paths of tens of thousands of
+// polygons. Uses m_vertex_of as scratch (low links), reusing its buffer.
+void Navmesh::mark_bridges() {
+    const auto count = static_cast<std::uint32_t>(m_polygons.size());
+    std::vector<std::uint32_t>& low = m_vertex_of;
+    low.assign(count, 0);
+    for (NavPolygon& p : m_polygons) p.order = p.order_end = kNoPolygon;
+    struct Frame {
+        std::uint32_t polygon, next_edge, via;  // via: the edge (absolute) crossed to get here, or kNoPolygon
+    };
+    std::vector<Frame> stack;
+    std::uint32_t counter = 0;
+    for (std::uint32_t root = 0; root < count; ++root) {
+        if (m_polygons[root].order != kNoPolygon) continue;
+        m_polygons[root].order = low[root] = counter++;
+        stack.push_back(Frame{root, 0, kNoPolygon});
+        while (!stack.empty()) {
+            Frame& f = stack.back();
+            NavPolygon& poly = m_polygons[f.polygon];
+            if (f.next_edge < poly.edge_count) {
+                const std::uint32_t e = poly.first_edge + f.next_edge++;
+                const NavEdge& edge = m_edges[e];
+                if (edge.neighbour == kNoPolygon || (f.via != kNoPolygon && e == m_edges[f.via].twin)) continue;
+                NavPolygon& next = m_polygons[edge.neighbour];
+                if (next.order == kNoPolygon) {
+                    next.order = low[edge.neighbour] = counter++;
+                    stack.push_back(Frame{edge.neighbour, 0, e});  // invalidates f and poly
+                } else {
+                    low[f.polygon] = std::min(low[f.polygon], next.order);
+                }
+                continue;
+            }
+            poly.order_end = counter;
+            const Frame done = f;
+            stack.pop_back();
+            if (done.via == kNoPolygon) continue;
+            const std::uint32_t parent = stack.back().polygon;
+            low[parent] = std::min(low[parent], low[done.polygon]);
+            if (low[done.polygon] > m_polygons[parent].order) {
+                m_edges[done.via].cut = NavCut::Into;
+                m_edges[m_edges[done.via].twin].cut = NavCut::OutOf;
+            }
+        }
+    }
 }
 
 std::size_t Navmesh::memory_bytes() const noexcept {

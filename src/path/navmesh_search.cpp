@@ -136,6 +136,12 @@ double NavmeshPathfinder::cost() const noexcept {
     return m_status == Status::Found ? m_nodes[m_found].g : kInf;
 }
 
+bool NavmeshPathfinder::holds_goal(std::uint32_t lo, std::uint32_t hi) const noexcept {
+    for (std::uint32_t i = 0; i < m_goal_polygons; ++i)
+        if (m_goal_orders[i] >= lo && m_goal_orders[i] < hi) return true;
+    return false;
+}
+
 bool NavmeshPathfinder::contains_goal(std::uint32_t polygon) const noexcept {
     const NavPolygon& p = m_mesh->polygons()[polygon];
     return m_goal.x >= p.x0 && m_goal.x <= p.x1 && m_goal.y >= p.y0 && m_goal.y <= p.y1;
@@ -161,6 +167,17 @@ Status NavmeshPathfinder::begin(const Navmesh& mesh, NavPoint start, NavPoint go
         for (RootRecord& r : m_roots) r.stamp = 0;
     });
     m_status = Status::InProgress;
+    // The polygons holding the goal (up to four when it lies on a grid line), for the pocket test.
+    m_goal_polygons = 0;
+    {
+        const double gx = std::floor(goal.x), gy = std::floor(goal.y);
+        const auto cx = static_cast<std::int32_t>(gx), cy = static_cast<std::int32_t>(gy);
+        for (std::int32_t dy = gy == goal.y ? -1 : 0; dy <= 0; ++dy)
+            for (std::int32_t dx = gx == goal.x ? -1 : 0; dx <= 0; ++dx) {
+                const std::uint32_t p = mesh.polygon_of(GridPoint{cx + dx, cy + dy});
+                if (p != kNoPolygon) m_goal_orders[m_goal_polygons++] = mesh.polygons()[p].order;
+            }
+    }
     // Every polygon holding the start (up to four when it lies on a grid line) sees all of itself.
     const double fx = std::floor(start.x), fy = std::floor(start.y);
     const auto cx = static_cast<std::int32_t>(fx), cy = static_cast<std::int32_t>(fy);
@@ -289,6 +306,9 @@ void NavmeshPathfinder::push(const Node& node) {
     }
     ++m_stats.generated;
     m_nodes.push_back(node);  // enters the open list in open_from() (or is expanded at once)
+    // The open list never holds more entries than there are nodes: growing it with the node store keeps
+    // a query that needs no more nodes than an earlier one allocation-free, however it is sliced.
+    if (m_open.capacity() < m_nodes.capacity()) m_open.reserve(m_nodes.capacity());
 }
 
 void NavmeshPathfinder::open_from(std::size_t first) {
@@ -405,7 +425,13 @@ void NavmeshPathfinder::successor(std::uint32_t parent, const NavPolygon& poly, 
     const NavEdge* const boundary = m_mesh->edges().data() + poly.first_edge;
     const NavEdge& edge = boundary[local_edge];
     const std::uint32_t next = edge.neighbour;
-    if (m_mesh->polygons()[next].traversable == 1 && !contains_goal(next)) return;  // a dead end
+    if (edge.cut == NavCut::Into) {  // a pocket: enter it only if it holds the goal
+        const NavPolygon& beyond = m_mesh->polygons()[next];
+        if (!holds_goal(beyond.order, beyond.order_end)) return;
+    } else if (edge.cut == NavCut::OutOf && m_goal_polygons != 0 && !holds_goal(0, poly.order) &&
+               !holds_goal(poly.order_end, kNoPolygon)) {
+        return;  // leaving a pocket that holds the goal
+    }
     const bool horizontal = e.dy == 0.0;
     const double off_line = horizontal ? root.y - e.from.y : root.x - e.from.x;
     Node node{};

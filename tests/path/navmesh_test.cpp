@@ -197,6 +197,103 @@ TEST(Navmesh, PolygonsTileTheFreeCellsAndEdgesMatchTheirTwins) {
     }
 }
 
+// The pocket marks equal what removing each shared edge does to the adjacency graph (breadth-first
+// search over the polygons with that edge pair left out).
+TEST(Navmesh, PocketEdgesAreExactlyTheBridgesOfTheAdjacencyGraph) {
+    std::mt19937 rng(31);
+    int into = 0;
+    for (int round = 0; round < 40; ++round) {
+        const GridMap map = random_map(rng, 4 + int(rng() % 20), 4 + int(rng() % 20), 0.1 + 0.05 * double(rng() % 6));
+        Navmesh mesh;
+        ASSERT_EQ(mesh.build(map), NavmeshBuild::Ok);
+        const auto polys = mesh.polygons();
+        const auto edges = mesh.edges();
+        // Polygons reached from `from` without crossing edge `cut` or its twin.
+        const auto reach = [&](std::uint32_t from, std::uint32_t cut) {
+            std::vector<bool> seen(polys.size(), false);
+            std::vector<std::uint32_t> queue{from};
+            seen[from] = true;
+            for (std::size_t i = 0; i < queue.size(); ++i) {
+                const NavPolygon& poly = polys[queue[i]];
+                for (std::uint32_t j = poly.first_edge; j < poly.first_edge + poly.edge_count; ++j) {
+                    if (edges[j].neighbour == kNoPolygon || j == cut || j == edges[cut].twin) continue;
+                    if (!seen[edges[j].neighbour]) seen[edges[j].neighbour] = true, queue.push_back(edges[j].neighbour);
+                }
+            }
+            return seen;
+        };
+        for (std::uint32_t p = 0; p < polys.size(); ++p)
+            for (std::uint32_t j = polys[p].first_edge; j < polys[p].first_edge + polys[p].edge_count; ++j) {
+                const NavEdge& e = edges[j];
+                if (e.neighbour == kNoPolygon) {
+                    EXPECT_EQ(e.cut, NavCut::None);
+                    continue;
+                }
+                const std::vector<bool> beyond = reach(e.neighbour, j);
+                if (beyond[p]) {
+                    EXPECT_EQ(e.cut, NavCut::None) << "polygon " << p << " edge " << j;
+                    continue;
+                }
+                // A bridge: the polygons beyond are those whose order lies in the marked range.
+                ASSERT_NE(e.cut, NavCut::None) << "polygon " << p << " edge " << j;
+                into += e.cut == NavCut::Into;
+                const NavPolygon& range = e.cut == NavCut::Into ? polys[e.neighbour] : polys[p];
+                // Into: the range is the part beyond; OutOf: the range is this side of the cut.
+                const std::vector<bool> here = reach(p, j);
+                for (std::uint32_t q = 0; q < polys.size(); ++q) {
+                    const bool inside = polys[q].order >= range.order && polys[q].order < range.order_end;
+                    if (!here[q] && !beyond[q]) continue;  // another component
+                    EXPECT_EQ(beyond[q], e.cut == NavCut::Into ? inside : !inside) << "polygon " << q;
+                }
+            }
+    }
+    EXPECT_GT(into, 100);
+}
+
+// Pockets (parts of the mesh behind a single shared edge, nested ones, a winding dead-end corridor) are
+// skipped unless they hold the goal: start, goal or both inside pockets, points on the pocket edges
+// themselves; every cost equals the visibility-graph optimum.
+TEST(Navmesh, PocketsHoldingStartOrGoalMatchTheReference) {
+    const GridMap map = parse({
+        "..........@.........",
+        ".@@@@.@@@.@.@@@@@@@.",
+        ".@...@..@.@.@.....@.",
+        ".@.@.@@.@...@.@@@.@.",
+        ".@.@....@@@@@.@.@.@.",
+        ".@.@@@@@@.....@...@.",
+        "...........@@@@@@@@.",
+        "@@@@.@@@@@.@........",
+        "...@.@...@.@.@@@@@@.",
+        ".@.....@.....@......",
+    });
+    Navmesh mesh;
+    ASSERT_EQ(mesh.build(map), NavmeshBuild::Ok);
+    int pocket_edges = 0;
+    for (const NavEdge& e : mesh.edges()) pocket_edges += e.cut == NavCut::Into;
+    ASSERT_GT(pocket_edges, 5);
+    std::vector<NavPoint> points;
+    for (int y = 0; y < map.height(); y += 2)
+        for (int x = y % 4 == 0 ? 0 : 1; x < map.width(); x += 2)
+            if (map.passable({x, y})) points.push_back(cell_centre({x, y}));
+    // The ends and middles of pocket edges (points on both sides of a cut).
+    const auto polys = mesh.polygons();
+    for (const NavPolygon& poly : polys)
+        for (std::uint32_t j = 0; j < poly.edge_count; ++j) {
+            const NavEdge& e = mesh.edges()[poly.first_edge + j];
+            if (e.cut != NavCut::Into) continue;
+            const NavVertex& a = mesh.vertices()[e.vertex];
+            const NavVertex& b = mesh.vertices()[mesh.edges()[poly.first_edge + (j + 1) % poly.edge_count].vertex];
+            for (const NavPoint p : {NavPoint{double(a.x), double(a.y)}, NavPoint{0.5 * (a.x + b.x), 0.5 * (a.y + b.y)}})
+                if (mesh.locate(p) != kNoPolygon) points.push_back(p);
+        }
+    NavmeshPathfinder finder;
+    for (std::size_t i = 0; i < points.size(); i += 7)
+        for (std::size_t j = 1; j < points.size(); j += 3) {
+            expect_optimal(map, mesh, finder, points[i], points[j]);
+            if (HasFatalFailure()) return;
+        }
+}
+
 TEST(Navmesh, MeshIsMuchSmallerThanTheCellCount) {
     GridMap map = parse({"..........", "..........", "....@@....", "....@@....", "..........", ".........."});
     Navmesh mesh;

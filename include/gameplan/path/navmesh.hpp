@@ -16,7 +16,9 @@
 /// exactly one neighbour rectangle (its twin runs the other way). Two rectangles that only touch at a
 /// corner are not adjacent: at a diagonal squeeze point the mesh never connects through the corner.
 /// Vertices are grid points; a vertex is a *corner* (a possible turning point of a shortest path) when
-/// exactly one of the four cells around it is blocked or off the map.
+/// exactly one of the four cells around it is blocked or off the map. Shared edges that are the only
+/// link between two parts of the mesh (bridges of the adjacency graph) are marked with the part they
+/// lead into, so a search can skip every pocket that does not hold its goal.
 ///
 /// `NavmeshPathfinder` finds Euclidean shortest paths with Polyanya (Cui, Harabor and Grastien, IJCAI
 /// 2017): a best-first search over *intervals* of mesh edges, each with a *root* (the start or a corner)
@@ -25,8 +27,9 @@
 /// consistent estimate, so the first goal node popped is optimal. Successors are the parts of the next
 /// polygon's boundary seen through the interval (same root) and, behind a corner endpoint, the parts
 /// hidden from the root (root = that corner). Nodes rooted at a corner reached more cheaply before are
-/// pruned (root-level pruning); polygons with a single traversable edge that do not hold the goal are
-/// skipped. The path is the start, the turning corners (integer coordinates) and the goal; its cost is
+/// pruned (root-level pruning); a pocket (the part of the mesh behind a bridge edge) that does not hold
+/// the goal is never entered: a path that enters it must leave through the same edge, and the straight
+/// piece along that edge is never longer. The path is the start, the turning corners (integer coordinates) and the goal; its cost is
 /// its Euclidean length.
 ///
 /// Memory: the mesh holds 4 bytes per padded map cell (the rectangle of each cell, for locating points)
@@ -70,6 +73,16 @@ struct NavPolygon {
     std::uint32_t first_edge = 0;                 ///< first boundary edge
     std::uint32_t edge_count = 0;                 ///< number of boundary edges (>= 4)
     std::uint32_t traversable = 0;                ///< edges shared with a neighbour
+    /// Depth-first numbering of the mesh's adjacency graph: the polygons explored from this one are
+    /// those numbered `order .. order_end - 1` (see `NavEdge::cut`).
+    std::uint32_t order = 0, order_end = 0;
+};
+
+/// How a shared edge splits the mesh (`NavEdge::cut`).
+enum class NavCut : std::uint8_t {
+    None,     ///< a wall, or the two sides stay connected without this edge
+    Into,     ///< the only link to a part of the mesh: the neighbour's polygons [order, order_end)
+    OutOf,    ///< the only link out of this polygon's polygons [order, order_end) to the rest of the mesh
 };
 
 /// One boundary edge of a polygon: from `vertex` to the next edge's vertex (cyclically).
@@ -78,6 +91,7 @@ struct NavEdge {
     std::uint32_t neighbour = kNoPolygon; ///< polygon across the edge, kNoPolygon for a wall
     std::uint32_t twin = 0;               ///< the same edge in the neighbour's boundary (absolute index)
     std::int32_t along = 0;               ///< perimeter distance of `vertex` from the polygon's (x0, y0)
+    NavCut cut = NavCut::None;            ///< whether the part of the mesh beyond is reached only through here
 };
 
 /// A mesh vertex (a grid point).
@@ -120,6 +134,7 @@ public:
     [[nodiscard]] std::uint32_t locate(NavPoint p) const noexcept;
 
 private:
+    void mark_bridges();
     [[nodiscard]] bool free_cell(std::int64_t x, std::int64_t y) const noexcept {
         return x >= 0 && y >= 0 && x < m_width && y < m_height && owner(x, y) != kNoPolygon;
     }
@@ -222,6 +237,7 @@ private:
                    double p2, NavPoint root, std::uint32_t root_vertex, double g, bool collinear_only);
     void push(const Node& node);
     void open_from(std::size_t first);
+    [[nodiscard]] bool holds_goal(std::uint32_t lo, std::uint32_t hi) const noexcept;
     [[nodiscard]] bool contains_goal(std::uint32_t polygon) const noexcept;
     [[nodiscard]] double heuristic(NavPoint root, NavPoint a, NavPoint b) const noexcept;
     [[nodiscard]] std::size_t search_bytes() const noexcept;
@@ -237,6 +253,8 @@ private:
     std::vector<Node> m_nodes;
     std::vector<OpenEntry> m_open;
     std::vector<RootRecord> m_roots;  // per mesh vertex
+    std::uint32_t m_goal_orders[4] = {};  // NavPolygon::order of each polygon holding the goal
+    std::uint32_t m_goal_polygons = 0;
     std::uint32_t m_generation = 0;
 };
 
