@@ -158,8 +158,8 @@ NavmeshBuild Navmesh::build(const GridMap& map) {
     return NavmeshBuild::Ok;
 }
 
-// Depth-first numbering and bridges of the adjacency graph (a multigraph: two polygons may share several
-// edges, and then none of them is a bridge). Iterative, as mazes give paths of tens of thousands of
+// Depth-first numbering, articulation points and bridges of the adjacency graph (a multigraph: two
+// polygons may share several edges, and then none of them is a bridge). Iterative, as mazes give paths of tens of thousands of
 // polygons. Uses m_vertex_of as scratch (low links), reusing its buffer.
 void Navmesh::mark_bridges() {
     const auto count = static_cast<std::uint32_t>(m_polygons.size());
@@ -197,10 +197,14 @@ void Navmesh::mark_bridges() {
             if (done.via == kNoPolygon) continue;
             const std::uint32_t parent = stack.back().polygon;
             low[parent] = std::min(low[parent], low[done.polygon]);
-            if (low[done.polygon] > m_polygons[parent].order) {
-                m_edges[done.via].cut = NavCut::Into;
-                m_edges[m_edges[done.via].twin].cut = NavCut::OutOf;
-            }
+            const NavPolygon& up = m_polygons[parent];
+            if (low[done.polygon] < up.order) continue;
+            // Without `parent`, the subtree of `done` is cut off from the rest (an articulation point):
+            // every edge from `parent` into `done` leads into that pocket. If the edge crossed is the
+            // only link (a bridge), crossing it back leaves the pocket.
+            for (std::uint32_t e = up.first_edge; e < up.first_edge + up.edge_count; ++e)
+                if (m_edges[e].neighbour == done.polygon) m_edges[e].cut = NavCut::Into;
+            if (low[done.polygon] > up.order) m_edges[m_edges[done.via].twin].cut = NavCut::OutOf;
         }
     }
 }

@@ -197,30 +197,38 @@ TEST(Navmesh, PolygonsTileTheFreeCellsAndEdgesMatchTheirTwins) {
     }
 }
 
-// The pocket marks equal what removing each shared edge does to the adjacency graph (breadth-first
-// search over the polygons with that edge pair left out).
-TEST(Navmesh, PocketEdgesAreExactlyTheBridgesOfTheAdjacencyGraph) {
+// The pocket marks agree with breadth-first searches over the polygons: every bridge (an edge pair whose
+// removal disconnects its two sides) is marked; `Into` ranges are exactly the polygons cut off from the
+// rest when the polygon is removed; `OutOf` ranges are exactly this side of a bridge.
+TEST(Navmesh, PocketEdgesMatchTheCutsOfTheAdjacencyGraph) {
     std::mt19937 rng(31);
-    int into = 0;
+    int bridges = 0, articulations = 0;
     for (int round = 0; round < 40; ++round) {
         const GridMap map = random_map(rng, 4 + int(rng() % 20), 4 + int(rng() % 20), 0.1 + 0.05 * double(rng() % 6));
         Navmesh mesh;
         ASSERT_EQ(mesh.build(map), NavmeshBuild::Ok);
         const auto polys = mesh.polygons();
         const auto edges = mesh.edges();
-        // Polygons reached from `from` without crossing edge `cut` or its twin.
-        const auto reach = [&](std::uint32_t from, std::uint32_t cut) {
+        // Polygons reached from `from` without crossing edge `cut` (or its twin; kNoPolygon: none) and
+        // without entering `removed`.
+        const auto reach = [&](std::uint32_t from, std::uint32_t cut, std::uint32_t removed) {
             std::vector<bool> seen(polys.size(), false);
             std::vector<std::uint32_t> queue{from};
             seen[from] = true;
             for (std::size_t i = 0; i < queue.size(); ++i) {
                 const NavPolygon& poly = polys[queue[i]];
                 for (std::uint32_t j = poly.first_edge; j < poly.first_edge + poly.edge_count; ++j) {
-                    if (edges[j].neighbour == kNoPolygon || j == cut || j == edges[cut].twin) continue;
-                    if (!seen[edges[j].neighbour]) seen[edges[j].neighbour] = true, queue.push_back(edges[j].neighbour);
+                    const std::uint32_t next = edges[j].neighbour;
+                    const bool crosses_cut = cut != kNoPolygon && (j == cut || j == edges[cut].twin);
+                    if (next == kNoPolygon || next == removed || crosses_cut || seen[next]) continue;
+                    seen[next] = true;
+                    queue.push_back(next);
                 }
             }
             return seen;
+        };
+        const auto in_range = [&](const NavPolygon& range, std::uint32_t q) {
+            return polys[q].order >= range.order && polys[q].order < range.order_end;
         };
         for (std::uint32_t p = 0; p < polys.size(); ++p)
             for (std::uint32_t j = polys[p].first_edge; j < polys[p].first_edge + polys[p].edge_count; ++j) {
@@ -229,25 +237,30 @@ TEST(Navmesh, PocketEdgesAreExactlyTheBridgesOfTheAdjacencyGraph) {
                     EXPECT_EQ(e.cut, NavCut::None);
                     continue;
                 }
-                const std::vector<bool> beyond = reach(e.neighbour, j);
-                if (beyond[p]) {
-                    EXPECT_EQ(e.cut, NavCut::None) << "polygon " << p << " edge " << j;
-                    continue;
+                const std::vector<bool> beyond = reach(e.neighbour, j, kNoPolygon), here = reach(p, j, kNoPolygon);
+                const bool bridge = !beyond[p];
+                if (bridge) {
+                    EXPECT_NE(e.cut, NavCut::None) << "polygon " << p << " edge " << j;
                 }
-                // A bridge: the polygons beyond are those whose order lies in the marked range.
-                ASSERT_NE(e.cut, NavCut::None) << "polygon " << p << " edge " << j;
-                into += e.cut == NavCut::Into;
-                const NavPolygon& range = e.cut == NavCut::Into ? polys[e.neighbour] : polys[p];
-                // Into: the range is the part beyond; OutOf: the range is this side of the cut.
-                const std::vector<bool> here = reach(p, j);
-                for (std::uint32_t q = 0; q < polys.size(); ++q) {
-                    const bool inside = polys[q].order >= range.order && polys[q].order < range.order_end;
-                    if (!here[q] && !beyond[q]) continue;  // another component
-                    EXPECT_EQ(beyond[q], e.cut == NavCut::Into ? inside : !inside) << "polygon " << q;
+                if (e.cut == NavCut::Into) {
+                    const std::vector<bool> cut_off = reach(e.neighbour, kNoPolygon, p);
+                    bridges += bridge;
+                    articulations += !bridge;
+                    for (std::uint32_t q = 0; q < polys.size(); ++q)
+                        if (q != p) {
+                            EXPECT_EQ(cut_off[q], in_range(polys[e.neighbour], q)) << "polygon " << q;
+                        }
+                } else if (e.cut == NavCut::OutOf) {
+                    ASSERT_TRUE(bridge) << "polygon " << p << " edge " << j;
+                    for (std::uint32_t q = 0; q < polys.size(); ++q)
+                        if (here[q] || beyond[q]) {
+                            EXPECT_EQ(here[q], in_range(polys[p], q)) << "polygon " << q;
+                        }
                 }
             }
     }
-    EXPECT_GT(into, 100);
+    EXPECT_GT(bridges, 100);
+    EXPECT_GT(articulations, 20);
 }
 
 // Pockets (parts of the mesh behind a single shared edge, nested ones, a winding dead-end corridor) are

@@ -16,9 +16,10 @@
 /// exactly one neighbour rectangle (its twin runs the other way). Two rectangles that only touch at a
 /// corner are not adjacent: at a diagonal squeeze point the mesh never connects through the corner.
 /// Vertices are grid points; a vertex is a *corner* (a possible turning point of a shortest path) when
-/// exactly one of the four cells around it is blocked or off the map. Shared edges that are the only
-/// link between two parts of the mesh (bridges of the adjacency graph) are marked with the part they
-/// lead into, so a search can skip every pocket that does not hold its goal.
+/// exactly one of the four cells around it is blocked or off the map. Shared edges that lead into a
+/// *pocket* (a part of the mesh that only this polygon links to the rest: an articulation point or a
+/// bridge of the adjacency graph) are marked with the pocket's polygons, so a search can skip every
+/// pocket that does not hold its goal.
 ///
 /// `NavmeshPathfinder` finds Euclidean shortest paths with Polyanya (Cui, Harabor and Grastien, IJCAI
 /// 2017): a best-first search over *intervals* of mesh edges, each with a *root* (the start or a corner)
@@ -27,9 +28,9 @@
 /// consistent estimate, so the first goal node popped is optimal. Successors are the parts of the next
 /// polygon's boundary seen through the interval (same root) and, behind a corner endpoint, the parts
 /// hidden from the root (root = that corner). Nodes rooted at a corner reached more cheaply before are
-/// pruned (root-level pruning); a pocket (the part of the mesh behind a bridge edge) that does not hold
-/// the goal is never entered: a path that enters it must leave through the same edge, and the straight
-/// piece along that edge is never longer. The path is the start, the turning corners (integer coordinates) and the goal; its cost is
+/// pruned (root-level pruning); a pocket that does not hold the goal is never entered: a path that
+/// enters it from a polygon must come back to the same (convex) polygon, and the straight piece inside
+/// that polygon is never longer. The path is the start, the turning corners (integer coordinates) and the goal; its cost is
 /// its Euclidean length.
 ///
 /// Memory: the mesh holds 4 bytes per padded map cell (the rectangle of each cell, for locating points)
@@ -81,8 +82,9 @@ struct NavPolygon {
 /// How a shared edge splits the mesh (`NavEdge::cut`).
 enum class NavCut : std::uint8_t {
     None,     ///< a wall, or the two sides stay connected without this edge
-    Into,     ///< the only link to a part of the mesh: the neighbour's polygons [order, order_end)
-    OutOf,    ///< the only link out of this polygon's polygons [order, order_end) to the rest of the mesh
+    Into,     ///< leads into a pocket: without this polygon, the neighbour's polygons [order, order_end)
+              ///< are cut off from the rest of the mesh
+    OutOf,    ///< the only link (a bridge) out of this polygon's polygons [order, order_end) to the rest
 };
 
 /// One boundary edge of a polygon: from `vertex` to the next edge's vertex (cyclically).
