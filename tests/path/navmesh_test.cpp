@@ -70,7 +70,10 @@ bool segment_free(const GridMap& map, NavPoint p, NavPoint q) {
     add(p.x, q.x);
     add(p.y, q.y);
     std::sort(cuts.begin(), cuts.end());
-    const auto at = [&](double t) { return NavPoint{p.x + t * (q.x - p.x), p.y + t * (q.y - p.y)}; };
+    // A cut point lies on a grid line; rounding must not move it off (next to a squeeze point, 3.9999999
+    // instead of 4 would be wrongly free), so coordinates within 1e-9 of an integer are snapped to it.
+    const auto snap = [](double v) { return std::abs(v - std::round(v)) < 1e-9 ? std::round(v) : v; };
+    const auto at = [&](double t) { return NavPoint{snap(p.x + t * (q.x - p.x)), snap(p.y + t * (q.y - p.y))}; };
     for (std::size_t i = 0; i < cuts.size(); ++i) {
         const NavPoint c = at(cuts[i]);
         if (!free_point(map, c.x, c.y)) return false;
