@@ -167,6 +167,7 @@ Status NavmeshPathfinder::begin(const Navmesh& mesh, NavPoint start, NavPoint go
         for (RootRecord& r : m_roots) r.stamp = 0;
     });
     m_status = Status::InProgress;
+    m_expanding_root = kNoNode;
     // The polygons holding the goal (up to four when it lies on a grid line), for the pocket test.
     m_goal_polygons = 0;
     {
@@ -239,13 +240,26 @@ Status NavmeshPathfinder::step(std::uint64_t slice_expansions) {
         for (;;) {
             ++m_stats.expanded;
             const std::size_t first = m_nodes.size();
+            m_expanding_root = current.root;
+            m_expanding_g = current.g;
             if (current.kind == Kind::Fan) expand_fan(current, at);
             else expand_interval(current, at);
             if (m_nodes.size() == first + 1 && m_nodes[first].kind != Kind::Goal && slice + 1 < slice_expansions &&
                 m_stats.expanded < m_budget.max_expansions && !m_out_of_memory) {
                 ++slice;
-                at = static_cast<std::uint32_t>(first);
-                current = m_nodes[first];
+                Node next = m_nodes[first];
+                if (at + 1 == first && next.root == current.root && next.g == current.g && !next.via &&
+                    next.kind == current.kind) {
+                    // Same root, no new turning point: the successor replaces the node it came from (nothing
+                    // else refers to it), so a corridor keeps one stored node, not one per polygon.
+                    next.parent = current.parent;
+                    next.via = current.via, next.vx = current.vx, next.vy = current.vy;
+                    m_nodes.pop_back();
+                    m_nodes[at] = next;
+                } else {
+                    at = static_cast<std::uint32_t>(first);
+                }
+                current = next;
                 continue;
             }
             open_from(first);
@@ -291,7 +305,10 @@ Status NavmeshPathfinder::find_path(const Navmesh& mesh, NavPoint start, NavPoin
 }
 
 void NavmeshPathfinder::push(const Node& node) {
-    if (node.root != kNoNode && node.kind != Kind::Goal) {
+    // A successor with the expanded node's own root and g needs no root-level check: that node passed it
+    // (when popped, or when pushed just before as a single successor) and its root's g has not changed.
+    const bool same_root = node.root == m_expanding_root && node.g == m_expanding_g;
+    if (node.root != kNoNode && node.kind != Kind::Goal && !same_root) {
         RootRecord& best = m_roots[node.root];
         if (best.stamp == m_generation) {
             if (node.g > best.g + kEps) return;  // root-level pruning
@@ -401,6 +418,7 @@ void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t index) {
         const std::int32_t length_i = stop_along - start_along;
         const double lo = double(u), hi = double(u + length_i), length = double(length_i);
         u += length_i;
+        if (lo >= u_a && !a_side) break;  // past the seen part, nothing hidden behind a
         if (boundary[j].neighbour == kNoPolygon) continue;
         // Which of the three views reach this edge: hidden behind b's vertex, seen, hidden behind a's vertex.
         const bool from_b = b_side && lo < u_b, seen = hi > u_b && lo < u_a, from_a = a_side && hi > u_a;

@@ -257,6 +257,8 @@ private:
     std::vector<RootRecord> m_roots;  // per mesh vertex
     std::uint32_t m_goal_orders[4] = {};  // NavPolygon::order of each polygon holding the goal
     std::uint32_t m_goal_polygons = 0;
+    std::uint32_t m_expanding_root = kNoNode;  // root and g of the node being expanded
+    double m_expanding_g = 0.0;
     std::uint32_t m_generation = 0;
 };
 
