@@ -159,12 +159,15 @@ NavmeshBuild Navmesh::build(const GridMap& map) {
 }
 
 // Depth-first numbering, articulation points and bridges of the adjacency graph (a multigraph: two
-// polygons may share several edges, and then none of them is a bridge). Iterative, as mazes give paths of tens of thousands of
-// polygons. Uses m_vertex_of as scratch (low links), reusing its buffer.
+// polygons may share several edges, and then none of them is a bridge), and each polygon's door. Iterative,
+// as mazes give paths of tens of thousands of polygons. Uses m_vertex_of as scratch (low links), reusing
+// its buffer.
 void Navmesh::mark_bridges() {
     const auto count = static_cast<std::uint32_t>(m_polygons.size());
     std::vector<std::uint32_t>& low = m_vertex_of;
     low.assign(count, 0);
+    std::vector<std::uint32_t> parent(count, kNoPolygon);  // depth-first tree parent
+    std::vector<bool> cut_off(count, false);               // removing the parent cuts the subtree off
     for (NavPolygon& p : m_polygons) p.order = p.order_end = kNoPolygon;
     struct Frame {
         std::uint32_t polygon, next_edge, via;  // via: the edge (absolute) crossed to get here, or kNoPolygon
@@ -185,6 +188,7 @@ void Navmesh::mark_bridges() {
                 NavPolygon& next = m_polygons[edge.neighbour];
                 if (next.order == kNoPolygon) {
                     next.order = low[edge.neighbour] = counter++;
+                    parent[edge.neighbour] = f.polygon;
                     stack.push_back(Frame{edge.neighbour, 0, e});  // invalidates f and poly
                 } else {
                     low[f.polygon] = std::min(low[f.polygon], next.order);
@@ -195,16 +199,34 @@ void Navmesh::mark_bridges() {
             const Frame done = f;
             stack.pop_back();
             if (done.via == kNoPolygon) continue;
-            const std::uint32_t parent = stack.back().polygon;
-            low[parent] = std::min(low[parent], low[done.polygon]);
-            const NavPolygon& up = m_polygons[parent];
+            const std::uint32_t up_id = stack.back().polygon;
+            low[up_id] = std::min(low[up_id], low[done.polygon]);
+            const NavPolygon& up = m_polygons[up_id];
             if (low[done.polygon] < up.order) continue;
-            // Without `parent`, the subtree of `done` is cut off from the rest (an articulation point):
-            // every edge from `parent` into `done` leads into that pocket. If the edge crossed is the
-            // only link (a bridge), crossing it back leaves the pocket.
+            // Without `up`, the subtree of `done` is cut off from the rest (an articulation point): every
+            // edge from `up` into `done` leads into that pocket. If the edge crossed is the only link (a
+            // bridge), crossing it back leaves the pocket.
+            cut_off[done.polygon] = true;
             for (std::uint32_t e = up.first_edge; e < up.first_edge + up.edge_count; ++e)
                 if (m_edges[e].neighbour == done.polygon) m_edges[e].cut = NavCut::Into;
             if (low[done.polygon] > up.order) m_edges[m_edges[done.via].twin].cut = NavCut::OutOf;
+        }
+    }
+    // Doors, parents before children (depth-first order; `low` becomes the inverse of `order`).
+    for (std::uint32_t p = 0; p < count; ++p) low[m_polygons[p].order] = p;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const std::uint32_t p = low[i];
+        const std::uint32_t up = parent[p];
+        m_polygons[p].door = up == kNoPolygon ? kNoPolygon : cut_off[p] ? up : m_polygons[up].door;
+    }
+    // Edges towards the root's side: to an ancestor, or to a child that is not cut off without this polygon.
+    for (std::uint32_t p = 0; p < count; ++p) {
+        const NavPolygon& poly = m_polygons[p];
+        for (std::uint32_t e = poly.first_edge; e < poly.first_edge + poly.edge_count; ++e) {
+            NavEdge& edge = m_edges[e];
+            if (edge.neighbour == kNoPolygon || edge.cut != NavCut::None) continue;
+            const std::uint32_t q = edge.neighbour;
+            if (m_polygons[q].order < poly.order || (parent[q] == p && !cut_off[q])) edge.cut = NavCut::Back;
         }
     }
 }

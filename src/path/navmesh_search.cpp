@@ -118,18 +118,19 @@ inline double exit_position(const NavPolygon& poly, NavPoint p, double dx, doubl
 
 void NavmeshPathfinder::reserve(const Navmesh& mesh, std::size_t nodes) {
     if (m_roots.size() < mesh.vertices().size()) m_roots.resize(mesh.vertices().size(), RootRecord{0.0, 0});
+    if (m_door_stamp.size() < mesh.polygon_count()) m_door_stamp.resize(mesh.polygon_count(), 0);
     m_nodes.reserve(nodes);
     m_open.reserve(nodes);
 }
 
 std::size_t NavmeshPathfinder::search_bytes() const noexcept {
     return m_nodes.size() * sizeof(Node) + m_open.size() * sizeof(OpenEntry) +
-           m_roots.size() * sizeof(RootRecord);
+           m_roots.size() * sizeof(RootRecord) + m_door_stamp.size() * sizeof(std::uint32_t);
 }
 
 std::size_t NavmeshPathfinder::memory_bytes() const noexcept {
     return m_nodes.capacity() * sizeof(Node) + m_open.capacity() * sizeof(OpenEntry) +
-           m_roots.capacity() * sizeof(RootRecord);
+           m_roots.capacity() * sizeof(RootRecord) + m_door_stamp.capacity() * sizeof(std::uint32_t);
 }
 
 double NavmeshPathfinder::cost() const noexcept {
@@ -162,9 +163,10 @@ Status NavmeshPathfinder::begin(const Navmesh& mesh, NavPoint start, NavPoint go
     if (mesh.polygon_count() == 0) return m_status;
     const std::uint32_t from = mesh.locate(start);
     if (from == kNoPolygon || mesh.locate(goal) == kNoPolygon) return m_status;
-    if (m_roots.size() < mesh.vertices().size()) reserve(mesh, 0);
+    if (m_roots.size() < mesh.vertices().size() || m_door_stamp.size() < mesh.polygon_count()) reserve(mesh, 0);
     search::advance_generation(m_generation, [&] {
         for (RootRecord& r : m_roots) r.stamp = 0;
+        std::fill(m_door_stamp.begin(), m_door_stamp.end(), 0u);
     });
     m_status = Status::InProgress;
     m_expanding_root = kNoNode;
@@ -178,6 +180,12 @@ Status NavmeshPathfinder::begin(const Navmesh& mesh, NavPoint start, NavPoint go
                 const std::uint32_t p = mesh.polygon_of(GridPoint{cx + dx, cy + dy});
                 if (p != kNoPolygon) m_goal_orders[m_goal_polygons++] = mesh.polygons()[p].order;
             }
+        // The doors around the goal: from each, the side towards the depth-first root does not hold the
+        // goal. (When several polygons hold the goal they are linked around it, so their chains differ only
+        // by goal polygons, which have no successors but the goal.)
+        if (m_goal_polygons != 0)
+            for (std::uint32_t d = mesh.polygons()[mesh.locate(goal)].door; d != kNoPolygon; d = mesh.polygons()[d].door)
+                m_door_stamp[d] = m_generation;
     }
     // Every polygon holding the start (up to four when it lies on a grid line) sees all of itself.
     const double fx = std::floor(start.x), fy = std::floor(start.y);
@@ -449,6 +457,9 @@ void NavmeshPathfinder::successor(std::uint32_t parent, const NavPolygon& poly, 
     } else if (edge.cut == NavCut::OutOf && m_goal_polygons != 0 && !holds_goal(0, poly.order) &&
                !holds_goal(poly.order_end, kNoPolygon)) {
         return;  // leaving a pocket that holds the goal
+    } else if (edge.cut == NavCut::Back &&
+               m_door_stamp[static_cast<std::size_t>(&poly - m_mesh->polygons().data())] == m_generation) {
+        return;  // this polygon cuts the goal off from the side this edge leads to
     }
     const bool horizontal = e.dy == 0.0;
     const double off_line = horizontal ? root.y - e.from.y : root.x - e.from.x;

@@ -202,10 +202,12 @@ TEST(Navmesh, PolygonsTileTheFreeCellsAndEdgesMatchTheirTwins) {
 
 // The pocket marks agree with breadth-first searches over the polygons: every bridge (an edge pair whose
 // removal disconnects its two sides) is marked; `Into` ranges are exactly the polygons cut off from the
-// rest when the polygon is removed; `OutOf` ranges are exactly this side of a bridge.
+// rest when the polygon is removed; `OutOf` ranges are exactly this side of a bridge; door chains are
+// exactly the polygons whose removal cuts a polygon off from its component's first polygon, and `Back`
+// edges lead to that polygon's side.
 TEST(Navmesh, PocketEdgesMatchTheCutsOfTheAdjacencyGraph) {
     std::mt19937 rng(31);
-    int bridges = 0, articulations = 0;
+    int bridges = 0, articulations = 0, doors = 0, backs = 0;
     for (int round = 0; round < 40; ++round) {
         const GridMap map = random_map(rng, 4 + int(rng() % 20), 4 + int(rng() % 20), 0.1 + 0.05 * double(rng() % 6));
         Navmesh mesh;
@@ -261,9 +263,41 @@ TEST(Navmesh, PocketEdgesMatchTheCutsOfTheAdjacencyGraph) {
                         }
                 }
             }
+        // Doors: X is on polygon G's door chain exactly when removing X cuts G off from the first polygon
+        // (in depth-first order) of its component; a Back edge of X leads to that polygon's side.
+        for (std::uint32_t g = 0; g < polys.size(); ++g) {
+            const std::vector<bool> component = reach(g, kNoPolygon, kNoPolygon);
+            std::uint32_t root = g;
+            for (std::uint32_t q = 0; q < polys.size(); ++q)
+                if (component[q] && polys[q].order < polys[root].order) root = q;
+            std::vector<bool> chain(polys.size(), false);
+            for (std::uint32_t d = polys[g].door; d != kNoPolygon; d = polys[d].door) chain[d] = true;
+            for (std::uint32_t x = 0; x < polys.size(); ++x) {
+                if (!component[x] || x == g || x == root) continue;
+                const std::vector<bool> without_x = reach(root, kNoPolygon, x);
+                EXPECT_EQ(chain[x], !without_x[g]) << "polygon " << g << " door " << x;
+                doors += chain[x];
+            }
+            EXPECT_TRUE(polys[root].door == kNoPolygon);
+        }
+        for (std::uint32_t x = 0; x < polys.size(); ++x) {
+            const std::vector<bool> component = reach(x, kNoPolygon, kNoPolygon);
+            std::uint32_t root = x;
+            for (std::uint32_t q = 0; q < polys.size(); ++q)
+                if (component[q] && polys[q].order < polys[root].order) root = q;
+            const std::vector<bool> without_x = reach(root, kNoPolygon, x);
+            for (std::uint32_t j = polys[x].first_edge; j < polys[x].first_edge + polys[x].edge_count; ++j) {
+                if (edges[j].cut != NavCut::Back) continue;
+                EXPECT_NE(x, root);
+                EXPECT_TRUE(without_x[edges[j].neighbour]) << "polygon " << x << " edge " << j;
+                ++backs;
+            }
+        }
     }
     EXPECT_GT(bridges, 100);
     EXPECT_GT(articulations, 20);
+    EXPECT_GT(doors, 100);
+    EXPECT_GT(backs, 100);
 }
 
 // Pockets (parts of the mesh behind a single shared edge, nested ones, a winding dead-end corridor) are

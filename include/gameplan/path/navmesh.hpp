@@ -77,6 +77,9 @@ struct NavPolygon {
     /// Depth-first numbering of the mesh's adjacency graph: the polygons explored from this one are
     /// those numbered `order .. order_end - 1` (see `NavEdge::cut`).
     std::uint32_t order = 0, order_end = 0;
+    /// The nearest polygon on the way back to the depth-first root whose removal cuts this polygon off
+    /// from the root's side (`kNoPolygon` if none): the doors around a point are this chain.
+    std::uint32_t door = 0;
 };
 
 /// How a shared edge splits the mesh (`NavEdge::cut`).
@@ -85,6 +88,8 @@ enum class NavCut : std::uint8_t {
     Into,     ///< leads into a pocket: without this polygon, the neighbour's polygons [order, order_end)
               ///< are cut off from the rest of the mesh
     OutOf,    ///< the only link (a bridge) out of this polygon's polygons [order, order_end) to the rest
+    Back,     ///< towards the depth-first root's side of this polygon: leads away from every pocket that
+              ///< this polygon cuts off (a point whose door chain holds this polygon is not that way)
 };
 
 /// One boundary edge of a polygon: from `vertex` to the next edge's vertex (cyclically).
@@ -255,6 +260,7 @@ private:
     std::vector<Node> m_nodes;
     std::vector<OpenEntry> m_open;
     std::vector<RootRecord> m_roots;  // per mesh vertex
+    std::vector<std::uint32_t> m_door_stamp;  // per polygon: m_generation if a door around the goal
     std::uint32_t m_goal_orders[4] = {};  // NavPolygon::order of each polygon holding the goal
     std::uint32_t m_goal_polygons = 0;
     std::uint32_t m_expanding_root = kNoNode;  // root and g of the node being expanded
