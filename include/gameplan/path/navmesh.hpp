@@ -34,8 +34,9 @@
 /// its Euclidean length.
 ///
 /// Memory: the mesh holds 4 bytes per padded map cell (the rectangle of each cell, for locating points)
-/// plus about 24 bytes per boundary edge and 12 per vertex. A pathfinder holds about 80 bytes per search
-/// node (a node per interval generated; reused across queries) plus 16 bytes per mesh vertex. After
+/// plus about 20 bytes per boundary edge, 40 per polygon and 12 per vertex. A pathfinder holds about 90
+/// bytes per stored search node (a node per interval generated, one per corridor of single successors
+/// with the same root; reused across queries) plus 16 bytes per mesh vertex and 4 per polygon. After
 /// warm-up a query allocates nothing.
 ///
 /// Thread-safety: a built mesh is immutable; any number of pathfinders (one per thread) may read it.
