@@ -208,7 +208,7 @@ void Navmesh::mark_bridges() {
             // bridge), crossing it back leaves the pocket.
             cut_off[done.polygon] = true;
             for (std::uint32_t e = up.first_edge; e < up.first_edge + up.edge_count; ++e)
-                if (m_edges[e].neighbour == done.polygon) m_edges[e].cut = NavCut::Into;
+                if (m_edges[e].neighbour == done.polygon) m_edges[e].cut = NavCut::Into, m_edges[e].pocket = done.polygon;
             if (low[done.polygon] > up.order) m_edges[m_edges[done.via].twin].cut = NavCut::OutOf;
         }
     }
@@ -219,14 +219,21 @@ void Navmesh::mark_bridges() {
         const std::uint32_t up = parent[p];
         m_polygons[p].door = up == kNoPolygon ? kNoPolygon : cut_off[p] ? up : m_polygons[up].door;
     }
-    // Edges towards the root's side: to an ancestor, or to a child that is not cut off without this polygon.
+    // The other edges: towards an ancestor, or into the subtree of a child, which is a pocket if that
+    // child is cut off without this polygon and the root's side otherwise.
     for (std::uint32_t p = 0; p < count; ++p) {
         const NavPolygon& poly = m_polygons[p];
         for (std::uint32_t e = poly.first_edge; e < poly.first_edge + poly.edge_count; ++e) {
             NavEdge& edge = m_edges[e];
             if (edge.neighbour == kNoPolygon || edge.cut != NavCut::None) continue;
-            const std::uint32_t q = edge.neighbour;
-            if (m_polygons[q].order < poly.order || (parent[q] == p && !cut_off[q])) edge.cut = NavCut::Back;
+            std::uint32_t child = edge.neighbour;
+            if (m_polygons[child].order < poly.order) {
+                edge.cut = NavCut::Back;
+                continue;
+            }
+            while (parent[child] != p) child = parent[child];  // a descendant: the child above it
+            if (cut_off[child]) edge.cut = NavCut::Into, edge.pocket = child;
+            else edge.cut = NavCut::Back;
         }
     }
 }

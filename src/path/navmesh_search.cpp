@@ -452,7 +452,7 @@ void NavmeshPathfinder::successor(std::uint32_t parent, const NavPolygon& poly, 
     const NavEdge& edge = boundary[local_edge];
     const std::uint32_t next = edge.neighbour;
     if (edge.cut == NavCut::Into) {  // a pocket: enter it only if it holds the goal
-        const NavPolygon& beyond = m_mesh->polygons()[next];
+        const NavPolygon& beyond = m_mesh->polygons()[edge.pocket];
         if (!holds_goal(beyond.order, beyond.order_end)) return;
     } else if (edge.cut == NavCut::OutOf && m_goal_polygons != 0 && !holds_goal(0, poly.order) &&
                !holds_goal(poly.order_end, kNoPolygon)) {

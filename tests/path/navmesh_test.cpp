@@ -200,11 +200,11 @@ TEST(Navmesh, PolygonsTileTheFreeCellsAndEdgesMatchTheirTwins) {
     }
 }
 
-// The pocket marks agree with breadth-first searches over the polygons: every bridge (an edge pair whose
-// removal disconnects its two sides) is marked; `Into` ranges are exactly the polygons cut off from the
-// rest when the polygon is removed; `OutOf` ranges are exactly this side of a bridge; door chains are
-// exactly the polygons whose removal cuts a polygon off from its component's first polygon, and `Back`
-// edges lead to that polygon's side.
+// The pocket marks agree with breadth-first searches over the polygons: every shared edge is classified
+// and every bridge (an edge pair whose removal disconnects its two sides) is Into or OutOf; `Into` ranges
+// are exactly the polygons cut off with the neighbour when the polygon is removed; `OutOf` ranges are
+// exactly this side of a bridge; door chains are exactly the polygons whose removal cuts a polygon off
+// from its component's first polygon, and `Back` edges lead to that polygon's side.
 TEST(Navmesh, PocketEdgesMatchTheCutsOfTheAdjacencyGraph) {
     std::mt19937 rng(31);
     int bridges = 0, articulations = 0, doors = 0, backs = 0;
@@ -242,6 +242,7 @@ TEST(Navmesh, PocketEdgesMatchTheCutsOfTheAdjacencyGraph) {
                     EXPECT_EQ(e.cut, NavCut::None);
                     continue;
                 }
+                EXPECT_NE(e.cut, NavCut::None) << "polygon " << p << " edge " << j;  // every shared edge is classified
                 const std::vector<bool> beyond = reach(e.neighbour, j, kNoPolygon), here = reach(p, j, kNoPolygon);
                 const bool bridge = !beyond[p];
                 if (bridge) {
@@ -253,7 +254,7 @@ TEST(Navmesh, PocketEdgesMatchTheCutsOfTheAdjacencyGraph) {
                     articulations += !bridge;
                     for (std::uint32_t q = 0; q < polys.size(); ++q)
                         if (q != p) {
-                            EXPECT_EQ(cut_off[q], in_range(polys[e.neighbour], q)) << "polygon " << q;
+                            EXPECT_EQ(cut_off[q], in_range(polys[e.pocket], q)) << "polygon " << q;
                         }
                 } else if (e.cut == NavCut::OutOf) {
                     ASSERT_TRUE(bridge) << "polygon " << p << " edge " << j;

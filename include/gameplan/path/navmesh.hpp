@@ -34,7 +34,7 @@
 /// its Euclidean length.
 ///
 /// Memory: the mesh holds 4 bytes per padded map cell (the rectangle of each cell, for locating points)
-/// plus about 20 bytes per boundary edge, 40 per polygon and 12 per vertex. A pathfinder holds about 90
+/// plus about 24 bytes per boundary edge, 40 per polygon and 12 per vertex. A pathfinder holds about 90
 /// bytes per stored search node (a node per interval generated, one per corridor of single successors
 /// with the same root; reused across queries) plus 16 bytes per mesh vertex and 4 per polygon. After
 /// warm-up a query allocates nothing.
@@ -86,8 +86,8 @@ struct NavPolygon {
 /// How a shared edge splits the mesh (`NavEdge::cut`).
 enum class NavCut : std::uint8_t {
     None,     ///< a wall, or the two sides stay connected without this edge
-    Into,     ///< leads into a pocket: without this polygon, the neighbour's polygons [order, order_end)
-              ///< are cut off from the rest of the mesh
+    Into,     ///< leads into a pocket: without this polygon, the polygons [order, order_end) of
+              ///< `NavEdge::pocket` (the neighbour or a polygon between) are cut off from the rest
     OutOf,    ///< the only link (a bridge) out of this polygon's polygons [order, order_end) to the rest
     Back,     ///< towards the depth-first root's side of this polygon: leads away from every pocket that
               ///< this polygon cuts off (a point whose door chain holds this polygon is not that way)
@@ -99,6 +99,7 @@ struct NavEdge {
     std::uint32_t neighbour = kNoPolygon; ///< polygon across the edge, kNoPolygon for a wall
     std::uint32_t twin = 0;               ///< the same edge in the neighbour's boundary (absolute index)
     std::int32_t along = 0;               ///< perimeter distance of `vertex` from the polygon's (x0, y0)
+    std::uint32_t pocket = kNoPolygon;    ///< with `NavCut::Into`: the polygon whose order range is the pocket
     NavCut cut = NavCut::None;            ///< whether the part of the mesh beyond is reached only through here
 };
 
