@@ -198,6 +198,7 @@ Status NavmeshPathfinder::begin(const Navmesh& mesh, NavPoint start, NavPoint go
             if (p == kNoPolygon || std::find(seeded, seeded + seeds, p) != seeded + seeds) continue;
             seeded[seeds++] = p;
             Node s{};
+            s.via = kNoNode;
             s.rx = start.x;
             s.ry = start.y;
             s.parent = kNoNode;
@@ -256,12 +257,12 @@ Status NavmeshPathfinder::step(std::uint64_t slice_expansions) {
                 m_stats.expanded < m_budget.max_expansions && !m_out_of_memory) {
                 ++slice;
                 Node next = m_nodes[first];
-                if (at + 1 == first && next.root == current.root && next.g == current.g && !next.via &&
+                if (at + 1 == first && next.root == current.root && next.g == current.g && next.via == kNoNode &&
                     next.kind == current.kind) {
                     // Same root, no new turning point: the successor replaces the node it came from (nothing
                     // else refers to it), so a corridor keeps one stored node, not one per polygon.
                     next.parent = current.parent;
-                    next.via = current.via, next.vx = current.vx, next.vy = current.vy;
+                    next.via = current.via;
                     m_nodes.pop_back();
                     m_nodes[at] = next;
                 } else {
@@ -278,6 +279,10 @@ Status NavmeshPathfinder::step(std::uint64_t slice_expansions) {
 }
 
 Status NavmeshPathfinder::finish(NavmeshPath& out) const {
+    const auto vertex_point = [&](std::uint32_t v) {
+        const NavVertex& p = m_mesh->vertices()[v];
+        return NavPoint{double(p.x), double(p.y)};
+    };
     out.points.clear();
     out.cost = kInf;
     if (m_status != Status::Found) return m_status;
@@ -287,8 +292,8 @@ Status NavmeshPathfinder::finish(NavmeshPath& out) const {
     for (std::uint32_t i = m_found; i != kNoNode; i = m_nodes[i].parent) {
         const NavPoint r{m_nodes[i].rx, m_nodes[i].ry};
         if (!same(r, last)) ++count, last = r;
-        const NavPoint v{m_nodes[i].vx, m_nodes[i].vy};
-        if (m_nodes[i].via && !same(v, last)) ++count, last = v;
+        if (m_nodes[i].via != kNoNode && !same(vertex_point(m_nodes[i].via), last))
+            ++count, last = vertex_point(m_nodes[i].via);
     }
     if (!same(m_start, last)) ++count;  // nodes made by the start's own expansion may be rooted at a corner
     out.points.resize(count);
@@ -298,8 +303,8 @@ Status NavmeshPathfinder::finish(NavmeshPath& out) const {
     for (std::uint32_t i = m_found; i != kNoNode; i = m_nodes[i].parent) {
         const NavPoint r{m_nodes[i].rx, m_nodes[i].ry};
         if (!same(r, last)) out.points[--at] = r, last = r;
-        const NavPoint v{m_nodes[i].vx, m_nodes[i].vy};
-        if (m_nodes[i].via && !same(v, last)) out.points[--at] = v, last = v;
+        if (m_nodes[i].via != kNoNode && !same(vertex_point(m_nodes[i].via), last))
+            out.points[--at] = vertex_point(m_nodes[i].via), last = out.points[at];
     }
     if (!same(m_start, last)) out.points[--at] = m_start;
     out.cost = m_nodes[m_found].g;
@@ -360,7 +365,7 @@ void NavmeshPathfinder::expand_fan(const Node& node, std::uint32_t index) {
     if (contains_goal(node.polygon)) {
         Node goal = node;
         goal.kind = Kind::Goal;
-        goal.via = false;
+        goal.via = kNoNode;
         goal.parent = index;
         goal.g = goal.f = node.g + dist(root, m_goal);
         push(goal);
@@ -391,7 +396,7 @@ void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t index) {
         const double rest = through_interval(r, a, b, m_goal, &turn);
         Node goal = node;
         goal.kind = Kind::Goal;
-        goal.via = false;
+        goal.via = kNoNode;
         goal.parent = index;
         goal.g = goal.f = node.g + rest;
         if (turn != 0) {
@@ -464,6 +469,7 @@ void NavmeshPathfinder::successor(std::uint32_t parent, const NavPolygon& poly, 
     const bool horizontal = e.dy == 0.0;
     const double off_line = horizontal ? root.y - e.from.y : root.x - e.from.x;
     Node node{};
+    node.via = kNoNode;
     node.parent = parent;
     node.polygon = next;
     node.edge = edge.twin;
@@ -485,7 +491,9 @@ void NavmeshPathfinder::successor(std::uint32_t parent, const NavPolygon& poly, 
             node.rx = wp.x, node.ry = wp.y, node.g = g + dist(root, wp), node.root = w;
             // A hidden side's root (an end of the parent's interval) is a turning point of its own.
             const NavPoint parent_root = parent == kNoNode ? m_start : NavPoint{m_nodes[parent].rx, m_nodes[parent].ry};
-            if (parent_root != root && root != wp) node.via = true, node.vx = root.x, node.vy = root.y;
+            // (`root` then differs from the parent's root: it is an end of the parent's entry edge, the
+            // mesh vertex `root_vertex`.)
+            if (parent_root != root && root != wp) node.via = root_vertex;
         }
         node.kind = Kind::Fan;
         node.a = 0.0;

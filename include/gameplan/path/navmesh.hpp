@@ -216,13 +216,13 @@ private:
         double rx, ry;          // root
         double g, f;
         double a, b;            // interval [a, b] along the entry edge, measured from its start vertex
-        double vx, vy;          // a turning point between the parent's root and this root (if `via`)
         std::uint32_t parent;   // generating node, or kNoNode
         std::uint32_t polygon;  // polygon entered
         std::uint32_t edge;     // entry edge (absolute), or kNoNode for the start
         std::uint32_t root;     // root vertex, or kNoNode for the start
+        std::uint32_t via;      // a turning vertex between the parent's root and this root, or kNoNode
         Kind kind;
-        bool via;
+
     };
     struct OpenEntry {
         double f, g;
