@@ -28,10 +28,11 @@
 /// consistent estimate, so the first goal node popped is optimal. Successors are the parts of the next
 /// polygon's boundary seen through the interval (same root) and, behind a corner endpoint, the parts
 /// hidden from the root (root = that corner). Nodes rooted at a corner reached more cheaply before are
-/// pruned (root-level pruning); a pocket that does not hold the goal is never entered: a path that
-/// enters it from a polygon must come back to the same (convex) polygon, and the straight piece inside
-/// that polygon is never longer. The path is the start, the turning corners (integer coordinates) and the goal; its cost is
-/// its Euclidean length.
+/// pruned (root-level pruning); a pocket that does not hold the goal is never entered, and a polygon
+/// that cuts the goal off from its depth-first root's side (a door of the goal) is never left towards
+/// that side: a path that does either must come back to the same (convex) polygon, and the straight
+/// piece inside that polygon is never longer. The path is the start, the turning corners (integer
+/// coordinates) and the goal; its cost is its Euclidean length.
 ///
 /// Memory: the mesh holds 4 bytes per padded map cell (the rectangle of each cell, for locating points)
 /// plus about 24 bytes per boundary edge, 40 per polygon and 12 per vertex. A pathfinder holds about 90
