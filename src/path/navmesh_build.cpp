@@ -152,9 +152,90 @@ NavmeshBuild Navmesh::build(const GridMap& map) {
         }
         m_polygons[p].traversable = traversable;
     }
+    mark_bridges();
     m_vertex_of.clear();
     m_vertex_of.shrink_to_fit();
     return NavmeshBuild::Ok;
+}
+
+// Depth-first numbering, articulation points and bridges of the adjacency graph (a multigraph: two
+// polygons may share several edges, and then none of them is a bridge), and each polygon's door. Iterative,
+// as mazes give paths of tens of thousands of polygons. Uses m_vertex_of as scratch (low links), reusing
+// its buffer.
+void Navmesh::mark_bridges() {
+    const auto count = static_cast<std::uint32_t>(m_polygons.size());
+    std::vector<std::uint32_t>& low = m_vertex_of;
+    low.assign(count, 0);
+    std::vector<std::uint32_t> parent(count, kNoPolygon);  // depth-first tree parent
+    std::vector<bool> cut_off(count, false);               // removing the parent cuts the subtree off
+    for (NavPolygon& p : m_polygons) p.order = p.order_end = kNoPolygon;
+    struct Frame {
+        std::uint32_t polygon, next_edge, via;  // via: the edge (absolute) crossed to get here, or kNoPolygon
+    };
+    std::vector<Frame> stack;
+    std::uint32_t counter = 0;
+    for (std::uint32_t root = 0; root < count; ++root) {
+        if (m_polygons[root].order != kNoPolygon) continue;
+        m_polygons[root].order = low[root] = counter++;
+        stack.push_back(Frame{root, 0, kNoPolygon});
+        while (!stack.empty()) {
+            Frame& f = stack.back();
+            NavPolygon& poly = m_polygons[f.polygon];
+            if (f.next_edge < poly.edge_count) {
+                const std::uint32_t e = poly.first_edge + f.next_edge++;
+                const NavEdge& edge = m_edges[e];
+                if (edge.neighbour == kNoPolygon || (f.via != kNoPolygon && e == m_edges[f.via].twin)) continue;
+                NavPolygon& next = m_polygons[edge.neighbour];
+                if (next.order == kNoPolygon) {
+                    next.order = low[edge.neighbour] = counter++;
+                    parent[edge.neighbour] = f.polygon;
+                    stack.push_back(Frame{edge.neighbour, 0, e});  // invalidates f and poly
+                } else {
+                    low[f.polygon] = std::min(low[f.polygon], next.order);
+                }
+                continue;
+            }
+            poly.order_end = counter;
+            const Frame done = f;
+            stack.pop_back();
+            if (done.via == kNoPolygon) continue;
+            const std::uint32_t up_id = stack.back().polygon;
+            low[up_id] = std::min(low[up_id], low[done.polygon]);
+            const NavPolygon& up = m_polygons[up_id];
+            if (low[done.polygon] < up.order) continue;
+            // Without `up`, the subtree of `done` is cut off from the rest (an articulation point): every
+            // edge from `up` into `done` leads into that pocket. If the edge crossed is the only link (a
+            // bridge), crossing it back leaves the pocket.
+            cut_off[done.polygon] = true;
+            for (std::uint32_t e = up.first_edge; e < up.first_edge + up.edge_count; ++e)
+                if (m_edges[e].neighbour == done.polygon) m_edges[e].cut = NavCut::Into, m_edges[e].pocket = done.polygon;
+            if (low[done.polygon] > up.order) m_edges[m_edges[done.via].twin].cut = NavCut::OutOf;
+        }
+    }
+    // Doors, parents before children (depth-first order; `low` becomes the inverse of `order`).
+    for (std::uint32_t p = 0; p < count; ++p) low[m_polygons[p].order] = p;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const std::uint32_t p = low[i];
+        const std::uint32_t up = parent[p];
+        m_polygons[p].door = up == kNoPolygon ? kNoPolygon : cut_off[p] ? up : m_polygons[up].door;
+    }
+    // The other edges: towards an ancestor, or into the subtree of a child, which is a pocket if that
+    // child is cut off without this polygon and the root's side otherwise.
+    for (std::uint32_t p = 0; p < count; ++p) {
+        const NavPolygon& poly = m_polygons[p];
+        for (std::uint32_t e = poly.first_edge; e < poly.first_edge + poly.edge_count; ++e) {
+            NavEdge& edge = m_edges[e];
+            if (edge.neighbour == kNoPolygon || edge.cut != NavCut::None) continue;
+            std::uint32_t child = edge.neighbour;
+            if (m_polygons[child].order < poly.order) {
+                edge.cut = NavCut::Back;
+                continue;
+            }
+            while (parent[child] != p) child = parent[child];  // a descendant: the child above it
+            if (cut_off[child]) edge.cut = NavCut::Into, edge.pocket = child;
+            else edge.cut = NavCut::Back;
+        }
+    }
 }
 
 std::size_t Navmesh::memory_bytes() const noexcept {

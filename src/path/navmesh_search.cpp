@@ -29,37 +29,42 @@ inline double dist(NavPoint a, NavPoint b) noexcept {
     return std::sqrt(dx * dx + dy * dy);
 }
 
-struct EdgeGeom {
+}  // namespace
+
+struct detail::NavEdgeSpan {
     NavPoint from;       // start vertex
     double dx, dy;       // unit axis direction
     double length;       // > 0
-    std::uint32_t from_vertex, to_vertex;
     [[nodiscard]] NavPoint at(double t) const noexcept { return NavPoint{from.x + t * dx, from.y + t * dy}; }
 };
 
-EdgeGeom edge_geom(const Navmesh& mesh, const NavPolygon& poly, std::uint32_t local) noexcept {
-    const auto edges = mesh.edges();
-    const auto verts = mesh.vertices();
-    const NavEdge& e = edges[poly.first_edge + local];
-    const NavEdge& next = edges[poly.first_edge + (local + 1) % poly.edge_count];
-    const NavVertex& v0 = verts[e.vertex];
-    const NavVertex& v1 = verts[next.vertex];
-    const std::int32_t perimeter = 2 * ((poly.x1 - poly.x0) + (poly.y1 - poly.y0));
-    const std::int32_t end_along = local + 1 == poly.edge_count ? perimeter : next.along;
+namespace {
+using EdgeGeom = detail::NavEdgeSpan;
+
+// The edge of `poly` from perimeter position `along` to `end` (both on one side of the rectangle),
+// computed from the rectangle alone (no vertex loads).
+inline EdgeGeom edge_at(const NavPolygon& poly, std::int32_t along, std::int32_t end) noexcept {
+    const std::int32_t w = poly.x1 - poly.x0, h = poly.y1 - poly.y0;
     EdgeGeom g;
-    g.from = NavPoint{double(v0.x), double(v0.y)};
-    g.dx = double((v1.x > v0.x) - (v1.x < v0.x));
-    g.dy = double((v1.y > v0.y) - (v1.y < v0.y));
-    g.length = double(end_along - e.along);
-    g.from_vertex = e.vertex;
-    g.to_vertex = next.vertex;
+    g.length = double(end - along);
+    if (along < w) g.from = NavPoint{double(poly.x0 + along), double(poly.y0)}, g.dx = 1.0, g.dy = 0.0;
+    else if (along < w + h) g.from = NavPoint{double(poly.x1), double(poly.y0 + (along - w))}, g.dx = 0.0, g.dy = 1.0;
+    else if (along < 2 * w + h) g.from = NavPoint{double(poly.x1 - (along - w - h)), double(poly.y1)}, g.dx = -1.0, g.dy = 0.0;
+    else g.from = NavPoint{double(poly.x0), double(poly.y1 - (along - 2 * w - h))}, g.dx = 0.0, g.dy = -1.0;
     return g;
+}
+
+inline std::int32_t perimeter_of(const NavPolygon& poly) noexcept { return 2 * ((poly.x1 - poly.x0) + (poly.y1 - poly.y0)); }
+
+// Perimeter position of the end of local edge `local` (the next edge's start, or the perimeter).
+inline std::int32_t end_along(const NavEdge* boundary, const NavPolygon& poly, std::uint32_t local) noexcept {
+    return local + 1 == poly.edge_count ? perimeter_of(poly) : boundary[local + 1].along;
 }
 
 // The shortest length of root -> (a point X of segment [a, b]) -> goal, where [a, b] is axis-aligned and
 // the goal is first mirrored onto the far side of the segment's line when it lies on the root's side.
 // `turn` receives 0 (straight through), 1 (bends at a) or 2 (bends at b).
-double through_interval(NavPoint r, NavPoint a, NavPoint b, NavPoint t, int* turn = nullptr) noexcept {
+inline double through_interval(NavPoint r, NavPoint a, NavPoint b, NavPoint t, int* turn = nullptr) noexcept {
     const bool horizontal = a.y == b.y;
     const double c = horizontal ? a.y : a.x;
     const double rp = horizontal ? r.y : r.x, ra = horizontal ? r.x : r.y;
@@ -83,7 +88,7 @@ double through_interval(NavPoint r, NavPoint a, NavPoint b, NavPoint t, int* tur
 
 // Where the ray from `p` (on the polygon's boundary) in direction (dx, dy) leaves the rectangle, as a
 // position u on the boundary counted from `u0` (see the file comment), clamped to [0, u_end].
-double exit_position(const NavPolygon& poly, NavPoint p, double dx, double dy, double u0, double u_end) noexcept {
+inline double exit_position(const NavPolygon& poly, NavPoint p, double dx, double dy, double u0, double u_end) noexcept {
     const double x0 = poly.x0, y0 = poly.y0, x1 = poly.x1, y1 = poly.y1;
     const double tx = dx > 0 ? (x1 - p.x) / dx : dx < 0 ? (x0 - p.x) / dx : kInf;
     const double ty = dy > 0 ? (y1 - p.y) / dy : dy < 0 ? (y0 - p.y) / dy : kInf;
@@ -111,31 +116,31 @@ double exit_position(const NavPolygon& poly, NavPoint p, double dx, double dy, d
 
 }  // namespace
 
-bool NavmeshPathfinder::open_order(const OpenEntry& x, const OpenEntry& y) noexcept {
-    return x.f > y.f || (x.f == y.f && x.g < y.g);  // a max-heap of this order pops smaller f, then larger g
-}
-
 void NavmeshPathfinder::reserve(const Navmesh& mesh, std::size_t nodes) {
-    if (m_root_g.size() < mesh.vertices().size()) {
-        m_root_g.resize(mesh.vertices().size(), 0.0);
-        m_root_stamp.resize(mesh.vertices().size(), 0);
-    }
+    if (m_roots.size() < mesh.vertices().size()) m_roots.resize(mesh.vertices().size(), RootRecord{0.0, 0});
+    if (m_door_stamp.size() < mesh.polygon_count()) m_door_stamp.resize(mesh.polygon_count(), 0);
     m_nodes.reserve(nodes);
     m_open.reserve(nodes);
 }
 
 std::size_t NavmeshPathfinder::search_bytes() const noexcept {
     return m_nodes.size() * sizeof(Node) + m_open.size() * sizeof(OpenEntry) +
-           m_root_g.size() * (sizeof(double) + sizeof(std::uint32_t));
+           m_roots.size() * sizeof(RootRecord) + m_door_stamp.size() * sizeof(std::uint32_t);
 }
 
 std::size_t NavmeshPathfinder::memory_bytes() const noexcept {
     return m_nodes.capacity() * sizeof(Node) + m_open.capacity() * sizeof(OpenEntry) +
-           m_root_g.capacity() * sizeof(double) + m_root_stamp.capacity() * sizeof(std::uint32_t);
+           m_roots.capacity() * sizeof(RootRecord) + m_door_stamp.capacity() * sizeof(std::uint32_t);
 }
 
 double NavmeshPathfinder::cost() const noexcept {
     return m_status == Status::Found ? m_nodes[m_found].g : kInf;
+}
+
+bool NavmeshPathfinder::holds_goal(std::uint32_t lo, std::uint32_t hi) const noexcept {
+    for (std::uint32_t i = 0; i < m_goal_polygons; ++i)
+        if (m_goal_orders[i] >= lo && m_goal_orders[i] < hi) return true;
+    return false;
 }
 
 bool NavmeshPathfinder::contains_goal(std::uint32_t polygon) const noexcept {
@@ -158,9 +163,30 @@ Status NavmeshPathfinder::begin(const Navmesh& mesh, NavPoint start, NavPoint go
     if (mesh.polygon_count() == 0) return m_status;
     const std::uint32_t from = mesh.locate(start);
     if (from == kNoPolygon || mesh.locate(goal) == kNoPolygon) return m_status;
-    if (m_root_g.size() < mesh.vertices().size()) reserve(mesh, 0);
-    search::advance_generation(m_generation, [&] { std::fill(m_root_stamp.begin(), m_root_stamp.end(), 0u); });
+    if (m_roots.size() < mesh.vertices().size() || m_door_stamp.size() < mesh.polygon_count()) reserve(mesh, 0);
+    search::advance_generation(m_generation, [&] {
+        for (RootRecord& r : m_roots) r.stamp = 0;
+        std::fill(m_door_stamp.begin(), m_door_stamp.end(), 0u);
+    });
     m_status = Status::InProgress;
+    m_expanding_root = kNoNode;
+    // The polygons holding the goal (up to four when it lies on a grid line), for the pocket test.
+    m_goal_polygons = 0;
+    {
+        const double gx = std::floor(goal.x), gy = std::floor(goal.y);
+        const auto cx = static_cast<std::int32_t>(gx), cy = static_cast<std::int32_t>(gy);
+        for (std::int32_t dy = gy == goal.y ? -1 : 0; dy <= 0; ++dy)
+            for (std::int32_t dx = gx == goal.x ? -1 : 0; dx <= 0; ++dx) {
+                const std::uint32_t p = mesh.polygon_of(GridPoint{cx + dx, cy + dy});
+                if (p != kNoPolygon) m_goal_orders[m_goal_polygons++] = mesh.polygons()[p].order;
+            }
+        // The doors around the goal: from each, the side towards the depth-first root does not hold the
+        // goal. (When several polygons hold the goal they are linked around it, so their chains differ only
+        // by goal polygons, which have no successors but the goal.)
+        if (m_goal_polygons != 0)
+            for (std::uint32_t d = mesh.polygons()[mesh.locate(goal)].door; d != kNoPolygon; d = mesh.polygons()[d].door)
+                m_door_stamp[d] = m_generation;
+    }
     // Every polygon holding the start (up to four when it lies on a grid line) sees all of itself.
     const double fx = std::floor(start.x), fy = std::floor(start.y);
     const auto cx = static_cast<std::int32_t>(fx), cy = static_cast<std::int32_t>(fy);
@@ -172,6 +198,7 @@ Status NavmeshPathfinder::begin(const Navmesh& mesh, NavPoint start, NavPoint go
             if (p == kNoPolygon || std::find(seeded, seeded + seeds, p) != seeded + seeds) continue;
             seeded[seeds++] = p;
             Node s{};
+            s.via = kNoNode;
             s.rx = start.x;
             s.ry = start.y;
             s.parent = kNoNode;
@@ -204,7 +231,7 @@ Status NavmeshPathfinder::step(std::uint64_t slice_expansions) {
             m_limit = search::BudgetLimit::Time;
             return m_status = Status::BudgetExhausted;
         }
-        std::pop_heap(m_open.begin(), m_open.end(), open_order);
+        std::pop_heap(m_open.begin(), m_open.end(), OpenOrder{});
         const std::uint32_t index = m_open.back().node;
         m_open.pop_back();
         const Node node = m_nodes[index];
@@ -212,7 +239,7 @@ Status NavmeshPathfinder::step(std::uint64_t slice_expansions) {
             m_found = index;
             return m_status = Status::Found;
         }
-        if (node.root != kNoNode && m_root_stamp[node.root] == m_generation && node.g > m_root_g[node.root] + kEps)
+        if (node.root != kNoNode && m_roots[node.root].stamp == m_generation && node.g > m_roots[node.root].g + kEps)
             continue;  // the root was reached more cheaply since this node was pushed
         // Intermediate pruning: while an expansion makes a single successor (a corridor of polygons), that
         // successor is the only continuation of the path, so it is expanded at once instead of going
@@ -222,13 +249,26 @@ Status NavmeshPathfinder::step(std::uint64_t slice_expansions) {
         for (;;) {
             ++m_stats.expanded;
             const std::size_t first = m_nodes.size();
+            m_expanding_root = current.root;
+            m_expanding_g = current.g;
             if (current.kind == Kind::Fan) expand_fan(current, at);
             else expand_interval(current, at);
             if (m_nodes.size() == first + 1 && m_nodes[first].kind != Kind::Goal && slice + 1 < slice_expansions &&
                 m_stats.expanded < m_budget.max_expansions && !m_out_of_memory) {
                 ++slice;
-                at = static_cast<std::uint32_t>(first);
-                current = m_nodes[first];
+                Node next = m_nodes[first];
+                if (at + 1 == first && next.root == current.root && next.g == current.g && next.via == kNoNode &&
+                    next.kind == current.kind) {
+                    // Same root, no new turning point: the successor replaces the node it came from (nothing
+                    // else refers to it), so a corridor keeps one stored node, not one per polygon.
+                    next.parent = current.parent;
+                    next.via = current.via;
+                    m_nodes.pop_back();
+                    m_nodes[at] = next;
+                } else {
+                    at = static_cast<std::uint32_t>(first);
+                }
+                current = next;
                 continue;
             }
             open_from(first);
@@ -239,6 +279,10 @@ Status NavmeshPathfinder::step(std::uint64_t slice_expansions) {
 }
 
 Status NavmeshPathfinder::finish(NavmeshPath& out) const {
+    const auto vertex_point = [&](std::uint32_t v) {
+        const NavVertex& p = m_mesh->vertices()[v];
+        return NavPoint{double(p.x), double(p.y)};
+    };
     out.points.clear();
     out.cost = kInf;
     if (m_status != Status::Found) return m_status;
@@ -248,8 +292,8 @@ Status NavmeshPathfinder::finish(NavmeshPath& out) const {
     for (std::uint32_t i = m_found; i != kNoNode; i = m_nodes[i].parent) {
         const NavPoint r{m_nodes[i].rx, m_nodes[i].ry};
         if (!same(r, last)) ++count, last = r;
-        const NavPoint v{m_nodes[i].vx, m_nodes[i].vy};
-        if (m_nodes[i].via && !same(v, last)) ++count, last = v;
+        if (m_nodes[i].via != kNoNode && !same(vertex_point(m_nodes[i].via), last))
+            ++count, last = vertex_point(m_nodes[i].via);
     }
     if (!same(m_start, last)) ++count;  // nodes made by the start's own expansion may be rooted at a corner
     out.points.resize(count);
@@ -259,8 +303,8 @@ Status NavmeshPathfinder::finish(NavmeshPath& out) const {
     for (std::uint32_t i = m_found; i != kNoNode; i = m_nodes[i].parent) {
         const NavPoint r{m_nodes[i].rx, m_nodes[i].ry};
         if (!same(r, last)) out.points[--at] = r, last = r;
-        const NavPoint v{m_nodes[i].vx, m_nodes[i].vy};
-        if (m_nodes[i].via && !same(v, last)) out.points[--at] = v, last = v;
+        if (m_nodes[i].via != kNoNode && !same(vertex_point(m_nodes[i].via), last))
+            out.points[--at] = vertex_point(m_nodes[i].via), last = out.points[at];
     }
     if (!same(m_start, last)) out.points[--at] = m_start;
     out.cost = m_nodes[m_found].g;
@@ -274,13 +318,16 @@ Status NavmeshPathfinder::find_path(const Navmesh& mesh, NavPoint start, NavPoin
 }
 
 void NavmeshPathfinder::push(const Node& node) {
-    if (node.root != kNoNode && node.kind != Kind::Goal) {
-        if (m_root_stamp[node.root] == m_generation) {
-            if (node.g > m_root_g[node.root] + kEps) return;  // root-level pruning
-            m_root_g[node.root] = std::min(m_root_g[node.root], node.g);
+    // A successor with the expanded node's own root and g needs no root-level check: that node passed it
+    // (when popped, or when pushed just before as a single successor) and its root's g has not changed.
+    const bool same_root = node.root == m_expanding_root && node.g == m_expanding_g;
+    if (node.root != kNoNode && node.kind != Kind::Goal && !same_root) {
+        RootRecord& best = m_roots[node.root];
+        if (best.stamp == m_generation) {
+            if (node.g > best.g + kEps) return;  // root-level pruning
+            best.g = std::min(best.g, node.g);
         } else {
-            m_root_stamp[node.root] = m_generation;
-            m_root_g[node.root] = node.g;
+            best = RootRecord{node.g, m_generation};
         }
     }
     if (search_bytes() + sizeof(Node) + sizeof(OpenEntry) > m_budget.max_memory_bytes) {
@@ -289,12 +336,27 @@ void NavmeshPathfinder::push(const Node& node) {
     }
     ++m_stats.generated;
     m_nodes.push_back(node);  // enters the open list in open_from() (or is expanded at once)
+    // The open list never holds more entries than there are nodes: growing it with the node store keeps
+    // a query that needs no more nodes than an earlier one allocation-free, however it is sliced.
+    if (m_open.capacity() < m_nodes.capacity()) m_open.reserve(m_nodes.capacity());
 }
 
 void NavmeshPathfinder::open_from(std::size_t first) {
     for (std::size_t i = first; i < m_nodes.size(); ++i) {
-        m_open.push_back(OpenEntry{m_nodes[i].f, m_nodes[i].g, static_cast<std::uint32_t>(i)});
-        std::push_heap(m_open.begin(), m_open.end(), open_order);
+        // The estimate is only needed here: a node expanded at once (intermediate pruning) never gets one.
+        Node& node = m_nodes[i];
+        const NavPoint root{node.rx, node.ry};
+        if (node.kind == Kind::Fan) {
+            node.f = node.g + dist(root, m_goal);
+        } else if (node.kind == Kind::Interval) {
+            const NavPolygon& poly = m_mesh->polygons()[node.polygon];
+            const NavEdge* const boundary = m_mesh->edges().data() + poly.first_edge;
+            const std::uint32_t k = node.edge - poly.first_edge;
+            const EdgeGeom e = edge_at(poly, boundary[k].along, end_along(boundary, poly, k));
+            node.f = node.g + through_interval(root, e.at(node.a), e.at(node.b), m_goal);
+        }
+        m_open.push_back(OpenEntry{node.f, node.g, static_cast<std::uint32_t>(i)});
+        std::push_heap(m_open.begin(), m_open.end(), OpenOrder{});
     }
 }
 
@@ -303,25 +365,29 @@ void NavmeshPathfinder::expand_fan(const Node& node, std::uint32_t index) {
     if (contains_goal(node.polygon)) {
         Node goal = node;
         goal.kind = Kind::Goal;
-        goal.via = false;
+        goal.via = kNoNode;
         goal.parent = index;
         goal.g = goal.f = node.g + dist(root, m_goal);
         push(goal);
         return;
     }
     const NavPolygon& poly = m_mesh->polygons()[node.polygon];
+    const NavEdge* const boundary = m_mesh->edges().data() + poly.first_edge;
     const std::uint32_t entry = node.edge == kNoNode ? kNoNode : node.edge - poly.first_edge;
     for (std::uint32_t j = 0; j < poly.edge_count; ++j) {
-        if (j == entry) continue;
-        const EdgeGeom e = edge_geom(*m_mesh, poly, j);
-        successor(index, node.polygon, j, 0.0, e.length, root, node.root, node.g, false);
+        if (j == entry || boundary[j].neighbour == kNoPolygon) continue;
+        const EdgeGeom e = edge_at(poly, boundary[j].along, end_along(boundary, poly, j));
+        successor(index, poly, j, e, 0.0, e.length, root, node.root, node.g, false);
     }
 }
 
 void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t index) {
     const NavPolygon& poly = m_mesh->polygons()[node.polygon];
+    const NavEdge* const boundary = m_mesh->edges().data() + poly.first_edge;
     const std::uint32_t n = poly.edge_count, k = node.edge - poly.first_edge;
-    const EdgeGeom entry = edge_geom(*m_mesh, poly, k);
+    const std::uint32_t k_next = k + 1 == n ? 0 : k + 1;
+    const std::int32_t perimeter_along = perimeter_of(poly);
+    const EdgeGeom entry = edge_at(poly, boundary[k].along, k + 1 == n ? perimeter_along : boundary[k_next].along);
     const NavPoint r{node.rx, node.ry};
     const NavPoint a = entry.at(node.a), b = entry.at(node.b);
     if (contains_goal(node.polygon)) {
@@ -330,7 +396,7 @@ void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t index) {
         const double rest = through_interval(r, a, b, m_goal, &turn);
         Node goal = node;
         goal.kind = Kind::Goal;
-        goal.via = false;
+        goal.via = kNoNode;
         goal.parent = index;
         goal.g = goal.f = node.g + rest;
         if (turn != 0) {
@@ -342,55 +408,68 @@ void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t index) {
         push(goal);
         return;
     }
-    const auto edges = m_mesh->edges();
-    const double perimeter = 2.0 * double((poly.x1 - poly.x0) + (poly.y1 - poly.y0));
-    const double u0 = double(edges[poly.first_edge + (k + 1) % n].along);
+    const double perimeter = double(perimeter_along);
+    const double u0 = double(boundary[k_next].along);
     const double u_end = perimeter - entry.length;
     const double u_b = exit_position(poly, b, b.x - r.x, b.y - r.y, u0, u_end);
     const double u_a = std::max(u_b, exit_position(poly, a, a.x - r.x, a.y - r.y, u0, u_end));
 
-    const bool b_vertex = node.b == entry.length, a_vertex = node.a == 0.0;
+    // The entry edge's end vertex is b's end (u = 0), its start vertex a's end (u = u_end).
+    const bool b_side = node.b == entry.length && u_b > kEps;
+    const bool a_side = node.a == 0.0 && u_a < u_end - kEps;
+    const NavPoint vb = entry.at(entry.length), va = entry.from;
+    const std::uint32_t b_vertex = boundary[k_next].vertex, a_vertex = boundary[k].vertex;
     const auto verts = m_mesh->vertices();
-    const NavPoint vb{double(verts[entry.to_vertex].x), double(verts[entry.to_vertex].y)};
-    const NavPoint va{double(verts[entry.from_vertex].x), double(verts[entry.from_vertex].y)};
-    const bool b_side = b_vertex && u_b > kEps;
-    const bool a_side = a_vertex && u_a < u_end - kEps;
-    const double g_b = node.g + dist(r, vb), g_a = node.g + dist(r, va);
-    const bool b_corner = verts[entry.to_vertex].corner, a_corner = verts[entry.from_vertex].corner;
+    const bool b_corner = b_side && verts[b_vertex].corner, a_corner = a_side && verts[a_vertex].corner;
+    const double g_b = b_side ? node.g + dist(r, vb) : 0.0, g_a = a_side ? node.g + dist(r, va) : 0.0;
 
-    const NavEdge* const boundary = edges.data() + poly.first_edge;
-    const auto perimeter_along = static_cast<std::int32_t>(perimeter);
-    double u = 0.0;  // position of edge j's start
-    for (std::uint32_t step = 1; step < n; ++step) {
-        const std::uint32_t j = (k + step) % n;
-        const double length = double((j + 1 == n ? perimeter_along : boundary[j + 1].along) - boundary[j].along);
-        const double lo = u, hi = u + length;
-        u = hi;
+    std::int32_t u = 0;  // position of edge j's start, from the entry edge's end
+    std::uint32_t j = k_next;
+    for (std::uint32_t step = 1; step < n; ++step, j = j + 1 == n ? 0 : j + 1) {
+        const std::int32_t start_along = boundary[j].along;
+        const std::int32_t stop_along = j + 1 == n ? perimeter_along : boundary[j + 1].along;
+        const std::int32_t length_i = stop_along - start_along;
+        const double lo = double(u), hi = double(u + length_i), length = double(length_i);
+        u += length_i;
+        if (lo >= u_a && !a_side) break;  // past the seen part, nothing hidden behind a
         if (boundary[j].neighbour == kNoPolygon) continue;
+        // Which of the three views reach this edge: hidden behind b's vertex, seen, hidden behind a's vertex.
+        const bool from_b = b_side && lo < u_b, seen = hi > u_b && lo < u_a, from_a = a_side && hi > u_a;
+        if (!from_b && !seen && !from_a) continue;
+        const EdgeGeom e = edge_at(poly, start_along, stop_along);
         const auto piece = [&](double from, double to, NavPoint root, std::uint32_t root_vertex, double g, bool collinear_only) {
             double p1 = std::max(from, lo) - lo, p2 = std::min(to, hi) - lo;
             if (p2 - p1 <= kEps) return;
             if (p1 < kEps) p1 = 0.0;
             if (p2 > length - kEps) p2 = length;
-            successor(index, node.polygon, j, p1, p2, root, root_vertex, g, collinear_only);
+            successor(index, poly, j, e, p1, p2, root, root_vertex, g, collinear_only);
         };
-        if (b_side && lo < u_b) piece(0.0, u_b, vb, entry.to_vertex, g_b, !b_corner);
-        if (hi > u_b && lo < u_a) piece(u_b, u_a, r, node.root, node.g, false);
-        if (a_side && hi > u_a) piece(u_a, u_end, va, entry.from_vertex, g_a, !a_corner);
+        if (from_b) piece(0.0, u_b, vb, b_vertex, g_b, !b_corner);
+        if (seen) piece(u_b, u_a, r, node.root, node.g, false);
+        if (from_a) piece(u_a, u_end, va, a_vertex, g_a, !a_corner);
     }
 }
 
-void NavmeshPathfinder::successor(std::uint32_t parent, std::uint32_t polygon, std::uint32_t local_edge, double p1, double p2,
-                                  NavPoint root, std::uint32_t root_vertex, double g, bool collinear_only) {
-    const NavPolygon& poly = m_mesh->polygons()[polygon];
-    const NavEdge& edge = m_mesh->edges()[poly.first_edge + local_edge];
+void NavmeshPathfinder::successor(std::uint32_t parent, const NavPolygon& poly, std::uint32_t local_edge, const EdgeGeom& e,
+                                  double p1, double p2, NavPoint root, std::uint32_t root_vertex, double g,
+                                  bool collinear_only) {
+    const NavEdge* const boundary = m_mesh->edges().data() + poly.first_edge;
+    const NavEdge& edge = boundary[local_edge];
     const std::uint32_t next = edge.neighbour;
-    if (next == kNoPolygon) return;
-    if (m_mesh->polygons()[next].traversable == 1 && !contains_goal(next)) return;  // a dead end
-    const EdgeGeom e = edge_geom(*m_mesh, poly, local_edge);
+    if (edge.cut == NavCut::Into) {  // a pocket: enter it only if it holds the goal
+        const NavPolygon& beyond = m_mesh->polygons()[edge.pocket];
+        if (!holds_goal(beyond.order, beyond.order_end)) return;
+    } else if (edge.cut == NavCut::OutOf && m_goal_polygons != 0 && !holds_goal(0, poly.order) &&
+               !holds_goal(poly.order_end, kNoPolygon)) {
+        return;  // leaving a pocket that holds the goal
+    } else if (edge.cut == NavCut::Back &&
+               m_door_stamp[static_cast<std::size_t>(&poly - m_mesh->polygons().data())] == m_generation) {
+        return;  // this polygon cuts the goal off from the side this edge leads to
+    }
     const bool horizontal = e.dy == 0.0;
     const double off_line = horizontal ? root.y - e.from.y : root.x - e.from.x;
     Node node{};
+    node.via = kNoNode;
     node.parent = parent;
     node.polygon = next;
     node.edge = edge.twin;
@@ -405,20 +484,21 @@ void NavmeshPathfinder::successor(std::uint32_t parent, std::uint32_t polygon, s
         } else {
             const bool before = q < 0.0;
             if (before ? p1 != 0.0 : p2 != e.length) return;
-            const std::uint32_t w = before ? e.from_vertex : e.to_vertex;
+            const std::uint32_t w = before ? edge.vertex : boundary[local_edge + 1 == poly.edge_count ? 0 : local_edge + 1].vertex;
             const NavVertex& v = m_mesh->vertices()[w];
             if (!v.corner) return;
             const NavPoint wp{double(v.x), double(v.y)};
             node.rx = wp.x, node.ry = wp.y, node.g = g + dist(root, wp), node.root = w;
             // A hidden side's root (an end of the parent's interval) is a turning point of its own.
             const NavPoint parent_root = parent == kNoNode ? m_start : NavPoint{m_nodes[parent].rx, m_nodes[parent].ry};
-            if (parent_root != root && root != wp) node.via = true, node.vx = root.x, node.vy = root.y;
+            // (`root` then differs from the parent's root: it is an end of the parent's entry edge, the
+            // mesh vertex `root_vertex`.)
+            if (parent_root != root && root != wp) node.via = root_vertex;
         }
         node.kind = Kind::Fan;
         node.a = 0.0;
         node.b = e.length;
-        node.f = node.g + dist(NavPoint{node.rx, node.ry}, m_goal);
-        push(node);
+        push(node);  // f is set when the node enters the open list (open_from)
         return;
     }
     if (collinear_only) return;
@@ -427,8 +507,7 @@ void NavmeshPathfinder::successor(std::uint32_t parent, std::uint32_t polygon, s
     // The twin runs the other way: [p1, p2] from this edge's start is [len - p2, len - p1] from the twin's.
     node.a = p2 == e.length ? 0.0 : e.length - p2;
     node.b = p1 == 0.0 ? e.length : e.length - p1;
-    node.f = g + through_interval(root, e.at(p1), e.at(p2), m_goal);
-    push(node);
+    push(node);  // f is set when the node enters the open list (open_from)
 }
 
 }  // namespace gameplan::path

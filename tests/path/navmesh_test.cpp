@@ -70,7 +70,10 @@ bool segment_free(const GridMap& map, NavPoint p, NavPoint q) {
     add(p.x, q.x);
     add(p.y, q.y);
     std::sort(cuts.begin(), cuts.end());
-    const auto at = [&](double t) { return NavPoint{p.x + t * (q.x - p.x), p.y + t * (q.y - p.y)}; };
+    // A cut point lies on a grid line; rounding must not move it off (next to a squeeze point, 3.9999999
+    // instead of 4 would be wrongly free), so coordinates within 1e-9 of an integer are snapped to it.
+    const auto snap = [](double v) { return std::abs(v - std::round(v)) < 1e-9 ? std::round(v) : v; };
+    const auto at = [&](double t) { return NavPoint{snap(p.x + t * (q.x - p.x)), snap(p.y + t * (q.y - p.y))}; };
     for (std::size_t i = 0; i < cuts.size(); ++i) {
         const NavPoint c = at(cuts[i]);
         if (!free_point(map, c.x, c.y)) return false;
@@ -195,6 +198,151 @@ TEST(Navmesh, PolygonsTileTheFreeCellsAndEdgesMatchTheirTwins) {
             for (std::int64_t x = 0; x < map.width(); ++x)
                 EXPECT_EQ(covered[std::size_t(y * map.width() + x)], map.passable({int(x), int(y)}) ? 1 : 0);
     }
+}
+
+// The pocket marks agree with breadth-first searches over the polygons: every shared edge is classified
+// and every bridge (an edge pair whose removal disconnects its two sides) is Into or OutOf; `Into` ranges
+// are exactly the polygons cut off with the neighbour when the polygon is removed; `OutOf` ranges are
+// exactly this side of a bridge; door chains are exactly the polygons whose removal cuts a polygon off
+// from its component's first polygon, and `Back` edges lead to that polygon's side.
+TEST(Navmesh, PocketEdgesMatchTheCutsOfTheAdjacencyGraph) {
+    std::mt19937 rng(31);
+    int bridges = 0, articulations = 0, doors = 0, backs = 0;
+    for (int round = 0; round < 40; ++round) {
+        const GridMap map = random_map(rng, 4 + int(rng() % 20), 4 + int(rng() % 20), 0.1 + 0.05 * double(rng() % 6));
+        Navmesh mesh;
+        ASSERT_EQ(mesh.build(map), NavmeshBuild::Ok);
+        const auto polys = mesh.polygons();
+        const auto edges = mesh.edges();
+        // Polygons reached from `from` without crossing edge `cut` (or its twin; kNoPolygon: none) and
+        // without entering `removed`.
+        const auto reach = [&](std::uint32_t from, std::uint32_t cut, std::uint32_t removed) {
+            std::vector<bool> seen(polys.size(), false);
+            std::vector<std::uint32_t> queue{from};
+            seen[from] = true;
+            for (std::size_t i = 0; i < queue.size(); ++i) {
+                const NavPolygon& poly = polys[queue[i]];
+                for (std::uint32_t j = poly.first_edge; j < poly.first_edge + poly.edge_count; ++j) {
+                    const std::uint32_t next = edges[j].neighbour;
+                    const bool crosses_cut = cut != kNoPolygon && (j == cut || j == edges[cut].twin);
+                    if (next == kNoPolygon || next == removed || crosses_cut || seen[next]) continue;
+                    seen[next] = true;
+                    queue.push_back(next);
+                }
+            }
+            return seen;
+        };
+        const auto in_range = [&](const NavPolygon& range, std::uint32_t q) {
+            return polys[q].order >= range.order && polys[q].order < range.order_end;
+        };
+        for (std::uint32_t p = 0; p < polys.size(); ++p)
+            for (std::uint32_t j = polys[p].first_edge; j < polys[p].first_edge + polys[p].edge_count; ++j) {
+                const NavEdge& e = edges[j];
+                if (e.neighbour == kNoPolygon) {
+                    EXPECT_EQ(e.cut, NavCut::None);
+                    continue;
+                }
+                EXPECT_NE(e.cut, NavCut::None) << "polygon " << p << " edge " << j;  // every shared edge is classified
+                const std::vector<bool> beyond = reach(e.neighbour, j, kNoPolygon), here = reach(p, j, kNoPolygon);
+                const bool bridge = !beyond[p];
+                if (bridge) {
+                    EXPECT_NE(e.cut, NavCut::None) << "polygon " << p << " edge " << j;
+                }
+                if (e.cut == NavCut::Into) {
+                    const std::vector<bool> cut_off = reach(e.neighbour, kNoPolygon, p);
+                    bridges += bridge;
+                    articulations += !bridge;
+                    for (std::uint32_t q = 0; q < polys.size(); ++q)
+                        if (q != p) {
+                            EXPECT_EQ(cut_off[q], in_range(polys[e.pocket], q)) << "polygon " << q;
+                        }
+                } else if (e.cut == NavCut::OutOf) {
+                    ASSERT_TRUE(bridge) << "polygon " << p << " edge " << j;
+                    for (std::uint32_t q = 0; q < polys.size(); ++q)
+                        if (here[q] || beyond[q]) {
+                            EXPECT_EQ(here[q], in_range(polys[p], q)) << "polygon " << q;
+                        }
+                }
+            }
+        // Doors: X is on polygon G's door chain exactly when removing X cuts G off from the first polygon
+        // (in depth-first order) of its component; a Back edge of X leads to that polygon's side.
+        for (std::uint32_t g = 0; g < polys.size(); ++g) {
+            const std::vector<bool> component = reach(g, kNoPolygon, kNoPolygon);
+            std::uint32_t root = g;
+            for (std::uint32_t q = 0; q < polys.size(); ++q)
+                if (component[q] && polys[q].order < polys[root].order) root = q;
+            std::vector<bool> chain(polys.size(), false);
+            for (std::uint32_t d = polys[g].door; d != kNoPolygon; d = polys[d].door) chain[d] = true;
+            for (std::uint32_t x = 0; x < polys.size(); ++x) {
+                if (!component[x] || x == g || x == root) continue;
+                const std::vector<bool> without_x = reach(root, kNoPolygon, x);
+                EXPECT_EQ(chain[x], !without_x[g]) << "polygon " << g << " door " << x;
+                doors += chain[x];
+            }
+            EXPECT_TRUE(polys[root].door == kNoPolygon);
+        }
+        for (std::uint32_t x = 0; x < polys.size(); ++x) {
+            const std::vector<bool> component = reach(x, kNoPolygon, kNoPolygon);
+            std::uint32_t root = x;
+            for (std::uint32_t q = 0; q < polys.size(); ++q)
+                if (component[q] && polys[q].order < polys[root].order) root = q;
+            const std::vector<bool> without_x = reach(root, kNoPolygon, x);
+            for (std::uint32_t j = polys[x].first_edge; j < polys[x].first_edge + polys[x].edge_count; ++j) {
+                if (edges[j].cut != NavCut::Back) continue;
+                EXPECT_NE(x, root);
+                EXPECT_TRUE(without_x[edges[j].neighbour]) << "polygon " << x << " edge " << j;
+                ++backs;
+            }
+        }
+    }
+    EXPECT_GT(bridges, 100);
+    EXPECT_GT(articulations, 20);
+    EXPECT_GT(doors, 100);
+    EXPECT_GT(backs, 100);
+}
+
+// Pockets (parts of the mesh behind a single shared edge, nested ones, a winding dead-end corridor) are
+// skipped unless they hold the goal: start, goal or both inside pockets, points on the pocket edges
+// themselves; every cost equals the visibility-graph optimum.
+TEST(Navmesh, PocketsHoldingStartOrGoalMatchTheReference) {
+    const GridMap map = parse({
+        "..........@.........",
+        ".@@@@.@@@.@.@@@@@@@.",
+        ".@...@..@.@.@.....@.",
+        ".@.@.@@.@...@.@@@.@.",
+        ".@.@....@@@@@.@.@.@.",
+        ".@.@@@@@@.....@...@.",
+        "...........@@@@@@@@.",
+        "@@@@.@@@@@.@........",
+        "...@.@...@.@.@@@@@@.",
+        ".@.....@.....@......",
+    });
+    Navmesh mesh;
+    ASSERT_EQ(mesh.build(map), NavmeshBuild::Ok);
+    int pocket_edges = 0;
+    for (const NavEdge& e : mesh.edges()) pocket_edges += e.cut == NavCut::Into;
+    ASSERT_GT(pocket_edges, 5);
+    std::vector<NavPoint> points;
+    for (int y = 0; y < map.height(); y += 2)
+        for (int x = y % 4 == 0 ? 0 : 1; x < map.width(); x += 2)
+            if (map.passable({x, y})) points.push_back(cell_centre({x, y}));
+    // The ends and middles of pocket edges (points on both sides of a cut).
+    const auto polys = mesh.polygons();
+    for (const NavPolygon& poly : polys)
+        for (std::uint32_t j = 0; j < poly.edge_count; ++j) {
+            const NavEdge& e = mesh.edges()[poly.first_edge + j];
+            if (e.cut != NavCut::Into) continue;
+            const NavVertex& a = mesh.vertices()[e.vertex];
+            const NavVertex& b = mesh.vertices()[mesh.edges()[poly.first_edge + (j + 1) % poly.edge_count].vertex];
+            for (const NavPoint p : {NavPoint{double(a.x), double(a.y)}, NavPoint{0.5 * (a.x + b.x), 0.5 * (a.y + b.y)}})
+                if (mesh.locate(p) != kNoPolygon) points.push_back(p);
+        }
+    NavmeshPathfinder finder;
+    for (std::size_t i = 0; i < points.size(); i += 7)
+        for (std::size_t j = 1; j < points.size(); j += 3) {
+            expect_optimal(map, mesh, finder, points[i], points[j]);
+            if (HasFatalFailure()) return;
+        }
 }
 
 TEST(Navmesh, MeshIsMuchSmallerThanTheCellCount) {

@@ -16,7 +16,10 @@
 /// exactly one neighbour rectangle (its twin runs the other way). Two rectangles that only touch at a
 /// corner are not adjacent: at a diagonal squeeze point the mesh never connects through the corner.
 /// Vertices are grid points; a vertex is a *corner* (a possible turning point of a shortest path) when
-/// exactly one of the four cells around it is blocked or off the map.
+/// exactly one of the four cells around it is blocked or off the map. Shared edges that lead into a
+/// *pocket* (a part of the mesh that only this polygon links to the rest: an articulation point or a
+/// bridge of the adjacency graph) are marked with the pocket's polygons, so a search can skip every
+/// pocket that does not hold its goal.
 ///
 /// `NavmeshPathfinder` finds Euclidean shortest paths with Polyanya (Cui, Harabor and Grastien, IJCAI
 /// 2017): a best-first search over *intervals* of mesh edges, each with a *root* (the start or a corner)
@@ -25,13 +28,16 @@
 /// consistent estimate, so the first goal node popped is optimal. Successors are the parts of the next
 /// polygon's boundary seen through the interval (same root) and, behind a corner endpoint, the parts
 /// hidden from the root (root = that corner). Nodes rooted at a corner reached more cheaply before are
-/// pruned (root-level pruning); polygons with a single traversable edge that do not hold the goal are
-/// skipped. The path is the start, the turning corners (integer coordinates) and the goal; its cost is
-/// its Euclidean length.
+/// pruned (root-level pruning); a pocket that does not hold the goal is never entered, and a polygon
+/// that cuts the goal off from its depth-first root's side (a door of the goal) is never left towards
+/// that side: a path that does either must come back to the same (convex) polygon, and the straight
+/// piece inside that polygon is never longer. The path is the start, the turning corners (integer
+/// coordinates) and the goal; its cost is its Euclidean length.
 ///
 /// Memory: the mesh holds 4 bytes per padded map cell (the rectangle of each cell, for locating points)
-/// plus about 24 bytes per boundary edge and 12 per vertex. A pathfinder holds about 80 bytes per search
-/// node (a node per interval generated; reused across queries) plus 16 bytes per mesh vertex. After
+/// plus about 24 bytes per boundary edge, 40 per polygon and 12 per vertex. A pathfinder holds about 90
+/// bytes per stored search node (a node per interval generated, one per corridor of single successors
+/// with the same root; reused across queries) plus 16 bytes per mesh vertex and 4 per polygon. After
 /// warm-up a query allocates nothing.
 ///
 /// Thread-safety: a built mesh is immutable; any number of pathfinders (one per thread) may read it.
@@ -70,6 +76,22 @@ struct NavPolygon {
     std::uint32_t first_edge = 0;                 ///< first boundary edge
     std::uint32_t edge_count = 0;                 ///< number of boundary edges (>= 4)
     std::uint32_t traversable = 0;                ///< edges shared with a neighbour
+    /// Depth-first numbering of the mesh's adjacency graph: the polygons explored from this one are
+    /// those numbered `order .. order_end - 1` (see `NavEdge::cut`).
+    std::uint32_t order = 0, order_end = 0;
+    /// The nearest polygon on the way back to the depth-first root whose removal cuts this polygon off
+    /// from the root's side (`kNoPolygon` if none): the doors around a point are this chain.
+    std::uint32_t door = 0;
+};
+
+/// How a shared edge splits the mesh (`NavEdge::cut`).
+enum class NavCut : std::uint8_t {
+    None,     ///< a wall, or the two sides stay connected without this edge
+    Into,     ///< leads into a pocket: without this polygon, the polygons [order, order_end) of
+              ///< `NavEdge::pocket` (the neighbour or a polygon between) are cut off from the rest
+    OutOf,    ///< the only link (a bridge) out of this polygon's polygons [order, order_end) to the rest
+    Back,     ///< towards the depth-first root's side of this polygon: leads away from every pocket that
+              ///< this polygon cuts off (a point whose door chain holds this polygon is not that way)
 };
 
 /// One boundary edge of a polygon: from `vertex` to the next edge's vertex (cyclically).
@@ -78,6 +100,8 @@ struct NavEdge {
     std::uint32_t neighbour = kNoPolygon; ///< polygon across the edge, kNoPolygon for a wall
     std::uint32_t twin = 0;               ///< the same edge in the neighbour's boundary (absolute index)
     std::int32_t along = 0;               ///< perimeter distance of `vertex` from the polygon's (x0, y0)
+    std::uint32_t pocket = kNoPolygon;    ///< with `NavCut::Into`: the polygon whose order range is the pocket
+    NavCut cut = NavCut::None;            ///< whether the part of the mesh beyond is reached only through here
 };
 
 /// A mesh vertex (a grid point).
@@ -120,6 +144,7 @@ public:
     [[nodiscard]] std::uint32_t locate(NavPoint p) const noexcept;
 
 private:
+    void mark_bridges();
     [[nodiscard]] bool free_cell(std::int64_t x, std::int64_t y) const noexcept {
         return x >= 0 && y >= 0 && x < m_width && y < m_height && owner(x, y) != kNoPolygon;
     }
@@ -146,6 +171,10 @@ struct NavmeshPath {
 struct NavmeshSearchOptions {
     search::Budget budget{};  ///< expansions (popped search nodes), deadline, node memory
 };
+
+namespace detail {
+struct NavEdgeSpan;  // an edge's geometry during a search (navmesh_search.cpp)
+}  // namespace detail
 
 /// Reusable Polyanya search object. See the file overview.
 class NavmeshPathfinder {
@@ -188,13 +217,13 @@ private:
         double rx, ry;          // root
         double g, f;
         double a, b;            // interval [a, b] along the entry edge, measured from its start vertex
-        double vx, vy;          // a turning point between the parent's root and this root (if `via`)
         std::uint32_t parent;   // generating node, or kNoNode
         std::uint32_t polygon;  // polygon entered
         std::uint32_t edge;     // entry edge (absolute), or kNoNode for the start
         std::uint32_t root;     // root vertex, or kNoNode for the start
+        std::uint32_t via;      // a turning vertex between the parent's root and this root, or kNoNode
         Kind kind;
-        bool via;
+
     };
     struct OpenEntry {
         double f, g;
@@ -202,13 +231,23 @@ private:
     };
     static constexpr std::uint32_t kNoNode = std::numeric_limits<std::uint32_t>::max();
 
+    struct OpenOrder {  // a max-heap of this order pops smaller f, then larger g
+        bool operator()(const OpenEntry& x, const OpenEntry& y) const noexcept {
+            return x.f > y.f || (x.f == y.f && x.g < y.g);
+        }
+    };
+    struct RootRecord {
+        double g;             // best g of the vertex as a root in this search
+        std::uint32_t stamp;  // search generation that set g
+    };
+
     void expand_fan(const Node& node, std::uint32_t index);
     void expand_interval(const Node& node, std::uint32_t index);
-    void successor(std::uint32_t parent, std::uint32_t polygon, std::uint32_t local_edge, double p1, double p2,
-                   NavPoint root, std::uint32_t root_vertex, double g, bool collinear_only);
+    void successor(std::uint32_t parent, const NavPolygon& poly, std::uint32_t local_edge, const detail::NavEdgeSpan& e, double p1,
+                   double p2, NavPoint root, std::uint32_t root_vertex, double g, bool collinear_only);
     void push(const Node& node);
     void open_from(std::size_t first);
-    static bool open_order(const OpenEntry& x, const OpenEntry& y) noexcept;
+    [[nodiscard]] bool holds_goal(std::uint32_t lo, std::uint32_t hi) const noexcept;
     [[nodiscard]] bool contains_goal(std::uint32_t polygon) const noexcept;
     [[nodiscard]] double heuristic(NavPoint root, NavPoint a, NavPoint b) const noexcept;
     [[nodiscard]] std::size_t search_bytes() const noexcept;
@@ -223,8 +262,12 @@ private:
     bool m_out_of_memory = false;
     std::vector<Node> m_nodes;
     std::vector<OpenEntry> m_open;
-    std::vector<double> m_root_g;
-    std::vector<std::uint32_t> m_root_stamp;
+    std::vector<RootRecord> m_roots;  // per mesh vertex
+    std::vector<std::uint32_t> m_door_stamp;  // per polygon: m_generation if a door around the goal
+    std::uint32_t m_goal_orders[4] = {};  // NavPolygon::order of each polygon holding the goal
+    std::uint32_t m_goal_polygons = 0;
+    std::uint32_t m_expanding_root = kNoNode;  // root and g of the node being expanded
+    double m_expanding_g = 0.0;
     std::uint32_t m_generation = 0;
 };
 
