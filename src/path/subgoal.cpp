@@ -130,6 +130,7 @@ JpsSupport SubgoalGraph::build(const GridMap& map) {
     pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
     m_edge_count = pairs.size() / 2;
     contract(pairs);
+    build_joins();
     m_built = true;
     return JpsSupport::Ok;
 }
@@ -368,6 +369,59 @@ void SubgoalGraph::reachable(std::uint32_t from, std::uint32_t extra, std::vecto
     }
 }
 
+bool SubgoalGraph::direct(std::uint32_t from, std::uint32_t to) const noexcept {
+    // The sweep of reachable(from, to, ...) reports `to` from at most one ray; this follows that ray only.
+    const std::int32_t ex = static_cast<std::int32_t>(to % m_stride) - static_cast<std::int32_t>(from % m_stride);
+    const std::int32_t ey = static_cast<std::int32_t>(to / m_stride) - static_cast<std::int32_t>(from / m_stride);
+    const std::int32_t ax = std::abs(ex), ay = std::abs(ey);
+    const int sx = (ex > 0) - (ex < 0), sy = (ey > 0) - (ey < 0);
+    const auto entry = [&](std::uint32_t node, int d) { return m_clear[std::size_t{node} * 8 + static_cast<std::size_t>(d)]; };
+    // `to` at k steps along the ray of `node` in direction d: within the run, or the subgoal ending it.
+    const auto on_ray = [&](std::uint32_t node, int d, std::int32_t k) {
+        const std::uint16_t e = entry(node, d);
+        const std::int32_t steps = e & kClearSteps;
+        return k <= steps || (k == steps + 1 && (e & kClearSubgoal) != 0);
+    };
+    if (ax == 0 || ay == 0 || ax == ay) return on_ray(from, direction_of(sx, sy), std::max(ax, ay));
+    const int d = direction_of(sx, sy);
+    const int c = ax > ay ? direction_of(sx, 0) : direction_of(0, sy);  // the straight ray through `to`
+    const std::int32_t k = std::min(ax, ay), m = std::max(ax, ay) - k;  // `to` = k diagonal steps, then m
+    // The diagonal run must reach the k-th cell (no target on the diagonal before it).
+    if ((entry(from, d) & kClearSteps) < k) return false;
+    // The straight rays from the diagonal's cells are cut to what the previous ones reached (max_c), one
+    // step shorter after a ray that ends at a subgoal; `to` is reported if m - 1 <= max_c.
+    std::int32_t max_c = entry(from, c) & kClearSteps;
+    auto p = from;
+    for (std::int32_t i = 1; i < k; ++i) {
+        if (max_c < m - 1) return false;
+        p = static_cast<std::uint32_t>(static_cast<std::int64_t>(p) + m_delta[d]);
+        const std::uint16_t e = entry(p, c);
+        std::int32_t j = e & kClearSteps;
+        if ((e & kClearSubgoal) != 0 && j <= max_c) --j;
+        max_c = std::min(max_c, j);
+    }
+    if (max_c < m - 1) return false;
+    p = static_cast<std::uint32_t>(static_cast<std::int64_t>(p) + m_delta[d]);
+    return on_ray(p, c, m);
+}
+
+// Per passable cell, the subgoals of its sweep (what the query's join would compute), as a CSR list.
+void SubgoalGraph::build_joins() {
+    const std::size_t bound = m_pass.size();
+    m_join_offsets.assign(bound + 1, 0);
+    m_join.clear();
+    std::vector<std::uint32_t> found;
+    for (std::uint32_t node = 0; node < bound; ++node) {
+        m_join_offsets[node] = static_cast<std::uint32_t>(m_join.size());
+        if (!m_pass[node]) continue;
+        found.clear();
+        reachable(node, kNone, found);
+        for (const std::uint32_t t : found) m_join.push_back(static_cast<std::uint32_t>(m_id[t]));
+    }
+    m_join_offsets[bound] = static_cast<std::uint32_t>(m_join.size());
+    m_join.shrink_to_fit();
+}
+
 bool SubgoalGraph::segment_free(std::uint32_t a, int first, int count_first, int second, int count_second) const noexcept {
     std::uint32_t p = a;
     for (int i = 0; i < count_first; ++i) {
@@ -426,7 +480,8 @@ std::size_t SubgoalGraph::memory_bytes() const noexcept {
            (m_subgoal_node.capacity() + m_subgoal_xy.capacity()) * sizeof(std::uint32_t) +
            m_offsets.capacity() * sizeof(std::uint32_t) +
            m_targets.capacity() * sizeof(std::uint32_t) + m_lengths.capacity() * sizeof(double) +
-           m_middles.capacity() * sizeof(std::uint32_t) + m_rank.capacity() * sizeof(std::uint32_t);
+           m_middles.capacity() * sizeof(std::uint32_t) + m_rank.capacity() * sizeof(std::uint32_t) +
+           (m_join_offsets.capacity() + m_join.capacity()) * sizeof(std::uint32_t);
 }
 
 // ---- SubgoalPathfinder ---------------------------------------------------------------------------------
@@ -441,8 +496,7 @@ struct SubgoalPathfinder::Impl {
     struct Side {
         search::IndexedHeap<double, 4> heap;  // key: distance + octile distance to the other end
         GridPoint target{};                   // the other end
-        std::vector<std::uint32_t> ends;    // subgoal ids joined to this side's end
-        std::vector<double> end_lengths;
+        std::span<const std::uint32_t> ends;  // subgoal ids joined to this side's end
         bool done = false;
     };
 
@@ -469,7 +523,6 @@ struct SubgoalPathfinder::Impl {
     search::SearchStats stats{};
     Status state = Status::InvalidQuery;
     std::uint64_t clock_mask = 63;
-    std::vector<std::uint32_t> found;
     mutable std::vector<std::uint32_t> route;                            // finish(): subgoal ids
     mutable std::vector<std::pair<std::uint32_t, std::uint32_t>> unpack;  // finish(): (a, b) with middle
     mutable std::vector<std::uint32_t> unpack_middle;
@@ -484,10 +537,7 @@ struct SubgoalPathfinder::Impl {
         for (Side& s : sides) {
             s.heap.reserve_nodes(bound);
             s.heap.reserve_entries(std::min<std::size_t>(bound, 1u << 14));
-            s.ends.reserve(256);
-            s.end_lengths.reserve(256);
         }
-        found.reserve(256);
         route.reserve(1024);
         chain.reserve(256);
         unpack.reserve(256);
@@ -556,30 +606,21 @@ struct SubgoalPathfinder::Impl {
         state = Status::InProgress;
         for (Side& s : sides) {
             s.heap.clear();
-            s.ends.clear();
-            s.end_lengths.clear();
+            s.ends = {};
             s.done = false;
         }
         if (start == goal) {
             best = 0;
             return Status::InProgress;  // step() reports Found: a direct segment (meet stays kNone)
         }
-        // Join the ends to the graph; each end counts as a subgoal for the other's sweep.
-        for (int side = 0; side < 2; ++side) {
-            found.clear();
-            g.reachable(ends[side], ends[1 - side], found);
-            const GridPoint p = g.point(ends[side]);
-            for (const std::uint32_t t : found) {
-                if (t == ends[1 - side]) {  // the other end is in octile freespace of this one
-                    const GridPoint q = g.point(t);
-                    best = octile(q.x - p.x, q.y - p.y);
-                    return Status::InProgress;
-                }
-                const GridPoint q = g.point(t);
-                sides[side].ends.push_back(static_cast<std::uint32_t>(g.subgoal_id(t)));
-                sides[side].end_lengths.push_back(octile(q.x - p.x, q.y - p.y));
-            }
+        // A goal in octile freespace of the start (either sweep, each end counting as a subgoal for the
+        // other's, reports it) is answered without search; otherwise the ends join the graph through
+        // their precomputed subgoal lists.
+        if (g.direct(ends[0], ends[1]) || g.direct(ends[1], ends[0])) {
+            best = octile(goal.x - start.x, goal.y - start.y);
+            return Status::InProgress;
         }
+        for (int side = 0; side < 2; ++side) sides[side].ends = g.joins(ends[side]);
         const GridPoint s = g.point(ends[0]), t = g.point(ends[1]);
         sides[0].target = t;
         sides[1].target = s;
@@ -629,9 +670,10 @@ struct SubgoalPathfinder::Impl {
                 meet = x;
             }
             if (x >= n) {  // a virtual end: its sweep edges
-                for (std::size_t i = 0; i < sd.ends.size(); ++i) {
+                const GridPoint p = graph->point(ends[si]);
+                for (const std::uint32_t id : sd.ends) {
                     ++stats.generated;
-                    push(side, sd.ends[i], d + sd.end_lengths[i], x, kNone);
+                    push(side, id, d + to(id, p), x, kNone);
                 }
                 continue;
             }
@@ -785,9 +827,8 @@ std::size_t SubgoalPathfinder::memory_bytes() const noexcept {
     std::size_t bytes = impl.owned.memory_bytes() + (impl.fallbacks ? impl.fallback.memory_bytes() : 0);
     bytes += impl.nodes.capacity() * sizeof(Impl::NodePair);
     for (const Impl::Side& s : impl.sides)
-        bytes += s.ends.capacity() * sizeof(std::uint32_t) + s.end_lengths.capacity() * sizeof(double) +
-                 s.heap.memory_bytes();
-    return bytes + (impl.found.capacity() + impl.route.capacity() + impl.unpack_middle.capacity() + impl.chain.capacity()) * sizeof(std::uint32_t) +
+        bytes += s.heap.memory_bytes();
+    return bytes + (impl.route.capacity() + impl.unpack_middle.capacity() + impl.chain.capacity()) * sizeof(std::uint32_t) +
            impl.unpack.capacity() * sizeof(std::pair<std::uint32_t, std::uint32_t>);
 }
 

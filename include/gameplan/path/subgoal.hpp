@@ -106,6 +106,14 @@ public:
     /// Appends to `out` the direct-h-reachable targets of cell `from`: subgoals, plus `extra` (a padded
     /// node index, or UINT32_MAX for none) counted as a subgoal. Each target as a padded node index.
     void reachable(std::uint32_t from, std::uint32_t extra, std::vector<std::uint32_t>& out) const;
+    /// True if the sweep from cell `from` reaches cell `to` (counted as a subgoal), i.e. if `to` is among
+    /// reachable(from, to, ...); reads only the rays that can reach `to`. Padded node indices, distinct.
+    [[nodiscard]] bool direct(std::uint32_t from, std::uint32_t to) const noexcept;
+    /// The subgoal ids direct-h-reachable from the passable cell `node` (a padded node index), precomputed
+    /// by build() (reachable(node, UINT32_MAX, ...) as subgoal ids).
+    [[nodiscard]] std::span<const std::uint32_t> joins(std::uint32_t node) const noexcept {
+        return {m_join.data() + m_join_offsets[node], m_join.data() + m_join_offsets[node + 1]};
+    }
     /// Padded node index of `p`. Precondition: on the map.
     [[nodiscard]] std::uint32_t index(GridPoint p) const noexcept {
         return static_cast<std::uint32_t>(p.y + 1) * m_stride + static_cast<std::uint32_t>(p.x + 1);
@@ -144,6 +152,7 @@ public:
 private:
     [[nodiscard]] bool legal(std::uint32_t node, int direction) const noexcept;
     void contract(std::vector<std::uint64_t>& pairs);
+    void build_joins();
     std::uint32_t hit(std::uint32_t from, int direction, std::uint32_t extra, int& clearance, std::int32_t extra_dx,
                       std::int32_t extra_dy) const noexcept;
     [[nodiscard]] bool segment_free(std::uint32_t a, int first, int count_first, int second, int count_second) const noexcept;
@@ -159,6 +168,8 @@ private:
     std::vector<double> m_lengths;          // upward edge lengths (octile for subgoal-graph edges)
     std::vector<std::uint32_t> m_middles;   // bypassed subgoal of a shortcut, or UINT32_MAX
     std::vector<std::uint32_t> m_rank;
+    std::vector<std::uint32_t> m_join_offsets;  // CSR over padded cells: joins()
+    std::vector<std::uint32_t> m_join;
     std::size_t m_edge_count = 0;
     std::size_t m_shortcut_count = 0;
     std::int64_t m_delta[8] = {};
