@@ -279,20 +279,18 @@ void SubgoalGraph::contract(std::vector<std::uint64_t>& pairs) {
     }
     m_offsets.assign(n + 1, 0);
     for (std::size_t v = 0; v < n; ++v) m_offsets[v + 1] = m_offsets[v] + static_cast<std::uint32_t>(up[v].size());
-    m_targets.resize(m_offsets[n]);
-    m_lengths.resize(m_offsets[n]);
+    m_up.resize(m_offsets[n]);
     m_middles.resize(m_offsets[n]);
     for (std::size_t v = 0; v < n; ++v)
         for (std::size_t i = 0; i < up[v].size(); ++i) {
-            m_targets[m_offsets[v] + i] = up[v][i].to;
-            m_lengths[m_offsets[v] + i] = up[v][i].length;
+            m_up[m_offsets[v] + i] = UpEdge{up[v][i].to, m_subgoal_xy[up[v][i].to], up[v][i].length};
             m_middles[m_offsets[v] + i] = up[v][i].middle;
         }
 }
 
 std::uint32_t SubgoalGraph::middle(std::uint32_t low, std::uint32_t high) const noexcept {
     for (std::uint32_t i = m_offsets[low]; i < m_offsets[low + 1]; ++i)
-        if (m_targets[i] == high) return m_middles[i];
+        if (m_up[i].target == high) return m_middles[i];
     return kNone;
 }
 
@@ -479,7 +477,7 @@ std::size_t SubgoalGraph::memory_bytes() const noexcept {
     return m_pass.capacity() + m_id.capacity() * sizeof(std::int32_t) + m_clear.capacity() * sizeof(std::uint16_t) +
            (m_subgoal_node.capacity() + m_subgoal_xy.capacity()) * sizeof(std::uint32_t) +
            m_offsets.capacity() * sizeof(std::uint32_t) +
-           m_targets.capacity() * sizeof(std::uint32_t) + m_lengths.capacity() * sizeof(double) +
+           m_up.capacity() * sizeof(UpEdge) +
            m_middles.capacity() * sizeof(std::uint32_t) + m_rank.capacity() * sizeof(std::uint32_t) +
            (m_join_offsets.capacity() + m_join.capacity()) * sizeof(std::uint32_t);
 }
@@ -496,24 +494,23 @@ struct SubgoalPathfinder::Impl {
     struct Side {
         search::IndexedHeap<double, 4> heap;  // key: distance + octile distance to the other end
         GridPoint target{};                   // the other end
+        GridPoint origin{};                   // this side's end
         std::span<const std::uint32_t> ends;  // subgoal ids joined to this side's end
         bool done = false;
     };
 
-    // Per node and side, side by side in one cache line: what a relaxation reads and writes.
-    struct NodeState {
-        double dist;
-        std::uint32_t stamp;    // == generation once reached
-        std::uint32_t settled;  // == generation once settled
-        std::uint32_t parent;
-        std::uint32_t middle;   // of the edge parent -> node
+    // Per node, both sides in 32 aligned bytes (half a cache line): what a relaxation reads and writes.
+    // stamp[side] == generation once reached, generation + 1 once settled (generation is even).
+    struct alignas(32) NodeState {
+        double dist[2];
+        std::uint32_t stamp[2];
+        std::uint32_t parent[2];  // the edge parent -> node is an upward edge of parent (or from an end)
     };
-    using NodePair = std::array<NodeState, 2>;
 
     SubgoalGraph owned;
     const SubgoalGraph* graph = nullptr;
     Side sides[2];
-    std::vector<NodePair> nodes;  // per subgoal id, then the two virtual ends
+    std::vector<NodeState> nodes;  // per subgoal id, then the two virtual ends
     std::uint32_t generation = 0;
     std::uint32_t n = 0;
     std::uint32_t ends[2] = {0, 0};  // padded node indices of start and goal
@@ -533,7 +530,7 @@ struct SubgoalPathfinder::Impl {
 
     void size_for(const SubgoalGraph& g) {
         const std::size_t bound = g.subgoal_count() + 2;
-        if (nodes.size() < bound) nodes.resize(bound, NodePair{NodeState{0, 0, 0, 0, 0}, NodeState{0, 0, 0, 0, 0}});
+        if (nodes.size() < bound) nodes.resize(bound, NodeState{{0, 0}, {0, 0}, {0, 0}});
         for (Side& s : sides) {
             s.heap.reserve_nodes(bound);
             s.heap.reserve_entries(std::min<std::size_t>(bound, 1u << 14));
@@ -549,35 +546,35 @@ struct SubgoalPathfinder::Impl {
         return state = Status::InvalidQuery;
     }
 
-    // Octile distance from subgoal `id` to `p`: a lower bound of every path between them, and consistent
-    // on the hierarchy's edges (each at least as long as the octile distance between its ends).
-    [[nodiscard]] double to(std::uint32_t id, GridPoint p) const noexcept {
-        const GridPoint q = graph->subgoal(id);
-        return octile(q.x - p.x, q.y - p.y);
+    // Octile distance from the cell `xy` (x | y << 16) to `p`: a lower bound of every path between them,
+    // and consistent on the hierarchy's edges (each at least as long as the octile distance between its
+    // ends).
+    [[nodiscard]] static double to(std::uint32_t xy, GridPoint p) noexcept {
+        return octile(static_cast<std::int32_t>(xy & 0xffffu) - p.x, static_cast<std::int32_t>(xy >> 16) - p.y);
     }
 
-    void push(int si, std::uint32_t node, double d, std::uint32_t parent, std::uint32_t middle) {
+    // Relaxes an edge of side `si` to `node` (cell `xy`) at distance `d` from `parent`.
+    void push(std::size_t si, std::uint32_t node, std::uint32_t xy, double d, std::uint32_t parent) {
         Side& side = sides[si];
-        NodePair& pair = nodes[node];
-        NodeState& mine = pair[static_cast<std::size_t>(si)];
-        if (mine.stamp != generation) {
-            const double key = d + to(node, side.target);
+        NodeState& st = nodes[node];
+        if (st.stamp[si] < generation) {
+            const double key = d + to(xy, side.target);
             if (!(key < best)) return;  // cannot lead to a shorter path than the best one known
-            mine = NodeState{d, generation, 0, parent, middle};
+            st.dist[si] = d;
+            st.stamp[si] = generation;
+            st.parent[si] = parent;
             side.heap.push(node, key);
-        } else if (d < mine.dist) {
+        } else if (d < st.dist[si]) {
             // A settled node's distance is final up to rounding (the heuristic is consistent): keep it.
-            if (mine.settled == generation) return;
-            side.heap.decrease(node, d + to(node, side.target));
-            mine.dist = d;
-            mine.parent = parent;
-            mine.middle = middle;
+            if (st.stamp[si] != generation) return;
+            side.heap.decrease(node, d + to(xy, side.target));
+            st.dist[si] = d;
+            st.parent[si] = parent;
         } else {
             return;
         }
-        const NodeState& theirs = pair[static_cast<std::size_t>(1 - si)];
-        if (theirs.stamp == generation && d + theirs.dist < best) {
-            best = d + theirs.dist;
+        if (st.stamp[1 - si] >= generation && d + st.dist[1 - si] < best) {
+            best = d + st.dist[1 - si];
             meet = node;
         }
     }
@@ -591,11 +588,11 @@ struct SubgoalPathfinder::Impl {
         graph = &g;
         n = static_cast<std::uint32_t>(g.subgoal_count());
         if (nodes.size() < std::size_t{n} + 2) size_for(g);
-        if (++generation == 0) {  // wrapped: forget every stamp
-            for (NodePair& pair : nodes)
-                for (NodeState& st : pair) st.stamp = st.settled = 0;
-            generation = 1;
+        if (generation >= UINT32_MAX - 3) {  // about to wrap: forget every stamp
+            for (NodeState& st : nodes) st.stamp[0] = st.stamp[1] = 0;
+            generation = 0;
         }
+        generation += 2;
         ends[0] = g.index(start);
         ends[1] = g.index(goal);
         stats = {};
@@ -622,11 +619,15 @@ struct SubgoalPathfinder::Impl {
         }
         for (int side = 0; side < 2; ++side) sides[side].ends = g.joins(ends[side]);
         const GridPoint s = g.point(ends[0]), t = g.point(ends[1]);
-        sides[0].target = t;
-        sides[1].target = s;
+        sides[0].target = sides[1].origin = t;
+        sides[1].target = sides[0].origin = s;
         for (int side = 0; side < 2; ++side) {
             const std::uint32_t virtual_end = n + static_cast<std::uint32_t>(side);
-            nodes[virtual_end][static_cast<std::size_t>(side)] = NodeState{0.0, generation, 0, kNone, kNone};
+            NodeState& st = nodes[virtual_end];
+            st.dist[side] = 0;
+            st.stamp[side] = generation;
+            st.parent[side] = kNone;
+            st.stamp[1 - side] = 0;
             sides[side].heap.push(virtual_end, octile(t.x - s.x, t.y - s.y));
         }
         return Status::InProgress;
@@ -660,35 +661,34 @@ struct SubgoalPathfinder::Impl {
             Side& sd = sides[side];
             const auto si = static_cast<std::size_t>(side);
             const std::uint32_t x = sd.heap.pop().node;
-            NodeState& self = nodes[x][si];
-            const NodeState& theirs = nodes[x][1 - si];
-            const double d = self.dist;
-            self.settled = generation;
+            NodeState& st = nodes[x];
+            const double d = st.dist[si];
+            st.stamp[si] = generation + 1;  // settled
             ++stats.expanded;
-            if (theirs.stamp == generation && d + theirs.dist < best) {
-                best = d + theirs.dist;
+            if (st.stamp[1 - si] >= generation && d + st.dist[1 - si] < best) {
+                best = d + st.dist[1 - si];
                 meet = x;
             }
-            if (x >= n) {  // a virtual end: its sweep edges
-                const GridPoint p = graph->point(ends[si]);
+            if (x >= n) {  // a virtual end: its joins
                 for (const std::uint32_t id : sd.ends) {
                     ++stats.generated;
-                    push(side, id, d + to(id, p), x, kNone);
+                    const std::uint32_t xy = graph->subgoal_xy(id);
+                    push(si, id, xy, d + to(xy, sd.origin), x);
                 }
                 continue;
             }
-            const auto targets = graph->up_targets(x);
-            const auto lengths = graph->up_lengths(x);
-            const auto middles = graph->up_middles(x);
             // Stall on demand: a higher neighbour already reached more cheaply proves that x is not on a
             // shortest upward path from this side's end, so its edges need not be relaxed.
+            const auto edges = graph->up_edges(x);
             bool stalled = false;
-            for (std::size_t i = 0; i < targets.size() && !stalled; ++i)
-                stalled = nodes[targets[i]][si].stamp == generation && nodes[targets[i]][si].dist + lengths[i] < d;
+            for (std::size_t i = 0; i < edges.size() && !stalled; ++i) {
+                const NodeState& t = nodes[edges[i].target];
+                stalled = t.stamp[si] >= generation && t.dist[si] + edges[i].length < d;
+            }
             if (stalled) continue;
-            for (std::size_t i = 0; i < targets.size(); ++i) {
+            for (const SubgoalGraph::UpEdge& e : edges) {
                 ++stats.generated;
-                push(side, targets[i], d + lengths[i], x, middles[i]);
+                push(si, e.target, e.xy, d + e.length, x);
             }
         }
     }
@@ -737,19 +737,19 @@ struct SubgoalPathfinder::Impl {
         route.clear();
         // Forward half: the chain from the start's first subgoal up to meet.
         chain.clear();
-        for (std::uint32_t x = meet; x < n; x = nodes[x][0].parent) chain.push_back(x);
+        for (std::uint32_t x = meet; x < n; x = nodes[x].parent[0]) chain.push_back(x);
         std::reverse(chain.begin(), chain.end());
         for (std::size_t i = 0; i < chain.size(); ++i) {
-            if (i > 0) unpack_edge(chain[i - 1], chain[i], nodes[chain[i]][0].middle);
+            if (i > 0) unpack_edge(chain[i - 1], chain[i], g.middle(chain[i - 1], chain[i]));
             route.push_back(chain[i]);
         }
         // Backward half: from meet towards the goal.
         {
             std::uint32_t x = meet;
             while (x < n) {
-                const std::uint32_t p = nodes[x][1].parent;
+                const std::uint32_t p = nodes[x].parent[1];
                 if (p >= n) break;
-                unpack_edge(x, p, nodes[x][1].middle);
+                unpack_edge(x, p, g.middle(p, x));
                 route.push_back(p);
                 x = p;
             }
@@ -825,7 +825,7 @@ std::uint64_t SubgoalPathfinder::fallback_count() const noexcept { return m_impl
 std::size_t SubgoalPathfinder::memory_bytes() const noexcept {
     const Impl& impl = *m_impl;
     std::size_t bytes = impl.owned.memory_bytes() + (impl.fallbacks ? impl.fallback.memory_bytes() : 0);
-    bytes += impl.nodes.capacity() * sizeof(Impl::NodePair);
+    bytes += impl.nodes.capacity() * sizeof(Impl::NodeState);
     for (const Impl::Side& s : impl.sides)
         bytes += s.heap.memory_bytes();
     return bytes + (impl.route.capacity() + impl.unpack_middle.capacity() + impl.chain.capacity()) * sizeof(std::uint32_t) +

@@ -99,6 +99,8 @@ public:
         const std::uint32_t xy = m_subgoal_xy[id];
         return GridPoint{static_cast<std::int32_t>(xy & 0xffffu), static_cast<std::int32_t>(xy >> 16)};
     }
+    /// The cell of subgoal `id` packed as x | y << 16.
+    [[nodiscard]] std::uint32_t subgoal_xy(std::uint32_t id) const noexcept { return m_subgoal_xy[id]; }
     /// Bytes held by the graph (snapshot, clearances, ids, edges).
     [[nodiscard]] std::size_t memory_bytes() const noexcept;
 
@@ -126,16 +128,19 @@ public:
     [[nodiscard]] std::int32_t subgoal_id(std::uint32_t node) const noexcept { return m_id[node]; }
     /// Padded node index of subgoal `id`.
     [[nodiscard]] std::uint32_t subgoal_node(std::uint32_t id) const noexcept { return m_subgoal_node[id]; }
-    /// Upward edges of subgoal `id` (to subgoals contracted later): target ids.
-    [[nodiscard]] std::span<const std::uint32_t> up_targets(std::uint32_t id) const noexcept {
-        return {m_targets.data() + m_offsets[id], m_targets.data() + m_offsets[id + 1]};
-    }
-    /// Upward edges of subgoal `id`: lengths, parallel to up_targets().
-    [[nodiscard]] std::span<const double> up_lengths(std::uint32_t id) const noexcept {
-        return {m_lengths.data() + m_offsets[id], m_lengths.data() + m_offsets[id + 1]};
+    /// An upward edge: target subgoal id, the target's cell (x | y << 16, for the search's octile
+    /// heuristic), length.
+    struct UpEdge {
+        std::uint32_t target;
+        std::uint32_t xy;
+        double length;
+    };
+    /// Upward edges of subgoal `id` (to subgoals contracted later).
+    [[nodiscard]] std::span<const UpEdge> up_edges(std::uint32_t id) const noexcept {
+        return {m_up.data() + m_offsets[id], m_up.data() + m_offsets[id + 1]};
     }
     /// Upward edges of subgoal `id`: the contracted subgoal a shortcut bypasses, or UINT32_MAX for an
-    /// edge of the subgoal graph; parallel to up_targets().
+    /// edge of the subgoal graph; parallel to up_edges().
     [[nodiscard]] std::span<const std::uint32_t> up_middles(std::uint32_t id) const noexcept {
         return {m_middles.data() + m_offsets[id], m_middles.data() + m_offsets[id + 1]};
     }
@@ -164,8 +169,7 @@ private:
     std::vector<std::uint32_t> m_subgoal_node;
     std::vector<std::uint32_t> m_subgoal_xy;  // per subgoal: x | y << 16 (sides are at most 32768)
     std::vector<std::uint32_t> m_offsets;   // CSR over subgoal ids
-    std::vector<std::uint32_t> m_targets;
-    std::vector<double> m_lengths;          // upward edge lengths (octile for subgoal-graph edges)
+    std::vector<UpEdge> m_up;               // upward edges (lengths octile for subgoal-graph edges)
     std::vector<std::uint32_t> m_middles;   // bypassed subgoal of a shortcut, or UINT32_MAX
     std::vector<std::uint32_t> m_rank;
     std::vector<std::uint32_t> m_join_offsets;  // CSR over padded cells: joins()
