@@ -433,7 +433,13 @@ bool SubgoalGraph::segment_free(std::uint32_t a, int first, int count_first, int
     return true;
 }
 
-bool SubgoalGraph::refine(std::uint32_t a, std::uint32_t b, std::vector<GridPoint>& out) const {
+bool SubgoalGraph::run_reaches(std::uint32_t node, int d, std::int32_t k) const noexcept {
+    const std::uint16_t e = m_clear[std::size_t{node} * 8 + static_cast<std::size_t>(d)];
+    const std::int32_t steps = e & kClearSteps;
+    return k <= steps || (k == steps + 1 && (e & kClearSubgoal) != 0);
+}
+
+bool SubgoalGraph::segment_order(std::uint32_t a, std::uint32_t b, Segment& seg) const noexcept {
     const GridPoint pa = point(a), pb = point(b);
     const std::int32_t dx = pb.x - pa.x, dy = pb.y - pa.y;
     const std::int32_t ax = std::abs(dx), ay = std::abs(dy);
@@ -441,21 +447,62 @@ bool SubgoalGraph::refine(std::uint32_t a, std::uint32_t b, std::vector<GridPoin
     const int diagonal_steps = std::min(ax, ay), straight_steps = std::max(ax, ay) - diagonal_steps;
     const int diag = diagonal_steps > 0 ? direction_of(sx, sy) : 0;
     const int straight = straight_steps > 0 ? (ax > ay ? direction_of(sx, 0) : direction_of(0, sy)) : 0;
-    int first = diag, second = straight, n_first = diagonal_steps, n_second = straight_steps;
-    if (!segment_free(a, first, n_first, second, n_second)) {
-        std::swap(first, second);
-        std::swap(n_first, n_second);
-        if (!segment_free(a, first, n_first, second, n_second)) return false;
+    seg = Segment{diag, diagonal_steps, straight, straight_steps};
+    if (diagonal_steps == 0 || straight_steps == 0) {  // one straight or diagonal run
+        const int d = diagonal_steps > 0 ? diag : straight;
+        const int k = diagonal_steps + straight_steps;
+        return run_reaches(a, d, k) || segment_free(a, d, k, d, 0);
     }
-    GridPoint p = pa;
-    for (int i = 0; i < n_first; ++i) {
-        p = GridPoint{p.x + kDx[first], p.y + kDy[first]};
-        out.push_back(p);
+    // The clearance runs answer at once when the cells passed are not subgoals (as on the sweep's
+    // segments); otherwise the cells are checked one by one.
+    const auto turn = [&](int first, int count) {
+        return static_cast<std::uint32_t>(static_cast<std::int64_t>(a) + m_delta[first] * count);
+    };
+    const auto fast = [&](int first, int n_first, int second, int n_second) {
+        return (m_clear[std::size_t{a} * 8 + static_cast<std::size_t>(first)] & kClearSteps) >= n_first &&
+               run_reaches(turn(first, n_first), second, n_second);
+    };
+    if (fast(diag, diagonal_steps, straight, straight_steps)) return true;
+    if (fast(straight, straight_steps, diag, diagonal_steps)) {
+        seg = Segment{straight, straight_steps, diag, diagonal_steps};
+        return true;
     }
-    for (int i = 0; i < n_second; ++i) {
-        p = GridPoint{p.x + kDx[second], p.y + kDy[second]};
-        out.push_back(p);
+    if (segment_free(a, diag, diagonal_steps, straight, straight_steps)) return true;
+    if (segment_free(a, straight, straight_steps, diag, diagonal_steps)) {
+        seg = Segment{straight, straight_steps, diag, diagonal_steps};
+        return true;
     }
+    return false;
+}
+
+bool SubgoalGraph::refine(std::uint32_t a, std::uint32_t b, std::vector<GridPoint>& out) const {
+    Segment seg{};
+    if (!segment_order(a, b, seg)) return false;
+    GridPoint p = point(a);
+    const std::size_t at = out.size();
+    out.resize(at + static_cast<std::size_t>(seg.count_first + seg.count_second));
+    GridPoint* cell = out.data() + at;
+    for (int i = 0; i < seg.count_first; ++i) {
+        p = GridPoint{p.x + kDx[seg.first], p.y + kDy[seg.first]};
+        *cell++ = p;
+    }
+    for (int i = 0; i < seg.count_second; ++i) {
+        p = GridPoint{p.x + kDx[seg.second], p.y + kDy[seg.second]};
+        *cell++ = p;
+    }
+    return true;
+}
+
+bool SubgoalGraph::refine_waypoints(std::uint32_t a, std::uint32_t b, std::vector<GridPoint>& out) const {
+    Segment seg{};
+    if (!segment_order(a, b, seg)) return false;
+    // The canonical line between waypoints is diagonal steps first: a straight-first segment needs its
+    // turning cell.
+    if (seg.count_first > 0 && seg.count_second > 0 && !is_diagonal(seg.first)) {
+        const GridPoint p = point(a);
+        out.push_back(GridPoint{p.x + kDx[seg.first] * seg.count_first, p.y + kDy[seg.first] * seg.count_first});
+    }
+    out.push_back(point(b));
     return true;
 }
 
@@ -517,6 +564,7 @@ struct SubgoalPathfinder::Impl {
     std::uint32_t meet = kNone;
     double best = std::numeric_limits<double>::infinity();
     search::Budget budget{};
+    PathDetail detail = PathDetail::Cells;
     search::SearchStats stats{};
     Status state = Status::InvalidQuery;
     std::uint64_t clock_mask = 63;
@@ -597,6 +645,7 @@ struct SubgoalPathfinder::Impl {
         ends[1] = g.index(goal);
         stats = {};
         budget = options.budget;
+        detail = options.detail;
         clock_mask = 0;
         meet = kNone;
         best = std::numeric_limits<double>::infinity();
@@ -728,9 +777,11 @@ struct SubgoalPathfinder::Impl {
         }
         const SubgoalGraph& g = *graph;
         out.cost = best;
+        if (detail == PathDetail::CostOnly) return state;
+        const auto segment = detail == PathDetail::Waypoints ? &SubgoalGraph::refine_waypoints : &SubgoalGraph::refine;
         out.cells.push_back(g.point(ends[0]));
         if (meet == kNone) {  // direct
-            if (ends[0] != ends[1]) (void)g.refine(ends[0], ends[1], out.cells);
+            if (ends[0] != ends[1]) (void)(g.*segment)(ends[0], ends[1], out.cells);
             return state;
         }
         // Subgoal ids from the start to the goal, shortcuts unpacked.
@@ -757,10 +808,10 @@ struct SubgoalPathfinder::Impl {
         std::uint32_t previous = ends[0];
         for (const std::uint32_t id : route) {
             const std::uint32_t node = g.subgoal_node(id);
-            (void)g.refine(previous, node, out.cells);
+            (void)(g.*segment)(previous, node, out.cells);
             previous = node;
         }
-        (void)g.refine(previous, ends[1], out.cells);
+        (void)(g.*segment)(previous, ends[1], out.cells);
         return state;
     }
 };

@@ -153,6 +153,9 @@ public:
     /// excluded, `b` included, diagonal steps first or straight steps first, whichever is free. Returns
     /// false (and writes nothing) if neither is.
     bool refine(std::uint32_t a, std::uint32_t b, std::vector<GridPoint>& out) const;
+    /// As refine(), but writes only the turning cell of a straight-first segment (if any) and `b`: the
+    /// waypoints of PathDetail::Waypoints, joined by "diagonal steps first, then straight steps".
+    bool refine_waypoints(std::uint32_t a, std::uint32_t b, std::vector<GridPoint>& out) const;
 
 private:
     [[nodiscard]] bool legal(std::uint32_t node, int direction) const noexcept;
@@ -160,6 +163,13 @@ private:
     void build_joins();
     std::uint32_t hit(std::uint32_t from, int direction, std::uint32_t extra, int& clearance, std::int32_t extra_dx,
                       std::int32_t extra_dy) const noexcept;
+    struct Segment {
+        int first, count_first, second, count_second;  // directions and step counts
+    };
+    // The free order of an octile segment a -> b (diagonal first when both are free); false if neither.
+    bool segment_order(std::uint32_t a, std::uint32_t b, Segment& seg) const noexcept;
+    // True if the clearance run from `node` in direction d reaches the cell k steps away.
+    [[nodiscard]] bool run_reaches(std::uint32_t node, int d, std::int32_t k) const noexcept;
     [[nodiscard]] bool segment_free(std::uint32_t a, int first, int count_first, int second, int count_second) const noexcept;
 
     std::vector<std::uint8_t> m_pass;       // padded passability snapshot; border cells are 0
@@ -218,8 +228,12 @@ public:
     /// `BudgetExhausted`), which later calls return again.
     Status step(std::uint64_t slice_expansions = UINT64_MAX);
 
-    /// Writes the path found, expanded to every cell, into `out` (cleared when there is none), and
-    /// returns the status. Allocates only if `out.cells` must grow.
+    /// Writes the path found into `out` (cleared when there is none) as `options.detail` of `begin`
+    /// asked: every cell (the default); the waypoints only (`PathDetail::Waypoints`: start, the subgoals
+    /// of the path, the turning cell of a segment that goes straight first, goal; consecutive ones are
+    /// joined by "diagonal first, then straight", see expand_waypoints); or the cost only
+    /// (`PathDetail::CostOnly`: no unpacking). Returns the status. Allocates only if `out.cells` must
+    /// grow.
     Status finish(GridPath& out) const;
 
     /// begin (owned graph or fallback) + step + finish.
