@@ -604,10 +604,12 @@ struct SubgoalPathfinder::Impl {
     // Relaxes an edge of side `si` to `node` (cell `xy`) at distance `d` from `parent`.
     void push(std::size_t si, std::uint32_t node, std::uint32_t xy, double d, std::uint32_t parent) {
         Side& side = sides[si];
+        // Nothing through `node` at this distance can beat the best path known: its key bounds every path
+        // through it, meetings included (the other side's distance is at least the octile distance).
+        const double key = d + to(xy, side.target);
+        if (!(key < best)) return;
         NodeState& st = nodes[node];
         if (st.stamp[si] < generation) {
-            const double key = d + to(xy, side.target);
-            if (!(key < best)) return;  // cannot lead to a shorter path than the best one known
             st.dist[si] = d;
             st.stamp[si] = generation;
             st.parent[si] = parent;
@@ -615,7 +617,7 @@ struct SubgoalPathfinder::Impl {
         } else if (d < st.dist[si]) {
             // A settled node's distance is final up to rounding (the heuristic is consistent): keep it.
             if (st.stamp[si] != generation) return;
-            side.heap.decrease(node, d + to(xy, side.target));
+            side.heap.decrease(node, key);
             st.dist[si] = d;
             st.parent[si] = parent;
         } else {
