@@ -24,6 +24,8 @@ constexpr std::uint32_t kNone = UINT32_MAX;
 constexpr std::uint16_t kClearSteps = 0x7fff;
 constexpr std::uint16_t kClearSubgoal = 0x8000;
 
+constexpr double kBoundSlack = 1e-9;  // lower bounds are lowered by this much against rounding
+
 constexpr bool is_diagonal(int d) noexcept { return (d & 1) != 0; }
 
 double octile(std::int32_t dx, std::int32_t dy) noexcept {
@@ -229,6 +231,64 @@ int contract_node(std::vector<std::vector<ChEdge>>& adj, Witness& witness, std::
 
 }  // namespace
 
+// Landmarks for the query's lower bounds (ALT: Goldberg and Harrelson, 2005): kLandmarks subgoals chosen
+// farthest first (each the subgoal farthest from those chosen, by graph distance), and every subgoal's
+// distance from each (+infinity when unreachable), by Dijkstra over the subgoal graph, whose distances
+// are grid distances.
+namespace {
+int select_landmarks(const std::vector<std::vector<ChEdge>>& adj, std::vector<double>& landmark_dist) {
+    constexpr int kLandmarks = SubgoalGraph::kLandmarks;
+    const std::size_t n = adj.size();
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    landmark_dist.assign(n * kLandmarks, kInf);
+    int count = 0;
+    if (n == 0) return 0;
+    std::vector<double> dist(n), nearest(n, kInf);
+    std::vector<std::pair<double, std::uint32_t>> heap;
+    const auto greater = [](const auto& x, const auto& y) { return x.first > y.first; };
+    const auto dijkstra = [&](std::uint32_t source) {
+        std::fill(dist.begin(), dist.end(), kInf);
+        heap.clear();
+        dist[source] = 0;
+        heap.push_back({0.0, source});
+        while (!heap.empty()) {
+            std::pop_heap(heap.begin(), heap.end(), greater);
+            const auto [d, x] = heap.back();
+            heap.pop_back();
+            if (d > dist[x]) continue;
+            for (const ChEdge& e : adj[x])
+                if (d + e.length < dist[e.to]) {
+                    dist[e.to] = d + e.length;
+                    heap.push_back({dist[e.to], e.to});
+                    std::push_heap(heap.begin(), heap.end(), greater);
+                }
+        }
+    };
+    // The first landmark is the subgoal farthest from subgoal 0; each next one the farthest (finite)
+    // from those chosen.
+    dijkstra(0);
+    for (int l = 0; l < kLandmarks; ++l) {
+        std::uint32_t pick = kNone;
+        double far = -1;
+        for (std::uint32_t v = 0; v < n; ++v) {
+            const double d = l == 0 ? dist[v] : nearest[v];
+            if (std::isfinite(d) && d > far) {
+                far = d;
+                pick = v;
+            }
+        }
+        if (pick == kNone || far <= 0) break;
+        dijkstra(pick);
+        for (std::uint32_t v = 0; v < n; ++v) {
+            landmark_dist[std::size_t{v} * kLandmarks + static_cast<std::size_t>(l)] = dist[v];
+            nearest[v] = l == 0 ? dist[v] : std::min(nearest[v], dist[v]);
+        }
+        ++count;
+    }
+    return count;
+}
+}  // namespace
+
 void SubgoalGraph::contract(std::vector<std::uint64_t>& pairs) {
     const std::size_t n = m_subgoal_node.size();
     std::vector<std::vector<ChEdge>> adj(n);
@@ -238,6 +298,7 @@ void SubgoalGraph::contract(std::vector<std::uint64_t>& pairs) {
         adj[a].push_back(ChEdge{b, kNone, octile(pb.x - pa.x, pb.y - pa.y)});
     }
     std::vector<std::uint64_t>().swap(pairs);
+    m_landmark_count = select_landmarks(adj, m_landmark_dist);
     Witness witness;
     witness.dist.assign(n, 0.0);
     witness.stamp.assign(n, 0);
@@ -526,7 +587,8 @@ std::size_t SubgoalGraph::memory_bytes() const noexcept {
            m_offsets.capacity() * sizeof(std::uint32_t) +
            m_up.capacity() * sizeof(UpEdge) +
            m_middles.capacity() * sizeof(std::uint32_t) + m_rank.capacity() * sizeof(std::uint32_t) +
-           (m_join_offsets.capacity() + m_join.capacity()) * sizeof(std::uint32_t);
+           (m_join_offsets.capacity() + m_join.capacity()) * sizeof(std::uint32_t) +
+           m_landmark_dist.capacity() * sizeof(double);
 }
 
 // ---- SubgoalPathfinder ---------------------------------------------------------------------------------
@@ -542,6 +604,9 @@ struct SubgoalPathfinder::Impl {
         search::IndexedHeap<double, 4> heap;  // key: distance + octile distance to the other end
         GridPoint target{};                   // the other end
         GridPoint origin{};                   // this side's end
+        // Bounds of the grid distance from each landmark to `target`: upper and lower (ALT bounds).
+        double upper[SubgoalGraph::kLandmarks] = {};
+        double lower[SubgoalGraph::kLandmarks] = {};
         std::span<const std::uint32_t> ends;  // subgoal ids joined to this side's end
         bool done = false;
     };
@@ -601,12 +666,56 @@ struct SubgoalPathfinder::Impl {
         return octile(static_cast<std::int32_t>(xy & 0xffffu) - p.x, static_cast<std::int32_t>(xy >> 16) - p.y);
     }
 
+    // Lower bound of the grid distance from subgoal `id` (cell `xy`) to the side's target: the octile
+    // distance, and for each landmark L the triangle inequality d(L, id) - d(L, target) and
+    // d(L, target) - d(L, id), with the target's distance replaced by its upper or lower bound. Each term
+    // changes by at most an edge's length along an edge, so the bound is consistent. A landmark that
+    // cannot reach the target gives nothing (its upper bound is +infinity: NaN or -infinity terms).
+    [[nodiscard]] double bound(const Side& side, std::uint32_t id, std::uint32_t xy) const noexcept {
+        double h = to(xy, side.target);
+        const double* ld = graph->landmark_distances(id);
+        for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
+            h = std::max(h, ld[l] - side.upper[l] - kBoundSlack);
+            h = std::max(h, side.lower[l] - ld[l] - kBoundSlack);
+        }
+        return h;
+    }
+
+    // Sets the landmark bounds of side `si` for its target, the end `node`: exact at a subgoal, else
+    // from the end's joins (every shortest path from a subgoal to the end arrives through one of them,
+    // by the property the query itself rests on; the lower bound holds regardless, by the triangle
+    // inequality).
+    void set_landmark_bounds(Side& side, std::uint32_t node) const noexcept {
+        const SubgoalGraph& g = *graph;
+        constexpr double kInf = std::numeric_limits<double>::infinity();
+        if (const std::int32_t id = g.subgoal_id(node); id >= 0) {
+            const double* ld = g.landmark_distances(static_cast<std::uint32_t>(id));
+            for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) side.upper[l] = side.lower[l] = ld[l];
+        } else {
+            for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
+                side.upper[l] = kInf;
+                side.lower[l] = -kInf;
+            }
+            const GridPoint p = g.point(node);
+            for (const std::uint32_t j : g.joins(node)) {
+                const double length = to(g.subgoal_xy(j), p);
+                const double* ld = g.landmark_distances(j);
+                for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
+                    side.upper[l] = std::min(side.upper[l], ld[l] + length);
+                    side.lower[l] = std::max(side.lower[l], ld[l] - length);
+                }
+            }
+        }
+        for (int l = 0; l < SubgoalGraph::kLandmarks; ++l)
+            if (std::isinf(side.upper[l])) side.lower[l] = -kInf;  // the landmark cannot reach the end
+    }
+
     // Relaxes an edge of side `si` to `node` (cell `xy`) at distance `d` from `parent`.
     void push(std::size_t si, std::uint32_t node, std::uint32_t xy, double d, std::uint32_t parent) {
         Side& side = sides[si];
         // Nothing through `node` at this distance can beat the best path known: its key bounds every path
         // through it, meetings included (the other side's distance is at least the octile distance).
-        const double key = d + to(xy, side.target);
+        const double key = d + bound(side, node, xy);
         if (!(key < best)) return;
         NodeState& st = nodes[node];
         if (st.stamp[si] < generation) {
@@ -672,6 +781,8 @@ struct SubgoalPathfinder::Impl {
         const GridPoint s = g.point(ends[0]), t = g.point(ends[1]);
         sides[0].target = sides[1].origin = t;
         sides[1].target = sides[0].origin = s;
+        set_landmark_bounds(sides[0], ends[1]);
+        set_landmark_bounds(sides[1], ends[0]);
         for (int side = 0; side < 2; ++side) {
             const std::uint32_t virtual_end = n + static_cast<std::uint32_t>(side);
             NodeState& st = nodes[virtual_end];

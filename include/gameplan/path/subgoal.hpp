@@ -101,6 +101,14 @@ public:
     }
     /// The cell of subgoal `id` packed as x | y << 16.
     [[nodiscard]] std::uint32_t subgoal_xy(std::uint32_t id) const noexcept { return m_subgoal_xy[id]; }
+    /// Number of landmarks of the query's lower bounds (at most kLandmarks; 0 without subgoals).
+    static constexpr int kLandmarks = 8;
+    [[nodiscard]] int landmark_count() const noexcept { return m_landmark_count; }
+    /// Grid distances from the landmarks to subgoal `id` (kLandmarks entries, the first landmark_count()
+    /// meaningful; +infinity when unreachable).
+    [[nodiscard]] const double* landmark_distances(std::uint32_t id) const noexcept {
+        return m_landmark_dist.data() + std::size_t{id} * kLandmarks;
+    }
     /// Bytes held by the graph (snapshot, clearances, ids, edges).
     [[nodiscard]] std::size_t memory_bytes() const noexcept;
 
@@ -182,6 +190,8 @@ private:
     std::vector<UpEdge> m_up;               // upward edges (lengths octile for subgoal-graph edges)
     std::vector<std::uint32_t> m_middles;   // bypassed subgoal of a shortcut, or UINT32_MAX
     std::vector<std::uint32_t> m_rank;
+    std::vector<double> m_landmark_dist;    // kLandmarks per subgoal: distance from each landmark
+    int m_landmark_count = 0;
     std::vector<std::uint32_t> m_join_offsets;  // CSR over padded cells: joins()
     std::vector<std::uint32_t> m_join;
     std::size_t m_edge_count = 0;
