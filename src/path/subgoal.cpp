@@ -345,7 +345,14 @@ void SubgoalGraph::contract(std::vector<std::uint64_t>& pairs) {
     for (std::size_t v = 0; v < n; ++v)
         for (std::size_t i = 0; i < up[v].size(); ++i) {
             m_up[m_offsets[v] + i] = UpEdge{up[v][i].to, m_subgoal_xy[up[v][i].to], up[v][i].length};
-            m_middles[m_offsets[v] + i] = up[v][i].middle;
+            std::uint32_t middle = up[v][i].middle;
+            if (middle == kNone) {  // a subgoal-graph edge: which order of its steps is free from v
+                const std::uint32_t a = m_subgoal_node[v], b = m_subgoal_node[up[v][i].to];
+                const Segment seg = diagonal_first(a, b);
+                if (!segment_free(a, seg.first, seg.count_first, seg.second, seg.count_second))
+                    middle = kEdgeStraightFirst;
+            }
+            m_middles[m_offsets[v] + i] = middle;
         }
 }
 
@@ -500,7 +507,7 @@ bool SubgoalGraph::run_reaches(std::uint32_t node, int d, std::int32_t k) const 
     return k <= steps || (k == steps + 1 && (e & kClearSubgoal) != 0);
 }
 
-bool SubgoalGraph::segment_order(std::uint32_t a, std::uint32_t b, Segment& seg) const noexcept {
+SubgoalGraph::Segment SubgoalGraph::diagonal_first(std::uint32_t a, std::uint32_t b) const noexcept {
     const GridPoint pa = point(a), pb = point(b);
     const std::int32_t dx = pb.x - pa.x, dy = pb.y - pa.y;
     const std::int32_t ax = std::abs(dx), ay = std::abs(dy);
@@ -508,7 +515,40 @@ bool SubgoalGraph::segment_order(std::uint32_t a, std::uint32_t b, Segment& seg)
     const int diagonal_steps = std::min(ax, ay), straight_steps = std::max(ax, ay) - diagonal_steps;
     const int diag = diagonal_steps > 0 ? direction_of(sx, sy) : 0;
     const int straight = straight_steps > 0 ? (ax > ay ? direction_of(sx, 0) : direction_of(0, sy)) : 0;
-    seg = Segment{diag, diagonal_steps, straight, straight_steps};
+    return Segment{diag, diagonal_steps, straight, straight_steps};
+}
+
+void SubgoalGraph::write_segment(std::uint32_t a, std::uint32_t b, bool straight_first, bool waypoints,
+                                 std::vector<GridPoint>& out) const {
+    Segment seg = diagonal_first(a, b);
+    if (straight_first) seg = Segment{seg.second, seg.count_second, seg.first, seg.count_first};
+    const GridPoint pa = point(a);
+    if (waypoints) {
+        // The canonical line between waypoints is diagonal steps first: a straight-first segment needs
+        // its turning cell.
+        if (straight_first && seg.count_first > 0 && seg.count_second > 0)
+            out.push_back(GridPoint{pa.x + kDx[seg.first] * seg.count_first, pa.y + kDy[seg.first] * seg.count_first});
+        out.push_back(point(b));
+        return;
+    }
+    GridPoint p = pa;
+    const std::size_t at = out.size();
+    out.resize(at + static_cast<std::size_t>(seg.count_first + seg.count_second));
+    GridPoint* cell = out.data() + at;
+    for (int i = 0; i < seg.count_first; ++i) {
+        p = GridPoint{p.x + kDx[seg.first], p.y + kDy[seg.first]};
+        *cell++ = p;
+    }
+    for (int i = 0; i < seg.count_second; ++i) {
+        p = GridPoint{p.x + kDx[seg.second], p.y + kDy[seg.second]};
+        *cell++ = p;
+    }
+}
+
+bool SubgoalGraph::segment_order(std::uint32_t a, std::uint32_t b, Segment& seg) const noexcept {
+    seg = diagonal_first(a, b);
+    const int diag = seg.first, diagonal_steps = seg.count_first, straight = seg.second,
+              straight_steps = seg.count_second;
     if (diagonal_steps == 0 || straight_steps == 0) {  // one straight or diagonal run
         const int d = diagonal_steps > 0 ? diag : straight;
         const int k = diagonal_steps + straight_steps;
@@ -627,6 +667,7 @@ struct SubgoalPathfinder::Impl {
     std::uint32_t n = 0;
     std::uint32_t ends[2] = {0, 0};  // padded node indices of start and goal
     std::uint32_t meet = kNone;
+    bool direct_straight_first = false;  // the order of a direct segment (meet == kNone)
     double best = std::numeric_limits<double>::infinity();
     search::Budget budget{};
     PathDetail detail = PathDetail::Cells;
@@ -773,7 +814,9 @@ struct SubgoalPathfinder::Impl {
         // A goal in octile freespace of the start (either sweep, each end counting as a subgoal for the
         // other's, reports it) is answered without search; otherwise the ends join the graph through
         // their precomputed subgoal lists.
-        if (g.direct(ends[0], ends[1]) || g.direct(ends[1], ends[0])) {
+        const bool forward = g.direct(ends[0], ends[1]);
+        if (forward || g.direct(ends[1], ends[0])) {
+            direct_straight_first = !forward;  // the goal's sweep found it: diagonal first from the goal
             best = octile(goal.x - start.x, goal.y - start.y);
             return Status::InProgress;
         }
@@ -855,9 +898,13 @@ struct SubgoalPathfinder::Impl {
         }
     }
 
-    // Appends to `route` the subgoal ids strictly between a and b on the unpacked edge a-b (bypassing `mid`).
+    // Route entries: a subgoal id, with kStraightFirst set when the segment from the previous route
+    // point goes straight steps first (diagonal steps first otherwise).
+    static constexpr std::uint32_t kStraightFirst = 1u << 31;  // ids are below 2^31 (cells are)
+
+    // Appends to `route` the subgoals after `a` up to `b` on the unpacked edge a-b (`mid`: its
+    // up_middles() entry), each with the order of the segment reaching it.
     void unpack_edge(std::uint32_t a, std::uint32_t b, std::uint32_t mid) const {
-        if (mid == kNone) return;
         // Explicit stack of (a, b) pairs with their middles, left part first.
         unpack.clear();
         unpack_middle.clear();
@@ -868,8 +915,12 @@ struct SubgoalPathfinder::Impl {
             const std::uint32_t m = unpack_middle.back();
             unpack.pop_back();
             unpack_middle.pop_back();
-            if (m == kNone) {
-                route.push_back(y);
+            if (m >= SubgoalGraph::kEdgeStraightFirst) {
+                // An edge of the subgoal graph, free in the recorded order from its lower end; from the
+                // upper end the reverse order is free.
+                const bool from_low = graph->rank(x) < graph->rank(y);
+                const bool straight = (m == SubgoalGraph::kEdgeStraightFirst) == from_low;
+                route.push_back(y | (straight ? kStraightFirst : 0u));
                 continue;
             }
             // x - m - y: both edges are upward edges of m (m was contracted before x and y).
@@ -878,7 +929,6 @@ struct SubgoalPathfinder::Impl {
             unpack.push_back({x, m});
             unpack_middle.push_back(graph->middle(m, x));
         }
-        route.pop_back();  // b itself: the caller appends it
     }
 
     Status finish(GridPath& out) const {
@@ -891,40 +941,32 @@ struct SubgoalPathfinder::Impl {
         const SubgoalGraph& g = *graph;
         out.cost = best;
         if (detail == PathDetail::CostOnly) return state;
-        const auto segment = detail == PathDetail::Waypoints ? &SubgoalGraph::refine_waypoints : &SubgoalGraph::refine;
+        const bool waypoints = detail == PathDetail::Waypoints;
         out.cells.push_back(g.point(ends[0]));
-        if (meet == kNone) {  // direct
-            if (ends[0] != ends[1]) (void)(g.*segment)(ends[0], ends[1], out.cells);
+        // Segment orders: a join goes diagonal steps first from its end (as the sweep found it), so
+        // straight steps first towards the goal; a direct segment as its sweep found it.
+        if (meet == kNone) {
+            if (ends[0] != ends[1]) g.write_segment(ends[0], ends[1], direct_straight_first, waypoints, out.cells);
             return state;
         }
         // Subgoal ids from the start to the goal, shortcuts unpacked.
         route.clear();
-        // Forward half: the chain from the start's first subgoal up to meet.
+        // Forward half: the chain from the start's join up to meet.
         chain.clear();
         for (std::uint32_t x = meet; x < n; x = nodes[x].parent[0]) chain.push_back(x);
         std::reverse(chain.begin(), chain.end());
-        for (std::size_t i = 0; i < chain.size(); ++i) {
-            if (i > 0) unpack_edge(chain[i - 1], chain[i], g.middle(chain[i - 1], chain[i]));
-            route.push_back(chain[i]);
-        }
-        // Backward half: from meet towards the goal.
-        {
-            std::uint32_t x = meet;
-            while (x < n) {
-                const std::uint32_t p = nodes[x].parent[1];
-                if (p >= n) break;
-                unpack_edge(x, p, g.middle(p, x));
-                route.push_back(p);
-                x = p;
-            }
-        }
+        route.push_back(chain[0]);
+        for (std::size_t i = 1; i < chain.size(); ++i) unpack_edge(chain[i - 1], chain[i], g.middle(chain[i - 1], chain[i]));
+        // Backward half: from meet down to the goal's join.
+        for (std::uint32_t x = meet, p = nodes[x].parent[1]; p < n; x = p, p = nodes[x].parent[1])
+            unpack_edge(x, p, g.middle(p, x));
         std::uint32_t previous = ends[0];
-        for (const std::uint32_t id : route) {
-            const std::uint32_t node = g.subgoal_node(id);
-            (void)(g.*segment)(previous, node, out.cells);
+        for (const std::uint32_t entry : route) {
+            const std::uint32_t node = g.subgoal_node(entry & ~kStraightFirst);
+            g.write_segment(previous, node, (entry & kStraightFirst) != 0, waypoints, out.cells);
             previous = node;
         }
-        (void)(g.*segment)(previous, ends[1], out.cells);
+        g.write_segment(previous, ends[1], true, waypoints, out.cells);
         return state;
     }
 };

@@ -147,13 +147,18 @@ public:
     [[nodiscard]] std::span<const UpEdge> up_edges(std::uint32_t id) const noexcept {
         return {m_up.data() + m_offsets[id], m_up.data() + m_offsets[id + 1]};
     }
-    /// Upward edges of subgoal `id`: the contracted subgoal a shortcut bypasses, or UINT32_MAX for an
-    /// edge of the subgoal graph; parallel to up_edges().
+    /// up_middles() of an edge of the subgoal graph (not a shortcut) whose cells go diagonal steps first
+    /// from the edge's lower end (the subgoal whose upward edge it is) ...
+    static constexpr std::uint32_t kEdgeDiagonalFirst = UINT32_MAX;
+    /// ... or straight steps first (the diagonal-first line is blocked).
+    static constexpr std::uint32_t kEdgeStraightFirst = UINT32_MAX - 1;
+    /// Upward edges of subgoal `id`: the contracted subgoal a shortcut bypasses, or kEdgeDiagonalFirst /
+    /// kEdgeStraightFirst for an edge of the subgoal graph; parallel to up_edges().
     [[nodiscard]] std::span<const std::uint32_t> up_middles(std::uint32_t id) const noexcept {
         return {m_middles.data() + m_offsets[id], m_middles.data() + m_offsets[id + 1]};
     }
     /// The bypassed subgoal of the edge between `low` and `high` (an upward edge of `low`), or
-    /// UINT32_MAX. Precondition: the edge exists.
+    /// kEdgeDiagonalFirst / kEdgeStraightFirst (see up_middles()). Precondition: the edge exists.
     [[nodiscard]] std::uint32_t middle(std::uint32_t low, std::uint32_t high) const noexcept;
     /// The contraction rank of subgoal `id` (0 = contracted first).
     [[nodiscard]] std::uint32_t rank(std::uint32_t id) const noexcept { return m_rank[id]; }
@@ -164,6 +169,10 @@ public:
     /// As refine(), but writes only the turning cell of a straight-first segment (if any) and `b`: the
     /// waypoints of PathDetail::Waypoints, joined by "diagonal steps first, then straight steps".
     bool refine_waypoints(std::uint32_t a, std::uint32_t b, std::vector<GridPoint>& out) const;
+    /// Appends the segment a -> b (padded node indices), known free in the given order (diagonal steps
+    /// first, or straight steps first), `a` excluded: every cell, or (`waypoints`) as refine_waypoints().
+    void write_segment(std::uint32_t a, std::uint32_t b, bool straight_first, bool waypoints,
+                       std::vector<GridPoint>& out) const;
 
 private:
     [[nodiscard]] bool legal(std::uint32_t node, int direction) const noexcept;
@@ -174,6 +183,8 @@ private:
     struct Segment {
         int first, count_first, second, count_second;  // directions and step counts
     };
+    // The octile segment a -> b, diagonal steps first.
+    [[nodiscard]] Segment diagonal_first(std::uint32_t a, std::uint32_t b) const noexcept;
     // The free order of an octile segment a -> b (diagonal first when both are free); false if neither.
     bool segment_order(std::uint32_t a, std::uint32_t b, Segment& seg) const noexcept;
     // True if the clearance run from `node` in direction d reaches the cell k steps away.
