@@ -34,10 +34,10 @@ double octile(std::int32_t dx, std::int32_t dy) noexcept {
     return static_cast<double>(hi - lo) + kDiagonalStep * static_cast<double>(lo);
 }
 
+// The direction of a step (sx, sy) in {-1, 0, 1}^2, or -1 for (0, 0).
 int direction_of(int sx, int sy) noexcept {
-    for (int d = 0; d < 8; ++d)
-        if (kDx[d] == sx && kDy[d] == sy) return d;
-    return -1;
+    static constexpr int kDirection[3][3] = {{7, 0, 1}, {6, -1, 2}, {5, 4, 3}};  // [sy + 1][sx + 1]
+    return kDirection[sy + 1][sx + 1];
 }
 
 }  // namespace
@@ -349,8 +349,13 @@ void SubgoalGraph::contract(std::vector<std::uint64_t>& pairs) {
             if (middle == kNone) {  // a subgoal-graph edge: which order of its steps is free from v
                 const std::uint32_t a = m_subgoal_node[v], b = m_subgoal_node[up[v][i].to];
                 const Segment seg = diagonal_first(a, b);
-                if (!segment_free(a, seg.first, seg.count_first, seg.second, seg.count_second))
+                if (!segment_free(a, seg.first, seg.count_first, seg.second, seg.count_second)) {
                     middle = kEdgeStraightFirst;
+                } else {
+                    const Segment back = diagonal_first(b, a);
+                    if (segment_free(b, back.first, back.count_first, back.second, back.count_second))
+                        middle = kEdgeDiagonalFirstBoth;
+                }
             }
             m_middles[m_offsets[v] + i] = middle;
         }
@@ -532,16 +537,13 @@ void SubgoalGraph::write_segment(std::uint32_t a, std::uint32_t b, bool straight
         return;
     }
     GridPoint p = pa;
-    const std::size_t at = out.size();
-    out.resize(at + static_cast<std::size_t>(seg.count_first + seg.count_second));
-    GridPoint* cell = out.data() + at;
     for (int i = 0; i < seg.count_first; ++i) {
         p = GridPoint{p.x + kDx[seg.first], p.y + kDy[seg.first]};
-        *cell++ = p;
+        out.push_back(p);
     }
     for (int i = 0; i < seg.count_second; ++i) {
         p = GridPoint{p.x + kDx[seg.second], p.y + kDy[seg.second]};
-        *cell++ = p;
+        out.push_back(p);
     }
 }
 
@@ -915,6 +917,10 @@ struct SubgoalPathfinder::Impl {
             const std::uint32_t m = unpack_middle.back();
             unpack.pop_back();
             unpack_middle.pop_back();
+            if (m == SubgoalGraph::kEdgeDiagonalFirstBoth) {
+                route.push_back(y);
+                continue;
+            }
             if (m >= SubgoalGraph::kEdgeStraightFirst) {
                 // An edge of the subgoal graph, free in the recorded order from its lower end; from the
                 // upper end the reverse order is free.

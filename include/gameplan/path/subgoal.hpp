@@ -14,21 +14,26 @@
 /// subgoal in each direction. Distances in that graph equal grid distances between subgoals.
 ///
 /// Preprocessing (`SubgoalGraph::build`): the subgoals; per cell and direction the number of free steps
-/// before the next wall or subgoal (the *clearance*, read by the sweep); the graph's edges; then a
+/// before the next wall or subgoal (the *clearance*, read by the sweep); the graph's edges; eight
+/// *landmarks* (subgoals chosen farthest first) with every subgoal's grid distance from each; a
 /// contraction hierarchy over the graph (Geisberger et al. 2008: subgoals contracted in the order of a
 /// lazily updated edge difference, a shortcut added unless a bounded witness search finds a path at most
-/// as long, so distances stay exact), stored as each subgoal's upward edges.
+/// as long, so distances stay exact), stored as each subgoal's upward edges; and per passable cell the
+/// subgoals its sweep reaches (its *joins*).
 ///
-/// Query (`SubgoalPathfinder`): the start and the goal are joined to the subgoals direct-h-reachable
-/// from them (the same sweep, each end counting as a subgoal for the other, so a goal in octile
-/// freespace of the start is answered without search); a bidirectional search climbs the hierarchy
-/// from both ends, each side ordered by distance plus the octile distance to the other end (consistent:
-/// every edge is at least as long as the octile distance between its ends), opening no node whose key
-/// reaches the best meeting cost and stopping when neither side's smallest key is below it
-/// (stall-on-demand prunes further);
-/// shortcuts are unpacked and each subgoal-graph edge is refined to cells, diagonal steps first or
-/// straight steps first (one of them is free by construction). The cost is exactly the optimal octile
-/// cost; the path is one of the optimal paths, expanded to every cell.
+/// Query (`SubgoalPathfinder`): a goal in octile freespace of the start (the sweep from either end,
+/// counting the other end as a subgoal, reaches it; only the one ray that can is followed) is answered
+/// without search. Otherwise each end is joined to the graph through its precomputed joins, and a
+/// bidirectional search climbs the hierarchy from both ends. Each side is ordered by distance plus a
+/// lower bound of the distance to the other end: the larger of the octile distance and the landmark
+/// (ALT, Goldberg and Harrelson 2005) bounds |d(L, x) - d(L, end)|, the end's landmark distances taken
+/// from its joins. Both are consistent on the hierarchy's edges (each at least as long as the distance
+/// between its ends), so a node whose key reaches the best meeting cost is never opened and a side
+/// stops when its smallest key does (stall-on-demand prunes further). Shortcuts are unpacked and each
+/// subgoal-graph edge is written in the order of its steps that is free (diagonal steps first or
+/// straight steps first, recorded at build; a join as its sweep found it). The cost is exactly the
+/// optimal octile cost; the path is one of the optimal paths, written as `GridSearchOptions::detail`
+/// asks: every cell, waypoints (the subgoals and turning cells), or the cost only (no unpacking).
 ///
 /// Supported queries: those of JPS (jps.hpp): `Movement::Eight`, `DiagonalRule::NoCornerCutting` (the
 /// MovingAI / GPPC rules), uniform costs; anything else returns `Status::InvalidQuery`. The heuristic and
@@ -43,8 +48,10 @@
 /// that changes cells rarely calls `build` after a batch of changes (0.1 to 8 s of CPU for a
 /// 512 x 512 map; see docs/benchmarks.md); queries stay correct in between.
 ///
-/// Memory: per padded cell 1 byte of passability, 4 of subgoal id and 16 of clearances; 16 bytes per
-/// upward edge and 8 per subgoal; each pathfinder's search state is about 56 bytes per subgoal.
+/// Memory: per padded cell 1 byte of passability, 4 of subgoal id, 16 of clearances and 4 of join offset,
+/// plus 4 bytes per join (about 15 per cell on dungeon maps, 60 on open ones); per upward edge 20 bytes;
+/// per subgoal about 80 (cell, rank, offsets, landmark distances); each pathfinder's search state is about 40 bytes per
+/// subgoal.
 ///
 /// Thread-safety: a built graph is read-only during searches, so many pathfinders (one per thread) may
 /// search one const graph at once (`begin(const SubgoalGraph&, ...)`). `build` must not overlap a search.
@@ -150,15 +157,18 @@ public:
     /// up_middles() of an edge of the subgoal graph (not a shortcut) whose cells go diagonal steps first
     /// from the edge's lower end (the subgoal whose upward edge it is) ...
     static constexpr std::uint32_t kEdgeDiagonalFirst = UINT32_MAX;
-    /// ... or straight steps first (the diagonal-first line is blocked).
+    /// ... or straight steps first (the diagonal-first line is blocked) ...
     static constexpr std::uint32_t kEdgeStraightFirst = UINT32_MAX - 1;
+    /// ... or diagonal steps first from either end.
+    static constexpr std::uint32_t kEdgeDiagonalFirstBoth = UINT32_MAX - 2;
     /// Upward edges of subgoal `id`: the contracted subgoal a shortcut bypasses, or kEdgeDiagonalFirst /
-    /// kEdgeStraightFirst for an edge of the subgoal graph; parallel to up_edges().
+    /// kEdgeStraightFirst / kEdgeDiagonalFirstBoth for an edge of the subgoal graph; parallel to
+    /// up_edges().
     [[nodiscard]] std::span<const std::uint32_t> up_middles(std::uint32_t id) const noexcept {
         return {m_middles.data() + m_offsets[id], m_middles.data() + m_offsets[id + 1]};
     }
     /// The bypassed subgoal of the edge between `low` and `high` (an upward edge of `low`), or
-    /// kEdgeDiagonalFirst / kEdgeStraightFirst (see up_middles()). Precondition: the edge exists.
+    /// one of the kEdge... orders (see up_middles()). Precondition: the edge exists.
     [[nodiscard]] std::uint32_t middle(std::uint32_t low, std::uint32_t high) const noexcept;
     /// The contraction rank of subgoal `id` (0 = contracted first).
     [[nodiscard]] std::uint32_t rank(std::uint32_t id) const noexcept { return m_rank[id]; }
