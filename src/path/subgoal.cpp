@@ -512,31 +512,36 @@ bool SubgoalGraph::run_reaches(std::uint32_t node, int d, std::int32_t k) const 
     return k <= steps || (k == steps + 1 && (e & kClearSubgoal) != 0);
 }
 
-SubgoalGraph::Segment SubgoalGraph::diagonal_first(std::uint32_t a, std::uint32_t b) const noexcept {
-    const GridPoint pa = point(a), pb = point(b);
+namespace {
+// The octile segment pa -> pb, diagonal steps first.
+SubgoalGraph::Segment diagonal_first_between(GridPoint pa, GridPoint pb) noexcept {
     const std::int32_t dx = pb.x - pa.x, dy = pb.y - pa.y;
     const std::int32_t ax = std::abs(dx), ay = std::abs(dy);
     const int sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
     const int diagonal_steps = std::min(ax, ay), straight_steps = std::max(ax, ay) - diagonal_steps;
     const int diag = diagonal_steps > 0 ? direction_of(sx, sy) : 0;
     const int straight = straight_steps > 0 ? (ax > ay ? direction_of(sx, 0) : direction_of(0, sy)) : 0;
-    return Segment{diag, diagonal_steps, straight, straight_steps};
+    return SubgoalGraph::Segment{diag, diagonal_steps, straight, straight_steps};
+}
+}  // namespace
+
+SubgoalGraph::Segment SubgoalGraph::diagonal_first(std::uint32_t a, std::uint32_t b) const noexcept {
+    return diagonal_first_between(point(a), point(b));
 }
 
-void SubgoalGraph::write_segment(std::uint32_t a, std::uint32_t b, bool straight_first, bool waypoints,
-                                 std::vector<GridPoint>& out) const {
-    Segment seg = diagonal_first(a, b);
+void SubgoalGraph::write_segment(GridPoint a, GridPoint b, bool straight_first, bool waypoints,
+                                 std::vector<GridPoint>& out) {
+    Segment seg = diagonal_first_between(a, b);
     if (straight_first) seg = Segment{seg.second, seg.count_second, seg.first, seg.count_first};
-    const GridPoint pa = point(a);
     if (waypoints) {
         // The canonical line between waypoints is diagonal steps first: a straight-first segment needs
         // its turning cell.
         if (straight_first && seg.count_first > 0 && seg.count_second > 0)
-            out.push_back(GridPoint{pa.x + kDx[seg.first] * seg.count_first, pa.y + kDy[seg.first] * seg.count_first});
-        out.push_back(point(b));
+            out.push_back(GridPoint{a.x + kDx[seg.first] * seg.count_first, a.y + kDy[seg.first] * seg.count_first});
+        out.push_back(b);
         return;
     }
-    GridPoint p = pa;
+    GridPoint p = a;
     for (int i = 0; i < seg.count_first; ++i) {
         p = GridPoint{p.x + kDx[seg.first], p.y + kDy[seg.first]};
         out.push_back(p);
@@ -952,7 +957,8 @@ struct SubgoalPathfinder::Impl {
         // Segment orders: a join goes diagonal steps first from its end (as the sweep found it), so
         // straight steps first towards the goal; a direct segment as its sweep found it.
         if (meet == kNone) {
-            if (ends[0] != ends[1]) g.write_segment(ends[0], ends[1], direct_straight_first, waypoints, out.cells);
+            if (ends[0] != ends[1])
+                SubgoalGraph::write_segment(g.point(ends[0]), g.point(ends[1]), direct_straight_first, waypoints, out.cells);
             return state;
         }
         // Subgoal ids from the start to the goal, shortcuts unpacked.
@@ -966,13 +972,13 @@ struct SubgoalPathfinder::Impl {
         // Backward half: from meet down to the goal's join.
         for (std::uint32_t x = meet, p = nodes[x].parent[1]; p < n; x = p, p = nodes[x].parent[1])
             unpack_edge(x, p, g.middle(p, x));
-        std::uint32_t previous = ends[0];
+        GridPoint previous = g.point(ends[0]);
         for (const std::uint32_t entry : route) {
-            const std::uint32_t node = g.subgoal_node(entry & ~kStraightFirst);
-            g.write_segment(previous, node, (entry & kStraightFirst) != 0, waypoints, out.cells);
-            previous = node;
+            const GridPoint p = g.subgoal(entry & ~kStraightFirst);
+            SubgoalGraph::write_segment(previous, p, (entry & kStraightFirst) != 0, waypoints, out.cells);
+            previous = p;
         }
-        g.write_segment(previous, ends[1], true, waypoints, out.cells);
+        SubgoalGraph::write_segment(previous, g.point(ends[1]), true, waypoints, out.cells);
         return state;
     }
 };

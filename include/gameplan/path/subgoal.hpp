@@ -179,10 +179,14 @@ public:
     /// As refine(), but writes only the turning cell of a straight-first segment (if any) and `b`: the
     /// waypoints of PathDetail::Waypoints, joined by "diagonal steps first, then straight steps".
     bool refine_waypoints(std::uint32_t a, std::uint32_t b, std::vector<GridPoint>& out) const;
-    /// Appends the segment a -> b (padded node indices), known free in the given order (diagonal steps
-    /// first, or straight steps first), `a` excluded: every cell, or (`waypoints`) as refine_waypoints().
-    void write_segment(std::uint32_t a, std::uint32_t b, bool straight_first, bool waypoints,
-                       std::vector<GridPoint>& out) const;
+    /// The steps of an octile segment: a run in direction `first`, then one in direction `second`
+    /// (directions clockwise from north = decreasing y).
+    struct Segment {
+        int first, count_first, second, count_second;
+    };
+    /// Appends the octile segment a -> b, known free in the given order (diagonal steps first, or
+    /// straight steps first), `a` excluded: every cell, or (`waypoints`) as refine_waypoints().
+    static void write_segment(GridPoint a, GridPoint b, bool straight_first, bool waypoints, std::vector<GridPoint>& out);
 
 private:
     [[nodiscard]] bool legal(std::uint32_t node, int direction) const noexcept;
@@ -190,9 +194,6 @@ private:
     void build_joins();
     std::uint32_t hit(std::uint32_t from, int direction, std::uint32_t extra, int& clearance, std::int32_t extra_dx,
                       std::int32_t extra_dy) const noexcept;
-    struct Segment {
-        int first, count_first, second, count_second;  // directions and step counts
-    };
     // The octile segment a -> b, diagonal steps first.
     [[nodiscard]] Segment diagonal_first(std::uint32_t a, std::uint32_t b) const noexcept;
     // The free order of an octile segment a -> b (diagonal first when both are free); false if neither.
