@@ -359,6 +359,21 @@ void SubgoalGraph::contract(std::vector<std::uint64_t>& pairs) {
             }
             m_middles[m_offsets[v] + i] = middle;
         }
+    // For unpacking: each shortcut's bypassed cell and the indices of its two halves, upward edges of
+    // the bypassed subgoal (frozen when it was contracted, before the shortcut's ends).
+    m_unpack.assign(m_offsets[n], UnpackEdge{0, kNone, kNone});
+    for (std::uint32_t v = 0; v < n; ++v)
+        for (std::uint32_t i = m_offsets[v]; i < m_offsets[v + 1]; ++i) {
+            const std::uint32_t m = m_middles[i];
+            if (m >= kEdgeDiagonalFirstBoth) continue;
+            m_unpack[i] = UnpackEdge{m_subgoal_xy[m], edge_index(m, v), edge_index(m, m_up[i].target)};
+        }
+}
+
+std::uint32_t SubgoalGraph::edge_index(std::uint32_t low, std::uint32_t high) const noexcept {
+    for (std::uint32_t i = m_offsets[low]; i < m_offsets[low + 1]; ++i)
+        if (m_up[i].target == high) return i;
+    return kNone;
 }
 
 std::uint32_t SubgoalGraph::middle(std::uint32_t low, std::uint32_t high) const noexcept {
@@ -634,6 +649,7 @@ std::size_t SubgoalGraph::memory_bytes() const noexcept {
            m_offsets.capacity() * sizeof(std::uint32_t) +
            m_up.capacity() * sizeof(UpEdge) +
            m_middles.capacity() * sizeof(std::uint32_t) + m_rank.capacity() * sizeof(std::uint32_t) +
+           m_unpack.capacity() * sizeof(UnpackEdge) +
            (m_join_offsets.capacity() + m_join.capacity()) * sizeof(std::uint32_t) +
            m_landmark_dist.capacity() * sizeof(double);
 }
@@ -682,8 +698,12 @@ struct SubgoalPathfinder::Impl {
     Status state = Status::InvalidQuery;
     std::uint64_t clock_mask = 63;
     mutable std::vector<std::uint32_t> route;                            // finish(): subgoal ids
-    mutable std::vector<std::pair<std::uint32_t, std::uint32_t>> unpack;  // finish(): (a, b) with middle
-    mutable std::vector<std::uint32_t> unpack_middle;
+    struct UnpackFrame {
+        std::uint32_t edge;    // an upward edge (index)
+        std::uint32_t end_xy;  // the cell of the end it is walked to
+        bool from_low;         // walked from its lower end
+    };
+    mutable std::vector<UnpackFrame> unpack;  // finish(): edges still to unpack, next on top
     mutable std::vector<std::uint32_t> chain;
     JpsPathfinder fallback;
     bool use_fallback = false;
@@ -699,7 +719,6 @@ struct SubgoalPathfinder::Impl {
         route.reserve(1024);
         chain.reserve(256);
         unpack.reserve(256);
-        unpack_middle.reserve(256);
     }
 
     Status invalid() {
@@ -905,40 +924,35 @@ struct SubgoalPathfinder::Impl {
         }
     }
 
-    // Route entries: a subgoal id, with kStraightFirst set when the segment from the previous route
-    // point goes straight steps first (diagonal steps first otherwise).
-    static constexpr std::uint32_t kStraightFirst = 1u << 31;  // ids are below 2^31 (cells are)
+    // Route entries: a subgoal's cell (x | y << 16, y below 2^15), with kStraightFirst set when the
+    // segment from the previous route point goes straight steps first (diagonal steps first otherwise).
+    static constexpr std::uint32_t kStraightFirst = 1u << 31;
 
-    // Appends to `route` the subgoals after `a` up to `b` on the unpacked edge a-b (`mid`: its
-    // up_middles() entry), each with the order of the segment reaching it.
-    void unpack_edge(std::uint32_t a, std::uint32_t b, std::uint32_t mid) const {
-        // Explicit stack of (a, b) pairs with their middles, left part first.
+    // Appends to `route` the subgoals after the edge's first end up to its second end `end_xy` on the
+    // unpacked upward edge `edge`, walked from its lower end (`from_low`) or its upper end. A shortcut's
+    // halves are upward edges of the bypassed subgoal m: x -> m walked from its upper end, m -> y from
+    // its lower end.
+    void unpack_edge(std::uint32_t edge, bool from_low, std::uint32_t end_xy) const {
+        const SubgoalGraph& g = *graph;
         unpack.clear();
-        unpack_middle.clear();
-        unpack.push_back({a, b});
-        unpack_middle.push_back(mid);
+        unpack.push_back(UnpackFrame{edge, end_xy, from_low});
         while (!unpack.empty()) {
-            const auto [x, y] = unpack.back();
-            const std::uint32_t m = unpack_middle.back();
+            const UnpackFrame f = unpack.back();
             unpack.pop_back();
-            unpack_middle.pop_back();
-            if (m == SubgoalGraph::kEdgeDiagonalFirstBoth) {
-                route.push_back(y);
-                continue;
-            }
-            if (m >= SubgoalGraph::kEdgeStraightFirst) {
+            const std::uint32_t m = g.edge_middle(f.edge);
+            if (m >= SubgoalGraph::kEdgeDiagonalFirstBoth) {
                 // An edge of the subgoal graph, free in the recorded order from its lower end; from the
                 // upper end the reverse order is free.
-                const bool from_low = graph->rank(x) < graph->rank(y);
-                const bool straight = (m == SubgoalGraph::kEdgeStraightFirst) == from_low;
-                route.push_back(y | (straight ? kStraightFirst : 0u));
+                const bool straight = m != SubgoalGraph::kEdgeDiagonalFirstBoth &&
+                                      (m == SubgoalGraph::kEdgeStraightFirst) == f.from_low;
+                route.push_back(f.end_xy | (straight ? kStraightFirst : 0u));
                 continue;
             }
-            // x - m - y: both edges are upward edges of m (m was contracted before x and y).
-            unpack.push_back({m, y});
-            unpack_middle.push_back(graph->middle(m, y));
-            unpack.push_back({x, m});
-            unpack_middle.push_back(graph->middle(m, x));
+            const SubgoalGraph::UnpackEdge& u = g.edge_unpack(f.edge);
+            const std::uint32_t to_x = f.from_low ? u.child_low : u.child_high;
+            const std::uint32_t to_y = f.from_low ? u.child_high : u.child_low;
+            unpack.push_back(UnpackFrame{to_y, f.end_xy, true});
+            unpack.push_back(UnpackFrame{to_x, u.middle_xy, false});
         }
     }
 
@@ -967,14 +981,15 @@ struct SubgoalPathfinder::Impl {
         chain.clear();
         for (std::uint32_t x = meet; x < n; x = nodes[x].parent[0]) chain.push_back(x);
         std::reverse(chain.begin(), chain.end());
-        route.push_back(chain[0]);
-        for (std::size_t i = 1; i < chain.size(); ++i) unpack_edge(chain[i - 1], chain[i], g.middle(chain[i - 1], chain[i]));
-        // Backward half: from meet down to the goal's join.
+        route.push_back(g.subgoal_xy(chain[0]));
+        for (std::size_t i = 1; i < chain.size(); ++i)
+            unpack_edge(g.edge_index(chain[i - 1], chain[i]), true, g.subgoal_xy(chain[i]));
+        // Backward half: from meet down to the goal's join (each an upward edge of the next one).
         for (std::uint32_t x = meet, p = nodes[x].parent[1]; p < n; x = p, p = nodes[x].parent[1])
-            unpack_edge(x, p, g.middle(p, x));
+            unpack_edge(g.edge_index(p, x), false, g.subgoal_xy(p));
         GridPoint previous = g.point(ends[0]);
         for (const std::uint32_t entry : route) {
-            const GridPoint p = g.subgoal(entry & ~kStraightFirst);
+            const GridPoint p{static_cast<std::int32_t>(entry & 0xffffu), static_cast<std::int32_t>((entry >> 16) & 0x7fffu)};
             SubgoalGraph::write_segment(previous, p, (entry & kStraightFirst) != 0, waypoints, out.cells);
             previous = p;
         }
@@ -1046,8 +1061,8 @@ std::size_t SubgoalPathfinder::memory_bytes() const noexcept {
     bytes += impl.nodes.capacity() * sizeof(Impl::NodeState);
     for (const Impl::Side& s : impl.sides)
         bytes += s.heap.memory_bytes();
-    return bytes + (impl.route.capacity() + impl.unpack_middle.capacity() + impl.chain.capacity()) * sizeof(std::uint32_t) +
-           impl.unpack.capacity() * sizeof(std::pair<std::uint32_t, std::uint32_t>);
+    return bytes + (impl.route.capacity() + impl.chain.capacity()) * sizeof(std::uint32_t) +
+           impl.unpack.capacity() * sizeof(Impl::UnpackFrame);
 }
 
 }  // namespace gameplan::path

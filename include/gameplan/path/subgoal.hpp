@@ -49,7 +49,7 @@
 /// 512 x 512 map; see docs/benchmarks.md); queries stay correct in between.
 ///
 /// Memory: per padded cell 1 byte of passability, 4 of subgoal id, 16 of clearances and 4 of join offset,
-/// plus 4 bytes per join (about 15 per cell on dungeon maps, 60 on open ones); per upward edge 20 bytes;
+/// plus 4 bytes per join (about 15 per cell on dungeon maps, 60 on open ones); per upward edge 32 bytes;
 /// per subgoal about 80 (cell, rank, offsets, landmark distances); each pathfinder's search state is about 40 bytes per
 /// subgoal.
 ///
@@ -170,6 +170,18 @@ public:
     /// The bypassed subgoal of the edge between `low` and `high` (an upward edge of `low`), or
     /// one of the kEdge... orders (see up_middles()). Precondition: the edge exists.
     [[nodiscard]] std::uint32_t middle(std::uint32_t low, std::uint32_t high) const noexcept;
+    /// Index of the upward edge of `low` to `high` (for edge_middle() / edge_unpack()), or UINT32_MAX.
+    [[nodiscard]] std::uint32_t edge_index(std::uint32_t low, std::uint32_t high) const noexcept;
+    /// The up_middles() entry of the upward edge `index`.
+    [[nodiscard]] std::uint32_t edge_middle(std::uint32_t index) const noexcept { return m_middles[index]; }
+    /// A shortcut's halves: the bypassed subgoal's cell (x | y << 16) and the indices of its upward edges
+    /// to the shortcut's lower end and to its upper end (UINT32_MAX for an edge of the subgoal graph).
+    struct UnpackEdge {
+        std::uint32_t middle_xy;
+        std::uint32_t child_low;
+        std::uint32_t child_high;
+    };
+    [[nodiscard]] const UnpackEdge& edge_unpack(std::uint32_t index) const noexcept { return m_unpack[index]; }
     /// The contraction rank of subgoal `id` (0 = contracted first).
     [[nodiscard]] std::uint32_t rank(std::uint32_t id) const noexcept { return m_rank[id]; }
     /// Writes the cells of an octile-freespace segment from `a` to `b` (padded node indices), `a`
@@ -210,7 +222,8 @@ private:
     std::vector<std::uint32_t> m_subgoal_xy;  // per subgoal: x | y << 16 (sides are at most 32768)
     std::vector<std::uint32_t> m_offsets;   // CSR over subgoal ids
     std::vector<UpEdge> m_up;               // upward edges (lengths octile for subgoal-graph edges)
-    std::vector<std::uint32_t> m_middles;   // bypassed subgoal of a shortcut, or UINT32_MAX
+    std::vector<std::uint32_t> m_middles;   // bypassed subgoal of a shortcut, or a kEdge... order
+    std::vector<UnpackEdge> m_unpack;       // per upward edge: a shortcut's halves
     std::vector<std::uint32_t> m_rank;
     std::vector<double> m_landmark_dist;    // kLandmarks per subgoal: distance from each landmark
     int m_landmark_count = 0;
