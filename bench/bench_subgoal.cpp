@@ -3,7 +3,9 @@
 //
 // One benchmark iteration runs every scenario of a map through both searches, in blocks of 32 scenarios:
 // JPS on the block, then the subgoal graph on the same block, each block timed with the thread's CPU
-// clock, so both see the same machine state. Counters:
+// clock, so both see the same machine state. Both write the same detail of the path: every cell
+// (interleaved/<map>), waypoints (waypoints/<map>: JPS its jump points, the subgoal tier its subgoals and
+// turning cells) or the cost only (cost_only/<map>). Counters:
 //   jps_us, subgoal_us  mean CPU microseconds per query
 //   speedup             jps_us / subgoal_us
 //   mismatches          scenarios where either cost differs from the .scen optimal length by more than
@@ -14,7 +16,7 @@
 // subgoals and edges, and memory_ratio = graph bytes / the bytes of a warmed-up JpsPathfinder on the same
 // map (its snapshot and per-cell search state).
 //
-//   build/bench/bench_subgoal --benchmark_min_time=1x [--benchmark_filter=brc202d|Aftershock]
+//   build/bench/bench_subgoal --benchmark_min_time=1x [--benchmark_filter='interleaved/(brc202d|Aftershock)']
 #include <gameplan/io/load_error.hpp>
 #include <gameplan/io/movingai.hpp>
 #include <gameplan/path/grid_map.hpp>
@@ -29,6 +31,7 @@
 #include <ctime>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace gameplan;
@@ -73,7 +76,7 @@ double thread_seconds() {
     return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
-void BM_Interleaved(benchmark::State& state, const Dataset* data) {
+void BM_Interleaved(benchmark::State& state, const Dataset* data, PathDetail detail) {
     JpsPathfinder jps;
     SubgoalPathfinder sg;
     if (sg.build(data->map) != JpsSupport::Ok) {
@@ -82,10 +85,12 @@ void BM_Interleaved(benchmark::State& state, const Dataset* data) {
     }
     GridPath path;
     path.cells.reserve(8192);
+    GridSearchOptions options;
+    options.detail = detail;
     const auto& scen = data->scenarios;
     for (const auto& s : scen) {  // warm-up: sizes every buffer
-        (void)jps.find_path(data->map, s.start, s.goal, {}, path);
-        (void)sg.find_path(data->map, s.start, s.goal, {}, path);
+        (void)jps.find_path(data->map, s.start, s.goal, options, path);
+        (void)sg.find_path(data->map, s.start, s.goal, options, path);
     }
     constexpr std::size_t kBlock = 32;
     double jps_time = 0, sg_time = 0, expanded = 0, generated = 0, mismatches = 0, queries = 0;
@@ -95,12 +100,12 @@ void BM_Interleaved(benchmark::State& state, const Dataset* data) {
             const std::size_t e = std::min(scen.size(), b + kBlock);
             const double a = thread_seconds();
             for (std::size_t i = b; i < e; ++i) {
-                const Status st = jps.find_path(data->map, scen[i].start, scen[i].goal, {}, path);
+                const Status st = jps.find_path(data->map, scen[i].start, scen[i].goal, options, path);
                 if (st != Status::Found || std::abs(path.cost - scen[i].optimal) > scen[i].tolerance) mismatches += 1;
             }
             const double m = thread_seconds();
             for (std::size_t i = b; i < e; ++i) {
-                const Status st = sg.find_path(data->map, scen[i].start, scen[i].goal, {}, path);
+                const Status st = sg.find_path(data->map, scen[i].start, scen[i].goal, options, path);
                 if (st != Status::Found || std::abs(path.cost - scen[i].optimal) > scen[i].tolerance) mismatches += 1;
                 expanded += static_cast<double>(sg.stats().expanded);
                 generated += static_cast<double>(sg.stats().generated);
@@ -166,10 +171,13 @@ int main(int argc, char** argv) {
         }
         all.push_back(std::move(d));
     }
-    for (const auto& d : all)
-        benchmark::RegisterBenchmark(("interleaved/" + d.name).c_str(), BM_Interleaved, &d)
-            ->UseManualTime()
-            ->Unit(benchmark::kMillisecond);
+    for (const auto& [prefix, detail] : {std::pair{"interleaved/", PathDetail::Cells},
+                                         std::pair{"waypoints/", PathDetail::Waypoints},
+                                         std::pair{"cost_only/", PathDetail::CostOnly}})
+        for (const auto& d : all)
+            benchmark::RegisterBenchmark((prefix + d.name).c_str(), BM_Interleaved, &d, detail)
+                ->UseManualTime()
+                ->Unit(benchmark::kMillisecond);
     for (const auto& d : all)
         benchmark::RegisterBenchmark(("build/" + d.name).c_str(), BM_Build, &d)->Unit(benchmark::kMillisecond);
     benchmark::RunSpecifiedBenchmarks();

@@ -24,6 +24,8 @@ constexpr std::uint32_t kNone = UINT32_MAX;
 constexpr std::uint16_t kClearSteps = 0x7fff;
 constexpr std::uint16_t kClearSubgoal = 0x8000;
 
+constexpr double kBoundSlack = 1e-9;  // lower bounds are lowered by this much against rounding
+
 constexpr bool is_diagonal(int d) noexcept { return (d & 1) != 0; }
 
 double octile(std::int32_t dx, std::int32_t dy) noexcept {
@@ -32,10 +34,10 @@ double octile(std::int32_t dx, std::int32_t dy) noexcept {
     return static_cast<double>(hi - lo) + kDiagonalStep * static_cast<double>(lo);
 }
 
+// The direction of a step (sx, sy) in {-1, 0, 1}^2, or -1 for (0, 0).
 int direction_of(int sx, int sy) noexcept {
-    for (int d = 0; d < 8; ++d)
-        if (kDx[d] == sx && kDy[d] == sy) return d;
-    return -1;
+    static constexpr int kDirection[3][3] = {{7, 0, 1}, {6, -1, 2}, {5, 4, 3}};  // [sy + 1][sx + 1]
+    return kDirection[sy + 1][sx + 1];
 }
 
 }  // namespace
@@ -130,6 +132,7 @@ JpsSupport SubgoalGraph::build(const GridMap& map) {
     pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
     m_edge_count = pairs.size() / 2;
     contract(pairs);
+    build_joins();
     m_built = true;
     return JpsSupport::Ok;
 }
@@ -228,6 +231,64 @@ int contract_node(std::vector<std::vector<ChEdge>>& adj, Witness& witness, std::
 
 }  // namespace
 
+// Landmarks for the query's lower bounds (ALT: Goldberg and Harrelson, 2005): kLandmarks subgoals chosen
+// farthest first (each the subgoal farthest from those chosen, by graph distance), and every subgoal's
+// distance from each (+infinity when unreachable), by Dijkstra over the subgoal graph, whose distances
+// are grid distances.
+namespace {
+int select_landmarks(const std::vector<std::vector<ChEdge>>& adj, std::vector<double>& landmark_dist) {
+    constexpr int kLandmarks = SubgoalGraph::kLandmarks;
+    const std::size_t n = adj.size();
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    landmark_dist.assign(n * kLandmarks, kInf);
+    int count = 0;
+    if (n == 0) return 0;
+    std::vector<double> dist(n), nearest(n, kInf);
+    std::vector<std::pair<double, std::uint32_t>> heap;
+    const auto greater = [](const auto& x, const auto& y) { return x.first > y.first; };
+    const auto dijkstra = [&](std::uint32_t source) {
+        std::fill(dist.begin(), dist.end(), kInf);
+        heap.clear();
+        dist[source] = 0;
+        heap.push_back({0.0, source});
+        while (!heap.empty()) {
+            std::pop_heap(heap.begin(), heap.end(), greater);
+            const auto [d, x] = heap.back();
+            heap.pop_back();
+            if (d > dist[x]) continue;
+            for (const ChEdge& e : adj[x])
+                if (d + e.length < dist[e.to]) {
+                    dist[e.to] = d + e.length;
+                    heap.push_back({dist[e.to], e.to});
+                    std::push_heap(heap.begin(), heap.end(), greater);
+                }
+        }
+    };
+    // The first landmark is the subgoal farthest from subgoal 0; each next one the farthest (finite)
+    // from those chosen.
+    dijkstra(0);
+    for (int l = 0; l < kLandmarks; ++l) {
+        std::uint32_t pick = kNone;
+        double far = -1;
+        for (std::uint32_t v = 0; v < n; ++v) {
+            const double d = l == 0 ? dist[v] : nearest[v];
+            if (std::isfinite(d) && d > far) {
+                far = d;
+                pick = v;
+            }
+        }
+        if (pick == kNone || far <= 0) break;
+        dijkstra(pick);
+        for (std::uint32_t v = 0; v < n; ++v) {
+            landmark_dist[std::size_t{v} * kLandmarks + static_cast<std::size_t>(l)] = dist[v];
+            nearest[v] = l == 0 ? dist[v] : std::min(nearest[v], dist[v]);
+        }
+        ++count;
+    }
+    return count;
+}
+}  // namespace
+
 void SubgoalGraph::contract(std::vector<std::uint64_t>& pairs) {
     const std::size_t n = m_subgoal_node.size();
     std::vector<std::vector<ChEdge>> adj(n);
@@ -237,6 +298,7 @@ void SubgoalGraph::contract(std::vector<std::uint64_t>& pairs) {
         adj[a].push_back(ChEdge{b, kNone, octile(pb.x - pa.x, pb.y - pa.y)});
     }
     std::vector<std::uint64_t>().swap(pairs);
+    m_landmark_count = select_landmarks(adj, m_landmark_dist);
     Witness witness;
     witness.dist.assign(n, 0.0);
     witness.stamp.assign(n, 0);
@@ -278,20 +340,45 @@ void SubgoalGraph::contract(std::vector<std::uint64_t>& pairs) {
     }
     m_offsets.assign(n + 1, 0);
     for (std::size_t v = 0; v < n; ++v) m_offsets[v + 1] = m_offsets[v] + static_cast<std::uint32_t>(up[v].size());
-    m_targets.resize(m_offsets[n]);
-    m_lengths.resize(m_offsets[n]);
+    m_up.resize(m_offsets[n]);
     m_middles.resize(m_offsets[n]);
     for (std::size_t v = 0; v < n; ++v)
         for (std::size_t i = 0; i < up[v].size(); ++i) {
-            m_targets[m_offsets[v] + i] = up[v][i].to;
-            m_lengths[m_offsets[v] + i] = up[v][i].length;
-            m_middles[m_offsets[v] + i] = up[v][i].middle;
+            m_up[m_offsets[v] + i] = UpEdge{up[v][i].to, m_subgoal_xy[up[v][i].to], up[v][i].length};
+            std::uint32_t middle = up[v][i].middle;
+            if (middle == kNone) {  // a subgoal-graph edge: which order of its steps is free from v
+                const std::uint32_t a = m_subgoal_node[v], b = m_subgoal_node[up[v][i].to];
+                const Segment seg = diagonal_first(a, b);
+                if (!segment_free(a, seg.first, seg.count_first, seg.second, seg.count_second)) {
+                    middle = kEdgeStraightFirst;
+                } else {
+                    const Segment back = diagonal_first(b, a);
+                    if (segment_free(b, back.first, back.count_first, back.second, back.count_second))
+                        middle = kEdgeDiagonalFirstBoth;
+                }
+            }
+            m_middles[m_offsets[v] + i] = middle;
         }
+    // For unpacking: each shortcut's bypassed cell and the indices of its two halves, upward edges of
+    // the bypassed subgoal (frozen when it was contracted, before the shortcut's ends).
+    m_unpack.assign(m_offsets[n], UnpackEdge{0, kNone, kNone});
+    for (std::uint32_t v = 0; v < n; ++v)
+        for (std::uint32_t i = m_offsets[v]; i < m_offsets[v + 1]; ++i) {
+            const std::uint32_t m = m_middles[i];
+            if (m >= kEdgeDiagonalFirstBoth) continue;
+            m_unpack[i] = UnpackEdge{m_subgoal_xy[m], edge_index(m, v), edge_index(m, m_up[i].target)};
+        }
+}
+
+std::uint32_t SubgoalGraph::edge_index(std::uint32_t low, std::uint32_t high) const noexcept {
+    for (std::uint32_t i = m_offsets[low]; i < m_offsets[low + 1]; ++i)
+        if (m_up[i].target == high) return i;
+    return kNone;
 }
 
 std::uint32_t SubgoalGraph::middle(std::uint32_t low, std::uint32_t high) const noexcept {
     for (std::uint32_t i = m_offsets[low]; i < m_offsets[low + 1]; ++i)
-        if (m_targets[i] == high) return m_middles[i];
+        if (m_up[i].target == high) return m_middles[i];
     return kNone;
 }
 
@@ -368,6 +455,59 @@ void SubgoalGraph::reachable(std::uint32_t from, std::uint32_t extra, std::vecto
     }
 }
 
+bool SubgoalGraph::direct(std::uint32_t from, std::uint32_t to) const noexcept {
+    // The sweep of reachable(from, to, ...) reports `to` from at most one ray; this follows that ray only.
+    const std::int32_t ex = static_cast<std::int32_t>(to % m_stride) - static_cast<std::int32_t>(from % m_stride);
+    const std::int32_t ey = static_cast<std::int32_t>(to / m_stride) - static_cast<std::int32_t>(from / m_stride);
+    const std::int32_t ax = std::abs(ex), ay = std::abs(ey);
+    const int sx = (ex > 0) - (ex < 0), sy = (ey > 0) - (ey < 0);
+    const auto entry = [&](std::uint32_t node, int d) { return m_clear[std::size_t{node} * 8 + static_cast<std::size_t>(d)]; };
+    // `to` at k steps along the ray of `node` in direction d: within the run, or the subgoal ending it.
+    const auto on_ray = [&](std::uint32_t node, int d, std::int32_t k) {
+        const std::uint16_t e = entry(node, d);
+        const std::int32_t steps = e & kClearSteps;
+        return k <= steps || (k == steps + 1 && (e & kClearSubgoal) != 0);
+    };
+    if (ax == 0 || ay == 0 || ax == ay) return on_ray(from, direction_of(sx, sy), std::max(ax, ay));
+    const int d = direction_of(sx, sy);
+    const int c = ax > ay ? direction_of(sx, 0) : direction_of(0, sy);  // the straight ray through `to`
+    const std::int32_t k = std::min(ax, ay), m = std::max(ax, ay) - k;  // `to` = k diagonal steps, then m
+    // The diagonal run must reach the k-th cell (no target on the diagonal before it).
+    if ((entry(from, d) & kClearSteps) < k) return false;
+    // The straight rays from the diagonal's cells are cut to what the previous ones reached (max_c), one
+    // step shorter after a ray that ends at a subgoal; `to` is reported if m - 1 <= max_c.
+    std::int32_t max_c = entry(from, c) & kClearSteps;
+    auto p = from;
+    for (std::int32_t i = 1; i < k; ++i) {
+        if (max_c < m - 1) return false;
+        p = static_cast<std::uint32_t>(static_cast<std::int64_t>(p) + m_delta[d]);
+        const std::uint16_t e = entry(p, c);
+        std::int32_t j = e & kClearSteps;
+        if ((e & kClearSubgoal) != 0 && j <= max_c) --j;
+        max_c = std::min(max_c, j);
+    }
+    if (max_c < m - 1) return false;
+    p = static_cast<std::uint32_t>(static_cast<std::int64_t>(p) + m_delta[d]);
+    return on_ray(p, c, m);
+}
+
+// Per passable cell, the subgoals of its sweep (what the query's join would compute), as a CSR list.
+void SubgoalGraph::build_joins() {
+    const std::size_t bound = m_pass.size();
+    m_join_offsets.assign(bound + 1, 0);
+    m_join.clear();
+    std::vector<std::uint32_t> found;
+    for (std::uint32_t node = 0; node < bound; ++node) {
+        m_join_offsets[node] = static_cast<std::uint32_t>(m_join.size());
+        if (!m_pass[node]) continue;
+        found.clear();
+        reachable(node, kNone, found);
+        for (const std::uint32_t t : found) m_join.push_back(static_cast<std::uint32_t>(m_id[t]));
+    }
+    m_join_offsets[bound] = static_cast<std::uint32_t>(m_join.size());
+    m_join.shrink_to_fit();
+}
+
 bool SubgoalGraph::segment_free(std::uint32_t a, int first, int count_first, int second, int count_second) const noexcept {
     std::uint32_t p = a;
     for (int i = 0; i < count_first; ++i) {
@@ -381,29 +521,111 @@ bool SubgoalGraph::segment_free(std::uint32_t a, int first, int count_first, int
     return true;
 }
 
-bool SubgoalGraph::refine(std::uint32_t a, std::uint32_t b, std::vector<GridPoint>& out) const {
-    const GridPoint pa = point(a), pb = point(b);
+bool SubgoalGraph::run_reaches(std::uint32_t node, int d, std::int32_t k) const noexcept {
+    const std::uint16_t e = m_clear[std::size_t{node} * 8 + static_cast<std::size_t>(d)];
+    const std::int32_t steps = e & kClearSteps;
+    return k <= steps || (k == steps + 1 && (e & kClearSubgoal) != 0);
+}
+
+namespace {
+// The octile segment pa -> pb, diagonal steps first.
+SubgoalGraph::Segment diagonal_first_between(GridPoint pa, GridPoint pb) noexcept {
     const std::int32_t dx = pb.x - pa.x, dy = pb.y - pa.y;
     const std::int32_t ax = std::abs(dx), ay = std::abs(dy);
     const int sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
     const int diagonal_steps = std::min(ax, ay), straight_steps = std::max(ax, ay) - diagonal_steps;
     const int diag = diagonal_steps > 0 ? direction_of(sx, sy) : 0;
     const int straight = straight_steps > 0 ? (ax > ay ? direction_of(sx, 0) : direction_of(0, sy)) : 0;
-    int first = diag, second = straight, n_first = diagonal_steps, n_second = straight_steps;
-    if (!segment_free(a, first, n_first, second, n_second)) {
-        std::swap(first, second);
-        std::swap(n_first, n_second);
-        if (!segment_free(a, first, n_first, second, n_second)) return false;
+    return SubgoalGraph::Segment{diag, diagonal_steps, straight, straight_steps};
+}
+}  // namespace
+
+SubgoalGraph::Segment SubgoalGraph::diagonal_first(std::uint32_t a, std::uint32_t b) const noexcept {
+    return diagonal_first_between(point(a), point(b));
+}
+
+void SubgoalGraph::write_segment(GridPoint a, GridPoint b, bool straight_first, bool waypoints,
+                                 std::vector<GridPoint>& out) {
+    Segment seg = diagonal_first_between(a, b);
+    if (straight_first) seg = Segment{seg.second, seg.count_second, seg.first, seg.count_first};
+    if (waypoints) {
+        // The canonical line between waypoints is diagonal steps first: a straight-first segment needs
+        // its turning cell.
+        if (straight_first && seg.count_first > 0 && seg.count_second > 0)
+            out.push_back(GridPoint{a.x + kDx[seg.first] * seg.count_first, a.y + kDy[seg.first] * seg.count_first});
+        out.push_back(b);
+        return;
     }
-    GridPoint p = pa;
-    for (int i = 0; i < n_first; ++i) {
-        p = GridPoint{p.x + kDx[first], p.y + kDy[first]};
+    GridPoint p = a;
+    for (int i = 0; i < seg.count_first; ++i) {
+        p = GridPoint{p.x + kDx[seg.first], p.y + kDy[seg.first]};
         out.push_back(p);
     }
-    for (int i = 0; i < n_second; ++i) {
-        p = GridPoint{p.x + kDx[second], p.y + kDy[second]};
+    for (int i = 0; i < seg.count_second; ++i) {
+        p = GridPoint{p.x + kDx[seg.second], p.y + kDy[seg.second]};
         out.push_back(p);
     }
+}
+
+bool SubgoalGraph::segment_order(std::uint32_t a, std::uint32_t b, Segment& seg) const noexcept {
+    seg = diagonal_first(a, b);
+    const int diag = seg.first, diagonal_steps = seg.count_first, straight = seg.second,
+              straight_steps = seg.count_second;
+    if (diagonal_steps == 0 || straight_steps == 0) {  // one straight or diagonal run
+        const int d = diagonal_steps > 0 ? diag : straight;
+        const int k = diagonal_steps + straight_steps;
+        return run_reaches(a, d, k) || segment_free(a, d, k, d, 0);
+    }
+    // The clearance runs answer at once when the cells passed are not subgoals (as on the sweep's
+    // segments); otherwise the cells are checked one by one.
+    const auto turn = [&](int first, int count) {
+        return static_cast<std::uint32_t>(static_cast<std::int64_t>(a) + m_delta[first] * count);
+    };
+    const auto fast = [&](int first, int n_first, int second, int n_second) {
+        return (m_clear[std::size_t{a} * 8 + static_cast<std::size_t>(first)] & kClearSteps) >= n_first &&
+               run_reaches(turn(first, n_first), second, n_second);
+    };
+    if (fast(diag, diagonal_steps, straight, straight_steps)) return true;
+    if (fast(straight, straight_steps, diag, diagonal_steps)) {
+        seg = Segment{straight, straight_steps, diag, diagonal_steps};
+        return true;
+    }
+    if (segment_free(a, diag, diagonal_steps, straight, straight_steps)) return true;
+    if (segment_free(a, straight, straight_steps, diag, diagonal_steps)) {
+        seg = Segment{straight, straight_steps, diag, diagonal_steps};
+        return true;
+    }
+    return false;
+}
+
+bool SubgoalGraph::refine(std::uint32_t a, std::uint32_t b, std::vector<GridPoint>& out) const {
+    Segment seg{};
+    if (!segment_order(a, b, seg)) return false;
+    GridPoint p = point(a);
+    const std::size_t at = out.size();
+    out.resize(at + static_cast<std::size_t>(seg.count_first + seg.count_second));
+    GridPoint* cell = out.data() + at;
+    for (int i = 0; i < seg.count_first; ++i) {
+        p = GridPoint{p.x + kDx[seg.first], p.y + kDy[seg.first]};
+        *cell++ = p;
+    }
+    for (int i = 0; i < seg.count_second; ++i) {
+        p = GridPoint{p.x + kDx[seg.second], p.y + kDy[seg.second]};
+        *cell++ = p;
+    }
+    return true;
+}
+
+bool SubgoalGraph::refine_waypoints(std::uint32_t a, std::uint32_t b, std::vector<GridPoint>& out) const {
+    Segment seg{};
+    if (!segment_order(a, b, seg)) return false;
+    // The canonical line between waypoints is diagonal steps first: a straight-first segment needs its
+    // turning cell.
+    if (seg.count_first > 0 && seg.count_second > 0 && !is_diagonal(seg.first)) {
+        const GridPoint p = point(a);
+        out.push_back(GridPoint{p.x + kDx[seg.first] * seg.count_first, p.y + kDy[seg.first] * seg.count_first});
+    }
+    out.push_back(point(b));
     return true;
 }
 
@@ -425,8 +647,11 @@ std::size_t SubgoalGraph::memory_bytes() const noexcept {
     return m_pass.capacity() + m_id.capacity() * sizeof(std::int32_t) + m_clear.capacity() * sizeof(std::uint16_t) +
            (m_subgoal_node.capacity() + m_subgoal_xy.capacity()) * sizeof(std::uint32_t) +
            m_offsets.capacity() * sizeof(std::uint32_t) +
-           m_targets.capacity() * sizeof(std::uint32_t) + m_lengths.capacity() * sizeof(double) +
-           m_middles.capacity() * sizeof(std::uint32_t) + m_rank.capacity() * sizeof(std::uint32_t);
+           m_up.capacity() * sizeof(UpEdge) +
+           m_middles.capacity() * sizeof(std::uint32_t) + m_rank.capacity() * sizeof(std::uint32_t) +
+           m_unpack.capacity() * sizeof(UnpackEdge) +
+           (m_join_offsets.capacity() + m_join.capacity()) * sizeof(std::uint32_t) +
+           m_landmark_dist.capacity() * sizeof(double);
 }
 
 // ---- SubgoalPathfinder ---------------------------------------------------------------------------------
@@ -441,38 +666,44 @@ struct SubgoalPathfinder::Impl {
     struct Side {
         search::IndexedHeap<double, 4> heap;  // key: distance + octile distance to the other end
         GridPoint target{};                   // the other end
-        std::vector<std::uint32_t> ends;    // subgoal ids joined to this side's end
-        std::vector<double> end_lengths;
+        GridPoint origin{};                   // this side's end
+        // Bounds of the grid distance from each landmark to `target`: upper and lower (ALT bounds).
+        double upper[SubgoalGraph::kLandmarks] = {};
+        double lower[SubgoalGraph::kLandmarks] = {};
+        std::span<const std::uint32_t> ends;  // subgoal ids joined to this side's end
         bool done = false;
     };
 
-    // Per node and side, side by side in one cache line: what a relaxation reads and writes.
-    struct NodeState {
-        double dist;
-        std::uint32_t stamp;    // == generation once reached
-        std::uint32_t settled;  // == generation once settled
-        std::uint32_t parent;
-        std::uint32_t middle;   // of the edge parent -> node
+    // Per node, both sides in 32 aligned bytes (half a cache line): what a relaxation reads and writes.
+    // stamp[side] == generation once reached, generation + 1 once settled (generation is even).
+    struct alignas(32) NodeState {
+        double dist[2];
+        std::uint32_t stamp[2];
+        std::uint32_t parent[2];  // the edge parent -> node is an upward edge of parent (or from an end)
     };
-    using NodePair = std::array<NodeState, 2>;
 
     SubgoalGraph owned;
     const SubgoalGraph* graph = nullptr;
     Side sides[2];
-    std::vector<NodePair> nodes;  // per subgoal id, then the two virtual ends
+    std::vector<NodeState> nodes;  // per subgoal id, then the two virtual ends
     std::uint32_t generation = 0;
     std::uint32_t n = 0;
     std::uint32_t ends[2] = {0, 0};  // padded node indices of start and goal
     std::uint32_t meet = kNone;
+    bool direct_straight_first = false;  // the order of a direct segment (meet == kNone)
     double best = std::numeric_limits<double>::infinity();
     search::Budget budget{};
+    PathDetail detail = PathDetail::Cells;
     search::SearchStats stats{};
     Status state = Status::InvalidQuery;
     std::uint64_t clock_mask = 63;
-    std::vector<std::uint32_t> found;
     mutable std::vector<std::uint32_t> route;                            // finish(): subgoal ids
-    mutable std::vector<std::pair<std::uint32_t, std::uint32_t>> unpack;  // finish(): (a, b) with middle
-    mutable std::vector<std::uint32_t> unpack_middle;
+    struct UnpackFrame {
+        std::uint32_t edge;    // an upward edge (index)
+        std::uint32_t end_xy;  // the cell of the end it is walked to
+        bool from_low;         // walked from its lower end
+    };
+    mutable std::vector<UnpackFrame> unpack;  // finish(): edges still to unpack, next on top
     mutable std::vector<std::uint32_t> chain;
     JpsPathfinder fallback;
     bool use_fallback = false;
@@ -480,18 +711,14 @@ struct SubgoalPathfinder::Impl {
 
     void size_for(const SubgoalGraph& g) {
         const std::size_t bound = g.subgoal_count() + 2;
-        if (nodes.size() < bound) nodes.resize(bound, NodePair{NodeState{0, 0, 0, 0, 0}, NodeState{0, 0, 0, 0, 0}});
+        if (nodes.size() < bound) nodes.resize(bound, NodeState{{0, 0}, {0, 0}, {0, 0}});
         for (Side& s : sides) {
             s.heap.reserve_nodes(bound);
             s.heap.reserve_entries(std::min<std::size_t>(bound, 1u << 14));
-            s.ends.reserve(256);
-            s.end_lengths.reserve(256);
         }
-        found.reserve(256);
         route.reserve(1024);
         chain.reserve(256);
         unpack.reserve(256);
-        unpack_middle.reserve(256);
     }
 
     Status invalid() {
@@ -499,35 +726,81 @@ struct SubgoalPathfinder::Impl {
         return state = Status::InvalidQuery;
     }
 
-    // Octile distance from subgoal `id` to `p`: a lower bound of every path between them, and consistent
-    // on the hierarchy's edges (each at least as long as the octile distance between its ends).
-    [[nodiscard]] double to(std::uint32_t id, GridPoint p) const noexcept {
-        const GridPoint q = graph->subgoal(id);
-        return octile(q.x - p.x, q.y - p.y);
+    // Octile distance from the cell `xy` (x | y << 16) to `p`: a lower bound of every path between them,
+    // and consistent on the hierarchy's edges (each at least as long as the octile distance between its
+    // ends).
+    [[nodiscard]] static double to(std::uint32_t xy, GridPoint p) noexcept {
+        return octile(static_cast<std::int32_t>(xy & 0xffffu) - p.x, static_cast<std::int32_t>(xy >> 16) - p.y);
     }
 
-    void push(int si, std::uint32_t node, double d, std::uint32_t parent, std::uint32_t middle) {
+    // Lower bound of the grid distance from subgoal `id` (cell `xy`) to the side's target: the octile
+    // distance, and for each landmark L the triangle inequality d(L, id) - d(L, target) and
+    // d(L, target) - d(L, id), with the target's distance replaced by its upper or lower bound. Each term
+    // changes by at most an edge's length along an edge, so the bound is consistent. A landmark that
+    // cannot reach the target gives nothing (its upper bound is +infinity: NaN or -infinity terms).
+    [[nodiscard]] double bound(const Side& side, std::uint32_t id, std::uint32_t xy) const noexcept {
+        double h = to(xy, side.target);
+        const double* ld = graph->landmark_distances(id);
+        for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
+            h = std::max(h, ld[l] - side.upper[l] - kBoundSlack);
+            h = std::max(h, side.lower[l] - ld[l] - kBoundSlack);
+        }
+        return h;
+    }
+
+    // Sets the landmark bounds of side `si` for its target, the end `node`: exact at a subgoal, else
+    // from the end's joins (every shortest path from a subgoal to the end arrives through one of them,
+    // by the property the query itself rests on; the lower bound holds regardless, by the triangle
+    // inequality).
+    void set_landmark_bounds(Side& side, std::uint32_t node) const noexcept {
+        const SubgoalGraph& g = *graph;
+        constexpr double kInf = std::numeric_limits<double>::infinity();
+        if (const std::int32_t id = g.subgoal_id(node); id >= 0) {
+            const double* ld = g.landmark_distances(static_cast<std::uint32_t>(id));
+            for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) side.upper[l] = side.lower[l] = ld[l];
+        } else {
+            for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
+                side.upper[l] = kInf;
+                side.lower[l] = -kInf;
+            }
+            const GridPoint p = g.point(node);
+            for (const std::uint32_t j : g.joins(node)) {
+                const double length = to(g.subgoal_xy(j), p);
+                const double* ld = g.landmark_distances(j);
+                for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
+                    side.upper[l] = std::min(side.upper[l], ld[l] + length);
+                    side.lower[l] = std::max(side.lower[l], ld[l] - length);
+                }
+            }
+        }
+        for (int l = 0; l < SubgoalGraph::kLandmarks; ++l)
+            if (std::isinf(side.upper[l])) side.lower[l] = -kInf;  // the landmark cannot reach the end
+    }
+
+    // Relaxes an edge of side `si` to `node` (cell `xy`) at distance `d` from `parent`.
+    void push(std::size_t si, std::uint32_t node, std::uint32_t xy, double d, std::uint32_t parent) {
         Side& side = sides[si];
-        NodePair& pair = nodes[node];
-        NodeState& mine = pair[static_cast<std::size_t>(si)];
-        if (mine.stamp != generation) {
-            const double key = d + to(node, side.target);
-            if (!(key < best)) return;  // cannot lead to a shorter path than the best one known
-            mine = NodeState{d, generation, 0, parent, middle};
+        // Nothing through `node` at this distance can beat the best path known: its key bounds every path
+        // through it, meetings included (the other side's distance is at least the octile distance).
+        const double key = d + bound(side, node, xy);
+        if (!(key < best)) return;
+        NodeState& st = nodes[node];
+        if (st.stamp[si] < generation) {
+            st.dist[si] = d;
+            st.stamp[si] = generation;
+            st.parent[si] = parent;
             side.heap.push(node, key);
-        } else if (d < mine.dist) {
+        } else if (d < st.dist[si]) {
             // A settled node's distance is final up to rounding (the heuristic is consistent): keep it.
-            if (mine.settled == generation) return;
-            side.heap.decrease(node, d + to(node, side.target));
-            mine.dist = d;
-            mine.parent = parent;
-            mine.middle = middle;
+            if (st.stamp[si] != generation) return;
+            side.heap.decrease(node, key);
+            st.dist[si] = d;
+            st.parent[si] = parent;
         } else {
             return;
         }
-        const NodeState& theirs = pair[static_cast<std::size_t>(1 - si)];
-        if (theirs.stamp == generation && d + theirs.dist < best) {
-            best = d + theirs.dist;
+        if (st.stamp[1 - si] >= generation && d + st.dist[1 - si] < best) {
+            best = d + st.dist[1 - si];
             meet = node;
         }
     }
@@ -541,51 +814,51 @@ struct SubgoalPathfinder::Impl {
         graph = &g;
         n = static_cast<std::uint32_t>(g.subgoal_count());
         if (nodes.size() < std::size_t{n} + 2) size_for(g);
-        if (++generation == 0) {  // wrapped: forget every stamp
-            for (NodePair& pair : nodes)
-                for (NodeState& st : pair) st.stamp = st.settled = 0;
-            generation = 1;
+        if (generation >= UINT32_MAX - 3) {  // about to wrap: forget every stamp
+            for (NodeState& st : nodes) st.stamp[0] = st.stamp[1] = 0;
+            generation = 0;
         }
+        generation += 2;
         ends[0] = g.index(start);
         ends[1] = g.index(goal);
         stats = {};
         budget = options.budget;
+        detail = options.detail;
         clock_mask = 0;
         meet = kNone;
         best = std::numeric_limits<double>::infinity();
         state = Status::InProgress;
         for (Side& s : sides) {
             s.heap.clear();
-            s.ends.clear();
-            s.end_lengths.clear();
+            s.ends = {};
             s.done = false;
         }
         if (start == goal) {
             best = 0;
             return Status::InProgress;  // step() reports Found: a direct segment (meet stays kNone)
         }
-        // Join the ends to the graph; each end counts as a subgoal for the other's sweep.
-        for (int side = 0; side < 2; ++side) {
-            found.clear();
-            g.reachable(ends[side], ends[1 - side], found);
-            const GridPoint p = g.point(ends[side]);
-            for (const std::uint32_t t : found) {
-                if (t == ends[1 - side]) {  // the other end is in octile freespace of this one
-                    const GridPoint q = g.point(t);
-                    best = octile(q.x - p.x, q.y - p.y);
-                    return Status::InProgress;
-                }
-                const GridPoint q = g.point(t);
-                sides[side].ends.push_back(static_cast<std::uint32_t>(g.subgoal_id(t)));
-                sides[side].end_lengths.push_back(octile(q.x - p.x, q.y - p.y));
-            }
+        // A goal in octile freespace of the start (either sweep, each end counting as a subgoal for the
+        // other's, reports it) is answered without search; otherwise the ends join the graph through
+        // their precomputed subgoal lists.
+        const bool forward = g.direct(ends[0], ends[1]);
+        if (forward || g.direct(ends[1], ends[0])) {
+            direct_straight_first = !forward;  // the goal's sweep found it: diagonal first from the goal
+            best = octile(goal.x - start.x, goal.y - start.y);
+            return Status::InProgress;
         }
+        for (int side = 0; side < 2; ++side) sides[side].ends = g.joins(ends[side]);
         const GridPoint s = g.point(ends[0]), t = g.point(ends[1]);
-        sides[0].target = t;
-        sides[1].target = s;
+        sides[0].target = sides[1].origin = t;
+        sides[1].target = sides[0].origin = s;
+        set_landmark_bounds(sides[0], ends[1]);
+        set_landmark_bounds(sides[1], ends[0]);
         for (int side = 0; side < 2; ++side) {
             const std::uint32_t virtual_end = n + static_cast<std::uint32_t>(side);
-            nodes[virtual_end][static_cast<std::size_t>(side)] = NodeState{0.0, generation, 0, kNone, kNone};
+            NodeState& st = nodes[virtual_end];
+            st.dist[side] = 0;
+            st.stamp[side] = generation;
+            st.parent[side] = kNone;
+            st.stamp[1 - side] = 0;
             sides[side].heap.push(virtual_end, octile(t.x - s.x, t.y - s.y));
         }
         return Status::InProgress;
@@ -619,62 +892,68 @@ struct SubgoalPathfinder::Impl {
             Side& sd = sides[side];
             const auto si = static_cast<std::size_t>(side);
             const std::uint32_t x = sd.heap.pop().node;
-            NodeState& self = nodes[x][si];
-            const NodeState& theirs = nodes[x][1 - si];
-            const double d = self.dist;
-            self.settled = generation;
+            NodeState& st = nodes[x];
+            const double d = st.dist[si];
+            st.stamp[si] = generation + 1;  // settled
             ++stats.expanded;
-            if (theirs.stamp == generation && d + theirs.dist < best) {
-                best = d + theirs.dist;
+            if (st.stamp[1 - si] >= generation && d + st.dist[1 - si] < best) {
+                best = d + st.dist[1 - si];
                 meet = x;
             }
-            if (x >= n) {  // a virtual end: its sweep edges
-                for (std::size_t i = 0; i < sd.ends.size(); ++i) {
+            if (x >= n) {  // a virtual end: its joins
+                for (const std::uint32_t id : sd.ends) {
                     ++stats.generated;
-                    push(side, sd.ends[i], d + sd.end_lengths[i], x, kNone);
+                    const std::uint32_t xy = graph->subgoal_xy(id);
+                    push(si, id, xy, d + to(xy, sd.origin), x);
                 }
                 continue;
             }
-            const auto targets = graph->up_targets(x);
-            const auto lengths = graph->up_lengths(x);
-            const auto middles = graph->up_middles(x);
             // Stall on demand: a higher neighbour already reached more cheaply proves that x is not on a
             // shortest upward path from this side's end, so its edges need not be relaxed.
+            const auto edges = graph->up_edges(x);
             bool stalled = false;
-            for (std::size_t i = 0; i < targets.size() && !stalled; ++i)
-                stalled = nodes[targets[i]][si].stamp == generation && nodes[targets[i]][si].dist + lengths[i] < d;
+            for (std::size_t i = 0; i < edges.size() && !stalled; ++i) {
+                const NodeState& t = nodes[edges[i].target];
+                stalled = t.stamp[si] >= generation && t.dist[si] + edges[i].length < d;
+            }
             if (stalled) continue;
-            for (std::size_t i = 0; i < targets.size(); ++i) {
+            for (const SubgoalGraph::UpEdge& e : edges) {
                 ++stats.generated;
-                push(side, targets[i], d + lengths[i], x, middles[i]);
+                push(si, e.target, e.xy, d + e.length, x);
             }
         }
     }
 
-    // Appends to `route` the subgoal ids strictly between a and b on the unpacked edge a-b (bypassing `mid`).
-    void unpack_edge(std::uint32_t a, std::uint32_t b, std::uint32_t mid) const {
-        if (mid == kNone) return;
-        // Explicit stack of (a, b) pairs with their middles, left part first.
+    // Route entries: a subgoal's cell (x | y << 16, y below 2^15), with kStraightFirst set when the
+    // segment from the previous route point goes straight steps first (diagonal steps first otherwise).
+    static constexpr std::uint32_t kStraightFirst = 1u << 31;
+
+    // Appends to `route` the subgoals after the edge's first end up to its second end `end_xy` on the
+    // unpacked upward edge `edge`, walked from its lower end (`from_low`) or its upper end. A shortcut's
+    // halves are upward edges of the bypassed subgoal m: x -> m walked from its upper end, m -> y from
+    // its lower end.
+    void unpack_edge(std::uint32_t edge, bool from_low, std::uint32_t end_xy) const {
+        const SubgoalGraph& g = *graph;
         unpack.clear();
-        unpack_middle.clear();
-        unpack.push_back({a, b});
-        unpack_middle.push_back(mid);
+        unpack.push_back(UnpackFrame{edge, end_xy, from_low});
         while (!unpack.empty()) {
-            const auto [x, y] = unpack.back();
-            const std::uint32_t m = unpack_middle.back();
+            const UnpackFrame f = unpack.back();
             unpack.pop_back();
-            unpack_middle.pop_back();
-            if (m == kNone) {
-                route.push_back(y);
+            const std::uint32_t m = g.edge_middle(f.edge);
+            if (m >= SubgoalGraph::kEdgeDiagonalFirstBoth) {
+                // An edge of the subgoal graph, free in the recorded order from its lower end; from the
+                // upper end the reverse order is free.
+                const bool straight = m != SubgoalGraph::kEdgeDiagonalFirstBoth &&
+                                      (m == SubgoalGraph::kEdgeStraightFirst) == f.from_low;
+                route.push_back(f.end_xy | (straight ? kStraightFirst : 0u));
                 continue;
             }
-            // x - m - y: both edges are upward edges of m (m was contracted before x and y).
-            unpack.push_back({m, y});
-            unpack_middle.push_back(graph->middle(m, y));
-            unpack.push_back({x, m});
-            unpack_middle.push_back(graph->middle(m, x));
+            const SubgoalGraph::UnpackEdge& u = g.edge_unpack(f.edge);
+            const std::uint32_t to_x = f.from_low ? u.child_low : u.child_high;
+            const std::uint32_t to_y = f.from_low ? u.child_high : u.child_low;
+            unpack.push_back(UnpackFrame{to_y, f.end_xy, true});
+            unpack.push_back(UnpackFrame{to_x, u.middle_xy, false});
         }
-        route.pop_back();  // b itself: the caller appends it
     }
 
     Status finish(GridPath& out) const {
@@ -686,39 +965,35 @@ struct SubgoalPathfinder::Impl {
         }
         const SubgoalGraph& g = *graph;
         out.cost = best;
+        if (detail == PathDetail::CostOnly) return state;
+        const bool waypoints = detail == PathDetail::Waypoints;
         out.cells.push_back(g.point(ends[0]));
-        if (meet == kNone) {  // direct
-            if (ends[0] != ends[1]) (void)g.refine(ends[0], ends[1], out.cells);
+        // Segment orders: a join goes diagonal steps first from its end (as the sweep found it), so
+        // straight steps first towards the goal; a direct segment as its sweep found it.
+        if (meet == kNone) {
+            if (ends[0] != ends[1])
+                SubgoalGraph::write_segment(g.point(ends[0]), g.point(ends[1]), direct_straight_first, waypoints, out.cells);
             return state;
         }
         // Subgoal ids from the start to the goal, shortcuts unpacked.
         route.clear();
-        // Forward half: the chain from the start's first subgoal up to meet.
+        // Forward half: the chain from the start's join up to meet.
         chain.clear();
-        for (std::uint32_t x = meet; x < n; x = nodes[x][0].parent) chain.push_back(x);
+        for (std::uint32_t x = meet; x < n; x = nodes[x].parent[0]) chain.push_back(x);
         std::reverse(chain.begin(), chain.end());
-        for (std::size_t i = 0; i < chain.size(); ++i) {
-            if (i > 0) unpack_edge(chain[i - 1], chain[i], nodes[chain[i]][0].middle);
-            route.push_back(chain[i]);
+        route.push_back(g.subgoal_xy(chain[0]));
+        for (std::size_t i = 1; i < chain.size(); ++i)
+            unpack_edge(g.edge_index(chain[i - 1], chain[i]), true, g.subgoal_xy(chain[i]));
+        // Backward half: from meet down to the goal's join (each an upward edge of the next one).
+        for (std::uint32_t x = meet, p = nodes[x].parent[1]; p < n; x = p, p = nodes[x].parent[1])
+            unpack_edge(g.edge_index(p, x), false, g.subgoal_xy(p));
+        GridPoint previous = g.point(ends[0]);
+        for (const std::uint32_t entry : route) {
+            const GridPoint p{static_cast<std::int32_t>(entry & 0xffffu), static_cast<std::int32_t>((entry >> 16) & 0x7fffu)};
+            SubgoalGraph::write_segment(previous, p, (entry & kStraightFirst) != 0, waypoints, out.cells);
+            previous = p;
         }
-        // Backward half: from meet towards the goal.
-        {
-            std::uint32_t x = meet;
-            while (x < n) {
-                const std::uint32_t p = nodes[x][1].parent;
-                if (p >= n) break;
-                unpack_edge(x, p, nodes[x][1].middle);
-                route.push_back(p);
-                x = p;
-            }
-        }
-        std::uint32_t previous = ends[0];
-        for (const std::uint32_t id : route) {
-            const std::uint32_t node = g.subgoal_node(id);
-            (void)g.refine(previous, node, out.cells);
-            previous = node;
-        }
-        (void)g.refine(previous, ends[1], out.cells);
+        SubgoalGraph::write_segment(previous, g.point(ends[1]), true, waypoints, out.cells);
         return state;
     }
 };
@@ -783,12 +1058,11 @@ std::uint64_t SubgoalPathfinder::fallback_count() const noexcept { return m_impl
 std::size_t SubgoalPathfinder::memory_bytes() const noexcept {
     const Impl& impl = *m_impl;
     std::size_t bytes = impl.owned.memory_bytes() + (impl.fallbacks ? impl.fallback.memory_bytes() : 0);
-    bytes += impl.nodes.capacity() * sizeof(Impl::NodePair);
+    bytes += impl.nodes.capacity() * sizeof(Impl::NodeState);
     for (const Impl::Side& s : impl.sides)
-        bytes += s.ends.capacity() * sizeof(std::uint32_t) + s.end_lengths.capacity() * sizeof(double) +
-                 s.heap.memory_bytes();
-    return bytes + (impl.found.capacity() + impl.route.capacity() + impl.unpack_middle.capacity() + impl.chain.capacity()) * sizeof(std::uint32_t) +
-           impl.unpack.capacity() * sizeof(std::pair<std::uint32_t, std::uint32_t>);
+        bytes += s.heap.memory_bytes();
+    return bytes + (impl.route.capacity() + impl.chain.capacity()) * sizeof(std::uint32_t) +
+           impl.unpack.capacity() * sizeof(Impl::UnpackFrame);
 }
 
 }  // namespace gameplan::path

@@ -83,6 +83,55 @@ TEST(Subgoal, RoomMapsAreExactlyOptimal) {
     }
 }
 
+// PathDetail::Waypoints expands (expand_waypoints, diagonal steps first) to a legal path of the reference
+// cost, and PathDetail::CostOnly writes no cell and the reference cost: random and room maps, where many
+// segments must go straight first.
+TEST(Subgoal, WaypointsAndCostOnlyMatchTheReference) {
+    std::mt19937 rng(17);
+    GridPath path;
+    std::vector<GridPoint> cells;
+    for (int round = 0; round < 8; ++round) {
+        const int w = 20 + int(rng() % 30), h = 20 + int(rng() % 30);
+        const ref::Grid g = round % 2 ? ref::random_grid(rng, w, h, 0.1 + 0.05 * round)
+                                      : ref::room_grid(rng, w, h, 4 + round, 0.02);
+        const GridMap map = ref::to_map(g);
+        SubgoalPathfinder sg;
+        ASSERT_EQ(sg.build(map), JpsSupport::Ok);
+        for (int s = 0; s < 3; ++s) {
+            const GridPoint start = ref::random_free(rng, g);
+            const auto dist = ref::dijkstra(g, start.x, start.y);
+            for (int y = 0; y < g.height; ++y)
+                for (int x = 0; x < g.width; ++x) {
+                    const double expected = dist[std::size_t(y) * g.width + x];
+                    if (!g.free(x, y) || std::isinf(expected)) continue;
+                    const GridPoint goal{x, y};
+                    SCOPED_TRACE("round " + std::to_string(round) + " from (" + std::to_string(start.x) + "," +
+                                 std::to_string(start.y) + ") to (" + std::to_string(x) + "," + std::to_string(y) + ")");
+                    GridSearchOptions options;
+                    options.detail = PathDetail::Waypoints;
+                    ASSERT_EQ(sg.find_path(map, start, goal, options, path), Status::Found);
+                    ASSERT_TRUE(near(path.cost, expected)) << path.cost << " vs " << expected;
+                    expand_waypoints(path.cells, cells);
+                    ASSERT_EQ(ref::check_path(g, cells, start, goal, path.cost), "");
+                    options.detail = PathDetail::CostOnly;
+                    ASSERT_EQ(sg.find_path(map, start, goal, options, path), Status::Found);
+                    ASSERT_TRUE(near(path.cost, expected)) << path.cost << " vs " << expected;
+                    EXPECT_TRUE(path.cells.empty());
+                }
+        }
+    }
+    // A segment whose diagonal-first line is blocked: its waypoints carry the turning cell.
+    ref::Grid g{6, 4, std::vector<char>(24, 1)};
+    g.set(1, 1, false);
+    const GridMap map = ref::to_map(g);
+    SubgoalGraph graph;
+    ASSERT_EQ(graph.build(map), JpsSupport::Ok);
+    std::vector<GridPoint> waypoints{{0, 0}};
+    ASSERT_TRUE(graph.refine_waypoints(graph.index({0, 0}), graph.index({3, 1}), waypoints));
+    expand_waypoints(waypoints, cells);
+    EXPECT_EQ(ref::check_path(g, cells, {0, 0}, {3, 1}, 2 + std::sqrt(2.0)), "");
+}
+
 TEST(Subgoal, OpenMapAndSingleObstacles) {
     ref::Grid g{30, 20, std::vector<char>(600, 1)};
     GridMap map = ref::to_map(g);

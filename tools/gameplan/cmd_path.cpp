@@ -73,8 +73,8 @@ double grid_memory_estimate(const path::GridMap& map, GridAlgorithm algorithm, s
     const double padded = (double(map.width()) + 2) * (double(map.height()) + 2);
     double bytes = 20.0 * cells * double(search_states);
     if (algorithm == GridAlgorithm::JpsPlus) bytes += 17.0 * padded;
-    // subgoal graph: 21 bytes per padded cell before its edges (docs/subgoal.md)
-    if (algorithm == GridAlgorithm::Subgoal) bytes += 21.0 * padded;
+    // subgoal graph: 25 bytes per padded cell before its edges and joins (docs/subgoal.md)
+    if (algorithm == GridAlgorithm::Subgoal) bytes += 25.0 * padded;
     if (islands) bytes += 8.0 * cells;
     if (dead_ends) bytes += 38.0 * cells;
     if (algorithm == GridAlgorithm::Hpa) bytes += static_cast<double>(hpa_memory_estimate(map, cluster_size));

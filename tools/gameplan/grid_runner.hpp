@@ -81,7 +81,7 @@ struct GridRunnerSettings {
 /// Estimated bytes of `search_states` grid search states on `map` and of `algorithm`'s preprocessing
 /// with the optional islands and dead ends (the map itself excluded), from the per-cell sizes the library
 /// documents: search state about 20 bytes per cell; JPS+ table 17 bytes per padded cell; subgoal graph
-/// 21 per padded cell before its edges; islands 8 bytes per cell; dead ends 8 plus 30 while built; HPA*
+/// 25 per padded cell before its edges and joins; islands 8 bytes per cell; dead ends 8 plus 30 while built; HPA*
 /// as hpa_memory_estimate.
 [[nodiscard]] double grid_memory_estimate(const path::GridMap& map, GridAlgorithm algorithm, std::uint64_t cluster_size,
                                           bool islands, bool dead_ends, std::size_t search_states);

@@ -14,21 +14,26 @@
 /// subgoal in each direction. Distances in that graph equal grid distances between subgoals.
 ///
 /// Preprocessing (`SubgoalGraph::build`): the subgoals; per cell and direction the number of free steps
-/// before the next wall or subgoal (the *clearance*, read by the sweep); the graph's edges; then a
+/// before the next wall or subgoal (the *clearance*, read by the sweep); the graph's edges; eight
+/// *landmarks* (subgoals chosen farthest first) with every subgoal's grid distance from each; a
 /// contraction hierarchy over the graph (Geisberger et al. 2008: subgoals contracted in the order of a
 /// lazily updated edge difference, a shortcut added unless a bounded witness search finds a path at most
-/// as long, so distances stay exact), stored as each subgoal's upward edges.
+/// as long, so distances stay exact), stored as each subgoal's upward edges; and per passable cell the
+/// subgoals its sweep reaches (its *joins*).
 ///
-/// Query (`SubgoalPathfinder`): the start and the goal are joined to the subgoals direct-h-reachable
-/// from them (the same sweep, each end counting as a subgoal for the other, so a goal in octile
-/// freespace of the start is answered without search); a bidirectional search climbs the hierarchy
-/// from both ends, each side ordered by distance plus the octile distance to the other end (consistent:
-/// every edge is at least as long as the octile distance between its ends), opening no node whose key
-/// reaches the best meeting cost and stopping when neither side's smallest key is below it
-/// (stall-on-demand prunes further);
-/// shortcuts are unpacked and each subgoal-graph edge is refined to cells, diagonal steps first or
-/// straight steps first (one of them is free by construction). The cost is exactly the optimal octile
-/// cost; the path is one of the optimal paths, expanded to every cell.
+/// Query (`SubgoalPathfinder`): a goal in octile freespace of the start (the sweep from either end,
+/// counting the other end as a subgoal, reaches it; only the one ray that can is followed) is answered
+/// without search. Otherwise each end is joined to the graph through its precomputed joins, and a
+/// bidirectional search climbs the hierarchy from both ends. Each side is ordered by distance plus a
+/// lower bound of the distance to the other end: the larger of the octile distance and the landmark
+/// (ALT, Goldberg and Harrelson 2005) bounds |d(L, x) - d(L, end)|, the end's landmark distances taken
+/// from its joins. Both are consistent on the hierarchy's edges (each at least as long as the distance
+/// between its ends), so a node whose key reaches the best meeting cost is never opened and a side
+/// stops when its smallest key does (stall-on-demand prunes further). Shortcuts are unpacked and each
+/// subgoal-graph edge is written in the order of its steps that is free (diagonal steps first or
+/// straight steps first, recorded at build; a join as its sweep found it). The cost is exactly the
+/// optimal octile cost; the path is one of the optimal paths, written as `GridSearchOptions::detail`
+/// asks: every cell, waypoints (the subgoals and turning cells), or the cost only (no unpacking).
 ///
 /// Supported queries: those of JPS (jps.hpp): `Movement::Eight`, `DiagonalRule::NoCornerCutting` (the
 /// MovingAI / GPPC rules), uniform costs; anything else returns `Status::InvalidQuery`. The heuristic and
@@ -43,8 +48,10 @@
 /// that changes cells rarely calls `build` after a batch of changes (0.1 to 8 s of CPU for a
 /// 512 x 512 map; see docs/benchmarks.md); queries stay correct in between.
 ///
-/// Memory: per padded cell 1 byte of passability, 4 of subgoal id and 16 of clearances; 16 bytes per
-/// upward edge and 8 per subgoal; each pathfinder's search state is about 56 bytes per subgoal.
+/// Memory: per padded cell 1 byte of passability, 4 of subgoal id, 16 of clearances and 4 of join offset,
+/// plus 4 bytes per join (about 15 per cell on dungeon maps, 60 on open ones); per upward edge 32 bytes;
+/// per subgoal about 80 (cell, rank, offsets, landmark distances); each pathfinder's search state is about 40 bytes per
+/// subgoal.
 ///
 /// Thread-safety: a built graph is read-only during searches, so many pathfinders (one per thread) may
 /// search one const graph at once (`begin(const SubgoalGraph&, ...)`). `build` must not overlap a search.
@@ -99,6 +106,16 @@ public:
         const std::uint32_t xy = m_subgoal_xy[id];
         return GridPoint{static_cast<std::int32_t>(xy & 0xffffu), static_cast<std::int32_t>(xy >> 16)};
     }
+    /// The cell of subgoal `id` packed as x | y << 16.
+    [[nodiscard]] std::uint32_t subgoal_xy(std::uint32_t id) const noexcept { return m_subgoal_xy[id]; }
+    /// Number of landmarks of the query's lower bounds (at most kLandmarks; 0 without subgoals).
+    static constexpr int kLandmarks = 8;
+    [[nodiscard]] int landmark_count() const noexcept { return m_landmark_count; }
+    /// Grid distances from the landmarks to subgoal `id` (kLandmarks entries, the first landmark_count()
+    /// meaningful; +infinity when unreachable).
+    [[nodiscard]] const double* landmark_distances(std::uint32_t id) const noexcept {
+        return m_landmark_dist.data() + std::size_t{id} * kLandmarks;
+    }
     /// Bytes held by the graph (snapshot, clearances, ids, edges).
     [[nodiscard]] std::size_t memory_bytes() const noexcept;
 
@@ -106,6 +123,14 @@ public:
     /// Appends to `out` the direct-h-reachable targets of cell `from`: subgoals, plus `extra` (a padded
     /// node index, or UINT32_MAX for none) counted as a subgoal. Each target as a padded node index.
     void reachable(std::uint32_t from, std::uint32_t extra, std::vector<std::uint32_t>& out) const;
+    /// True if the sweep from cell `from` reaches cell `to` (counted as a subgoal), i.e. if `to` is among
+    /// reachable(from, to, ...); reads only the rays that can reach `to`. Padded node indices, distinct.
+    [[nodiscard]] bool direct(std::uint32_t from, std::uint32_t to) const noexcept;
+    /// The subgoal ids direct-h-reachable from the passable cell `node` (a padded node index), precomputed
+    /// by build() (reachable(node, UINT32_MAX, ...) as subgoal ids).
+    [[nodiscard]] std::span<const std::uint32_t> joins(std::uint32_t node) const noexcept {
+        return {m_join.data() + m_join_offsets[node], m_join.data() + m_join_offsets[node + 1]};
+    }
     /// Padded node index of `p`. Precondition: on the map.
     [[nodiscard]] std::uint32_t index(GridPoint p) const noexcept {
         return static_cast<std::uint32_t>(p.y + 1) * m_stride + static_cast<std::uint32_t>(p.x + 1);
@@ -118,34 +143,75 @@ public:
     [[nodiscard]] std::int32_t subgoal_id(std::uint32_t node) const noexcept { return m_id[node]; }
     /// Padded node index of subgoal `id`.
     [[nodiscard]] std::uint32_t subgoal_node(std::uint32_t id) const noexcept { return m_subgoal_node[id]; }
-    /// Upward edges of subgoal `id` (to subgoals contracted later): target ids.
-    [[nodiscard]] std::span<const std::uint32_t> up_targets(std::uint32_t id) const noexcept {
-        return {m_targets.data() + m_offsets[id], m_targets.data() + m_offsets[id + 1]};
+    /// An upward edge: target subgoal id, the target's cell (x | y << 16, for the search's octile
+    /// heuristic), length.
+    struct UpEdge {
+        std::uint32_t target;
+        std::uint32_t xy;
+        double length;
+    };
+    /// Upward edges of subgoal `id` (to subgoals contracted later).
+    [[nodiscard]] std::span<const UpEdge> up_edges(std::uint32_t id) const noexcept {
+        return {m_up.data() + m_offsets[id], m_up.data() + m_offsets[id + 1]};
     }
-    /// Upward edges of subgoal `id`: lengths, parallel to up_targets().
-    [[nodiscard]] std::span<const double> up_lengths(std::uint32_t id) const noexcept {
-        return {m_lengths.data() + m_offsets[id], m_lengths.data() + m_offsets[id + 1]};
-    }
-    /// Upward edges of subgoal `id`: the contracted subgoal a shortcut bypasses, or UINT32_MAX for an
-    /// edge of the subgoal graph; parallel to up_targets().
+    /// up_middles() of an edge of the subgoal graph (not a shortcut) whose cells go diagonal steps first
+    /// from the edge's lower end (the subgoal whose upward edge it is) ...
+    static constexpr std::uint32_t kEdgeDiagonalFirst = UINT32_MAX;
+    /// ... or straight steps first (the diagonal-first line is blocked) ...
+    static constexpr std::uint32_t kEdgeStraightFirst = UINT32_MAX - 1;
+    /// ... or diagonal steps first from either end.
+    static constexpr std::uint32_t kEdgeDiagonalFirstBoth = UINT32_MAX - 2;
+    /// Upward edges of subgoal `id`: the contracted subgoal a shortcut bypasses, or kEdgeDiagonalFirst /
+    /// kEdgeStraightFirst / kEdgeDiagonalFirstBoth for an edge of the subgoal graph; parallel to
+    /// up_edges().
     [[nodiscard]] std::span<const std::uint32_t> up_middles(std::uint32_t id) const noexcept {
         return {m_middles.data() + m_offsets[id], m_middles.data() + m_offsets[id + 1]};
     }
     /// The bypassed subgoal of the edge between `low` and `high` (an upward edge of `low`), or
-    /// UINT32_MAX. Precondition: the edge exists.
+    /// one of the kEdge... orders (see up_middles()). Precondition: the edge exists.
     [[nodiscard]] std::uint32_t middle(std::uint32_t low, std::uint32_t high) const noexcept;
+    /// Index of the upward edge of `low` to `high` (for edge_middle() / edge_unpack()), or UINT32_MAX.
+    [[nodiscard]] std::uint32_t edge_index(std::uint32_t low, std::uint32_t high) const noexcept;
+    /// The up_middles() entry of the upward edge `index`.
+    [[nodiscard]] std::uint32_t edge_middle(std::uint32_t index) const noexcept { return m_middles[index]; }
+    /// A shortcut's halves: the bypassed subgoal's cell (x | y << 16) and the indices of its upward edges
+    /// to the shortcut's lower end and to its upper end (UINT32_MAX for an edge of the subgoal graph).
+    struct UnpackEdge {
+        std::uint32_t middle_xy;
+        std::uint32_t child_low;
+        std::uint32_t child_high;
+    };
+    [[nodiscard]] const UnpackEdge& edge_unpack(std::uint32_t index) const noexcept { return m_unpack[index]; }
     /// The contraction rank of subgoal `id` (0 = contracted first).
     [[nodiscard]] std::uint32_t rank(std::uint32_t id) const noexcept { return m_rank[id]; }
     /// Writes the cells of an octile-freespace segment from `a` to `b` (padded node indices), `a`
     /// excluded, `b` included, diagonal steps first or straight steps first, whichever is free. Returns
     /// false (and writes nothing) if neither is.
     bool refine(std::uint32_t a, std::uint32_t b, std::vector<GridPoint>& out) const;
+    /// As refine(), but writes only the turning cell of a straight-first segment (if any) and `b`: the
+    /// waypoints of PathDetail::Waypoints, joined by "diagonal steps first, then straight steps".
+    bool refine_waypoints(std::uint32_t a, std::uint32_t b, std::vector<GridPoint>& out) const;
+    /// The steps of an octile segment: a run in direction `first`, then one in direction `second`
+    /// (directions clockwise from north = decreasing y).
+    struct Segment {
+        int first, count_first, second, count_second;
+    };
+    /// Appends the octile segment a -> b, known free in the given order (diagonal steps first, or
+    /// straight steps first), `a` excluded: every cell, or (`waypoints`) as refine_waypoints().
+    static void write_segment(GridPoint a, GridPoint b, bool straight_first, bool waypoints, std::vector<GridPoint>& out);
 
 private:
     [[nodiscard]] bool legal(std::uint32_t node, int direction) const noexcept;
     void contract(std::vector<std::uint64_t>& pairs);
+    void build_joins();
     std::uint32_t hit(std::uint32_t from, int direction, std::uint32_t extra, int& clearance, std::int32_t extra_dx,
                       std::int32_t extra_dy) const noexcept;
+    // The octile segment a -> b, diagonal steps first.
+    [[nodiscard]] Segment diagonal_first(std::uint32_t a, std::uint32_t b) const noexcept;
+    // The free order of an octile segment a -> b (diagonal first when both are free); false if neither.
+    bool segment_order(std::uint32_t a, std::uint32_t b, Segment& seg) const noexcept;
+    // True if the clearance run from `node` in direction d reaches the cell k steps away.
+    [[nodiscard]] bool run_reaches(std::uint32_t node, int d, std::int32_t k) const noexcept;
     [[nodiscard]] bool segment_free(std::uint32_t a, int first, int count_first, int second, int count_second) const noexcept;
 
     std::vector<std::uint8_t> m_pass;       // padded passability snapshot; border cells are 0
@@ -155,10 +221,14 @@ private:
     std::vector<std::uint32_t> m_subgoal_node;
     std::vector<std::uint32_t> m_subgoal_xy;  // per subgoal: x | y << 16 (sides are at most 32768)
     std::vector<std::uint32_t> m_offsets;   // CSR over subgoal ids
-    std::vector<std::uint32_t> m_targets;
-    std::vector<double> m_lengths;          // upward edge lengths (octile for subgoal-graph edges)
-    std::vector<std::uint32_t> m_middles;   // bypassed subgoal of a shortcut, or UINT32_MAX
+    std::vector<UpEdge> m_up;               // upward edges (lengths octile for subgoal-graph edges)
+    std::vector<std::uint32_t> m_middles;   // bypassed subgoal of a shortcut, or a kEdge... order
+    std::vector<UnpackEdge> m_unpack;       // per upward edge: a shortcut's halves
     std::vector<std::uint32_t> m_rank;
+    std::vector<double> m_landmark_dist;    // kLandmarks per subgoal: distance from each landmark
+    int m_landmark_count = 0;
+    std::vector<std::uint32_t> m_join_offsets;  // CSR over padded cells: joins()
+    std::vector<std::uint32_t> m_join;
     std::size_t m_edge_count = 0;
     std::size_t m_shortcut_count = 0;
     std::int64_t m_delta[8] = {};
@@ -203,8 +273,12 @@ public:
     /// `BudgetExhausted`), which later calls return again.
     Status step(std::uint64_t slice_expansions = UINT64_MAX);
 
-    /// Writes the path found, expanded to every cell, into `out` (cleared when there is none), and
-    /// returns the status. Allocates only if `out.cells` must grow.
+    /// Writes the path found into `out` (cleared when there is none) as `options.detail` of `begin`
+    /// asked: every cell (the default); the waypoints only (`PathDetail::Waypoints`: start, the subgoals
+    /// of the path, the turning cell of a segment that goes straight first, goal; consecutive ones are
+    /// joined by "diagonal first, then straight", see expand_waypoints); or the cost only
+    /// (`PathDetail::CostOnly`: no unpacking). Returns the status. Allocates only if `out.cells` must
+    /// grow.
     Status finish(GridPath& out) const;
 
     /// begin (owned graph or fallback) + step + finish.
