@@ -19,6 +19,7 @@ std::string_view describe(JpsSupport support) noexcept {
         case JpsSupport::BadWeight: return "the weight must be a finite number >= 1";
         case JpsSupport::NonUniformCosts:
             return "jump point search needs uniform costs (the query carries penalties, cost layers or an area filter)";
+        case JpsSupport::MemoryBudget: return "the preprocessing would exceed its memory budget";
     }
     return "unsupported";
 }

@@ -52,7 +52,14 @@ bool SubgoalGraph::legal(std::uint32_t node, int d) const noexcept {
            m_pass[static_cast<std::uint32_t>(static_cast<std::int64_t>(node) + std::int64_t{kDy[d]} * m_stride)];
 }
 
-JpsSupport SubgoalGraph::build(const GridMap& map) {
+// The build went past its memory budget: release everything, as if never built.
+JpsSupport SubgoalGraph::refuse_budget() {
+    SubgoalGraph empty;
+    std::swap(*this, empty);
+    return JpsSupport::MemoryBudget;
+}
+
+JpsSupport SubgoalGraph::build(const GridMap& map, std::size_t max_memory_bytes) {
     m_built = false;
     m_map = nullptr;
     if (map.empty()) return JpsSupport::EmptyMap;
@@ -115,9 +122,12 @@ JpsSupport SubgoalGraph::build(const GridMap& map) {
         }
     }
 
+    if (memory_bytes() > max_memory_bytes) return refuse_budget();
+
     // Edges: every direct-h-reachable pair, in both directions, without duplicates.
     std::vector<std::uint64_t> pairs;
     std::vector<std::uint32_t> found;
+    const std::size_t tables = memory_bytes();
     for (std::uint32_t id = 0; id < m_subgoal_node.size(); ++id) {
         found.clear();
         reachable(m_subgoal_node[id], kNone, found);
@@ -127,12 +137,14 @@ JpsSupport SubgoalGraph::build(const GridMap& map) {
             pairs.push_back(std::uint64_t{id} << 32 | other);
             pairs.push_back(std::uint64_t{other} << 32 | id);
         }
+        if (pairs.size() * sizeof(std::uint64_t) > max_memory_bytes - std::min(tables, max_memory_bytes)) return refuse_budget();
     }
     std::sort(pairs.begin(), pairs.end());
     pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
     m_edge_count = pairs.size() / 2;
     contract(pairs);
-    build_joins();
+    if (memory_bytes() > max_memory_bytes) return refuse_budget();
+    if (!build_joins(max_memory_bytes)) return refuse_budget();
     m_built = true;
     return JpsSupport::Ok;
 }
@@ -492,20 +504,27 @@ bool SubgoalGraph::direct(std::uint32_t from, std::uint32_t to) const noexcept {
 }
 
 // Per passable cell, the subgoals of its sweep (what the query's join would compute), as a CSR list.
-void SubgoalGraph::build_joins() {
+// False when the joins would take the graph past `max_memory_bytes` or past 2^32 - 1 entries (the
+// offsets are 32-bit).
+bool SubgoalGraph::build_joins(std::size_t max_memory_bytes) {
     const std::size_t bound = m_pass.size();
     m_join_offsets.assign(bound + 1, 0);
     m_join.clear();
+    const std::size_t before = memory_bytes();
+    if (before > max_memory_bytes) return false;
+    const std::size_t max_joins = std::min<std::size_t>((max_memory_bytes - before) / sizeof(std::uint32_t), UINT32_MAX);
     std::vector<std::uint32_t> found;
     for (std::uint32_t node = 0; node < bound; ++node) {
         m_join_offsets[node] = static_cast<std::uint32_t>(m_join.size());
         if (!m_pass[node]) continue;
         found.clear();
         reachable(node, kNone, found);
+        if (found.size() > max_joins - m_join.size()) return false;
         for (const std::uint32_t t : found) m_join.push_back(static_cast<std::uint32_t>(m_id[t]));
     }
     m_join_offsets[bound] = static_cast<std::uint32_t>(m_join.size());
     m_join.shrink_to_fit();
+    return true;
 }
 
 bool SubgoalGraph::segment_free(std::uint32_t a, int first, int count_first, int second, int count_second) const noexcept {
@@ -1003,9 +1022,9 @@ SubgoalPathfinder::~SubgoalPathfinder() = default;
 SubgoalPathfinder::SubgoalPathfinder(SubgoalPathfinder&&) noexcept = default;
 SubgoalPathfinder& SubgoalPathfinder::operator=(SubgoalPathfinder&&) noexcept = default;
 
-JpsSupport SubgoalPathfinder::build(const GridMap& map) {
+JpsSupport SubgoalPathfinder::build(const GridMap& map, std::size_t max_memory_bytes) {
     (void)m_impl->invalid();  // a search on the owned graph must not outlive its rebuild
-    const JpsSupport result = m_impl->owned.build(map);
+    const JpsSupport result = m_impl->owned.build(map, max_memory_bytes);
     if (m_impl->owned.built()) m_impl->size_for(m_impl->owned);
     return result;
 }

@@ -272,3 +272,26 @@ TEST(Subgoal, CellChangesFallBackToJpsUntilRebuilt) {
         EXPECT_EQ(sg.fallback_count() - before, rebuild ? 0u : 10u);
     }
 }
+
+// A memory budget below what the graph takes refuses the build (nothing built, nothing held); the
+// same map within budget builds and answers exactly.
+TEST(Subgoal, BuildKeepsToItsMemoryBudget) {
+    std::mt19937 rng(31);
+    const ref::Grid g = ref::random_grid(rng, 48, 48, 0.12);  // open: many joins per cell
+    const GridMap map = ref::to_map(g);
+    SubgoalGraph full;
+    ASSERT_EQ(full.build(map), JpsSupport::Ok);
+    const std::size_t needed = full.memory_bytes();
+    for (const std::size_t budget : {std::size_t{1}, needed / 4, needed / 2, needed - 1}) {
+        SubgoalGraph graph;
+        EXPECT_EQ(graph.build(map, budget), JpsSupport::MemoryBudget) << budget;
+        EXPECT_FALSE(graph.built());
+        EXPECT_LE(graph.memory_bytes(), budget);
+        SubgoalPathfinder sg;
+        EXPECT_EQ(sg.build(map, budget), JpsSupport::MemoryBudget) << budget;
+    }
+    SubgoalPathfinder sg;
+    ASSERT_EQ(sg.build(map, 4 * needed), JpsSupport::Ok);
+    EXPECT_EQ(sg.graph().memory_bytes(), needed);
+    check_all_from(g, map, sg, rng, 2, "within budget");
+}

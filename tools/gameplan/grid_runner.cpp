@@ -76,7 +76,14 @@ std::shared_ptr<const GridPreparation> prepare_grid(const path::GridMap& map, Gr
             const path::JpsSupport support = path::check_jps_support(map, options);
             if (support != path::JpsSupport::Ok)
                 throw UsageError("algorithm subgoal: " + std::string(path::describe(support)));
-            (void)prepared->subgoal.build(map);
+            // The graph's edges and joins are known only while it is built: the build itself keeps to the
+            // budget (25 bytes per padded cell were counted before it, docs/subgoal.md).
+            const std::size_t budget = settings.max_memory_bytes ? settings.max_memory_bytes : SIZE_MAX;  // 0 = no cap
+            if (prepared->subgoal.build(map, budget) == path::JpsSupport::MemoryBudget)
+                throw UsageError("algorithm subgoal: the subgoal graph of this " + std::to_string(map.width()) + " x " +
+                                 std::to_string(map.height()) + " map would need more than --max-memory " +
+                                 std::to_string(settings.max_memory_bytes >> 20) + " (MiB) allows (its edges and joins "
+                                 "grow with the open areas); raise it to try");
             prepared->bytes = prepared->subgoal.memory_bytes();
             break;
         }

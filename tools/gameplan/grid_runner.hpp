@@ -71,7 +71,7 @@ struct GridRun {
 struct GridRunnerSettings {
     bool smooth = false;               ///< string-pull each path found (grid-legal; see path/smoothing.hpp)
     std::int32_t cluster_size = 64;    ///< HPA* cluster side
-    std::size_t max_memory_bytes = 0;  ///< HPA*: refuse a hierarchy estimated larger than this (0 = no cap)
+    std::size_t max_memory_bytes = 0;  ///< HPA*, subgoal: refuse a hierarchy / graph larger than this (0 = no cap)
 };
 
 /// Estimated bytes of an HPA* hierarchy with clusters of side `cluster_size` on `map`, plus the query's

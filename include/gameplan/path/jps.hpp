@@ -85,6 +85,7 @@ enum class JpsSupport : std::uint8_t {
     TerrainCosts,       ///< a passable cell has a terrain cost other than 1
     BadWeight,          ///< options.weight is below 1 or not finite
     NonUniformCosts,    ///< options carry penalties, cost layers, areas or an area filter (area_filter.hpp)
+    MemoryBudget,       ///< a preprocessing would exceed its memory budget (SubgoalGraph::build)
 };
 
 /// Human-readable reason for a JpsSupport value ("" for Ok).

@@ -75,11 +75,13 @@ class SubgoalGraph {
 public:
     SubgoalGraph() = default;
 
-    /// Builds the graph for `map`. Returns `JpsSupport::Ok`; `EmptyMap` (nothing is built); or
-    /// `TerrainCosts` (nothing is built: searches need uniform costs). O(cells + edges) plus the contraction
-    /// (bounded witness searches); allocates
-    /// (may throw std::bad_alloc); reuses its buffers when rebuilt.
-    JpsSupport build(const GridMap& map);
+    /// Builds the graph for `map`. Returns `JpsSupport::Ok`; `EmptyMap` (nothing is built); `TerrainCosts`
+    /// (nothing is built: searches need uniform costs); or `MemoryBudget`: the graph would hold more than
+    /// `max_memory_bytes` (checked as each part grows: cell tables, edge list, hierarchy, joins; the joins
+    /// are also capped at 2^32 - 1 entries), and nothing is built (the buffers are released).
+    /// O(cells + edges) plus the contraction (bounded witness searches); allocates (may throw
+    /// std::bad_alloc); reuses its buffers when rebuilt.
+    JpsSupport build(const GridMap& map, std::size_t max_memory_bytes = SIZE_MAX);
 
     /// True if the graph is built and in step with `map` (same map object, same size, same version). O(1).
     [[nodiscard]] bool in_sync(const GridMap& map) const noexcept;
@@ -203,7 +205,8 @@ public:
 private:
     [[nodiscard]] bool legal(std::uint32_t node, int direction) const noexcept;
     void contract(std::vector<std::uint64_t>& pairs);
-    void build_joins();
+    bool build_joins(std::size_t max_memory_bytes);
+    JpsSupport refuse_budget();
     std::uint32_t hit(std::uint32_t from, int direction, std::uint32_t extra, int& clearance, std::int32_t extra_dx,
                       std::int32_t extra_dy) const noexcept;
     // The octile segment a -> b, diagonal steps first.
@@ -253,7 +256,7 @@ public:
 
     /// Builds the owned graph for `map` (SubgoalGraph::build) and sizes the search state so that the
     /// next queries do not allocate. See SubgoalGraph::build.
-    JpsSupport build(const GridMap& map);
+    JpsSupport build(const GridMap& map, std::size_t max_memory_bytes = SIZE_MAX);
 
     /// The owned graph.
     [[nodiscard]] const SubgoalGraph& graph() const noexcept;
