@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include "bit_cast.hpp"
+#include "cost_layers.hpp"
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -149,16 +150,9 @@ Status GridPathfinder::prepare(const GridMap& map, const GridSearchOptions& opti
     m_detail = options.detail;
     if (map.empty() || !(options.weight >= 1.0) || !std::isfinite(options.weight))
         return m_status = Status::InvalidQuery;
-    const auto good_weight = [](double w) { return w >= 0.0 && std::isfinite(w); };
-    if (options.penalties != nullptr) {
-        if (!options.penalties->matches(map) || !good_weight(options.penalty_weight)) return m_status = Status::InvalidQuery;
-        if (options.penalty_weight > 0.0) m_layers.push_back(ActiveLayer{options.penalties, options.penalty_weight});
-    }
-    for (const CostLayer& layer : options.layers) {
-        if (layer.layer == nullptr || !layer.layer->matches(map) || !good_weight(layer.weight))
-            return m_status = Status::InvalidQuery;
-        if (layer.weight > 0.0) m_layers.push_back(ActiveLayer{layer.layer, layer.weight});
-    }
+    if (!detail::collect_cost_layers(map, options.penalties, options.penalty_weight, options.layers,
+                                     [&](const PenaltyLayer* l, double w) { m_layers.push_back(ActiveLayer{l, w}); }))
+        return m_status = Status::InvalidQuery;
     if (options.areas != nullptr && !options.areas->matches(map)) return m_status = Status::InvalidQuery;
     double min_multiplier = 1.0;
     if (options.filter != nullptr) {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include "bit_cast.hpp"
+#include "cost_layers.hpp"
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -166,15 +167,9 @@ void HierarchicalMap::clear() noexcept {
 }
 
 bool HierarchicalMap::set_profile(const GridMap& map, const GridSearchOptions& rules) {
-    const auto good_weight = [](double w) { return w >= 0.0 && std::isfinite(w); };
-    if (rules.penalties != nullptr) {
-        if (!rules.penalties->matches(map) || !good_weight(rules.penalty_weight)) return false;
-        if (rules.penalty_weight > 0.0) m_layers.push_back(CostLayer{rules.penalties, rules.penalty_weight});
-    }
-    for (const CostLayer& layer : rules.layers) {
-        if (layer.layer == nullptr || !layer.layer->matches(map) || !good_weight(layer.weight)) return false;
-        if (layer.weight > 0.0) m_layers.push_back(layer);
-    }
+    if (!detail::collect_cost_layers(map, rules.penalties, rules.penalty_weight, rules.layers,
+                                     [&](const PenaltyLayer* l, double w) { m_layers.push_back(CostLayer{l, w}); }))
+        return false;
     if (rules.filter != nullptr) {
         if (rules.areas != nullptr && !rules.areas->matches(map)) return false;
         m_has_filter = true;

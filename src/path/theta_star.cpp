@@ -3,6 +3,7 @@
 #include <gameplan/path/smoothing.hpp>
 
 #include "sight_walk.hpp"
+#include "cost_layers.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -53,15 +54,9 @@ Status ThetaStar::begin(const GridMap& map, GridPoint start, GridPoint goal, con
     m_h_scale = 1.0;
     m_status = Status::InvalidQuery;
     if (map.empty() || !map.passable(start) || !map.passable(goal)) return m_status;
-    const auto good_weight = [](double w) { return w >= 0.0 && std::isfinite(w); };
-    if (options.penalties != nullptr) {
-        if (!options.penalties->matches(map) || !good_weight(options.penalty_weight)) return m_status;
-        if (options.penalty_weight > 0.0) m_layers.push_back(ActiveLayer{options.penalties, options.penalty_weight});
-    }
-    for (const CostLayer& layer : options.layers) {
-        if (layer.layer == nullptr || !layer.layer->matches(map) || !good_weight(layer.weight)) return m_status;
-        if (layer.weight > 0.0) m_layers.push_back(ActiveLayer{layer.layer, layer.weight});
-    }
+    if (!detail::collect_cost_layers(map, options.penalties, options.penalty_weight, options.layers,
+                                     [&](const PenaltyLayer* l, double w) { m_layers.push_back(ActiveLayer{l, w}); }))
+        return m_status;
     // Areas: forbidden cells block; each allowed area has its multiplier.
     double min_multiplier = 1.0;
     if (options.filter != nullptr) {
