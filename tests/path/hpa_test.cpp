@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include <reference_rules.hpp>
+
 #include <gtest/gtest.h>
 
 using namespace gameplan;
@@ -27,18 +29,8 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-struct Rule {
-    Movement movement;
-    DiagonalRule diagonal;
-    const char* name;
-};
-const Rule kRules[] = {
-    {Movement::Four, DiagonalRule::NoCornerCutting, "4-connected"},
-    {Movement::Eight, DiagonalRule::Never, "8/never"},
-    {Movement::Eight, DiagonalRule::NoCornerCutting, "8/no-corner-cutting"},
-    {Movement::Eight, DiagonalRule::OneObstacle, "8/one-obstacle"},
-    {Movement::Eight, DiagonalRule::Always, "8/always"},
-};
+using Rule = gameplan::test::MovementRule;
+constexpr const auto& kRules = gameplan::test::kMovementRules;
 
 // Checks one HPA* answer against the reference distance `optimal` (infinity when unreachable).
 // Returns "" when fine.

@@ -180,17 +180,8 @@ void build(Scene& s, std::mt19937& rng, int w, int h, bool terrain) {
     for (std::size_t k = 0; k < 2; ++k) s.cost_layers.push_back(CostLayer{&s.layers[k], world.weight[k]});
 }
 
-struct Rule {
-    Movement movement;
-    DiagonalRule diagonal;
-    const char* name;
-};
-const Rule kRules[] = {
-    {Movement::Four, DiagonalRule::NoCornerCutting, "4-connected"},
-    {Movement::Eight, DiagonalRule::NoCornerCutting, "8/no-corner-cutting"},
-    {Movement::Eight, DiagonalRule::OneObstacle, "8/one-obstacle"},
-    {Movement::Eight, DiagonalRule::Always, "8/always"},
-};
+using Rule = gameplan::test::MovementRule;
+constexpr const auto& kRules = gameplan::test::kAnyAngleRules;
 
 // Cells other than a's whose interior the segment a -> b passes through, by exact geometry.
 std::vector<GridPoint> entered_cells(const World& world, GridPoint a, GridPoint b) {

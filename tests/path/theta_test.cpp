@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <reference_rules.hpp>
+
 #include <gtest/gtest.h>
 
 using namespace gameplan;
@@ -21,17 +23,8 @@ using gameplan::test::ref_random_grid;
 
 namespace {
 
-struct Rule {
-    Movement movement;
-    DiagonalRule diagonal;
-    const char* name;
-};
-const Rule kRules[] = {
-    {Movement::Four, DiagonalRule::NoCornerCutting, "4-connected"},
-    {Movement::Eight, DiagonalRule::NoCornerCutting, "8/no-corner-cutting"},
-    {Movement::Eight, DiagonalRule::OneObstacle, "8/one-obstacle"},
-    {Movement::Eight, DiagonalRule::Always, "8/always"},
-};
+using Rule = gameplan::test::MovementRule;
+constexpr const auto& kRules = gameplan::test::kAnyAngleRules;
 
 // "" when the any-angle path is fine: endpoints, every segment visible (oracle), cost = sum of the
 // segment lengths, Euclidean <= cost <= grid optimum.
