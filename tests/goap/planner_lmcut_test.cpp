@@ -4,6 +4,7 @@
 #include <gameplan/goap/planner.hpp>
 
 #include <alloc_counter.hpp>
+#include <goap_reference.hpp>
 
 #include <cmath>
 #include <limits>
@@ -20,23 +21,19 @@ using namespace gameplan::goap;
 
 namespace {
 
-std::string name(const char* prefix, int i) {
-    std::string s = prefix;
-    s += std::to_string(i);
-    return s;
-}
+using test::indexed_name;
 
 // Random STRIPS-like task over `atoms` atoms; costs 0..3 (zero-cost actions included).
 Domain random_task(std::mt19937& rng, int atoms, int actions, bool negative) {
     DomainBuilder b;
-    for (int i = 0; i < atoms; ++i) b.add_atom(name("p", i));
+    for (int i = 0; i < atoms; ++i) b.add_atom(indexed_name("p", i));
     for (int a = 0; a < actions; ++a) {
         std::vector<Literal> pre, eff;
         const int np = static_cast<int>(rng() % 3), ne = 1 + static_cast<int>(rng() % 3);
         for (int k = 0; k < np; ++k)
             pre.push_back(Literal{AtomId(static_cast<std::uint32_t>(rng() % atoms)), negative ? rng() % 3 != 0 : true});
         for (int k = 0; k < ne; ++k) eff.push_back(Literal{AtomId(static_cast<std::uint32_t>(rng() % atoms)), rng() % 3 != 0});
-        (void)b.add_action(name("a", a), static_cast<double>(rng() % 4), pre, eff);
+        (void)b.add_action(indexed_name("a", a), static_cast<double>(rng() % 4), pre, eff);
     }
     return b.build();
 }
@@ -195,12 +192,12 @@ TEST(LmCut, IndependentTwoStepGoalsExpandLinearly) {
     for (const int k : {4, 8, 16, 32}) {
         DomainBuilder b;
         for (int i = 0; i < k; ++i) {
-            (void)b.add_action(name("prepare", i), 1, {}, {{name("ready", i), true}});
-            (void)b.add_action(name("finish", i), 1, {{name("ready", i), true}}, {{name("done", i), true}});
+            (void)b.add_action(indexed_name("prepare", i), 1, {}, {{indexed_name("ready", i), true}});
+            (void)b.add_action(indexed_name("finish", i), 1, {{indexed_name("ready", i), true}}, {{indexed_name("done", i), true}});
         }
         const Domain d = b.build();
         Condition goal = d.make_condition();
-        for (int i = 0; i < k; ++i) goal.set(d.find_atom(name("done", i)), true);
+        for (int i = 0; i < k; ++i) goal.set(d.find_atom(indexed_name("done", i)), true);
         Planner planner(d);
         for (const Direction dir : {Direction::Forward, Direction::Backward}) {
             PlanOptions o;

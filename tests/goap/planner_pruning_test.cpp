@@ -7,13 +7,9 @@
 
 #include <cmath>
 #include <cstdint>
-#include <functional>
 #include <limits>
-#include <queue>
 #include <random>
 #include <string>
-#include <unordered_map>
-#include <utility>
 #include <vector>
 
 #include <goap_reference.hpp>
@@ -25,69 +21,28 @@ using namespace gameplan::goap;
 
 namespace {
 
-std::string name(const char* prefix, int i) {
-    std::string s = prefix;
-    s += std::to_string(i);
-    return s;
-}
+using test::indexed_name;
 
 // Random task: 1-3 preconditions (a third of them negative when `negative`), 1-3 effects (a third of
 // them deletes), costs 0..max_cost.
 Domain random_task(std::mt19937& rng, int atoms, int actions, bool negative, int max_cost) {
     DomainBuilder b;
-    for (int i = 0; i < atoms; ++i) b.add_atom(name("p", i));
+    for (int i = 0; i < atoms; ++i) b.add_atom(indexed_name("p", i));
     for (int a = 0; a < actions; ++a) {
         std::vector<Literal> pre, eff;
         const int np = 1 + static_cast<int>(rng() % 3), ne = 1 + static_cast<int>(rng() % 3);
         for (int k = 0; k < np; ++k)
             pre.push_back(Literal{AtomId(static_cast<std::uint32_t>(rng() % atoms)), negative ? rng() % 3 != 0 : true});
         for (int k = 0; k < ne; ++k) eff.push_back(Literal{AtomId(static_cast<std::uint32_t>(rng() % atoms)), rng() % 3 != 0});
-        (void)b.add_action(name("a", a), static_cast<double>(rng() % static_cast<unsigned>(max_cost + 1)), pre, eff);
+        (void)b.add_action(indexed_name("a", a), static_cast<double>(rng() % static_cast<unsigned>(max_cost + 1)), pre, eff);
     }
     return b.build();
 }
 
-std::uint64_t bits_of(const Domain& d, const WorldState& s) {
-    std::uint64_t bits = 0;
-    for (std::size_t i = 0; i < d.atom_count(); ++i)
-        if (s.get(AtomId(static_cast<std::uint32_t>(i)))) bits |= std::uint64_t{1} << i;
-    return bits;
-}
-
-// Uniform-cost search over the explicit reachable state space (the domain's own applicable/apply,
-// none of the planner's machinery). Infinity when the goal is unreachable.
+// The cheapest cost by the test reference (a Dijkstra over complete states), infinity if none.
 double brute_force(const Domain& d, const WorldState& start, const Condition& goal) {
-    std::unordered_map<std::uint64_t, double> dist;
-    using Item = std::pair<double, std::uint64_t>;
-    std::priority_queue<Item, std::vector<Item>, std::greater<>> open;
-    const auto state_of = [&](std::uint64_t bits) {
-        WorldState s = d.make_state();
-        for (std::size_t i = 0; i < d.atom_count(); ++i) s.set(AtomId(static_cast<std::uint32_t>(i)), (bits >> i) & 1u);
-        return s;
-    };
-    dist[bits_of(d, start)] = 0;
-    open.push({0, bits_of(d, start)});
-    while (!open.empty()) {
-        const auto [g, bits] = open.top();
-        open.pop();
-        if (g > dist[bits]) continue;
-        const WorldState s = state_of(bits);
-        if (s.satisfies(goal)) return g;
-        for (std::uint32_t a = 0; a < d.action_count(); ++a) {
-            if (!d.applicable(ActionId(a), s)) continue;
-            WorldState next = s;
-            d.apply(ActionId(a), next);
-            const std::uint64_t nb = bits_of(d, next);
-            const double ng = g + d.action_cost(ActionId(a));
-            const auto it = dist.find(nb);
-            if (it != dist.end() && !(ng < it->second)) continue;
-            dist[nb] = ng;
-            open.push({ng, nb});
-        }
-    }
-    return std::numeric_limits<double>::infinity();
+    return test::brute_force_cost(d, start, goal).value_or(std::numeric_limits<double>::infinity());
 }
-
 
 struct Config {
     Direction direction;
@@ -224,11 +179,11 @@ TEST(Pruning, SizeRuleChoosesPerQuery) {
     {  // 70 independent one-step goals: LM-cut 70, h_max 1 at the start
         DomainBuilder b;
         constexpr int kGoals = 70;
-        for (int i = 0; i < kGoals; ++i) (void)b.add_atom(name("g", i));
+        for (int i = 0; i < kGoals; ++i) (void)b.add_atom(indexed_name("g", i));
         const std::vector<Literal> none;
         for (int i = 0; i < kGoals; ++i) {
             const std::vector<Literal> eff{{AtomId(static_cast<std::uint32_t>(i)), true}};
-            ASSERT_EQ(b.add_action(name("set", i), 1, none, eff), DomainError::None);
+            ASSERT_EQ(b.add_action(indexed_name("set", i), 1, none, eff), DomainError::None);
         }
         const Domain d = b.build();
         Condition goal = d.make_condition();
@@ -245,11 +200,11 @@ TEST(Pruning, SizeRuleChoosesPerQuery) {
     {
         DomainBuilder b;
         constexpr int kRungs = 100;
-        for (int i = 0; i < kRungs; ++i) (void)b.add_atom(name("r", i));
+        for (int i = 0; i < kRungs; ++i) (void)b.add_atom(indexed_name("r", i));
         for (int i = 0; i + 1 < kRungs; ++i) {
             const std::vector<Literal> pre{{AtomId(static_cast<std::uint32_t>(i)), true}};
             const std::vector<Literal> eff{{AtomId(static_cast<std::uint32_t>(i + 1)), true}};
-            ASSERT_EQ(b.add_action(name("climb", i), 1, pre, eff), DomainError::None);
+            ASSERT_EQ(b.add_action(indexed_name("climb", i), 1, pre, eff), DomainError::None);
         }
         const Domain d = b.build();
         WorldState start = d.make_state();
