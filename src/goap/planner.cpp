@@ -167,11 +167,11 @@ struct detail::PlannerImpl {
     std::vector<std::uint32_t> goal_list;             // the query's compact goal literals
     double lm_cut_value(const std::uint64_t* state, const std::uint32_t* goal, std::size_t goal_n,
                         double* landmark_cost = nullptr, double stop_above = kInf, std::uint32_t max_cuts = UINT32_MAX);
-    // Deferred LM-cut (forward search on the generic engine, more than 64 relevant atoms): a successor
-    // made by action a first gets the parent's landmarks that do not contain a as its h (the parent's
-    // cuts stay landmarks of it, with the same cost partition), and its own LM-cut only when it reaches
-    // the top of the open list (ForwardSpace::refine_heuristic). Most successors of a node on the
-    // optimal cost layer never get there.
+    // Deferred LM-cut (either direction on the generic engine): a successor made by action a first gets
+    // the parent's landmarks that do not contain a as its h (the parent's cuts stay landmarks of it,
+    // with the same cost partition), and its own LM-cut only when it reaches the top of the open list
+    // (lm_refine, the spaces' refine_heuristic). Most successors of a node on the optimal cost layer
+    // never get there.
     bool lm_defer = false;
     std::vector<std::uint8_t> lm_final;      // per state id: h is the state's own LM-cut value
     std::vector<double> lm_action_share;     // K + 1: cost of the last evaluation's cuts holding the action
@@ -1322,7 +1322,7 @@ Status detail::PlannerImpl::begin(const WorldState& start, const Condition& goal
         }
     }
     prune = direction == Direction::Forward &&
-            (options.pruning == Pruning::StubbornSets || (options.pruning == Pruning::Auto && words > 1));
+            (options.pruning == Pruning::StubbornSets || (options.pruning == Pruning::Auto && relevant_atoms > kSizeThresholdAtoms));
     if (prune) build_stubborn();
     lm_defer = heuristic == Heuristic::LmCut && !one_word;
     lm_share_node = UINT32_MAX;
