@@ -37,267 +37,6 @@ using detail::printable;
 
 std::string format_path(const Path& path) { return detail::format_json_path(path); }
 
-// ---- a tolerant scanner that maps JSON paths to byte offsets ----------------------------------------
-// nlohmann-json validates and builds values but does not keep positions. Positions are needed only when
-// something is wrong, so this scanner re-reads the text on demand. It never trusts its input (it also
-// runs on text that failed to parse, up to the error), is iterative (no recursion depth to exhaust),
-// and stops cleanly at anything it does not understand. One pass on every load also rejects duplicate
-// object keys, which nlohmann would silently collapse.
-
-class Scanner {
-public:
-    explicit Scanner(std::string_view text) : m_text(text) {}
-
-    struct Result {
-        bool found = false;
-        std::size_t offset = 0;
-        bool duplicate = false;
-        Path duplicate_path;
-        std::size_t duplicate_offset = 0;
-        bool overflow = false;
-        Path overflow_path;
-        std::size_t overflow_offset = 0;
-        Path path_at_stop;
-        std::size_t stop_offset = 0;  // where scanning ended (the first byte not understood, or `stop`)
-        std::size_t token_at_stop = std::string_view::npos;  // start of a token cut off by `stop`
-    };
-
-    // Scans up to byte `stop`, looking for `target` (a member's key or an element's value).
-    Result scan(const Path* target, std::size_t stop = std::string_view::npos) {
-        Result r;
-        std::size_t pos = 0;
-        if (m_text.substr(0, 3) == "\xEF\xBB\xBF") pos = 3;
-        stop = std::min(stop, m_text.size());
-        enum class Expect { Value, Key, AfterValue, KeyOrEnd, ValueOrEnd };
-        Expect expect = Expect::Value;
-        m_stack.clear();
-        const auto matches = [&]() {
-            if (!target || target->size() != m_stack.size()) return false;
-            for (std::size_t i = 0; i < m_stack.size(); ++i) {
-                const Frame& f = m_stack[i];
-                const PathElem& e = (*target)[i];
-                if (f.object != !e.is_index) return false;
-                if (f.object ? f.key != e.key : f.index != e.index) return false;
-            }
-            return true;
-        };
-        for (;;) {
-            while (pos < stop && std::isspace(static_cast<unsigned char>(m_text[pos]))) ++pos;
-            if (pos >= stop) break;
-            const char c = m_text[pos];
-            if (expect == Expect::KeyOrEnd) {
-                if (c == '}') {
-                    ++pos;
-                    m_stack.pop_back();
-                    expect = Expect::AfterValue;
-                    continue;
-                }
-                expect = Expect::Key;
-            }
-            if (expect == Expect::ValueOrEnd) {
-                if (c == ']') {
-                    ++pos;
-                    m_stack.pop_back();
-                    expect = Expect::AfterValue;
-                    continue;
-                }
-                expect = Expect::Value;
-            }
-            if (expect == Expect::Key) {
-                if (c != '"' || m_stack.empty()) break;
-                const std::size_t key_offset = pos;
-                std::string key;
-                if (!read_string(pos, stop, &key)) {
-                    r.token_at_stop = key_offset;
-                    pos = key_offset;
-                    break;
-                }
-                Frame& f = m_stack.back();
-                f.has_key = true;
-                if (!f.keys.insert(key).second && !r.duplicate) {
-                    r.duplicate = true;
-                    f.key = key;
-                    r.duplicate_path = current_path();
-                    r.duplicate_offset = key_offset;
-                }
-                f.key = std::move(key);
-                if (!r.found && matches()) {
-                    r.found = true;
-                    r.offset = key_offset;
-                }
-                while (pos < stop && std::isspace(static_cast<unsigned char>(m_text[pos]))) ++pos;
-                if (pos >= stop || m_text[pos] != ':') break;
-                ++pos;
-                expect = Expect::Value;
-                continue;
-            }
-            if (expect == Expect::Value) {
-                if (!r.found && matches() && (m_stack.empty() || !m_stack.back().object)) {
-                    r.found = true;
-                    r.offset = pos;
-                }
-                if (c == '{' || c == '[') {
-                    if (m_stack.size() >= kMaxDepth) break;
-                    m_stack.push_back(Frame{c == '{', 0, {}, {}, false});
-                    ++pos;
-                    expect = c == '{' ? Expect::KeyOrEnd : Expect::ValueOrEnd;
-                    continue;
-                }
-                if (c == '"') {
-                    const std::size_t begin = pos;
-                    if (!read_string(pos, stop, nullptr)) {
-                        r.token_at_stop = begin;
-                        pos = begin;
-                        break;
-                    }
-                } else {
-                    const std::size_t begin = pos;
-                    while (pos < stop && (std::isalnum(static_cast<unsigned char>(m_text[pos])) || m_text[pos] == '+' ||
-                                          m_text[pos] == '-' || m_text[pos] == '.'))
-                        ++pos;
-                    if (pos == begin) break;
-                    if (pos >= stop) r.token_at_stop = begin;
-                    if (!r.overflow && (c == '-' || std::isdigit(static_cast<unsigned char>(c)))) {
-                        const std::string literal(m_text.substr(begin, pos - begin));
-                        if (std::isinf(std::strtod(literal.c_str(), nullptr))) {
-                            r.overflow = true;
-                            r.overflow_path = current_path();
-                            r.overflow_offset = begin;
-                        }
-                    }
-                }
-                expect = Expect::AfterValue;
-                continue;
-            }
-            // AfterValue
-            if (m_stack.empty()) break;
-            Frame& f = m_stack.back();
-            if (c == ',') {
-                ++pos;
-                if (f.object) {
-                    f.has_key = false;
-                    expect = Expect::Key;
-                } else {
-                    ++f.index;
-                    expect = Expect::Value;
-                }
-            } else if (c == (f.object ? '}' : ']')) {
-                ++pos;
-                m_stack.pop_back();
-                expect = Expect::AfterValue;
-            } else {
-                break;
-            }
-        }
-        r.path_at_stop = current_path();
-        r.stop_offset = std::min(pos, stop);
-        return r;
-    }
-
-private:
-    static constexpr std::size_t kMaxDepth = 10000;
-
-    struct Frame {
-        bool object;
-        std::size_t index;
-        std::string key;
-        std::set<std::string> keys;
-        bool has_key = false;  // objects: a key has been read and its member is current
-    };
-
-    Path current_path() const {
-        Path p;
-        for (const Frame& f : m_stack) {
-            if (f.object && !f.has_key) break;
-            p.push_back(f.object ? PathElem{false, 0, f.key} : PathElem{true, f.index, {}});
-        }
-        return p;
-    }
-
-    static int hex_value(char c) {
-        if (c >= '0' && c <= '9') return c - '0';
-        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-        return -1;
-    }
-
-    static void append_utf8(std::string& out, std::uint32_t cp) {
-        if (cp < 0x80) {
-            out += static_cast<char>(cp);
-        } else if (cp < 0x800) {
-            out += static_cast<char>(0xC0 | (cp >> 6));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        } else if (cp < 0x10000) {
-            out += static_cast<char>(0xE0 | (cp >> 12));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        } else {
-            out += static_cast<char>(0xF0 | (cp >> 18));
-            out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        }
-    }
-
-    bool read_hex4(std::size_t& pos, std::size_t stop, std::uint32_t& out) const {
-        if (pos + 4 > stop) return false;
-        out = 0;
-        for (int k = 0; k < 4; ++k) {
-            const int v = hex_value(m_text[pos + static_cast<std::size_t>(k)]);
-            if (v < 0) return false;
-            out = out * 16 + static_cast<std::uint32_t>(v);
-        }
-        pos += 4;
-        return true;
-    }
-
-    // Reads a string starting at the opening quote; decodes it into `out` when given.
-    bool read_string(std::size_t& pos, std::size_t stop, std::string* out) const {
-        ++pos;
-        while (pos < stop) {
-            const char c = m_text[pos++];
-            if (c == '"') return true;
-            if (c != '\\') {
-                if (out) *out += c;
-                continue;
-            }
-            if (pos >= stop) return false;
-            const char e = m_text[pos++];
-            char decoded = 0;
-            switch (e) {
-                case '"': decoded = '"'; break;
-                case '\\': decoded = '\\'; break;
-                case '/': decoded = '/'; break;
-                case 'b': decoded = '\b'; break;
-                case 'f': decoded = '\f'; break;
-                case 'n': decoded = '\n'; break;
-                case 'r': decoded = '\r'; break;
-                case 't': decoded = '\t'; break;
-                case 'u': {
-                    std::uint32_t cp = 0;
-                    if (!read_hex4(pos, stop, cp)) return false;
-                    if (cp >= 0xD800 && cp <= 0xDBFF && pos + 1 < stop && m_text[pos] == '\\' && m_text[pos + 1] == 'u') {
-                        std::size_t look = pos + 2;
-                        std::uint32_t low = 0;
-                        if (read_hex4(look, stop, low) && low >= 0xDC00 && low <= 0xDFFF) {
-                            cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-                            pos = look;
-                        }
-                    }
-                    if (out) append_utf8(*out, cp);
-                    continue;
-                }
-                default: return false;
-            }
-            if (out) *out += decoded;
-        }
-        return false;
-    }
-
-    std::string_view m_text;
-    std::vector<Frame> m_stack;
-};
-
 // ---- the schema -------------------------------------------------------------------------------------
 
 class Loader : public detail::JsonValueReader<Loader> {
@@ -314,12 +53,12 @@ public:
             throw LoadError(m_file, 1, 1, "", "file is empty (expected a JSON object)");
         const std::size_t max_depth = std::clamp<std::size_t>(m_limits.max_depth, 1, kMaxJsonDepthCap);
         if (const std::size_t deep = detail::nesting_violation(m_text, max_depth); deep != std::string_view::npos)
-            fail_at(deep, Scanner(m_text).scan(nullptr, deep).path_at_stop,
+            fail_at(deep, detail::path_at(m_text, deep),
                     "nested deeper than " + std::to_string(max_depth) + " levels of objects and arrays (the limit)");
         if (const std::size_t bad = invalid_utf8_offset(m_text); bad != std::string_view::npos) {
             static const char* hex = "0123456789ABCDEF";
             const auto u = static_cast<unsigned char>(m_text[bad]);
-            fail_at(bad, Scanner(m_text).scan(nullptr, bad).path_at_stop,
+            fail_at(bad, detail::path_at(m_text, bad),
                     std::string("invalid UTF-8 (byte 0x") + hex[u >> 4] + hex[u & 15] + ")");
         }
         Json root;
@@ -331,7 +70,7 @@ public:
             // nlohmann reports the last byte it read, i.e. the end of the offending token; the scanner
             // stops at the token's first byte, which is where a reader should look.
             const std::size_t last_read = e.byte > 0 ? e.byte - 1 : 0;
-            const Scanner::Result where = Scanner(m_text).scan(nullptr, last_read + 1);
+            const detail::ScanStop where = detail::scan_until(m_text, last_read + 1);
             std::string message = e.what();
             // "[json.exception.parse_error.101] parse error at line 1, column 9: syntax error ..." -> "syntax error ..."
             if (const std::size_t cut = message.find(": ", message.find("column")); cut != std::string::npos)
@@ -339,21 +78,19 @@ public:
             const bool truncated = last_read + 1 >= m_text.size() && message.find("end of input") != std::string::npos;
             if (truncated) message = "truncated JSON: " + message;
             const std::size_t offset = truncated ? m_text.size()
-                                       : where.token_at_stop != std::string_view::npos
-                                           ? where.token_at_stop
-                                           : std::min(where.stop_offset, last_read);
-
-            fail_at(offset, where.path_at_stop, printable(message, 200));
-        } catch (const detail::JsonNumberOverflow&) {
-            // Number out of range ("1e400"): find it ourselves, nlohmann does not say where.
-            const Scanner::Result r = Scanner(m_text).scan(nullptr);
-            if (r.overflow) fail_at(r.overflow_offset, r.overflow_path, "number out of range");
-            throw LoadError(m_file, 0, 0, "", "invalid JSON number");
+                                       : where.cut_token != std::string_view::npos
+                                           ? where.cut_token
+                                           : std::min(where.offset, last_read);
+            fail_at(offset, where.path, printable(message, 200));
+        } catch (const detail::JsonNumberOverflow& e) {
+            // Number out of range ("1e400"): nlohmann stops after it without saying where it starts.
+            const std::size_t at = detail::overflowing_number(m_text, e.end);
+            fail_at(at, detail::path_at(m_text, at), "number out of range");
         } catch (const nlohmann::json::exception& e) {
             throw LoadError(m_file, 0, 0, "", "invalid JSON: " + printable(e.what(), 200));
         }
-        if (const Scanner::Result r = Scanner(m_text).scan(nullptr); r.duplicate)
-            fail_at(r.duplicate_offset, r.duplicate_path, "duplicate key");
+        if (const detail::DuplicateKey d = detail::find_duplicate_key(m_text); d.found)
+            fail_at(d.offset, d.path, "duplicate key");
         return read(root);
     }
 
@@ -367,15 +104,7 @@ private:
 
     // Error at a field of a valid document: locate the deepest existing prefix of `path`.
     [[noreturn]] void fail(const Path& path, const std::string& message) const {
-        Path probe = path;
-        for (;;) {
-            Scanner scanner(m_text);
-            const Scanner::Result r = scanner.scan(&probe);
-            if (r.found) fail_at(r.offset, path, message);
-            if (probe.empty()) break;
-            probe.pop_back();
-        }
-        fail_at(0, path, message);
+        fail_at(detail::field_error_offset(m_text, path), path, message);
     }
 
     goap::AtomId atom(const std::string& name, const Path& path) {

@@ -51,8 +51,7 @@ public:
         } catch (const detail::JsonTooDeep&) {  // not reached: the nesting was checked above
             throw LoadError(m_file, 0, 0, "", "nested too deeply");
         } catch (const detail::JsonNumberOverflow& e) {
-            const std::size_t at = overflowing_number();
-            const std::size_t offset = at != std::string_view::npos ? at : std::min(e.end, m_text.size());
+            const std::size_t offset = detail::overflowing_number(m_text, e.end);
             fail_at(offset, detail::path_at(m_text, offset), "number out of range (a finite number)");
         } catch (const nlohmann::json::parse_error& e) {
             const std::size_t offset = e.byte > 0 ? std::min<std::size_t>(e.byte - 1, m_text.size()) : 0;
@@ -63,35 +62,13 @@ public:
                 message = "truncated JSON: " + message;
             fail_at(offset, detail::path_at(m_text, offset), printable(message));
         } catch (const nlohmann::json::exception& e) {
-            if (const std::size_t at = overflowing_number(); at != std::string_view::npos)
+            if (const std::size_t at = detail::overflowing_number(m_text); at != std::string_view::npos)
                 fail_at(at, detail::path_at(m_text, at), "number out of range (a finite number)");
             throw LoadError(m_file, 0, 0, "", std::string("invalid JSON: ") + printable(e.what()));
         }
         if (const detail::DuplicateKey d = detail::find_duplicate_key(m_text); d.found)
             fail_at(d.offset, d.path, "duplicate key");
         return read(root);
-    }
-
-    // Offset of the first number token (outside strings) too large for a double, or npos. Only called
-    // after the parser refused the text, so the text is otherwise well-formed up to that number.
-    std::size_t overflowing_number() const {
-        for (std::size_t i = 0; i < m_text.size(); ++i) {
-            const char c = m_text[i];
-            if (c == '"') {
-                for (++i; i < m_text.size() && m_text[i] != '"'; ++i)
-                    if (m_text[i] == '\\') ++i;
-                continue;
-            }
-            if (c != '-' && !std::isdigit(static_cast<unsigned char>(c))) continue;
-            std::size_t j = i;
-            while (j < m_text.size() && (std::isdigit(static_cast<unsigned char>(m_text[j])) || m_text[j] == '-' || m_text[j] == '+' ||
-                                         m_text[j] == '.' || m_text[j] == 'e' || m_text[j] == 'E'))
-                ++j;
-            const std::string token(m_text.substr(i, j - i));
-            if (std::isinf(std::strtod(token.c_str(), nullptr))) return i;
-            i = j - 1;
-        }
-        return std::string_view::npos;
     }
 
 private:

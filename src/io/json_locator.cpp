@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <set>
 
 namespace gameplan::io::detail {
@@ -54,6 +56,13 @@ void append_utf8(std::string& out, std::uint32_t cp) {
     }
 }
 
+// Where a scan ended: the first byte not understood (or the visitor's stop, or `stop`), and the start
+// of a string or literal that `stop` cut off (npos if none).
+struct ScanEnd {
+    std::size_t offset = 0;
+    std::size_t cut_token = std::string_view::npos;
+};
+
 // Iterative tolerant scanner. The visitor gets value_begin(offset), value_end(offset) and
 // key(offset, duplicate) with the scanner's stack describing the current path; any of them may return
 // false to stop.
@@ -91,21 +100,22 @@ public:
     }
 
     template <class Visitor>
-    void scan(Visitor& v, std::size_t stop = std::string_view::npos) {
+    ScanEnd scan(Visitor& v, std::size_t stop = std::string_view::npos) {
         enum class Expect { Value, Key, AfterValue, KeyOrEnd, ValueOrEnd };
         std::size_t pos = m_text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
         stop = std::min(stop, m_text.size());
         Expect expect = Expect::Value;
+        std::size_t cut = std::string_view::npos;  // a literal that runs into `stop`
         m_stack.clear();
         for (;;) {
             while (pos < stop && std::isspace(static_cast<unsigned char>(m_text[pos]))) ++pos;
-            if (pos >= stop) return;
+            if (pos >= stop) return {stop, cut};
             const char c = m_text[pos];
             if (expect == Expect::KeyOrEnd) {
                 if (c == '}') {
                     ++pos;
                     m_stack.pop_back();
-                    if (!v.value_end(pos)) return;
+                    if (!v.value_end(pos)) return {pos, std::string_view::npos};
                     expect = Expect::AfterValue;
                     continue;
                 }
@@ -115,52 +125,53 @@ public:
                 if (c == ']') {
                     ++pos;
                     m_stack.pop_back();
-                    if (!v.value_end(pos)) return;
+                    if (!v.value_end(pos)) return {pos, std::string_view::npos};
                     expect = Expect::AfterValue;
                     continue;
                 }
                 expect = Expect::Value;
             }
             if (expect == Expect::Key) {
-                if (c != '"' || m_stack.empty()) return;
+                if (c != '"' || m_stack.empty()) return {pos, std::string_view::npos};
                 const std::size_t key_offset = pos;
                 std::string key;
-                if (!read_string(pos, stop, &key)) return;
+                if (!read_string(pos, stop, &key)) return {key_offset, key_offset};
                 Frame& f = m_stack.back();
                 const bool duplicate = !f.keys.insert(key).second;
                 f.key = std::move(key);
                 f.has_key = true;
-                if (!v.key(key_offset, duplicate)) return;
+                if (!v.key(key_offset, duplicate)) return {pos, std::string_view::npos};
                 while (pos < stop && std::isspace(static_cast<unsigned char>(m_text[pos]))) ++pos;
-                if (pos >= stop || m_text[pos] != ':') return;
+                if (pos >= stop || m_text[pos] != ':') return {pos, std::string_view::npos};
                 ++pos;
                 expect = Expect::Value;
                 continue;
             }
             if (expect == Expect::Value) {
-                if (!v.value_begin(pos)) return;
+                if (!v.value_begin(pos)) return {pos, std::string_view::npos};
                 if (c == '{' || c == '[') {
-                    if (m_stack.size() >= kMaxDepth) return;
+                    if (m_stack.size() >= kMaxDepth) return {pos, std::string_view::npos};
                     m_stack.push_back(Frame{c == '{', 0, {}, {}, false});
                     ++pos;
                     expect = c == '{' ? Expect::KeyOrEnd : Expect::ValueOrEnd;
                     continue;
                 }
+                const std::size_t begin = pos;
                 if (c == '"') {
-                    if (!read_string(pos, stop, nullptr)) return;
+                    if (!read_string(pos, stop, nullptr)) return {begin, begin};
                 } else {
-                    const std::size_t begin = pos;
                     while (pos < stop && (std::isalnum(static_cast<unsigned char>(m_text[pos])) || m_text[pos] == '+' ||
                                           m_text[pos] == '-' || m_text[pos] == '.'))
                         ++pos;
-                    if (pos == begin) return;
+                    if (pos == begin) return {pos, std::string_view::npos};
+                    if (pos >= stop) cut = begin;
                 }
-                if (!v.value_end(pos)) return;
+                if (!v.value_end(pos)) return {pos, std::string_view::npos};
                 expect = Expect::AfterValue;
                 continue;
             }
             // AfterValue
-            if (m_stack.empty()) return;
+            if (m_stack.empty()) return {pos, std::string_view::npos};
             Frame& f = m_stack.back();
             if (c == ',') {
                 ++pos;
@@ -174,10 +185,10 @@ public:
             } else if (c == (f.object ? '}' : ']')) {
                 ++pos;
                 m_stack.pop_back();
-                if (!v.value_end(pos)) return;
+                if (!v.value_end(pos)) return {pos, std::string_view::npos};
                 expect = Expect::AfterValue;
             } else {
-                return;
+                return {pos, std::string_view::npos};
             }
         }
     }
@@ -392,17 +403,7 @@ JsonLocation locate(std::string_view text, const JsonPath& path) {
     return v.loc;
 }
 
-JsonPath path_at(std::string_view text, std::size_t offset) {
-    struct Visitor {
-        bool key(std::size_t, bool) { return true; }
-        bool value_begin(std::size_t) { return true; }
-        bool value_end(std::size_t) { return true; }
-    };
-    Scanner scanner(text);
-    Visitor v;
-    scanner.scan(v, offset);
-    return scanner.current_path();
-}
+JsonPath path_at(std::string_view text, std::size_t offset) { return scan_until(text, offset).path; }
 
 DuplicateKey find_duplicate_key(std::string_view text) {
     struct Visitor {
@@ -422,6 +423,48 @@ DuplicateKey find_duplicate_key(std::string_view text) {
     Visitor v{scanner, {}};
     scanner.scan(v);
     return v.dup;
+}
+
+ScanStop scan_until(std::string_view text, std::size_t stop) {
+    struct Visitor {
+        bool key(std::size_t, bool) { return true; }
+        bool value_begin(std::size_t) { return true; }
+        bool value_end(std::size_t) { return true; }
+    };
+    Scanner scanner(text);
+    Visitor v;
+    const ScanEnd end = scanner.scan(v, stop);
+    return ScanStop{scanner.current_path(), end.offset, end.cut_token};
+}
+
+std::size_t number_start(std::string_view text, std::size_t end) {
+    const auto number_char = [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-';
+    };
+    std::size_t p = std::min(end, text.size());
+    if (p > 0 && !number_char(text[p - 1])) --p;
+    while (p > 0 && number_char(text[p - 1])) --p;
+    return p;
+}
+
+std::size_t overflowing_number(std::string_view text, std::size_t parser_end) {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '"') {
+            for (++i; i < text.size() && text[i] != '"'; ++i)
+                if (text[i] == '\\') ++i;
+            continue;
+        }
+        if (c != '-' && !std::isdigit(static_cast<unsigned char>(c))) continue;
+        std::size_t j = i;
+        while (j < text.size() && (std::isdigit(static_cast<unsigned char>(text[j])) || text[j] == '-' || text[j] == '+' ||
+                                   text[j] == '.' || text[j] == 'e' || text[j] == 'E'))
+            ++j;
+        const std::string token(text.substr(i, j - i));
+        if (std::isinf(std::strtod(token.c_str(), nullptr))) return i;
+        i = j - 1;
+    }
+    return parser_end == std::string_view::npos ? parser_end : number_start(text, parser_end);
 }
 
 std::size_t field_error_offset(std::string_view text, const JsonPath& path) {

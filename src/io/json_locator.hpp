@@ -62,6 +62,24 @@ std::size_t field_error_offset(std::string_view text, const JsonPath& path);
 /// The path being read at byte `offset` (for syntax errors reported at an offset).
 JsonPath path_at(std::string_view text, std::size_t offset);
 
+/// Where a tolerant read of the text up to byte `stop` ends: the path being read there, the offset of
+/// the first byte it did not understand (or `stop`), and the start of a string or literal that `stop`
+/// cuts off (npos if none) — for a syntax error, the token a reader should look at.
+struct ScanStop {
+    JsonPath path;
+    std::size_t offset = 0;
+    std::size_t cut_token = std::string_view::npos;
+};
+ScanStop scan_until(std::string_view text, std::size_t stop);
+
+/// Start of the number token that ends at (or just before) byte `end`.
+std::size_t number_start(std::string_view text, std::size_t end);
+
+/// Offset of the first number token (outside strings) too large for a double; if there is none, the
+/// start of the number ending at `parser_end` (where the JSON parser stopped), or npos without one.
+/// For a text the parser refused, so it is well-formed up to that number.
+std::size_t overflowing_number(std::string_view text, std::size_t parser_end = std::string_view::npos);
+
 /// First duplicate object key, if any: its path and the key's offset.
 struct DuplicateKey {
     bool found = false;

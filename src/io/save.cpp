@@ -774,7 +774,7 @@ public:
         } catch (const detail::JsonTooDeep&) {
             throw LoadError(m_file, 0, 0, "", "nested too deeply");
         } catch (const detail::JsonNumberOverflow& e) {
-            const std::size_t offset = std::min(e.end, m_text.size());
+            const std::size_t offset = detail::overflowing_number(m_text, e.end);
             fail_at(offset, detail::path_at(m_text, offset), "number out of range");
         } catch (const nlohmann::json::parse_error& e) {
             const std::size_t offset = e.byte > 0 ? std::min<std::size_t>(e.byte - 1, m_text.size()) : 0;

@@ -111,7 +111,7 @@ public:
             fail_at(offset, detail::path_at(m_text, offset), printable(message, 200));
         } catch (const detail::JsonNumberOverflow& e) {
             // A number beyond double range ("1e400"): nlohmann stops right after it; point at its start.
-            const std::size_t at = number_start(m_text, e.end);
+            const std::size_t at = detail::overflowing_number(m_text, e.end);
             fail_at(at, detail::path_at(m_text, at), "number out of range");
         } catch (const nlohmann::json::exception& e) {
             throw LoadError(m_file, 0, 0, "", "invalid JSON: " + printable(e.what(), 200));
@@ -123,17 +123,6 @@ public:
 
 private:
     friend class detail::JsonValueReader<Loader>;  // its checks report through fail()
-
-    // Start of the number token that ends at (or just before) `end`.
-    static std::size_t number_start(std::string_view text, std::size_t end) {
-        const auto number_char = [](char c) {
-            return std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-';
-        };
-        std::size_t p = std::min(end, text.size());
-        if (p > 0 && !number_char(text[p - 1])) --p;
-        while (p > 0 && number_char(text[p - 1])) --p;
-        return p;
-    }
 
     // ---- errors -----------------------------------------------------------------------------------
 

@@ -528,6 +528,19 @@ TEST(SaveHostile, ForeignFormatsAndVersionsAreNamed) {
     EXPECT_THROW((void)io::parse_save(small_save(), "big.save", tiny), io::LoadError);
 }
 
+TEST(SaveHostile, NumberOutOfRangeNamesItsStart) {
+    // The parser stops after "1e400" (or one byte further); the error points at the number itself.
+    try {
+        (void)io::parse_save("{\"format\": \"gameplan-save\",\n \"version\": 1e400}", "huge.save");
+        FAIL();
+    } catch (const io::LoadError& e) {
+        EXPECT_EQ(e.line(), 2u) << e.what();
+        EXPECT_EQ(e.column(), 13u) << e.what();
+        EXPECT_EQ(e.field(), "version") << e.what();
+        EXPECT_NE(e.message().find("out of range"), std::string::npos) << e.what();
+    }
+}
+
 TEST(SaveMap, CellsCostsAndVersionRoundTrip) {
     path::GridMap m = random_map(9, 7, 5, 30);
     (void)m.set_cost({2, 3}, 7);
