@@ -114,6 +114,43 @@ inline double exit_position(const NavPolygon& poly, NavPoint p, double dx, doubl
     return u;
 }
 
+// True if the segment s -> t lies in the free space, walking it through the mesh from `from` (a polygon
+// holding s): inside one closed rectangle of free cells the segment is free (it can meet a rectangle
+// corner, a possible squeeze point, only at an end), and it leaves each rectangle through the inside of
+// a unit side into the cell beyond, which must be free. A segment that leaves a rectangle at (or within
+// rounding of) a grid point, or runs along a grid line, is not decided here: false, like a blocked one
+// (the search then answers). O(rectangles crossed).
+bool straight_line_free(const Navmesh& mesh, std::uint32_t from, NavPoint s, NavPoint t) noexcept {
+    const double dx = t.x - s.x, dy = t.y - s.y;
+    const auto polygons = mesh.polygons();
+    const auto off_grid = [](double v) { return std::abs(v - std::round(v)) > 1e-9; };
+    std::uint32_t current = from;
+    for (std::size_t crossed = 0; crossed < polygons.size(); ++crossed) {
+        const NavPolygon& p = polygons[current];
+        const double x0 = p.x0, y0 = p.y0, x1 = p.x1, y1 = p.y1;
+        if (t.x >= x0 && t.x <= x1 && t.y >= y0 && t.y <= y1) return true;
+        const double lx = dx > 0.0 ? (x1 - s.x) / dx : dx < 0.0 ? (x0 - s.x) / dx : kInf;
+        const double ly = dy > 0.0 ? (y1 - s.y) / dy : dy < 0.0 ? (y0 - s.y) / dy : kInf;
+        std::int64_t cx, cy;
+        if (lx < ly) {
+            const double ey = s.y + lx * dy;
+            if (!off_grid(ey)) return false;
+            cx = dx > 0.0 ? p.x1 : std::int64_t(p.x0) - 1;
+            cy = static_cast<std::int64_t>(std::floor(ey));
+        } else {
+            const double ex = s.x + ly * dx;
+            if (!(ly < kInf) || !off_grid(ex)) return false;
+            cx = static_cast<std::int64_t>(std::floor(ex));
+            cy = dy > 0.0 ? p.y1 : std::int64_t(p.y0) - 1;
+        }
+        if (cx < 0 || cy < 0 || cx >= mesh.width() || cy >= mesh.height()) return false;
+        const std::uint32_t next = mesh.polygon_of(GridPoint{static_cast<std::int32_t>(cx), static_cast<std::int32_t>(cy)});
+        if (next == kNoPolygon || next == current) return false;
+        current = next;
+    }
+    return false;
+}
+
 }  // namespace
 
 void NavmeshPathfinder::reserve(const Navmesh& mesh, std::size_t nodes) {
@@ -163,12 +200,25 @@ Status NavmeshPathfinder::begin(const Navmesh& mesh, NavPoint start, NavPoint go
     if (mesh.polygon_count() == 0) return m_status;
     const std::uint32_t from = mesh.locate(start);
     if (from == kNoPolygon || mesh.locate(goal) == kNoPolygon) return m_status;
+    m_status = Status::InProgress;
+    if (straight_line_free(mesh, from, start, goal)) {
+        // The straight line is the shortest path there is: the answer is a goal node, no search.
+        Node direct{};
+        direct.rx = start.x;
+        direct.ry = start.y;
+        direct.g = direct.f = dist(start, goal);
+        direct.parent = direct.edge = direct.root = direct.via = kNoNode;
+        direct.polygon = from;
+        direct.kind = Kind::Goal;
+        push(direct);
+        open_from(0);
+        return m_status;
+    }
     if (m_roots.size() < mesh.vertices().size() || m_door_stamp.size() < mesh.polygon_count()) reserve(mesh, 0);
     search::advance_generation(m_generation, [&] {
         for (RootRecord& r : m_roots) r.stamp = 0;
         std::fill(m_door_stamp.begin(), m_door_stamp.end(), 0u);
     });
-    m_status = Status::InProgress;
     m_expanding_root = kNoNode;
     // The polygons holding the goal (up to four when it lies on a grid line), for the pocket test.
     m_goal_polygons = 0;
@@ -209,7 +259,6 @@ Status NavmeshPathfinder::begin(const Navmesh& mesh, NavPoint start, NavPoint go
             expand_fan(s, kNoNode);
         }
     open_from(0);
-    (void)from;
     return m_status;
 }
 
