@@ -123,7 +123,11 @@ inline double exit_position(const NavPolygon& poly, NavPoint p, double dx, doubl
 bool straight_line_free(const Navmesh& mesh, std::uint32_t from, NavPoint s, NavPoint t) noexcept {
     const double dx = t.x - s.x, dy = t.y - s.y;
     const auto polygons = mesh.polygons();
-    const auto off_grid = [](double v) { return std::abs(v - std::round(v)) > 1e-9; };
+    // Coordinates here are >= 0 (up to rounding), so truncation is the floor (and stays inline).
+    const auto off_grid = [](double v) {
+        const double f = v - double(static_cast<std::int64_t>(v));
+        return f > 1e-9 && f < 1.0 - 1e-9;
+    };
     std::uint32_t current = from;
     for (std::size_t crossed = 0; crossed < polygons.size(); ++crossed) {
         const NavPolygon& p = polygons[current];
@@ -136,11 +140,11 @@ bool straight_line_free(const Navmesh& mesh, std::uint32_t from, NavPoint s, Nav
             const double ey = s.y + lx * dy;
             if (!off_grid(ey)) return false;
             cx = dx > 0.0 ? p.x1 : std::int64_t(p.x0) - 1;
-            cy = static_cast<std::int64_t>(std::floor(ey));
+            cy = static_cast<std::int64_t>(ey);
         } else {
             const double ex = s.x + ly * dx;
             if (!(ly < kInf) || !off_grid(ex)) return false;
-            cx = static_cast<std::int64_t>(std::floor(ex));
+            cx = static_cast<std::int64_t>(ex);
             cy = dy > 0.0 ? p.y1 : std::int64_t(p.y0) - 1;
         }
         if (cx < 0 || cy < 0 || cx >= mesh.width() || cy >= mesh.height()) return false;
@@ -283,17 +287,17 @@ Status NavmeshPathfinder::step(std::uint64_t slice_expansions) {
         std::pop_heap(m_open.begin(), m_open.end(), OpenOrder{});
         const std::uint32_t index = m_open.back().node;
         m_open.pop_back();
-        const Node node = m_nodes[index];
-        if (node.kind == Kind::Goal) {
+        Node current = m_nodes[index];
+        if (current.kind == Kind::Goal) {
             m_found = index;
             return m_status = Status::Found;
         }
-        if (node.root != kNoNode && m_roots[node.root].stamp == m_generation && node.g > m_roots[node.root].g + kEps)
+        if (current.root != kNoNode && m_roots[current.root].stamp == m_generation &&
+            current.g > m_roots[current.root].g + kEps)
             continue;  // the root was reached more cheaply since this node was pushed
         // Intermediate pruning: while an expansion makes a single successor (a corridor of polygons), that
         // successor is the only continuation of the path, so it is expanded at once instead of going
         // through the open list. Goal nodes always do, so the first goal popped is still optimal.
-        Node current = node;
         std::uint32_t at = index;
         for (;;) {
             ++m_stats.expanded;
@@ -305,19 +309,21 @@ Status NavmeshPathfinder::step(std::uint64_t slice_expansions) {
             if (m_nodes.size() == first + 1 && m_nodes[first].kind != Kind::Goal && slice + 1 < slice_expansions &&
                 m_stats.expanded < m_budget.max_expansions && !m_out_of_memory) {
                 ++slice;
-                Node next = m_nodes[first];
+                const Node& next = m_nodes[first];
                 if (at + 1 == first && next.root == current.root && next.g == current.g && next.via == kNoNode &&
                     next.kind == current.kind) {
                     // Same root, no new turning point: the successor replaces the node it came from (nothing
                     // else refers to it), so a corridor keeps one stored node, not one per polygon.
-                    next.parent = current.parent;
-                    next.via = current.via;
+                    const std::uint32_t parent = current.parent, via = current.via;
+                    current = next;
+                    current.parent = parent;
+                    current.via = via;
                     m_nodes.pop_back();
-                    m_nodes[at] = next;
+                    m_nodes[at] = current;
                 } else {
+                    current = next;
                     at = static_cast<std::uint32_t>(first);
                 }
-                current = next;
                 continue;
             }
             open_from(first);
@@ -470,7 +476,7 @@ void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t index) {
     const std::uint32_t b_vertex = boundary[k_next].vertex, a_vertex = boundary[k].vertex;
     const auto verts = m_mesh->vertices();
     const bool b_corner = b_side && verts[b_vertex].corner, a_corner = a_side && verts[a_vertex].corner;
-    const double g_b = b_side ? node.g + dist(r, vb) : 0.0, g_a = a_side ? node.g + dist(r, va) : 0.0;
+    double g_b = -1.0, g_a = -1.0;  // g of the hidden sides' roots, once needed
 
     std::int32_t u = 0;  // position of edge j's start, from the entry edge's end
     std::uint32_t j = k_next;
@@ -493,9 +499,15 @@ void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t index) {
             if (p2 > length - kEps) p2 = length;
             successor(index, poly, j, e, p1, p2, root, root_vertex, g, collinear_only);
         };
-        if (from_b) piece(0.0, u_b, vb, b_vertex, g_b, !b_corner);
+        if (from_b) {
+            if (g_b < 0.0) g_b = node.g + dist(r, vb);
+            piece(0.0, u_b, vb, b_vertex, g_b, !b_corner);
+        }
         if (seen) piece(u_b, u_a, r, node.root, node.g, false);
-        if (from_a) piece(u_a, u_end, va, a_vertex, g_a, !a_corner);
+        if (from_a) {
+            if (g_a < 0.0) g_a = node.g + dist(r, va);
+            piece(u_a, u_end, va, a_vertex, g_a, !a_corner);
+        }
     }
 }
 
