@@ -89,9 +89,12 @@ inline double through_interval(NavPoint r, NavPoint a, NavPoint b, NavPoint t, i
         if (turn) *turn = 0;
         return dist(r, mirrored);
     }
-    const double via_a = dist(r, a) + dist(a, mirrored), via_b = dist(r, b) + dist(b, mirrored);
-    if (turn) *turn = via_a <= via_b ? 1 : 2;
-    return std::min(via_a, via_b);
+    // The length through a point of the segment's line is convex along it, smallest at `cross`: outside
+    // [lo, hi] the best point is the end nearer to `cross`.
+    const bool at_a = (cross < lo) == ((horizontal ? a.x : a.y) == lo);
+    const NavPoint end = at_a ? a : b;
+    if (turn) *turn = at_a ? 1 : 2;
+    return dist(r, end) + dist(end, mirrored);
 }
 
 // Where the ray from `p` (on the polygon's boundary) in direction (dx, dy) leaves the rectangle, as a
