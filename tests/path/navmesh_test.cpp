@@ -408,6 +408,63 @@ TEST(Navmesh, EqualsTheVisibilityGraphOptimumOnRandomMaps) {
     EXPECT_GT(found, 200);
 }
 
+// A query whose straight segment lies in the free space (the reference's exact segment test) costs
+// exactly its length; any other is longer (a detour) or has no path. Nearby pairs of cell
+// centres, grid points and points on grid lines on dense random maps: segments through squeeze points,
+// along walls and grid lines, grazing corners, leaving the map.
+TEST(Navmesh, StraightLineExactlyWhenTheSegmentIsFree) {
+    std::mt19937 rng(31);
+    NavmeshPathfinder finder;
+    NavmeshPath path;
+    int straight = 0, detour = 0;
+    for (int round = 0; round < 150; ++round) {
+        const int w = 4 + int(rng() % 14), h = 4 + int(rng() % 14);
+        const GridMap map = random_map(rng, w, h, 0.1 * double(rng() % 5));
+        Navmesh mesh;
+        ASSERT_EQ(mesh.build(map), NavmeshBuild::Ok);
+        if (mesh.polygon_count() == 0) continue;
+        const auto pick = [&](NavPoint near, bool around) {
+            for (int tries = 0; tries < 100; ++tries) {
+                NavPoint p;
+                switch (rng() % 4) {
+                    case 0: p = {double(rng() % std::uint32_t(w)) + 0.5, double(rng() % std::uint32_t(h)) + 0.5}; break;
+                    case 1: p = {double(rng() % std::uint32_t(w + 1)), double(rng() % std::uint32_t(h + 1))}; break;
+                    case 2: p = {double(rng() % std::uint32_t(w * 2 + 1)) / 2, double(rng() % std::uint32_t(h + 1))}; break;
+                    default: p = {double(rng() % std::uint32_t(w * 4 + 1)) / 4, double(rng() % std::uint32_t(h * 4 + 1)) / 4};
+                }
+                if (around && (std::abs(p.x - near.x) > 5 || std::abs(p.y - near.y) > 5)) continue;
+                if (mesh.locate(p) != kNoPolygon) return p;
+            }
+            return near;
+        };
+        for (int q = 0; q < 30; ++q) {
+            const NavPoint s = pick({}, false), t = pick(s, true);
+            if (mesh.locate(s) == kNoPolygon) break;
+            SCOPED_TRACE("from (" + std::to_string(s.x) + "," + std::to_string(s.y) + ") to (" + std::to_string(t.x) +
+                         "," + std::to_string(t.y) + ")");
+            const Status status = finder.find_path(mesh, s, t, {}, path);
+            if (segment_free(map, s, t)) {
+                ++straight;
+                ASSERT_EQ(status, Status::Found);
+                EXPECT_NEAR(path.cost, length(s, t), 1e-9 * std::max(1.0, path.cost));
+                if (s == t) {
+                    EXPECT_EQ(path.points.size(), 1u);
+                }
+            } else {
+                ++detour;
+                if (status == Status::Found) {
+                    EXPECT_GT(path.cost, length(s, t) + 1e-9);
+                    expect_valid_path(map, path, s, t);
+                } else {
+                    EXPECT_EQ(status, Status::NoPath);
+                }
+            }
+        }
+    }
+    EXPECT_GT(straight, 1000);
+    EXPECT_GT(detour, 500);
+}
+
 TEST(Navmesh, PointsOnVerticesAndEdgesMatchTheReference) {
     std::mt19937 rng(23);
     NavmeshPathfinder finder;

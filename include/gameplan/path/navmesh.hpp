@@ -31,8 +31,10 @@
 /// pruned (root-level pruning); a pocket that does not hold the goal is never entered, and a polygon
 /// that cuts the goal off from its depth-first root's side (a door of the goal) is never left towards
 /// that side: a path that does either must come back to the same (convex) polygon, and the straight
-/// piece inside that polygon is never longer. The path is the start, the turning corners (integer
-/// coordinates) and the goal; its cost is its Euclidean length.
+/// piece inside that polygon is never longer. A query whose straight segment lies in the free space
+/// (walked through the rectangles first; a segment meeting a grid point on a rectangle's boundary is
+/// left to the search) is answered by that segment without a search. The path is the start, the
+/// turning corners (integer coordinates) and the goal; its cost is its Euclidean length.
 ///
 /// Memory: the mesh holds 4 bytes per padded map cell (the rectangle of each cell, for locating points)
 /// plus about 24 bytes per boundary edge, 40 per polygon and 12 per vertex. A pathfinder holds about 90
