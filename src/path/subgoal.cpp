@@ -11,6 +11,10 @@
 #include <queue>
 #include <utility>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace gameplan::path {
 
 namespace {
@@ -675,6 +679,35 @@ std::size_t SubgoalGraph::memory_bytes() const noexcept {
 
 // ---- SubgoalPathfinder ---------------------------------------------------------------------------------
 
+namespace {
+// Writes the cells of the octile segment a -> b (a excluded, b included; max(|dx|, |dy|) cells) to `out`,
+// diagonal steps first or straight steps first; returns the end of what it wrote.
+GridPoint* write_cells(GridPoint a, GridPoint b, bool straight_first, GridPoint* out) noexcept {
+    const std::int32_t dx = b.x - a.x, dy = b.y - a.y;
+    const std::int32_t ax = std::abs(dx), ay = std::abs(dy);
+    const std::int32_t sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
+    const std::int32_t diagonal = std::min(ax, ay), straight = std::max(ax, ay) - diagonal;
+    // The straight run moves along the longer axis only.
+    const std::int32_t tx = ax > ay ? sx : 0, ty = ax > ay ? 0 : sy;
+    GridPoint p = a;
+    const auto run = [&](std::int32_t count, std::int32_t stepx, std::int32_t stepy) {
+        for (std::int32_t i = 0; i < count; ++i) {
+            p.x += stepx;
+            p.y += stepy;
+            *out++ = p;
+        }
+    };
+    if (straight_first) {
+        run(straight, tx, ty);
+        run(diagonal, sx, sy);
+    } else {
+        run(diagonal, sx, sy);
+        run(straight, tx, ty);
+    }
+    return out;
+}
+}  // namespace
+
 // Query: the ends are joined to their direct-h-reachable subgoals; a bidirectional search goes upward
 // in the hierarchy from both (the start and the goal count as ranked below every subgoal), each side
 // keyed by distance plus the octile distance to the other end and pruned against the best meeting
@@ -758,13 +791,29 @@ struct SubgoalPathfinder::Impl {
     // changes by at most an edge's length along an edge, so the bound is consistent. A landmark that
     // cannot reach the target gives nothing (its upper bound is +infinity: NaN or -infinity terms).
     [[nodiscard]] double bound(const Side& side, std::uint32_t id, std::uint32_t xy) const noexcept {
-        double h = to(xy, side.target);
+        const double h = to(xy, side.target);
         const double* ld = graph->landmark_distances(id);
-        for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
-            h = std::max(h, ld[l] - side.upper[l] - kBoundSlack);
-            h = std::max(h, side.lower[l] - ld[l] - kBoundSlack);
+#if defined(__SSE2__)
+        // Two landmarks per register, two independent chains. _mm_max_pd(term, acc) returns acc when
+        // the term is NaN, as std::max(acc, term) does below.
+        __m128d acc0 = _mm_set1_pd(-std::numeric_limits<double>::infinity()), acc1 = acc0;
+        for (int l = 0; l < SubgoalGraph::kLandmarks; l += 4) {
+            const __m128d a = _mm_loadu_pd(ld + l), b = _mm_loadu_pd(ld + l + 2);
+            acc0 = _mm_max_pd(_mm_sub_pd(a, _mm_loadu_pd(side.upper + l)), acc0);
+            acc1 = _mm_max_pd(_mm_sub_pd(b, _mm_loadu_pd(side.upper + l + 2)), acc1);
+            acc0 = _mm_max_pd(_mm_sub_pd(_mm_loadu_pd(side.lower + l), a), acc0);
+            acc1 = _mm_max_pd(_mm_sub_pd(_mm_loadu_pd(side.lower + l + 2), b), acc1);
         }
-        return h;
+        const __m128d acc = _mm_max_pd(acc0, acc1);
+        const double lm = std::max(_mm_cvtsd_f64(acc), _mm_cvtsd_f64(_mm_unpackhi_pd(acc, acc)));
+#else
+        double lm = -std::numeric_limits<double>::infinity();
+        for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
+            lm = std::max(lm, ld[l] - side.upper[l]);
+            lm = std::max(lm, side.lower[l] - ld[l]);
+        }
+#endif
+        return std::max(h, lm - kBoundSlack);
     }
 
     // Sets the landmark bounds of side `si` for its target, the end `node`: exact at a subgoal, else
@@ -783,6 +832,27 @@ struct SubgoalPathfinder::Impl {
                 side.lower[l] = -kInf;
             }
             const GridPoint p = g.point(node);
+#if defined(__SSE2__)
+            static_assert(SubgoalGraph::kLandmarks == 8);
+            __m128d up[4], lo[4];
+            for (int k = 0; k < 4; ++k) {
+                up[k] = _mm_set1_pd(kInf);
+                lo[k] = _mm_set1_pd(-kInf);
+            }
+            for (const std::uint32_t j : g.joins(node)) {
+                const __m128d length = _mm_set1_pd(to(g.subgoal_xy(j), p));
+                const double* ld = g.landmark_distances(j);
+                for (int k = 0; k < 4; ++k) {
+                    const __m128d a = _mm_loadu_pd(ld + 2 * k);
+                    up[k] = _mm_min_pd(up[k], _mm_add_pd(a, length));
+                    lo[k] = _mm_max_pd(lo[k], _mm_sub_pd(a, length));
+                }
+            }
+            for (int k = 0; k < 4; ++k) {
+                _mm_storeu_pd(side.upper + 2 * k, up[k]);
+                _mm_storeu_pd(side.lower + 2 * k, lo[k]);
+            }
+#else
             for (const std::uint32_t j : g.joins(node)) {
                 const double length = to(g.subgoal_xy(j), p);
                 const double* ld = g.landmark_distances(j);
@@ -791,6 +861,7 @@ struct SubgoalPathfinder::Impl {
                     side.lower[l] = std::max(side.lower[l], ld[l] - length);
                 }
             }
+#endif
         }
         for (int l = 0; l < SubgoalGraph::kLandmarks; ++l)
             if (std::isinf(side.upper[l])) side.lower[l] = -kInf;  // the landmark cannot reach the end
@@ -799,24 +870,24 @@ struct SubgoalPathfinder::Impl {
     // Relaxes an edge of side `si` to `node` (cell `xy`) at distance `d` from `parent`.
     void push(std::size_t si, std::uint32_t node, std::uint32_t xy, double d, std::uint32_t parent) {
         Side& side = sides[si];
+        NodeState& st = nodes[node];
+        const bool reached = st.stamp[si] >= generation;
+        // A settled node's distance is final up to rounding (the heuristic is consistent): keep it. A
+        // node reached at least as cheaply gains nothing. Both are decided before the bound is computed.
+        if (reached && (st.stamp[si] != generation || !(d < st.dist[si]))) return;
         // Nothing through `node` at this distance can beat the best path known: its key bounds every path
         // through it, meetings included (the other side's distance is at least the octile distance).
         const double key = d + bound(side, node, xy);
         if (!(key < best)) return;
-        NodeState& st = nodes[node];
-        if (st.stamp[si] < generation) {
+        if (!reached) {
             st.dist[si] = d;
             st.stamp[si] = generation;
             st.parent[si] = parent;
             side.heap.push(node, key);
-        } else if (d < st.dist[si]) {
-            // A settled node's distance is final up to rounding (the heuristic is consistent): keep it.
-            if (st.stamp[si] != generation) return;
+        } else {
             side.heap.decrease(node, key);
             st.dist[si] = d;
             st.parent[si] = parent;
-        } else {
-            return;
         }
         if (st.stamp[1 - si] >= generation && d + st.dist[1 - si] < best) {
             best = d + st.dist[1 - si];
@@ -1006,13 +1077,38 @@ struct SubgoalPathfinder::Impl {
         // Backward half: from meet down to the goal's join (each an upward edge of the next one).
         for (std::uint32_t x = meet, p = nodes[x].parent[1]; p < n; x = p, p = nodes[x].parent[1])
             unpack_edge(g.edge_index(p, x), false, g.subgoal_xy(p));
+        const auto route_point = [](std::uint32_t entry) {
+            return GridPoint{static_cast<std::int32_t>(entry & 0xffffu), static_cast<std::int32_t>((entry >> 16) & 0x7fffu)};
+        };
         GridPoint previous = g.point(ends[0]);
+        if (waypoints) {
+            for (const std::uint32_t entry : route) {
+                const GridPoint p = route_point(entry);
+                SubgoalGraph::write_segment(previous, p, (entry & kStraightFirst) != 0, true, out.cells);
+                previous = p;
+            }
+            SubgoalGraph::write_segment(previous, g.point(ends[1]), true, true, out.cells);
+            return state;
+        }
+        // Every cell: a segment has max(|dx|, |dy|) cells, so the path is sized once and written
+        // through a pointer.
+        std::size_t cells = 0;
         for (const std::uint32_t entry : route) {
-            const GridPoint p{static_cast<std::int32_t>(entry & 0xffffu), static_cast<std::int32_t>((entry >> 16) & 0x7fffu)};
-            SubgoalGraph::write_segment(previous, p, (entry & kStraightFirst) != 0, waypoints, out.cells);
+            const GridPoint p = route_point(entry);
+            cells += static_cast<std::size_t>(std::max(std::abs(p.x - previous.x), std::abs(p.y - previous.y)));
             previous = p;
         }
-        SubgoalGraph::write_segment(previous, g.point(ends[1]), true, waypoints, out.cells);
+        const GridPoint goal = g.point(ends[1]);
+        cells += static_cast<std::size_t>(std::max(std::abs(goal.x - previous.x), std::abs(goal.y - previous.y)));
+        out.cells.resize(1 + cells);
+        GridPoint* cell = out.cells.data() + 1;
+        previous = g.point(ends[0]);
+        for (const std::uint32_t entry : route) {
+            const GridPoint p = route_point(entry);
+            cell = write_cells(previous, p, (entry & kStraightFirst) != 0, cell);
+            previous = p;
+        }
+        (void)write_cells(previous, goal, true, cell);
         return state;
     }
 };
