@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <limits>
 #include <queue>
@@ -148,6 +149,7 @@ JpsSupport SubgoalGraph::build(const GridMap& map, std::size_t max_memory_bytes)
     m_edge_count = pairs.size() / 2;
     contract(pairs);
     if (memory_bytes() > max_memory_bytes) return refuse_budget();
+    if (!build_paths(max_memory_bytes)) return refuse_budget();
     if (!build_joins(max_memory_bytes)) return refuse_budget();
     m_built = true;
     return JpsSupport::Ok;
@@ -315,6 +317,15 @@ void SubgoalGraph::contract(std::vector<std::uint64_t>& pairs) {
     }
     std::vector<std::uint64_t>().swap(pairs);
     m_landmark_count = select_landmarks(adj, m_landmark_dist);
+    {
+        // Each subgoal's row (kLandmarks doubles, 64 bytes) on a cache line of its own: a relaxation
+        // reads one line.
+        std::vector<double> aligned(m_landmark_dist.size() + kLandmarks - 1);
+        const auto address = reinterpret_cast<std::uintptr_t>(aligned.data());
+        m_landmark_base = ((64 - address % 64) % 64) / sizeof(double);
+        std::copy(m_landmark_dist.begin(), m_landmark_dist.end(), aligned.begin() + static_cast<std::ptrdiff_t>(m_landmark_base));
+        m_landmark_dist.swap(aligned);
+    }
     Witness witness;
     witness.dist.assign(n, 0.0);
     witness.stamp.assign(n, 0);
@@ -375,15 +386,68 @@ void SubgoalGraph::contract(std::vector<std::uint64_t>& pairs) {
             }
             m_middles[m_offsets[v] + i] = middle;
         }
-    // For unpacking: each shortcut's bypassed cell and the indices of its two halves, upward edges of
-    // the bypassed subgoal (frozen when it was contracted, before the shortcut's ends).
-    m_unpack.assign(m_offsets[n], UnpackEdge{0, kNone, kNone});
-    for (std::uint32_t v = 0; v < n; ++v)
+}
+
+// Each upward edge unpacked into edges of the subgoal graph, from its lower end: a subgoal-graph edge is
+// one step; a shortcut v -> w bypassing m is its halves, both upward edges of m (contracted before v
+// and w, so unpacked before them): m -> v walked backwards, then m -> w. False (nothing kept) when the
+// steps would take the graph past `max_memory_bytes` or past 2^32 - 1 entries.
+bool SubgoalGraph::build_paths(std::size_t max_memory_bytes) {
+    const auto n = static_cast<std::uint32_t>(m_subgoal_node.size());
+    const std::uint32_t edges = m_offsets[n];
+    std::vector<std::uint32_t> by_rank(n);
+    for (std::uint32_t v = 0; v < n; ++v) by_rank[m_rank[v]] = v;
+    // Steps per edge (a shortcut's halves first), then the offsets.
+    std::vector<std::uint64_t> steps(edges, 0);
+    const auto halves = [&](std::uint32_t v, std::uint32_t i) {
+        const std::uint32_t m = m_middles[i];
+        return std::pair{edge_index(m, v), edge_index(m, m_up[i].target)};
+    };
+    for (const std::uint32_t v : by_rank)
         for (std::uint32_t i = m_offsets[v]; i < m_offsets[v + 1]; ++i) {
-            const std::uint32_t m = m_middles[i];
-            if (m >= kEdgeDiagonalFirstBoth) continue;
-            m_unpack[i] = UnpackEdge{m_subgoal_xy[m], edge_index(m, v), edge_index(m, m_up[i].target)};
+            if (m_middles[i] >= kEdgeDiagonalFirstBoth) {
+                steps[i] = 1;
+                continue;
+            }
+            const auto [low, high] = halves(v, i);
+            steps[i] = steps[low] + steps[high];
         }
+    std::uint64_t total = 0;
+    for (const std::uint64_t k : steps) total += k;
+    const std::size_t before = memory_bytes();
+    const std::uint64_t need = (std::uint64_t{edges} + 1) * sizeof(std::uint32_t) + total * (sizeof(std::uint32_t) + 1);
+    if (total > UINT32_MAX || before > max_memory_bytes || need > max_memory_bytes - before) return false;
+    m_path_offsets.assign(std::size_t{edges} + 1, 0);
+    for (std::uint32_t i = 0; i < edges; ++i) m_path_offsets[i + 1] = m_path_offsets[i] + static_cast<std::uint32_t>(steps[i]);
+    m_path.assign(total, 0);
+    m_path_order.assign(total, 0);
+    for (const std::uint32_t v : by_rank)
+        for (std::uint32_t i = m_offsets[v]; i < m_offsets[v + 1]; ++i) {
+            std::uint32_t at = m_path_offsets[i];
+            const std::uint32_t m = m_middles[i];
+            if (m >= kEdgeDiagonalFirstBoth) {
+                // Free in the recorded order from v; from the other end the reverse order is free.
+                m_path[at] = m_up[i].xy;
+                m_path_order[at] = m == kEdgeStraightFirst    ? kPathStraightFromLow
+                                   : m == kEdgeDiagonalFirst ? kPathStraightFromHigh
+                                                             : std::uint8_t{0};
+                continue;
+            }
+            const auto [low, high] = halves(v, i);
+            // m -> v backwards: the cells before each step, v's last step first, ending at m; each step's
+            // orders swap.
+            for (std::uint32_t k = m_path_offsets[low + 1]; k-- > m_path_offsets[low];) {
+                m_path[at] = k > m_path_offsets[low] ? m_path[k - 1] : m_subgoal_xy[m];
+                const std::uint8_t o = m_path_order[k];
+                m_path_order[at++] = static_cast<std::uint8_t>((o & kPathStraightFromLow ? kPathStraightFromHigh : 0) |
+                                                               (o & kPathStraightFromHigh ? kPathStraightFromLow : 0));
+            }
+            for (std::uint32_t k = m_path_offsets[high]; k < m_path_offsets[high + 1]; ++k) {
+                m_path[at] = m_path[k];
+                m_path_order[at++] = m_path_order[k];
+            }
+        }
+    return true;
 }
 
 std::uint32_t SubgoalGraph::edge_index(std::uint32_t low, std::uint32_t high) const noexcept {
@@ -672,7 +736,7 @@ std::size_t SubgoalGraph::memory_bytes() const noexcept {
            m_offsets.capacity() * sizeof(std::uint32_t) +
            m_up.capacity() * sizeof(UpEdge) +
            m_middles.capacity() * sizeof(std::uint32_t) + m_rank.capacity() * sizeof(std::uint32_t) +
-           m_unpack.capacity() * sizeof(UnpackEdge) +
+           (m_path_offsets.capacity() + m_path.capacity()) * sizeof(std::uint32_t) + m_path_order.capacity() +
            (m_join_offsets.capacity() + m_join.capacity()) * sizeof(std::uint32_t) +
            m_landmark_dist.capacity() * sizeof(double);
 }
@@ -750,12 +814,6 @@ struct SubgoalPathfinder::Impl {
     Status state = Status::InvalidQuery;
     std::uint64_t clock_mask = 63;
     mutable std::vector<std::uint32_t> route;                            // finish(): subgoal ids
-    struct UnpackFrame {
-        std::uint32_t edge;    // an upward edge (index)
-        std::uint32_t end_xy;  // the cell of the end it is walked to
-        bool from_low;         // walked from its lower end
-    };
-    mutable std::vector<UnpackFrame> unpack;  // finish(): edges still to unpack, next on top
     mutable std::vector<std::uint32_t> chain;
     JpsPathfinder fallback;
     bool use_fallback = false;
@@ -770,7 +828,6 @@ struct SubgoalPathfinder::Impl {
         }
         route.reserve(1024);
         chain.reserve(256);
-        unpack.reserve(256);
     }
 
     Status invalid() {
@@ -1018,32 +1075,22 @@ struct SubgoalPathfinder::Impl {
     // segment from the previous route point goes straight steps first (diagonal steps first otherwise).
     static constexpr std::uint32_t kStraightFirst = 1u << 31;
 
-    // Appends to `route` the subgoals after the edge's first end up to its second end `end_xy` on the
-    // unpacked upward edge `edge`, walked from its lower end (`from_low`) or its upper end. A shortcut's
-    // halves are upward edges of the bypassed subgoal m: x -> m walked from its upper end, m -> y from
-    // its lower end.
-    void unpack_edge(std::uint32_t edge, bool from_low, std::uint32_t end_xy) const {
+    // Appends to `route` the subgoals after the first end of the upward edge `edge` up to its second
+    // end, walked from its lower end (`from_low`) or from its upper end down to `low_xy` (its lower end's
+    // cell): the precomputed unpacked steps, forwards or backwards.
+    void unpack_edge(std::uint32_t edge, bool from_low, std::uint32_t low_xy) const {
         const SubgoalGraph& g = *graph;
-        unpack.clear();
-        unpack.push_back(UnpackFrame{edge, end_xy, from_low});
-        while (!unpack.empty()) {
-            const UnpackFrame f = unpack.back();
-            unpack.pop_back();
-            const std::uint32_t m = g.edge_middle(f.edge);
-            if (m >= SubgoalGraph::kEdgeDiagonalFirstBoth) {
-                // An edge of the subgoal graph, free in the recorded order from its lower end; from the
-                // upper end the reverse order is free.
-                const bool straight = m != SubgoalGraph::kEdgeDiagonalFirstBoth &&
-                                      (m == SubgoalGraph::kEdgeStraightFirst) == f.from_low;
-                route.push_back(f.end_xy | (straight ? kStraightFirst : 0u));
-                continue;
-            }
-            const SubgoalGraph::UnpackEdge& u = g.edge_unpack(f.edge);
-            const std::uint32_t to_x = f.from_low ? u.child_low : u.child_high;
-            const std::uint32_t to_y = f.from_low ? u.child_high : u.child_low;
-            unpack.push_back(UnpackFrame{to_y, f.end_xy, true});
-            unpack.push_back(UnpackFrame{to_x, u.middle_xy, false});
+        const auto cells = g.edge_path(edge);
+        const auto orders = g.edge_path_orders(edge);
+        const std::size_t k = cells.size();
+        if (from_low) {
+            for (std::size_t i = 0; i < k; ++i)
+                route.push_back(cells[i] | ((orders[i] & SubgoalGraph::kPathStraightFromLow) ? kStraightFirst : 0u));
+            return;
         }
+        for (std::size_t i = k; i-- > 0;)
+            route.push_back((i > 0 ? cells[i - 1] : low_xy) |
+                            ((orders[i] & SubgoalGraph::kPathStraightFromHigh) ? kStraightFirst : 0u));
     }
 
     Status finish(GridPath& out) const {
@@ -1073,7 +1120,7 @@ struct SubgoalPathfinder::Impl {
         std::reverse(chain.begin(), chain.end());
         route.push_back(g.subgoal_xy(chain[0]));
         for (std::size_t i = 1; i < chain.size(); ++i)
-            unpack_edge(g.edge_index(chain[i - 1], chain[i]), true, g.subgoal_xy(chain[i]));
+            unpack_edge(g.edge_index(chain[i - 1], chain[i]), true, 0);
         // Backward half: from meet down to the goal's join (each an upward edge of the next one).
         for (std::uint32_t x = meet, p = nodes[x].parent[1]; p < n; x = p, p = nodes[x].parent[1])
             unpack_edge(g.edge_index(p, x), false, g.subgoal_xy(p));
@@ -1176,8 +1223,7 @@ std::size_t SubgoalPathfinder::memory_bytes() const noexcept {
     bytes += impl.nodes.capacity() * sizeof(Impl::NodeState);
     for (const Impl::Side& s : impl.sides)
         bytes += s.heap.memory_bytes();
-    return bytes + (impl.route.capacity() + impl.chain.capacity()) * sizeof(std::uint32_t) +
-           impl.unpack.capacity() * sizeof(Impl::UnpackFrame);
+    return bytes + (impl.route.capacity() + impl.chain.capacity()) * sizeof(std::uint32_t);
 }
 
 }  // namespace gameplan::path

@@ -116,7 +116,7 @@ public:
     /// Grid distances from the landmarks to subgoal `id` (kLandmarks entries, the first landmark_count()
     /// meaningful; +infinity when unreachable).
     [[nodiscard]] const double* landmark_distances(std::uint32_t id) const noexcept {
-        return m_landmark_dist.data() + std::size_t{id} * kLandmarks;
+        return m_landmark_dist.data() + m_landmark_base + std::size_t{id} * kLandmarks;
     }
     /// Bytes held by the graph (snapshot, clearances, ids, edges).
     [[nodiscard]] std::size_t memory_bytes() const noexcept;
@@ -172,18 +172,23 @@ public:
     /// The bypassed subgoal of the edge between `low` and `high` (an upward edge of `low`), or
     /// one of the kEdge... orders (see up_middles()). Precondition: the edge exists.
     [[nodiscard]] std::uint32_t middle(std::uint32_t low, std::uint32_t high) const noexcept;
-    /// Index of the upward edge of `low` to `high` (for edge_middle() / edge_unpack()), or UINT32_MAX.
+    /// Index of the upward edge of `low` to `high` (for edge_middle() / edge_path()), or UINT32_MAX.
     [[nodiscard]] std::uint32_t edge_index(std::uint32_t low, std::uint32_t high) const noexcept;
     /// The up_middles() entry of the upward edge `index`.
     [[nodiscard]] std::uint32_t edge_middle(std::uint32_t index) const noexcept { return m_middles[index]; }
-    /// A shortcut's halves: the bypassed subgoal's cell (x | y << 16) and the indices of its upward edges
-    /// to the shortcut's lower end and to its upper end (UINT32_MAX for an edge of the subgoal graph).
-    struct UnpackEdge {
-        std::uint32_t middle_xy;
-        std::uint32_t child_low;
-        std::uint32_t child_high;
-    };
-    [[nodiscard]] const UnpackEdge& edge_unpack(std::uint32_t index) const noexcept { return m_unpack[index]; }
+    /// An unpacked upward edge, precomputed by build(): the subgoals it passes as edges of the subgoal
+    /// graph, from its lower end. Step i (from 1) is the cell it reaches (x | y << 16, y below 2^15) ...
+    [[nodiscard]] std::span<const std::uint32_t> edge_path(std::uint32_t index) const noexcept {
+        return {m_path.data() + m_path_offsets[index], m_path.data() + m_path_offsets[index + 1]};
+    }
+    /// ... and the free order of that step's segment (parallel to edge_path()): kPathStraightFromLow
+    /// set when it goes straight steps first walked from the lower end, kPathStraightFromHigh when it
+    /// goes straight steps first walked the other way (diagonal steps first otherwise).
+    static constexpr std::uint8_t kPathStraightFromLow = 1;
+    static constexpr std::uint8_t kPathStraightFromHigh = 2;
+    [[nodiscard]] std::span<const std::uint8_t> edge_path_orders(std::uint32_t index) const noexcept {
+        return {m_path_order.data() + m_path_offsets[index], m_path_order.data() + m_path_offsets[index + 1]};
+    }
     /// The contraction rank of subgoal `id` (0 = contracted first).
     [[nodiscard]] std::uint32_t rank(std::uint32_t id) const noexcept { return m_rank[id]; }
     /// Writes the cells of an octile-freespace segment from `a` to `b` (padded node indices), `a`
@@ -206,6 +211,7 @@ private:
     [[nodiscard]] bool legal(std::uint32_t node, int direction) const noexcept;
     void contract(std::vector<std::uint64_t>& pairs);
     bool build_joins(std::size_t max_memory_bytes);
+    bool build_paths(std::size_t max_memory_bytes);
     JpsSupport refuse_budget();
     std::uint32_t hit(std::uint32_t from, int direction, std::uint32_t extra, int& clearance, std::int32_t extra_dx,
                       std::int32_t extra_dy) const noexcept;
@@ -226,9 +232,12 @@ private:
     std::vector<std::uint32_t> m_offsets;   // CSR over subgoal ids
     std::vector<UpEdge> m_up;               // upward edges (lengths octile for subgoal-graph edges)
     std::vector<std::uint32_t> m_middles;   // bypassed subgoal of a shortcut, or a kEdge... order
-    std::vector<UnpackEdge> m_unpack;       // per upward edge: a shortcut's halves
+    std::vector<std::uint32_t> m_path_offsets;  // CSR over upward edges: edge_path()
+    std::vector<std::uint32_t> m_path;          // the unpacked edges' subgoal cells
+    std::vector<std::uint8_t> m_path_order;     // their steps' free orders
     std::vector<std::uint32_t> m_rank;
-    std::vector<double> m_landmark_dist;    // kLandmarks per subgoal: distance from each landmark
+    std::vector<double> m_landmark_dist;    // kLandmarks per subgoal: distance from each landmark, from
+    std::size_t m_landmark_base = 0;        // this entry on (each subgoal's row on a 64-byte boundary)
     int m_landmark_count = 0;
     std::vector<std::uint32_t> m_join_offsets;  // CSR over padded cells: joins()
     std::vector<std::uint32_t> m_join;
