@@ -316,16 +316,8 @@ void SubgoalGraph::contract(std::vector<std::uint64_t>& pairs) {
         adj[a].push_back(ChEdge{b, kNone, octile(pb.x - pa.x, pb.y - pa.y)});
     }
     std::vector<std::uint64_t>().swap(pairs);
-    m_landmark_count = select_landmarks(adj, m_landmark_dist);
-    {
-        // Each subgoal's row (kLandmarks doubles, 64 bytes) on a cache line of its own: a relaxation
-        // reads one line.
-        std::vector<double> aligned(m_landmark_dist.size() + kLandmarks - 1);
-        const auto address = reinterpret_cast<std::uintptr_t>(aligned.data());
-        m_landmark_base = ((64 - address % 64) % 64) / sizeof(double);
-        std::copy(m_landmark_dist.begin(), m_landmark_dist.end(), aligned.begin() + static_cast<std::ptrdiff_t>(m_landmark_base));
-        m_landmark_dist.swap(aligned);
-    }
+    std::vector<double> landmark_dist;
+    m_landmark_count = select_landmarks(adj, landmark_dist);
     Witness witness;
     witness.dist.assign(n, 0.0);
     witness.stamp.assign(n, 0);
@@ -364,6 +356,36 @@ void SubgoalGraph::contract(std::vector<std::uint64_t>& pairs) {
             ++deleted[e.to];
         }
         std::vector<ChEdge>().swap(adj[v]);
+    }
+    // Subgoals renumbered from the top of the hierarchy down (id = n - 1 - rank): the subgoals that
+    // most queries reach, near the top, share cache lines in every per-subgoal table. Each landmark row
+    // (kLandmarks doubles, 64 bytes) starts a cache line: a relaxation reads one line.
+    {
+        std::vector<std::uint32_t> renumber(n);
+        for (std::uint32_t v = 0; v < n; ++v) renumber[v] = static_cast<std::uint32_t>(n - 1 - m_rank[v]);
+        std::vector<std::uint32_t> node(n), xy(n), rank(n);
+        std::vector<std::vector<ChEdge>> moved(n);
+        m_landmark_dist.assign(landmark_dist.size() + kLandmarks - 1, 0.0);
+        const auto address = reinterpret_cast<std::uintptr_t>(m_landmark_dist.data());
+        m_landmark_base = ((64 - address % 64) % 64) / sizeof(double);
+        for (std::uint32_t v = 0; v < n; ++v) {
+            const std::uint32_t to = renumber[v];
+            node[to] = m_subgoal_node[v];
+            xy[to] = m_subgoal_xy[v];
+            rank[to] = m_rank[v];
+            m_id[m_subgoal_node[v]] = static_cast<std::int32_t>(to);
+            std::copy_n(landmark_dist.begin() + static_cast<std::ptrdiff_t>(std::size_t{v} * kLandmarks), kLandmarks,
+                        m_landmark_dist.begin() + static_cast<std::ptrdiff_t>(m_landmark_base + std::size_t{to} * kLandmarks));
+            moved[to] = std::move(up[v]);
+            for (ChEdge& e : moved[to]) {
+                e.to = renumber[e.to];
+                if (e.middle != kNone) e.middle = renumber[e.middle];
+            }
+        }
+        m_subgoal_node.swap(node);
+        m_subgoal_xy.swap(xy);
+        m_rank.swap(rank);
+        up.swap(moved);
     }
     m_offsets.assign(n + 1, 0);
     for (std::size_t v = 0; v < n; ++v) m_offsets[v + 1] = m_offsets[v] + static_cast<std::uint32_t>(up[v].size());
@@ -1055,16 +1077,7 @@ struct SubgoalPathfinder::Impl {
                 }
                 continue;
             }
-            // Stall on demand: a higher neighbour already reached more cheaply proves that x is not on a
-            // shortest upward path from this side's end, so its edges need not be relaxed.
-            const auto edges = graph->up_edges(x);
-            bool stalled = false;
-            for (std::size_t i = 0; i < edges.size() && !stalled; ++i) {
-                const NodeState& t = nodes[edges[i].target];
-                stalled = t.stamp[si] >= generation && t.dist[si] + edges[i].length < d;
-            }
-            if (stalled) continue;
-            for (const SubgoalGraph::UpEdge& e : edges) {
+            for (const SubgoalGraph::UpEdge& e : graph->up_edges(x)) {
                 ++stats.generated;
                 push(si, e.target, e.xy, d + e.length, x);
             }
