@@ -358,24 +358,31 @@ void SubgoalGraph::contract(std::vector<std::uint64_t>& pairs) {
         std::vector<ChEdge>().swap(adj[v]);
     }
     // Subgoals renumbered from the top of the hierarchy down (id = n - 1 - rank): the subgoals that
-    // most queries reach, near the top, share cache lines in every per-subgoal table. Each landmark row
-    // (kLandmarks doubles, 64 bytes) starts a cache line: a relaxation reads one line.
+    // most queries reach, near the top, share cache lines in every per-subgoal table. The landmark
+    // distances are kept as floats, each row (32 bytes) in half a cache line: a relaxation reads one line.
     {
         std::vector<std::uint32_t> renumber(n);
         for (std::uint32_t v = 0; v < n; ++v) renumber[v] = static_cast<std::uint32_t>(n - 1 - m_rank[v]);
         std::vector<std::uint32_t> node(n), xy(n), rank(n);
         std::vector<std::vector<ChEdge>> moved(n);
-        m_landmark_dist.assign(landmark_dist.size() + kLandmarks - 1, 0.0);
+        m_landmark_dist.assign(landmark_dist.size() + kLandmarks - 1, 0.0f);
         const auto address = reinterpret_cast<std::uintptr_t>(m_landmark_dist.data());
-        m_landmark_base = ((64 - address % 64) % 64) / sizeof(double);
+        m_landmark_base = ((32 - address % 32) % 32) / sizeof(float);
+        double far = 0;
+        for (const double d : landmark_dist)
+            if (std::isfinite(d)) far = std::max(far, d);
+        // A float keeps a distance within far * 2^-24; every bound term reads two of them (the subgoal's
+        // and the end's), so it may be off by twice that: the query lowers its landmark bounds by more.
+        m_landmark_slack = far * 0x1p-22 + kBoundSlack;
         for (std::uint32_t v = 0; v < n; ++v) {
             const std::uint32_t to = renumber[v];
             node[to] = m_subgoal_node[v];
             xy[to] = m_subgoal_xy[v];
             rank[to] = m_rank[v];
             m_id[m_subgoal_node[v]] = static_cast<std::int32_t>(to);
-            std::copy_n(landmark_dist.begin() + static_cast<std::ptrdiff_t>(std::size_t{v} * kLandmarks), kLandmarks,
-                        m_landmark_dist.begin() + static_cast<std::ptrdiff_t>(m_landmark_base + std::size_t{to} * kLandmarks));
+            for (std::size_t l = 0; l < kLandmarks; ++l)
+                m_landmark_dist[m_landmark_base + std::size_t{to} * kLandmarks + l] =
+                    static_cast<float>(landmark_dist[std::size_t{v} * kLandmarks + l]);
             moved[to] = std::move(up[v]);
             for (ChEdge& e : moved[to]) {
                 e.to = renumber[e.to];
@@ -760,7 +767,7 @@ std::size_t SubgoalGraph::memory_bytes() const noexcept {
            m_middles.capacity() * sizeof(std::uint32_t) + m_rank.capacity() * sizeof(std::uint32_t) +
            (m_path_offsets.capacity() + m_path.capacity()) * sizeof(std::uint32_t) + m_path_order.capacity() +
            (m_join_offsets.capacity() + m_join.capacity()) * sizeof(std::uint32_t) +
-           m_landmark_dist.capacity() * sizeof(double);
+           m_landmark_dist.capacity() * sizeof(float);
 }
 
 // ---- SubgoalPathfinder ---------------------------------------------------------------------------------
@@ -871,13 +878,14 @@ struct SubgoalPathfinder::Impl {
     // cannot reach the target gives nothing (its upper bound is +infinity: NaN or -infinity terms).
     [[nodiscard]] double bound(const Side& side, std::uint32_t id, std::uint32_t xy) const noexcept {
         const double h = to(xy, side.target);
-        const double* ld = graph->landmark_distances(id);
+        const float* ld = graph->landmark_distances(id);
 #if defined(__SSE2__)
         // Two landmarks per register, two independent chains. _mm_max_pd(term, acc) returns acc when
         // the term is NaN, as std::max(acc, term) does below.
         __m128d acc0 = _mm_set1_pd(-std::numeric_limits<double>::infinity()), acc1 = acc0;
         for (int l = 0; l < SubgoalGraph::kLandmarks; l += 4) {
-            const __m128d a = _mm_loadu_pd(ld + l), b = _mm_loadu_pd(ld + l + 2);
+            const __m128 four = _mm_loadu_ps(ld + l);
+            const __m128d a = _mm_cvtps_pd(four), b = _mm_cvtps_pd(_mm_movehl_ps(four, four));
             acc0 = _mm_max_pd(_mm_sub_pd(a, _mm_loadu_pd(side.upper + l)), acc0);
             acc1 = _mm_max_pd(_mm_sub_pd(b, _mm_loadu_pd(side.upper + l + 2)), acc1);
             acc0 = _mm_max_pd(_mm_sub_pd(_mm_loadu_pd(side.lower + l), a), acc0);
@@ -888,11 +896,11 @@ struct SubgoalPathfinder::Impl {
 #else
         double lm = -std::numeric_limits<double>::infinity();
         for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
-            lm = std::max(lm, ld[l] - side.upper[l]);
-            lm = std::max(lm, side.lower[l] - ld[l]);
+            lm = std::max(lm, double{ld[l]} - side.upper[l]);
+            lm = std::max(lm, side.lower[l] - double{ld[l]});
         }
 #endif
-        return std::max(h, lm - kBoundSlack);
+        return std::max(h, lm - graph->landmark_slack());
     }
 
     // Sets the landmark bounds of side `si` for its target, the end `node`: exact at a subgoal, else
@@ -903,7 +911,7 @@ struct SubgoalPathfinder::Impl {
         const SubgoalGraph& g = *graph;
         constexpr double kInf = std::numeric_limits<double>::infinity();
         if (const std::int32_t id = g.subgoal_id(node); id >= 0) {
-            const double* ld = g.landmark_distances(static_cast<std::uint32_t>(id));
+            const float* ld = g.landmark_distances(static_cast<std::uint32_t>(id));
             for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) side.upper[l] = side.lower[l] = ld[l];
         } else {
             for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
@@ -920,9 +928,12 @@ struct SubgoalPathfinder::Impl {
             }
             for (const std::uint32_t j : g.joins(node)) {
                 const __m128d length = _mm_set1_pd(to(g.subgoal_xy(j), p));
-                const double* ld = g.landmark_distances(j);
+                const float* ld = g.landmark_distances(j);
+                const __m128 low4 = _mm_loadu_ps(ld), high4 = _mm_loadu_ps(ld + 4);
+                const __m128d rows[4] = {_mm_cvtps_pd(low4), _mm_cvtps_pd(_mm_movehl_ps(low4, low4)), _mm_cvtps_pd(high4),
+                                         _mm_cvtps_pd(_mm_movehl_ps(high4, high4))};
                 for (int k = 0; k < 4; ++k) {
-                    const __m128d a = _mm_loadu_pd(ld + 2 * k);
+                    const __m128d a = rows[k];
                     up[k] = _mm_min_pd(up[k], _mm_add_pd(a, length));
                     lo[k] = _mm_max_pd(lo[k], _mm_sub_pd(a, length));
                 }
@@ -934,7 +945,7 @@ struct SubgoalPathfinder::Impl {
 #else
             for (const std::uint32_t j : g.joins(node)) {
                 const double length = to(g.subgoal_xy(j), p);
-                const double* ld = g.landmark_distances(j);
+                const float* ld = g.landmark_distances(j);
                 for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
                     side.upper[l] = std::min(side.upper[l], ld[l] + length);
                     side.lower[l] = std::max(side.lower[l], ld[l] - length);
@@ -951,14 +962,18 @@ struct SubgoalPathfinder::Impl {
         Side& side = sides[si];
         NodeState& st = nodes[node];
         const bool reached = st.stamp[si] >= generation;
-        // A settled node's distance is final up to rounding (the heuristic is consistent): keep it. A
-        // node reached at least as cheaply gains nothing. Both are decided before the bound is computed.
-        if (reached && (st.stamp[si] != generation || !(d < st.dist[si]))) return;
+        // A node reached at least as cheaply gains nothing (decided before the bound is computed).
+        if (reached && !(d < st.dist[si])) return;
         // Nothing through `node` at this distance can beat the best path known: its key bounds every path
         // through it, meetings included (the other side's distance is at least the octile distance).
         const double key = d + bound(side, node, xy);
         if (!(key < best)) return;
-        if (!reached) {
+        if (st.stamp[si] != generation) {
+            // Not reached, or settled: the landmark bounds are admissible but, read from floats, only
+            // consistent up to their slack, so a settled node may still improve by a little. It is
+            // opened again (a settled node is not in the heap), as A* does with an inconsistent
+            // heuristic: some node of an optimal path then stays open with its optimal distance and a
+            // key no larger than the optimal cost, so neither side stops before the optimum is met.
             st.dist[si] = d;
             st.stamp[si] = generation;
             st.parent[si] = parent;

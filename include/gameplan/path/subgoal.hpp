@@ -114,10 +114,13 @@ public:
     static constexpr int kLandmarks = 8;
     [[nodiscard]] int landmark_count() const noexcept { return m_landmark_count; }
     /// Grid distances from the landmarks to subgoal `id` (kLandmarks entries, the first landmark_count()
-    /// meaningful; +infinity when unreachable).
-    [[nodiscard]] const double* landmark_distances(std::uint32_t id) const noexcept {
+    /// meaningful; +infinity when unreachable), rounded to float: each within landmark_slack() / 2 of
+    /// the exact distance.
+    [[nodiscard]] const float* landmark_distances(std::uint32_t id) const noexcept {
         return m_landmark_dist.data() + m_landmark_base + std::size_t{id} * kLandmarks;
     }
+    /// How much the query lowers its landmark bounds against the rounding of landmark_distances().
+    [[nodiscard]] double landmark_slack() const noexcept { return m_landmark_slack; }
     /// Bytes held by the graph (snapshot, clearances, ids, edges).
     [[nodiscard]] std::size_t memory_bytes() const noexcept;
 
@@ -236,8 +239,9 @@ private:
     std::vector<std::uint32_t> m_path;          // the unpacked edges' subgoal cells
     std::vector<std::uint8_t> m_path_order;     // their steps' free orders
     std::vector<std::uint32_t> m_rank;
-    std::vector<double> m_landmark_dist;    // kLandmarks per subgoal: distance from each landmark, from
-    std::size_t m_landmark_base = 0;        // this entry on (each subgoal's row on a 64-byte boundary)
+    std::vector<float> m_landmark_dist;     // kLandmarks per subgoal: distance from each landmark, from
+    std::size_t m_landmark_base = 0;        // this entry on (each subgoal's row on a 32-byte boundary)
+    double m_landmark_slack = 0;
     int m_landmark_count = 0;
     std::vector<std::uint32_t> m_join_offsets;  // CSR over padded cells: joins()
     std::vector<std::uint32_t> m_join;
