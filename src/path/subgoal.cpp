@@ -808,8 +808,56 @@ GridPoint* write_cells(GridPoint a, GridPoint b, bool straight_first, GridPoint*
 // meeting node gives the cost; shortcuts are unpacked into subgoal-graph edges, which are refined to
 // cells.
 struct SubgoalPathfinder::Impl {
+    // A 4-ary min-heap of (key, node) without decrease-key: a node whose distance improves is pushed
+    // again, and an entry popped for a node already settled is dropped (the node was settled from its
+    // smallest entry; the search reads its distance from the node, not from the entry). With few
+    // improvements per query this saves the position array that decrease-key needs, one random write
+    // per entry moved.
+    struct LazyHeap {
+        struct Entry {
+            double key;
+            std::uint32_t node;
+        };
+        std::vector<Entry> entries;
+
+        [[nodiscard]] bool empty() const noexcept { return entries.empty(); }
+        [[nodiscard]] const Entry& top() const noexcept { return entries.front(); }
+        void clear() noexcept { entries.clear(); }
+        void push(std::uint32_t node, double key) {
+            std::size_t at = entries.size();
+            entries.push_back(Entry{key, node});
+            Entry* const e = entries.data();
+            while (at > 0) {
+                const std::size_t parent = (at - 1) / 4;
+                if (!(key < e[parent].key)) break;
+                e[at] = e[parent];
+                at = parent;
+            }
+            e[at] = Entry{key, node};
+        }
+        void pop() noexcept {
+            const Entry moving = entries.back();
+            entries.pop_back();
+            const std::size_t count = entries.size();
+            if (count == 0) return;
+            Entry* const e = entries.data();
+            std::size_t at = 0;
+            for (;;) {
+                const std::size_t first = 4 * at + 1;
+                if (first >= count) break;
+                std::size_t child = first;
+                const std::size_t last = std::min(first + 4, count);
+                for (std::size_t c = first + 1; c < last; ++c) child = e[c].key < e[child].key ? c : child;
+                if (!(e[child].key < moving.key)) break;
+                e[at] = e[child];
+                at = child;
+            }
+            e[at] = moving;
+        }
+    };
+
     struct Side {
-        search::IndexedHeap<double, 4> heap;  // key: distance + octile distance to the other end
+        LazyHeap heap;                        // key: distance + lower bound to the other end
         GridPoint target{};                   // the other end
         GridPoint origin{};                   // this side's end
         // Bounds of the grid distance from each landmark to `target`: upper and lower (ALT bounds).
@@ -852,8 +900,7 @@ struct SubgoalPathfinder::Impl {
         const std::size_t bound = g.subgoal_count() + 2;
         if (nodes.size() < bound) nodes.resize(bound, NodeState{{0, 0}, {0, 0}, {0, 0}});
         for (Side& s : sides) {
-            s.heap.reserve_nodes(bound);
-            s.heap.reserve_entries(std::min<std::size_t>(bound, 1u << 14));
+            s.heap.entries.reserve(std::min<std::size_t>(bound, 1u << 14));
         }
         route.reserve(1024);
         chain.reserve(256);
@@ -971,7 +1018,7 @@ struct SubgoalPathfinder::Impl {
         if (st.stamp[si] != generation) {
             // Not reached, or settled: the landmark bounds are admissible but, read from floats, only
             // consistent up to their slack, so a settled node may still improve by a little. It is
-            // opened again (a settled node is not in the heap), as A* does with an inconsistent
+            // opened again, as A* does with an inconsistent
             // heuristic: some node of an optimal path then stays open with its optimal distance and a
             // key no larger than the optimal cost, so neither side stops before the optimum is met.
             st.dist[si] = d;
@@ -979,7 +1026,7 @@ struct SubgoalPathfinder::Impl {
             st.parent[si] = parent;
             side.heap.push(node, key);
         } else {
-            side.heap.decrease(node, key);
+            side.heap.push(node, key);  // the entry with the larger key is dropped when popped
             st.dist[si] = d;
             st.parent[si] = parent;
         }
@@ -1059,6 +1106,8 @@ struct SubgoalPathfinder::Impl {
             double key = std::numeric_limits<double>::infinity();
             for (int s = 0; s < 2; ++s) {
                 Side& sd = sides[s];
+                // Entries of settled nodes are stale (see LazyHeap).
+                while (!sd.heap.empty() && nodes[sd.heap.top().node].stamp[s] != generation) sd.heap.pop();
                 if (sd.heap.empty() || !(sd.heap.top().key < best)) continue;
                 if (sd.heap.top().key < key) {
                     key = sd.heap.top().key;
@@ -1075,7 +1124,8 @@ struct SubgoalPathfinder::Impl {
             --slice;
             Side& sd = sides[side];
             const auto si = static_cast<std::size_t>(side);
-            const std::uint32_t x = sd.heap.pop().node;
+            const std::uint32_t x = sd.heap.top().node;
+            sd.heap.pop();
             NodeState& st = nodes[x];
             const double d = st.dist[si];
             st.stamp[si] = generation + 1;  // settled
@@ -1250,7 +1300,7 @@ std::size_t SubgoalPathfinder::memory_bytes() const noexcept {
     std::size_t bytes = impl.owned.memory_bytes() + (impl.fallbacks ? impl.fallback.memory_bytes() : 0);
     bytes += impl.nodes.capacity() * sizeof(Impl::NodeState);
     for (const Impl::Side& s : impl.sides)
-        bytes += s.heap.memory_bytes();
+        bytes += s.heap.entries.capacity() * sizeof(Impl::LazyHeap::Entry);
     return bytes + (impl.route.capacity() + impl.chain.capacity()) * sizeof(std::uint32_t);
 }
 
