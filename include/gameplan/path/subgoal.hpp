@@ -27,11 +27,12 @@
 /// bidirectional search climbs the hierarchy from both ends. Each side is ordered by distance plus a
 /// lower bound of the distance to the other end: the larger of the octile distance and the landmark
 /// (ALT, Goldberg and Harrelson 2005) bounds |d(L, x) - d(L, end)|, the end's landmark distances taken
-/// from its joins. Both are consistent on the hierarchy's edges (each at least as long as the distance
-/// between its ends), so a node whose key reaches the best meeting cost is never opened and a side
-/// stops when its smallest key does (stall-on-demand prunes further). Shortcuts are unpacked and each
-/// subgoal-graph edge is written in the order of its steps that is free (diagonal steps first or
-/// straight steps first, recorded at build; a join as its sweep found it). The cost is exactly the
+/// from its joins (landmark distances are stored as floats and the bounds lowered by twice their
+/// rounding). Both are lower bounds, so a node whose key reaches the best meeting cost is never opened
+/// and a side stops when its smallest key does; a settled node that still improves (the rounded
+/// bounds are consistent only up to their slack) is opened again. Every upward edge is unpacked at
+/// build into its subgoal-graph edges, and each is written in the order of its steps that is free
+/// (diagonal steps first or straight steps first; a join as its sweep found it). The cost is exactly the
 /// optimal octile cost; the path is one of the optimal paths, written as `GridSearchOptions::detail`
 /// asks: every cell, waypoints (the subgoals and turning cells), or the cost only (no unpacking).
 ///
@@ -49,9 +50,10 @@
 /// 512 x 512 map; see docs/benchmarks.md); queries stay correct in between.
 ///
 /// Memory: per padded cell 1 byte of passability, 4 of subgoal id, 16 of clearances and 4 of join offset,
-/// plus 4 bytes per join (about 15 per cell on dungeon maps, 60 on open ones); per upward edge 32 bytes;
-/// per subgoal about 80 (cell, rank, offsets, landmark distances); each pathfinder's search state is about 40 bytes per
-/// subgoal.
+/// plus 4 bytes per join (about 15 per cell on dungeon maps, 60 on open ones); per upward edge 24 bytes,
+/// plus 5 per subgoal-graph edge it unpacks to (about 1.5 to 2.5 of them); per subgoal about 50 (cell,
+/// rank, offsets, landmark distances); each pathfinder's search state is about 32 bytes per subgoal
+/// plus its heaps.
 ///
 /// Thread-safety: a built graph is read-only during searches, so many pathfinders (one per thread) may
 /// search one const graph at once (`begin(const SubgoalGraph&, ...)`). `build` must not overlap a search.
@@ -97,7 +99,7 @@ public:
     [[nodiscard]] bool passable(GridPoint p) const noexcept;
     /// True if cell `p` is a subgoal.
     [[nodiscard]] bool is_subgoal(GridPoint p) const noexcept;
-    /// Number of subgoals (graph nodes).
+    /// Number of subgoals (graph nodes). Ids run from the top of the hierarchy down (id = count - 1 - rank).
     [[nodiscard]] std::size_t subgoal_count() const noexcept { return m_subgoal_node.size(); }
     /// Number of undirected edges of the subgoal graph (direct-h-reachable pairs).
     [[nodiscard]] std::size_t edge_count() const noexcept { return m_edge_count; }
