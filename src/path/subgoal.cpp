@@ -6,10 +6,15 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <limits>
 #include <queue>
 #include <utility>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace gameplan::path {
 
@@ -144,6 +149,7 @@ JpsSupport SubgoalGraph::build(const GridMap& map, std::size_t max_memory_bytes)
     m_edge_count = pairs.size() / 2;
     contract(pairs);
     if (memory_bytes() > max_memory_bytes) return refuse_budget();
+    if (!build_paths(max_memory_bytes)) return refuse_budget();
     if (!build_joins(max_memory_bytes)) return refuse_budget();
     m_built = true;
     return JpsSupport::Ok;
@@ -310,7 +316,8 @@ void SubgoalGraph::contract(std::vector<std::uint64_t>& pairs) {
         adj[a].push_back(ChEdge{b, kNone, octile(pb.x - pa.x, pb.y - pa.y)});
     }
     std::vector<std::uint64_t>().swap(pairs);
-    m_landmark_count = select_landmarks(adj, m_landmark_dist);
+    std::vector<double> landmark_dist;
+    m_landmark_count = select_landmarks(adj, landmark_dist);
     Witness witness;
     witness.dist.assign(n, 0.0);
     witness.stamp.assign(n, 0);
@@ -350,6 +357,43 @@ void SubgoalGraph::contract(std::vector<std::uint64_t>& pairs) {
         }
         std::vector<ChEdge>().swap(adj[v]);
     }
+    // Subgoals renumbered from the top of the hierarchy down (id = n - 1 - rank): the subgoals that
+    // most queries reach, near the top, share cache lines in every per-subgoal table. The landmark
+    // distances are kept as floats, each row (32 bytes) in half a cache line: a relaxation reads one line.
+    {
+        std::vector<std::uint32_t> renumber(n);
+        for (std::uint32_t v = 0; v < n; ++v) renumber[v] = static_cast<std::uint32_t>(n - 1 - m_rank[v]);
+        std::vector<std::uint32_t> node(n), xy(n), rank(n);
+        std::vector<std::vector<ChEdge>> moved(n);
+        m_landmark_dist.assign(landmark_dist.size() + kLandmarks - 1, 0.0f);
+        const auto address = reinterpret_cast<std::uintptr_t>(m_landmark_dist.data());
+        m_landmark_base = ((32 - address % 32) % 32) / sizeof(float);
+        double far = 0;
+        for (const double d : landmark_dist)
+            if (std::isfinite(d)) far = std::max(far, d);
+        // A float keeps a distance within far * 2^-24; every bound term reads two of them (the subgoal's
+        // and the end's), so it may be off by twice that: the query lowers its landmark bounds by more.
+        m_landmark_slack = far * 0x1p-22 + kBoundSlack;
+        for (std::uint32_t v = 0; v < n; ++v) {
+            const std::uint32_t to = renumber[v];
+            node[to] = m_subgoal_node[v];
+            xy[to] = m_subgoal_xy[v];
+            rank[to] = m_rank[v];
+            m_id[m_subgoal_node[v]] = static_cast<std::int32_t>(to);
+            for (std::size_t l = 0; l < kLandmarks; ++l)
+                m_landmark_dist[m_landmark_base + std::size_t{to} * kLandmarks + l] =
+                    static_cast<float>(landmark_dist[std::size_t{v} * kLandmarks + l]);
+            moved[to] = std::move(up[v]);
+            for (ChEdge& e : moved[to]) {
+                e.to = renumber[e.to];
+                if (e.middle != kNone) e.middle = renumber[e.middle];
+            }
+        }
+        m_subgoal_node.swap(node);
+        m_subgoal_xy.swap(xy);
+        m_rank.swap(rank);
+        up.swap(moved);
+    }
     m_offsets.assign(n + 1, 0);
     for (std::size_t v = 0; v < n; ++v) m_offsets[v + 1] = m_offsets[v] + static_cast<std::uint32_t>(up[v].size());
     m_up.resize(m_offsets[n]);
@@ -371,15 +415,68 @@ void SubgoalGraph::contract(std::vector<std::uint64_t>& pairs) {
             }
             m_middles[m_offsets[v] + i] = middle;
         }
-    // For unpacking: each shortcut's bypassed cell and the indices of its two halves, upward edges of
-    // the bypassed subgoal (frozen when it was contracted, before the shortcut's ends).
-    m_unpack.assign(m_offsets[n], UnpackEdge{0, kNone, kNone});
-    for (std::uint32_t v = 0; v < n; ++v)
+}
+
+// Each upward edge unpacked into edges of the subgoal graph, from its lower end: a subgoal-graph edge is
+// one step; a shortcut v -> w bypassing m is its halves, both upward edges of m (contracted before v
+// and w, so unpacked before them): m -> v walked backwards, then m -> w. False (nothing kept) when the
+// steps would take the graph past `max_memory_bytes` or past 2^32 - 1 entries.
+bool SubgoalGraph::build_paths(std::size_t max_memory_bytes) {
+    const auto n = static_cast<std::uint32_t>(m_subgoal_node.size());
+    const std::uint32_t edges = m_offsets[n];
+    std::vector<std::uint32_t> by_rank(n);
+    for (std::uint32_t v = 0; v < n; ++v) by_rank[m_rank[v]] = v;
+    // Steps per edge (a shortcut's halves first), then the offsets.
+    std::vector<std::uint64_t> steps(edges, 0);
+    const auto halves = [&](std::uint32_t v, std::uint32_t i) {
+        const std::uint32_t m = m_middles[i];
+        return std::pair{edge_index(m, v), edge_index(m, m_up[i].target)};
+    };
+    for (const std::uint32_t v : by_rank)
         for (std::uint32_t i = m_offsets[v]; i < m_offsets[v + 1]; ++i) {
-            const std::uint32_t m = m_middles[i];
-            if (m >= kEdgeDiagonalFirstBoth) continue;
-            m_unpack[i] = UnpackEdge{m_subgoal_xy[m], edge_index(m, v), edge_index(m, m_up[i].target)};
+            if (m_middles[i] >= kEdgeDiagonalFirstBoth) {
+                steps[i] = 1;
+                continue;
+            }
+            const auto [low, high] = halves(v, i);
+            steps[i] = steps[low] + steps[high];
         }
+    std::uint64_t total = 0;
+    for (const std::uint64_t k : steps) total += k;
+    const std::size_t before = memory_bytes();
+    const std::uint64_t need = (std::uint64_t{edges} + 1) * sizeof(std::uint32_t) + total * (sizeof(std::uint32_t) + 1);
+    if (total > UINT32_MAX || before > max_memory_bytes || need > max_memory_bytes - before) return false;
+    m_path_offsets.assign(std::size_t{edges} + 1, 0);
+    for (std::uint32_t i = 0; i < edges; ++i) m_path_offsets[i + 1] = m_path_offsets[i] + static_cast<std::uint32_t>(steps[i]);
+    m_path.assign(total, 0);
+    m_path_order.assign(total, 0);
+    for (const std::uint32_t v : by_rank)
+        for (std::uint32_t i = m_offsets[v]; i < m_offsets[v + 1]; ++i) {
+            std::uint32_t at = m_path_offsets[i];
+            const std::uint32_t m = m_middles[i];
+            if (m >= kEdgeDiagonalFirstBoth) {
+                // Free in the recorded order from v; from the other end the reverse order is free.
+                m_path[at] = m_up[i].xy;
+                m_path_order[at] = m == kEdgeStraightFirst    ? kPathStraightFromLow
+                                   : m == kEdgeDiagonalFirst ? kPathStraightFromHigh
+                                                             : std::uint8_t{0};
+                continue;
+            }
+            const auto [low, high] = halves(v, i);
+            // m -> v backwards: the cells before each step, v's last step first, ending at m; each step's
+            // orders swap.
+            for (std::uint32_t k = m_path_offsets[low + 1]; k-- > m_path_offsets[low];) {
+                m_path[at] = k > m_path_offsets[low] ? m_path[k - 1] : m_subgoal_xy[m];
+                const std::uint8_t o = m_path_order[k];
+                m_path_order[at++] = static_cast<std::uint8_t>((o & kPathStraightFromLow ? kPathStraightFromHigh : 0) |
+                                                               (o & kPathStraightFromHigh ? kPathStraightFromLow : 0));
+            }
+            for (std::uint32_t k = m_path_offsets[high]; k < m_path_offsets[high + 1]; ++k) {
+                m_path[at] = m_path[k];
+                m_path_order[at++] = m_path_order[k];
+            }
+        }
+    return true;
 }
 
 std::uint32_t SubgoalGraph::edge_index(std::uint32_t low, std::uint32_t high) const noexcept {
@@ -668,12 +765,41 @@ std::size_t SubgoalGraph::memory_bytes() const noexcept {
            m_offsets.capacity() * sizeof(std::uint32_t) +
            m_up.capacity() * sizeof(UpEdge) +
            m_middles.capacity() * sizeof(std::uint32_t) + m_rank.capacity() * sizeof(std::uint32_t) +
-           m_unpack.capacity() * sizeof(UnpackEdge) +
+           (m_path_offsets.capacity() + m_path.capacity()) * sizeof(std::uint32_t) + m_path_order.capacity() +
            (m_join_offsets.capacity() + m_join.capacity()) * sizeof(std::uint32_t) +
-           m_landmark_dist.capacity() * sizeof(double);
+           m_landmark_dist.capacity() * sizeof(float);
 }
 
 // ---- SubgoalPathfinder ---------------------------------------------------------------------------------
+
+namespace {
+// Writes the cells of the octile segment a -> b (a excluded, b included; max(|dx|, |dy|) cells) to `out`,
+// diagonal steps first or straight steps first; returns the end of what it wrote.
+GridPoint* write_cells(GridPoint a, GridPoint b, bool straight_first, GridPoint* out) noexcept {
+    const std::int32_t dx = b.x - a.x, dy = b.y - a.y;
+    const std::int32_t ax = std::abs(dx), ay = std::abs(dy);
+    const std::int32_t sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
+    const std::int32_t diagonal = std::min(ax, ay), straight = std::max(ax, ay) - diagonal;
+    // The straight run moves along the longer axis only.
+    const std::int32_t tx = ax > ay ? sx : 0, ty = ax > ay ? 0 : sy;
+    GridPoint p = a;
+    const auto run = [&](std::int32_t count, std::int32_t stepx, std::int32_t stepy) {
+        for (std::int32_t i = 0; i < count; ++i) {
+            p.x += stepx;
+            p.y += stepy;
+            *out++ = p;
+        }
+    };
+    if (straight_first) {
+        run(straight, tx, ty);
+        run(diagonal, sx, sy);
+    } else {
+        run(diagonal, sx, sy);
+        run(straight, tx, ty);
+    }
+    return out;
+}
+}  // namespace
 
 // Query: the ends are joined to their direct-h-reachable subgoals; a bidirectional search goes upward
 // in the hierarchy from both (the start and the goal count as ranked below every subgoal), each side
@@ -682,8 +808,56 @@ std::size_t SubgoalGraph::memory_bytes() const noexcept {
 // meeting node gives the cost; shortcuts are unpacked into subgoal-graph edges, which are refined to
 // cells.
 struct SubgoalPathfinder::Impl {
+    // A 4-ary min-heap of (key, node) without decrease-key: a node whose distance improves is pushed
+    // again, and an entry popped for a node already settled is dropped (the node was settled from its
+    // smallest entry; the search reads its distance from the node, not from the entry). With few
+    // improvements per query this saves the position array that decrease-key needs, one random write
+    // per entry moved.
+    struct LazyHeap {
+        struct Entry {
+            double key;
+            std::uint32_t node;
+        };
+        std::vector<Entry> entries;
+
+        [[nodiscard]] bool empty() const noexcept { return entries.empty(); }
+        [[nodiscard]] const Entry& top() const noexcept { return entries.front(); }
+        void clear() noexcept { entries.clear(); }
+        void push(std::uint32_t node, double key) {
+            std::size_t at = entries.size();
+            entries.push_back(Entry{key, node});
+            Entry* const e = entries.data();
+            while (at > 0) {
+                const std::size_t parent = (at - 1) / 4;
+                if (!(key < e[parent].key)) break;
+                e[at] = e[parent];
+                at = parent;
+            }
+            e[at] = Entry{key, node};
+        }
+        void pop() noexcept {
+            const Entry moving = entries.back();
+            entries.pop_back();
+            const std::size_t count = entries.size();
+            if (count == 0) return;
+            Entry* const e = entries.data();
+            std::size_t at = 0;
+            for (;;) {
+                const std::size_t first = 4 * at + 1;
+                if (first >= count) break;
+                std::size_t child = first;
+                const std::size_t last = std::min(first + 4, count);
+                for (std::size_t c = first + 1; c < last; ++c) child = e[c].key < e[child].key ? c : child;
+                if (!(e[child].key < moving.key)) break;
+                e[at] = e[child];
+                at = child;
+            }
+            e[at] = moving;
+        }
+    };
+
     struct Side {
-        search::IndexedHeap<double, 4> heap;  // key: distance + octile distance to the other end
+        LazyHeap heap;                        // key: distance + lower bound to the other end
         GridPoint target{};                   // the other end
         GridPoint origin{};                   // this side's end
         // Bounds of the grid distance from each landmark to `target`: upper and lower (ALT bounds).
@@ -717,12 +891,6 @@ struct SubgoalPathfinder::Impl {
     Status state = Status::InvalidQuery;
     std::uint64_t clock_mask = 63;
     mutable std::vector<std::uint32_t> route;                            // finish(): subgoal ids
-    struct UnpackFrame {
-        std::uint32_t edge;    // an upward edge (index)
-        std::uint32_t end_xy;  // the cell of the end it is walked to
-        bool from_low;         // walked from its lower end
-    };
-    mutable std::vector<UnpackFrame> unpack;  // finish(): edges still to unpack, next on top
     mutable std::vector<std::uint32_t> chain;
     JpsPathfinder fallback;
     bool use_fallback = false;
@@ -732,12 +900,10 @@ struct SubgoalPathfinder::Impl {
         const std::size_t bound = g.subgoal_count() + 2;
         if (nodes.size() < bound) nodes.resize(bound, NodeState{{0, 0}, {0, 0}, {0, 0}});
         for (Side& s : sides) {
-            s.heap.reserve_nodes(bound);
-            s.heap.reserve_entries(std::min<std::size_t>(bound, 1u << 14));
+            s.heap.entries.reserve(std::min<std::size_t>(bound, 1u << 14));
         }
         route.reserve(1024);
         chain.reserve(256);
-        unpack.reserve(256);
     }
 
     Status invalid() {
@@ -758,13 +924,30 @@ struct SubgoalPathfinder::Impl {
     // changes by at most an edge's length along an edge, so the bound is consistent. A landmark that
     // cannot reach the target gives nothing (its upper bound is +infinity: NaN or -infinity terms).
     [[nodiscard]] double bound(const Side& side, std::uint32_t id, std::uint32_t xy) const noexcept {
-        double h = to(xy, side.target);
-        const double* ld = graph->landmark_distances(id);
-        for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
-            h = std::max(h, ld[l] - side.upper[l] - kBoundSlack);
-            h = std::max(h, side.lower[l] - ld[l] - kBoundSlack);
+        const double h = to(xy, side.target);
+        const float* ld = graph->landmark_distances(id);
+#if defined(__SSE2__)
+        // Two landmarks per register, two independent chains. _mm_max_pd(term, acc) returns acc when
+        // the term is NaN, as std::max(acc, term) does below.
+        __m128d acc0 = _mm_set1_pd(-std::numeric_limits<double>::infinity()), acc1 = acc0;
+        for (int l = 0; l < SubgoalGraph::kLandmarks; l += 4) {
+            const __m128 four = _mm_loadu_ps(ld + l);
+            const __m128d a = _mm_cvtps_pd(four), b = _mm_cvtps_pd(_mm_movehl_ps(four, four));
+            acc0 = _mm_max_pd(_mm_sub_pd(a, _mm_loadu_pd(side.upper + l)), acc0);
+            acc1 = _mm_max_pd(_mm_sub_pd(b, _mm_loadu_pd(side.upper + l + 2)), acc1);
+            acc0 = _mm_max_pd(_mm_sub_pd(_mm_loadu_pd(side.lower + l), a), acc0);
+            acc1 = _mm_max_pd(_mm_sub_pd(_mm_loadu_pd(side.lower + l + 2), b), acc1);
         }
-        return h;
+        const __m128d acc = _mm_max_pd(acc0, acc1);
+        const double lm = std::max(_mm_cvtsd_f64(acc), _mm_cvtsd_f64(_mm_unpackhi_pd(acc, acc)));
+#else
+        double lm = -std::numeric_limits<double>::infinity();
+        for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
+            lm = std::max(lm, double{ld[l]} - side.upper[l]);
+            lm = std::max(lm, side.lower[l] - double{ld[l]});
+        }
+#endif
+        return std::max(h, lm - graph->landmark_slack());
     }
 
     // Sets the landmark bounds of side `si` for its target, the end `node`: exact at a subgoal, else
@@ -775,7 +958,7 @@ struct SubgoalPathfinder::Impl {
         const SubgoalGraph& g = *graph;
         constexpr double kInf = std::numeric_limits<double>::infinity();
         if (const std::int32_t id = g.subgoal_id(node); id >= 0) {
-            const double* ld = g.landmark_distances(static_cast<std::uint32_t>(id));
+            const float* ld = g.landmark_distances(static_cast<std::uint32_t>(id));
             for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) side.upper[l] = side.lower[l] = ld[l];
         } else {
             for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
@@ -783,14 +966,39 @@ struct SubgoalPathfinder::Impl {
                 side.lower[l] = -kInf;
             }
             const GridPoint p = g.point(node);
+#if defined(__SSE2__)
+            static_assert(SubgoalGraph::kLandmarks == 8);
+            __m128d up[4], lo[4];
+            for (int k = 0; k < 4; ++k) {
+                up[k] = _mm_set1_pd(kInf);
+                lo[k] = _mm_set1_pd(-kInf);
+            }
+            for (const std::uint32_t j : g.joins(node)) {
+                const __m128d length = _mm_set1_pd(to(g.subgoal_xy(j), p));
+                const float* ld = g.landmark_distances(j);
+                const __m128 low4 = _mm_loadu_ps(ld), high4 = _mm_loadu_ps(ld + 4);
+                const __m128d rows[4] = {_mm_cvtps_pd(low4), _mm_cvtps_pd(_mm_movehl_ps(low4, low4)), _mm_cvtps_pd(high4),
+                                         _mm_cvtps_pd(_mm_movehl_ps(high4, high4))};
+                for (int k = 0; k < 4; ++k) {
+                    const __m128d a = rows[k];
+                    up[k] = _mm_min_pd(up[k], _mm_add_pd(a, length));
+                    lo[k] = _mm_max_pd(lo[k], _mm_sub_pd(a, length));
+                }
+            }
+            for (int k = 0; k < 4; ++k) {
+                _mm_storeu_pd(side.upper + 2 * k, up[k]);
+                _mm_storeu_pd(side.lower + 2 * k, lo[k]);
+            }
+#else
             for (const std::uint32_t j : g.joins(node)) {
                 const double length = to(g.subgoal_xy(j), p);
-                const double* ld = g.landmark_distances(j);
+                const float* ld = g.landmark_distances(j);
                 for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
                     side.upper[l] = std::min(side.upper[l], ld[l] + length);
                     side.lower[l] = std::max(side.lower[l], ld[l] - length);
                 }
             }
+#endif
         }
         for (int l = 0; l < SubgoalGraph::kLandmarks; ++l)
             if (std::isinf(side.upper[l])) side.lower[l] = -kInf;  // the landmark cannot reach the end
@@ -799,24 +1007,28 @@ struct SubgoalPathfinder::Impl {
     // Relaxes an edge of side `si` to `node` (cell `xy`) at distance `d` from `parent`.
     void push(std::size_t si, std::uint32_t node, std::uint32_t xy, double d, std::uint32_t parent) {
         Side& side = sides[si];
+        NodeState& st = nodes[node];
+        const bool reached = st.stamp[si] >= generation;
+        // A node reached at least as cheaply gains nothing (decided before the bound is computed).
+        if (reached && !(d < st.dist[si])) return;
         // Nothing through `node` at this distance can beat the best path known: its key bounds every path
         // through it, meetings included (the other side's distance is at least the octile distance).
         const double key = d + bound(side, node, xy);
         if (!(key < best)) return;
-        NodeState& st = nodes[node];
-        if (st.stamp[si] < generation) {
+        if (st.stamp[si] != generation) {
+            // Not reached, or settled: the landmark bounds are admissible but, read from floats, only
+            // consistent up to their slack, so a settled node may still improve by a little. It is
+            // opened again, as A* does with an inconsistent
+            // heuristic: some node of an optimal path then stays open with its optimal distance and a
+            // key no larger than the optimal cost, so neither side stops before the optimum is met.
             st.dist[si] = d;
             st.stamp[si] = generation;
             st.parent[si] = parent;
             side.heap.push(node, key);
-        } else if (d < st.dist[si]) {
-            // A settled node's distance is final up to rounding (the heuristic is consistent): keep it.
-            if (st.stamp[si] != generation) return;
-            side.heap.decrease(node, key);
+        } else {
+            side.heap.push(node, key);  // the entry with the larger key is dropped when popped
             st.dist[si] = d;
             st.parent[si] = parent;
-        } else {
-            return;
         }
         if (st.stamp[1 - si] >= generation && d + st.dist[1 - si] < best) {
             best = d + st.dist[1 - si];
@@ -894,6 +1106,8 @@ struct SubgoalPathfinder::Impl {
             double key = std::numeric_limits<double>::infinity();
             for (int s = 0; s < 2; ++s) {
                 Side& sd = sides[s];
+                // Entries of settled nodes are stale (see LazyHeap).
+                while (!sd.heap.empty() && nodes[sd.heap.top().node].stamp[s] != generation) sd.heap.pop();
                 if (sd.heap.empty() || !(sd.heap.top().key < best)) continue;
                 if (sd.heap.top().key < key) {
                     key = sd.heap.top().key;
@@ -910,7 +1124,8 @@ struct SubgoalPathfinder::Impl {
             --slice;
             Side& sd = sides[side];
             const auto si = static_cast<std::size_t>(side);
-            const std::uint32_t x = sd.heap.pop().node;
+            const std::uint32_t x = sd.heap.top().node;
+            sd.heap.pop();
             NodeState& st = nodes[x];
             const double d = st.dist[si];
             st.stamp[si] = generation + 1;  // settled
@@ -927,16 +1142,7 @@ struct SubgoalPathfinder::Impl {
                 }
                 continue;
             }
-            // Stall on demand: a higher neighbour already reached more cheaply proves that x is not on a
-            // shortest upward path from this side's end, so its edges need not be relaxed.
-            const auto edges = graph->up_edges(x);
-            bool stalled = false;
-            for (std::size_t i = 0; i < edges.size() && !stalled; ++i) {
-                const NodeState& t = nodes[edges[i].target];
-                stalled = t.stamp[si] >= generation && t.dist[si] + edges[i].length < d;
-            }
-            if (stalled) continue;
-            for (const SubgoalGraph::UpEdge& e : edges) {
+            for (const SubgoalGraph::UpEdge& e : graph->up_edges(x)) {
                 ++stats.generated;
                 push(si, e.target, e.xy, d + e.length, x);
             }
@@ -947,32 +1153,22 @@ struct SubgoalPathfinder::Impl {
     // segment from the previous route point goes straight steps first (diagonal steps first otherwise).
     static constexpr std::uint32_t kStraightFirst = 1u << 31;
 
-    // Appends to `route` the subgoals after the edge's first end up to its second end `end_xy` on the
-    // unpacked upward edge `edge`, walked from its lower end (`from_low`) or its upper end. A shortcut's
-    // halves are upward edges of the bypassed subgoal m: x -> m walked from its upper end, m -> y from
-    // its lower end.
-    void unpack_edge(std::uint32_t edge, bool from_low, std::uint32_t end_xy) const {
+    // Appends to `route` the subgoals after the first end of the upward edge `edge` up to its second
+    // end, walked from its lower end (`from_low`) or from its upper end down to `low_xy` (its lower end's
+    // cell): the precomputed unpacked steps, forwards or backwards.
+    void unpack_edge(std::uint32_t edge, bool from_low, std::uint32_t low_xy) const {
         const SubgoalGraph& g = *graph;
-        unpack.clear();
-        unpack.push_back(UnpackFrame{edge, end_xy, from_low});
-        while (!unpack.empty()) {
-            const UnpackFrame f = unpack.back();
-            unpack.pop_back();
-            const std::uint32_t m = g.edge_middle(f.edge);
-            if (m >= SubgoalGraph::kEdgeDiagonalFirstBoth) {
-                // An edge of the subgoal graph, free in the recorded order from its lower end; from the
-                // upper end the reverse order is free.
-                const bool straight = m != SubgoalGraph::kEdgeDiagonalFirstBoth &&
-                                      (m == SubgoalGraph::kEdgeStraightFirst) == f.from_low;
-                route.push_back(f.end_xy | (straight ? kStraightFirst : 0u));
-                continue;
-            }
-            const SubgoalGraph::UnpackEdge& u = g.edge_unpack(f.edge);
-            const std::uint32_t to_x = f.from_low ? u.child_low : u.child_high;
-            const std::uint32_t to_y = f.from_low ? u.child_high : u.child_low;
-            unpack.push_back(UnpackFrame{to_y, f.end_xy, true});
-            unpack.push_back(UnpackFrame{to_x, u.middle_xy, false});
+        const auto cells = g.edge_path(edge);
+        const auto orders = g.edge_path_orders(edge);
+        const std::size_t k = cells.size();
+        if (from_low) {
+            for (std::size_t i = 0; i < k; ++i)
+                route.push_back(cells[i] | ((orders[i] & SubgoalGraph::kPathStraightFromLow) ? kStraightFirst : 0u));
+            return;
         }
+        for (std::size_t i = k; i-- > 0;)
+            route.push_back((i > 0 ? cells[i - 1] : low_xy) |
+                            ((orders[i] & SubgoalGraph::kPathStraightFromHigh) ? kStraightFirst : 0u));
     }
 
     Status finish(GridPath& out) const {
@@ -1002,17 +1198,42 @@ struct SubgoalPathfinder::Impl {
         std::reverse(chain.begin(), chain.end());
         route.push_back(g.subgoal_xy(chain[0]));
         for (std::size_t i = 1; i < chain.size(); ++i)
-            unpack_edge(g.edge_index(chain[i - 1], chain[i]), true, g.subgoal_xy(chain[i]));
+            unpack_edge(g.edge_index(chain[i - 1], chain[i]), true, 0);
         // Backward half: from meet down to the goal's join (each an upward edge of the next one).
         for (std::uint32_t x = meet, p = nodes[x].parent[1]; p < n; x = p, p = nodes[x].parent[1])
             unpack_edge(g.edge_index(p, x), false, g.subgoal_xy(p));
+        const auto route_point = [](std::uint32_t entry) {
+            return GridPoint{static_cast<std::int32_t>(entry & 0xffffu), static_cast<std::int32_t>((entry >> 16) & 0x7fffu)};
+        };
         GridPoint previous = g.point(ends[0]);
+        if (waypoints) {
+            for (const std::uint32_t entry : route) {
+                const GridPoint p = route_point(entry);
+                SubgoalGraph::write_segment(previous, p, (entry & kStraightFirst) != 0, true, out.cells);
+                previous = p;
+            }
+            SubgoalGraph::write_segment(previous, g.point(ends[1]), true, true, out.cells);
+            return state;
+        }
+        // Every cell: a segment has max(|dx|, |dy|) cells, so the path is sized once and written
+        // through a pointer.
+        std::size_t cells = 0;
         for (const std::uint32_t entry : route) {
-            const GridPoint p{static_cast<std::int32_t>(entry & 0xffffu), static_cast<std::int32_t>((entry >> 16) & 0x7fffu)};
-            SubgoalGraph::write_segment(previous, p, (entry & kStraightFirst) != 0, waypoints, out.cells);
+            const GridPoint p = route_point(entry);
+            cells += static_cast<std::size_t>(std::max(std::abs(p.x - previous.x), std::abs(p.y - previous.y)));
             previous = p;
         }
-        SubgoalGraph::write_segment(previous, g.point(ends[1]), true, waypoints, out.cells);
+        const GridPoint goal = g.point(ends[1]);
+        cells += static_cast<std::size_t>(std::max(std::abs(goal.x - previous.x), std::abs(goal.y - previous.y)));
+        out.cells.resize(1 + cells);
+        GridPoint* cell = out.cells.data() + 1;
+        previous = g.point(ends[0]);
+        for (const std::uint32_t entry : route) {
+            const GridPoint p = route_point(entry);
+            cell = write_cells(previous, p, (entry & kStraightFirst) != 0, cell);
+            previous = p;
+        }
+        (void)write_cells(previous, goal, true, cell);
         return state;
     }
 };
@@ -1079,9 +1300,8 @@ std::size_t SubgoalPathfinder::memory_bytes() const noexcept {
     std::size_t bytes = impl.owned.memory_bytes() + (impl.fallbacks ? impl.fallback.memory_bytes() : 0);
     bytes += impl.nodes.capacity() * sizeof(Impl::NodeState);
     for (const Impl::Side& s : impl.sides)
-        bytes += s.heap.memory_bytes();
-    return bytes + (impl.route.capacity() + impl.chain.capacity()) * sizeof(std::uint32_t) +
-           impl.unpack.capacity() * sizeof(Impl::UnpackFrame);
+        bytes += s.heap.entries.capacity() * sizeof(Impl::LazyHeap::Entry);
+    return bytes + (impl.route.capacity() + impl.chain.capacity()) * sizeof(std::uint32_t);
 }
 
 }  // namespace gameplan::path

@@ -132,6 +132,41 @@ TEST(Subgoal, WaypointsAndCostOnlyMatchTheReference) {
     EXPECT_EQ(ref::check_path(g, cells, {0, 0}, {3, 1}, 2 + std::sqrt(2.0)), "");
 }
 
+// The landmark distances are stored as floats; the query's landmark bounds stay lower bounds only if
+// their rounding is within landmark_slack(): for every landmark and every two subgoals a and b the
+// bound term |d(L, a) - d(L, b)| - slack must not exceed the reference distance d(a, b) (tight for
+// every b on a shortest path from L to a, where plain float rounding alone exceeds it).
+TEST(Subgoal, LandmarkBoundsAreAdmissible) {
+    std::mt19937 rng(23);
+    for (int round = 0; round < 3; ++round) {
+        const ref::Grid g = round == 2 ? ref::room_grid(rng, 60, 60, 10, 0.02) : ref::random_grid(rng, 60, 60, 0.15 + 0.1 * round);
+        const GridMap map = ref::to_map(g);
+        SubgoalGraph graph;
+        ASSERT_EQ(graph.build(map), JpsSupport::Ok);
+        ASSERT_GT(graph.landmark_count(), 0);
+        const double slack = graph.landmark_slack();
+        int tight = 0;
+        for (std::uint32_t a = 0; a < graph.subgoal_count(); ++a) {
+            const GridPoint pa = graph.subgoal(a);
+            const auto dist = ref::dijkstra(g, pa.x, pa.y);
+            for (std::uint32_t b = 0; b < graph.subgoal_count(); ++b) {
+                const GridPoint pb = graph.subgoal(b);
+                const double d = dist[std::size_t(pb.y) * g.width + pb.x];
+                for (int l = 0; l < graph.landmark_count(); ++l) {
+                    const double la = graph.landmark_distances(a)[l], lb = graph.landmark_distances(b)[l];
+                    if (std::isinf(la) || std::isinf(lb)) {
+                        ASSERT_TRUE(std::isinf(d) || (std::isinf(la) && std::isinf(lb)));
+                        continue;
+                    }
+                    ASSERT_LE(std::abs(la - lb) - slack, d) << "round " << round << " landmark " << l;
+                    tight += std::abs(std::abs(la - lb) - d) < 1e-3 ? 1 : 0;
+                }
+            }
+        }
+        EXPECT_GT(tight, 0);  // the check above is met with equality somewhere: it can fail
+    }
+}
+
 TEST(Subgoal, OpenMapAndSingleObstacles) {
     ref::Grid g{30, 20, std::vector<char>(600, 1)};
     GridMap map = ref::to_map(g);

@@ -27,11 +27,12 @@
 /// bidirectional search climbs the hierarchy from both ends. Each side is ordered by distance plus a
 /// lower bound of the distance to the other end: the larger of the octile distance and the landmark
 /// (ALT, Goldberg and Harrelson 2005) bounds |d(L, x) - d(L, end)|, the end's landmark distances taken
-/// from its joins. Both are consistent on the hierarchy's edges (each at least as long as the distance
-/// between its ends), so a node whose key reaches the best meeting cost is never opened and a side
-/// stops when its smallest key does (stall-on-demand prunes further). Shortcuts are unpacked and each
-/// subgoal-graph edge is written in the order of its steps that is free (diagonal steps first or
-/// straight steps first, recorded at build; a join as its sweep found it). The cost is exactly the
+/// from its joins (landmark distances are stored as floats and the bounds lowered by twice their
+/// rounding). Both are lower bounds, so a node whose key reaches the best meeting cost is never opened
+/// and a side stops when its smallest key does; a settled node that still improves (the rounded
+/// bounds are consistent only up to their slack) is opened again. Every upward edge is unpacked at
+/// build into its subgoal-graph edges, and each is written in the order of its steps that is free
+/// (diagonal steps first or straight steps first; a join as its sweep found it). The cost is exactly the
 /// optimal octile cost; the path is one of the optimal paths, written as `GridSearchOptions::detail`
 /// asks: every cell, waypoints (the subgoals and turning cells), or the cost only (no unpacking).
 ///
@@ -49,9 +50,10 @@
 /// 512 x 512 map; see docs/benchmarks.md); queries stay correct in between.
 ///
 /// Memory: per padded cell 1 byte of passability, 4 of subgoal id, 16 of clearances and 4 of join offset,
-/// plus 4 bytes per join (about 15 per cell on dungeon maps, 60 on open ones); per upward edge 32 bytes;
-/// per subgoal about 80 (cell, rank, offsets, landmark distances); each pathfinder's search state is about 40 bytes per
-/// subgoal.
+/// plus 4 bytes per join (about 15 per cell on dungeon maps, 60 on open ones); per upward edge 24 bytes,
+/// plus 5 per subgoal-graph edge it unpacks to (about 1.5 to 2.5 of them); per subgoal about 50 (cell,
+/// rank, offsets, landmark distances); each pathfinder's search state is about 32 bytes per subgoal
+/// plus its heaps.
 ///
 /// Thread-safety: a built graph is read-only during searches, so many pathfinders (one per thread) may
 /// search one const graph at once (`begin(const SubgoalGraph&, ...)`). `build` must not overlap a search.
@@ -97,7 +99,7 @@ public:
     [[nodiscard]] bool passable(GridPoint p) const noexcept;
     /// True if cell `p` is a subgoal.
     [[nodiscard]] bool is_subgoal(GridPoint p) const noexcept;
-    /// Number of subgoals (graph nodes).
+    /// Number of subgoals (graph nodes). Ids run from the top of the hierarchy down (id = count - 1 - rank).
     [[nodiscard]] std::size_t subgoal_count() const noexcept { return m_subgoal_node.size(); }
     /// Number of undirected edges of the subgoal graph (direct-h-reachable pairs).
     [[nodiscard]] std::size_t edge_count() const noexcept { return m_edge_count; }
@@ -114,10 +116,13 @@ public:
     static constexpr int kLandmarks = 8;
     [[nodiscard]] int landmark_count() const noexcept { return m_landmark_count; }
     /// Grid distances from the landmarks to subgoal `id` (kLandmarks entries, the first landmark_count()
-    /// meaningful; +infinity when unreachable).
-    [[nodiscard]] const double* landmark_distances(std::uint32_t id) const noexcept {
-        return m_landmark_dist.data() + std::size_t{id} * kLandmarks;
+    /// meaningful; +infinity when unreachable), rounded to float: each within landmark_slack() / 2 of
+    /// the exact distance.
+    [[nodiscard]] const float* landmark_distances(std::uint32_t id) const noexcept {
+        return m_landmark_dist.data() + m_landmark_base + std::size_t{id} * kLandmarks;
     }
+    /// How much the query lowers its landmark bounds against the rounding of landmark_distances().
+    [[nodiscard]] double landmark_slack() const noexcept { return m_landmark_slack; }
     /// Bytes held by the graph (snapshot, clearances, ids, edges).
     [[nodiscard]] std::size_t memory_bytes() const noexcept;
 
@@ -172,18 +177,23 @@ public:
     /// The bypassed subgoal of the edge between `low` and `high` (an upward edge of `low`), or
     /// one of the kEdge... orders (see up_middles()). Precondition: the edge exists.
     [[nodiscard]] std::uint32_t middle(std::uint32_t low, std::uint32_t high) const noexcept;
-    /// Index of the upward edge of `low` to `high` (for edge_middle() / edge_unpack()), or UINT32_MAX.
+    /// Index of the upward edge of `low` to `high` (for edge_middle() / edge_path()), or UINT32_MAX.
     [[nodiscard]] std::uint32_t edge_index(std::uint32_t low, std::uint32_t high) const noexcept;
     /// The up_middles() entry of the upward edge `index`.
     [[nodiscard]] std::uint32_t edge_middle(std::uint32_t index) const noexcept { return m_middles[index]; }
-    /// A shortcut's halves: the bypassed subgoal's cell (x | y << 16) and the indices of its upward edges
-    /// to the shortcut's lower end and to its upper end (UINT32_MAX for an edge of the subgoal graph).
-    struct UnpackEdge {
-        std::uint32_t middle_xy;
-        std::uint32_t child_low;
-        std::uint32_t child_high;
-    };
-    [[nodiscard]] const UnpackEdge& edge_unpack(std::uint32_t index) const noexcept { return m_unpack[index]; }
+    /// An unpacked upward edge, precomputed by build(): the subgoals it passes as edges of the subgoal
+    /// graph, from its lower end. Step i (from 1) is the cell it reaches (x | y << 16, y below 2^15) ...
+    [[nodiscard]] std::span<const std::uint32_t> edge_path(std::uint32_t index) const noexcept {
+        return {m_path.data() + m_path_offsets[index], m_path.data() + m_path_offsets[index + 1]};
+    }
+    /// ... and the free order of that step's segment (parallel to edge_path()): kPathStraightFromLow
+    /// set when it goes straight steps first walked from the lower end, kPathStraightFromHigh when it
+    /// goes straight steps first walked the other way (diagonal steps first otherwise).
+    static constexpr std::uint8_t kPathStraightFromLow = 1;
+    static constexpr std::uint8_t kPathStraightFromHigh = 2;
+    [[nodiscard]] std::span<const std::uint8_t> edge_path_orders(std::uint32_t index) const noexcept {
+        return {m_path_order.data() + m_path_offsets[index], m_path_order.data() + m_path_offsets[index + 1]};
+    }
     /// The contraction rank of subgoal `id` (0 = contracted first).
     [[nodiscard]] std::uint32_t rank(std::uint32_t id) const noexcept { return m_rank[id]; }
     /// Writes the cells of an octile-freespace segment from `a` to `b` (padded node indices), `a`
@@ -206,6 +216,7 @@ private:
     [[nodiscard]] bool legal(std::uint32_t node, int direction) const noexcept;
     void contract(std::vector<std::uint64_t>& pairs);
     bool build_joins(std::size_t max_memory_bytes);
+    bool build_paths(std::size_t max_memory_bytes);
     JpsSupport refuse_budget();
     std::uint32_t hit(std::uint32_t from, int direction, std::uint32_t extra, int& clearance, std::int32_t extra_dx,
                       std::int32_t extra_dy) const noexcept;
@@ -226,9 +237,13 @@ private:
     std::vector<std::uint32_t> m_offsets;   // CSR over subgoal ids
     std::vector<UpEdge> m_up;               // upward edges (lengths octile for subgoal-graph edges)
     std::vector<std::uint32_t> m_middles;   // bypassed subgoal of a shortcut, or a kEdge... order
-    std::vector<UnpackEdge> m_unpack;       // per upward edge: a shortcut's halves
+    std::vector<std::uint32_t> m_path_offsets;  // CSR over upward edges: edge_path()
+    std::vector<std::uint32_t> m_path;          // the unpacked edges' subgoal cells
+    std::vector<std::uint8_t> m_path_order;     // their steps' free orders
     std::vector<std::uint32_t> m_rank;
-    std::vector<double> m_landmark_dist;    // kLandmarks per subgoal: distance from each landmark
+    std::vector<float> m_landmark_dist;     // kLandmarks per subgoal: distance from each landmark, from
+    std::size_t m_landmark_base = 0;        // this entry on (each subgoal's row on a 32-byte boundary)
+    double m_landmark_slack = 0;
     int m_landmark_count = 0;
     std::vector<std::uint32_t> m_join_offsets;  // CSR over padded cells: joins()
     std::vector<std::uint32_t> m_join;
