@@ -9,6 +9,7 @@
 #include <algorithm>
 #include "bit_cast.hpp"
 #include "cost_layers.hpp"
+#include "force_inline.hpp"
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -16,12 +17,8 @@
 
 namespace gameplan::path {
 
-// The relaxation step is called from eight places per expansion; inlining it is worth ~2x.
-#if defined(__GNUC__) || defined(__clang__)
-#define GAMEPLAN_FORCE_INLINE __attribute__((always_inline))
-#else
-#define GAMEPLAN_FORCE_INLINE
-#endif
+// The relaxation step is called from eight places per expansion; inlining it (GAMEPLAN_FORCE_INLINE) is
+// worth ~2x.
 
 namespace {
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
@@ -576,5 +573,3 @@ Status GridPathfinder::find_path(const GridMap& map, GridPoint start, GridPoint 
 }
 
 }  // namespace gameplan::path
-
-#undef GAMEPLAN_FORCE_INLINE

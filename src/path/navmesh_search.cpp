@@ -11,19 +11,16 @@
 // the path turns at the edge's near end if that is a corner, which becomes the root of a fan node.
 #include <gameplan/path/navmesh.hpp>
 
+#include "force_inline.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 
 namespace gameplan::path {
 
-// successor() and push() run for every piece of every expansion; inlining them into the expansions saves
-// 2-6% of the search time.
-#if defined(__GNUC__) || defined(__clang__)
-#define GAMEPLAN_NAVMESH_INLINE __attribute__((always_inline)) inline
-#else
-#define GAMEPLAN_NAVMESH_INLINE inline
-#endif
+// successor() and push() run for every piece of every expansion; inlining them into the expansions
+// (GAMEPLAN_FORCE_INLINE) saves 2-6% of the search time.
 
 namespace {
 
@@ -383,7 +380,7 @@ Status NavmeshPathfinder::find_path(const Navmesh& mesh, NavPoint start, NavPoin
     return finish(out);
 }
 
-GAMEPLAN_NAVMESH_INLINE void NavmeshPathfinder::push(const Node& node) {
+GAMEPLAN_FORCE_INLINE inline void NavmeshPathfinder::push(const Node& node) {
     // A successor with the expanded node's own root and g needs no root-level check: that node passed it
     // (when popped, or when pushed just before as a single successor) and its root's g has not changed.
     const bool same_root = node.root == m_expanding_root && node.g == m_expanding_g;
@@ -522,7 +519,7 @@ void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t index) {
     }
 }
 
-GAMEPLAN_NAVMESH_INLINE void NavmeshPathfinder::successor(std::uint32_t parent, const NavPolygon& poly, std::uint32_t local_edge, const EdgeGeom& e,
+GAMEPLAN_FORCE_INLINE inline void NavmeshPathfinder::successor(std::uint32_t parent, const NavPolygon& poly, std::uint32_t local_edge, const EdgeGeom& e,
                                   double p1, double p2, NavPoint root, std::uint32_t root_vertex, double g,
                                   bool collinear_only) {
     const NavEdge* const boundary = m_mesh->edges().data() + poly.first_edge;
