@@ -485,12 +485,6 @@ std::uint32_t SubgoalGraph::edge_index(std::uint32_t low, std::uint32_t high) co
     return kNone;
 }
 
-std::uint32_t SubgoalGraph::middle(std::uint32_t low, std::uint32_t high) const noexcept {
-    for (std::uint32_t i = m_offsets[low]; i < m_offsets[low + 1]; ++i)
-        if (m_up[i].target == high) return m_middles[i];
-    return kNone;
-}
-
 // The first target on the ray from `from` in direction `d`: returns its node (a subgoal, or `extra`) and
 // sets `clearance` to the free steps before it; returns kNone (clearance = free steps) if a wall comes
 // first.

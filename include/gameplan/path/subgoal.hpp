@@ -174,13 +174,9 @@ public:
     [[nodiscard]] std::span<const std::uint32_t> up_middles(std::uint32_t id) const noexcept {
         return {m_middles.data() + m_offsets[id], m_middles.data() + m_offsets[id + 1]};
     }
-    /// The bypassed subgoal of the edge between `low` and `high` (an upward edge of `low`), or
-    /// one of the kEdge... orders (see up_middles()). Precondition: the edge exists.
-    [[nodiscard]] std::uint32_t middle(std::uint32_t low, std::uint32_t high) const noexcept;
-    /// Index of the upward edge of `low` to `high` (for edge_middle() / edge_path()), or UINT32_MAX.
+    /// Index of the upward edge of `low` to `high` (into the CSR of up_edges(), for edge_path()), or
+    /// UINT32_MAX.
     [[nodiscard]] std::uint32_t edge_index(std::uint32_t low, std::uint32_t high) const noexcept;
-    /// The up_middles() entry of the upward edge `index`.
-    [[nodiscard]] std::uint32_t edge_middle(std::uint32_t index) const noexcept { return m_middles[index]; }
     /// An unpacked upward edge, precomputed by build(): the subgoals it passes as edges of the subgoal
     /// graph, from its lower end. Step i (from 1) is the cell it reaches (x | y << 16, y below 2^15) ...
     [[nodiscard]] std::span<const std::uint32_t> edge_path(std::uint32_t index) const noexcept {
