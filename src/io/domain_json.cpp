@@ -186,38 +186,6 @@ private:
         return it == m_vars.end() ? nullptr : &it->second;
     }
 
-    // A value of `v` written as a JSON value (an integer within bounds, or one of the enumeration's names).
-    std::int32_t var_value(const VarInfo& v, const std::string& name, const Json& j, const Path& path) const {
-        if (v.is_enum) return enum_value(j, path, name, v.values, false);
-        return integer_value(j, path, name, v.min, v.max);
-    }
-
-    // `"var": [op, value]` in a condition (a bare value means ==).
-    goap::Comparison comparison(const VarInfo& v, const std::string& name, const Json& j, const Path& path) const {
-        return comparison_of(v.id, name, v.is_enum, j, path, "; '=', '+' and '-' are effects",
-                             [&](const Json& value, const Path& at) { return var_value(v, name, value, at); });
-    }
-
-    // `"var": [op, value]` in effects (a bare value means =).
-    goap::NumericEffect numeric_effect(const VarInfo& v, const std::string& name, const Json& j, const Path& path) const {
-        if (j.is_boolean()) fail(path, "'" + printable(name) + "' is a variable: expected [\"op\", value] (found a boolean)");
-        if (!j.is_array()) return goap::NumericEffect{v.id, goap::EffectOp::Set, var_value(v, name, j, path)};
-        if (j.size() != 2 || !j[0].is_string()) fail(path, "must be [\"op\", value] with op one of =, +, -");
-        const std::string& op = j[0].get_ref<const std::string&>();
-        goap::EffectOp e;
-        if (op == "=") e = goap::EffectOp::Set;
-        else if (op == "+") e = goap::EffectOp::Add;
-        else if (op == "-") e = goap::EffectOp::Sub;
-        else
-            fail(path / 0, "unknown effect '" + printable(op) + "' (expected =, +, -" +
-                               (op.find_first_of("<>!") != std::string::npos || op == "==" ? "; comparisons belong in conditions" : "") + ")");
-        if (e == goap::EffectOp::Set) return goap::NumericEffect{v.id, e, var_value(v, name, j[1], path / 1)};
-        if (v.is_enum) fail(path / 0, "'" + printable(name) + "' is an enumerated variable: only = sets it");
-        const std::int32_t amount = int32_at(j[1], path / 1, "an integer amount");
-        if (amount < 0) fail(path / 1, "must be an integer amount >= 0 (use '" + std::string(op == "+" ? "-" : "+") + "' to go the other way)");
-        return goap::NumericEffect{v.id, e, amount};
-    }
-
     // A condition object (atoms -> bool, variables -> comparisons) or an effects object (atoms -> bool,
     // variables -> numeric effects): one reader, the variable part read by `read_var`.
     template <class Numeric, class ReadVar>

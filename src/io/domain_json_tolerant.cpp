@@ -329,52 +329,6 @@ private:
         return it == m_vars.end() ? nullptr : &it->second;
     }
 
-    std::int32_t var_value(const VarInfo& v, const std::string& name, const Json& j, const JsonPath& path) {
-        if (v.is_enum) {
-            if (!j.is_string()) fail(path, "must be one of the values of '" + printable(name) + "' (found " + type_name(j) + ")");
-            const std::string& s = j.get_ref<const std::string&>();
-            const auto it = std::find(v.values.begin(), v.values.end(), s);
-            if (it == v.values.end()) {
-                std::string list;
-                for (const std::string& x : v.values) list += (list.empty() ? "" : ", ") + x;
-                const std::string guess = closest_name(s, v.values);
-                fail(path, "'" + printable(s) + "' is not a value of '" + printable(name) + "'" +
-                               (guess.empty() ? "" : " (did you mean '" + printable(guess) + "'?)") + " (values: " + printable(list) + ")");
-            }
-            return static_cast<std::int32_t>(it - v.values.begin());
-        }
-        if (j.is_string()) fail(path, "'" + printable(name) + "' is an integer variable (found a string)");
-        const std::int32_t x = int32_at(j, path, "an integer");
-        if (x < v.min || x > v.max)
-            fail(path, "value " + std::to_string(x) + " is outside the bounds [" + std::to_string(v.min) + ", " +
-                           std::to_string(v.max) + "] of '" + printable(name) + "'");
-        return x;
-    }
-
-    goap::Comparison comparison(const VarInfo& v, const std::string& name, const Json& j, const JsonPath& path) {
-        return comparison_of(v.id, name, v.is_enum, j, path, "; '=', '+' and '-' are effects",
-                             [&](const Json& x, const JsonPath& at) { return var_value(v, name, x, at); });
-    }
-
-    goap::NumericEffect numeric_effect(const VarInfo& v, const std::string& name, const Json& j, const JsonPath& path) {
-        if (j.is_boolean()) fail(path, "'" + printable(name) + "' is a variable: expected [\"op\", value] (found a boolean)");
-        if (!j.is_array()) return goap::NumericEffect{v.id, goap::EffectOp::Set, var_value(v, name, j, path)};
-        if (j.size() != 2 || !j[0].is_string()) fail(path, "must be [\"op\", value] with op one of =, +, -");
-        const std::string& op = j[0].get_ref<const std::string&>();
-        goap::EffectOp e = goap::EffectOp::Set;
-        if (op == "=") e = goap::EffectOp::Set;
-        else if (op == "+") e = goap::EffectOp::Add;
-        else if (op == "-") e = goap::EffectOp::Sub;
-        else
-            fail(path / 0, "unknown effect '" + printable(op) + "' (expected =, +, -" +
-                               (op.find_first_of("<>!") != std::string::npos || op == "==" ? "; comparisons belong in conditions" : "") + ")");
-        if (e == goap::EffectOp::Set) return goap::NumericEffect{v.id, e, var_value(v, name, j[1], path / 1)};
-        if (v.is_enum) fail(path / 0, "'" + printable(name) + "' is an enumerated variable: only = sets it");
-        const std::int32_t amount = int32_at(j[1], path / 1, "an integer amount");
-        if (amount < 0) fail(path / 1, "must be an integer amount >= 0 (use '" + std::string(op == "+" ? "-" : "+") + "' to go the other way)");
-        return goap::NumericEffect{v.id, e, amount};
-    }
-
     // A key that is not a variable: an atom with true/false, or (when variables exist) an unknown variable.
     bool atom_part(const std::string& key, const Json& value, const JsonPath& at, Parts& out) {
         if (!value.is_boolean() && !m_vars.empty() && (value.is_array() || value.is_number() || value.is_string())) {

@@ -1,14 +1,15 @@
 #pragma once
 // Private helper of the JSON loaders of domains and scenarios (domain_json.cpp, scenario_json.cpp): the
 // checks and readers of values they share, with their messages. Type checks, unknown keys, 32-bit
-// integers, values of integer and enumerated variables, comparisons `"var": [op, value]` and retry
-// policies.
+// integers, values of integer and enumerated variables (an unknown enumeration value gets a "did you
+// mean" suggestion), comparisons and numeric effects `"var": [op, value]`, and retry policies.
 //
 // `JsonValueReader<Loader>` is a base of the loader (CRTP). Errors go to the loader's
 // `[[noreturn]] void fail(const JsonPath&, const std::string&) const`, which throws a LoadError pointing at
 // the field in the text; a loader that keeps it private befriends `JsonValueReader<Loader>`.
 
 #include <gameplan/goap/domain.hpp>
+#include <gameplan/io/domain_csv.hpp>
 #include <gameplan/goap/world_state.hpp>
 
 #include "json_document.hpp"
@@ -98,9 +99,49 @@ protected:
                             (list_when_not_a_string ? list() + "; " : std::string()) + "found " + type_name(j) + ")");
         const std::string& s = j.get_ref<const std::string&>();
         const auto it = std::find(std::begin(values), std::end(values), s);
-        if (it == std::end(values))
-            raise(path, "'" + printable(s) + "' is not a value of '" + printable(name) + "' (values: " + list() + ")");
+        if (it == std::end(values)) {
+            const std::string guess = closest_name(s, std::vector<std::string>(std::begin(values), std::end(values)));
+            raise(path, "'" + printable(s) + "' is not a value of '" + printable(name) + "'" +
+                            (guess.empty() ? std::string() : " (did you mean '" + printable(guess) + "'?)") +
+                            " (values: " + list() + ")");
+        }
         return static_cast<std::int32_t>(it - std::begin(values));
+    }
+
+    /// A value of the declared variable `v` named `name`: an integer within its bounds, or one of its
+    /// enumeration's names.
+    std::int32_t var_value(const VariableSpec& v, const std::string& name, const OrderedJson& j, const JsonPath& path) const {
+        if (v.is_enum) return enum_value(j, path, name, v.values, false);
+        return integer_value(j, path, name, v.min, v.max);
+    }
+
+    /// `"var": [op, value]` in a condition (a bare value means ==) for the declared variable `v`.
+    goap::Comparison comparison(const VariableSpec& v, const std::string& name, const OrderedJson& j, const JsonPath& path) const {
+        return comparison_of(v.id, name, v.is_enum, j, path, "; '=', '+' and '-' are effects",
+                             [&](const OrderedJson& value, const JsonPath& at) { return var_value(v, name, value, at); });
+    }
+
+    /// `"var": [op, value]` in effects (a bare value means =) for the declared variable `v`: op one of
+    /// =, + and - (only = for an enumerated variable), the amount of + and - an integer >= 0.
+    goap::NumericEffect numeric_effect(const VariableSpec& v, const std::string& name, const OrderedJson& j,
+                                       const JsonPath& path) const {
+        if (j.is_boolean()) raise(path, "'" + printable(name) + "' is a variable: expected [\"op\", value] (found a boolean)");
+        if (!j.is_array()) return goap::NumericEffect{v.id, goap::EffectOp::Set, var_value(v, name, j, path)};
+        if (j.size() != 2 || !j[0].is_string()) raise(path, "must be [\"op\", value] with op one of =, +, -");
+        const std::string& op = j[0].template get_ref<const std::string&>();
+        goap::EffectOp e = goap::EffectOp::Set;
+        if (op == "=") e = goap::EffectOp::Set;
+        else if (op == "+") e = goap::EffectOp::Add;
+        else if (op == "-") e = goap::EffectOp::Sub;
+        else
+            raise(path / 0, "unknown effect '" + printable(op) + "' (expected =, +, -" +
+                                (op.find_first_of("<>!") != std::string::npos || op == "==" ? "; comparisons belong in conditions" : "") + ")");
+        if (e == goap::EffectOp::Set) return goap::NumericEffect{v.id, e, var_value(v, name, j[1], path / 1)};
+        if (v.is_enum) raise(path / 0, "'" + printable(name) + "' is an enumerated variable: only = sets it");
+        const std::int32_t amount = int32_at(j[1], path / 1, "an integer amount");
+        if (amount < 0)
+            raise(path / 1, "must be an integer amount >= 0 (use '" + std::string(op == "+" ? "-" : "+") + "' to go the other way)");
+        return goap::NumericEffect{v.id, e, amount};
     }
 
     /// `"var": [op, value]` (a bare value means ==) for the variable `var` named `name`. `read_value(j,

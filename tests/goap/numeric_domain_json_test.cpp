@@ -166,6 +166,10 @@ TEST(NumericDomainJson, BadInputNamesFileLineColumnAndPath) {
     expect_error(doc(ints, R"(, "effects": {"n": ["=", -1]})"), "-1]", "actions[0].effects.n[1]", "outside the bounds");
     expect_error(doc(ints, R"(, "preconditions": {"loc": ["==", "c"]})"), R"("c")", "actions[0].preconditions.loc[1]",
                  "'c' is not a value of 'loc'");
+    // a near miss of an enumeration value is suggested, as the CSV loader and lint do
+    const std::string places = R"({"place": {"values": ["home", "forest"]}})";
+    expect_error(doc(places, R"(, "effects": {"place": "forrest"})"), R"("place": "forrest")", "actions[0].effects.place",
+                 "'forrest' is not a value of 'place' (did you mean 'forest'?) (values: home, forest)");
     expect_error(doc(ints, "", R"(, "goal": {"n": [">", 9]})"), "9]", "goal.n[1]", "outside the bounds");
     // comparison or effect of the wrong kind
     expect_error(doc(ints, R"(, "preconditions": {"loc": ["<", "b"]})"), R"("<")", "actions[0].preconditions.loc[0]",
