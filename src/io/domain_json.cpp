@@ -30,7 +30,6 @@ using Json = nlohmann::ordered_json;
 using Path = detail::JsonPath;
 using PathElem = detail::JsonPathElem;
 using detail::operator/;
-using detail::invalid_utf8_offset;
 using detail::number_text;
 using detail::position_of;
 using detail::printable;
@@ -52,45 +51,7 @@ public:
             m_text == "\xEF\xBB\xBF")
             throw LoadError(m_file, 1, 1, "", "file is empty (expected a JSON object)");
         const std::size_t max_depth = std::clamp<std::size_t>(m_limits.max_depth, 1, kMaxJsonDepthCap);
-        if (const std::size_t deep = detail::nesting_violation(m_text, max_depth); deep != std::string_view::npos)
-            fail_at(deep, detail::path_at(m_text, deep),
-                    "nested deeper than " + std::to_string(max_depth) + " levels of objects and arrays (the limit)");
-        if (const std::size_t bad = invalid_utf8_offset(m_text); bad != std::string_view::npos) {
-            static const char* hex = "0123456789ABCDEF";
-            const auto u = static_cast<unsigned char>(m_text[bad]);
-            fail_at(bad, detail::path_at(m_text, bad),
-                    std::string("invalid UTF-8 (byte 0x") + hex[u >> 4] + hex[u & 15] + ")");
-        }
-        Json root;
-        try {
-            root = detail::parse_ordered_json(m_text, max_depth);
-        } catch (const detail::JsonTooDeep&) {  // not reached: the nesting was checked above
-            throw LoadError(m_file, 0, 0, "", "nested too deeply");
-        } catch (const nlohmann::json::parse_error& e) {
-            // nlohmann reports the last byte it read, i.e. the end of the offending token; the scanner
-            // stops at the token's first byte, which is where a reader should look.
-            const std::size_t last_read = e.byte > 0 ? e.byte - 1 : 0;
-            const detail::ScanStop where = detail::scan_until(m_text, last_read + 1);
-            std::string message = e.what();
-            // "[json.exception.parse_error.101] parse error at line 1, column 9: syntax error ..." -> "syntax error ..."
-            if (const std::size_t cut = message.find(": ", message.find("column")); cut != std::string::npos)
-                message = message.substr(cut + 2);
-            const bool truncated = last_read + 1 >= m_text.size() && message.find("end of input") != std::string::npos;
-            if (truncated) message = "truncated JSON: " + message;
-            const std::size_t offset = truncated ? m_text.size()
-                                       : where.cut_token != std::string_view::npos
-                                           ? where.cut_token
-                                           : std::min(where.offset, last_read);
-            fail_at(offset, where.path, printable(message, 200));
-        } catch (const detail::JsonNumberOverflow& e) {
-            // Number out of range ("1e400"): nlohmann stops after it without saying where it starts.
-            const std::size_t at = detail::overflowing_number(m_text, e.end);
-            fail_at(at, detail::path_at(m_text, at), "number out of range");
-        } catch (const nlohmann::json::exception& e) {
-            throw LoadError(m_file, 0, 0, "", "invalid JSON: " + printable(e.what(), 200));
-        }
-        if (const detail::DuplicateKey d = detail::find_duplicate_key(m_text); d.found)
-            fail_at(d.offset, d.path, "duplicate key");
+        const Json root = detail::parse_checked_json(m_text, m_file, max_depth);
         return read(root);
     }
 

@@ -38,36 +38,7 @@ public:
         bool blank = true;
         for (const char c : m_text) blank &= std::isspace(static_cast<unsigned char>(c)) != 0;
         if (blank) throw LoadError(m_file, 0, 0, "", "empty file (expected a JSON object with \"nodes\" and \"edges\")");
-        if (const std::size_t bad = detail::invalid_utf8_offset(m_text); bad != std::string_view::npos)
-            fail_at(bad, detail::path_at(m_text, bad), "invalid UTF-8");
-        if (const std::size_t deep = detail::nesting_violation(m_text, kDefaultMaxJsonDepth);
-            deep != std::string_view::npos)
-            fail_at(deep, detail::path_at(m_text, deep),
-                    "nested deeper than " + std::to_string(kDefaultMaxJsonDepth) +
-                        " levels of objects and arrays (the limit)");
-        Json root;
-        try {
-            root = detail::parse_ordered_json(m_text, kDefaultMaxJsonDepth);
-        } catch (const detail::JsonTooDeep&) {  // not reached: the nesting was checked above
-            throw LoadError(m_file, 0, 0, "", "nested too deeply");
-        } catch (const detail::JsonNumberOverflow& e) {
-            const std::size_t offset = detail::overflowing_number(m_text, e.end);
-            fail_at(offset, detail::path_at(m_text, offset), "number out of range (a finite number)");
-        } catch (const nlohmann::json::parse_error& e) {
-            const std::size_t offset = e.byte > 0 ? std::min<std::size_t>(e.byte - 1, m_text.size()) : 0;
-            std::string message = e.what();
-            if (const std::size_t cut = message.find(": ", message.find("column")); cut != std::string::npos)
-                message = message.substr(cut + 2);
-            if (offset + 1 >= m_text.size() && message.find("end of input") != std::string::npos)
-                message = "truncated JSON: " + message;
-            fail_at(offset, detail::path_at(m_text, offset), printable(message));
-        } catch (const nlohmann::json::exception& e) {
-            if (const std::size_t at = detail::overflowing_number(m_text); at != std::string_view::npos)
-                fail_at(at, detail::path_at(m_text, at), "number out of range (a finite number)");
-            throw LoadError(m_file, 0, 0, "", std::string("invalid JSON: ") + printable(e.what()));
-        }
-        if (const detail::DuplicateKey d = detail::find_duplicate_key(m_text); d.found)
-            fail_at(d.offset, d.path, "duplicate key");
+        const Json root = detail::parse_checked_json(m_text, m_file, kDefaultMaxJsonDepth);
         return read(root);
     }
 

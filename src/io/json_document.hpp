@@ -8,6 +8,8 @@
 // walk (copy, comparison, destruction) can exhaust the stack. Parse errors are thrown exactly as
 // Json::parse throws them.
 
+#include "json_locator.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
@@ -121,8 +123,6 @@ private:
     OrderedJson* m_member = nullptr;
 };
 
-/// Parses `text` (one JSON document) in linear time. Throws nlohmann's parse_error / out_of_range like
-/// Json::parse, and JsonTooDeep past `max_depth` levels.
 /// The first member of `object` whose key is neither in `known` nor starts with '_' (ignored keys), or
 /// nullopt. Shared by the loaders' "unknown field" checks.
 template <class J>
@@ -143,11 +143,23 @@ inline std::string unknown_field_message(std::initializer_list<std::string_view>
     return "unknown field (expected one of: " + list + "; keys starting with '_' are ignored)";
 }
 
+/// Parses `text` (one JSON document) in linear time. Throws nlohmann's parse_error / out_of_range like
+/// Json::parse, JsonNumberOverflow for a number beyond double range, and JsonTooDeep past `max_depth`
+/// levels.
 inline OrderedJson parse_ordered_json(std::string_view text, std::size_t max_depth) {
     OrderedJson root;
     OrderedJsonBuilder builder(root, max_depth);
     (void)OrderedJson::sax_parse(text.begin(), text.end(), &builder);
     return root;
 }
+
+/// Parses `text` (the contents of `file`) as one JSON document of at most `max_depth` levels, after the
+/// checks every JSON loader makes, in this order: nesting ("nested deeper than N levels of objects and
+/// arrays (the limit)", at the bracket that opens level N + 1), UTF-8 ("invalid UTF-8 (byte 0xNN)", at
+/// the byte), syntax (at the first byte of the offending token; "truncated JSON: ..." at the end of a
+/// text that ends early), numbers beyond double range ("number out of range", at the number's first
+/// character) and duplicate keys ("duplicate key", at the second one). Throws a LoadError naming the
+/// file, line, column and the path being read there; linear time.
+OrderedJson parse_checked_json(std::string_view text, const std::string& file, std::size_t max_depth);
 
 }  // namespace gameplan::io::detail

@@ -763,29 +763,7 @@ public:
         bool blank = true;
         for (const char c : m_text) blank &= std::isspace(static_cast<unsigned char>(c)) != 0;
         if (blank) throw LoadError(m_file, 0, 0, "", "empty file (expected a gameplan save file)");
-        if (const std::size_t bad = detail::invalid_utf8_offset(m_text); bad != std::string_view::npos)
-            fail_at(bad, detail::path_at(m_text, bad), "invalid UTF-8");
-        if (const std::size_t deep = detail::nesting_violation(m_text, max_depth); deep != std::string_view::npos)
-            fail_at(deep, detail::path_at(m_text, deep),
-                    "nested deeper than " + std::to_string(max_depth) + " levels of objects and arrays (the limit)");
-        Json root;
-        try {
-            root = detail::parse_ordered_json(m_text, max_depth);
-        } catch (const detail::JsonTooDeep&) {
-            throw LoadError(m_file, 0, 0, "", "nested too deeply");
-        } catch (const detail::JsonNumberOverflow& e) {
-            const std::size_t offset = detail::overflowing_number(m_text, e.end);
-            fail_at(offset, detail::path_at(m_text, offset), "number out of range");
-        } catch (const nlohmann::json::parse_error& e) {
-            const std::size_t offset = e.byte > 0 ? std::min<std::size_t>(e.byte - 1, m_text.size()) : 0;
-            std::string message = e.what();
-            if (const std::size_t cut = message.find(": ", message.find("column")); cut != std::string::npos) message = message.substr(cut + 2);
-            if (offset + 1 >= m_text.size()) message = "truncated file: " + message;
-            fail_at(offset, detail::path_at(m_text, offset), printable(message));
-        } catch (const nlohmann::json::exception& e) {
-            throw LoadError(m_file, 0, 0, "", std::string("invalid JSON: ") + printable(e.what()));
-        }
-        if (const detail::DuplicateKey d = detail::find_duplicate_key(m_text); d.found) fail_at(d.offset, d.path, "duplicate key");
+        const Json root = detail::parse_checked_json(m_text, m_file, max_depth);
         return document(root);
     }
 

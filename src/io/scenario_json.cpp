@@ -91,33 +91,7 @@ public:
         for (const char c : m_text) blank &= std::isspace(static_cast<unsigned char>(c)) != 0;
         if (blank) throw LoadError(m_file, 0, 0, "", "empty file (expected a JSON object describing a scenario)");
         const std::size_t max_depth = std::clamp<std::size_t>(limits.max_depth, 1, kMaxJsonDepthCap);
-        if (const std::size_t deep = detail::nesting_violation(m_text, max_depth); deep != std::string_view::npos)
-            fail_at(deep, detail::path_at(m_text, deep),
-                    "nested deeper than " + std::to_string(max_depth) + " levels of objects and arrays (the limit)");
-        if (const std::size_t bad = detail::invalid_utf8_offset(m_text); bad != std::string_view::npos)
-            fail_at(bad, detail::path_at(m_text, bad), "invalid UTF-8");
-        Json root;
-        try {
-            root = detail::parse_ordered_json(m_text, max_depth);
-        } catch (const detail::JsonTooDeep&) {  // not reached: the nesting was checked above
-            throw LoadError(m_file, 0, 0, "", "nested too deeply");
-        } catch (const nlohmann::json::parse_error& e) {
-            const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
-            std::string message = e.what();
-            if (const std::size_t cut = message.find(": ", message.find("column")); cut != std::string::npos)
-                message = message.substr(cut + 2);
-            if (offset + 1 >= m_text.size() && message.find("end of input") != std::string::npos)
-                message = "truncated JSON: " + message;
-            fail_at(offset, detail::path_at(m_text, offset), printable(message, 200));
-        } catch (const detail::JsonNumberOverflow& e) {
-            // A number beyond double range ("1e400"): nlohmann stops right after it; point at its start.
-            const std::size_t at = detail::overflowing_number(m_text, e.end);
-            fail_at(at, detail::path_at(m_text, at), "number out of range");
-        } catch (const nlohmann::json::exception& e) {
-            throw LoadError(m_file, 0, 0, "", "invalid JSON: " + printable(e.what(), 200));
-        }
-        if (const detail::DuplicateKey d = detail::find_duplicate_key(m_text); d.found)
-            fail_at(d.offset, d.path, "duplicate key");
+        const Json root = detail::parse_checked_json(m_text, m_file, max_depth);
         return read(root);
     }
 

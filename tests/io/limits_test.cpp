@@ -6,7 +6,9 @@
 // the loader headers alone.
 #include <gameplan/goap/agent_scenario.hpp>
 #include <gameplan/io/domain_json.hpp>
+#include <gameplan/io/graph_io.hpp>
 #include <gameplan/io/movingai.hpp>
+#include <gameplan/io/save.hpp>
 #include <gameplan/io/scenario_json.hpp>
 
 #include <gtest/gtest.h>
@@ -320,6 +322,40 @@ TEST(InputLimits, CostsThatCouldOverflowAreRefused) {
 }
 
 // ---- numbers, ticks and messages ------------------------------------------------------------------
+
+// Every JSON format is checked the same way before its fields are read: a syntax error points at the
+// first byte of the token that breaks it (the parser itself stops at its last byte), invalid UTF-8 names
+// the byte.
+TEST(InputLimits, EveryJsonFormatPointsAtTheTokenThatBreaksIt) {
+    const auto errors = [](const std::string& text) {
+        std::vector<std::pair<std::string, LoadError>> out;
+        const auto attempt = [&](const char* format, const auto& load) {
+            try {
+                load();
+                ADD_FAILURE() << format << " accepted " << text;
+            } catch (const LoadError& e) {
+                out.emplace_back(format, e);
+            }
+        };
+        attempt("domain", [&] { (void)parse_domain_json(text, "x.json"); });
+        attempt("scenario", [&] { (void)parse_scenario_json(text, "x.json"); });
+        attempt("graph", [&] { (void)parse_graph_json(text, "x.json"); });
+        attempt("save", [&] { (void)parse_save(text, "x.json"); });
+        return out;
+    };
+    const std::string syntax = "{\"_note\": \"a\" \"b\", \"_more\": 1}";
+    for (const auto& [format, e] : errors(syntax)) {
+        EXPECT_EQ(e.line(), 1u) << format << ": " << e.what();
+        EXPECT_EQ(e.column(), syntax.find("\"b\"") + 1) << format << ": " << e.what();
+        EXPECT_EQ(e.field(), "_note") << format << ": " << e.what();
+        EXPECT_TRUE(contains(e.message(), "syntax error")) << format << ": " << e.what();
+    }
+    const std::string utf8 = "{\"_note\": \"a\xff\"}";
+    for (const auto& [format, e] : errors(utf8)) {
+        EXPECT_EQ(e.column(), utf8.find('\xff') + 1) << format << ": " << e.what();
+        EXPECT_EQ(e.message(), "invalid UTF-8 (byte 0xFF)") << format << ": " << e.what();
+    }
+}
 
 TEST(InputLimits, ScenarioNumberOverflowIsPositioned) {
     const std::string text = "{\"domain\": {\"actions\": []},\n  \"ticks\": 1e999, \"types\": {}, \"agents\": []}";
