@@ -218,7 +218,7 @@ Status NavmeshPathfinder::begin(const Navmesh& mesh, NavPoint start, NavPoint go
         Node direct{};
         direct.rx = start.x;
         direct.ry = start.y;
-        direct.g = direct.f = dist(start, goal);
+        direct.g = dist(start, goal);
         direct.parent = direct.edge = direct.root = direct.via = kNoNode;
         direct.polygon = from;
         direct.kind = Kind::Goal;
@@ -407,18 +407,19 @@ GAMEPLAN_FORCE_INLINE inline void NavmeshPathfinder::push(const Node& node) {
 void NavmeshPathfinder::open_from(std::size_t first) {
     for (std::size_t i = first; i < m_nodes.size(); ++i) {
         // The estimate is only needed here: a node expanded at once (intermediate pruning) never gets one.
-        Node& node = m_nodes[i];
+        const Node& node = m_nodes[i];
         const NavPoint root{node.rx, node.ry};
+        double f = node.g;  // a goal node's g is exact
         if (node.kind == Kind::Fan) {
-            node.f = node.g + dist(root, m_goal);
+            f = node.g + dist(root, m_goal);
         } else if (node.kind == Kind::Interval) {
             const NavPolygon& poly = m_mesh->polygons()[node.polygon];
             const NavEdge* const boundary = m_mesh->edges().data() + poly.first_edge;
             const std::uint32_t k = node.edge - poly.first_edge;
             const EdgeGeom e = edge_at(poly, boundary[k].along, end_along(boundary, poly, k));
-            node.f = node.g + through_interval(root, e.at(node.a), e.at(node.b), m_goal);
+            f = node.g + through_interval(root, e.at(node.a), e.at(node.b), m_goal);
         }
-        m_open.push_back(OpenEntry{node.f, node.g, static_cast<std::uint32_t>(i)});
+        m_open.push_back(OpenEntry{f, node.g, static_cast<std::uint32_t>(i)});
         std::push_heap(m_open.begin(), m_open.end(), OpenOrder{});
     }
 }
@@ -430,7 +431,7 @@ void NavmeshPathfinder::expand_fan(const Node& node, std::uint32_t index) {
         goal.kind = Kind::Goal;
         goal.via = kNoNode;
         goal.parent = index;
-        goal.g = goal.f = node.g + dist(root, m_goal);
+        goal.g = node.g + dist(root, m_goal);
         push(goal);
         return;
     }
@@ -461,7 +462,7 @@ void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t index) {
         goal.kind = Kind::Goal;
         goal.via = kNoNode;
         goal.parent = index;
-        goal.g = goal.f = node.g + rest;
+        goal.g = node.g + rest;
         if (turn != 0) {
             const NavPoint via = turn == 1 ? a : b;
             goal.rx = via.x;
@@ -482,13 +483,24 @@ void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t index) {
     const bool a_side = node.a == 0.0 && u_a < u_end - kEps;
     const NavPoint vb = entry.at(entry.length), va = entry.from;
     const std::uint32_t b_vertex = boundary[k_next].vertex, a_vertex = boundary[k].vertex;
-    const auto verts = m_mesh->vertices();
-    const bool b_corner = b_side && verts[b_vertex].corner, a_corner = a_side && verts[a_vertex].corner;
+    const bool b_corner = b_side && boundary[k_next].corner, a_corner = a_side && boundary[k].corner;
     double g_b = -1.0, g_a = -1.0;  // g of the hidden sides' roots, once needed
 
     std::int32_t u = 0;  // position of edge j's start, from the entry edge's end
-    std::uint32_t j = k_next;
-    for (std::uint32_t step = 1; step < n; ++step, j = j + 1 == n ? 0 : j + 1) {
+    std::uint32_t j = k_next, step = 1;
+    if (!b_side) {
+        // Nothing is hidden behind b: the edges that end before the seen part starts make no successor.
+        // Skip them with integer steps (the edge reaching past u_b, or the last one, stays).
+        std::int32_t start_along = boundary[j].along;
+        for (; step + 1 < n; ++step) {
+            const std::int32_t stop_along = j + 1 == n ? perimeter_along : boundary[j + 1].along;
+            if (double(u + (stop_along - start_along)) > u_b) break;
+            u += stop_along - start_along;
+            j = j + 1 == n ? 0 : j + 1;
+            start_along = boundary[j].along;
+        }
+    }
+    for (; step < n; ++step, j = j + 1 == n ? 0 : j + 1) {
         const std::int32_t start_along = boundary[j].along;
         const std::int32_t stop_along = j + 1 == n ? perimeter_along : boundary[j + 1].along;
         const std::int32_t length_i = stop_along - start_along;
@@ -553,10 +565,10 @@ GAMEPLAN_FORCE_INLINE inline void NavmeshPathfinder::successor(std::uint32_t par
         } else {
             const bool before = q < 0.0;
             if (before ? p1 != 0.0 : p2 != e.length) return;
-            const std::uint32_t w = before ? edge.vertex : boundary[local_edge + 1 == poly.edge_count ? 0 : local_edge + 1].vertex;
-            const NavVertex& v = m_mesh->vertices()[w];
-            if (!v.corner) return;
-            const NavPoint wp{double(v.x), double(v.y)};
+            const NavEdge& turn = before ? edge : boundary[local_edge + 1 == poly.edge_count ? 0 : local_edge + 1];
+            if (!turn.corner) return;
+            const std::uint32_t w = turn.vertex;
+            const NavPoint wp = before ? e.from : e.at(e.length);
             node.rx = wp.x, node.ry = wp.y, node.g = g + dist(root, wp), node.root = w;
             // A hidden side's root (an end of the parent's interval) is a turning point of its own.
             const NavPoint parent_root = parent == kNoNode ? m_start : NavPoint{m_nodes[parent].rx, m_nodes[parent].ry};
