@@ -502,6 +502,24 @@ void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t index) {
             start_along = boundary[j].along;
         }
     }
+    if (!a_side && !b_side) {
+        // Only the seen part [u_b, u_a] makes successors (the usual case, a corridor): walk its edges.
+        for (; step < n; ++step, j = j + 1 == n ? 0 : j + 1) {
+            const std::int32_t start_along = boundary[j].along;
+            const std::int32_t stop_along = j + 1 == n ? perimeter_along : boundary[j + 1].along;
+            const double lo = double(u);
+            if (lo >= u_a) break;
+            u += stop_along - start_along;
+            if (boundary[j].neighbour == kNoPolygon) continue;
+            const double hi = double(u), length = double(stop_along - start_along);
+            double p1 = std::max(u_b, lo) - lo, p2 = std::min(u_a, hi) - lo;
+            if (p2 - p1 <= kEps) continue;
+            if (p1 < kEps) p1 = 0.0;
+            if (p2 > length - kEps) p2 = length;
+            successor(index, poly, j, edge_at(poly, start_along, stop_along), p1, p2, r, node.root, node.g, false);
+        }
+        return;
+    }
     for (; step < n; ++step, j = j + 1 == n ? 0 : j + 1) {
         const std::int32_t start_along = boundary[j].along;
         const std::int32_t stop_along = j + 1 == n ? perimeter_along : boundary[j + 1].along;
