@@ -94,34 +94,6 @@ inline double through_interval(NavPoint r, NavPoint a, NavPoint b, NavPoint t, i
     return dist(r, end) + dist(end, mirrored);
 }
 
-// Where the ray from `p` (on the polygon's boundary) in direction (dx, dy) leaves the rectangle, as a
-// position u on the boundary counted from `u0` (see the file comment), clamped to [0, u_end].
-inline double exit_position(const NavPolygon& poly, NavPoint p, double dx, double dy, double u0, double u_end) noexcept {
-    const double x0 = poly.x0, y0 = poly.y0, x1 = poly.x1, y1 = poly.y1;
-    const double tx = dx > 0 ? (x1 - p.x) / dx : dx < 0 ? (x0 - p.x) / dx : kInf;
-    const double ty = dy > 0 ? (y1 - p.y) / dy : dy < 0 ? (y0 - p.y) / dy : kInf;
-    double ex, ey;
-    if (tx <= ty) {
-        const double t = std::max(0.0, tx);
-        ex = dx > 0 ? x1 : x0;
-        ey = tx == ty ? (dy > 0 ? y1 : y0) : std::clamp(p.y + t * dy, y0, y1);
-    } else {
-        const double t = std::max(0.0, ty);
-        ey = dy > 0 ? y1 : y0;
-        ex = std::clamp(p.x + t * dx, x0, x1);
-    }
-    const double w = x1 - x0, h = y1 - y0, perimeter = 2.0 * (w + h);
-    double s;
-    if (ey == y0) s = ex - x0;
-    else if (ex == x1) s = w + (ey - y0);
-    else if (ey == y1) s = w + h + (x1 - ex);
-    else s = 2.0 * w + h + (y1 - ey);
-    double u = s - u0;
-    if (u < 0.0) u += perimeter;
-    if (u > u_end) u = (u - u_end < perimeter - u) ? u_end : 0.0;
-    return u;
-}
-
 // True if the segment s -> t lies in the free space, walking it through the mesh from `from` (a polygon
 // holding s): inside one closed rectangle of free cells the segment is free (it can meet a rectangle
 // corner, a possible squeeze point, only at an end), and it leaves each rectangle through the inside of
@@ -475,10 +447,29 @@ void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t index) {
         return;
     }
     const double perimeter = double(perimeter_along);
-    const double u0 = double(boundary[k_next].along);
     const double u_end = perimeter - entry.length;
-    const double u_b = exit_position(poly, b, b.x - r.x, b.y - r.y, u0, u_end);
-    const double u_a = std::max(u_b, exit_position(poly, a, a.x - r.x, a.y - r.y, u0, u_end));
+    // Where the rays from the root through b and through a leave the rectangle, in a frame with its
+    // origin at the entry edge's end vertex, x along the entry edge's direction and y into the polygon:
+    // the rectangle is [-e1, d] x [0, h] (e1: the entry side's length up to that vertex, d: the rest) and
+    // the root lies above it (y < 0: an interval's root is never on its edge's line). A ray leaves
+    // through the far side unless it passes x = d first (the side after the entry side) or x = -e1 (the
+    // side before it); positions u then run d + y, 2d + h - x and 2d + 2h + e1 - y along those sides.
+    const std::int32_t entry_end = k + 1 == n ? perimeter_along : boundary[k_next].along;
+    const std::int32_t pw = poly.x1 - poly.x0, ph = poly.y1 - poly.y0;
+    const bool across = entry.dy == 0.0;  // entry on the top or bottom side
+    const std::int32_t side_end = entry_end <= pw ? pw : entry_end <= pw + ph ? pw + ph : entry_end <= 2 * pw + ph ? 2 * pw + ph : perimeter_along;
+    const double fd = double(side_end - entry_end), fe = double((across ? pw : ph)) - fd, fh = double(across ? ph : pw);
+    const double ox = r.x - (entry.from.x + entry.length * entry.dx), oy = r.y - (entry.from.y + entry.length * entry.dy);
+    const double rx = ox * entry.dx + oy * entry.dy, depth = ox * entry.dy - oy * entry.dx;  // depth = -y of the root > 0
+    const auto exit_u = [&](double px) {
+        const double dx = px - rx;
+        const double xb = px + fh * dx / depth;
+        if (xb > fd) return fd + std::min(fh, (fd - px) * depth / dx);
+        if (xb < -fe) return 2.0 * (fd + fh) + fe - std::min(fh, (-fe - px) * depth / dx);
+        return 2.0 * fd + fh - xb;
+    };
+    const double u_b = exit_u(node.b - entry.length);
+    const double u_a = std::max(u_b, exit_u(node.a - entry.length));
 
     // The entry edge's end vertex is b's end (u = 0), its start vertex a's end (u = u_end).
     const bool b_side = node.b == entry.length && u_b > kEps;
