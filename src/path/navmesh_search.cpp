@@ -483,15 +483,18 @@ void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t index) {
     std::uint32_t j = k_next, step = 1;
     if (!b_side) {
         // Nothing is hidden behind b: the edges that end before the seen part starts make no successor.
-        // Skip them with integer steps (the edge reaching past u_b, or the last one, stays).
-        std::int32_t start_along = boundary[j].along;
-        for (; step + 1 < n; ++step) {
-            const std::int32_t stop_along = j + 1 == n ? perimeter_along : boundary[j + 1].along;
-            if (double(u + (stop_along - start_along)) > u_b) break;
-            u += stop_along - start_along;
-            j = j + 1 == n ? 0 : j + 1;
-            start_along = boundary[j].along;
-        }
+        // Start at the edge holding u_b: the last edge (in perimeter order, from the entry edge's end)
+        // whose start position is at most floor(u_b), found by a walk over integer positions.
+        const std::int32_t u0 = boundary[k_next].along;  // 0 when the entry edge is the last one
+        std::int32_t t = u0 + static_cast<std::int32_t>(u_b);  // u_b >= 0: truncation is the floor
+        std::uint32_t i = k_next;
+        if (t >= perimeter_along) t -= perimeter_along, i = 0;
+        while (i + 1 < n && boundary[i + 1].along <= t) ++i;
+        if (i == k) return;  // u_b is the end of the boundary (the entry edge's start): nothing is seen
+        j = i;
+        step = (i >= k_next ? i - k_next : i + n - k_next) + 1;
+        u = boundary[i].along - u0;
+        if (u < 0) u += perimeter_along;
     }
     if (!a_side && !b_side) {
         // Only the seen part [u_b, u_a] makes successors (the usual case, a corridor): walk its edges.
