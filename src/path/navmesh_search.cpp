@@ -461,9 +461,10 @@ void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t index) {
     const double fd = double(side_end - entry_end), fe = double((across ? pw : ph)) - fd, fh = double(across ? ph : pw);
     const double ox = r.x - (entry.from.x + entry.length * entry.dx), oy = r.y - (entry.from.y + entry.length * entry.dy);
     const double rx = ox * entry.dx + oy * entry.dy, depth = ox * entry.dy - oy * entry.dx;  // depth = -y of the root > 0
+    const double slope = fh / depth;  // one division for both rays
     const auto exit_u = [&](double px) {
         const double dx = px - rx;
-        const double xb = px + fh * dx / depth;
+        const double xb = px + slope * dx;
         if (xb > fd) return fd + std::min(fh, (fd - px) * depth / dx);
         if (xb < -fe) return 2.0 * (fd + fh) + fe - std::min(fh, (-fe - px) * depth / dx);
         return 2.0 * fd + fh - xb;
