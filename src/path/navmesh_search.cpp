@@ -600,9 +600,10 @@ GAMEPLAN_FORCE_INLINE inline void NavmeshPathfinder::successor(std::uint32_t par
     if (collinear_only) return;
     node.kind = Kind::Interval;
     node.rx = root.x, node.ry = root.y, node.g = g, node.root = root_vertex;
-    // The twin runs the other way: [p1, p2] from this edge's start is [len - p2, len - p1] from the twin's.
-    node.a = p2 == e.length ? 0.0 : e.length - p2;
-    node.b = p1 == 0.0 ? e.length : e.length - p1;
+    // The twin runs the other way: [p1, p2] from this edge's start is [len - p2, len - p1] from the twin's
+    // (exactly 0 and len at the ends, as the expansion's tests for hidden sides need).
+    node.a = e.length - p2;
+    node.b = e.length - p1;
     push(node);  // f is set when the node enters the open list (open_from)
 }
 
