@@ -144,7 +144,7 @@ void NavmeshPathfinder::reserve(const Navmesh& mesh, std::size_t nodes) {
     m_open.reserve(nodes);
 }
 
-std::size_t NavmeshPathfinder::search_bytes() const noexcept {
+inline std::size_t NavmeshPathfinder::search_bytes() const noexcept {
     return m_nodes.size() * sizeof(Node) + m_open.size() * sizeof(OpenEntry) +
            m_roots.size() * sizeof(RootRecord) + m_door_stamp.size() * sizeof(std::uint32_t);
 }
@@ -158,13 +158,13 @@ double NavmeshPathfinder::cost() const noexcept {
     return m_status == Status::Found ? m_nodes[m_found].g : kInf;
 }
 
-bool NavmeshPathfinder::holds_goal(std::uint32_t lo, std::uint32_t hi) const noexcept {
+inline bool NavmeshPathfinder::holds_goal(std::uint32_t lo, std::uint32_t hi) const noexcept {
     for (std::uint32_t i = 0; i < m_goal_polygons; ++i)
         if (m_goal_orders[i] >= lo && m_goal_orders[i] < hi) return true;
     return false;
 }
 
-bool NavmeshPathfinder::contains_goal(std::uint32_t polygon) const noexcept {
+inline bool NavmeshPathfinder::contains_goal(std::uint32_t polygon) const noexcept {
     const NavPolygon& p = m_mesh->polygons()[polygon];
     return m_goal.x >= p.x0 && m_goal.x <= p.x1 && m_goal.y >= p.y0 && m_goal.y <= p.y1;
 }
@@ -378,7 +378,7 @@ GAMEPLAN_FORCE_INLINE inline void NavmeshPathfinder::push(const Node& node) {
     if (m_open.capacity() < m_nodes.capacity()) m_open.reserve(m_nodes.capacity());
 }
 
-void NavmeshPathfinder::open_from(std::size_t first) {
+inline void NavmeshPathfinder::open_from(std::size_t first) {
     for (std::size_t i = first; i < m_nodes.size(); ++i) {
         // The estimate is only needed here: a node expanded at once (intermediate pruning) never gets one.
         const Node& node = m_nodes[i];
@@ -398,7 +398,7 @@ void NavmeshPathfinder::open_from(std::size_t first) {
     }
 }
 
-void NavmeshPathfinder::expand_fan(const Node& node, std::uint32_t index) {
+inline void NavmeshPathfinder::expand_fan(const Node& node, std::uint32_t index) {
     const NavPoint root{node.rx, node.ry};
     if (contains_goal(node.polygon)) {
         Node goal = node;
@@ -419,7 +419,7 @@ void NavmeshPathfinder::expand_fan(const Node& node, std::uint32_t index) {
     }
 }
 
-void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t index) {
+inline void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t index) {
     const NavPolygon& poly = m_mesh->polygons()[node.polygon];
     const NavEdge* const boundary = m_mesh->edges().data() + poly.first_edge;
     const std::uint32_t n = poly.edge_count, k = node.edge - poly.first_edge;
