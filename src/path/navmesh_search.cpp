@@ -527,7 +527,7 @@ inline void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t i
         const bool from_b = b_side && lo < u_b, seen = hi > u_b && lo < u_a, from_a = a_side && hi > u_a;
         if (!from_b && !seen && !from_a) continue;
         const EdgeGeom e = edge_at(poly, start_along, stop_along);
-        const auto piece = [&](double from, double to, NavPoint root, std::uint32_t root_vertex, double g, bool collinear_only) {
+        const auto piece = [&](double from, double to, NavPoint root, std::uint32_t root_vertex, double g, bool collinear_only) GAMEPLAN_FORCE_INLINE {
             double p1 = std::max(from, lo) - lo, p2 = std::min(to, hi) - lo;
             if (p2 - p1 <= kEps) return;
             if (p1 < kEps) p1 = 0.0;
