@@ -122,6 +122,7 @@ NavmeshBuild Navmesh::build(const GridMap& map) {
                 if (i == 0 || across != last) {
                     NavEdge e;
                     e.vertex = vertex(px, py);
+                    e.corner = m_vertices[e.vertex].corner;
                     e.neighbour = across;
                     e.along = side.along + static_cast<std::int32_t>(i);
                     m_edges.push_back(e);

@@ -20,7 +20,9 @@
 namespace gameplan::path {
 
 // successor() and push() run for every piece of every expansion; inlining them into the expansions
-// (GAMEPLAN_FORCE_INLINE) saves 2-6% of the search time.
+// (GAMEPLAN_FORCE_INLINE) saves 2-6% of the search time. The other helpers of the search are defined
+// `inline` too: the library is also built as position-independent code (C API, Python module), where GCC
+// does not inline a function of external linkage (it could be interposed), which cost 5% of a query.
 
 namespace {
 
@@ -94,34 +96,6 @@ inline double through_interval(NavPoint r, NavPoint a, NavPoint b, NavPoint t, i
     return dist(r, end) + dist(end, mirrored);
 }
 
-// Where the ray from `p` (on the polygon's boundary) in direction (dx, dy) leaves the rectangle, as a
-// position u on the boundary counted from `u0` (see the file comment), clamped to [0, u_end].
-inline double exit_position(const NavPolygon& poly, NavPoint p, double dx, double dy, double u0, double u_end) noexcept {
-    const double x0 = poly.x0, y0 = poly.y0, x1 = poly.x1, y1 = poly.y1;
-    const double tx = dx > 0 ? (x1 - p.x) / dx : dx < 0 ? (x0 - p.x) / dx : kInf;
-    const double ty = dy > 0 ? (y1 - p.y) / dy : dy < 0 ? (y0 - p.y) / dy : kInf;
-    double ex, ey;
-    if (tx <= ty) {
-        const double t = std::max(0.0, tx);
-        ex = dx > 0 ? x1 : x0;
-        ey = tx == ty ? (dy > 0 ? y1 : y0) : std::clamp(p.y + t * dy, y0, y1);
-    } else {
-        const double t = std::max(0.0, ty);
-        ey = dy > 0 ? y1 : y0;
-        ex = std::clamp(p.x + t * dx, x0, x1);
-    }
-    const double w = x1 - x0, h = y1 - y0, perimeter = 2.0 * (w + h);
-    double s;
-    if (ey == y0) s = ex - x0;
-    else if (ex == x1) s = w + (ey - y0);
-    else if (ey == y1) s = w + h + (x1 - ex);
-    else s = 2.0 * w + h + (y1 - ey);
-    double u = s - u0;
-    if (u < 0.0) u += perimeter;
-    if (u > u_end) u = (u - u_end < perimeter - u) ? u_end : 0.0;
-    return u;
-}
-
 // True if the segment s -> t lies in the free space, walking it through the mesh from `from` (a polygon
 // holding s): inside one closed rectangle of free cells the segment is free (it can meet a rectangle
 // corner, a possible squeeze point, only at an end), and it leaves each rectangle through the inside of
@@ -172,7 +146,7 @@ void NavmeshPathfinder::reserve(const Navmesh& mesh, std::size_t nodes) {
     m_open.reserve(nodes);
 }
 
-std::size_t NavmeshPathfinder::search_bytes() const noexcept {
+inline std::size_t NavmeshPathfinder::search_bytes() const noexcept {
     return m_nodes.size() * sizeof(Node) + m_open.size() * sizeof(OpenEntry) +
            m_roots.size() * sizeof(RootRecord) + m_door_stamp.size() * sizeof(std::uint32_t);
 }
@@ -186,13 +160,13 @@ double NavmeshPathfinder::cost() const noexcept {
     return m_status == Status::Found ? m_nodes[m_found].g : kInf;
 }
 
-bool NavmeshPathfinder::holds_goal(std::uint32_t lo, std::uint32_t hi) const noexcept {
+inline bool NavmeshPathfinder::holds_goal(std::uint32_t lo, std::uint32_t hi) const noexcept {
     for (std::uint32_t i = 0; i < m_goal_polygons; ++i)
         if (m_goal_orders[i] >= lo && m_goal_orders[i] < hi) return true;
     return false;
 }
 
-bool NavmeshPathfinder::contains_goal(std::uint32_t polygon) const noexcept {
+inline bool NavmeshPathfinder::contains_goal(std::uint32_t polygon) const noexcept {
     const NavPolygon& p = m_mesh->polygons()[polygon];
     return m_goal.x >= p.x0 && m_goal.x <= p.x1 && m_goal.y >= p.y0 && m_goal.y <= p.y1;
 }
@@ -218,7 +192,7 @@ Status NavmeshPathfinder::begin(const Navmesh& mesh, NavPoint start, NavPoint go
         Node direct{};
         direct.rx = start.x;
         direct.ry = start.y;
-        direct.g = direct.f = dist(start, goal);
+        direct.g = dist(start, goal);
         direct.parent = direct.edge = direct.root = direct.via = kNoNode;
         direct.polygon = from;
         direct.kind = Kind::Goal;
@@ -393,7 +367,9 @@ GAMEPLAN_FORCE_INLINE inline void NavmeshPathfinder::push(const Node& node) {
             best = RootRecord{node.g, m_generation};
         }
     }
-    if (search_bytes() + sizeof(Node) + sizeof(OpenEntry) > m_budget.max_memory_bytes) {
+    // (Without a memory limit the sum is never needed: it was 3% of a query's instructions.)
+    if (m_budget.max_memory_bytes != SIZE_MAX &&
+        search_bytes() + sizeof(Node) + sizeof(OpenEntry) > m_budget.max_memory_bytes) {
         m_out_of_memory = true;
         return;
     }
@@ -404,33 +380,34 @@ GAMEPLAN_FORCE_INLINE inline void NavmeshPathfinder::push(const Node& node) {
     if (m_open.capacity() < m_nodes.capacity()) m_open.reserve(m_nodes.capacity());
 }
 
-void NavmeshPathfinder::open_from(std::size_t first) {
+inline void NavmeshPathfinder::open_from(std::size_t first) {
     for (std::size_t i = first; i < m_nodes.size(); ++i) {
         // The estimate is only needed here: a node expanded at once (intermediate pruning) never gets one.
-        Node& node = m_nodes[i];
+        const Node& node = m_nodes[i];
         const NavPoint root{node.rx, node.ry};
+        double f = node.g;  // a goal node's g is exact
         if (node.kind == Kind::Fan) {
-            node.f = node.g + dist(root, m_goal);
+            f = node.g + dist(root, m_goal);
         } else if (node.kind == Kind::Interval) {
             const NavPolygon& poly = m_mesh->polygons()[node.polygon];
             const NavEdge* const boundary = m_mesh->edges().data() + poly.first_edge;
             const std::uint32_t k = node.edge - poly.first_edge;
             const EdgeGeom e = edge_at(poly, boundary[k].along, end_along(boundary, poly, k));
-            node.f = node.g + through_interval(root, e.at(node.a), e.at(node.b), m_goal);
+            f = node.g + through_interval(root, e.at(node.a), e.at(node.b), m_goal);
         }
-        m_open.push_back(OpenEntry{node.f, node.g, static_cast<std::uint32_t>(i)});
+        m_open.push_back(OpenEntry{f, node.g, static_cast<std::uint32_t>(i)});
         std::push_heap(m_open.begin(), m_open.end(), OpenOrder{});
     }
 }
 
-void NavmeshPathfinder::expand_fan(const Node& node, std::uint32_t index) {
+inline void NavmeshPathfinder::expand_fan(const Node& node, std::uint32_t index) {
     const NavPoint root{node.rx, node.ry};
     if (contains_goal(node.polygon)) {
         Node goal = node;
         goal.kind = Kind::Goal;
         goal.via = kNoNode;
         goal.parent = index;
-        goal.g = goal.f = node.g + dist(root, m_goal);
+        goal.g = node.g + dist(root, m_goal);
         push(goal);
         return;
     }
@@ -444,7 +421,7 @@ void NavmeshPathfinder::expand_fan(const Node& node, std::uint32_t index) {
     }
 }
 
-void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t index) {
+inline void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t index) {
     const NavPolygon& poly = m_mesh->polygons()[node.polygon];
     const NavEdge* const boundary = m_mesh->edges().data() + poly.first_edge;
     const std::uint32_t n = poly.edge_count, k = node.edge - poly.first_edge;
@@ -461,7 +438,7 @@ void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t index) {
         goal.kind = Kind::Goal;
         goal.via = kNoNode;
         goal.parent = index;
-        goal.g = goal.f = node.g + rest;
+        goal.g = node.g + rest;
         if (turn != 0) {
             const NavPoint via = turn == 1 ? a : b;
             goal.rx = via.x;
@@ -472,23 +449,75 @@ void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t index) {
         return;
     }
     const double perimeter = double(perimeter_along);
-    const double u0 = double(boundary[k_next].along);
     const double u_end = perimeter - entry.length;
-    const double u_b = exit_position(poly, b, b.x - r.x, b.y - r.y, u0, u_end);
-    const double u_a = std::max(u_b, exit_position(poly, a, a.x - r.x, a.y - r.y, u0, u_end));
+    // Where the rays from the root through b and through a leave the rectangle, in a frame with its
+    // origin at the entry edge's end vertex, x along the entry edge's direction and y into the polygon:
+    // the rectangle is [-e1, d] x [0, h] (e1: the entry side's length up to that vertex, d: the rest) and
+    // the root lies above it (y < 0: an interval's root is never on its edge's line). A ray leaves
+    // through the far side unless it passes x = d first (the side after the entry side) or x = -e1 (the
+    // side before it); positions u then run d + y, 2d + h - x and 2d + 2h + e1 - y along those sides.
+    const std::int32_t entry_end = k + 1 == n ? perimeter_along : boundary[k_next].along;
+    const std::int32_t pw = poly.x1 - poly.x0, ph = poly.y1 - poly.y0;
+    const bool across = entry.dy == 0.0;  // entry on the top or bottom side
+    const std::int32_t side_end = entry_end <= pw ? pw : entry_end <= pw + ph ? pw + ph : entry_end <= 2 * pw + ph ? 2 * pw + ph : perimeter_along;
+    const double fd = double(side_end - entry_end), fe = double((across ? pw : ph)) - fd, fh = double(across ? ph : pw);
+    const double ox = r.x - (entry.from.x + entry.length * entry.dx), oy = r.y - (entry.from.y + entry.length * entry.dy);
+    const double rx = ox * entry.dx + oy * entry.dy, depth = ox * entry.dy - oy * entry.dx;  // depth = -y of the root > 0
+    const double slope = fh / depth;  // one division for both rays
+    const auto exit_u = [&](double px) {
+        const double dx = px - rx;
+        const double xb = px + slope * dx;
+        if (xb > fd) return fd + std::min(fh, (fd - px) * depth / dx);
+        if (xb < -fe) return 2.0 * (fd + fh) + fe - std::min(fh, (-fe - px) * depth / dx);
+        return 2.0 * fd + fh - xb;
+    };
+    const double u_b = exit_u(node.b - entry.length);
+    const double u_a = std::max(u_b, exit_u(node.a - entry.length));
 
     // The entry edge's end vertex is b's end (u = 0), its start vertex a's end (u = u_end).
     const bool b_side = node.b == entry.length && u_b > kEps;
     const bool a_side = node.a == 0.0 && u_a < u_end - kEps;
     const NavPoint vb = entry.at(entry.length), va = entry.from;
     const std::uint32_t b_vertex = boundary[k_next].vertex, a_vertex = boundary[k].vertex;
-    const auto verts = m_mesh->vertices();
-    const bool b_corner = b_side && verts[b_vertex].corner, a_corner = a_side && verts[a_vertex].corner;
+    const bool b_corner = b_side && boundary[k_next].corner, a_corner = a_side && boundary[k].corner;
     double g_b = -1.0, g_a = -1.0;  // g of the hidden sides' roots, once needed
 
     std::int32_t u = 0;  // position of edge j's start, from the entry edge's end
-    std::uint32_t j = k_next;
-    for (std::uint32_t step = 1; step < n; ++step, j = j + 1 == n ? 0 : j + 1) {
+    std::uint32_t j = k_next, step = 1;
+    if (!b_side) {
+        // Nothing is hidden behind b: the edges that end before the seen part starts make no successor.
+        // Start at the edge holding u_b: the last edge (in perimeter order, from the entry edge's end)
+        // whose start position is at most floor(u_b), found by a walk over integer positions.
+        const std::int32_t u0 = boundary[k_next].along;  // 0 when the entry edge is the last one
+        std::int32_t t = u0 + static_cast<std::int32_t>(u_b);  // u_b >= 0: truncation is the floor
+        std::uint32_t i = k_next;
+        if (t >= perimeter_along) t -= perimeter_along, i = 0;
+        while (i + 1 < n && boundary[i + 1].along <= t) ++i;
+        if (i == k) return;  // u_b is the end of the boundary (the entry edge's start): nothing is seen
+        j = i;
+        step = (i >= k_next ? i - k_next : i + n - k_next) + 1;
+        u = boundary[i].along - u0;
+        if (u < 0) u += perimeter_along;
+    }
+    if (!a_side && !b_side) {
+        // Only the seen part [u_b, u_a] makes successors (the usual case, a corridor): walk its edges.
+        for (; step < n; ++step, j = j + 1 == n ? 0 : j + 1) {
+            const std::int32_t start_along = boundary[j].along;
+            const std::int32_t stop_along = j + 1 == n ? perimeter_along : boundary[j + 1].along;
+            const double lo = double(u);
+            if (lo >= u_a) break;
+            u += stop_along - start_along;
+            if (boundary[j].neighbour == kNoPolygon) continue;
+            const double hi = double(u), length = double(stop_along - start_along);
+            double p1 = std::max(u_b, lo) - lo, p2 = std::min(u_a, hi) - lo;
+            if (p2 - p1 <= kEps) continue;
+            if (p1 < kEps) p1 = 0.0;
+            if (p2 > length - kEps) p2 = length;
+            successor(index, poly, j, edge_at(poly, start_along, stop_along), p1, p2, r, node.root, node.g, false);
+        }
+        return;
+    }
+    for (; step < n; ++step, j = j + 1 == n ? 0 : j + 1) {
         const std::int32_t start_along = boundary[j].along;
         const std::int32_t stop_along = j + 1 == n ? perimeter_along : boundary[j + 1].along;
         const std::int32_t length_i = stop_along - start_along;
@@ -500,7 +529,7 @@ void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t index) {
         const bool from_b = b_side && lo < u_b, seen = hi > u_b && lo < u_a, from_a = a_side && hi > u_a;
         if (!from_b && !seen && !from_a) continue;
         const EdgeGeom e = edge_at(poly, start_along, stop_along);
-        const auto piece = [&](double from, double to, NavPoint root, std::uint32_t root_vertex, double g, bool collinear_only) {
+        const auto piece = [&](double from, double to, NavPoint root, std::uint32_t root_vertex, double g, bool collinear_only) GAMEPLAN_FORCE_INLINE {
             double p1 = std::max(from, lo) - lo, p2 = std::min(to, hi) - lo;
             if (p2 - p1 <= kEps) return;
             if (p1 < kEps) p1 = 0.0;
@@ -553,10 +582,10 @@ GAMEPLAN_FORCE_INLINE inline void NavmeshPathfinder::successor(std::uint32_t par
         } else {
             const bool before = q < 0.0;
             if (before ? p1 != 0.0 : p2 != e.length) return;
-            const std::uint32_t w = before ? edge.vertex : boundary[local_edge + 1 == poly.edge_count ? 0 : local_edge + 1].vertex;
-            const NavVertex& v = m_mesh->vertices()[w];
-            if (!v.corner) return;
-            const NavPoint wp{double(v.x), double(v.y)};
+            const NavEdge& turn = before ? edge : boundary[local_edge + 1 == poly.edge_count ? 0 : local_edge + 1];
+            if (!turn.corner) return;
+            const std::uint32_t w = turn.vertex;
+            const NavPoint wp = before ? e.from : e.at(e.length);
             node.rx = wp.x, node.ry = wp.y, node.g = g + dist(root, wp), node.root = w;
             // A hidden side's root (an end of the parent's interval) is a turning point of its own.
             const NavPoint parent_root = parent == kNoNode ? m_start : NavPoint{m_nodes[parent].rx, m_nodes[parent].ry};
@@ -573,9 +602,10 @@ GAMEPLAN_FORCE_INLINE inline void NavmeshPathfinder::successor(std::uint32_t par
     if (collinear_only) return;
     node.kind = Kind::Interval;
     node.rx = root.x, node.ry = root.y, node.g = g, node.root = root_vertex;
-    // The twin runs the other way: [p1, p2] from this edge's start is [len - p2, len - p1] from the twin's.
-    node.a = p2 == e.length ? 0.0 : e.length - p2;
-    node.b = p1 == 0.0 ? e.length : e.length - p1;
+    // The twin runs the other way: [p1, p2] from this edge's start is [len - p2, len - p1] from the twin's
+    // (exactly 0 and len at the ends, as the expansion's tests for hidden sides need).
+    node.a = e.length - p2;
+    node.b = e.length - p1;
     push(node);  // f is set when the node enters the open list (open_from)
 }
 

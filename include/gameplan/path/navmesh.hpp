@@ -104,6 +104,7 @@ struct NavEdge {
     std::int32_t along = 0;               ///< perimeter distance of `vertex` from the polygon's (x0, y0)
     std::uint32_t pocket = kNoPolygon;    ///< with `NavCut::Into`: the polygon whose order range is the pocket
     NavCut cut = NavCut::None;            ///< whether the part of the mesh beyond is reached only through here
+    bool corner = false;                  ///< `vertex` is a corner (a copy of `NavVertex::corner`, beside the edge)
 };
 
 /// A mesh vertex (a grid point).
@@ -215,9 +216,9 @@ public:
 
 private:
     enum class Kind : std::uint8_t { Interval, Fan, Goal };
-    struct Node {
+    struct alignas(64) Node {  // one cache line (f lives in the open list only)
         double rx, ry;          // root
-        double g, f;
+        double g;
         double a, b;            // interval [a, b] along the entry edge, measured from its start vertex
         std::uint32_t parent;   // generating node, or kNoNode
         std::uint32_t polygon;  // polygon entered
@@ -225,7 +226,6 @@ private:
         std::uint32_t root;     // root vertex, or kNoNode for the start
         std::uint32_t via;      // a turning vertex between the parent's root and this root, or kNoNode
         Kind kind;
-
     };
     struct OpenEntry {
         double f, g;
