@@ -371,9 +371,14 @@ void SubgoalGraph::contract(std::vector<std::uint64_t>& pairs) {
         double far = 0;
         for (const double d : landmark_dist)
             if (std::isfinite(d)) far = std::max(far, d);
-        // A float keeps a distance within far * 2^-24; every bound term reads two of them (the subgoal's
-        // and the end's), so it may be off by twice that: the query lowers its landmark bounds by more.
-        m_landmark_slack = far * 0x1p-22 + kBoundSlack;
+        // The query computes its landmark bounds in float arithmetic, from distances rounded to float.
+        // With M the larger of `far` and the octile length of the map's diagonal (no join is longer), a
+        // stored distance is within M * 2^-24, a join's length as a float too; the end's bound (stored
+        // distance + length, rounded) is within 4 M * 2^-24, and a bound term (subgoal's distance minus
+        // the end's bound, rounded; at most 2 M) within 7 M * 2^-24: the query lowers its landmark
+        // bounds by more than twice that.
+        const double longest = std::max(far, octile(m_width, m_height));
+        m_landmark_slack = longest * 0x1p-20 + kBoundSlack;
         for (std::uint32_t v = 0; v < n; ++v) {
             const std::uint32_t to = renumber[v];
             node[to] = m_subgoal_node[v];
@@ -855,8 +860,8 @@ struct SubgoalPathfinder::Impl {
         GridPoint target{};                   // the other end
         GridPoint origin{};                   // this side's end
         // Bounds of the grid distance from each landmark to `target`: upper and lower (ALT bounds).
-        double upper[SubgoalGraph::kLandmarks] = {};
-        double lower[SubgoalGraph::kLandmarks] = {};
+        alignas(16) float upper[SubgoalGraph::kLandmarks] = {};
+        alignas(16) float lower[SubgoalGraph::kLandmarks] = {};
         std::span<const std::uint32_t> ends;  // subgoal ids joined to this side's end
         bool done = false;
     };
@@ -879,6 +884,7 @@ struct SubgoalPathfinder::Impl {
     std::uint32_t meet = kNone;
     bool direct_straight_first = false;  // the order of a direct segment (meet == kNone)
     double best = std::numeric_limits<double>::infinity();
+    double limit = std::numeric_limits<double>::infinity();
     search::Budget budget{};
     PathDetail detail = PathDetail::Cells;
     search::SearchStats stats{};
@@ -912,80 +918,71 @@ struct SubgoalPathfinder::Impl {
         return octile(static_cast<std::int32_t>(xy & 0xffffu) - p.x, static_cast<std::int32_t>(xy >> 16) - p.y);
     }
 
-    // Lower bound of the grid distance from subgoal `id` (cell `xy`) to the side's target: the octile
-    // distance, and for each landmark L the triangle inequality d(L, id) - d(L, target) and
-    // d(L, target) - d(L, id), with the target's distance replaced by its upper or lower bound. Each term
-    // changes by at most an edge's length along an edge, so the bound is consistent. A landmark that
-    // cannot reach the target gives nothing (its upper bound is +infinity: NaN or -infinity terms).
-    [[nodiscard]] double bound(const Side& side, std::uint32_t id, std::uint32_t xy) const noexcept {
-        const double h = to(xy, side.target);
+    // Lower bound of the grid distance from subgoal `id` to the side's target given by the landmarks:
+    // for each landmark L the triangle inequality d(L, id) - d(L, target) and d(L, target) - d(L, id),
+    // with the target's distance replaced by its upper or lower bound, lowered by the slack of their
+    // float rounding (see SubgoalGraph::contract). Each term changes by at most an edge's length along
+    // an edge, so the bound is consistent up to that slack. A landmark that cannot reach the target
+    // gives nothing (its upper bound is +infinity: NaN or -infinity terms).
+    [[nodiscard]] double landmark_bound(const Side& side, std::uint32_t id) const noexcept {
         const float* ld = graph->landmark_distances(id);
 #if defined(__SSE2__)
-        // Two landmarks per register, two independent chains. _mm_max_pd(term, acc) returns acc when
+        static_assert(SubgoalGraph::kLandmarks == 8);
+        // Four landmarks per register, two independent chains. _mm_max_ps(term, acc) returns acc when
         // the term is NaN, as std::max(acc, term) does below.
-        __m128d acc0 = _mm_set1_pd(-std::numeric_limits<double>::infinity()), acc1 = acc0;
-        for (int l = 0; l < SubgoalGraph::kLandmarks; l += 4) {
-            const __m128 four = _mm_loadu_ps(ld + l);
-            const __m128d a = _mm_cvtps_pd(four), b = _mm_cvtps_pd(_mm_movehl_ps(four, four));
-            acc0 = _mm_max_pd(_mm_sub_pd(a, _mm_loadu_pd(side.upper + l)), acc0);
-            acc1 = _mm_max_pd(_mm_sub_pd(b, _mm_loadu_pd(side.upper + l + 2)), acc1);
-            acc0 = _mm_max_pd(_mm_sub_pd(_mm_loadu_pd(side.lower + l), a), acc0);
-            acc1 = _mm_max_pd(_mm_sub_pd(_mm_loadu_pd(side.lower + l + 2), b), acc1);
-        }
-        const __m128d acc = _mm_max_pd(acc0, acc1);
-        const double lm = std::max(_mm_cvtsd_f64(acc), _mm_cvtsd_f64(_mm_unpackhi_pd(acc, acc)));
+        const __m128 a = _mm_load_ps(ld), b = _mm_load_ps(ld + 4);
+        __m128 acc0 = _mm_max_ps(_mm_sub_ps(a, _mm_load_ps(side.upper)), _mm_set1_ps(-std::numeric_limits<float>::infinity()));
+        __m128 acc1 = _mm_max_ps(_mm_sub_ps(b, _mm_load_ps(side.upper + 4)), _mm_set1_ps(-std::numeric_limits<float>::infinity()));
+        acc0 = _mm_max_ps(_mm_sub_ps(_mm_load_ps(side.lower), a), acc0);
+        acc1 = _mm_max_ps(_mm_sub_ps(_mm_load_ps(side.lower + 4), b), acc1);
+        __m128 acc = _mm_max_ps(acc0, acc1);
+        acc = _mm_max_ps(acc, _mm_movehl_ps(acc, acc));
+        acc = _mm_max_ss(acc, _mm_shuffle_ps(acc, acc, 1));
+        const float lm = _mm_cvtss_f32(acc);
 #else
-        double lm = -std::numeric_limits<double>::infinity();
+        float lm = -std::numeric_limits<float>::infinity();
         for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
-            lm = std::max(lm, double{ld[l]} - side.upper[l]);
-            lm = std::max(lm, side.lower[l] - double{ld[l]});
+            lm = std::max(lm, ld[l] - side.upper[l]);
+            lm = std::max(lm, side.lower[l] - ld[l]);
         }
 #endif
-        return std::max(h, lm - graph->landmark_slack());
+        return static_cast<double>(lm) - graph->landmark_slack();
     }
 
     // Sets the landmark bounds of side `si` for its target, the end `node`: exact at a subgoal, else
     // from the end's joins (every shortest path from a subgoal to the end arrives through one of them,
     // by the property the query itself rests on; the lower bound holds regardless, by the triangle
-    // inequality).
+    // inequality). In float arithmetic (its rounding is within the slack, see SubgoalGraph::contract).
     void set_landmark_bounds(Side& side, std::uint32_t node) const noexcept {
         const SubgoalGraph& g = *graph;
-        constexpr double kInf = std::numeric_limits<double>::infinity();
+        constexpr float kInf = std::numeric_limits<float>::infinity();
         if (const std::int32_t id = g.subgoal_id(node); id >= 0) {
             const float* ld = g.landmark_distances(static_cast<std::uint32_t>(id));
             for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) side.upper[l] = side.lower[l] = ld[l];
         } else {
+            const GridPoint p = g.point(node);
+#if defined(__SSE2__)
+            __m128 up0 = _mm_set1_ps(kInf), up1 = up0, lo0 = _mm_set1_ps(-kInf), lo1 = lo0;
+            for (const std::uint32_t j : g.joins(node)) {
+                const __m128 length = _mm_set1_ps(static_cast<float>(to(g.subgoal_xy(j), p)));
+                const float* ld = g.landmark_distances(j);
+                const __m128 a = _mm_load_ps(ld), b = _mm_load_ps(ld + 4);
+                up0 = _mm_min_ps(up0, _mm_add_ps(a, length));
+                up1 = _mm_min_ps(up1, _mm_add_ps(b, length));
+                lo0 = _mm_max_ps(lo0, _mm_sub_ps(a, length));
+                lo1 = _mm_max_ps(lo1, _mm_sub_ps(b, length));
+            }
+            _mm_store_ps(side.upper, up0);
+            _mm_store_ps(side.upper + 4, up1);
+            _mm_store_ps(side.lower, lo0);
+            _mm_store_ps(side.lower + 4, lo1);
+#else
             for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
                 side.upper[l] = kInf;
                 side.lower[l] = -kInf;
             }
-            const GridPoint p = g.point(node);
-#if defined(__SSE2__)
-            static_assert(SubgoalGraph::kLandmarks == 8);
-            __m128d up[4], lo[4];
-            for (int k = 0; k < 4; ++k) {
-                up[k] = _mm_set1_pd(kInf);
-                lo[k] = _mm_set1_pd(-kInf);
-            }
             for (const std::uint32_t j : g.joins(node)) {
-                const __m128d length = _mm_set1_pd(to(g.subgoal_xy(j), p));
-                const float* ld = g.landmark_distances(j);
-                const __m128 low4 = _mm_loadu_ps(ld), high4 = _mm_loadu_ps(ld + 4);
-                const __m128d rows[4] = {_mm_cvtps_pd(low4), _mm_cvtps_pd(_mm_movehl_ps(low4, low4)), _mm_cvtps_pd(high4),
-                                         _mm_cvtps_pd(_mm_movehl_ps(high4, high4))};
-                for (int k = 0; k < 4; ++k) {
-                    const __m128d a = rows[k];
-                    up[k] = _mm_min_pd(up[k], _mm_add_pd(a, length));
-                    lo[k] = _mm_max_pd(lo[k], _mm_sub_pd(a, length));
-                }
-            }
-            for (int k = 0; k < 4; ++k) {
-                _mm_storeu_pd(side.upper + 2 * k, up[k]);
-                _mm_storeu_pd(side.lower + 2 * k, lo[k]);
-            }
-#else
-            for (const std::uint32_t j : g.joins(node)) {
-                const double length = to(g.subgoal_xy(j), p);
+                const auto length = static_cast<float>(to(g.subgoal_xy(j), p));
                 const float* ld = g.landmark_distances(j);
                 for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
                     side.upper[l] = std::min(side.upper[l], ld[l] + length);
@@ -998,19 +995,24 @@ struct SubgoalPathfinder::Impl {
             if (std::isinf(side.upper[l])) side.lower[l] = -kInf;  // the landmark cannot reach the end
     }
 
-    // Relaxes an edge of side `si` to `node` (cell `xy`) at distance `d` from `parent`.
+    // Relaxes an edge of side `si` to `node` (cell `xy`) at distance `d` from `parent`. The cheap octile
+    // bound is tried first: a relaxation it rejects never reads the node's state or the landmarks.
     void push(std::size_t si, std::uint32_t node, std::uint32_t xy, double d, std::uint32_t parent) {
         Side& side = sides[si];
+        // Nothing through `node` at this distance can beat the best path known: its key bounds every path
+        // through it, meetings included (the other side's distance is at least the lower bound).
+        // `limit` (see begin) exceeds the optimum strictly; `best` may equal it (a path of that cost is known).
+        const double h = to(xy, side.target);
+        const double cut = std::min(best, limit);
+        if (!(d + h < cut)) return;
         NodeState& st = nodes[node];
         const bool reached = st.stamp[si] >= generation;
-        // A node reached at least as cheaply gains nothing (decided before the bound is computed).
+        // A node reached at least as cheaply gains nothing (decided before the landmark bound).
         if (reached && !(d < st.dist[si])) return;
-        // Nothing through `node` at this distance can beat the best path known: its key bounds every path
-        // through it, meetings included (the other side's distance is at least the octile distance).
-        const double key = d + bound(side, node, xy);
-        if (!(key < best)) return;
+        const double key = d + std::max(h, landmark_bound(side, node));
+        if (!(key < cut)) return;
         if (st.stamp[si] != generation) {
-            // Not reached, or settled: the landmark bounds are admissible but, read from floats, only
+            // Not reached, or settled: the landmark bounds are admissible but, rounded, only
             // consistent up to their slack, so a settled node may still improve by a little. It is
             // opened again, as A* does with an inconsistent
             // heuristic: some node of an optimal path then stays open with its optimal distance and a
@@ -1052,6 +1054,7 @@ struct SubgoalPathfinder::Impl {
         clock_mask = 0;
         meet = kNone;
         best = std::numeric_limits<double>::infinity();
+        limit = std::numeric_limits<double>::infinity();
         state = Status::InProgress;
         for (Side& s : sides) {
             s.heap.clear();
@@ -1077,6 +1080,14 @@ struct SubgoalPathfinder::Impl {
         sides[1].target = sides[0].origin = s;
         set_landmark_bounds(sides[0], ends[1]);
         set_landmark_bounds(sides[1], ends[0]);
+        // Before the sides meet, `best` prunes nothing; the landmarks give an upper bound of the optimum
+        // at once: d(start, goal) <= d(start, L) + d(L, goal) for every landmark L, the two bounded from
+        // above by the sides' `upper` (each within the slack of its exact value, see
+        // SubgoalGraph::contract; the sum rounded once more, all well within 4 slacks), so `limit` exceeds
+        // the optimum: a relaxation whose key reaches it cannot be on an optimal path.
+        float through = std::numeric_limits<float>::infinity();
+        for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) through = std::min(through, sides[0].upper[l] + sides[1].upper[l]);
+        limit = static_cast<double>(through) + 4 * g.landmark_slack();
         for (int side = 0; side < 2; ++side) {
             const std::uint32_t virtual_end = n + static_cast<std::uint32_t>(side);
             NodeState& st = nodes[virtual_end];
@@ -1136,7 +1147,8 @@ struct SubgoalPathfinder::Impl {
                 }
                 continue;
             }
-            for (const SubgoalGraph::UpEdge& e : graph->up_edges(x)) {
+            const auto up = graph->up_edges(x);
+            for (const SubgoalGraph::UpEdge& e : up) {
                 ++stats.generated;
                 push(si, e.target, e.xy, d + e.length, x);
             }
