@@ -619,6 +619,9 @@ bool SubgoalGraph::build_joins(std::size_t max_memory_bytes) {
         for (const std::uint32_t t : found) m_join.push_back(static_cast<std::uint32_t>(m_id[t]));
     }
     m_join_offsets[bound] = static_cast<std::uint32_t>(m_join.size());
+    m_max_joins = 0;
+    for (std::size_t node = 0; node < bound; ++node)
+        m_max_joins = std::max(m_max_joins, m_join_offsets[node + 1] - m_join_offsets[node]);
     m_join.shrink_to_fit();
     return true;
 }
@@ -863,9 +866,7 @@ struct SubgoalPathfinder::Impl {
     struct Side {
         LazyHeap heap;                        // key: distance + lower bound to the other end
         GridPoint target{};                   // the other end
-        GridPoint origin{};                   // this side's end
-        alignas(16) std::int32_t target_xy[4] = {};  // target and origin as {x, y, 0, 0}
-        alignas(16) std::int32_t origin_xy[4] = {};
+        alignas(16) std::int32_t target_xy[4] = {};  // target as {x, y, 0, 0}
         // Bounds of the grid distance from each landmark to `target`: upper and lower (ALT bounds).
         alignas(16) float upper[SubgoalGraph::kLandmarks] = {};
         alignas(16) float lower[SubgoalGraph::kLandmarks] = {};
@@ -885,6 +886,7 @@ struct SubgoalPathfinder::Impl {
     const SubgoalGraph* graph = nullptr;
     Side sides[2];
     std::vector<NodeState> nodes;  // per subgoal id, then the two virtual ends
+    std::vector<double> join_length[2];  // per side, the length of each join of its end (set at begin)
     std::uint32_t generation = 0;
     std::uint32_t n = 0;
     std::uint32_t ends[2] = {0, 0};  // padded node indices of start and goal
@@ -904,6 +906,8 @@ struct SubgoalPathfinder::Impl {
     std::uint64_t fallbacks = 0;
 
     void size_for(const SubgoalGraph& g) {
+        for (std::vector<double>& lengths : join_length)
+            if (lengths.size() < g.max_joins()) lengths.resize(g.max_joins());
         const std::size_t bound = g.subgoal_count() + 2;
         if (nodes.size() < bound) nodes.resize(bound, NodeState{{0, 0}, {0, 0}, {0, 0}});
         for (Side& s : sides) {
@@ -924,7 +928,7 @@ struct SubgoalPathfinder::Impl {
     [[nodiscard]] static double to(std::uint32_t xy, GridPoint p) noexcept {
         return octile(static_cast<std::int32_t>(xy & 0xffffu) - p.x, static_cast<std::int32_t>(xy >> 16) - p.y);
     }
-    // The same for `p` given as {x, y, 0, 0} (Side::target_xy, origin_xy); bit for bit the same value,
+    // The same for `p` given as {x, y, 0, 0} (Side::target_xy); bit for bit the same value,
     // in fewer instructions (both coordinates at once).
     [[nodiscard]] static double to(std::uint32_t xy, const std::int32_t (&p)[4]) noexcept {
 #if defined(__SSE2__)
@@ -974,19 +978,23 @@ struct SubgoalPathfinder::Impl {
     // from the end's joins (every shortest path from a subgoal to the end arrives through one of them,
     // by the property the query itself rests on; the lower bound holds regardless, by the triangle
     // inequality). In float arithmetic (its rounding is within the slack, see SubgoalGraph::contract).
-    void set_landmark_bounds(Side& side, std::uint32_t node) const noexcept {
+    // Writes the length of each join of `node` to `lengths` (for the other side's first expansion).
+    void set_landmark_bounds(Side& side, std::uint32_t node, double* lengths) const noexcept {
         const SubgoalGraph& g = *graph;
         constexpr float kInf = std::numeric_limits<float>::infinity();
+        const GridPoint point = g.point(node);
+        alignas(16) const std::int32_t p[4] = {point.x, point.y, 0, 0};
         if (const std::int32_t id = g.subgoal_id(node); id >= 0) {
             const float* ld = g.landmark_distances(static_cast<std::uint32_t>(id));
             for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) side.upper[l] = side.lower[l] = ld[l];
+            for (const std::uint32_t j : g.joins(node)) *lengths++ = to(g.subgoal_xy(j), p);
         } else {
-            const GridPoint point = g.point(node);
-            alignas(16) const std::int32_t p[4] = {point.x, point.y, 0, 0};
 #if defined(__SSE2__)
             __m128 up0 = _mm_set1_ps(kInf), up1 = up0, lo0 = _mm_set1_ps(-kInf), lo1 = lo0;
             for (const std::uint32_t j : g.joins(node)) {
-                const __m128 length = _mm_set1_ps(static_cast<float>(to(g.subgoal_xy(j), p)));
+                const double exact = to(g.subgoal_xy(j), p);
+                *lengths++ = exact;
+                const __m128 length = _mm_set1_ps(static_cast<float>(exact));
                 const float* ld = g.landmark_distances(j);
                 const __m128 a = _mm_load_ps(ld), b = _mm_load_ps(ld + 4);
                 up0 = _mm_min_ps(up0, _mm_add_ps(a, length));
@@ -1004,7 +1012,9 @@ struct SubgoalPathfinder::Impl {
                 side.lower[l] = -kInf;
             }
             for (const std::uint32_t j : g.joins(node)) {
-                const auto length = static_cast<float>(to(g.subgoal_xy(j), p));
+                const double exact = to(g.subgoal_xy(j), p);
+                *lengths++ = exact;
+                const auto length = static_cast<float>(exact);
                 const float* ld = g.landmark_distances(j);
                 for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
                     side.upper[l] = std::min(side.upper[l], ld[l] + length);
@@ -1062,7 +1072,7 @@ struct SubgoalPathfinder::Impl {
         if (!g.passable(start) || !g.passable(goal)) return invalid();
         graph = &g;
         n = static_cast<std::uint32_t>(g.subgoal_count());
-        if (nodes.size() < std::size_t{n} + 2) size_for(g);
+        if (nodes.size() < std::size_t{n} + 2 || join_length[0].size() < g.max_joins()) size_for(g);
         if (generation >= UINT32_MAX - 3) {  // about to wrap: forget every stamp
             for (NodeState& st : nodes) st.stamp[0] = st.stamp[1] = 0;
             generation = 0;
@@ -1098,16 +1108,14 @@ struct SubgoalPathfinder::Impl {
         }
         for (int side = 0; side < 2; ++side) sides[side].ends = g.joins(ends[side]);
         const GridPoint s = g.point(ends[0]), t = g.point(ends[1]);
-        sides[0].target = sides[1].origin = t;
-        sides[1].target = sides[0].origin = s;
+        sides[0].target = t;
+        sides[1].target = s;
         for (Side& sd : sides) {
             sd.target_xy[0] = sd.target.x;
             sd.target_xy[1] = sd.target.y;
-            sd.origin_xy[0] = sd.origin.x;
-            sd.origin_xy[1] = sd.origin.y;
         }
-        set_landmark_bounds(sides[0], ends[1]);
-        set_landmark_bounds(sides[1], ends[0]);
+        set_landmark_bounds(sides[0], ends[1], join_length[1].data());
+        set_landmark_bounds(sides[1], ends[0], join_length[0].data());
         // Before the sides meet, `best` prunes nothing; the landmarks give an upper bound of the optimum
         // at once: d(start, goal) <= d(start, L) + d(L, goal) for every landmark L, the two bounded from
         // above by the sides' `upper` (each within the slack of its exact value, see
@@ -1168,10 +1176,10 @@ struct SubgoalPathfinder::Impl {
                 meet = x;
             }
             if (x >= n) {  // a virtual end: its joins
+                const double* length = join_length[si].data();
                 for (const std::uint32_t id : sd.ends) {
                     ++stats.generated;
-                    const std::uint32_t xy = graph->subgoal_xy(id);
-                    push(si, id, xy, d + to(xy, sd.origin_xy), x);
+                    push(si, id, graph->subgoal_xy(id), d + *length++, x);
                 }
                 continue;
             }
@@ -1335,6 +1343,7 @@ std::size_t SubgoalPathfinder::memory_bytes() const noexcept {
     bytes += impl.nodes.capacity() * sizeof(Impl::NodeState);
     for (const Impl::Side& s : impl.sides)
         bytes += s.heap.entries.capacity() * sizeof(Impl::LazyHeap::Entry);
+    for (const std::vector<double>& lengths : impl.join_length) bytes += lengths.capacity() * sizeof(double);
     return bytes + (impl.route.capacity() + impl.chain.capacity()) * sizeof(std::uint32_t);
 }
 

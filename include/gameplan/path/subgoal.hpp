@@ -138,6 +138,8 @@ public:
     [[nodiscard]] std::span<const std::uint32_t> joins(std::uint32_t node) const noexcept {
         return {m_join.data() + m_join_offsets[node], m_join.data() + m_join_offsets[node + 1]};
     }
+    /// The largest number of joins of a cell.
+    [[nodiscard]] std::uint32_t max_joins() const noexcept { return m_max_joins; }
     /// Padded node index of `p`. Precondition: on the map.
     [[nodiscard]] std::uint32_t index(GridPoint p) const noexcept {
         return static_cast<std::uint32_t>(p.y + 1) * m_stride + static_cast<std::uint32_t>(p.x + 1);
@@ -243,6 +245,7 @@ private:
     int m_landmark_count = 0;
     std::vector<std::uint32_t> m_join_offsets;  // CSR over padded cells: joins()
     std::vector<std::uint32_t> m_join;
+    std::uint32_t m_max_joins = 0;
     std::size_t m_edge_count = 0;
     std::size_t m_shortcut_count = 0;
     std::int64_t m_delta[8] = {};
