@@ -893,7 +893,11 @@ struct SubgoalPathfinder::Impl {
     std::uint32_t meet = kNone;
     bool direct_straight_first = false;  // the order of a direct segment (meet == kNone)
     double best = std::numeric_limits<double>::infinity();
+    // An upper bound of the optimum known before the sides meet (see begin), strictly above it.
     double limit = std::numeric_limits<double>::infinity();
+    // The smaller of `best` and `limit`: a relaxation whose key reaches it is dropped (`best` may equal
+    // the optimum, but a path of that cost is known).
+    double cut = std::numeric_limits<double>::infinity();
     search::Budget budget{};
     PathDetail detail = PathDetail::Cells;
     search::SearchStats stats{};
@@ -1027,20 +1031,18 @@ struct SubgoalPathfinder::Impl {
             if (std::isinf(side.upper[l])) side.lower[l] = -kInf;  // the landmark cannot reach the end
     }
 
-    // Relaxes an edge of side `si` to `node` (cell `xy`) at distance `d` from `parent`. The cheap octile
-    // bound is tried first: a relaxation it rejects never reads the node's state or the landmarks.
+    // Relaxes an edge of side `si` to `node` (cell `xy`) at distance `d` from `parent`. The cheapest
+    // tests first: a node reached at least as cheaply, then the octile bound, then the landmark bound.
     void push(std::size_t si, std::uint32_t node, std::uint32_t xy, double d, std::uint32_t parent) {
         Side& side = sides[si];
-        // Nothing through `node` at this distance can beat the best path known: its key bounds every path
-        // through it, meetings included (the other side's distance is at least the lower bound).
-        // `limit` (see begin) exceeds the optimum strictly; `best` may equal it (a path of that cost is known).
-        const double h = to(xy, side.target_xy);
-        const double cut = std::min(best, limit);
-        if (!(d + h < cut)) return;
         NodeState& st = nodes[node];
         const bool reached = st.stamp[si] >= generation;
-        // A node reached at least as cheaply gains nothing (decided before the landmark bound).
+        // A node reached at least as cheaply gains nothing.
         if (reached && !(d < st.dist[si])) return;
+        // Nothing through `node` at this distance can beat the best path known: its key bounds every path
+        // through it, meetings included (the other side's distance is at least the lower bound).
+        const double h = to(xy, side.target_xy);
+        if (!(d + h < cut)) return;
         const double key = d + std::max(h, landmark_bound(side, node));
         if (!(key < cut)) return;
         if (st.stamp[si] != generation) {
@@ -1060,6 +1062,7 @@ struct SubgoalPathfinder::Impl {
         }
         if (st.stamp[1 - si] >= generation && d + st.dist[1 - si] < best) {
             best = d + st.dist[1 - si];
+            cut = std::min(cut, best);
             meet = node;
         }
     }
@@ -1086,7 +1089,7 @@ struct SubgoalPathfinder::Impl {
         clock_mask = 0;
         meet = kNone;
         best = std::numeric_limits<double>::infinity();
-        limit = std::numeric_limits<double>::infinity();
+        limit = cut = std::numeric_limits<double>::infinity();
         state = Status::InProgress;
         for (Side& s : sides) {
             s.heap.clear();
@@ -1123,7 +1126,7 @@ struct SubgoalPathfinder::Impl {
         // the optimum: a relaxation whose key reaches it cannot be on an optimal path.
         float through = std::numeric_limits<float>::infinity();
         for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) through = std::min(through, sides[0].upper[l] + sides[1].upper[l]);
-        limit = static_cast<double>(through) + 4 * g.landmark_slack();
+        limit = cut = static_cast<double>(through) + 4 * g.landmark_slack();
         for (int side = 0; side < 2; ++side) {
             const std::uint32_t virtual_end = n + static_cast<std::uint32_t>(side);
             NodeState& st = nodes[virtual_end];
@@ -1173,21 +1176,18 @@ struct SubgoalPathfinder::Impl {
             ++stats.expanded;
             if (st.stamp[1 - si] >= generation && d + st.dist[1 - si] < best) {
                 best = d + st.dist[1 - si];
+                cut = std::min(cut, best);
                 meet = x;
             }
             if (x >= n) {  // a virtual end: its joins
                 const double* length = join_length[si].data();
-                for (const std::uint32_t id : sd.ends) {
-                    ++stats.generated;
-                    push(si, id, graph->subgoal_xy(id), d + *length++, x);
-                }
+                stats.generated += sd.ends.size();
+                for (const std::uint32_t id : sd.ends) push(si, id, graph->subgoal_xy(id), d + *length++, x);
                 continue;
             }
             const auto up = graph->up_edges(x);
-            for (const SubgoalGraph::UpEdge& e : up) {
-                ++stats.generated;
-                push(si, e.target, e.xy, d + e.length, x);
-            }
+            stats.generated += up.size();
+            for (const SubgoalGraph::UpEdge& e : up) push(si, e.target, e.xy, d + e.length, x);
         }
     }
 
