@@ -27,10 +27,14 @@
 /// bidirectional search climbs the hierarchy from both ends. Each side is ordered by distance plus a
 /// lower bound of the distance to the other end: the larger of the octile distance and the landmark
 /// (ALT, Goldberg and Harrelson 2005) bounds |d(L, x) - d(L, end)|, the end's landmark distances taken
-/// from its joins (landmark distances are stored as floats and the bounds lowered by twice their
-/// rounding). Both are lower bounds, so a node whose key reaches the best meeting cost is never opened
-/// and a side stops when its smallest key does; a settled node that still improves (the rounded
-/// bounds are consistent only up to their slack) is opened again. Every upward edge is unpacked at
+/// from its joins (landmark distances are stored as floats, the bounds computed in float arithmetic and
+/// lowered by more than their rounding, `landmark_slack()`). Both are lower bounds, so a node whose key
+/// reaches the best meeting cost is never opened and a side stops when its smallest key does; before
+/// the sides meet, keys are also cut at an upper bound of the optimum from the landmarks (the least
+/// d(start, L) + d(L, goal), raised by the slack so that it exceeds the optimum). A relaxation tests the
+/// cheapest things first: a node reached at least as cheaply, then the octile key, then the landmark
+/// key. A settled node that still improves (the rounded bounds are consistent only up to their slack)
+/// is opened again. Every upward edge is unpacked at
 /// build into its subgoal-graph edges, and each is written in the order of its steps that is free
 /// (diagonal steps first or straight steps first; a join as its sweep found it). The cost is exactly the
 /// optimal octile cost; the path is one of the optimal paths, written as `GridSearchOptions::detail`
@@ -53,7 +57,7 @@
 /// plus 4 bytes per join (about 15 per cell on dungeon maps, 60 on open ones); per upward edge 24 bytes,
 /// plus 5 per subgoal-graph edge it unpacks to (about 1.5 to 2.5 of them); per subgoal about 50 (cell,
 /// rank, offsets, landmark distances); each pathfinder's search state is about 32 bytes per subgoal
-/// plus its heaps.
+/// plus its heaps and 16 bytes per join of the cell with the most joins.
 ///
 /// Thread-safety: a built graph is read-only during searches, so many pathfinders (one per thread) may
 /// search one const graph at once (`begin(const SubgoalGraph&, ...)`). `build` must not overlap a search.
@@ -116,12 +120,14 @@ public:
     static constexpr int kLandmarks = 8;
     [[nodiscard]] int landmark_count() const noexcept { return m_landmark_count; }
     /// Grid distances from the landmarks to subgoal `id` (kLandmarks entries, the first landmark_count()
-    /// meaningful; +infinity when unreachable), rounded to float: each within landmark_slack() / 2 of
+    /// meaningful; +infinity when unreachable), rounded to float: each well within landmark_slack() of
     /// the exact distance.
     [[nodiscard]] const float* landmark_distances(std::uint32_t id) const noexcept {
         return m_landmark_dist.data() + m_landmark_base + std::size_t{id} * kLandmarks;
     }
-    /// How much the query lowers its landmark bounds against the rounding of landmark_distances().
+    /// How much the query lowers its landmark bounds against the rounding of landmark_distances() and of
+    /// its float arithmetic: 2^-20 times the larger of the longest landmark distance and the octile
+    /// length of the map's diagonal (more than twice the worst rounding).
     [[nodiscard]] double landmark_slack() const noexcept { return m_landmark_slack; }
     /// Bytes held by the graph (snapshot, clearances, ids, edges).
     [[nodiscard]] std::size_t memory_bytes() const noexcept;
