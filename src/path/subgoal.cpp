@@ -1031,42 +1031,6 @@ struct SubgoalPathfinder::Impl {
             if (std::isinf(side.upper[l])) side.lower[l] = -kInf;  // the landmark cannot reach the end
     }
 
-    // Relaxes an edge of side `si` to `node` (cell `xy`) at distance `d` from `parent`. The cheapest
-    // tests first: a node reached at least as cheaply, then the octile bound, then the landmark bound.
-    void push(std::size_t si, std::uint32_t node, std::uint32_t xy, double d, std::uint32_t parent) {
-        Side& side = sides[si];
-        NodeState& st = nodes[node];
-        const bool reached = st.stamp[si] >= generation;
-        // A node reached at least as cheaply gains nothing.
-        if (reached && !(d < st.dist[si])) return;
-        // Nothing through `node` at this distance can beat the best path known: its key bounds every path
-        // through it, meetings included (the other side's distance is at least the lower bound).
-        const double h = to(xy, side.target_xy);
-        if (!(d + h < cut)) return;
-        const double key = d + std::max(h, landmark_bound(side, node));
-        if (!(key < cut)) return;
-        if (st.stamp[si] != generation) {
-            // Not reached, or settled: the landmark bounds are admissible but, rounded, only
-            // consistent up to their slack, so a settled node may still improve by a little. It is
-            // opened again, as A* does with an inconsistent
-            // heuristic: some node of an optimal path then stays open with its optimal distance and a
-            // key no larger than the optimal cost, so neither side stops before the optimum is met.
-            st.dist[si] = d;
-            st.stamp[si] = generation;
-            st.parent[si] = parent;
-            side.heap.push(node, key);
-        } else {
-            side.heap.push(node, key);  // the entry with the larger key is dropped when popped
-            st.dist[si] = d;
-            st.parent[si] = parent;
-        }
-        if (st.stamp[1 - si] >= generation && d + st.dist[1 - si] < best) {
-            best = d + st.dist[1 - si];
-            cut = std::min(cut, best);
-            meet = node;
-        }
-    }
-
     Status begin(const SubgoalGraph& g, GridPoint start, GridPoint goal, const GridSearchOptions& options) {
         use_fallback = false;
         if (options.movement != Movement::Eight || options.diagonal != DiagonalRule::NoCornerCutting ||
@@ -1181,13 +1145,74 @@ struct SubgoalPathfinder::Impl {
             }
             if (x >= n) {  // a virtual end: its joins
                 const double* length = join_length[si].data();
+                const std::uint32_t* id = sd.ends.data();
+                const SubgoalGraph& g = *graph;
                 stats.generated += sd.ends.size();
-                for (const std::uint32_t id : sd.ends) push(si, id, graph->subgoal_xy(id), d + *length++, x);
+                relax(si, sd.ends.size(), x, [&](std::size_t i) {
+                    return Relaxed{d + length[i], id[i], g.subgoal_xy(id[i])};
+                });
                 continue;
             }
             const auto up = graph->up_edges(x);
             stats.generated += up.size();
-            for (const SubgoalGraph::UpEdge& e : up) push(si, e.target, e.xy, d + e.length, x);
+            const SubgoalGraph::UpEdge* e = up.data();
+            relax(si, up.size(), x, [&](std::size_t i) { return Relaxed{d + e[i].length, e[i].target, e[i].xy}; });
+        }
+    }
+
+    struct Relaxed {
+        double d;
+        std::uint32_t node;
+        std::uint32_t xy;
+    };
+
+    // Relaxes `count` edges of side `si` from `parent` (edge(i) gives the i-th target's distance, id and
+    // cell), 16 at a time in two passes. The first decides without a branch which relaxations to keep:
+    // those that improve their node (not reached yet, or reached or settled at a larger distance) with
+    // a key below `cut`, the key being the distance plus the larger of the octile and the landmark bound.
+    // Nothing through a node at a key that reaches `cut` can beat the best path known (the key bounds
+    // every path through it, meetings included: the other side's distance is at least the bound) or the
+    // landmarks' upper bound of the optimum. Every test and bound is computed for every edge: a
+    // data-dependent branch per test costs more in mispredictions than the arithmetic. The second pass
+    // applies the kept relaxations.
+    template <class Edge>
+    void relax(std::size_t si, std::size_t count, std::uint32_t parent, Edge edge) {
+        Side& side = sides[si];
+        struct Candidate {
+            double key;
+            double d;
+            std::uint32_t node;
+        };
+        Candidate kept[16];
+        for (std::size_t first = 0; first < count; first += 16) {
+            const std::size_t last = std::min(count, first + 16);
+            std::size_t m = 0;
+            for (std::size_t i = first; i < last; ++i) {
+                const Relaxed r = edge(i);
+                const NodeState& st = nodes[r.node];
+                const bool improves = (st.stamp[si] < generation) | (r.d < st.dist[si]);
+                const double key = r.d + std::max(to(r.xy, side.target_xy), landmark_bound(side, r.node));
+                kept[m] = Candidate{key, r.d, r.node};
+                m += static_cast<std::size_t>(improves & (key < cut));
+            }
+            for (std::size_t j = 0; j < m; ++j) {
+                const Candidate c = kept[j];
+                NodeState& st = nodes[c.node];
+                // A settled node is opened again: the landmark bounds are admissible but, rounded, only
+                // consistent up to their slack, so a settled node may still improve by a little. As A*
+                // does with an inconsistent heuristic, some node of an optimal path then stays open with
+                // its optimal distance and a key no larger than the optimal cost, so neither side stops
+                // before the optimum is met. An older entry of the node is dropped when popped.
+                st.stamp[si] = generation;
+                st.dist[si] = c.d;
+                st.parent[si] = parent;
+                side.heap.push(c.node, c.key);
+                if (st.stamp[1 - si] >= generation && c.d + st.dist[1 - si] < best) {
+                    best = c.d + st.dist[1 - si];
+                    cut = std::min(cut, best);
+                    meet = c.node;
+                }
+            }
         }
     }
 

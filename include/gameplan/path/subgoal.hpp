@@ -31,10 +31,10 @@
 /// lowered by more than their rounding, `landmark_slack()`). Both are lower bounds, so a node whose key
 /// reaches the best meeting cost is never opened and a side stops when its smallest key does; before
 /// the sides meet, keys are also cut at an upper bound of the optimum from the landmarks (the least
-/// d(start, L) + d(L, goal), raised by the slack so that it exceeds the optimum). A relaxation tests the
-/// cheapest things first: a node reached at least as cheaply, then the octile key, then the landmark
-/// key. A settled node that still improves (the rounded bounds are consistent only up to their slack)
-/// is opened again. Every upward edge is unpacked at
+/// d(start, L) + d(L, goal), raised by the slack so that it exceeds the optimum). A node's edges are
+/// relaxed 16 at a time, the tests (improves its node, key below the cut) computed for all of them
+/// without a branch, then the kept ones applied. A settled node that still improves (the rounded
+/// bounds are consistent only up to their slack) is opened again. Every upward edge is unpacked at
 /// build into its subgoal-graph edges, and each is written in the order of its steps that is free
 /// (diagonal steps first or straight steps first; a join as its sweep found it). The cost is exactly the
 /// optimal octile cost; the path is one of the optimal paths, written as `GridSearchOptions::detail`
