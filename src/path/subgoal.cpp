@@ -848,10 +848,13 @@ struct SubgoalPathfinder::Impl {
                 const std::size_t first = 4 * at + 1;
                 if (first >= count) break;
                 std::size_t child = first;
-                if (first + 4 <= count) {  // all four children: a tournament of two pairs
-                    const std::size_t a = e[first + 1].key < e[first].key ? first + 1 : first;
-                    const std::size_t b = e[first + 3].key < e[first + 2].key ? first + 3 : first + 2;
-                    child = e[b].key < e[a].key ? b : a;
+                if (first + 4 <= count) {
+                    // All four children: a tournament of two pairs, in arithmetic rather than branches
+                    // (the comparisons are as good as random).
+                    const std::size_t a = first + static_cast<std::size_t>(e[first + 1].key < e[first].key);
+                    const std::size_t b = first + 2 + static_cast<std::size_t>(e[first + 3].key < e[first + 2].key);
+                    const auto b_less = static_cast<std::size_t>(e[b].key < e[a].key);
+                    child = a ^ ((a ^ b) & (0 - b_less));
                 } else {
                     for (std::size_t c = first + 1; c < count; ++c) child = e[c].key < e[child].key ? c : child;
                 }
