@@ -371,9 +371,14 @@ void SubgoalGraph::contract(std::vector<std::uint64_t>& pairs) {
         double far = 0;
         for (const double d : landmark_dist)
             if (std::isfinite(d)) far = std::max(far, d);
-        // A float keeps a distance within far * 2^-24; every bound term reads two of them (the subgoal's
-        // and the end's), so it may be off by twice that: the query lowers its landmark bounds by more.
-        m_landmark_slack = far * 0x1p-22 + kBoundSlack;
+        // The query computes its landmark bounds in float arithmetic, from distances rounded to float.
+        // With M the larger of `far` and the octile length of the map's diagonal (no join is longer), a
+        // stored distance is within M * 2^-24, a join's length as a float too; the end's bound (stored
+        // distance + length, rounded) is within 4 M * 2^-24, and a bound term (subgoal's distance minus
+        // the end's bound, rounded; at most 2 M) within 7 M * 2^-24: the query lowers its landmark
+        // bounds by more than twice that.
+        const double longest = std::max(far, octile(m_width, m_height));
+        m_landmark_slack = longest * 0x1p-20 + kBoundSlack;
         for (std::uint32_t v = 0; v < n; ++v) {
             const std::uint32_t to = renumber[v];
             node[to] = m_subgoal_node[v];
@@ -614,6 +619,9 @@ bool SubgoalGraph::build_joins(std::size_t max_memory_bytes) {
         for (const std::uint32_t t : found) m_join.push_back(static_cast<std::uint32_t>(m_id[t]));
     }
     m_join_offsets[bound] = static_cast<std::uint32_t>(m_join.size());
+    m_max_joins = 0;
+    for (std::size_t node = 0; node < bound; ++node)
+        m_max_joins = std::max(m_max_joins, m_join_offsets[node + 1] - m_join_offsets[node]);
     m_join.shrink_to_fit();
     return true;
 }
@@ -840,8 +848,16 @@ struct SubgoalPathfinder::Impl {
                 const std::size_t first = 4 * at + 1;
                 if (first >= count) break;
                 std::size_t child = first;
-                const std::size_t last = std::min(first + 4, count);
-                for (std::size_t c = first + 1; c < last; ++c) child = e[c].key < e[child].key ? c : child;
+                if (first + 4 <= count) {
+                    // All four children: a tournament of two pairs, in arithmetic rather than branches
+                    // (the comparisons are as good as random).
+                    const std::size_t a = first + static_cast<std::size_t>(e[first + 1].key < e[first].key);
+                    const std::size_t b = first + 2 + static_cast<std::size_t>(e[first + 3].key < e[first + 2].key);
+                    const auto b_less = static_cast<std::size_t>(e[b].key < e[a].key);
+                    child = a ^ ((a ^ b) & (0 - b_less));
+                } else {
+                    for (std::size_t c = first + 1; c < count; ++c) child = e[c].key < e[child].key ? c : child;
+                }
                 if (!(e[child].key < moving.key)) break;
                 e[at] = e[child];
                 at = child;
@@ -853,10 +869,10 @@ struct SubgoalPathfinder::Impl {
     struct Side {
         LazyHeap heap;                        // key: distance + lower bound to the other end
         GridPoint target{};                   // the other end
-        GridPoint origin{};                   // this side's end
+        alignas(16) std::int32_t target_xy[4] = {};  // target as {x, y, 0, 0}
         // Bounds of the grid distance from each landmark to `target`: upper and lower (ALT bounds).
-        double upper[SubgoalGraph::kLandmarks] = {};
-        double lower[SubgoalGraph::kLandmarks] = {};
+        alignas(16) float upper[SubgoalGraph::kLandmarks] = {};
+        alignas(16) float lower[SubgoalGraph::kLandmarks] = {};
         std::span<const std::uint32_t> ends;  // subgoal ids joined to this side's end
         bool done = false;
     };
@@ -873,12 +889,18 @@ struct SubgoalPathfinder::Impl {
     const SubgoalGraph* graph = nullptr;
     Side sides[2];
     std::vector<NodeState> nodes;  // per subgoal id, then the two virtual ends
+    std::vector<double> join_length[2];  // per side, the length of each join of its end (set at begin)
     std::uint32_t generation = 0;
     std::uint32_t n = 0;
     std::uint32_t ends[2] = {0, 0};  // padded node indices of start and goal
     std::uint32_t meet = kNone;
     bool direct_straight_first = false;  // the order of a direct segment (meet == kNone)
     double best = std::numeric_limits<double>::infinity();
+    // An upper bound of the optimum known before the sides meet (see begin), strictly above it.
+    double limit = std::numeric_limits<double>::infinity();
+    // The smaller of `best` and `limit`: a relaxation whose key reaches it is dropped (`best` may equal
+    // the optimum, but a path of that cost is known).
+    double cut = std::numeric_limits<double>::infinity();
     search::Budget budget{};
     PathDetail detail = PathDetail::Cells;
     search::SearchStats stats{};
@@ -891,6 +913,8 @@ struct SubgoalPathfinder::Impl {
     std::uint64_t fallbacks = 0;
 
     void size_for(const SubgoalGraph& g) {
+        for (std::vector<double>& lengths : join_length)
+            if (lengths.size() < g.max_joins()) lengths.resize(g.max_joins());
         const std::size_t bound = g.subgoal_count() + 2;
         if (nodes.size() < bound) nodes.resize(bound, NodeState{{0, 0}, {0, 0}, {0, 0}});
         for (Side& s : sides) {
@@ -911,81 +935,93 @@ struct SubgoalPathfinder::Impl {
     [[nodiscard]] static double to(std::uint32_t xy, GridPoint p) noexcept {
         return octile(static_cast<std::int32_t>(xy & 0xffffu) - p.x, static_cast<std::int32_t>(xy >> 16) - p.y);
     }
+    // The same for `p` given as {x, y, 0, 0} (Side::target_xy); bit for bit the same value,
+    // in fewer instructions (both coordinates at once).
+    [[nodiscard]] static double to(std::uint32_t xy, const std::int32_t (&p)[4]) noexcept {
+#if defined(__SSE2__)
+        const __m128i cell = _mm_unpacklo_epi16(_mm_cvtsi32_si128(static_cast<int>(xy)), _mm_setzero_si128());
+        const __m128i delta = _mm_sub_epi32(cell, _mm_load_si128(reinterpret_cast<const __m128i*>(p)));
+        const __m128d a = _mm_andnot_pd(_mm_set1_pd(-0.0), _mm_cvtepi32_pd(delta));  // |dx|, |dy|
+        const __m128d b = _mm_unpackhi_pd(a, a);
+        const __m128d hi = _mm_max_sd(a, b), lo = _mm_min_sd(a, b);
+        return _mm_cvtsd_f64(_mm_add_sd(_mm_sub_sd(hi, lo), _mm_mul_sd(lo, _mm_set_sd(kDiagonalStep))));
+#else
+        return octile(static_cast<std::int32_t>(xy & 0xffffu) - p[0], static_cast<std::int32_t>(xy >> 16) - p[1]);
+#endif
+    }
 
-    // Lower bound of the grid distance from subgoal `id` (cell `xy`) to the side's target: the octile
-    // distance, and for each landmark L the triangle inequality d(L, id) - d(L, target) and
-    // d(L, target) - d(L, id), with the target's distance replaced by its upper or lower bound. Each term
-    // changes by at most an edge's length along an edge, so the bound is consistent. A landmark that
-    // cannot reach the target gives nothing (its upper bound is +infinity: NaN or -infinity terms).
-    [[nodiscard]] double bound(const Side& side, std::uint32_t id, std::uint32_t xy) const noexcept {
-        const double h = to(xy, side.target);
+    // Lower bound of the grid distance from subgoal `id` to the side's target given by the landmarks:
+    // for each landmark L the triangle inequality d(L, id) - d(L, target) and d(L, target) - d(L, id),
+    // with the target's distance replaced by its upper or lower bound, lowered by the slack of their
+    // float rounding (see SubgoalGraph::contract). Each term changes by at most an edge's length along
+    // an edge, so the bound is consistent up to that slack. A landmark that cannot reach the target
+    // gives nothing (its upper bound is +infinity: NaN or -infinity terms).
+    [[nodiscard]] double landmark_bound(const Side& side, std::uint32_t id) const noexcept {
         const float* ld = graph->landmark_distances(id);
 #if defined(__SSE2__)
-        // Two landmarks per register, two independent chains. _mm_max_pd(term, acc) returns acc when
+        static_assert(SubgoalGraph::kLandmarks == 8);
+        // Four landmarks per register, two independent chains. _mm_max_ps(term, acc) returns acc when
         // the term is NaN, as std::max(acc, term) does below.
-        __m128d acc0 = _mm_set1_pd(-std::numeric_limits<double>::infinity()), acc1 = acc0;
-        for (int l = 0; l < SubgoalGraph::kLandmarks; l += 4) {
-            const __m128 four = _mm_loadu_ps(ld + l);
-            const __m128d a = _mm_cvtps_pd(four), b = _mm_cvtps_pd(_mm_movehl_ps(four, four));
-            acc0 = _mm_max_pd(_mm_sub_pd(a, _mm_loadu_pd(side.upper + l)), acc0);
-            acc1 = _mm_max_pd(_mm_sub_pd(b, _mm_loadu_pd(side.upper + l + 2)), acc1);
-            acc0 = _mm_max_pd(_mm_sub_pd(_mm_loadu_pd(side.lower + l), a), acc0);
-            acc1 = _mm_max_pd(_mm_sub_pd(_mm_loadu_pd(side.lower + l + 2), b), acc1);
-        }
-        const __m128d acc = _mm_max_pd(acc0, acc1);
-        const double lm = std::max(_mm_cvtsd_f64(acc), _mm_cvtsd_f64(_mm_unpackhi_pd(acc, acc)));
+        const __m128 a = _mm_load_ps(ld), b = _mm_load_ps(ld + 4);
+        __m128 acc0 = _mm_max_ps(_mm_sub_ps(a, _mm_load_ps(side.upper)), _mm_set1_ps(-std::numeric_limits<float>::infinity()));
+        __m128 acc1 = _mm_max_ps(_mm_sub_ps(b, _mm_load_ps(side.upper + 4)), _mm_set1_ps(-std::numeric_limits<float>::infinity()));
+        acc0 = _mm_max_ps(_mm_sub_ps(_mm_load_ps(side.lower), a), acc0);
+        acc1 = _mm_max_ps(_mm_sub_ps(_mm_load_ps(side.lower + 4), b), acc1);
+        __m128 acc = _mm_max_ps(acc0, acc1);
+        acc = _mm_max_ps(acc, _mm_movehl_ps(acc, acc));
+        acc = _mm_max_ss(acc, _mm_shuffle_ps(acc, acc, 1));
+        const float lm = _mm_cvtss_f32(acc);
 #else
-        double lm = -std::numeric_limits<double>::infinity();
+        float lm = -std::numeric_limits<float>::infinity();
         for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
-            lm = std::max(lm, double{ld[l]} - side.upper[l]);
-            lm = std::max(lm, side.lower[l] - double{ld[l]});
+            lm = std::max(lm, ld[l] - side.upper[l]);
+            lm = std::max(lm, side.lower[l] - ld[l]);
         }
 #endif
-        return std::max(h, lm - graph->landmark_slack());
+        return static_cast<double>(lm) - graph->landmark_slack();
     }
 
     // Sets the landmark bounds of side `si` for its target, the end `node`: exact at a subgoal, else
     // from the end's joins (every shortest path from a subgoal to the end arrives through one of them,
     // by the property the query itself rests on; the lower bound holds regardless, by the triangle
-    // inequality).
-    void set_landmark_bounds(Side& side, std::uint32_t node) const noexcept {
+    // inequality). In float arithmetic (its rounding is within the slack, see SubgoalGraph::contract).
+    // Writes the length of each join of `node` to `lengths` (for the other side's first expansion).
+    void set_landmark_bounds(Side& side, std::uint32_t node, double* lengths) const noexcept {
         const SubgoalGraph& g = *graph;
-        constexpr double kInf = std::numeric_limits<double>::infinity();
+        constexpr float kInf = std::numeric_limits<float>::infinity();
+        const GridPoint point = g.point(node);
+        alignas(16) const std::int32_t p[4] = {point.x, point.y, 0, 0};
         if (const std::int32_t id = g.subgoal_id(node); id >= 0) {
             const float* ld = g.landmark_distances(static_cast<std::uint32_t>(id));
             for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) side.upper[l] = side.lower[l] = ld[l];
+            for (const std::uint32_t j : g.joins(node)) *lengths++ = to(g.subgoal_xy(j), p);
         } else {
+#if defined(__SSE2__)
+            __m128 up0 = _mm_set1_ps(kInf), up1 = up0, lo0 = _mm_set1_ps(-kInf), lo1 = lo0;
+            for (const std::uint32_t j : g.joins(node)) {
+                const double exact = to(g.subgoal_xy(j), p);
+                *lengths++ = exact;
+                const __m128 length = _mm_set1_ps(static_cast<float>(exact));
+                const float* ld = g.landmark_distances(j);
+                const __m128 a = _mm_load_ps(ld), b = _mm_load_ps(ld + 4);
+                up0 = _mm_min_ps(up0, _mm_add_ps(a, length));
+                up1 = _mm_min_ps(up1, _mm_add_ps(b, length));
+                lo0 = _mm_max_ps(lo0, _mm_sub_ps(a, length));
+                lo1 = _mm_max_ps(lo1, _mm_sub_ps(b, length));
+            }
+            _mm_store_ps(side.upper, up0);
+            _mm_store_ps(side.upper + 4, up1);
+            _mm_store_ps(side.lower, lo0);
+            _mm_store_ps(side.lower + 4, lo1);
+#else
             for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
                 side.upper[l] = kInf;
                 side.lower[l] = -kInf;
             }
-            const GridPoint p = g.point(node);
-#if defined(__SSE2__)
-            static_assert(SubgoalGraph::kLandmarks == 8);
-            __m128d up[4], lo[4];
-            for (int k = 0; k < 4; ++k) {
-                up[k] = _mm_set1_pd(kInf);
-                lo[k] = _mm_set1_pd(-kInf);
-            }
             for (const std::uint32_t j : g.joins(node)) {
-                const __m128d length = _mm_set1_pd(to(g.subgoal_xy(j), p));
-                const float* ld = g.landmark_distances(j);
-                const __m128 low4 = _mm_loadu_ps(ld), high4 = _mm_loadu_ps(ld + 4);
-                const __m128d rows[4] = {_mm_cvtps_pd(low4), _mm_cvtps_pd(_mm_movehl_ps(low4, low4)), _mm_cvtps_pd(high4),
-                                         _mm_cvtps_pd(_mm_movehl_ps(high4, high4))};
-                for (int k = 0; k < 4; ++k) {
-                    const __m128d a = rows[k];
-                    up[k] = _mm_min_pd(up[k], _mm_add_pd(a, length));
-                    lo[k] = _mm_max_pd(lo[k], _mm_sub_pd(a, length));
-                }
-            }
-            for (int k = 0; k < 4; ++k) {
-                _mm_storeu_pd(side.upper + 2 * k, up[k]);
-                _mm_storeu_pd(side.lower + 2 * k, lo[k]);
-            }
-#else
-            for (const std::uint32_t j : g.joins(node)) {
-                const double length = to(g.subgoal_xy(j), p);
+                const double exact = to(g.subgoal_xy(j), p);
+                *lengths++ = exact;
+                const auto length = static_cast<float>(exact);
                 const float* ld = g.landmark_distances(j);
                 for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) {
                     side.upper[l] = std::min(side.upper[l], ld[l] + length);
@@ -998,38 +1034,6 @@ struct SubgoalPathfinder::Impl {
             if (std::isinf(side.upper[l])) side.lower[l] = -kInf;  // the landmark cannot reach the end
     }
 
-    // Relaxes an edge of side `si` to `node` (cell `xy`) at distance `d` from `parent`.
-    void push(std::size_t si, std::uint32_t node, std::uint32_t xy, double d, std::uint32_t parent) {
-        Side& side = sides[si];
-        NodeState& st = nodes[node];
-        const bool reached = st.stamp[si] >= generation;
-        // A node reached at least as cheaply gains nothing (decided before the bound is computed).
-        if (reached && !(d < st.dist[si])) return;
-        // Nothing through `node` at this distance can beat the best path known: its key bounds every path
-        // through it, meetings included (the other side's distance is at least the octile distance).
-        const double key = d + bound(side, node, xy);
-        if (!(key < best)) return;
-        if (st.stamp[si] != generation) {
-            // Not reached, or settled: the landmark bounds are admissible but, read from floats, only
-            // consistent up to their slack, so a settled node may still improve by a little. It is
-            // opened again, as A* does with an inconsistent
-            // heuristic: some node of an optimal path then stays open with its optimal distance and a
-            // key no larger than the optimal cost, so neither side stops before the optimum is met.
-            st.dist[si] = d;
-            st.stamp[si] = generation;
-            st.parent[si] = parent;
-            side.heap.push(node, key);
-        } else {
-            side.heap.push(node, key);  // the entry with the larger key is dropped when popped
-            st.dist[si] = d;
-            st.parent[si] = parent;
-        }
-        if (st.stamp[1 - si] >= generation && d + st.dist[1 - si] < best) {
-            best = d + st.dist[1 - si];
-            meet = node;
-        }
-    }
-
     Status begin(const SubgoalGraph& g, GridPoint start, GridPoint goal, const GridSearchOptions& options) {
         use_fallback = false;
         if (options.movement != Movement::Eight || options.diagonal != DiagonalRule::NoCornerCutting ||
@@ -1038,7 +1042,7 @@ struct SubgoalPathfinder::Impl {
         if (!g.passable(start) || !g.passable(goal)) return invalid();
         graph = &g;
         n = static_cast<std::uint32_t>(g.subgoal_count());
-        if (nodes.size() < std::size_t{n} + 2) size_for(g);
+        if (nodes.size() < std::size_t{n} + 2 || join_length[0].size() < g.max_joins()) size_for(g);
         if (generation >= UINT32_MAX - 3) {  // about to wrap: forget every stamp
             for (NodeState& st : nodes) st.stamp[0] = st.stamp[1] = 0;
             generation = 0;
@@ -1052,6 +1056,7 @@ struct SubgoalPathfinder::Impl {
         clock_mask = 0;
         meet = kNone;
         best = std::numeric_limits<double>::infinity();
+        limit = cut = std::numeric_limits<double>::infinity();
         state = Status::InProgress;
         for (Side& s : sides) {
             s.heap.clear();
@@ -1073,10 +1078,22 @@ struct SubgoalPathfinder::Impl {
         }
         for (int side = 0; side < 2; ++side) sides[side].ends = g.joins(ends[side]);
         const GridPoint s = g.point(ends[0]), t = g.point(ends[1]);
-        sides[0].target = sides[1].origin = t;
-        sides[1].target = sides[0].origin = s;
-        set_landmark_bounds(sides[0], ends[1]);
-        set_landmark_bounds(sides[1], ends[0]);
+        sides[0].target = t;
+        sides[1].target = s;
+        for (Side& sd : sides) {
+            sd.target_xy[0] = sd.target.x;
+            sd.target_xy[1] = sd.target.y;
+        }
+        set_landmark_bounds(sides[0], ends[1], join_length[1].data());
+        set_landmark_bounds(sides[1], ends[0], join_length[0].data());
+        // Before the sides meet, `best` prunes nothing; the landmarks give an upper bound of the optimum
+        // at once: d(start, goal) <= d(start, L) + d(L, goal) for every landmark L, the two bounded from
+        // above by the sides' `upper` (each within the slack of its exact value, see
+        // SubgoalGraph::contract; the sum rounded once more, all well within 4 slacks), so `limit` exceeds
+        // the optimum: a relaxation whose key reaches it cannot be on an optimal path.
+        float through = std::numeric_limits<float>::infinity();
+        for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) through = std::min(through, sides[0].upper[l] + sides[1].upper[l]);
+        limit = cut = static_cast<double>(through) + 4 * g.landmark_slack();
         for (int side = 0; side < 2; ++side) {
             const std::uint32_t virtual_end = n + static_cast<std::uint32_t>(side);
             NodeState& st = nodes[virtual_end];
@@ -1126,19 +1143,78 @@ struct SubgoalPathfinder::Impl {
             ++stats.expanded;
             if (st.stamp[1 - si] >= generation && d + st.dist[1 - si] < best) {
                 best = d + st.dist[1 - si];
+                cut = std::min(cut, best);
                 meet = x;
             }
             if (x >= n) {  // a virtual end: its joins
-                for (const std::uint32_t id : sd.ends) {
-                    ++stats.generated;
-                    const std::uint32_t xy = graph->subgoal_xy(id);
-                    push(si, id, xy, d + to(xy, sd.origin), x);
-                }
+                const double* length = join_length[si].data();
+                const std::uint32_t* id = sd.ends.data();
+                const SubgoalGraph& g = *graph;
+                stats.generated += sd.ends.size();
+                relax(si, sd.ends.size(), x, [&](std::size_t i) {
+                    return Relaxed{d + length[i], id[i], g.subgoal_xy(id[i])};
+                });
                 continue;
             }
-            for (const SubgoalGraph::UpEdge& e : graph->up_edges(x)) {
-                ++stats.generated;
-                push(si, e.target, e.xy, d + e.length, x);
+            const auto up = graph->up_edges(x);
+            stats.generated += up.size();
+            const SubgoalGraph::UpEdge* e = up.data();
+            relax(si, up.size(), x, [&](std::size_t i) { return Relaxed{d + e[i].length, e[i].target, e[i].xy}; });
+        }
+    }
+
+    struct Relaxed {
+        double d;
+        std::uint32_t node;
+        std::uint32_t xy;
+    };
+
+    // Relaxes `count` edges of side `si` from `parent` (edge(i) gives the i-th target's distance, id and
+    // cell), 16 at a time in two passes. The first decides without a branch which relaxations to keep:
+    // those that improve their node (not reached yet, or reached or settled at a larger distance) with
+    // a key below `cut`, the key being the distance plus the larger of the octile and the landmark bound.
+    // Nothing through a node at a key that reaches `cut` can beat the best path known (the key bounds
+    // every path through it, meetings included: the other side's distance is at least the bound) or the
+    // landmarks' upper bound of the optimum. Every test and bound is computed for every edge: a
+    // data-dependent branch per test costs more in mispredictions than the arithmetic. The second pass
+    // applies the kept relaxations.
+    template <class Edge>
+    void relax(std::size_t si, std::size_t count, std::uint32_t parent, Edge edge) {
+        Side& side = sides[si];
+        struct Candidate {
+            double key;
+            double d;
+            std::uint32_t node;
+        };
+        Candidate kept[16];
+        for (std::size_t first = 0; first < count; first += 16) {
+            const std::size_t last = std::min(count, first + 16);
+            std::size_t m = 0;
+            for (std::size_t i = first; i < last; ++i) {
+                const Relaxed r = edge(i);
+                const NodeState& st = nodes[r.node];
+                const bool improves = (st.stamp[si] < generation) | (r.d < st.dist[si]);
+                const double key = r.d + std::max(to(r.xy, side.target_xy), landmark_bound(side, r.node));
+                kept[m] = Candidate{key, r.d, r.node};
+                m += static_cast<std::size_t>(improves & (key < cut));
+            }
+            for (std::size_t j = 0; j < m; ++j) {
+                const Candidate c = kept[j];
+                NodeState& st = nodes[c.node];
+                // A settled node is opened again: the landmark bounds are admissible but, rounded, only
+                // consistent up to their slack, so a settled node may still improve by a little. As A*
+                // does with an inconsistent heuristic, some node of an optimal path then stays open with
+                // its optimal distance and a key no larger than the optimal cost, so neither side stops
+                // before the optimum is met. An older entry of the node is dropped when popped.
+                st.stamp[si] = generation;
+                st.dist[si] = c.d;
+                st.parent[si] = parent;
+                side.heap.push(c.node, c.key);
+                if (st.stamp[1 - si] >= generation && c.d + st.dist[1 - si] < best) {
+                    best = c.d + st.dist[1 - si];
+                    cut = std::min(cut, best);
+                    meet = c.node;
+                }
             }
         }
     }
@@ -1295,6 +1371,7 @@ std::size_t SubgoalPathfinder::memory_bytes() const noexcept {
     bytes += impl.nodes.capacity() * sizeof(Impl::NodeState);
     for (const Impl::Side& s : impl.sides)
         bytes += s.heap.entries.capacity() * sizeof(Impl::LazyHeap::Entry);
+    for (const std::vector<double>& lengths : impl.join_length) bytes += lengths.capacity() * sizeof(double);
     return bytes + (impl.route.capacity() + impl.chain.capacity()) * sizeof(std::uint32_t);
 }
 

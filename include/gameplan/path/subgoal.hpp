@@ -27,9 +27,13 @@
 /// bidirectional search climbs the hierarchy from both ends. Each side is ordered by distance plus a
 /// lower bound of the distance to the other end: the larger of the octile distance and the landmark
 /// (ALT, Goldberg and Harrelson 2005) bounds |d(L, x) - d(L, end)|, the end's landmark distances taken
-/// from its joins (landmark distances are stored as floats and the bounds lowered by twice their
-/// rounding). Both are lower bounds, so a node whose key reaches the best meeting cost is never opened
-/// and a side stops when its smallest key does; a settled node that still improves (the rounded
+/// from its joins (landmark distances are stored as floats, the bounds computed in float arithmetic and
+/// lowered by more than their rounding, `landmark_slack()`). Both are lower bounds, so a node whose key
+/// reaches the best meeting cost is never opened and a side stops when its smallest key does; before
+/// the sides meet, keys are also cut at an upper bound of the optimum from the landmarks (the least
+/// d(start, L) + d(L, goal), raised by the slack so that it exceeds the optimum). A node's edges are
+/// relaxed 16 at a time, the tests (improves its node, key below the cut) computed for all of them
+/// without a branch, then the kept ones applied. A settled node that still improves (the rounded
 /// bounds are consistent only up to their slack) is opened again. Every upward edge is unpacked at
 /// build into its subgoal-graph edges, and each is written in the order of its steps that is free
 /// (diagonal steps first or straight steps first; a join as its sweep found it). The cost is exactly the
@@ -53,7 +57,7 @@
 /// plus 4 bytes per join (about 15 per cell on dungeon maps, 60 on open ones); per upward edge 24 bytes,
 /// plus 5 per subgoal-graph edge it unpacks to (about 1.5 to 2.5 of them); per subgoal about 50 (cell,
 /// rank, offsets, landmark distances); each pathfinder's search state is about 32 bytes per subgoal
-/// plus its heaps.
+/// plus its heaps and 16 bytes per join of the cell with the most joins.
 ///
 /// Thread-safety: a built graph is read-only during searches, so many pathfinders (one per thread) may
 /// search one const graph at once (`begin(const SubgoalGraph&, ...)`). `build` must not overlap a search.
@@ -116,12 +120,14 @@ public:
     static constexpr int kLandmarks = 8;
     [[nodiscard]] int landmark_count() const noexcept { return m_landmark_count; }
     /// Grid distances from the landmarks to subgoal `id` (kLandmarks entries, the first landmark_count()
-    /// meaningful; +infinity when unreachable), rounded to float: each within landmark_slack() / 2 of
+    /// meaningful; +infinity when unreachable), rounded to float: each well within landmark_slack() of
     /// the exact distance.
     [[nodiscard]] const float* landmark_distances(std::uint32_t id) const noexcept {
         return m_landmark_dist.data() + m_landmark_base + std::size_t{id} * kLandmarks;
     }
-    /// How much the query lowers its landmark bounds against the rounding of landmark_distances().
+    /// How much the query lowers its landmark bounds against the rounding of landmark_distances() and of
+    /// its float arithmetic: 2^-20 times the larger of the longest landmark distance and the octile
+    /// length of the map's diagonal (more than twice the worst rounding).
     [[nodiscard]] double landmark_slack() const noexcept { return m_landmark_slack; }
     /// Bytes held by the graph (snapshot, clearances, ids, edges).
     [[nodiscard]] std::size_t memory_bytes() const noexcept;
@@ -138,6 +144,8 @@ public:
     [[nodiscard]] std::span<const std::uint32_t> joins(std::uint32_t node) const noexcept {
         return {m_join.data() + m_join_offsets[node], m_join.data() + m_join_offsets[node + 1]};
     }
+    /// The largest number of joins of a cell.
+    [[nodiscard]] std::uint32_t max_joins() const noexcept { return m_max_joins; }
     /// Padded node index of `p`. Precondition: on the map.
     [[nodiscard]] std::uint32_t index(GridPoint p) const noexcept {
         return static_cast<std::uint32_t>(p.y + 1) * m_stride + static_cast<std::uint32_t>(p.x + 1);
@@ -243,6 +251,7 @@ private:
     int m_landmark_count = 0;
     std::vector<std::uint32_t> m_join_offsets;  // CSR over padded cells: joins()
     std::vector<std::uint32_t> m_join;
+    std::uint32_t m_max_joins = 0;
     std::size_t m_edge_count = 0;
     std::size_t m_shortcut_count = 0;
     std::int64_t m_delta[8] = {};
