@@ -41,13 +41,14 @@ OrderedJson parse_checked_json(std::string_view text, const std::string& file, s
         // "[json.exception.parse_error.101] parse error at line 1, column 9: syntax error ..." -> "syntax error ..."
         if (const std::size_t cut = message.find(": ", message.find("column")); cut != std::string::npos)
             message = message.substr(cut + 2);
-        // The text ends early when the parser read to its end and wanted more, or a string or literal
-        // runs into the end (a file cut off mid-token); that token's start is still where to look.
+        // The text ends early when the parser read to its end and wanted more (pointed at the end), or
+        // when a string or literal runs into the end (a file cut off mid-token: pointed at that token's
+        // start, where a reader should look).
+        const bool at_end = last_read + 1 >= text.size();
         const bool cut = where.cut_token != std::string_view::npos;
-        const bool truncated =
-            last_read + 1 >= text.size() && (message.find("end of input") != std::string::npos || cut);
-        if (truncated) message = "truncated JSON: " + message;
-        const std::size_t offset = cut ? where.cut_token : truncated ? text.size() : std::min(where.offset, last_read);
+        const bool wanted_more = at_end && message.find("end of input") != std::string::npos;
+        if (wanted_more || (at_end && cut)) message = "truncated JSON: " + message;
+        const std::size_t offset = wanted_more ? text.size() : cut ? where.cut_token : std::min(where.offset, last_read);
         fail_at(text, file, offset, where.path, printable(message, 200));
     } catch (const JsonNumberOverflow& e) {
         // Number out of range ("1e400"): nlohmann stops after it without saying where it starts.
