@@ -1,13 +1,16 @@
 // GOAP planner benchmarks: µs per plan and expansions for every shared domain in both directions, the
 // one-word vs generic representation on the same domains, the cost of a query whose goal changed
 // ("uncached") or whose start changed ("varied_start"), queries that skip the clock reads behind
-// PlanResult::micros ("untimed"), and a deterministic scaling series.
+// PlanResult::micros ("untimed"), and a deterministic scaling series. `load/huge_object/lint/N` lints a
+// domain whose ignored `_notes` object has N keys (an input limit check: the time per key, `ns_per_key`,
+// stays flat as N grows when reading is linear).
 // Counters: `expanded` and `generated` per plan and `cost` (the plan cost: a checksum, so a speedup
 // that changes results shows up).
 //
 // Run: build/bench/bench_goap --benchmark_min_time=0.2
 #include <gameplan/goap/planner.hpp>
 #include <gameplan/io/domain_json.hpp>
+#include <gameplan/io/lint.hpp>
 
 #include <benchmark/benchmark.h>
 
@@ -234,7 +237,34 @@ void register_problem(const std::string& name, const Problem* p, bool both_repre
     }
 }
 
+// A valid domain with one ignored object of `keys` members, and an error after it (so that lint reads the
+// document twice: the loader stops at the error, the tolerant reader goes on).
+std::string huge_object_domain(std::size_t keys) {
+    std::string text = R"({"_notes": {)";
+    for (std::size_t i = 0; i < keys; ++i) text.append(i ? ",\"k" : "\"k").append(std::to_string(i)).append("\": 1");
+    return text + R"(}, "actions": [{"name": "eat", "cost": -1, "effects": {"fed": true}}], "goal": {"fed": true}})";
+}
+
+void BM_LintHugeObject(benchmark::State& state) {
+    const auto keys = static_cast<std::size_t>(state.range(0));
+    const std::string text = huge_object_domain(keys);
+    std::size_t findings = 0;
+    for (auto _ : state) {
+        const io::LintReport r = io::lint_domain_text(text, io::DomainFormat::Json, "huge.json");
+        findings = r.findings.size();
+        benchmark::DoNotOptimize(findings);
+    }
+    state.counters["findings"] = static_cast<double>(findings);
+    state.counters["ns_per_key"] =
+        benchmark::Counter(static_cast<double>(keys) * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
 void register_all() {
+    benchmark::RegisterBenchmark("load/huge_object/lint", BM_LintHugeObject)
+        ->Arg(25000)
+        ->Arg(100000)
+        ->Arg(400000)
+        ->Unit(benchmark::kMillisecond);
     const std::filesystem::path dir = std::filesystem::path(GAMEPLAN_BENCHMARK_DATA_DIR) / "goap";
     if (std::filesystem::is_directory(dir)) {
         std::map<std::string, std::filesystem::path> files;  // sorted: stable report order

@@ -447,16 +447,21 @@ private:
 
 TolerantDomain read_domain_json_tolerant(std::string_view text, std::string_view file_name) {
     TolerantDomain out;
-    // Syntax, encoding and duplicate keys stop reading: the strict loader says where.
+    // The document is built as the strict loader builds it (parse_ordered_json: linear in the number of
+    // keys, within the nesting limit); the JSON library's own parser inserts every object member by a
+    // linear search, which made a file with one huge object take minutes.
+    // Syntax, encoding, nesting and duplicate keys stop reading: the strict loader says where.
     try {
         (void)parse_domain_json(text, file_name);
     } catch (const LoadError& e) {
         Json root;
         bool parsed = false;
         try {
-            root = Json::parse(text.begin(), text.end());
+            root = parse_ordered_json(text, kDefaultMaxJsonDepth);
             parsed = !find_duplicate_key(text).found;
         } catch (const nlohmann::json::exception&) {
+        } catch (const JsonTooDeep&) {
+        } catch (const JsonNumberOverflow&) {
         }
         if (!parsed) {
             out.readable = false;
@@ -467,7 +472,7 @@ TolerantDomain read_domain_json_tolerant(std::string_view text, std::string_view
         if (out.errors.empty()) out.errors.push_back(e);  // a rule only the strict loader knows
         return out;
     }
-    const Json root = Json::parse(text.begin(), text.end());
+    const Json root = parse_ordered_json(text, kDefaultMaxJsonDepth);
     TolerantJson(text, file_name, out).read(root);
     return out;
 }

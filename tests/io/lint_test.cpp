@@ -135,6 +135,29 @@ TEST(Lint, ReportsAllErrorsOfAFileNotJustTheFirst) {
     EXPECT_TRUE(io::domain_load_errors(io::write_domain_csv(io::parse_domain_json(R"({"actions": []})")), io::DomainFormat::Csv, "ok.csv").empty());
 }
 
+// One object with 50,000 keys, in a field lint ignores, with and without an error after it (with one,
+// the document is read twice: the loader stops at the error, the tolerant reader goes on). Lint used to
+// rebuild the document with the JSON library's own parser, which inserts every member by a linear
+// search: quadratic in the keys (bench_goap's load/huge_object/lint measures the time per key).
+TEST(Lint, HugeObjectsAreRead) {
+    constexpr std::size_t n = 50000;
+    std::string notes;
+    for (std::size_t i = 0; i < n; ++i) notes.append(i ? ",\"k" : "\"k").append(std::to_string(i)).append("\": 1");
+    const std::string head = R"({"_notes": {)" + notes + R"(}, "actions": [{"name": "eat", "cost": )";
+    const io::LintReport clean = io::lint_domain_text(head + R"(1, "effects": {"fed": true}}], "goal": {"fed": true}})",
+                                                      io::DomainFormat::Json, "huge.json");
+    EXPECT_TRUE(clean.readable);
+    for (const io::LintFinding& f : clean.findings) ADD_FAILURE() << io::format_finding(clean, f);
+    const std::string bad = head + R"(-1, "effects": {"fed": true}}], "goal": {"fed": true}})";
+    const io::LintReport r = io::lint_domain_text(bad, io::DomainFormat::Json, "huge.json");
+    EXPECT_TRUE(r.readable);
+    std::string errors;
+    for (const io::LintFinding& f : r.findings)
+        if (f.kind == io::LintKind::Error) errors += io::format_finding(r, f) + "\n";
+    EXPECT_NE(errors.find("actions[0].cost: error: must be a finite number >= 0\n"), std::string::npos) << errors;
+    EXPECT_EQ(std::count(errors.begin(), errors.end(), '\n'), 1) << errors;
+}
+
 TEST(Lint, UnreadableTextIsSaidOnce) {
     const io::LintReport r = io::lint_domain_text("{\"actions\": [", io::DomainFormat::Json, "broken.json");
     EXPECT_FALSE(r.readable);
