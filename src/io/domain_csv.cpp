@@ -2,6 +2,7 @@
 #include <gameplan/io/domain_file.hpp>
 #include <gameplan/io/load_error.hpp>
 
+#include "domain_tables.hpp"
 #include "domain_tolerant.hpp"
 #include "json_locator.hpp"
 #include "number_text.hpp"
@@ -362,56 +363,69 @@ public:
         bool has_start = false, has_goal = false;
         std::vector<NamedGoal> named;
         std::unordered_map<std::string, std::size_t> goal_lines;
-        for (const CsvRecord* rp : rows) guarded([&] {
-            const CsvRecord& r = *rp;
-            const std::string name = name_of(r);
-            if (name == "@atoms" || name == "@shared" || name.rfind("@variable:", 0) == 0) return;
-            if (name.empty()) fail_content(r, kName, "missing action name (the row has other cells filled)");
-            if (name == "@start") {
-                if (has_start) fail_content(r, kName, "a second @start row (the first is on line " + std::to_string(m_start_line) + ")");
-                has_start = true;
-                m_start_line = r.line;
-                require_empty(r, kCost, "@start");
-                require_empty(r, kPre, "@start");
-                require_empty_optional(r, "@start");
-                Parts p = parts(r, kEff);
-                for (std::size_t i = 0; i < p.effects.size(); ++i) {
-                    const goap::NumericEffect& e = p.effects[i];
-                    if (e.op != goap::EffectOp::Set)
-                        fail(r, kEff, "@start gives values: write 'var=value' (found '+=' or '-=' on '" +
-                                          printable(m_builder_var_name(e.var)) + "')", p.effect_offsets[i]);
-                    start_values.push_back(e);
+        // The domain stores two dense conditions (care and value bits over every atom) per action and one
+        // per goal: the row after which they would exceed their budget is remembered, and the file is
+        // refused there before any table is built (lint included: it stops reading).
+        const auto table_error = [&] {
+            return detail::table_budget_error(m_builder.atom_count(), m_builder.action_count(), named.size() + (has_goal ? 1 : 0),
+                                              kDefaultMaxTableBytes, "io::kDefaultMaxTableBytes");
+        };
+        const CsvRecord* crossing = nullptr;
+        for (const CsvRecord* rp : rows) {
+            guarded([&] {
+                const CsvRecord& r = *rp;
+                const std::string name = name_of(r);
+                if (name == "@atoms" || name == "@shared" || name.rfind("@variable:", 0) == 0) return;
+                if (name.empty()) fail_content(r, kName, "missing action name (the row has other cells filled)");
+                if (name == "@start") {
+                    if (has_start) fail_content(r, kName, "a second @start row (the first is on line " + std::to_string(m_start_line) + ")");
+                    has_start = true;
+                    m_start_line = r.line;
+                    require_empty(r, kCost, "@start");
+                    require_empty(r, kPre, "@start");
+                    require_empty_optional(r, "@start");
+                    Parts p = parts(r, kEff);
+                    for (std::size_t i = 0; i < p.effects.size(); ++i) {
+                        const goap::NumericEffect& e = p.effects[i];
+                        if (e.op != goap::EffectOp::Set)
+                            fail(r, kEff, "@start gives values: write 'var=value' (found '+=' or '-=' on '" +
+                                              printable(m_builder_var_name(e.var)) + "')", p.effect_offsets[i]);
+                        start_values.push_back(e);
+                    }
+                    start = std::move(p.literals);
+                } else if (name == "@goal") {
+                    if (has_goal) fail_content(r, kName, "a second @goal row (the first is on line " + std::to_string(m_goal_line) + ")");
+                    has_goal = true;
+                    m_goal_line = r.line;
+                    require_empty(r, kCost, "@goal (a priority belongs to a named goal, @goal:NAME)");
+                    require_empty(r, kEff, "@goal");
+                    require_empty_optional(r, "@goal (a condition or back-off belongs to a named goal, @goal:NAME)");
+                    Parts p = parts(r, kPre);
+                    goal = std::move(p.literals);
+                    goal_cmps = std::move(p.comparisons);
+                    if (m_tolerant) m_tolerant->goal_place = place(r, kPre);
+                } else if (name.rfind("@goal:", 0) == 0) {
+                    const std::string goal_name(trim(std::string_view(name).substr(6)));
+                    if (goal_name.empty()) fail_content(r, kName, "goal name missing after '@goal:'");
+                    if (const auto it = goal_lines.find(goal_name); it != goal_lines.end())
+                        fail_content(r, kName, "duplicate goal '" + printable(goal_name) + "' (also on line " + std::to_string(it->second) + ")");
+                    goal_lines.emplace(goal_name, r.line);
+                    require_empty(r, kEff, "a goal");
+                    NamedGoal g{goal_name, parts(r, kPre), parts(r, kWhen), priority(r), retry(r)};
+                    named.push_back(std::move(g));
+                    if (m_tolerant) m_tolerant->goals_place.push_back(place(r, kPre));
+                } else if (name.front() == '@') {
+                    fail_content(r, kName, "unknown row kind '" + printable(name) +
+                                       "' (expected @atoms, @variable:NAME, @shared, @start, @goal or @goal:NAME; action names "
+                                       "cannot start with '@')");
+                } else {
+                    read_action(r, name);
                 }
-                start = std::move(p.literals);
-            } else if (name == "@goal") {
-                if (has_goal) fail_content(r, kName, "a second @goal row (the first is on line " + std::to_string(m_goal_line) + ")");
-                has_goal = true;
-                m_goal_line = r.line;
-                require_empty(r, kCost, "@goal (a priority belongs to a named goal, @goal:NAME)");
-                require_empty(r, kEff, "@goal");
-                require_empty_optional(r, "@goal (a condition or back-off belongs to a named goal, @goal:NAME)");
-                Parts p = parts(r, kPre);
-                goal = std::move(p.literals);
-                goal_cmps = std::move(p.comparisons);
-                if (m_tolerant) m_tolerant->goal_place = place(r, kPre);
-            } else if (name.rfind("@goal:", 0) == 0) {
-                const std::string goal_name(trim(std::string_view(name).substr(6)));
-                if (goal_name.empty()) fail_content(r, kName, "goal name missing after '@goal:'");
-                if (const auto it = goal_lines.find(goal_name); it != goal_lines.end())
-                    fail_content(r, kName, "duplicate goal '" + printable(goal_name) + "' (also on line " + std::to_string(it->second) + ")");
-                goal_lines.emplace(goal_name, r.line);
-                require_empty(r, kEff, "a goal");
-                NamedGoal g{goal_name, parts(r, kPre), parts(r, kWhen), priority(r), retry(r)};
-                named.push_back(std::move(g));
-                if (m_tolerant) m_tolerant->goals_place.push_back(place(r, kPre));
-            } else if (name.front() == '@') {
-                fail_content(r, kName, "unknown row kind '" + printable(name) +
-                                   "' (expected @atoms, @variable:NAME, @shared, @start, @goal or @goal:NAME; action names "
-                                   "cannot start with '@')");
-            } else {
-                read_action(r, name);
-            }
-        });
+            });
+            if (crossing == nullptr && !table_error().empty()) crossing = rp;
+        }
+        if (const std::string over = table_error(); !over.empty())
+            fail(crossing != nullptr ? *crossing : *rows.front(), kName, over);
 
         DomainFile out;
         out.domain = m_builder.build();

@@ -1,6 +1,7 @@
 #include <gameplan/io/domain_json.hpp>
 #include <gameplan/io/load_error.hpp>
 
+#include "domain_tables.hpp"
 #include "json_document.hpp"
 #include "json_locator.hpp"
 #include "json_values.hpp"
@@ -319,17 +320,11 @@ private:
 
         // The domain stores two dense conditions (care and value bits over every atom) per action and
         // one per goal: refuse what would not fit the budget before building any of it.
-        {
-            const std::uint64_t words = (m_builder.atom_count() + 63) / 64;
-            const std::uint64_t per_word = 32 * static_cast<std::uint64_t>(m_builder.action_count()) +
-                                           16 * (named.size() + (has_goal ? 1 : 0)) + 8;
-            const long double need = static_cast<long double>(words) * static_cast<long double>(per_word);
-            if (need > static_cast<long double>(m_limits.max_table_bytes))
-                fail(ap, "the domain's atom tables would need about " + format_bytes(static_cast<std::uint64_t>(need)) +
-                             " (" + std::to_string(m_builder.action_count()) + " actions x " +
-                             std::to_string(m_builder.atom_count()) + " atoms); the limit is " +
-                             format_bytes(m_limits.max_table_bytes) + " (JsonLimits::max_table_bytes)");
-        }
+        if (const std::string over = detail::table_budget_error(m_builder.atom_count(), m_builder.action_count(),
+                                                                named.size() + (has_goal ? 1 : 0), m_limits.max_table_bytes,
+                                                                "JsonLimits::max_table_bytes");
+            !over.empty())
+            fail(ap, over);
 
         DomainFile out;
         out.domain = m_builder.build();

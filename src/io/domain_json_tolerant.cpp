@@ -4,6 +4,7 @@
 #include <gameplan/io/domain_csv.hpp>
 #include <gameplan/io/domain_json.hpp>
 
+#include "domain_tables.hpp"
 #include "domain_tolerant.hpp"
 #include "json_locator.hpp"
 #include "json_values.hpp"
@@ -189,6 +190,16 @@ public:
                     named.push_back(std::move(ng));
                     m_out.goals_place.push_back(place(gp));
                 }
+        }
+        // The dense atom tables are refused past the loader's default budget before any is built (the
+        // strict loader has said so too); nothing more can be read.
+        if (const std::string over = table_budget_error(m_builder.atom_count(), m_builder.action_count(),
+                                                        named.size() + (has_goal ? 1 : 0), kDefaultMaxTableBytes,
+                                                        "JsonLimits::max_table_bytes");
+            !over.empty()) {
+            error(JsonPath{} / "actions", over);
+            m_out.readable = false;
+            return;
         }
         DomainFile& f = m_out.file;
         f.domain = m_builder.build();

@@ -5,8 +5,10 @@
 // This file deliberately includes no <gameplan/io/load_error.hpp>: catching io::LoadError must work with
 // the loader headers alone.
 #include <gameplan/goap/agent_scenario.hpp>
+#include <gameplan/io/domain_csv.hpp>
 #include <gameplan/io/domain_json.hpp>
 #include <gameplan/io/graph_io.hpp>
+#include <gameplan/io/lint.hpp>
 #include <gameplan/io/movingai.hpp>
 #include <gameplan/io/save.hpp>
 #include <gameplan/io/scenario_json.hpp>
@@ -261,6 +263,37 @@ TEST(InputLimits, DenseTablesOverBudgetAreRefusedNamingTheMemory) {
     EXPECT_TRUE(contains(e.message(), "would need about 4.3 MiB (3000 actions x 3000 atoms)")) << e.what();
     limits.max_table_bytes = need;
     EXPECT_NO_THROW((void)parse_domain_json(text, "d.json", limits));
+}
+
+// The same budget (its default, 256 MiB) for spreadsheet domains, in the loader and in lint, which used
+// to build the tables of any spreadsheet: a 0.6 MB file of 30,000 one-atom actions asked for 3.4 GiB.
+TEST(InputLimits, DenseTablesOverBudgetAreRefusedInSpreadsheets) {
+    // Row i (from 0) is action a<i> turning x<i> into x<i+1>: after it, i + 1 actions and i + 2 atoms. The
+    // reference finds the first row past the budget with the documented formula.
+    constexpr std::size_t rows = 30000;
+    std::string csv = "name,cost,preconditions,effects\n";
+    for (std::size_t i = 0; i < rows; ++i)
+        csv.append("a").append(std::to_string(i)).append(",1,x").append(std::to_string(i)).append(",x").append(std::to_string(i + 1)).append("\n");
+    std::size_t crossing = rows;
+    for (std::size_t i = 0; i < rows && crossing == rows; ++i) {
+        const std::uint64_t actions = i + 1, atoms = i + 2;
+        if (static_cast<double>((atoms + 63) / 64) * static_cast<double>(32 * actions + 8) > static_cast<double>(kDefaultMaxTableBytes))
+            crossing = i;
+    }
+    ASSERT_LT(crossing, rows);
+    try {
+        (void)parse_domain_csv(csv, "big.csv");
+        ADD_FAILURE() << "a spreadsheet over the table budget loaded";
+    } catch (const LoadError& e) {
+        EXPECT_EQ(e.line(), crossing + 2) << e.what();  // the header is line 1
+        EXPECT_EQ(e.field(), "name") << e.what();
+        EXPECT_TRUE(contains(e.message(), "atom tables would need about")) << e.what();
+    }
+    const LintReport r = lint_domain_text(csv, DomainFormat::Csv, "big.csv");
+    EXPECT_FALSE(r.readable);
+    ASSERT_EQ(r.findings.size(), 1u);
+    EXPECT_TRUE(contains(format_finding(r, r.findings[0]), "big.csv:" + std::to_string(crossing + 2) + ":1: name: error: the domain's atom tables"))
+        << format_finding(r, r.findings[0]);
 }
 
 TEST(InputLimits, ScenarioAgentsOverBudgetAreRefusedAtTheAgentThatCrossesIt) {
