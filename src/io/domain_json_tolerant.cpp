@@ -42,7 +42,14 @@ class TolerantJson : JsonValueReader<TolerantJson> {
 public:
     TolerantJson(std::string_view text, std::string_view file, TolerantDomain& out) : m_text(text), m_file(file), m_out(out) {}
 
+    // Reads the document, then places every recorded error and field in the text.
     void read(const Json& root) {
+        read_fields(root);
+        resolve_places();
+    }
+
+private:
+    void read_fields(const Json& root) {
         const JsonPath top;
         if (!root.is_object()) {
             m_out.readable = false;
@@ -140,13 +147,14 @@ public:
                     continue;
                 }
                 if (a.contains("retry")) (void)m_builder.set_retry(name, retry);
-                m_out.action_place.push_back(place(p / "name"));
+                m_out.action_place.emplace_back();
+                defer(p / "name", Target::Action, m_out.action_place.size() - 1);
             }
         }
         Parts start, goal;
         if (root.contains("start")) (void)start_parts(root["start"], top / "start", start);
         const bool has_goal = root.contains("goal") && parts(root["goal"], top / "goal", goal, false);
-        if (has_goal) m_out.goal_place = place(top / "goal");
+        if (has_goal) defer(top / "goal", Target::Goal, 0);
         struct Named {
             std::string name;
             Parts condition, when;
@@ -188,7 +196,8 @@ public:
                     if (g.contains("priority")) ok &= attempt([&] { priority(g["priority"], gp / "priority", ng); });
                     if (!ok) continue;
                     named.push_back(std::move(ng));
-                    m_out.goals_place.push_back(place(gp));
+                    m_out.goals_place.emplace_back();
+                    defer(gp, Target::Goals, m_out.goals_place.size() - 1);
                 }
         }
         // The dense atom tables are refused past the loader's default budget before any is built (the
@@ -225,27 +234,49 @@ public:
             f.goals.push_back(std::move(out));
         }
         m_out.atom_place.resize(n);
-        for (std::size_t i = 0; i < n && i < m_atom_paths.size(); ++i) m_out.atom_place[i] = place(m_atom_paths[i]);
+        for (std::size_t i = 0; i < n && i < m_atom_paths.size(); ++i) defer(m_atom_paths[i], Target::Atom, i);
     }
 
 private:
-    Place place(const JsonPath& path) const {
-        JsonPath probe = path;
-        for (;;) {
-            const JsonLocation loc = locate(m_text, probe);
-            if (loc.found) {
-                const std::size_t offset = loc.key != std::string_view::npos ? loc.key : loc.begin;
-                const TextPosition p = position_of(m_text, offset);
-                return Place{p.line, p.column, format_json_path(path)};
+    // Where errors and fields are in the text is found once, at the end, for all of them: one scan of the
+    // text (a look-up of each alone scans the text from its start, quadratic in the number of fields).
+    enum class Target : unsigned char { Action, Goal, Goals, Atom, Error };
+    struct Pending {
+        JsonPath path;
+        Target target;
+        std::size_t index;
+    };
+    void defer(JsonPath path, Target target, std::size_t index) { m_pending.push_back(Pending{std::move(path), target, index}); }
+
+    // Each pending place: the field's key (or value), else its deepest enclosing field in the text.
+    void resolve_places() {
+        std::vector<JsonPath> paths;
+        paths.reserve(m_pending.size());
+        for (const Pending& p : m_pending) paths.push_back(p.path);
+        const std::vector<TextPosition> at = positions_of(m_text, locate_all(m_text, paths));
+        for (std::size_t i = 0; i < m_pending.size(); ++i) {
+            const Pending& p = m_pending[i];
+            Place place{at[i].line, at[i].column, format_json_path(p.path)};
+            switch (p.target) {
+                case Target::Action: m_out.action_place[p.index] = std::move(place); break;
+                case Target::Goal: m_out.goal_place = std::move(place); break;
+                case Target::Goals: m_out.goals_place[p.index] = std::move(place); break;
+                case Target::Atom:
+                    if (p.index < m_out.atom_place.size()) m_out.atom_place[p.index] = std::move(place);
+                    break;
+                case Target::Error: {
+                    const LoadError& e = m_out.errors[p.index];
+                    m_out.errors[p.index] = LoadError(m_file, place.line, place.column, place.field, e.message());
+                    break;
+                }
             }
-            if (probe.empty()) return Place{0, 0, format_json_path(path)};
-            probe.pop_back();
         }
+        m_pending.clear();
     }
 
     void error(const JsonPath& path, const std::string& message) {
-        const Place p = place(path);
-        m_out.errors.emplace_back(m_file, p.line, p.column, p.field, message);
+        m_out.errors.emplace_back(m_file, 0, 0, format_json_path(path), message);
+        defer(path, Target::Error, m_out.errors.size() - 1);
     }
     // Records the error and skips the rest of the item (caught by `attempt`).
     [[noreturn]] void fail(const JsonPath& path, const std::string& message) {
@@ -452,6 +483,7 @@ private:
     std::vector<JsonPath> m_atom_paths;
     std::unordered_map<std::string, VarInfo> m_vars;
     std::vector<std::string> m_var_names;  // in declaration order, for suggestions
+    std::vector<Pending> m_pending;        // places to find at the end of read()
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <set>
+#include <unordered_map>
 
 namespace gameplan::io::detail {
 
@@ -401,6 +402,111 @@ JsonLocation locate(std::string_view text, const JsonPath& path) {
     scanner.scan(v);
     if (!v.loc.found) v.loc.key = std::string_view::npos;
     return v.loc;
+}
+
+std::vector<std::size_t> locate_all(std::string_view text, const std::vector<JsonPath>& paths) {
+    // A trie of the paths asked for; the scan keeps, per frame of its stack, the trie node of the path
+    // through that frame's current member or element (null off the trie), so each key is hashed once.
+    struct Node {
+        std::unordered_map<std::string, std::size_t> keys;       // child node index by member key
+        std::unordered_map<std::size_t, std::size_t> elements;   // child node index by array index
+        std::size_t offset = std::string_view::npos;
+    };
+    static constexpr std::size_t kNone = std::string_view::npos;
+    std::vector<Node> nodes(1);
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+        std::size_t at = 0;
+        for (const JsonPathElem& e : paths[i]) {
+            const std::size_t next = nodes.size();
+            const std::size_t child = e.is_index ? nodes[at].elements.try_emplace(e.index, next).first->second
+                                                 : nodes[at].keys.try_emplace(e.key, next).first->second;
+            if (child == next) nodes.emplace_back();
+            at = child;
+        }
+    }
+    struct Visitor {
+        Scanner& scanner;
+        std::vector<Node>& nodes;
+        std::vector<std::size_t> memo;  // per stack frame: trie node of its current member or element
+        void reach(std::size_t node, std::size_t offset) {
+            if (node != kNone && nodes[node].offset == kNone) nodes[node].offset = offset;
+        }
+        std::size_t parent(std::size_t depth) const { return depth == 0 ? 0 : memo[depth - 1]; }
+        bool key(std::size_t offset, bool) {
+            const auto& stack = scanner.stack();
+            const std::size_t d = stack.size() - 1;
+            memo.resize(stack.size(), kNone);
+            const std::size_t up = parent(d);
+            std::size_t node = kNone;
+            if (up != kNone) {
+                const auto it = nodes[up].keys.find(stack[d].key);
+                if (it != nodes[up].keys.end()) node = it->second;
+            }
+            memo[d] = node;
+            reach(node, offset);
+            return true;
+        }
+        bool value_begin(std::size_t offset) {
+            const auto& stack = scanner.stack();
+            if (stack.empty()) {
+                reach(0, offset);
+                return true;
+            }
+            const std::size_t d = stack.size() - 1;
+            memo.resize(stack.size(), kNone);
+            if (!stack[d].object) {
+                const std::size_t up = parent(d);
+                std::size_t node = kNone;
+                if (up != kNone) {
+                    const auto it = nodes[up].elements.find(stack[d].index);
+                    if (it != nodes[up].elements.end()) node = it->second;
+                }
+                memo[d] = node;
+            }
+            reach(memo[d], offset);
+            return true;
+        }
+        bool value_end(std::size_t) { return true; }
+    };
+    Scanner scanner(text);
+    Visitor v{scanner, nodes, {}};
+    scanner.scan(v);
+    // The deepest prefix found: walk each path again from the root.
+    std::vector<std::size_t> out(paths.size(), kNone);
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+        std::size_t at = 0, best = nodes[0].offset;
+        for (const JsonPathElem& e : paths[i]) {
+            at = e.is_index ? nodes[at].elements.at(e.index) : nodes[at].keys.at(e.key);
+            if (nodes[at].offset == kNone) break;
+            best = nodes[at].offset;
+        }
+        out[i] = best;
+    }
+    return out;
+}
+
+std::vector<TextPosition> positions_of(std::string_view text, const std::vector<std::size_t>& offsets) {
+    std::vector<std::size_t> order(offsets.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return offsets[a] < offsets[b]; });
+    std::vector<TextPosition> out(offsets.size(), TextPosition{0, 0});
+    TextPosition p;
+    std::size_t i = 0;
+    for (const std::size_t k : order) {
+        if (offsets[k] == std::string_view::npos) continue;
+        const std::size_t target = std::min(offsets[k], text.size());
+        for (; i < target; ++i) {
+            const auto u = static_cast<unsigned char>(text[i]);
+            if (text[i] == '\n') {
+                ++p.line;
+                p.column = 1;
+            } else if ((u & 0xC0) != 0x80) {
+                ++p.column;
+            }
+        }
+        out[k] = p;
+    }
+    return out;
 }
 
 JsonPath path_at(std::string_view text, std::size_t offset) { return scan_until(text, offset).path; }

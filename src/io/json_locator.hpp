@@ -59,6 +59,14 @@ JsonLocation locate(std::string_view text, const JsonPath& path);
 /// elements and the root, the value) of the deepest prefix of `path` that exists in `text`, else 0.
 std::size_t field_error_offset(std::string_view text, const JsonPath& path);
 
+/// For each of `paths`, the offset where it is in the text (as `locate`: its key, or its value for array
+/// elements and the root), or else that of its deepest prefix in the text, or npos if none: for many
+/// look-ups, in one scan of the text (each `locate` scans from the start).
+std::vector<std::size_t> locate_all(std::string_view text, const std::vector<JsonPath>& paths);
+
+/// position_of for many offsets in one pass over the text; npos gives line 0, column 0.
+std::vector<TextPosition> positions_of(std::string_view text, const std::vector<std::size_t>& offsets);
+
 /// The path being read at byte `offset` (for syntax errors reported at an offset).
 JsonPath path_at(std::string_view text, std::size_t offset);
 

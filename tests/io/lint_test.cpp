@@ -158,6 +158,29 @@ TEST(Lint, HugeObjectsAreRead) {
     EXPECT_EQ(std::count(errors.begin(), errors.end(), '\n'), 1) << errors;
 }
 
+// Every error of a file with many is placed where it is: 400 actions with a bad cost each, found at the
+// line and column of their `-1` (where the test's own search of the text finds them).
+TEST(Lint, ManyErrorsAreEachPlaced) {
+    std::string json = "{\"actions\": [";
+    for (int i = 0; i < 400; ++i)
+        json.append(i ? ",\n" : "\n").append(std::string(static_cast<std::size_t>(i % 7), ' '))
+            .append(R"({"name": "a)").append(std::to_string(i)).append(R"(", "cost": -1, "effects": {"x": true}})");
+    json += "],\n\"goal\": {\"x\": true}}";
+    const std::vector<io::LoadError> errors = io::domain_load_errors(json, io::DomainFormat::Json, "many.json");
+    ASSERT_EQ(errors.size(), 400u);
+    std::size_t from = 0;
+    for (std::size_t i = 0; i < errors.size(); ++i) {
+        const std::size_t at = json.find("\"cost\": -1", from);
+        ASSERT_NE(at, std::string::npos);
+        from = at + 1;
+        const std::size_t line = static_cast<std::size_t>(std::count(json.begin(), json.begin() + static_cast<std::ptrdiff_t>(at), '\n')) + 1;
+        const std::size_t column = at - json.rfind('\n', at);
+        EXPECT_EQ(errors[i].line(), line) << errors[i].what();
+        EXPECT_EQ(errors[i].column(), column) << errors[i].what();
+        EXPECT_EQ(errors[i].field(), "actions[" + std::to_string(i) + "].cost") << errors[i].what();
+    }
+}
+
 TEST(Lint, UnreadableTextIsSaidOnce) {
     const io::LintReport r = io::lint_domain_text("{\"actions\": [", io::DomainFormat::Json, "broken.json");
     EXPECT_FALSE(r.readable);
