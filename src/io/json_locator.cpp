@@ -324,18 +324,7 @@ std::string format_json_path(const JsonPath& path) {
 }
 
 TextPosition position_of(std::string_view text, std::size_t offset) {
-    TextPosition p;
-    offset = std::min(offset, text.size());
-    for (std::size_t i = 0; i < offset; ++i) {
-        const auto u = static_cast<unsigned char>(text[i]);
-        if (text[i] == '\n') {
-            ++p.line;
-            p.column = 1;
-        } else if ((u & 0xC0) != 0x80) {
-            ++p.column;
-        }
-    }
-    return p;
+    return positions_of(text, {std::min(offset, text.size())})[0];
 }
 
 std::size_t invalid_utf8_offset(std::string_view s) {
@@ -404,6 +393,30 @@ JsonLocation locate(std::string_view text, const JsonPath& path) {
     return v.loc;
 }
 
+namespace {
+
+// The child of a trie node by key or by index (npos: none).
+template <class Map, class Key>
+std::size_t trie_child(const Map& children, const Key& k) {
+    const auto it = children.find(k);
+    return it == children.end() ? std::string_view::npos : it->second;
+}
+
+// Moves `p` from byte `from` to byte `to` of the text (lines, and columns counting UTF-8 lead bytes).
+void advance(std::string_view text, std::size_t from, std::size_t to, TextPosition& p) {
+    for (std::size_t i = from; i < to; ++i) {
+        const auto u = static_cast<unsigned char>(text[i]);
+        if (text[i] == '\n') {
+            ++p.line;
+            p.column = 1;
+        } else if ((u & 0xC0) != 0x80) {
+            ++p.column;
+        }
+    }
+}
+
+}  // namespace
+
 std::vector<std::size_t> locate_all(std::string_view text, const std::vector<JsonPath>& paths) {
     // A trie of the paths asked for; the scan keeps, per frame of its stack, the trie node of the path
     // through that frame's current member or element (null off the trie), so each key is hashed once.
@@ -432,18 +445,13 @@ std::vector<std::size_t> locate_all(std::string_view text, const std::vector<Jso
             if (node != kNone && nodes[node].offset == kNone) nodes[node].offset = offset;
         }
         std::size_t parent(std::size_t depth) const { return depth == 0 ? 0 : memo[depth - 1]; }
+
         bool key(std::size_t offset, bool) {
             const auto& stack = scanner.stack();
             const std::size_t d = stack.size() - 1;
             memo.resize(stack.size(), kNone);
-            const std::size_t up = parent(d);
-            std::size_t node = kNone;
-            if (up != kNone) {
-                const auto it = nodes[up].keys.find(stack[d].key);
-                if (it != nodes[up].keys.end()) node = it->second;
-            }
-            memo[d] = node;
-            reach(node, offset);
+            memo[d] = parent(d) == kNone ? kNone : trie_child(nodes[parent(d)].keys, stack[d].key);
+            reach(memo[d], offset);
             return true;
         }
         bool value_begin(std::size_t offset) {
@@ -454,15 +462,7 @@ std::vector<std::size_t> locate_all(std::string_view text, const std::vector<Jso
             }
             const std::size_t d = stack.size() - 1;
             memo.resize(stack.size(), kNone);
-            if (!stack[d].object) {
-                const std::size_t up = parent(d);
-                std::size_t node = kNone;
-                if (up != kNone) {
-                    const auto it = nodes[up].elements.find(stack[d].index);
-                    if (it != nodes[up].elements.end()) node = it->second;
-                }
-                memo[d] = node;
-            }
+            if (!stack[d].object) memo[d] = parent(d) == kNone ? kNone : trie_child(nodes[parent(d)].elements, stack[d].index);
             reach(memo[d], offset);
             return true;
         }
@@ -495,15 +495,8 @@ std::vector<TextPosition> positions_of(std::string_view text, const std::vector<
     for (const std::size_t k : order) {
         if (offsets[k] == std::string_view::npos) continue;
         const std::size_t target = std::min(offsets[k], text.size());
-        for (; i < target; ++i) {
-            const auto u = static_cast<unsigned char>(text[i]);
-            if (text[i] == '\n') {
-                ++p.line;
-                p.column = 1;
-            } else if ((u & 0xC0) != 0x80) {
-                ++p.column;
-            }
-        }
+        advance(text, i, target, p);
+        i = std::max(i, target);
         out[k] = p;
     }
     return out;
