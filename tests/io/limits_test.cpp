@@ -266,7 +266,7 @@ TEST(InputLimits, DenseTablesOverBudgetAreRefusedNamingTheMemory) {
 }
 
 // The same budget (its default, 256 MiB) for spreadsheet domains, in the loader and in lint, which used
-// to build the tables of any spreadsheet: a 0.6 MB file of 30,000 one-atom actions asked for 3.4 GiB.
+// to build the tables of any spreadsheet: a 0.6 MB file of 30,000 one-atom actions asked for 429 MiB.
 TEST(InputLimits, DenseTablesOverBudgetAreRefusedInSpreadsheets) {
     // Row i (from 0) is action a<i> turning x<i> into x<i+1>: after it, i + 1 actions and i + 2 atoms. The
     // reference finds the first row past the budget with the documented formula.
