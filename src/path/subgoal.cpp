@@ -868,13 +868,11 @@ struct SubgoalPathfinder::Impl {
 
     struct Side {
         LazyHeap heap;                        // key: distance + lower bound to the other end
-        GridPoint target{};                   // the other end
-        alignas(16) std::int32_t target_xy[4] = {};  // target as {x, y, 0, 0}
-        // Bounds of the grid distance from each landmark to `target`: upper and lower (ALT bounds).
+        alignas(16) std::int32_t target_xy[4] = {};  // the other end as {x, y, 0, 0}
+        // Bounds of the grid distance from each landmark to the target: upper and lower (ALT bounds).
         alignas(16) float upper[SubgoalGraph::kLandmarks] = {};
         alignas(16) float lower[SubgoalGraph::kLandmarks] = {};
         std::span<const std::uint32_t> ends;  // subgoal ids joined to this side's end
-        bool done = false;
     };
 
     // Per node, both sides in 32 aligned bytes (half a cache line): what a relaxation reads and writes.
@@ -896,10 +894,9 @@ struct SubgoalPathfinder::Impl {
     std::uint32_t meet = kNone;
     bool direct_straight_first = false;  // the order of a direct segment (meet == kNone)
     double best = std::numeric_limits<double>::infinity();
-    // An upper bound of the optimum known before the sides meet (see begin), strictly above it.
-    double limit = std::numeric_limits<double>::infinity();
-    // The smaller of `best` and `limit`: a relaxation whose key reaches it is dropped (`best` may equal
-    // the optimum, but a path of that cost is known).
+    // The smaller of `best` and the landmarks' upper bound of the optimum (set at begin, strictly above
+    // it): a relaxation whose key reaches it is dropped (`best` may equal the optimum, but a path of that
+    // cost is known).
     double cut = std::numeric_limits<double>::infinity();
     search::Budget budget{};
     PathDetail detail = PathDetail::Cells;
@@ -929,14 +926,9 @@ struct SubgoalPathfinder::Impl {
         return state = Status::InvalidQuery;
     }
 
-    // Octile distance from the cell `xy` (x | y << 16) to `p`: a lower bound of every path between them,
-    // and consistent on the hierarchy's edges (each at least as long as the octile distance between its
-    // ends).
-    [[nodiscard]] static double to(std::uint32_t xy, GridPoint p) noexcept {
-        return octile(static_cast<std::int32_t>(xy & 0xffffu) - p.x, static_cast<std::int32_t>(xy >> 16) - p.y);
-    }
-    // The same for `p` given as {x, y, 0, 0} (Side::target_xy); bit for bit the same value,
-    // in fewer instructions (both coordinates at once).
+    // Octile distance from the cell `xy` (x | y << 16) to `p`, given as {x, y, 0, 0} (Side::target_xy): a
+    // lower bound of every path between them, and consistent on the hierarchy's edges (each at least as
+    // long as the octile distance between its ends). Both coordinates at once; bit for bit octile().
     [[nodiscard]] static double to(std::uint32_t xy, const std::int32_t (&p)[4]) noexcept {
 #if defined(__SSE2__)
         const __m128i cell = _mm_unpacklo_epi16(_mm_cvtsi32_si128(static_cast<int>(xy)), _mm_setzero_si128());
@@ -1056,12 +1048,11 @@ struct SubgoalPathfinder::Impl {
         clock_mask = 0;
         meet = kNone;
         best = std::numeric_limits<double>::infinity();
-        limit = cut = std::numeric_limits<double>::infinity();
+        cut = std::numeric_limits<double>::infinity();
         state = Status::InProgress;
         for (Side& s : sides) {
             s.heap.clear();
             s.ends = {};
-            s.done = false;
         }
         if (start == goal) {
             best = 0;
@@ -1078,22 +1069,20 @@ struct SubgoalPathfinder::Impl {
         }
         for (int side = 0; side < 2; ++side) sides[side].ends = g.joins(ends[side]);
         const GridPoint s = g.point(ends[0]), t = g.point(ends[1]);
-        sides[0].target = t;
-        sides[1].target = s;
-        for (Side& sd : sides) {
-            sd.target_xy[0] = sd.target.x;
-            sd.target_xy[1] = sd.target.y;
-        }
+        sides[0].target_xy[0] = t.x;
+        sides[0].target_xy[1] = t.y;
+        sides[1].target_xy[0] = s.x;
+        sides[1].target_xy[1] = s.y;
         set_landmark_bounds(sides[0], ends[1], join_length[1].data());
         set_landmark_bounds(sides[1], ends[0], join_length[0].data());
         // Before the sides meet, `best` prunes nothing; the landmarks give an upper bound of the optimum
         // at once: d(start, goal) <= d(start, L) + d(L, goal) for every landmark L, the two bounded from
         // above by the sides' `upper` (each within the slack of its exact value, see
-        // SubgoalGraph::contract; the sum rounded once more, all well within 4 slacks), so `limit` exceeds
+        // SubgoalGraph::contract; the sum rounded once more, all well within 4 slacks), so `cut` exceeds
         // the optimum: a relaxation whose key reaches it cannot be on an optimal path.
         float through = std::numeric_limits<float>::infinity();
         for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) through = std::min(through, sides[0].upper[l] + sides[1].upper[l]);
-        limit = cut = static_cast<double>(through) + 4 * g.landmark_slack();
+        cut = static_cast<double>(through) + 4 * g.landmark_slack();
         for (int side = 0; side < 2; ++side) {
             const std::uint32_t virtual_end = n + static_cast<std::uint32_t>(side);
             NodeState& st = nodes[virtual_end];
