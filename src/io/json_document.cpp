@@ -21,7 +21,7 @@ namespace {
 OrderedJson parse_checked_json(std::string_view text, const std::string& file, std::size_t max_depth) {
     if (const std::size_t deep = nesting_violation(text, max_depth); deep != std::string_view::npos)
         fail_at(text, file, deep, path_at(text, deep),
-                                "nested deeper than " + std::to_string(max_depth) + " levels of objects and arrays (the limit)");
+                "nested deeper than " + std::to_string(max_depth) + " levels of objects and arrays (the limit)");
     if (const std::size_t bad = invalid_utf8_offset(text); bad != std::string_view::npos) {
         static const char* hex = "0123456789ABCDEF";
         const auto u = static_cast<unsigned char>(text[bad]);

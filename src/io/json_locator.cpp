@@ -254,6 +254,26 @@ private:
     std::vector<Frame> m_stack;
 };
 
+// Moves `p` from byte `from` to byte `to` of the text (lines, and columns counting UTF-8 lead bytes).
+void advance(std::string_view text, std::size_t from, std::size_t to, TextPosition& p) {
+    for (std::size_t i = from; i < to; ++i) {
+        const auto u = static_cast<unsigned char>(text[i]);
+        if (text[i] == '\n') {
+            ++p.line;
+            p.column = 1;
+        } else if ((u & 0xC0) != 0x80) {
+            ++p.column;
+        }
+    }
+}
+
+// The child of a trie node by key or by index (npos: none).
+template <class Map, class Key>
+std::size_t trie_child(const Map& children, const Key& k) {
+    const auto it = children.find(k);
+    return it == children.end() ? std::string_view::npos : it->second;
+}
+
 }  // namespace
 
 std::string printable(std::string_view s, std::size_t max_chars) {
@@ -324,7 +344,9 @@ std::string format_json_path(const JsonPath& path) {
 }
 
 TextPosition position_of(std::string_view text, std::size_t offset) {
-    return positions_of(text, {std::min(offset, text.size())})[0];
+    TextPosition p;
+    advance(text, 0, std::min(offset, text.size()), p);
+    return p;
 }
 
 std::size_t invalid_utf8_offset(std::string_view s) {
@@ -392,30 +414,6 @@ JsonLocation locate(std::string_view text, const JsonPath& path) {
     if (!v.loc.found) v.loc.key = std::string_view::npos;
     return v.loc;
 }
-
-namespace {
-
-// The child of a trie node by key or by index (npos: none).
-template <class Map, class Key>
-std::size_t trie_child(const Map& children, const Key& k) {
-    const auto it = children.find(k);
-    return it == children.end() ? std::string_view::npos : it->second;
-}
-
-// Moves `p` from byte `from` to byte `to` of the text (lines, and columns counting UTF-8 lead bytes).
-void advance(std::string_view text, std::size_t from, std::size_t to, TextPosition& p) {
-    for (std::size_t i = from; i < to; ++i) {
-        const auto u = static_cast<unsigned char>(text[i]);
-        if (text[i] == '\n') {
-            ++p.line;
-            p.column = 1;
-        } else if ((u & 0xC0) != 0x80) {
-            ++p.column;
-        }
-    }
-}
-
-}  // namespace
 
 std::vector<std::size_t> locate_all(std::string_view text, const std::vector<JsonPath>& paths) {
     // A trie of the paths asked for; the scan keeps, per frame of its stack, the trie node of the path
