@@ -237,7 +237,6 @@ private:
         for (std::size_t i = 0; i < n && i < m_atom_paths.size(); ++i) defer(m_atom_paths[i], Target::Atom, i);
     }
 
-private:
     // Where errors and fields are in the text is found once, at the end, for all of them: one scan of the
     // text (a look-up of each alone scans the text from its start, quadratic in the number of fields).
     enum class Target : unsigned char { Action, Goal, Goals, Atom, Error };
@@ -252,11 +251,11 @@ private:
     void resolve_places() {
         std::vector<JsonPath> paths;
         paths.reserve(m_pending.size());
-        for (const Pending& p : m_pending) paths.push_back(p.path);
+        for (Pending& p : m_pending) paths.push_back(std::move(p.path));
         const std::vector<TextPosition> at = positions_of(m_text, locate_all(m_text, paths));
         for (std::size_t i = 0; i < m_pending.size(); ++i) {
             const Pending& p = m_pending[i];
-            Place place{at[i].line, at[i].column, format_json_path(p.path)};
+            Place place{at[i].line, at[i].column, format_json_path(paths[i])};
             switch (p.target) {
                 case Target::Action: m_out.action_place[p.index] = std::move(place); break;
                 case Target::Goal: m_out.goal_place = std::move(place); break;
