@@ -170,35 +170,70 @@ struct ChEdge {
     double length;
 };
 
+constexpr double kWitnessSlack = 1e-9;  // a witness this much longer still proves the shortcut unneeded
+
+// Bounded Dijkstra for the witness searches of the contraction. A run answers, for each of its targets w
+// (the neighbours of the contracted subgoal v after the source u), whether a path from u avoiding v is at
+// most |uv| + |vw| long; it stops as soon as every target is answered.
 struct Witness {
-    std::vector<double> dist;
-    std::vector<std::uint32_t> stamp;
+    struct Entry {
+        double dist;
+        std::uint32_t stamp;   // == generation: dist is set in this run
+        std::uint32_t target;  // == target_generation: a target not yet answered
+        double within;         // a target's bound |uv| + |vw| (plus the slack)
+    };
+    std::vector<Entry> node;
     std::vector<std::pair<double, std::uint32_t>> heap;
     std::uint32_t generation = 0;
+    std::uint32_t target_generation = 0;
+    std::uint32_t targets_left = 0;
 
-    // Distances from `source` in the remaining graph without `skip`, up to `limit` and `max_settled` nodes.
+    void resize(std::size_t n) { node.assign(n, Entry{0.0, 0, 0, 0.0}); }
+
+    // Marks the targets of the next run: each edge's end, with bound `base` + the edge's length.
+    void set_targets(std::span<const ChEdge> edges, double base) {
+        ++target_generation;
+        targets_left = 0;
+        for (const ChEdge& e : edges) {
+            Entry& t = node[e.to];
+            t.within = base + e.length + kWitnessSlack;
+            if (t.target != target_generation) {
+                t.target = target_generation;
+                ++targets_left;
+            }
+        }
+    }
+
+    // Distances from `source` in the remaining graph without `skip`, up to `limit` (no target's bound is
+    // larger) and `max_settled` nodes settled. A target is answered when a path at most its bound long
+    // reaches it, or when it is settled.
     void run(const std::vector<std::vector<ChEdge>>& adj, std::uint32_t source, std::uint32_t skip, double limit,
              int max_settled) {
         ++generation;
         heap.clear();
-        dist[source] = 0;
-        stamp[source] = generation;
+        reach(source, 0.0);
         heap.push_back({0.0, source});
         int settled = 0;
         const auto greater = [](const auto& x, const auto& y) { return x.first > y.first; };
-        while (!heap.empty() && settled < max_settled) {
+        while (!heap.empty() && settled < max_settled && targets_left > 0) {
             std::pop_heap(heap.begin(), heap.end(), greater);
             const auto [d, x] = heap.back();
             heap.pop_back();
-            if (d > dist[x]) continue;
+            Entry& at_x = node[x];
+            if (d > at_x.dist) continue;
             if (d > limit) break;
             ++settled;
+            if (at_x.target == target_generation) {
+                at_x.target = 0;
+                --targets_left;
+            }
             for (const ChEdge& e : adj[x]) {
-                if (e.to == skip) continue;
                 const double nd = d + e.length;
-                if (stamp[e.to] != generation || nd < dist[e.to]) {
-                    stamp[e.to] = generation;
-                    dist[e.to] = nd;
+                // A node farther than `limit` is never settled, and as a target it proves nothing.
+                if (e.to == skip || nd > limit) continue;
+                Entry& to = node[e.to];
+                if (to.stamp != generation || nd < to.dist) {
+                    reach(e.to, nd);
                     heap.push_back({nd, e.to});
                     std::push_heap(heap.begin(), heap.end(), greater);
                 }
@@ -206,45 +241,62 @@ struct Witness {
         }
     }
     [[nodiscard]] double at(std::uint32_t x) const noexcept {
-        return stamp[x] == generation ? dist[x] : std::numeric_limits<double>::infinity();
+        return node[x].stamp == generation ? node[x].dist : std::numeric_limits<double>::infinity();
+    }
+
+private:
+    void reach(std::uint32_t x, double d) {
+        Entry& e = node[x];
+        e.stamp = generation;
+        e.dist = d;
+        if (e.target == target_generation && d <= e.within) {
+            e.target = 0;
+            --targets_left;
+        }
     }
 };
 
-constexpr double kWitnessSlack = 1e-9;  // a witness this much longer still proves the shortcut unneeded
 constexpr int kWitnessSettled = 400;
 
-// Shortcuts needed to contract v (added to adj when `apply`).
-int contract_node(std::vector<std::vector<ChEdge>>& adj, Witness& witness, std::uint32_t v, bool apply,
-                  std::vector<ChEdge>& scratch) {
-    scratch = adj[v];
-    int shortcuts = 0;
-    for (std::size_t i = 0; i < scratch.size(); ++i) {
-        const ChEdge& uv = scratch[i];
+// The shortcuts needed to contract v (its neighbour pairs u-w with no witness path at most |uv| + |vw|
+// long that avoids v), into `needed`.
+struct Shortcut {
+    std::uint32_t from, to;
+    double length;
+};
+void needed_shortcuts(const std::vector<std::vector<ChEdge>>& adj, Witness& witness, std::uint32_t v,
+                      std::vector<Shortcut>& needed) {
+    needed.clear();
+    const std::vector<ChEdge>& around = adj[v];
+    for (std::size_t i = 0; i + 1 < around.size(); ++i) {
+        const ChEdge& uv = around[i];
         double limit = 0;
-        for (std::size_t k = i + 1; k < scratch.size(); ++k) limit = std::max(limit, uv.length + scratch[k].length);
-        if (i + 1 >= scratch.size()) break;
+        for (std::size_t k = i + 1; k < around.size(); ++k) limit = std::max(limit, uv.length + around[k].length);
+        witness.set_targets(std::span<const ChEdge>(around).subspan(i + 1), uv.length);
         witness.run(adj, uv.to, v, limit + kWitnessSlack, kWitnessSettled);
-        for (std::size_t k = i + 1; k < scratch.size(); ++k) {
-            const ChEdge& vw = scratch[k];
+        for (std::size_t k = i + 1; k < around.size(); ++k) {
+            const ChEdge& vw = around[k];
             const double via = uv.length + vw.length;
-            if (witness.at(vw.to) <= via + kWitnessSlack) continue;
-            ++shortcuts;
-            if (!apply) continue;
-            for (const auto& [from, to] : {std::pair{uv.to, vw.to}, std::pair{vw.to, uv.to}}) {
-                bool present = false;
-                for (ChEdge& e : adj[from])
-                    if (e.to == to) {
-                        present = true;
-                        if (via < e.length) {
-                            e.length = via;
-                            e.middle = v;
-                        }
-                    }
-                if (!present) adj[from].push_back(ChEdge{to, v, via});
-            }
+            if (witness.at(vw.to) > via + kWitnessSlack) needed.push_back(Shortcut{uv.to, vw.to, via});
         }
     }
-    return shortcuts;
+}
+
+// Adds the shortcuts of `needed` (bypassing v) to adj in both directions, or shortens an edge already there.
+void add_shortcuts(std::vector<std::vector<ChEdge>>& adj, std::uint32_t v, const std::vector<Shortcut>& needed) {
+    for (const Shortcut& sc : needed)
+        for (const auto& [from, to] : {std::pair{sc.from, sc.to}, std::pair{sc.to, sc.from}}) {
+            bool present = false;
+            for (ChEdge& e : adj[from])
+                if (e.to == to) {
+                    present = true;
+                    if (sc.length < e.length) {
+                        e.length = sc.length;
+                        e.middle = v;
+                    }
+                }
+            if (!present) adj[from].push_back(ChEdge{to, v, sc.length});
+        }
 }
 
 }  // namespace
@@ -319,13 +371,12 @@ void SubgoalGraph::contract(std::vector<std::uint64_t>& pairs) {
     std::vector<double> landmark_dist;
     m_landmark_count = select_landmarks(adj, landmark_dist);
     Witness witness;
-    witness.dist.assign(n, 0.0);
-    witness.stamp.assign(n, 0);
-    std::vector<ChEdge> scratch;
+    witness.resize(n);
+    std::vector<Shortcut> needed;  // the shortcuts of the subgoal whose priority was computed last
     std::vector<std::uint32_t> deleted(n, 0);
     const auto priority = [&](std::uint32_t v) {
-        const int shortcuts = contract_node(adj, witness, v, false, scratch);
-        return 2 * shortcuts - static_cast<int>(adj[v].size()) + static_cast<int>(deleted[v]);
+        needed_shortcuts(adj, witness, v, needed);
+        return 2 * static_cast<int>(needed.size()) - static_cast<int>(adj[v].size()) + static_cast<int>(deleted[v]);
     };
     using Item = std::pair<int, std::uint32_t>;
     std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
@@ -342,7 +393,9 @@ void SubgoalGraph::contract(std::vector<std::uint64_t>& pairs) {
             queue.push({now, v});
             continue;
         }
-        m_shortcut_count += static_cast<std::size_t>(contract_node(adj, witness, v, true, scratch));
+        // `needed` holds v's shortcuts, computed by priority(v) on the graph as it is now.
+        add_shortcuts(adj, v, needed);
+        m_shortcut_count += needed.size();
         m_rank[v] = next_rank++;
         up[v] = adj[v];
         for (const ChEdge& e : adj[v]) {

@@ -50,7 +50,7 @@
 /// Cell changes: the graph is a snapshot of the map at `build`. `SubgoalPathfinder::begin(map, ...)` on a
 /// map whose version (or identity or size) differs from the snapshot answers with online JPS instead
 /// (exactly optimal too, counted by `fallback_count()`), until `build(map)` is called again. A game
-/// that changes cells rarely calls `build` after a batch of changes (0.1 to 8 s of CPU for a
+/// that changes cells rarely calls `build` after a batch of changes (0.1 to 25 s of CPU for a
 /// 512 x 512 map; see docs/benchmarks.md); queries stay correct in between.
 ///
 /// Memory: per padded cell 1 byte of passability, 4 of subgoal id, 16 of clearances and 4 of join offset,
