@@ -20,6 +20,7 @@ std::string_view describe(JpsSupport support) noexcept {
         case JpsSupport::NonUniformCosts:
             return "jump point search needs uniform costs (the query carries penalties, cost layers or an area filter)";
         case JpsSupport::MemoryBudget: return "the preprocessing would exceed its memory budget";
+        case JpsSupport::TimeBudget: return "the preprocessing did not finish before its deadline";
     }
     return "unsupported";
 }

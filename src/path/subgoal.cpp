@@ -57,16 +57,29 @@ bool SubgoalGraph::legal(std::uint32_t node, int d) const noexcept {
            m_pass[static_cast<std::uint32_t>(static_cast<std::int64_t>(node) + std::int64_t{kDy[d]} * m_stride)];
 }
 
-// The build went past its memory budget: release everything, as if never built.
+// The build went past its memory budget or its deadline: release everything, as if never built.
 JpsSupport SubgoalGraph::refuse_budget() {
+    const JpsSupport why = m_timed_out ? JpsSupport::TimeBudget : JpsSupport::MemoryBudget;
     SubgoalGraph empty;
     std::swap(*this, empty);
-    return JpsSupport::MemoryBudget;
+    return why;
 }
 
-JpsSupport SubgoalGraph::build(const GridMap& map, std::size_t max_memory_bytes) {
+bool SubgoalGraph::out_of_time(bool read_clock) noexcept {
+    if (m_timed_out) return true;
+    if (m_deadline == std::chrono::steady_clock::time_point::max() || ((++m_deadline_calls & 63u) != 0 && !read_clock))
+        return false;
+    m_timed_out = std::chrono::steady_clock::now() >= m_deadline;
+    return m_timed_out;
+}
+
+JpsSupport SubgoalGraph::build(const GridMap& map, std::size_t max_memory_bytes,
+                               std::chrono::steady_clock::time_point deadline) {
     m_built = false;
     m_map = nullptr;
+    m_deadline = deadline;
+    m_deadline_calls = 0;
+    m_timed_out = false;
     if (map.empty()) return JpsSupport::EmptyMap;
     if (map.has_terrain_costs()) {
         const auto costs = map.cost_data();
@@ -143,11 +156,12 @@ JpsSupport SubgoalGraph::build(const GridMap& map, std::size_t max_memory_bytes)
             pairs.push_back(std::uint64_t{other} << 32 | id);
         }
         if (pairs.size() * sizeof(std::uint64_t) > max_memory_bytes - std::min(tables, max_memory_bytes)) return refuse_budget();
+        if (out_of_time()) return refuse_budget();
     }
     std::sort(pairs.begin(), pairs.end());
     pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
     m_edge_count = pairs.size() / 2;
-    contract(pairs);
+    if (!contract(pairs)) return refuse_budget();
     if (memory_bytes() > max_memory_bytes) return refuse_budget();
     if (!build_paths(max_memory_bytes)) return refuse_budget();
     if (!build_joins(max_memory_bytes)) return refuse_budget();
@@ -306,7 +320,9 @@ void add_shortcuts(std::vector<std::vector<ChEdge>>& adj, std::uint32_t v, const
 // distance from each (+infinity when unreachable), by Dijkstra over the subgoal graph, whose distances
 // are grid distances.
 namespace {
-int select_landmarks(const std::vector<std::vector<ChEdge>>& adj, std::vector<double>& landmark_dist) {
+// `stop()` is asked before each landmark's Dijkstra; when it says true, the landmarks so far are kept.
+template <typename Stop>
+int select_landmarks(const std::vector<std::vector<ChEdge>>& adj, std::vector<double>& landmark_dist, Stop&& stop) {
     constexpr int kLandmarks = SubgoalGraph::kLandmarks;
     const std::size_t n = adj.size();
     constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -347,7 +363,7 @@ int select_landmarks(const std::vector<std::vector<ChEdge>>& adj, std::vector<do
                 pick = v;
             }
         }
-        if (pick == kNone || far <= 0) break;
+        if (pick == kNone || far <= 0 || stop()) break;
         dijkstra(pick);
         for (std::uint32_t v = 0; v < n; ++v) {
             landmark_dist[std::size_t{v} * kLandmarks + static_cast<std::size_t>(l)] = dist[v];
@@ -359,7 +375,7 @@ int select_landmarks(const std::vector<std::vector<ChEdge>>& adj, std::vector<do
 }
 }  // namespace
 
-void SubgoalGraph::contract(std::vector<std::uint64_t>& pairs) {
+bool SubgoalGraph::contract(std::vector<std::uint64_t>& pairs) {
     const std::size_t n = m_subgoal_node.size();
     std::vector<std::vector<ChEdge>> adj(n);
     for (const std::uint64_t pr : pairs) {
@@ -369,7 +385,8 @@ void SubgoalGraph::contract(std::vector<std::uint64_t>& pairs) {
     }
     std::vector<std::uint64_t>().swap(pairs);
     std::vector<double> landmark_dist;
-    m_landmark_count = select_landmarks(adj, landmark_dist);
+    m_landmark_count = select_landmarks(adj, landmark_dist, [this] { return out_of_time(true); });
+    if (m_timed_out) return false;
     Witness witness;
     witness.resize(n);
     std::vector<Shortcut> needed;  // the shortcuts of the subgoal whose priority was computed last
@@ -380,7 +397,10 @@ void SubgoalGraph::contract(std::vector<std::uint64_t>& pairs) {
     };
     using Item = std::pair<int, std::uint32_t>;
     std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
-    for (std::uint32_t v = 0; v < n; ++v) queue.push({priority(v), v});
+    for (std::uint32_t v = 0; v < n; ++v) {
+        queue.push({priority(v), v});
+        if (out_of_time()) return false;
+    }
     m_rank.assign(n, 0);
     std::vector<std::vector<ChEdge>> up(n);
     std::uint32_t next_rank = 0;
@@ -388,6 +408,7 @@ void SubgoalGraph::contract(std::vector<std::uint64_t>& pairs) {
     while (!queue.empty()) {
         const auto [p, v] = queue.top();
         queue.pop();
+        if (out_of_time()) return false;
         const int now = priority(v);
         if (!queue.empty() && now > queue.top().first) {
             queue.push({now, v});
@@ -473,6 +494,7 @@ void SubgoalGraph::contract(std::vector<std::uint64_t>& pairs) {
             }
             m_middles[m_offsets[v] + i] = middle;
         }
+    return true;
 }
 
 // Each upward edge unpacked into edges of the subgoal graph, from its lower end: a subgoal-graph edge is
@@ -668,7 +690,7 @@ bool SubgoalGraph::build_joins(std::size_t max_memory_bytes) {
         if (!m_pass[node]) continue;
         found.clear();
         reachable(node, kNone, found);
-        if (found.size() > max_joins - m_join.size()) return false;
+        if (found.size() > max_joins - m_join.size() || out_of_time()) return false;
         for (const std::uint32_t t : found) m_join.push_back(static_cast<std::uint32_t>(m_id[t]));
     }
     m_join_offsets[bound] = static_cast<std::uint32_t>(m_join.size());
@@ -1355,9 +1377,10 @@ SubgoalPathfinder::~SubgoalPathfinder() = default;
 SubgoalPathfinder::SubgoalPathfinder(SubgoalPathfinder&&) noexcept = default;
 SubgoalPathfinder& SubgoalPathfinder::operator=(SubgoalPathfinder&&) noexcept = default;
 
-JpsSupport SubgoalPathfinder::build(const GridMap& map, std::size_t max_memory_bytes) {
+JpsSupport SubgoalPathfinder::build(const GridMap& map, std::size_t max_memory_bytes,
+                                    std::chrono::steady_clock::time_point deadline) {
     (void)m_impl->invalid();  // a search on the owned graph must not outlive its rebuild
-    const JpsSupport result = m_impl->owned.build(map, max_memory_bytes);
+    const JpsSupport result = m_impl->owned.build(map, max_memory_bytes, deadline);
     if (m_impl->owned.built()) m_impl->size_for(m_impl->owned);
     return result;
 }

@@ -7,7 +7,9 @@
 
 #include "jps_test_support.hpp"
 
+#include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <random>
 #include <string>
 #include <vector>
@@ -329,4 +331,35 @@ TEST(Subgoal, BuildKeepsToItsMemoryBudget) {
     ASSERT_EQ(sg.build(map, 4 * needed), JpsSupport::Ok);
     EXPECT_EQ(sg.graph().memory_bytes(), needed);
     check_all_from(g, map, sg, rng, 2, "within budget");
+}
+
+// A deadline that has passed stops the build: nothing built, nothing held, and queries are answered by
+// the online JPS fallback; a deadline far off changes nothing.
+TEST(Subgoal, BuildStopsAtItsDeadline) {
+    std::mt19937 rng(37);
+    const ref::Grid g = ref::random_grid(rng, 96, 96, 0.1);  // hundreds of subgoals: the clock is read
+    const GridMap map = ref::to_map(g);
+    const auto past = std::chrono::steady_clock::now();
+    SubgoalGraph graph;
+    EXPECT_EQ(graph.build(map, SIZE_MAX, past), JpsSupport::TimeBudget);
+    EXPECT_FALSE(graph.built());
+    EXPECT_EQ(graph.memory_bytes(), SubgoalGraph{}.memory_bytes());
+    SubgoalPathfinder sg;
+    EXPECT_EQ(sg.build(map, SIZE_MAX, past), JpsSupport::TimeBudget);
+    GridPath path;
+    for (int q = 0; q < 5; ++q) {
+        const GridPoint s = ref::random_free(rng, g), t = ref::random_free(rng, g);
+        const double expected = ref::dijkstra(g, s.x, s.y)[std::size_t(t.y) * g.width + t.x];
+        const Status st = sg.find_path(map, s, t, {}, path);
+        if (std::isinf(expected)) {
+            EXPECT_EQ(st, Status::NoPath);
+            continue;
+        }
+        ASSERT_EQ(st, Status::Found);
+        EXPECT_TRUE(near(path.cost, expected)) << path.cost << " vs " << expected;
+    }
+    EXPECT_EQ(sg.fallback_count(), 5u);
+    ASSERT_EQ(sg.build(map, SIZE_MAX, std::chrono::steady_clock::now() + std::chrono::hours(1)), JpsSupport::Ok);
+    check_all_from(g, map, sg, rng, 1, "far deadline");
+    EXPECT_EQ(sg.fallback_count(), 5u);
 }

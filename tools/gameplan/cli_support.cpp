@@ -129,6 +129,13 @@ void add_limit_options(CLI::App* cmd, ResourceLimits& limits, double default_tim
                        "Memory budget in MiB for " + what + " (default " + std::to_string(kDefaultMaxMemoryMb) + ")");
 }
 
+void add_preprocess_time_option(CLI::App* cmd, double& seconds) {
+    add_real_option(cmd, "--preprocess-time-limit", seconds, 0.001, 86400.0,
+                    "Give up building --algorithm subgoal's graph after this many seconds (exit 2; 0 = no limit; default " +
+                        human_number(seconds) + ")",
+                    true);
+}
+
 void require_memory(const ResourceLimits& limits, double bytes, const std::string& what) {
     if (bytes <= static_cast<double>(limits.max_memory_bytes())) return;
     const double mb = std::ceil(bytes / (1024.0 * 1024.0));

@@ -21,6 +21,10 @@ CLI::Option* add_integer_option(CLI::App* cmd, const std::string& name, std::uin
 CLI::Option* add_real_option(CLI::App* cmd, const std::string& name, double& target, double min, double max,
                              const std::string& description, bool zero_ok = false);
 
+/// `--preprocess-time-limit SECONDS` for commands that build a subgoal graph: 0 or a number in
+/// (0, 86400], default `seconds`' value on entry.
+void add_preprocess_time_option(CLI::App* cmd, double& seconds);
+
 /// Short human form of a number for messages: up to 6 significant digits ("1e+308", "0.5", "64").
 [[nodiscard]] std::string human_number(double value);
 

@@ -55,6 +55,7 @@ struct PathArgs {
     std::string topology = "square";
     AreaArgs area;
     ResourceLimits limits;
+    double preprocess_time_limit_s = kDefaultPreprocessSeconds;
 };
 
 }  // namespace
@@ -252,7 +253,8 @@ void run_path(const PathArgs& args, int& exit_code) {
 
     const std::int32_t png_scale = args.png.empty() ? 0 : picture_scale(args.png_scale, map);
     GridRunner runner(map, algorithm, options,
-                      GridRunnerSettings{args.smooth, static_cast<std::int32_t>(args.cluster_size), args.limits.max_memory_bytes()});
+                      GridRunnerSettings{args.smooth, static_cast<std::int32_t>(args.cluster_size), args.limits.max_memory_bytes(),
+                                         args.preprocess_time_limit_s});
     path::GridPath result;
     const GridRun run = runner.run(from, to, result);
     // Inexact results are compared with the optimum of an exact search under the same rules.
@@ -329,6 +331,7 @@ void add_path_command(CLI::App& app, int& exit_code) {
     add_integer_option(cmd, "--png-scale", args->png_scale, 0, 64,
                        "Pixels per cell in the --png picture, at most 8192 x 8192 pixels in all (0 = fit to ~2048 px)");
     add_limit_options(cmd, args->limits, 0, "the search");
+    add_preprocess_time_option(cmd, args->preprocess_time_limit_s);
     cmd->add_flag("--islands", args->islands, "Answer unreachable goals from precomputed islands, without searching");
     cmd->add_flag("--dead-ends", args->dead_ends, "Skip dead-end regions holding neither end (helps on mazes)");
     cmd->add_flag("--json", args->json, "Print one JSON object");

@@ -47,6 +47,7 @@ struct ScenArgs {
     bool dead_ends = false;
     bool json = false;
     std::uint64_t max_memory_mb = kDefaultMaxMemoryMb;
+    double preprocess_time_limit_s = kDefaultPreprocessSeconds;
     ProgressMode progress = ProgressMode::Auto;
 };
 
@@ -68,7 +69,7 @@ void run_scen(const ScenArgs& args, int& exit_code) {
     require_supported(algorithm, args.smooth);
     ResourceLimits limits;
     limits.max_memory_mb = args.max_memory_mb;
-    const GridRunnerSettings settings{args.smooth, args.cluster_size, limits.max_memory_bytes()};
+    const GridRunnerSettings settings{args.smooth, args.cluster_size, limits.max_memory_bytes(), args.preprocess_time_limit_s};
     if (args.threads < 1 || args.threads > 256) throw UsageError("--threads must be in [1, 256], got " + std::to_string(args.threads));
     const std::filesystem::path scen_path(args.scen_file);
     const io::ScenarioFile scen = io::load_movingai_scenarios(scen_path);
@@ -313,6 +314,7 @@ void add_scen_command(CLI::App& app, int& exit_code) {
                        "Memory budget in MiB for the maps, their preprocessing (JPS+, subgoal graph, HPA* hierarchy, islands, "
                        "dead ends) and one search state per thread, estimated before anything is built (default " +
                            std::to_string(kDefaultMaxMemoryMb) + ")");
+    add_preprocess_time_option(cmd, args->preprocess_time_limit_s);
     cmd->callback([args, &exit_code] { run_scen(*args, exit_code); });
 }
 

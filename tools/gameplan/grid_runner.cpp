@@ -5,6 +5,7 @@
 #include <gameplan/path/smoothing.hpp>
 
 #include <chrono>
+#include <cstdio>
 #include <string>
 
 namespace gameplan::cli {
@@ -79,11 +80,26 @@ std::shared_ptr<const GridPreparation> prepare_grid(const path::GridMap& map, Gr
             // The graph's edges and joins are known only while it is built: the build itself keeps to the
             // budget (25 bytes per padded cell were counted before it, docs/subgoal.md).
             const std::size_t budget = settings.max_memory_bytes ? settings.max_memory_bytes : SIZE_MAX;  // 0 = no cap
-            if (prepared->subgoal.build(map, budget) == path::JpsSupport::MemoryBudget)
-                throw UsageError("algorithm subgoal: the subgoal graph of this " + std::to_string(map.width()) + " x " +
-                                 std::to_string(map.height()) + " map would need more than --max-memory " +
+            const auto deadline = settings.preprocess_time_limit_s > 0
+                                      ? std::chrono::steady_clock::now() +
+                                            std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                std::chrono::duration<double>(settings.preprocess_time_limit_s))
+                                      : std::chrono::steady_clock::time_point::max();
+            const path::JpsSupport built = prepared->subgoal.build(map, budget, deadline);
+            const std::string size = std::to_string(map.width()) + " x " + std::to_string(map.height());
+            if (built == path::JpsSupport::MemoryBudget)
+                throw UsageError("algorithm subgoal: the subgoal graph of this " + size + " map would need more than --max-memory " +
                                  std::to_string(settings.max_memory_bytes >> 20) + " (MiB) allows (its edges and joins "
                                  "grow with the open areas); raise it to try");
+            if (built == path::JpsSupport::TimeBudget) {
+                char seconds[32];
+                std::snprintf(seconds, sizeof seconds, "%g", settings.preprocess_time_limit_s);
+                throw UsageError("algorithm subgoal: building the subgoal graph of this " + size +
+                                 " map took longer than --preprocess-time-limit " +
+                                 seconds +
+                                 " (s) allows (it grows fastest on maps of scattered obstacles); raise it, or use "
+                                 "--algorithm jps, which needs no preprocessing");
+            }
             prepared->bytes = prepared->subgoal.memory_bytes();
             break;
         }

@@ -67,11 +67,16 @@ struct GridRun {
     double micros = 0.0;         ///< wall-clock time of the search alone (smoothing included)
 };
 
+/// Default of `--preprocess-time-limit`: seconds a subgoal graph's build may take before the command gives
+/// up (the 512 x 512 benchmark maps take 0.1 to 25 s; a 2000 x 2000 map of random noise takes many minutes).
+inline constexpr double kDefaultPreprocessSeconds = 120.0;
+
 /// Per-runner settings beyond the search options.
 struct GridRunnerSettings {
     bool smooth = false;               ///< string-pull each path found (grid-legal; see path/smoothing.hpp)
     std::int32_t cluster_size = 64;    ///< HPA* cluster side
     std::size_t max_memory_bytes = 0;  ///< HPA*, subgoal: refuse a hierarchy / graph larger than this (0 = no cap)
+    double preprocess_time_limit_s = kDefaultPreprocessSeconds;  ///< subgoal: give up building after this (0 = none)
 };
 
 /// Estimated bytes of an HPA* hierarchy with clusters of side `cluster_size` on `map`, plus the query's

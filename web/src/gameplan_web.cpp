@@ -176,7 +176,7 @@ std::string navmesh_json(const PathQuery& q, int repeat, double* mean_micros) {
 std::string grid_json(const PathQuery& q, int repeat, double* mean_micros) {
     const path::GridMap& map = *g_path.map;
     const cli::GridAlgorithm algorithm = *cli::parse_grid_algorithm(q.algorithm);
-    cli::GridRunner runner(map, algorithm, q.options, cli::GridRunnerSettings{q.smooth, 64, std::size_t{512} << 20});
+    cli::GridRunner runner(map, algorithm, q.options, cli::GridRunnerSettings{q.smooth, 64, std::size_t{512} << 20, cli::kDefaultPreprocessSeconds});
     path::GridPath result;
     cli::GridRun run = runner.run(q.from, q.to, result);
     double total = run.micros;

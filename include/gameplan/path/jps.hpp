@@ -86,6 +86,7 @@ enum class JpsSupport : std::uint8_t {
     BadWeight,          ///< options.weight is below 1 or not finite
     NonUniformCosts,    ///< options carry penalties, cost layers, areas or an area filter (area_filter.hpp)
     MemoryBudget,       ///< a preprocessing would exceed its memory budget (SubgoalGraph::build)
+    TimeBudget,         ///< a preprocessing was still running at its deadline (SubgoalGraph::build)
 };
 
 /// Human-readable reason for a JpsSupport value ("" for Ok).

@@ -69,6 +69,7 @@
 #include <gameplan/search/search_context.hpp>
 #include <gameplan/status.hpp>
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -82,12 +83,16 @@ public:
     SubgoalGraph() = default;
 
     /// Builds the graph for `map`. Returns `JpsSupport::Ok`; `EmptyMap` (nothing is built); `TerrainCosts`
-    /// (nothing is built: searches need uniform costs); or `MemoryBudget`: the graph would hold more than
+    /// (nothing is built: searches need uniform costs); `MemoryBudget`: the graph would hold more than
     /// `max_memory_bytes` (checked as each part grows: cell tables, edge list, hierarchy, joins; the joins
-    /// are also capped at 2^32 - 1 entries), and nothing is built (the buffers are released).
-    /// O(cells + edges) plus the contraction (bounded witness searches); allocates (may throw
-    /// std::bad_alloc); reuses its buffers when rebuilt.
-    JpsSupport build(const GridMap& map, std::size_t max_memory_bytes = SIZE_MAX);
+    /// are also capped at 2^32 - 1 entries), and nothing is built (the buffers are released); or
+    /// `TimeBudget`: the build was still running at `deadline` (the clock is read every 64 subgoals
+    /// contracted or cells swept), and nothing is built. O(cells + edges) plus the contraction (bounded
+    /// witness searches, which grows faster than the map on dense noise: 0.1 to 25 s of CPU for the
+    /// 512 x 512 maps of docs/benchmarks.md); allocates (may throw std::bad_alloc); reuses its buffers when
+    /// rebuilt.
+    JpsSupport build(const GridMap& map, std::size_t max_memory_bytes = SIZE_MAX,
+                     std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
 
     /// True if the graph is built and in step with `map` (same map object, same size, same version). O(1).
     [[nodiscard]] bool in_sync(const GridMap& map) const noexcept;
@@ -218,10 +223,14 @@ public:
 
 private:
     [[nodiscard]] bool legal(std::uint32_t node, int direction) const noexcept;
-    void contract(std::vector<std::uint64_t>& pairs);
+    // False when the build's deadline passed.
+    bool contract(std::vector<std::uint64_t>& pairs);
     bool build_joins(std::size_t max_memory_bytes);
     bool build_paths(std::size_t max_memory_bytes);
     JpsSupport refuse_budget();
+    // True once the build's deadline has passed (then for the rest of the build); reads the clock on
+    // every 64th call, or on this one if `read_clock`.
+    bool out_of_time(bool read_clock = false) noexcept;
     std::uint32_t hit(std::uint32_t from, int direction, std::uint32_t extra, int& clearance, std::int32_t extra_dx,
                       std::int32_t extra_dy) const noexcept;
     // The octile segment a -> b, diagonal steps first.
@@ -261,6 +270,9 @@ private:
     std::int32_t m_height = 0;
     std::uint32_t m_stride = 0;
     bool m_built = false;
+    std::chrono::steady_clock::time_point m_deadline = std::chrono::steady_clock::time_point::max();  // of build
+    std::uint32_t m_deadline_calls = 0;
+    bool m_timed_out = false;
 };
 
 /// Reusable exact search over a SubgoalGraph, with online JPS as the fallback for a stale graph. See the
@@ -276,7 +288,8 @@ public:
 
     /// Builds the owned graph for `map` (SubgoalGraph::build) and sizes the search state so that the
     /// next queries do not allocate. See SubgoalGraph::build.
-    JpsSupport build(const GridMap& map, std::size_t max_memory_bytes = SIZE_MAX);
+    JpsSupport build(const GridMap& map, std::size_t max_memory_bytes = SIZE_MAX,
+                     std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
 
     /// The owned graph.
     [[nodiscard]] const SubgoalGraph& graph() const noexcept;
