@@ -87,7 +87,10 @@ public:
     /// are also capped at 2^32 - 1 entries), and nothing is built (the buffers are released).
     /// O(cells + edges) plus the contraction (bounded witness searches); allocates (may throw
     /// std::bad_alloc); reuses its buffers when rebuilt.
-    JpsSupport build(const GridMap& map, std::size_t max_memory_bytes = SIZE_MAX);
+    JpsSupport build(const GridMap& map, std::size_t max_memory_bytes = SIZE_MAX, std::uint32_t transit_nodes = kAutoTransit);
+
+    /// `build`'s default number of transit nodes: chosen by the graph (see transit_count()).
+    static constexpr std::uint32_t kAutoTransit = UINT32_MAX;
 
     /// True if the graph is built and in step with `map` (same map object, same size, same version). O(1).
     [[nodiscard]] bool in_sync(const GridMap& map) const noexcept;
@@ -129,8 +132,83 @@ public:
     /// its float arithmetic: 2^-20 times the larger of the longest landmark distance and the octile
     /// length of the map's diagonal (more than twice the worst rounding).
     [[nodiscard]] double landmark_slack() const noexcept { return m_landmark_slack; }
-    /// Bytes held by the graph (snapshot, clearances, ids, edges).
+    /// Bytes held by the graph (snapshot, clearances, ids, edges, transit-node tables).
     [[nodiscard]] std::size_t memory_bytes() const noexcept;
+    /// Bytes of the transit-node tables alone (0 without them).
+    [[nodiscard]] std::size_t transit_bytes() const noexcept;
+
+    // Transit-node routing (see the file overview).
+    /// An access node of a cell (or of a subgoal below the transit nodes): a transit node's position and
+    /// the exact length of the path to it, as its numbers of straight and diagonal steps.
+    struct Access {
+        std::uint32_t bits;  // node | straight << 10 | diagonal << 21
+        static constexpr std::uint32_t kMaxNodes = 1024;  // node < kMaxNodes
+        static constexpr std::uint32_t kMaxSteps = 2047;  // straight, diagonal <= kMaxSteps
+        [[nodiscard]] std::uint32_t node() const noexcept { return bits & 0x3ffu; }
+        [[nodiscard]] std::uint32_t straight() const noexcept { return (bits >> 10) & 0x7ffu; }
+        [[nodiscard]] std::uint32_t diagonal() const noexcept { return bits >> 21; }
+    };
+    /// Number of transit nodes (subgoal ids 0 .. transit_count() - 1, the top of the hierarchy); 0 when
+    /// the graph has no transit-node tables.
+    [[nodiscard]] std::uint32_t transit_count() const noexcept { return m_transit; }
+    /// The table and the access lists index transit nodes by *position* (their order along a Hilbert
+    /// curve over the map, so that nearby transit nodes share cache lines): the subgoal id at a position,
+    /// and the position of a transit node's id (< transit_count()).
+    [[nodiscard]] std::uint32_t transit_id(std::uint32_t position) const noexcept { return m_transit_id[position]; }
+    [[nodiscard]] std::uint32_t transit_position(std::uint32_t id) const noexcept { return m_transit_position[id]; }
+    /// Grid distance between the transit nodes at positions `a` and `b` (+infinity when unreachable).
+    [[nodiscard]] double transit_distance(std::uint32_t a, std::uint32_t b) const noexcept {
+        return m_table[std::size_t{a} * m_transit + b];
+    }
+    /// The row of transit_distance(a, ...).
+    [[nodiscard]] const double* transit_row(std::uint32_t a) const noexcept { return m_table.data() + std::size_t{a} * m_transit; }
+    /// The transit node (position) after `a` on a shortest path from `a` to `b` (positions) through transit
+    /// nodes, each hop an upward edge of one of its ends; `b` itself when a == b.
+    [[nodiscard]] std::uint32_t transit_next(std::uint32_t a, std::uint32_t b) const noexcept {
+        return m_table_next[std::size_t{a} * m_transit + b];
+    }
+    /// The access nodes of the passable cell `node` (a padded node index), ordered by node.
+    [[nodiscard]] std::span<const Access> access(std::uint32_t node) const noexcept {
+        return {m_cell_access.data() + m_cell_access_offsets[node], m_cell_access.data() + m_cell_access_offsets[node + 1]};
+    }
+    /// Parallel to subgoal_access(id): for each entry, the upward edge of `id` (its index among
+    /// up_edges(id)) that its path takes first.
+    [[nodiscard]] std::span<const std::uint16_t> subgoal_access_via(std::uint32_t id) const noexcept {
+        const std::size_t i = id - m_transit;
+        return {m_sub_access_via.data() + m_sub_access_offsets[i], m_sub_access_via.data() + m_sub_access_offsets[i + 1]};
+    }
+    /// The largest number of access nodes of a cell.
+    [[nodiscard]] std::uint32_t max_access() const noexcept { return m_max_access; }
+    /// The access nodes of subgoal `id` >= transit_count() (its upward search up to the transit nodes), ordered
+    /// by node.
+    [[nodiscard]] std::span<const Access> subgoal_access(std::uint32_t id) const noexcept {
+        const std::size_t i = id - m_transit;
+        return {m_sub_access.data() + m_sub_access_offsets[i], m_sub_access.data() + m_sub_access_offsets[i + 1]};
+    }
+    /// Exact length of the upward edge `index` as its numbers of straight (low 16 bits) and diagonal
+    /// steps (high 16 bits); for edges of subgoals below the transit nodes.
+    [[nodiscard]] std::uint32_t up_steps(std::uint32_t index) const noexcept { return m_up_steps[index]; }
+    /// True if the upward search spaces below the transit nodes of cells `a` and `b` (padded node
+    /// indices) share a subgoal (they share a top, see top_count()): the table alone cannot answer the
+    /// query.
+    [[nodiscard]] bool transit_local(std::uint32_t a, std::uint32_t b) const noexcept {
+        const std::uint16_t* x = m_cell_top.data() + m_cell_top_offsets[a];
+        const std::uint16_t* const x_end = m_cell_top.data() + m_cell_top_offsets[a + 1];
+        const std::uint16_t* y = m_cell_top.data() + m_cell_top_offsets[b];
+        const std::uint16_t* const y_end = m_cell_top.data() + m_cell_top_offsets[b + 1];
+        while (x != x_end && y != y_end) {
+            if (*x == *y) return true;
+            const bool less = *x < *y;
+            x += less;
+            y += !less;
+        }
+        return false;
+    }
+    /// Number of tops of cell `node` (padded node index): the subgoals below the transit nodes at the top
+    /// of its upward search space.
+    [[nodiscard]] std::size_t top_count(std::uint32_t node) const noexcept {
+        return m_cell_top_offsets[node + 1] - m_cell_top_offsets[node];
+    }
 
     // For the search (internal layout over padded node indices, as GridMap::index).
     /// Appends to `out` the direct-h-reachable targets of cell `from`: subgoals, plus `extra` (a padded
@@ -139,10 +217,42 @@ public:
     /// True if the sweep from cell `from` reaches cell `to` (counted as a subgoal), i.e. if `to` is among
     /// reachable(from, to, ...); reads only the rays that can reach `to`. Padded node indices, distinct.
     [[nodiscard]] bool direct(std::uint32_t from, std::uint32_t to) const noexcept;
+    /// A cell's joins: subgoal ids, stored in 16 bits when there are at most 65536 subgoals.
+    class JoinList {
+    public:
+        JoinList() = default;
+        JoinList(const std::uint16_t* narrow, const std::uint32_t* wide, std::size_t count) noexcept
+            : m_narrow(narrow), m_wide(wide), m_count(count) {}
+        [[nodiscard]] std::uint32_t operator[](std::size_t i) const noexcept { return m_narrow ? m_narrow[i] : m_wide[i]; }
+        [[nodiscard]] std::size_t size() const noexcept { return m_count; }
+        [[nodiscard]] bool empty() const noexcept { return m_count == 0; }
+        /// The 16-bit ids, or nullptr when they are stored in 32 bits (wide()).
+        [[nodiscard]] const std::uint16_t* narrow() const noexcept { return m_narrow; }
+        [[nodiscard]] const std::uint32_t* wide() const noexcept { return m_wide; }
+        struct iterator {
+            const JoinList* list;
+            std::size_t i;
+            std::uint32_t operator*() const noexcept { return (*list)[i]; }
+            iterator& operator++() noexcept {
+                ++i;
+                return *this;
+            }
+            bool operator!=(const iterator& o) const noexcept { return i != o.i; }
+        };
+        [[nodiscard]] iterator begin() const noexcept { return {this, 0}; }
+        [[nodiscard]] iterator end() const noexcept { return {this, m_count}; }
+
+    private:
+        const std::uint16_t* m_narrow = nullptr;
+        const std::uint32_t* m_wide = nullptr;
+        std::size_t m_count = 0;
+    };
     /// The subgoal ids direct-h-reachable from the passable cell `node` (a padded node index), precomputed
     /// by build() (reachable(node, UINT32_MAX, ...) as subgoal ids).
-    [[nodiscard]] std::span<const std::uint32_t> joins(std::uint32_t node) const noexcept {
-        return {m_join.data() + m_join_offsets[node], m_join.data() + m_join_offsets[node + 1]};
+    [[nodiscard]] JoinList joins(std::uint32_t node) const noexcept {
+        const std::uint32_t a = m_join_offsets[node], b = m_join_offsets[node + 1];
+        if (!m_join16.empty() || m_join.empty()) return {m_join16.data() + a, nullptr, b - a};
+        return {nullptr, m_join.data() + a, b - a};
     }
     /// The largest number of joins of a cell.
     [[nodiscard]] std::uint32_t max_joins() const noexcept { return m_max_joins; }
@@ -169,6 +279,8 @@ public:
     [[nodiscard]] std::span<const UpEdge> up_edges(std::uint32_t id) const noexcept {
         return {m_up.data() + m_offsets[id], m_up.data() + m_offsets[id + 1]};
     }
+    /// Index of the first upward edge of subgoal `id` (into the CSR of up_edges(), as edge_index()).
+    [[nodiscard]] std::uint32_t up_edge_begin(std::uint32_t id) const noexcept { return m_offsets[id]; }
     /// up_middles() of an edge of the subgoal graph (not a shortcut) whose cells go diagonal steps first
     /// from the edge's lower end (the subgoal whose upward edge it is) ...
     static constexpr std::uint32_t kEdgeDiagonalFirst = UINT32_MAX;
@@ -221,6 +333,8 @@ private:
     void contract(std::vector<std::uint64_t>& pairs);
     bool build_joins(std::size_t max_memory_bytes);
     bool build_paths(std::size_t max_memory_bytes);
+    bool build_transit(std::uint32_t transit_nodes, std::size_t max_memory_bytes);
+    void drop_transit();
     JpsSupport refuse_budget();
     std::uint32_t hit(std::uint32_t from, int direction, std::uint32_t extra, int& clearance, std::int32_t extra_dx,
                       std::int32_t extra_dy) const noexcept;
@@ -250,8 +364,23 @@ private:
     double m_landmark_slack = 0;
     int m_landmark_count = 0;
     std::vector<std::uint32_t> m_join_offsets;  // CSR over padded cells: joins()
-    std::vector<std::uint32_t> m_join;
+    std::vector<std::uint32_t> m_join;          // joins as 32-bit ids (more than 65536 subgoals) ...
+    std::vector<std::uint16_t> m_join16;        // ... or as 16-bit ids
     std::uint32_t m_max_joins = 0;
+    std::uint32_t m_transit = 0;                 // transit nodes: subgoal ids [0, m_transit)
+    std::uint32_t m_max_access = 0;
+    std::vector<std::uint16_t> m_transit_id;     // per table position: the transit node's subgoal id
+    std::vector<std::uint16_t> m_transit_position;  // per transit node (subgoal id < m_transit): its position
+    std::vector<double> m_table;                 // m_transit^2 distances, by position
+    std::vector<std::uint16_t> m_table_next;     // m_transit^2 next hops
+    std::vector<std::uint32_t> m_up_steps;       // per upward edge: straight | diagonal << 16
+    std::vector<std::uint32_t> m_sub_access_offsets;  // CSR over subgoal ids - m_transit
+    std::vector<Access> m_sub_access;
+    std::vector<std::uint16_t> m_sub_access_via;  // per entry: the upward edge it came through
+    std::vector<std::uint32_t> m_cell_access_offsets;  // CSR over padded cells
+    std::vector<Access> m_cell_access;
+    std::vector<std::uint32_t> m_cell_top_offsets;  // CSR over padded cells
+    std::vector<std::uint16_t> m_cell_top;       // tops of each cell's upward search space below T
     std::size_t m_edge_count = 0;
     std::size_t m_shortcut_count = 0;
     std::int64_t m_delta[8] = {};
@@ -276,7 +405,8 @@ public:
 
     /// Builds the owned graph for `map` (SubgoalGraph::build) and sizes the search state so that the
     /// next queries do not allocate. See SubgoalGraph::build.
-    JpsSupport build(const GridMap& map, std::size_t max_memory_bytes = SIZE_MAX);
+    JpsSupport build(const GridMap& map, std::size_t max_memory_bytes = SIZE_MAX,
+                     std::uint32_t transit_nodes = SubgoalGraph::kAutoTransit);
 
     /// The owned graph.
     [[nodiscard]] const SubgoalGraph& graph() const noexcept;
