@@ -485,6 +485,11 @@ bool SubgoalGraph::build_paths(std::size_t max_memory_bytes) {
     return true;
 }
 
+std::uint32_t SubgoalGraph::edge_owner(std::uint32_t index) const noexcept {
+    // The last subgoal whose edges start at or before `index` (subgoals without edges share its offset).
+    return static_cast<std::uint32_t>(std::upper_bound(m_offsets.begin(), m_offsets.end(), index) - m_offsets.begin() - 1);
+}
+
 std::uint32_t SubgoalGraph::edge_index(std::uint32_t low, std::uint32_t high) const noexcept {
     for (std::uint32_t i = m_offsets[low]; i < m_offsets[low + 1]; ++i)
         if (m_up[i].target == high) return i;
@@ -685,7 +690,7 @@ Steps octile_steps(std::uint32_t a_xy, std::uint32_t b_xy) noexcept {
 // are dropped (a pair through them is never shorter than one through the dominating entry).
 struct AccessMerge {
     std::vector<Steps> best;
-    std::vector<std::uint16_t> via;  // the upward edge (index among the subgoal's) the entry came through
+    std::vector<SubgoalGraph::AccessVia> via;  // the upward edge and the entry of its target it came through
     std::vector<double> value;
     std::vector<std::uint32_t> stamp;
     std::vector<std::uint32_t> touched;
@@ -694,7 +699,7 @@ struct AccessMerge {
 
     void reset(std::uint32_t t) {
         best.assign(t, Steps{});
-        via.assign(t, 0);
+        via.assign(t, SubgoalGraph::AccessVia{});
         value.assign(t, 0.0);
         stamp.assign(t, 0);
         generation = 0;
@@ -703,7 +708,7 @@ struct AccessMerge {
         ++generation;
         touched.clear();
     }
-    void offer(std::uint32_t a, Steps steps, std::uint32_t edge = 0) {
+    void offer(std::uint32_t a, Steps steps, std::uint32_t edge = 0, std::uint32_t entry = 0) {
         const double v = steps.length();
         if (stamp[a] != generation) {
             stamp[a] = generation;
@@ -713,11 +718,11 @@ struct AccessMerge {
         }
         best[a] = steps;
         value[a] = v;
-        via[a] = static_cast<std::uint16_t>(edge);
+        via[a] = SubgoalGraph::AccessVia{static_cast<std::uint16_t>(edge), static_cast<std::uint16_t>(entry)};
     }
     // Appends the entries kept to `out` ordered by node; false if a step count does not fit 16 bits.
     bool finish(const std::vector<double>& table, std::uint32_t t, std::vector<SubgoalGraph::Access>& out,
-                std::vector<std::uint16_t>* out_via = nullptr) {
+                std::vector<SubgoalGraph::AccessVia>* out_via = nullptr) {
         std::sort(touched.begin(), touched.end(), [&](std::uint32_t x, std::uint32_t y) { return value[x] < value[y]; });
         kept.clear();
         for (const std::uint32_t a : touched) {
@@ -749,19 +754,19 @@ void SubgoalGraph::drop_transit() {
         std::vector<std::uint32_t>().swap(*v);
     std::vector<std::uint16_t>().swap(m_cell_top);
     std::vector<double>().swap(m_table);
-    std::vector<std::uint16_t>().swap(m_table_next);
+    std::vector<std::uint32_t>().swap(m_table_next);
     std::vector<std::uint16_t>().swap(m_transit_id);
     std::vector<std::uint16_t>().swap(m_transit_position);
     std::vector<Access>().swap(m_sub_access);
-    std::vector<std::uint16_t>().swap(m_sub_access_via);
+    std::vector<AccessVia>().swap(m_sub_access_via);
     std::vector<Access>().swap(m_cell_access);
 }
 
 std::size_t SubgoalGraph::transit_bytes() const noexcept {
-    return m_table.capacity() * sizeof(double) + m_table_next.capacity() * sizeof(std::uint16_t) +
+    return m_table.capacity() * sizeof(double) + m_table_next.capacity() * sizeof(std::uint32_t) +
            (m_up_steps.capacity() + m_sub_access_offsets.capacity() + m_cell_access_offsets.capacity() +
-            m_cell_top_offsets.capacity()) * sizeof(std::uint32_t) + (m_cell_top.capacity() + m_sub_access_via.capacity() + m_transit_id.capacity() + m_transit_position.capacity()) *
-               sizeof(std::uint16_t) +
+            m_cell_top_offsets.capacity()) * sizeof(std::uint32_t) + (m_cell_top.capacity() + m_transit_id.capacity() + m_transit_position.capacity()) * sizeof(std::uint16_t) +
+           m_sub_access_via.capacity() * sizeof(AccessVia) +
            (m_sub_access.capacity() + m_cell_access.capacity()) * sizeof(Access);
 }
 
@@ -813,13 +818,20 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
     // shortest paths stay in T (T is closed upward), so these are grid distances.
     {
         const std::size_t cells = std::size_t{t} * t;
-        if (cells * (sizeof(double) + sizeof(std::uint16_t)) > room) return false;
-        std::vector<std::vector<std::pair<std::uint32_t, Steps>>> adj(t);
+        if (cells * (sizeof(double) + sizeof(std::uint32_t)) > room || edges > UINT32_MAX / 2) return false;
+        // Per transit node (position): neighbour, length, and the hop as an upward edge (index << 1, plus 1
+        // when it is the neighbour's edge, walked down).
+        struct Hop {
+            std::uint32_t to;
+            Steps steps;
+            std::uint32_t edge;
+        };
+        std::vector<std::vector<Hop>> adj(t);
         for (std::uint32_t u = 0; u < t; ++u)
             for (std::uint32_t i = m_offsets[u]; i < m_offsets[u + 1]; ++i) {
                 const std::uint32_t w = position[m_up[i].target], pu = position[u];
-                adj[pu].push_back({w, edge_steps[i]});
-                adj[w].push_back({pu, edge_steps[i]});
+                adj[pu].push_back({w, edge_steps[i], i << 1});
+                adj[w].push_back({pu, edge_steps[i], i << 1 | 1u});
             }
         m_table.assign(cells, std::numeric_limits<double>::infinity());
         m_table_next.assign(cells, 0);
@@ -829,20 +841,20 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
         const auto greater = [](const auto& x, const auto& y) { return x.first > y.first; };
         for (std::uint32_t src = 0; src < t; ++src) {
             double* row = m_table.data() + std::size_t{src} * t;
-            std::uint16_t* next = m_table_next.data() + std::size_t{src} * t;
+            std::uint32_t* next = m_table_next.data() + std::size_t{src} * t;
             heap.clear();
             dist[src] = Steps{};
             hops[src] = 0;
             row[src] = 0;
-            first[src] = src;
+            first[src] = 0;
             heap.push_back({0.0, src});
             while (!heap.empty()) {
                 std::pop_heap(heap.begin(), heap.end(), greater);
                 const auto [d, x] = heap.back();
                 heap.pop_back();
                 if (d > row[x]) continue;
-                next[x] = static_cast<std::uint16_t>(first[x]);
-                for (const auto& [y, steps] : adj[x]) {
+                next[x] = first[x];
+                for (const auto& [y, steps, edge] : adj[x]) {
                     const Steps nd = dist[x] + steps;
                     const double len = nd.length();
                     // Equal lengths are equal step counts; fewer hops make the unpacking shorter.
@@ -852,7 +864,7 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
                         hops[y] = hops[x] + 1;
                         row[y] = len;
                         dist[y] = nd;
-                        first[y] = x == src ? y : first[x];
+                        first[y] = x == src ? edge : first[x];
                         heap.push_back({len, y});
                         std::push_heap(heap.begin(), heap.end(), greater);
                     }
@@ -911,8 +923,10 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
                 merge.offer(position[w], edge_steps[i], edge);
                 continue;
             }
-            for (const Access& a : subgoal_access(w))
-                merge.offer(a.node(), edge_steps[i] + Steps{a.straight(), a.diagonal()}, edge);
+            const auto list = subgoal_access(w);
+            if (list.size() > 65536) return false;
+            for (std::uint32_t k = 0; k < list.size(); ++k)
+                merge.offer(list[k].node(), edge_steps[i] + Steps{list[k].straight(), list[k].diagonal()}, edge, k);
         }
         if (!merge.finish(m_table, t, m_sub_access, &m_sub_access_via)) return false;
         m_sub_access_offsets[v - t + 1] = static_cast<std::uint32_t>(m_sub_access.size());
@@ -1236,6 +1250,7 @@ struct SubgoalPathfinder::Impl {
     std::uint64_t clock_mask = 63;
     mutable std::vector<std::uint32_t> route;                            // finish(): subgoal ids
     mutable std::vector<std::uint32_t> chain;
+    mutable std::vector<std::uint32_t> chain_edge;  // table_route(): the upward edges between chain's subgoals
     // Transit-node routing: the best pair of access nodes (start's, goal's) and its length; the goal's
     // access lengths (scratch of begin).
     std::uint32_t transit = 0;             // the graph's transit_count(): the search never enters them
@@ -1262,6 +1277,7 @@ struct SubgoalPathfinder::Impl {
             access_node.resize(g.max_access());
         }
         chain.reserve(256);
+        chain_edge.reserve(256);
     }
 
     Status invalid() {
@@ -1656,6 +1672,7 @@ struct SubgoalPathfinder::Impl {
             return it == list.end() || it->node() != target ? nullptr : &*it;
         };
         chain.clear();
+        chain_edge.clear();
         const GridPoint p = g.point(node);
         std::uint32_t v = kNone;
         for (const std::uint32_t j : g.joins(node)) {
@@ -1678,12 +1695,17 @@ struct SubgoalPathfinder::Impl {
             }
         }
         chain.push_back(v);
-        const std::uint32_t target_id = g.transit_id(target);
-        while (v != target_id) {
-            const SubgoalGraph::Access* e = find(v);
-            const std::uint16_t via = g.subgoal_access_via(v)[static_cast<std::size_t>(e - g.subgoal_access(v).data())];
-            v = g.up_edges(v)[via].target;
+        if (v < t) return;  // the join is the access node
+        // The entry of `target` in v's list; each entry names the upward edge and the entry it came through.
+        std::size_t k = static_cast<std::size_t>(find(v) - g.subgoal_access(v).data());
+        for (;;) {
+            const SubgoalGraph::AccessVia via = g.subgoal_access_via(v)[k];
+            const std::uint32_t edge = g.up_edge_begin(v) + via.edge;
+            v = g.up_edge_target(edge);
             chain.push_back(v);
+            chain_edge.push_back(edge);
+            if (v < t) return;
+            k = via.entry;
         }
     }
 
@@ -1693,20 +1715,22 @@ struct SubgoalPathfinder::Impl {
         const SubgoalGraph& g = *graph;
         climb(ends[0], table_access[0]);
         route.push_back(g.subgoal_xy(chain[0]));
-        for (std::size_t i = 1; i < chain.size(); ++i) unpack_edge(g.edge_index(chain[i - 1], chain[i]), true, 0);
+        for (const std::uint32_t edge : chain_edge) unpack_edge(edge, true, 0);
         const std::uint32_t b = table_access[1].node();
         for (std::uint32_t x = table_access[0].node(); x != b;) {
-            const std::uint32_t y = g.transit_next(x, b);
-            const std::uint32_t xi = g.transit_id(x), yi = g.transit_id(y);
-            if (yi < xi)
-                unpack_edge(g.edge_index(xi, yi), true, 0);  // an upward edge of x
-            else
-                unpack_edge(g.edge_index(yi, xi), false, g.subgoal_xy(yi));
-            x = y;
+            const std::uint32_t hop = g.transit_hop(x, b), edge = hop >> 1;
+            std::uint32_t y = 0;
+            if ((hop & 1u) == 0) {  // an upward edge of x
+                unpack_edge(edge, true, 0);
+                y = g.up_edge_target(edge);
+            } else {  // an upward edge of y, walked down
+                y = g.edge_owner(edge);
+                unpack_edge(edge, false, g.subgoal_xy(y));
+            }
+            x = g.transit_position(y);
         }
         climb(ends[1], table_access[1]);
-        for (std::size_t i = chain.size(); i-- > 1;)
-            unpack_edge(g.edge_index(chain[i - 1], chain[i]), false, g.subgoal_xy(chain[i - 1]));
+        for (std::size_t i = chain.size(); i-- > 1;) unpack_edge(chain_edge[i - 1], false, g.subgoal_xy(chain[i - 1]));
     }
 
     Status finish(GridPath& out) const {
@@ -1844,7 +1868,8 @@ std::size_t SubgoalPathfinder::memory_bytes() const noexcept {
     for (const Impl::Side& s : impl.sides)
         bytes += s.heap.entries.capacity() * sizeof(Impl::LazyHeap::Entry);
     for (const std::vector<double>& lengths : impl.join_length) bytes += lengths.capacity() * sizeof(double);
-    return bytes + (impl.route.capacity() + impl.chain.capacity()) * sizeof(std::uint32_t);
+    bytes += (impl.access_length.capacity()) * sizeof(double) + impl.access_node.capacity() * sizeof(std::uint32_t);
+    return bytes + (impl.route.capacity() + impl.chain.capacity() + impl.chain_edge.capacity()) * sizeof(std::uint32_t);
 }
 
 }  // namespace gameplan::path

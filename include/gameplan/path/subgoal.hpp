@@ -162,18 +162,25 @@ public:
     }
     /// The row of transit_distance(a, ...).
     [[nodiscard]] const double* transit_row(std::uint32_t a) const noexcept { return m_table.data() + std::size_t{a} * m_transit; }
-    /// The transit node (position) after `a` on a shortest path from `a` to `b` (positions) through transit
-    /// nodes, each hop an upward edge of one of its ends; `b` itself when a == b.
-    [[nodiscard]] std::uint32_t transit_next(std::uint32_t a, std::uint32_t b) const noexcept {
+    /// The first hop of a shortest path from the transit node at position `a` to the one at `b` through
+    /// transit nodes (a != b): an upward edge's index << 1, plus 1 when it is the upward edge of the hop's
+    /// far end (walked down) rather than of `a`.
+    [[nodiscard]] std::uint32_t transit_hop(std::uint32_t a, std::uint32_t b) const noexcept {
         return m_table_next[std::size_t{a} * m_transit + b];
     }
     /// The access nodes of the passable cell `node` (a padded node index), ordered by node.
     [[nodiscard]] std::span<const Access> access(std::uint32_t node) const noexcept {
         return {m_cell_access.data() + m_cell_access_offsets[node], m_cell_access.data() + m_cell_access_offsets[node + 1]};
     }
-    /// Parallel to subgoal_access(id): for each entry, the upward edge of `id` (its index among
-    /// up_edges(id)) that its path takes first.
-    [[nodiscard]] std::span<const std::uint16_t> subgoal_access_via(std::uint32_t id) const noexcept {
+    /// How an access entry of a subgoal was reached: the upward edge its path takes first (its index among
+    /// up_edges(id)) and, when that edge's target is below the transit nodes, the index of the entry in
+    /// the target's list that it extends.
+    struct AccessVia {
+        std::uint16_t edge = 0;
+        std::uint16_t entry = 0;
+    };
+    /// Parallel to subgoal_access(id).
+    [[nodiscard]] std::span<const AccessVia> subgoal_access_via(std::uint32_t id) const noexcept {
         const std::size_t i = id - m_transit;
         return {m_sub_access_via.data() + m_sub_access_offsets[i], m_sub_access_via.data() + m_sub_access_offsets[i + 1]};
     }
@@ -279,6 +286,10 @@ public:
     [[nodiscard]] std::span<const UpEdge> up_edges(std::uint32_t id) const noexcept {
         return {m_up.data() + m_offsets[id], m_up.data() + m_offsets[id + 1]};
     }
+    /// The target of the upward edge `index` (into the CSR of up_edges()).
+    [[nodiscard]] std::uint32_t up_edge_target(std::uint32_t index) const noexcept { return m_up[index].target; }
+    /// The subgoal whose upward edge `index` is. O(log subgoals).
+    [[nodiscard]] std::uint32_t edge_owner(std::uint32_t index) const noexcept;
     /// Index of the first upward edge of subgoal `id` (into the CSR of up_edges(), as edge_index()).
     [[nodiscard]] std::uint32_t up_edge_begin(std::uint32_t id) const noexcept { return m_offsets[id]; }
     /// up_middles() of an edge of the subgoal graph (not a shortcut) whose cells go diagonal steps first
@@ -372,11 +383,11 @@ private:
     std::vector<std::uint16_t> m_transit_id;     // per table position: the transit node's subgoal id
     std::vector<std::uint16_t> m_transit_position;  // per transit node (subgoal id < m_transit): its position
     std::vector<double> m_table;                 // m_transit^2 distances, by position
-    std::vector<std::uint16_t> m_table_next;     // m_transit^2 next hops
+    std::vector<std::uint32_t> m_table_next;     // m_transit^2 first hops (transit_hop())
     std::vector<std::uint32_t> m_up_steps;       // per upward edge: straight | diagonal << 16
     std::vector<std::uint32_t> m_sub_access_offsets;  // CSR over subgoal ids - m_transit
     std::vector<Access> m_sub_access;
-    std::vector<std::uint16_t> m_sub_access_via;  // per entry: the upward edge it came through
+    std::vector<AccessVia> m_sub_access_via;     // per entry: the upward edge and entry it came through
     std::vector<std::uint32_t> m_cell_access_offsets;  // CSR over padded cells
     std::vector<Access> m_cell_access;
     std::vector<std::uint32_t> m_cell_top_offsets;  // CSR over padded cells
