@@ -783,7 +783,10 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
     if (t == 0) return false;
     const std::size_t before = memory_bytes();
     if (before > max_memory_bytes) return false;
-    const std::size_t room = max_memory_bytes - before;
+    // The tables may take what the budget leaves, and by default at most kTransitBytesPerCell per padded
+    // cell.
+    const std::size_t cap = transit_nodes == kAutoTransit ? kTransitBytesPerCell * m_pass.size() : SIZE_MAX;
+    const std::size_t room = std::min(max_memory_bytes - before, cap);
 
     // Exact step counts of every upward edge, from its unpacked subgoal-graph edges.
     const std::uint32_t edges = m_offsets[n];
@@ -956,7 +959,9 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
             for (const Access& a : subgoal_access(j)) merge.offer(a.node(), seed + Steps{a.straight(), a.diagonal()});
         }
         if (!merge.finish(m_table, t, m_cell_access)) return false;
-        if (m_cell_access.size() > UINT32_MAX) return false;
+        if (m_cell_access.size() > UINT32_MAX ||
+            m_cell_access.size() * sizeof(Access) + m_cell_top.size() * sizeof(std::uint16_t) > room)
+            return false;
         m_max_access = std::max(m_max_access, static_cast<std::uint32_t>(m_cell_access.size()) - m_cell_access_offsets[node]);
         std::sort(found.begin(), found.end());
         for (const std::uint32_t x : found) m_cell_top.push_back(static_cast<std::uint16_t>(x));
@@ -967,7 +972,7 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
     m_cell_access.shrink_to_fit();
     m_sub_access.shrink_to_fit();
     m_sub_access_via.shrink_to_fit();
-    return memory_bytes() <= max_memory_bytes;
+    return memory_bytes() <= max_memory_bytes && transit_bytes() <= cap;
 }
 
 bool SubgoalGraph::segment_free(std::uint32_t a, int first, int count_first, int second, int count_second) const noexcept {

@@ -123,6 +123,7 @@ TEST(SubgoalTransit, TableAnswersKeepTheSearchShape) {
     const GridMap map = ref::to_map(g);
     SubgoalGraph graph;
     ASSERT_EQ(graph.build(map, SIZE_MAX, 256), JpsSupport::Ok);
+    ASSERT_EQ(graph.transit_count(), std::min<std::size_t>(256, graph.subgoal_count()));
     SubgoalPathfinder sg;
     GridPath path;
     int table = 0;

@@ -91,6 +91,9 @@ public:
 
     /// `build`'s default number of transit nodes: chosen by the graph (see transit_count()).
     static constexpr std::uint32_t kAutoTransit = UINT32_MAX;
+    /// With kAutoTransit, the transit-node tables are built only if they take at most this many bytes per
+    /// padded cell.
+    static constexpr std::size_t kTransitBytesPerCell = 128;
 
     /// True if the graph is built and in step with `map` (same map object, same size, same version). O(1).
     [[nodiscard]] bool in_sync(const GridMap& map) const noexcept;
@@ -170,6 +173,7 @@ public:
     }
     /// The access nodes of the passable cell `node` (a padded node index), ordered by node.
     [[nodiscard]] std::span<const Access> access(std::uint32_t node) const noexcept {
+        if (m_transit == 0) return {};
         return {m_cell_access.data() + m_cell_access_offsets[node], m_cell_access.data() + m_cell_access_offsets[node + 1]};
     }
     /// How an access entry of a subgoal was reached: the upward edge its path takes first (its index among
@@ -197,8 +201,9 @@ public:
     [[nodiscard]] std::uint32_t up_steps(std::uint32_t index) const noexcept { return m_up_steps[index]; }
     /// True if the upward search spaces below the transit nodes of cells `a` and `b` (padded node
     /// indices) share a subgoal (they share a top, see top_count()): the table alone cannot answer the
-    /// query.
+    /// query. True without transit nodes.
     [[nodiscard]] bool transit_local(std::uint32_t a, std::uint32_t b) const noexcept {
+        if (m_transit == 0) return true;
         const std::uint16_t* x = m_cell_top.data() + m_cell_top_offsets[a];
         const std::uint16_t* const x_end = m_cell_top.data() + m_cell_top_offsets[a + 1];
         const std::uint16_t* y = m_cell_top.data() + m_cell_top_offsets[b];
@@ -214,6 +219,7 @@ public:
     /// Number of tops of cell `node` (padded node index): the subgoals below the transit nodes at the top
     /// of its upward search space.
     [[nodiscard]] std::size_t top_count(std::uint32_t node) const noexcept {
+        if (m_transit == 0) return 0;
         return m_cell_top_offsets[node + 1] - m_cell_top_offsets[node];
     }
 
