@@ -750,7 +750,7 @@ struct AccessMerge {
 void SubgoalGraph::drop_transit() {
     m_transit = 0;
     m_max_access = 0;
-    for (auto* v : {&m_up_steps, &m_sub_access_offsets, &m_cell_access_offsets, &m_cell_top_offsets})
+    for (auto* v : {&m_sub_access_offsets, &m_cell_access_offsets, &m_cell_top_offsets})
         std::vector<std::uint32_t>().swap(*v);
     std::vector<std::uint16_t>().swap(m_cell_top);
     std::vector<double>().swap(m_table);
@@ -764,7 +764,7 @@ void SubgoalGraph::drop_transit() {
 
 std::size_t SubgoalGraph::transit_bytes() const noexcept {
     return m_table.capacity() * sizeof(double) + m_table_next.capacity() * sizeof(std::uint32_t) +
-           (m_up_steps.capacity() + m_sub_access_offsets.capacity() + m_cell_access_offsets.capacity() +
+           (m_sub_access_offsets.capacity() + m_cell_access_offsets.capacity() +
             m_cell_top_offsets.capacity()) * sizeof(std::uint32_t) + (m_cell_top.capacity() + m_transit_id.capacity() + m_transit_position.capacity()) * sizeof(std::uint16_t) +
            m_sub_access_via.capacity() * sizeof(AccessVia) +
            (m_sub_access.capacity() + m_cell_access.capacity()) * sizeof(Access);
@@ -876,15 +876,8 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
         }
     }
 
-    // Up-edge step counts for the unpacking below T (16 bits each).
-    m_up_steps.assign(edges, UINT32_MAX);
-    for (std::uint32_t i = m_offsets[t]; i < edges; ++i) {
-        if (edge_steps[i].straight > 0xffffu || edge_steps[i].diagonal > 0xffffu) return false;
-        m_up_steps[i] = edge_steps[i].straight | edge_steps[i].diagonal << 16;
-    }
-
-    // Subgoals below T, from the top down: access nodes merged from their upward edges' targets, and the
-    // bounding box of their upward search space below T.
+    // Subgoals below T, from the top down: the tops of their upward search spaces below T, then their
+    // access nodes, merged from their upward edges' targets.
     m_transit = t;  // subgoal_access() reads it
     AccessMerge merge;
     merge.reset(t);

@@ -40,12 +40,28 @@
 /// optimal octile cost; the path is one of the optimal paths, written as `GridSearchOptions::detail`
 /// asks: every cell, waypoints (the subgoals and turning cells), or the cost only (no unpacking).
 ///
+/// Transit-node routing (Bast, Funke, Sanders and Schultes 2007; on a contraction hierarchy as Arz, Luxen
+/// and Sanders 2013): the top transit_count() subgoals (ids 0 .. t - 1, closed upward) are transit nodes.
+/// build() stores the distances between all pairs of them (Dijkstra over their upward edges, both ways:
+/// their up-down shortest paths stay among them) with each path's first hop, and per passable cell its
+/// access nodes (the transit nodes its complete upward search reaches without expanding one, minus those
+/// another access node and the table dominate) with exact lengths as numbers of straight and diagonal
+/// steps, and the tops of that search space (its subgoals whose upward edges all lead to transit nodes).
+/// A query that is not in freespace takes the least d(s, a) + D(a, b) + d(b, g) over the ends' access
+/// nodes; when the ends share no top, the optimal up-down path's top is a transit node and that is the
+/// answer (also when it equals the octile distance); otherwise the bidirectional search runs with it as
+/// the best cost known and never enters a transit node. A table answer is unpacked through the recorded
+/// edges of each access entry and the table's first hops. By default t is the largest power of two up to
+/// 512 with t^2 at most twice the padded cells, and the tables are kept only within
+/// kTransitBytesPerCell per padded cell (and the memory budget); without them every query searches.
+///
 /// Supported queries: those of JPS (jps.hpp): `Movement::Eight`, `DiagonalRule::NoCornerCutting` (the
 /// MovingAI / GPPC rules), uniform costs; anything else returns `Status::InvalidQuery`. The heuristic and
 /// weight of `GridSearchOptions` are accepted (a weight must be finite and >= 1) and do not change the
-/// answer, which is always optimal. `budget.max_expansions` counts hierarchy nodes settled, a deadline
-/// is checked every 64 of them; the memory budget does not apply (the search state is sized by
-/// `build`). A penalty layer returns `InvalidQuery`; `islands` and `dead_ends` are ignored.
+/// answer, which is always optimal. `budget.max_expansions` counts hierarchy nodes settled (a table
+/// answer counts one), a deadline is checked every 64 of them; the memory budget does not apply (the
+/// search state is sized by `build`). A penalty layer returns `InvalidQuery`; `islands` and `dead_ends`
+/// are ignored.
 ///
 /// Cell changes: the graph is a snapshot of the map at `build`. `SubgoalPathfinder::begin(map, ...)` on a
 /// map whose version (or identity or size) differs from the snapshot answers with online JPS instead
@@ -54,10 +70,13 @@
 /// 512 x 512 map; see docs/benchmarks.md); queries stay correct in between.
 ///
 /// Memory: per padded cell 1 byte of passability, 4 of subgoal id, 16 of clearances and 4 of join offset,
-/// plus 4 bytes per join (about 15 per cell on dungeon maps, 60 on open ones); per upward edge 24 bytes,
-/// plus 5 per subgoal-graph edge it unpacks to (about 1.5 to 2.5 of them); per subgoal about 50 (cell,
-/// rank, offsets, landmark distances); each pathfinder's search state is about 32 bytes per subgoal
-/// plus its heaps and 16 bytes per join of the cell with the most joins.
+/// plus 2 bytes per join (4 with more than 65,536 subgoals; about 15 joins per cell on dungeon maps, 60 on
+/// open ones); per upward edge 24 bytes, plus 5 per subgoal-graph edge it unpacks to (about 1.5 to 2.5 of
+/// them); per subgoal about 50 (cell, rank, offsets, landmark distances); the transit-node tables: 12
+/// bytes per pair of transit nodes, 8 per padded cell, 4 per access node and 2 per top of each passable
+/// cell, 8 per access entry of each subgoal below them; each pathfinder's search state is about 32 bytes
+/// per subgoal plus its heaps, 16 bytes per join of the cell with the most joins and 12 per access node
+/// of the cell with the most.
 ///
 /// Thread-safety: a built graph is read-only during searches, so many pathfinders (one per thread) may
 /// search one const graph at once (`begin(const SubgoalGraph&, ...)`). `build` must not overlap a search.
@@ -196,9 +215,6 @@ public:
         const std::size_t i = id - m_transit;
         return {m_sub_access.data() + m_sub_access_offsets[i], m_sub_access.data() + m_sub_access_offsets[i + 1]};
     }
-    /// Exact length of the upward edge `index` as its numbers of straight (low 16 bits) and diagonal
-    /// steps (high 16 bits); for edges of subgoals below the transit nodes.
-    [[nodiscard]] std::uint32_t up_steps(std::uint32_t index) const noexcept { return m_up_steps[index]; }
     /// True if the upward search spaces below the transit nodes of cells `a` and `b` (padded node
     /// indices) share a subgoal (they share a top, see top_count()): the table alone cannot answer the
     /// query. True without transit nodes.
@@ -390,7 +406,6 @@ private:
     std::vector<std::uint16_t> m_transit_position;  // per transit node (subgoal id < m_transit): its position
     std::vector<double> m_table;                 // m_transit^2 distances, by position
     std::vector<std::uint32_t> m_table_next;     // m_transit^2 first hops (transit_hop())
-    std::vector<std::uint32_t> m_up_steps;       // per upward edge: straight | diagonal << 16
     std::vector<std::uint32_t> m_sub_access_offsets;  // CSR over subgoal ids - m_transit
     std::vector<Access> m_sub_access;
     std::vector<AccessVia> m_sub_access_via;     // per entry: the upward edge and entry it came through
@@ -457,7 +472,9 @@ public:
 
     /// Status of the current search.
     [[nodiscard]] Status status() const noexcept;
-    /// Counters of the current search (`expanded` = subgoal-graph nodes expanded, including the start).
+    /// Counters of the current search (`expanded` = subgoal-graph nodes expanded, including the start; 1
+    /// for an answer from the transit-node table, 0 for a freespace answer; `generated` includes the
+    /// access-node pairs compared).
     [[nodiscard]] const search::SearchStats& stats() const noexcept;
     /// Cost of the path found, or +infinity.
     [[nodiscard]] double cost() const noexcept;
