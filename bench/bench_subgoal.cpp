@@ -10,11 +10,16 @@
 //   speedup             jps_us / subgoal_us
 //   mismatches          scenarios where either cost differs from the .scen optimal length by more than
 //                       one unit in its last printed digit (must be 0)
-//   exp_per_query       mean subgoal-graph nodes expanded per query (both directions)
+//   exp_per_query       mean subgoal-graph nodes expanded per query (both directions; 1 for a table answer)
+//   table_answers       fraction of the queries answered by the transit-node table without search
 //   gen_per_query       mean edges relaxed per query
 // The build benchmark reports the preprocessing (build_ms, thread CPU), the graph's memory (graph_bytes),
 // subgoals and edges, and memory_ratio = graph bytes / the bytes of a warmed-up JpsPathfinder on the same
-// map (its snapshot and per-cell search state).
+// map (its snapshot and per-cell search state); and for the transit-node tables: transit (their number of
+// transit nodes), transit_bytes, access_per_cell and tops_per_cell (means over passable cells), and
+// table_fraction (the scenarios the table answers alone: not direct, search spaces apart).
+// build_transit/<map>/<t> and cost_only_transit/<map>/<t> build with t transit nodes (0: none) instead of the
+// default.
 //
 //   build/bench/bench_subgoal --benchmark_min_time=1x [--benchmark_filter='interleaved/(brc202d|Aftershock)']
 #include <gameplan/io/load_error.hpp>
@@ -76,10 +81,10 @@ double thread_seconds() {
     return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
-void BM_Interleaved(benchmark::State& state, const Dataset* data, PathDetail detail) {
+void BM_Interleaved(benchmark::State& state, const Dataset* data, PathDetail detail, std::uint32_t transit) {
     JpsPathfinder jps;
     SubgoalPathfinder sg;
-    if (sg.build(data->map) != JpsSupport::Ok) {
+    if (sg.build(data->map, SIZE_MAX, transit) != JpsSupport::Ok) {
         state.SkipWithError("subgoal graph not built");
         return;
     }
@@ -93,7 +98,7 @@ void BM_Interleaved(benchmark::State& state, const Dataset* data, PathDetail det
         (void)sg.find_path(data->map, s.start, s.goal, options, path);
     }
     constexpr std::size_t kBlock = 32;
-    double jps_time = 0, sg_time = 0, expanded = 0, generated = 0, mismatches = 0, queries = 0;
+    double jps_time = 0, sg_time = 0, expanded = 0, generated = 0, mismatches = 0, queries = 0, table = 0;
     for (auto _ : state) {
         const double t0 = thread_seconds();
         for (std::size_t b = 0; b < scen.size(); b += kBlock) {
@@ -108,6 +113,7 @@ void BM_Interleaved(benchmark::State& state, const Dataset* data, PathDetail det
                 const Status st = sg.find_path(data->map, scen[i].start, scen[i].goal, options, path);
                 if (st != Status::Found || std::abs(path.cost - scen[i].optimal) > scen[i].tolerance) mismatches += 1;
                 expanded += static_cast<double>(sg.stats().expanded);
+                table += sg.stats().expanded == 1 ? 1 : 0;
                 generated += static_cast<double>(sg.stats().generated);
             }
             const double z = thread_seconds();
@@ -122,16 +128,17 @@ void BM_Interleaved(benchmark::State& state, const Dataset* data, PathDetail det
     state.counters["speedup"] = jps_time / sg_time;
     state.counters["mismatches"] = mismatches;
     state.counters["exp_per_query"] = expanded / queries;
+    state.counters["table_answers"] = table / queries;
     state.counters["gen_per_query"] = generated / queries;
     state.counters["fallbacks"] = static_cast<double>(sg.fallback_count());
 }
 
-void BM_Build(benchmark::State& state, const Dataset* data) {
+void BM_Build(benchmark::State& state, const Dataset* data, std::uint32_t transit) {
     SubgoalGraph graph;
     double seconds = 0, builds = 0;
     for (auto _ : state) {
         const double a = thread_seconds();
-        benchmark::DoNotOptimize(graph.build(data->map));
+        benchmark::DoNotOptimize(graph.build(data->map, SIZE_MAX, transit));
         seconds += thread_seconds() - a;
         builds += 1;
     }
@@ -146,6 +153,25 @@ void BM_Build(benchmark::State& state, const Dataset* data) {
     state.counters["memory_ratio"] = static_cast<double>(graph.memory_bytes()) / static_cast<double>(jps.memory_bytes());
     state.counters["subgoals"] = static_cast<double>(graph.subgoal_count());
     state.counters["edges"] = static_cast<double>(graph.edge_count());
+    state.counters["transit"] = static_cast<double>(graph.transit_count());
+    state.counters["transit_bytes"] = static_cast<double>(graph.transit_bytes());
+    if (graph.transit_count() > 0) {
+        double cells = 0, accesses = 0, table = 0, tops = 0;
+        for (std::int32_t y = 0; y < data->map.height(); ++y)
+            for (std::int32_t x = 0; x < data->map.width(); ++x)
+                if (graph.passable(GridPoint{x, y})) {
+                    cells += 1;
+                    accesses += static_cast<double>(graph.access(graph.index(GridPoint{x, y})).size());
+                    tops += static_cast<double>(graph.top_count(graph.index(GridPoint{x, y})));
+                }
+        for (const auto& s : data->scenarios) {
+            const std::uint32_t a = graph.index(s.start), b = graph.index(s.goal);
+            if (a != b && !graph.direct(a, b) && !graph.direct(b, a) && !graph.transit_local(a, b)) table += 1;
+        }
+        state.counters["access_per_cell"] = accesses / cells;
+        state.counters["tops_per_cell"] = tops / cells;
+        state.counters["table_fraction"] = table / static_cast<double>(data->scenarios.size());
+    }
 }
 
 }  // namespace
@@ -175,11 +201,23 @@ int main(int argc, char** argv) {
                                          std::pair{"waypoints/", PathDetail::Waypoints},
                                          std::pair{"cost_only/", PathDetail::CostOnly}})
         for (const auto& d : all)
-            benchmark::RegisterBenchmark((prefix + d.name).c_str(), BM_Interleaved, &d, detail)
+            benchmark::RegisterBenchmark((prefix + d.name).c_str(), BM_Interleaved, &d, detail, SubgoalGraph::kAutoTransit)
                 ->UseManualTime()
                 ->Unit(benchmark::kMillisecond);
     for (const auto& d : all)
-        benchmark::RegisterBenchmark(("build/" + d.name).c_str(), BM_Build, &d)->Unit(benchmark::kMillisecond);
+        for (const std::uint32_t transit : {0u, 128u, 256u, 512u, 1024u})
+            benchmark::RegisterBenchmark(("cost_only_transit/" + d.name + "/" + std::to_string(transit)).c_str(),
+                                         BM_Interleaved, &d, PathDetail::CostOnly, transit)
+                ->UseManualTime()
+                ->Unit(benchmark::kMillisecond);
+    for (const auto& d : all)
+        benchmark::RegisterBenchmark(("build/" + d.name).c_str(), BM_Build, &d, SubgoalGraph::kAutoTransit)
+            ->Unit(benchmark::kMillisecond);
+    for (const auto& d : all)
+        for (const std::uint32_t transit : {0u, 128u, 256u, 512u, 1024u})
+            benchmark::RegisterBenchmark(("build_transit/" + d.name + "/" + std::to_string(transit)).c_str(), BM_Build, &d,
+                                         transit)
+                ->Unit(benchmark::kMillisecond);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     return 0;

@@ -73,7 +73,7 @@ bool SubgoalGraph::out_of_time(bool read_clock) noexcept {
     return m_timed_out;
 }
 
-JpsSupport SubgoalGraph::build(const GridMap& map, std::size_t max_memory_bytes,
+JpsSupport SubgoalGraph::build(const GridMap& map, std::size_t max_memory_bytes, std::uint32_t transit_nodes,
                                std::chrono::steady_clock::time_point deadline) {
     m_built = false;
     m_map = nullptr;
@@ -165,6 +165,10 @@ JpsSupport SubgoalGraph::build(const GridMap& map, std::size_t max_memory_bytes,
     if (memory_bytes() > max_memory_bytes) return refuse_budget();
     if (!build_paths(max_memory_bytes)) return refuse_budget();
     if (!build_joins(max_memory_bytes)) return refuse_budget();
+    if (!build_transit(transit_nodes, max_memory_bytes)) {
+        if (m_timed_out) return refuse_budget();
+        drop_transit();  // over its memory share: the graph answers without the tables
+    }
     m_built = true;
     return JpsSupport::Ok;
 }
@@ -559,6 +563,11 @@ bool SubgoalGraph::build_paths(std::size_t max_memory_bytes) {
     return true;
 }
 
+std::uint32_t SubgoalGraph::edge_owner(std::uint32_t index) const noexcept {
+    // The last subgoal whose edges start at or before `index` (subgoals without edges share its offset).
+    return static_cast<std::uint32_t>(std::upper_bound(m_offsets.begin(), m_offsets.end(), index) - m_offsets.begin() - 1);
+}
+
 std::uint32_t SubgoalGraph::edge_index(std::uint32_t low, std::uint32_t high) const noexcept {
     for (std::uint32_t i = m_offsets[low]; i < m_offsets[low + 1]; ++i)
         if (m_up[i].target == high) return i;
@@ -681,24 +690,361 @@ bool SubgoalGraph::build_joins(std::size_t max_memory_bytes) {
     const std::size_t bound = m_pass.size();
     m_join_offsets.assign(bound + 1, 0);
     m_join.clear();
+    m_join16.clear();
+    // 16-bit ids when they fit: the joins are most of the graph's memory on open maps.
+    const bool narrow = m_subgoal_node.size() <= 65536;
+    const std::size_t entry = narrow ? sizeof(std::uint16_t) : sizeof(std::uint32_t);
     const std::size_t before = memory_bytes();
     if (before > max_memory_bytes) return false;
-    const std::size_t max_joins = std::min<std::size_t>((max_memory_bytes - before) / sizeof(std::uint32_t), UINT32_MAX);
+    const std::size_t max_joins = std::min<std::size_t>((max_memory_bytes - before) / entry, UINT32_MAX);
     std::vector<std::uint32_t> found;
+    std::size_t count = 0;
     for (std::uint32_t node = 0; node < bound; ++node) {
-        m_join_offsets[node] = static_cast<std::uint32_t>(m_join.size());
+        m_join_offsets[node] = static_cast<std::uint32_t>(count);
         if (!m_pass[node]) continue;
         found.clear();
         reachable(node, kNone, found);
-        if (found.size() > max_joins - m_join.size() || out_of_time()) return false;
-        for (const std::uint32_t t : found) m_join.push_back(static_cast<std::uint32_t>(m_id[t]));
+        if (found.size() > max_joins - count || out_of_time()) return false;
+        for (const std::uint32_t t : found) {
+            if (narrow)
+                m_join16.push_back(static_cast<std::uint16_t>(m_id[t]));
+            else
+                m_join.push_back(static_cast<std::uint32_t>(m_id[t]));
+        }
+        count += found.size();
     }
-    m_join_offsets[bound] = static_cast<std::uint32_t>(m_join.size());
+    m_join_offsets[bound] = static_cast<std::uint32_t>(count);
     m_max_joins = 0;
     for (std::size_t node = 0; node < bound; ++node)
         m_max_joins = std::max(m_max_joins, m_join_offsets[node + 1] - m_join_offsets[node]);
     m_join.shrink_to_fit();
+    m_join16.shrink_to_fit();
     return true;
+}
+
+
+// ---- Transit-node routing ------------------------------------------------------------------------------
+// (Bast, Funke, Sanders and Schultes 2007, on a contraction hierarchy as Arz, Luxen and Sanders 2013.)
+// The transit nodes T are the top subgoals, ids [0, t): T is closed upward (an upward edge goes to a
+// smaller id). Distances in whole steps: a path of s straight and d diagonal steps has the exact length
+// s + d sqrt(2), so lengths are kept as step counts and compared as doubles.
+namespace {
+
+struct Steps {
+    std::uint32_t straight = 0;
+    std::uint32_t diagonal = 0;
+    [[nodiscard]] double length() const noexcept {
+        return static_cast<double>(straight) + kDiagonalStep * static_cast<double>(diagonal);
+    }
+    Steps operator+(Steps o) const noexcept { return Steps{straight + o.straight, diagonal + o.diagonal}; }
+};
+
+// Position of (x, y) on a Hilbert curve over 2^16 x 2^16 cells: cells near on the curve are near on the map.
+std::uint64_t hilbert(std::uint32_t x, std::uint32_t y) noexcept {
+    constexpr std::uint32_t kSide = 1u << 16;
+    std::uint64_t d = 0;
+    for (std::uint32_t s = kSide / 2; s > 0; s /= 2) {
+        const std::uint32_t rx = (x & s) ? 1 : 0, ry = (y & s) ? 1 : 0;
+        d += std::uint64_t{s} * s * ((3 * rx) ^ ry);
+        if (ry == 0) {
+            if (rx == 1) {
+                x = kSide - 1 - x;
+                y = kSide - 1 - y;
+            }
+            std::swap(x, y);
+        }
+    }
+    return d;
+}
+
+Steps octile_steps(std::uint32_t a_xy, std::uint32_t b_xy) noexcept {
+    const std::int32_t dx = std::abs(static_cast<std::int32_t>(a_xy & 0xffffu) - static_cast<std::int32_t>(b_xy & 0xffffu));
+    const std::int32_t dy = std::abs(static_cast<std::int32_t>(a_xy >> 16) - static_cast<std::int32_t>(b_xy >> 16));
+    return Steps{static_cast<std::uint32_t>(std::abs(dx - dy)), static_cast<std::uint32_t>(std::min(dx, dy))};
+}
+
+// The upward search of one cell or subgoal below T, merged from its successors' access lists: per
+// transit node the shortest length found; then the entries that a shorter entry and the table dominate
+// are dropped (a pair through them is never shorter than one through the dominating entry).
+struct AccessMerge {
+    std::vector<Steps> best;
+    std::vector<SubgoalGraph::AccessVia> via;  // the upward edge and the entry of its target it came through
+    std::vector<double> value;
+    std::vector<std::uint32_t> stamp;
+    std::vector<std::uint32_t> touched;
+    std::vector<std::uint32_t> kept;
+    std::uint32_t generation = 0;
+
+    void reset(std::uint32_t t) {
+        best.assign(t, Steps{});
+        via.assign(t, SubgoalGraph::AccessVia{});
+        value.assign(t, 0.0);
+        stamp.assign(t, 0);
+        generation = 0;
+    }
+    void begin() {
+        ++generation;
+        touched.clear();
+    }
+    void offer(std::uint32_t a, Steps steps, std::uint32_t edge = 0, std::uint32_t entry = 0) {
+        const double v = steps.length();
+        if (stamp[a] != generation) {
+            stamp[a] = generation;
+            touched.push_back(a);
+        } else if (!(v < value[a])) {
+            return;
+        }
+        best[a] = steps;
+        value[a] = v;
+        via[a] = SubgoalGraph::AccessVia{static_cast<std::uint16_t>(edge), static_cast<std::uint16_t>(entry)};
+    }
+    // Appends the entries kept to `out` ordered by node; false if a step count does not fit 16 bits.
+    bool finish(const std::vector<double>& table, std::uint32_t t, std::vector<SubgoalGraph::Access>& out,
+                std::vector<SubgoalGraph::AccessVia>* out_via = nullptr) {
+        std::sort(touched.begin(), touched.end(), [&](std::uint32_t x, std::uint32_t y) { return value[x] < value[y]; });
+        kept.clear();
+        for (const std::uint32_t a : touched) {
+            bool dominated = false;
+            for (const std::uint32_t b : kept)
+                if (value[b] + table[std::size_t{b} * t + a] <= value[a]) {
+                    dominated = true;
+                    break;
+                }
+            if (!dominated) kept.push_back(a);
+        }
+        std::sort(kept.begin(), kept.end());
+        for (const std::uint32_t a : kept) {
+            using Access = SubgoalGraph::Access;
+            if (best[a].straight > Access::kMaxSteps || best[a].diagonal > Access::kMaxSteps) return false;
+            out.push_back(Access{a | best[a].straight << 10 | best[a].diagonal << 21});
+            if (out_via) out_via->push_back(via[a]);
+        }
+        return true;
+    }
+};
+
+}  // namespace
+
+void SubgoalGraph::drop_transit() {
+    m_transit = 0;
+    m_max_access = 0;
+    for (auto* v : {&m_sub_access_offsets, &m_cell_access_offsets, &m_cell_top_offsets})
+        std::vector<std::uint32_t>().swap(*v);
+    std::vector<std::uint16_t>().swap(m_cell_top);
+    std::vector<double>().swap(m_table);
+    std::vector<std::uint32_t>().swap(m_table_next);
+    std::vector<std::uint16_t>().swap(m_transit_id);
+    std::vector<std::uint16_t>().swap(m_transit_position);
+    std::vector<Access>().swap(m_sub_access);
+    std::vector<AccessVia>().swap(m_sub_access_via);
+    std::vector<Access>().swap(m_cell_access);
+}
+
+std::size_t SubgoalGraph::transit_bytes() const noexcept {
+    return m_table.capacity() * sizeof(double) + m_table_next.capacity() * sizeof(std::uint32_t) +
+           (m_sub_access_offsets.capacity() + m_cell_access_offsets.capacity() +
+            m_cell_top_offsets.capacity()) * sizeof(std::uint32_t) + (m_cell_top.capacity() + m_transit_id.capacity() + m_transit_position.capacity()) * sizeof(std::uint16_t) +
+           m_sub_access_via.capacity() * sizeof(AccessVia) +
+           (m_sub_access.capacity() + m_cell_access.capacity()) * sizeof(Access);
+}
+
+bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_memory_bytes) {
+    drop_transit();
+    const auto n = static_cast<std::uint32_t>(m_subgoal_node.size());
+    std::uint32_t t = transit_nodes;
+    if (transit_nodes == kAutoTransit) {
+        // The largest power of two up to 512 whose table (10 t^2 bytes) takes at most 20 bytes per cell.
+        t = 512;
+        while (t > 1 && std::size_t{t} * t > 2 * m_pass.size()) t /= 2;
+    }
+    t = std::min({t, n, SubgoalGraph::Access::kMaxNodes});
+    if (t == 0) return false;
+    const std::size_t before = memory_bytes();
+    if (before > max_memory_bytes) return false;
+    // The tables may take what the budget leaves, and by default at most kTransitBytesPerCell per padded
+    // cell.
+    const std::size_t cap = transit_nodes == kAutoTransit ? kTransitBytesPerCell * m_pass.size() : SIZE_MAX;
+    const std::size_t room = std::min(max_memory_bytes - before, cap);
+
+    // Exact step counts of every upward edge, from its unpacked subgoal-graph edges.
+    const std::uint32_t edges = m_offsets[n];
+    std::vector<Steps> edge_steps(edges);
+    for (std::uint32_t v = 0; v < n; ++v)
+        for (std::uint32_t i = m_offsets[v]; i < m_offsets[v + 1]; ++i) {
+            std::uint32_t prev = m_subgoal_xy[v];
+            Steps sum;
+            for (const std::uint32_t xy : edge_path(i)) {
+                sum = sum + octile_steps(prev, xy);
+                prev = xy;
+            }
+            edge_steps[i] = sum;
+        }
+
+    // Transit nodes are indexed in the table by their position along a Hilbert curve: a cell's access
+    // nodes lie near it, so the table entries of a query share cache lines.
+    m_transit_id.resize(t);
+    m_transit_position.resize(t);
+    {
+        std::vector<std::pair<std::uint64_t, std::uint32_t>> order(t);
+        for (std::uint32_t v = 0; v < t; ++v) order[v] = {hilbert(m_subgoal_xy[v] & 0xffffu, m_subgoal_xy[v] >> 16), v};
+        std::sort(order.begin(), order.end());
+        for (std::uint32_t k = 0; k < t; ++k) {
+            m_transit_id[k] = static_cast<std::uint16_t>(order[k].second);
+            m_transit_position[order[k].second] = static_cast<std::uint16_t>(k);
+        }
+    }
+    const std::vector<std::uint16_t>& position = m_transit_position;
+
+    // The table: Dijkstra from each transit node over the upward edges among T, both ways. Its up-down
+    // shortest paths stay in T (T is closed upward), so these are grid distances.
+    {
+        const std::size_t cells = std::size_t{t} * t;
+        if (cells * (sizeof(double) + sizeof(std::uint32_t)) > room || edges > UINT32_MAX / 2) return false;
+        // Per transit node (position): neighbour, length, and the hop as an upward edge (index << 1, plus 1
+        // when it is the neighbour's edge, walked down).
+        struct Hop {
+            std::uint32_t to;
+            Steps steps;
+            std::uint32_t edge;
+        };
+        std::vector<std::vector<Hop>> adj(t);
+        for (std::uint32_t u = 0; u < t; ++u)
+            for (std::uint32_t i = m_offsets[u]; i < m_offsets[u + 1]; ++i) {
+                const std::uint32_t w = position[m_up[i].target], pu = position[u];
+                adj[pu].push_back({w, edge_steps[i], i << 1});
+                adj[w].push_back({pu, edge_steps[i], i << 1 | 1u});
+            }
+        m_table.assign(cells, std::numeric_limits<double>::infinity());
+        m_table_next.assign(cells, 0);
+        std::vector<Steps> dist(t);
+        std::vector<std::uint32_t> first(t), hops(t);
+        std::vector<std::pair<double, std::uint32_t>> heap;
+        const auto greater = [](const auto& x, const auto& y) { return x.first > y.first; };
+        for (std::uint32_t src = 0; src < t; ++src) {
+            if (out_of_time()) return false;
+            double* row = m_table.data() + std::size_t{src} * t;
+            std::uint32_t* next = m_table_next.data() + std::size_t{src} * t;
+            heap.clear();
+            dist[src] = Steps{};
+            hops[src] = 0;
+            row[src] = 0;
+            first[src] = 0;
+            heap.push_back({0.0, src});
+            while (!heap.empty()) {
+                std::pop_heap(heap.begin(), heap.end(), greater);
+                const auto [d, x] = heap.back();
+                heap.pop_back();
+                if (d > row[x]) continue;
+                next[x] = first[x];
+                for (const auto& [y, steps, edge] : adj[x]) {
+                    const Steps nd = dist[x] + steps;
+                    const double len = nd.length();
+                    // Equal lengths are equal step counts; fewer hops make the unpacking shorter.
+                    const bool tie = nd.straight == dist[y].straight && nd.diagonal == dist[y].diagonal &&
+                                     hops[x] + 1 < hops[y];
+                    if (len < row[y] || (tie && len <= row[y])) {
+                        hops[y] = hops[x] + 1;
+                        row[y] = len;
+                        dist[y] = nd;
+                        first[y] = x == src ? edge : first[x];
+                        heap.push_back({len, y});
+                        std::push_heap(heap.begin(), heap.end(), greater);
+                    }
+                }
+            }
+        }
+    }
+
+    // Subgoals below T, from the top down: the tops of their upward search spaces below T, then their
+    // access nodes, merged from their upward edges' targets.
+    m_transit = t;  // subgoal_access() reads it
+    AccessMerge merge;
+    merge.reset(t);
+    m_sub_access_offsets.assign(std::size_t{n - t} + 1, 0);
+    // Tops: the subgoals below T whose upward edges all go into T. Two upward search spaces below T
+    // meet if and only if they share a top (from a common subgoal, upward edges below T lead to one).
+    std::vector<std::uint32_t> top_offsets(std::size_t{n - t} + 1, 0);
+    std::vector<std::uint32_t> tops;
+    std::vector<std::uint32_t> top_stamp(n - t, 0), found;
+    std::uint32_t top_generation = 0, top_count = 0;
+    const auto add_tops = [&](std::uint32_t w) {
+        for (std::uint32_t k = top_offsets[w - t]; k < top_offsets[w - t + 1]; ++k)
+            if (top_stamp[tops[k]] != top_generation) {
+                top_stamp[tops[k]] = top_generation;
+                found.push_back(tops[k]);
+            }
+    };
+    for (std::uint32_t v = t; v < n; ++v) {
+        ++top_generation;
+        found.clear();
+        bool below = false;
+        for (std::uint32_t i = m_offsets[v]; i < m_offsets[v + 1]; ++i)
+            if (m_up[i].target >= t) {
+                below = true;
+                add_tops(m_up[i].target);
+            }
+        if (!below) found.push_back(top_count++);
+        std::sort(found.begin(), found.end());
+        tops.insert(tops.end(), found.begin(), found.end());
+        top_offsets[v - t + 1] = static_cast<std::uint32_t>(tops.size());
+    }
+    if (top_count > 65536) return false;
+    for (std::uint32_t v = t; v < n; ++v) {
+        merge.begin();
+        if (m_offsets[v + 1] - m_offsets[v] > 65536) return false;
+        for (std::uint32_t i = m_offsets[v]; i < m_offsets[v + 1]; ++i) {
+            const std::uint32_t w = m_up[i].target, edge = i - m_offsets[v];
+            if (w < t) {
+                merge.offer(position[w], edge_steps[i], edge);
+                continue;
+            }
+            const auto list = subgoal_access(w);
+            if (list.size() > 65536) return false;
+            for (std::uint32_t k = 0; k < list.size(); ++k)
+                merge.offer(list[k].node(), edge_steps[i] + Steps{list[k].straight(), list[k].diagonal()}, edge, k);
+        }
+        if (!merge.finish(m_table, t, m_sub_access, &m_sub_access_via)) return false;
+        m_sub_access_offsets[v - t + 1] = static_cast<std::uint32_t>(m_sub_access.size());
+        if (m_sub_access.size() * sizeof(Access) > room) return false;
+    }
+
+    // Every passable cell: its joins are the seeds of its upward search.
+    const std::size_t bound = m_pass.size();
+    m_cell_access_offsets.assign(bound + 1, 0);
+    m_cell_top_offsets.assign(bound + 1, 0);
+    for (std::uint32_t node = 0; node < bound; ++node) {
+        m_cell_access_offsets[node] = static_cast<std::uint32_t>(m_cell_access.size());
+        m_cell_top_offsets[node] = static_cast<std::uint32_t>(m_cell_top.size());
+        if (!m_pass[node]) continue;
+        merge.begin();
+        const GridPoint p = point(node);
+        const std::uint32_t xy = static_cast<std::uint32_t>(p.x) | static_cast<std::uint32_t>(p.y) << 16;
+        ++top_generation;
+        found.clear();
+        for (const std::uint32_t j : joins(node)) {
+            const Steps seed = octile_steps(xy, m_subgoal_xy[j]);
+            if (j < t) {
+                merge.offer(position[j], seed);
+                continue;
+            }
+            add_tops(j);
+            for (const Access& a : subgoal_access(j)) merge.offer(a.node(), seed + Steps{a.straight(), a.diagonal()});
+        }
+        if (!merge.finish(m_table, t, m_cell_access) || out_of_time()) return false;
+        if (m_cell_access.size() > UINT32_MAX ||
+            m_cell_access.size() * sizeof(Access) + m_cell_top.size() * sizeof(std::uint16_t) > room)
+            return false;
+        m_max_access = std::max(m_max_access, static_cast<std::uint32_t>(m_cell_access.size()) - m_cell_access_offsets[node]);
+        std::sort(found.begin(), found.end());
+        for (const std::uint32_t x : found) m_cell_top.push_back(static_cast<std::uint16_t>(x));
+    }
+    m_cell_access_offsets[bound] = static_cast<std::uint32_t>(m_cell_access.size());
+    m_cell_top_offsets[bound] = static_cast<std::uint32_t>(m_cell_top.size());
+    m_cell_top.shrink_to_fit();
+    m_cell_access.shrink_to_fit();
+    m_sub_access.shrink_to_fit();
+    m_sub_access_via.shrink_to_fit();
+    return memory_bytes() <= max_memory_bytes && transit_bytes() <= cap;
 }
 
 bool SubgoalGraph::segment_free(std::uint32_t a, int first, int count_first, int second, int count_second) const noexcept {
@@ -844,7 +1190,8 @@ std::size_t SubgoalGraph::memory_bytes() const noexcept {
            m_middles.capacity() * sizeof(std::uint32_t) + m_rank.capacity() * sizeof(std::uint32_t) +
            (m_path_offsets.capacity() + m_path.capacity()) * sizeof(std::uint32_t) + m_path_order.capacity() +
            (m_join_offsets.capacity() + m_join.capacity()) * sizeof(std::uint32_t) +
-           m_landmark_dist.capacity() * sizeof(float);
+           m_join16.capacity() * sizeof(std::uint16_t) +
+           m_landmark_dist.capacity() * sizeof(float) + transit_bytes();
 }
 
 // ---- SubgoalPathfinder ---------------------------------------------------------------------------------
@@ -947,7 +1294,7 @@ struct SubgoalPathfinder::Impl {
         // Bounds of the grid distance from each landmark to the target: upper and lower (ALT bounds).
         alignas(16) float upper[SubgoalGraph::kLandmarks] = {};
         alignas(16) float lower[SubgoalGraph::kLandmarks] = {};
-        std::span<const std::uint32_t> ends;  // subgoal ids joined to this side's end
+        SubgoalGraph::JoinList ends;          // subgoal ids joined to this side's end
     };
 
     // Per node, both sides in 32 aligned bytes (half a cache line): what a relaxation reads and writes.
@@ -980,6 +1327,15 @@ struct SubgoalPathfinder::Impl {
     std::uint64_t clock_mask = 63;
     mutable std::vector<std::uint32_t> route;                            // finish(): subgoal ids
     mutable std::vector<std::uint32_t> chain;
+    mutable std::vector<std::uint32_t> chain_edge;  // table_route(): the upward edges between chain's subgoals
+    // Transit-node routing: the best pair of access nodes (start's, goal's) and its length; the goal's
+    // access lengths (scratch of begin).
+    std::uint32_t transit = 0;             // the graph's transit_count(): the search never enters them
+    bool table_only = false;               // answered by the table (step() counts one expansion)
+    bool via_table = false;                // `best` is the table's path (meet == kNone)
+    SubgoalGraph::Access table_access[2] = {};
+    std::vector<double> access_length;
+    std::vector<std::uint32_t> access_node;
     JpsPathfinder fallback;
     bool use_fallback = false;
     std::uint64_t fallbacks = 0;
@@ -993,7 +1349,12 @@ struct SubgoalPathfinder::Impl {
             s.heap.entries.reserve(std::min<std::size_t>(bound, 1u << 14));
         }
         route.reserve(1024);
+        if (access_length.size() < g.max_access()) {
+            access_length.resize(g.max_access());
+            access_node.resize(g.max_access());
+        }
         chain.reserve(256);
+        chain_edge.reserve(256);
     }
 
     Status invalid() {
@@ -1109,7 +1470,9 @@ struct SubgoalPathfinder::Impl {
         if (!g.passable(start) || !g.passable(goal)) return invalid();
         graph = &g;
         n = static_cast<std::uint32_t>(g.subgoal_count());
-        if (nodes.size() < std::size_t{n} + 2 || join_length[0].size() < g.max_joins()) size_for(g);
+        if (nodes.size() < std::size_t{n} + 2 || join_length[0].size() < g.max_joins() ||
+            access_length.size() < g.max_access())
+            size_for(g);
         if (generation >= UINT32_MAX - 3) {  // about to wrap: forget every stamp
             for (NodeState& st : nodes) st.stamp[0] = st.stamp[1] = 0;
             generation = 0;
@@ -1125,6 +1488,8 @@ struct SubgoalPathfinder::Impl {
         best = std::numeric_limits<double>::infinity();
         cut = std::numeric_limits<double>::infinity();
         state = Status::InProgress;
+        transit = 0;
+        table_only = via_table = false;
         for (Side& s : sides) {
             s.heap.clear();
             s.ends = {};
@@ -1142,6 +1507,17 @@ struct SubgoalPathfinder::Impl {
             best = octile(goal.x - start.x, goal.y - start.y);
             return Status::InProgress;
         }
+        if (g.transit_count() > 0) {
+            // Transit nodes: the shortest path through an access node of each end, exact when the ends'
+            // search spaces below the transit nodes are apart; else the search below them must beat it.
+            transit_pair();
+            // Apart, or as short as the octile distance: exact.
+            if (!g.transit_local(ends[0], ends[1]) || best <= octile(goal.x - start.x, goal.y - start.y) + kBoundSlack) {
+                table_only = true;
+                return Status::InProgress;
+            }
+            transit = g.transit_count();
+        }
         for (int side = 0; side < 2; ++side) sides[side].ends = g.joins(ends[side]);
         const GridPoint s = g.point(ends[0]), t = g.point(ends[1]);
         sides[0].target_xy[0] = t.x;
@@ -1157,7 +1533,7 @@ struct SubgoalPathfinder::Impl {
         // the optimum: a relaxation whose key reaches it cannot be on an optimal path.
         float through = std::numeric_limits<float>::infinity();
         for (int l = 0; l < SubgoalGraph::kLandmarks; ++l) through = std::min(through, sides[0].upper[l] + sides[1].upper[l]);
-        cut = static_cast<double>(through) + 4 * g.landmark_slack();
+        cut = std::min(best, static_cast<double>(through) + 4 * g.landmark_slack());
         for (int side = 0; side < 2; ++side) {
             const std::uint32_t virtual_end = n + static_cast<std::uint32_t>(side);
             NodeState& st = nodes[virtual_end];
@@ -1170,8 +1546,55 @@ struct SubgoalPathfinder::Impl {
         return Status::InProgress;
     }
 
+    // The least d(start, a) + D(a, b) + d(b, goal) over the access nodes a of the start and b of the goal
+    // (`best`, +infinity if none; `via_table` and `table_access` when finite): for each start access a,
+    // its table row gathered at the goal's access nodes, a branch-free minimum.
+    void transit_pair() {
+        const SubgoalGraph& g = *graph;
+        const auto from = g.access(ends[0]);
+        const auto to = g.access(ends[1]);
+        const std::size_t k = to.size();
+        double* length = access_length.data();
+        std::uint32_t* node = access_node.data();
+        for (std::size_t j = 0; j < k; ++j) {
+            length[j] = static_cast<double>(to[j].straight()) + kDiagonalStep * static_cast<double>(to[j].diagonal());
+            node[j] = to[j].node();
+        }
+        double least = std::numeric_limits<double>::infinity();
+        std::size_t best_i = 0, best_j = 0;
+        for (std::size_t i = 0; i < from.size(); ++i) {
+            const double d = static_cast<double>(from[i].straight()) + kDiagonalStep * static_cast<double>(from[i].diagonal());
+            const double* row = g.transit_row(from[i].node());
+            double row_least = std::numeric_limits<double>::infinity();
+            std::size_t row_j = 0;
+            for (std::size_t j = 0; j < k; ++j) {
+                const double v = row[node[j]] + length[j];
+                const bool less = v < row_least;
+                row_least = less ? v : row_least;
+                row_j = less ? j : row_j;
+            }
+            const double v = d + row_least;
+            const bool less = v < least;
+            least = less ? v : least;
+            best_i = less ? i : best_i;
+            best_j = less ? row_j : best_j;
+        }
+        stats.generated += from.size() * k;
+        best = least;
+        if (std::isinf(least)) return;
+        via_table = true;
+        table_access[0] = from[best_i];
+        table_access[1] = to[best_j];
+    }
+
     Status step(std::uint64_t slice) {
         if (state != Status::InProgress) return state;
+        if (table_only) {
+            if (stats.expanded >= budget.max_expansions) return state = Status::BudgetExhausted;
+            if (slice == 0) return Status::InProgress;
+            ++stats.expanded;
+            return state = std::isinf(best) ? Status::NoPath : Status::Found;
+        }
         if (!std::isinf(best) && meet == kNone && sides[0].heap.empty() && sides[1].heap.empty())
             return state = Status::Found;  // decided at begin (start == goal, or a direct segment)
         const bool has_deadline = budget.deadline != std::chrono::steady_clock::time_point::max();
@@ -1212,12 +1635,18 @@ struct SubgoalPathfinder::Impl {
             }
             if (x >= n) {  // a virtual end: its joins
                 const double* length = join_length[si].data();
-                const std::uint32_t* id = sd.ends.data();
                 const SubgoalGraph& g = *graph;
                 stats.generated += sd.ends.size();
-                relax(si, sd.ends.size(), x, [&](std::size_t i) {
-                    return Relaxed{d + length[i], id[i], g.subgoal_xy(id[i])};
-                });
+                if (const std::uint16_t* id = sd.ends.narrow()) {
+                    relax(si, sd.ends.size(), x, [&](std::size_t i) {
+                        return Relaxed{d + length[i], id[i], g.subgoal_xy(id[i])};
+                    });
+                } else {
+                    const std::uint32_t* wide = sd.ends.wide();
+                    relax(si, sd.ends.size(), x, [&](std::size_t i) {
+                        return Relaxed{d + length[i], wide[i], g.subgoal_xy(wide[i])};
+                    });
+                }
                 continue;
             }
             const auto up = graph->up_edges(x);
@@ -1260,7 +1689,7 @@ struct SubgoalPathfinder::Impl {
                 const bool improves = (st.stamp[si] < generation) | (r.d < st.dist[si]);
                 const double key = r.d + std::max(to(r.xy, side.target_xy), landmark_bound(side, r.node));
                 kept[m] = Candidate{key, r.d, r.node};
-                m += static_cast<std::size_t>(improves & (key < cut));
+                m += static_cast<std::size_t>(improves & (key < cut) & (r.node >= transit));
             }
             for (std::size_t j = 0; j < m; ++j) {
                 const Candidate c = kept[j];
@@ -1305,6 +1734,82 @@ struct SubgoalPathfinder::Impl {
                             ((orders[i] & SubgoalGraph::kPathStraightFromHigh) ? kStraightFirst : 0u));
     }
 
+    // The chain of subgoals (into `chain`) from a join of the cell `node` up to its access node `a`: the
+    // join whose length plus its own access length to `a` is exactly the cell's (the lists were merged
+    // that way at build; step counts compare exactly), then the upward edges each entry came through.
+    void climb(std::uint32_t node, const SubgoalGraph::Access& a) const {
+        const SubgoalGraph& g = *graph;
+        const std::uint32_t t = g.transit_count();
+        const std::uint32_t target = a.node();
+        // The entry of `target` in the access list of subgoal v >= t, or nullptr.
+        const auto find = [&](std::uint32_t v) -> const SubgoalGraph::Access* {
+            const auto list = g.subgoal_access(v);
+            const auto it = std::lower_bound(list.begin(), list.end(), target,
+                                             [](const SubgoalGraph::Access& e, std::uint32_t x) { return e.node() < x; });
+            return it == list.end() || it->node() != target ? nullptr : &*it;
+        };
+        chain.clear();
+        chain_edge.clear();
+        const GridPoint p = g.point(node);
+        std::uint32_t v = kNone;
+        for (const std::uint32_t j : g.joins(node)) {
+            const GridPoint q = g.subgoal(j);
+            const std::int32_t dx = std::abs(q.x - p.x), dy = std::abs(q.y - p.y);
+            const auto seed_straight = static_cast<std::uint32_t>(std::abs(dx - dy));
+            const auto seed_diagonal = static_cast<std::uint32_t>(std::min(dx, dy));
+            if (seed_straight > a.straight() || seed_diagonal > a.diagonal()) continue;
+            if (j < t) {
+                if (g.transit_position(j) == target && seed_straight == a.straight() && seed_diagonal == a.diagonal()) {
+                    v = j;
+                    break;
+                }
+                continue;
+            }
+            const SubgoalGraph::Access* e = find(j);
+            if (e != nullptr && seed_straight + e->straight() == a.straight() && seed_diagonal + e->diagonal() == a.diagonal()) {
+                v = j;
+                break;
+            }
+        }
+        chain.push_back(v);
+        if (v < t) return;  // the join is the access node
+        // The entry of `target` in v's list; each entry names the upward edge and the entry it came through.
+        std::size_t k = static_cast<std::size_t>(find(v) - g.subgoal_access(v).data());
+        for (;;) {
+            const SubgoalGraph::AccessVia via = g.subgoal_access_via(v)[k];
+            const std::uint32_t edge = g.up_edge_begin(v) + via.edge;
+            v = g.up_edge_target(edge);
+            chain.push_back(v);
+            chain_edge.push_back(edge);
+            if (v < t) return;
+            k = via.entry;
+        }
+    }
+
+    // The route of a table answer: the start's chain up to its access node, the transit nodes' hops to
+    // the goal's access node, the goal's chain down.
+    void table_route() const {
+        const SubgoalGraph& g = *graph;
+        climb(ends[0], table_access[0]);
+        route.push_back(g.subgoal_xy(chain[0]));
+        for (const std::uint32_t edge : chain_edge) unpack_edge(edge, true, 0);
+        const std::uint32_t b = table_access[1].node();
+        for (std::uint32_t x = table_access[0].node(); x != b;) {
+            const std::uint32_t hop = g.transit_hop(x, b), edge = hop >> 1;
+            std::uint32_t y = 0;
+            if ((hop & 1u) == 0) {  // an upward edge of x
+                unpack_edge(edge, true, 0);
+                y = g.up_edge_target(edge);
+            } else {  // an upward edge of y, walked down
+                y = g.edge_owner(edge);
+                unpack_edge(edge, false, g.subgoal_xy(y));
+            }
+            x = g.transit_position(y);
+        }
+        climb(ends[1], table_access[1]);
+        for (std::size_t i = chain.size(); i-- > 1;) unpack_edge(chain_edge[i - 1], false, g.subgoal_xy(chain[i - 1]));
+    }
+
     Status finish(GridPath& out) const {
         out.cells.clear();
         if (use_fallback) return fallback.finish(out);
@@ -1319,23 +1824,27 @@ struct SubgoalPathfinder::Impl {
         out.cells.push_back(g.point(ends[0]));
         // Segment orders: a join goes diagonal steps first from its end (as the sweep found it), so
         // straight steps first towards the goal; a direct segment as its sweep found it.
-        if (meet == kNone) {
+        if (meet == kNone && !via_table) {
             if (ends[0] != ends[1])
                 SubgoalGraph::write_segment(g.point(ends[0]), g.point(ends[1]), direct_straight_first, waypoints, out.cells);
             return state;
         }
         // Subgoal ids from the start to the goal, shortcuts unpacked.
         route.clear();
-        // Forward half: the chain from the start's join up to meet.
-        chain.clear();
-        for (std::uint32_t x = meet; x < n; x = nodes[x].parent[0]) chain.push_back(x);
-        std::reverse(chain.begin(), chain.end());
-        route.push_back(g.subgoal_xy(chain[0]));
-        for (std::size_t i = 1; i < chain.size(); ++i)
-            unpack_edge(g.edge_index(chain[i - 1], chain[i]), true, 0);
-        // Backward half: from meet down to the goal's join (each an upward edge of the next one).
-        for (std::uint32_t x = meet, p = nodes[x].parent[1]; p < n; x = p, p = nodes[x].parent[1])
-            unpack_edge(g.edge_index(p, x), false, g.subgoal_xy(p));
+        if (meet == kNone) {
+            table_route();
+        } else {
+            // Forward half: the chain from the start's join up to meet.
+            chain.clear();
+            for (std::uint32_t x = meet; x < n; x = nodes[x].parent[0]) chain.push_back(x);
+            std::reverse(chain.begin(), chain.end());
+            route.push_back(g.subgoal_xy(chain[0]));
+            for (std::size_t i = 1; i < chain.size(); ++i)
+                unpack_edge(g.edge_index(chain[i - 1], chain[i]), true, 0);
+            // Backward half: from meet down to the goal's join (each an upward edge of the next one).
+            for (std::uint32_t x = meet, p = nodes[x].parent[1]; p < n; x = p, p = nodes[x].parent[1])
+                unpack_edge(g.edge_index(p, x), false, g.subgoal_xy(p));
+        }
         const auto route_point = [](std::uint32_t entry) {
             return GridPoint{static_cast<std::int32_t>(entry & 0xffffu), static_cast<std::int32_t>((entry >> 16) & 0x7fffu)};
         };
@@ -1377,10 +1886,10 @@ SubgoalPathfinder::~SubgoalPathfinder() = default;
 SubgoalPathfinder::SubgoalPathfinder(SubgoalPathfinder&&) noexcept = default;
 SubgoalPathfinder& SubgoalPathfinder::operator=(SubgoalPathfinder&&) noexcept = default;
 
-JpsSupport SubgoalPathfinder::build(const GridMap& map, std::size_t max_memory_bytes,
+JpsSupport SubgoalPathfinder::build(const GridMap& map, std::size_t max_memory_bytes, std::uint32_t transit_nodes,
                                     std::chrono::steady_clock::time_point deadline) {
     (void)m_impl->invalid();  // a search on the owned graph must not outlive its rebuild
-    const JpsSupport result = m_impl->owned.build(map, max_memory_bytes, deadline);
+    const JpsSupport result = m_impl->owned.build(map, max_memory_bytes, transit_nodes, deadline);
     if (m_impl->owned.built()) m_impl->size_for(m_impl->owned);
     return result;
 }
@@ -1437,7 +1946,8 @@ std::size_t SubgoalPathfinder::memory_bytes() const noexcept {
     for (const Impl::Side& s : impl.sides)
         bytes += s.heap.entries.capacity() * sizeof(Impl::LazyHeap::Entry);
     for (const std::vector<double>& lengths : impl.join_length) bytes += lengths.capacity() * sizeof(double);
-    return bytes + (impl.route.capacity() + impl.chain.capacity()) * sizeof(std::uint32_t);
+    bytes += (impl.access_length.capacity()) * sizeof(double) + impl.access_node.capacity() * sizeof(std::uint32_t);
+    return bytes + (impl.route.capacity() + impl.chain.capacity() + impl.chain_edge.capacity()) * sizeof(std::uint32_t);
 }
 
 }  // namespace gameplan::path

@@ -1,5 +1,6 @@
 // Proves "no heap allocation per query after warm-up" for the subgoal tier with the counting operator new:
-// find_path, the resumable form on a shared graph, and (after build) even the first query.
+// find_path (answered by the transit-node table or by the search), the resumable form on a shared graph, and
+// (after build) even the first query.
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/subgoal.hpp>
 
@@ -30,10 +31,12 @@ TEST(SubgoalAlloc, NoAllocationPerQueryAfterWarmUp) {
         (void)sg.find_path(map, cells[i], cells[i + 1], {}, path);
         (void)sg.find_path(map, cells[i + 1], cells[i], {}, path);
     }
-    std::uint64_t found = 0;
+    ASSERT_GT(sg.graph().transit_count(), 0u);
+    std::uint64_t found = 0, table = 0;
     gameplan::test::AllocationScope scope;
     for (std::size_t i = 0; i + 1 < cells.size(); ++i) {
         found += sg.find_path(map, cells[i], cells[i + 1], {}, path) == Status::Found;
+        table += sg.stats().expanded == 1;  // answered by the transit-node table
         if (sg.begin(sg.graph(), cells[i + 1], cells[i]) == Status::InProgress)
             while (sg.step(3) == Status::InProgress) {
             }
@@ -41,6 +44,7 @@ TEST(SubgoalAlloc, NoAllocationPerQueryAfterWarmUp) {
     }
     EXPECT_EQ(scope.count(), 0u) << "allocations during " << found << " found paths";
     EXPECT_GT(found, 400u);
+    EXPECT_GT(table, 20u);
     EXPECT_EQ(sg.fallback_count(), 0u);
 }
 

@@ -242,7 +242,7 @@ TEST(Subgoal, SlicedSearchSharedGraphAndBudget) {
     const ref::Grid g = ref::room_grid(rng, 80, 60, 14, 0.03);
     const GridMap map = ref::to_map(g);
     SubgoalGraph graph;
-    ASSERT_EQ(graph.build(map), JpsSupport::Ok);
+    ASSERT_EQ(graph.build(map, SIZE_MAX, 0), JpsSupport::Ok);  // no transit nodes: every query searches
     SubgoalPathfinder a, b;
     GridPath pa, pb;
     int sliced = 0;
@@ -316,9 +316,12 @@ TEST(Subgoal, BuildKeepsToItsMemoryBudget) {
     std::mt19937 rng(31);
     const ref::Grid g = ref::random_grid(rng, 48, 48, 0.12);  // open: many joins per cell
     const GridMap map = ref::to_map(g);
-    SubgoalGraph full;
+    SubgoalGraph full, base;
     ASSERT_EQ(full.build(map), JpsSupport::Ok);
-    const std::size_t needed = full.memory_bytes();
+    ASSERT_EQ(base.build(map, SIZE_MAX, 0), JpsSupport::Ok);  // without the optional transit-node tables
+    ASSERT_GT(full.transit_count(), 0u);
+    ASSERT_GT(full.memory_bytes(), base.memory_bytes());
+    const std::size_t needed = base.memory_bytes();
     for (const std::size_t budget : {std::size_t{1}, needed / 4, needed / 2, needed - 1}) {
         SubgoalGraph graph;
         EXPECT_EQ(graph.build(map, budget), JpsSupport::MemoryBudget) << budget;
@@ -327,9 +330,15 @@ TEST(Subgoal, BuildKeepsToItsMemoryBudget) {
         SubgoalPathfinder sg;
         EXPECT_EQ(sg.build(map, budget), JpsSupport::MemoryBudget) << budget;
     }
+    // Room for the graph but not for its transit-node tables: built without them.
+    SubgoalPathfinder lean;
+    ASSERT_EQ(lean.build(map, full.memory_bytes() - 1), JpsSupport::Ok);
+    EXPECT_EQ(lean.graph().transit_count(), 0u);
+    EXPECT_EQ(lean.graph().memory_bytes(), needed);
+    check_all_from(g, map, lean, rng, 1, "without transit nodes");
     SubgoalPathfinder sg;
-    ASSERT_EQ(sg.build(map, 4 * needed), JpsSupport::Ok);
-    EXPECT_EQ(sg.graph().memory_bytes(), needed);
+    ASSERT_EQ(sg.build(map, 4 * full.memory_bytes()), JpsSupport::Ok);
+    EXPECT_EQ(sg.graph().memory_bytes(), full.memory_bytes());
     check_all_from(g, map, sg, rng, 2, "within budget");
 }
 
@@ -341,11 +350,11 @@ TEST(Subgoal, BuildStopsAtItsDeadline) {
     const GridMap map = ref::to_map(g);
     const auto past = std::chrono::steady_clock::now();
     SubgoalGraph graph;
-    EXPECT_EQ(graph.build(map, SIZE_MAX, past), JpsSupport::TimeBudget);
+    EXPECT_EQ(graph.build(map, SIZE_MAX, SubgoalGraph::kAutoTransit, past), JpsSupport::TimeBudget);
     EXPECT_FALSE(graph.built());
     EXPECT_EQ(graph.memory_bytes(), SubgoalGraph{}.memory_bytes());
     SubgoalPathfinder sg;
-    EXPECT_EQ(sg.build(map, SIZE_MAX, past), JpsSupport::TimeBudget);
+    EXPECT_EQ(sg.build(map, SIZE_MAX, SubgoalGraph::kAutoTransit, past), JpsSupport::TimeBudget);
     GridPath path;
     for (int q = 0; q < 5; ++q) {
         const GridPoint s = ref::random_free(rng, g), t = ref::random_free(rng, g);
@@ -359,7 +368,7 @@ TEST(Subgoal, BuildStopsAtItsDeadline) {
         EXPECT_TRUE(near(path.cost, expected)) << path.cost << " vs " << expected;
     }
     EXPECT_EQ(sg.fallback_count(), 5u);
-    ASSERT_EQ(sg.build(map, SIZE_MAX, std::chrono::steady_clock::now() + std::chrono::hours(1)), JpsSupport::Ok);
+    ASSERT_EQ(sg.build(map, SIZE_MAX, SubgoalGraph::kAutoTransit, std::chrono::steady_clock::now() + std::chrono::hours(1)), JpsSupport::Ok);
     check_all_from(g, map, sg, rng, 1, "far deadline");
     EXPECT_EQ(sg.fallback_count(), 5u);
 }

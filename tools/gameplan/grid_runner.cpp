@@ -85,7 +85,7 @@ std::shared_ptr<const GridPreparation> prepare_grid(const path::GridMap& map, Gr
                                             std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                                 std::chrono::duration<double>(settings.preprocess_time_limit_s))
                                       : std::chrono::steady_clock::time_point::max();
-            const path::JpsSupport built = prepared->subgoal.build(map, budget, deadline);
+            const path::JpsSupport built = prepared->subgoal.build(map, budget, path::SubgoalGraph::kAutoTransit, deadline);
             const std::string size = std::to_string(map.width()) + " x " + std::to_string(map.height());
             if (built == path::JpsSupport::MemoryBudget)
                 throw UsageError("algorithm subgoal: the subgoal graph of this " + size + " map would need more than --max-memory " +

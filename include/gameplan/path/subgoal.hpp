@@ -40,12 +40,28 @@
 /// optimal octile cost; the path is one of the optimal paths, written as `GridSearchOptions::detail`
 /// asks: every cell, waypoints (the subgoals and turning cells), or the cost only (no unpacking).
 ///
+/// Transit-node routing (Bast, Funke, Sanders and Schultes 2007; on a contraction hierarchy as Arz, Luxen
+/// and Sanders 2013): the top transit_count() subgoals (ids 0 .. t - 1, closed upward) are transit nodes.
+/// build() stores the distances between all pairs of them (Dijkstra over their upward edges, both ways:
+/// their up-down shortest paths stay among them) with each path's first hop, and per passable cell its
+/// access nodes (the transit nodes its complete upward search reaches without expanding one, minus those
+/// another access node and the table dominate) with exact lengths as numbers of straight and diagonal
+/// steps, and the tops of that search space (its subgoals whose upward edges all lead to transit nodes).
+/// A query that is not in freespace takes the least d(s, a) + D(a, b) + d(b, g) over the ends' access
+/// nodes; when the ends share no top, the optimal up-down path's top is a transit node and that is the
+/// answer (also when it equals the octile distance); otherwise the bidirectional search runs with it as
+/// the best cost known and never enters a transit node. A table answer is unpacked through the recorded
+/// edges of each access entry and the table's first hops. By default t is the largest power of two up to
+/// 512 with t^2 at most twice the padded cells, and the tables are kept only within
+/// kTransitBytesPerCell per padded cell (and the memory budget); without them every query searches.
+///
 /// Supported queries: those of JPS (jps.hpp): `Movement::Eight`, `DiagonalRule::NoCornerCutting` (the
 /// MovingAI / GPPC rules), uniform costs; anything else returns `Status::InvalidQuery`. The heuristic and
 /// weight of `GridSearchOptions` are accepted (a weight must be finite and >= 1) and do not change the
-/// answer, which is always optimal. `budget.max_expansions` counts hierarchy nodes settled, a deadline
-/// is checked every 64 of them; the memory budget does not apply (the search state is sized by
-/// `build`). A penalty layer returns `InvalidQuery`; `islands` and `dead_ends` are ignored.
+/// answer, which is always optimal. `budget.max_expansions` counts hierarchy nodes settled (a table
+/// answer counts one), a deadline is checked every 64 of them; the memory budget does not apply (the
+/// search state is sized by `build`). A penalty layer returns `InvalidQuery`; `islands` and `dead_ends`
+/// are ignored.
 ///
 /// Cell changes: the graph is a snapshot of the map at `build`. `SubgoalPathfinder::begin(map, ...)` on a
 /// map whose version (or identity or size) differs from the snapshot answers with online JPS instead
@@ -54,10 +70,13 @@
 /// 512 x 512 map; see docs/benchmarks.md); queries stay correct in between.
 ///
 /// Memory: per padded cell 1 byte of passability, 4 of subgoal id, 16 of clearances and 4 of join offset,
-/// plus 4 bytes per join (about 15 per cell on dungeon maps, 60 on open ones); per upward edge 24 bytes,
-/// plus 5 per subgoal-graph edge it unpacks to (about 1.5 to 2.5 of them); per subgoal about 50 (cell,
-/// rank, offsets, landmark distances); each pathfinder's search state is about 32 bytes per subgoal
-/// plus its heaps and 16 bytes per join of the cell with the most joins.
+/// plus 2 bytes per join (4 with more than 65,536 subgoals; about 15 joins per cell on dungeon maps, 60 on
+/// open ones); per upward edge 24 bytes, plus 5 per subgoal-graph edge it unpacks to (about 1.5 to 2.5 of
+/// them); per subgoal about 50 (cell, rank, offsets, landmark distances); the transit-node tables: 12
+/// bytes per pair of transit nodes, 8 per padded cell, 4 per access node and 2 per top of each passable
+/// cell, 8 per access entry of each subgoal below them; each pathfinder's search state is about 32 bytes
+/// per subgoal plus its heaps, 16 bytes per join of the cell with the most joins and 12 per access node
+/// of the cell with the most.
 ///
 /// Thread-safety: a built graph is read-only during searches, so many pathfinders (one per thread) may
 /// search one const graph at once (`begin(const SubgoalGraph&, ...)`). `build` must not overlap a search.
@@ -91,8 +110,14 @@ public:
     /// witness searches, which grows faster than the map on dense noise: 0.1 to 25 s of CPU for the
     /// 512 x 512 maps of docs/benchmarks.md); allocates (may throw std::bad_alloc); reuses its buffers when
     /// rebuilt.
-    JpsSupport build(const GridMap& map, std::size_t max_memory_bytes = SIZE_MAX,
+    JpsSupport build(const GridMap& map, std::size_t max_memory_bytes = SIZE_MAX, std::uint32_t transit_nodes = kAutoTransit,
                      std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
+
+    /// `build`'s default number of transit nodes: chosen by the graph (see transit_count()).
+    static constexpr std::uint32_t kAutoTransit = UINT32_MAX;
+    /// With kAutoTransit, the transit-node tables are built only if they take at most this many bytes per
+    /// padded cell.
+    static constexpr std::size_t kTransitBytesPerCell = 128;
 
     /// True if the graph is built and in step with `map` (same map object, same size, same version). O(1).
     [[nodiscard]] bool in_sync(const GridMap& map) const noexcept;
@@ -134,8 +159,90 @@ public:
     /// its float arithmetic: 2^-20 times the larger of the longest landmark distance and the octile
     /// length of the map's diagonal (more than twice the worst rounding).
     [[nodiscard]] double landmark_slack() const noexcept { return m_landmark_slack; }
-    /// Bytes held by the graph (snapshot, clearances, ids, edges).
+    /// Bytes held by the graph (snapshot, clearances, ids, edges, transit-node tables).
     [[nodiscard]] std::size_t memory_bytes() const noexcept;
+    /// Bytes of the transit-node tables alone (0 without them).
+    [[nodiscard]] std::size_t transit_bytes() const noexcept;
+
+    // Transit-node routing (see the file overview).
+    /// An access node of a cell (or of a subgoal below the transit nodes): a transit node's position and
+    /// the exact length of the path to it, as its numbers of straight and diagonal steps.
+    struct Access {
+        std::uint32_t bits;  // node | straight << 10 | diagonal << 21
+        static constexpr std::uint32_t kMaxNodes = 1024;  // node < kMaxNodes
+        static constexpr std::uint32_t kMaxSteps = 2047;  // straight, diagonal <= kMaxSteps
+        [[nodiscard]] std::uint32_t node() const noexcept { return bits & 0x3ffu; }
+        [[nodiscard]] std::uint32_t straight() const noexcept { return (bits >> 10) & 0x7ffu; }
+        [[nodiscard]] std::uint32_t diagonal() const noexcept { return bits >> 21; }
+    };
+    /// Number of transit nodes (subgoal ids 0 .. transit_count() - 1, the top of the hierarchy); 0 when
+    /// the graph has no transit-node tables.
+    [[nodiscard]] std::uint32_t transit_count() const noexcept { return m_transit; }
+    /// The table and the access lists index transit nodes by *position* (their order along a Hilbert
+    /// curve over the map, so that nearby transit nodes share cache lines): the subgoal id at a position,
+    /// and the position of a transit node's id (< transit_count()).
+    [[nodiscard]] std::uint32_t transit_id(std::uint32_t position) const noexcept { return m_transit_id[position]; }
+    [[nodiscard]] std::uint32_t transit_position(std::uint32_t id) const noexcept { return m_transit_position[id]; }
+    /// Grid distance between the transit nodes at positions `a` and `b` (+infinity when unreachable).
+    [[nodiscard]] double transit_distance(std::uint32_t a, std::uint32_t b) const noexcept {
+        return m_table[std::size_t{a} * m_transit + b];
+    }
+    /// The row of transit_distance(a, ...).
+    [[nodiscard]] const double* transit_row(std::uint32_t a) const noexcept { return m_table.data() + std::size_t{a} * m_transit; }
+    /// The first hop of a shortest path from the transit node at position `a` to the one at `b` through
+    /// transit nodes (a != b): an upward edge's index << 1, plus 1 when it is the upward edge of the hop's
+    /// far end (walked down) rather than of `a`.
+    [[nodiscard]] std::uint32_t transit_hop(std::uint32_t a, std::uint32_t b) const noexcept {
+        return m_table_next[std::size_t{a} * m_transit + b];
+    }
+    /// The access nodes of the passable cell `node` (a padded node index), ordered by node.
+    [[nodiscard]] std::span<const Access> access(std::uint32_t node) const noexcept {
+        if (m_transit == 0) return {};
+        return {m_cell_access.data() + m_cell_access_offsets[node], m_cell_access.data() + m_cell_access_offsets[node + 1]};
+    }
+    /// How an access entry of a subgoal was reached: the upward edge its path takes first (its index among
+    /// up_edges(id)) and, when that edge's target is below the transit nodes, the index of the entry in
+    /// the target's list that it extends.
+    struct AccessVia {
+        std::uint16_t edge = 0;
+        std::uint16_t entry = 0;
+    };
+    /// Parallel to subgoal_access(id).
+    [[nodiscard]] std::span<const AccessVia> subgoal_access_via(std::uint32_t id) const noexcept {
+        const std::size_t i = id - m_transit;
+        return {m_sub_access_via.data() + m_sub_access_offsets[i], m_sub_access_via.data() + m_sub_access_offsets[i + 1]};
+    }
+    /// The largest number of access nodes of a cell.
+    [[nodiscard]] std::uint32_t max_access() const noexcept { return m_max_access; }
+    /// The access nodes of subgoal `id` >= transit_count() (its upward search up to the transit nodes), ordered
+    /// by node.
+    [[nodiscard]] std::span<const Access> subgoal_access(std::uint32_t id) const noexcept {
+        const std::size_t i = id - m_transit;
+        return {m_sub_access.data() + m_sub_access_offsets[i], m_sub_access.data() + m_sub_access_offsets[i + 1]};
+    }
+    /// True if the upward search spaces below the transit nodes of cells `a` and `b` (padded node
+    /// indices) share a subgoal (they share a top, see top_count()): the table alone cannot answer the
+    /// query. True without transit nodes.
+    [[nodiscard]] bool transit_local(std::uint32_t a, std::uint32_t b) const noexcept {
+        if (m_transit == 0) return true;
+        const std::uint16_t* x = m_cell_top.data() + m_cell_top_offsets[a];
+        const std::uint16_t* const x_end = m_cell_top.data() + m_cell_top_offsets[a + 1];
+        const std::uint16_t* y = m_cell_top.data() + m_cell_top_offsets[b];
+        const std::uint16_t* const y_end = m_cell_top.data() + m_cell_top_offsets[b + 1];
+        while (x != x_end && y != y_end) {
+            if (*x == *y) return true;
+            const bool less = *x < *y;
+            x += less;
+            y += !less;
+        }
+        return false;
+    }
+    /// Number of tops of cell `node` (padded node index): the subgoals below the transit nodes at the top
+    /// of its upward search space.
+    [[nodiscard]] std::size_t top_count(std::uint32_t node) const noexcept {
+        if (m_transit == 0) return 0;
+        return m_cell_top_offsets[node + 1] - m_cell_top_offsets[node];
+    }
 
     // For the search (internal layout over padded node indices, as GridMap::index).
     /// Appends to `out` the direct-h-reachable targets of cell `from`: subgoals, plus `extra` (a padded
@@ -144,10 +251,42 @@ public:
     /// True if the sweep from cell `from` reaches cell `to` (counted as a subgoal), i.e. if `to` is among
     /// reachable(from, to, ...); reads only the rays that can reach `to`. Padded node indices, distinct.
     [[nodiscard]] bool direct(std::uint32_t from, std::uint32_t to) const noexcept;
+    /// A cell's joins: subgoal ids, stored in 16 bits when there are at most 65536 subgoals.
+    class JoinList {
+    public:
+        JoinList() = default;
+        JoinList(const std::uint16_t* narrow, const std::uint32_t* wide, std::size_t count) noexcept
+            : m_narrow(narrow), m_wide(wide), m_count(count) {}
+        [[nodiscard]] std::uint32_t operator[](std::size_t i) const noexcept { return m_narrow ? m_narrow[i] : m_wide[i]; }
+        [[nodiscard]] std::size_t size() const noexcept { return m_count; }
+        [[nodiscard]] bool empty() const noexcept { return m_count == 0; }
+        /// The 16-bit ids, or nullptr when they are stored in 32 bits (wide()).
+        [[nodiscard]] const std::uint16_t* narrow() const noexcept { return m_narrow; }
+        [[nodiscard]] const std::uint32_t* wide() const noexcept { return m_wide; }
+        struct iterator {
+            const JoinList* list;
+            std::size_t i;
+            std::uint32_t operator*() const noexcept { return (*list)[i]; }
+            iterator& operator++() noexcept {
+                ++i;
+                return *this;
+            }
+            bool operator!=(const iterator& o) const noexcept { return i != o.i; }
+        };
+        [[nodiscard]] iterator begin() const noexcept { return {this, 0}; }
+        [[nodiscard]] iterator end() const noexcept { return {this, m_count}; }
+
+    private:
+        const std::uint16_t* m_narrow = nullptr;
+        const std::uint32_t* m_wide = nullptr;
+        std::size_t m_count = 0;
+    };
     /// The subgoal ids direct-h-reachable from the passable cell `node` (a padded node index), precomputed
     /// by build() (reachable(node, UINT32_MAX, ...) as subgoal ids).
-    [[nodiscard]] std::span<const std::uint32_t> joins(std::uint32_t node) const noexcept {
-        return {m_join.data() + m_join_offsets[node], m_join.data() + m_join_offsets[node + 1]};
+    [[nodiscard]] JoinList joins(std::uint32_t node) const noexcept {
+        const std::uint32_t a = m_join_offsets[node], b = m_join_offsets[node + 1];
+        if (!m_join16.empty() || m_join.empty()) return {m_join16.data() + a, nullptr, b - a};
+        return {nullptr, m_join.data() + a, b - a};
     }
     /// The largest number of joins of a cell.
     [[nodiscard]] std::uint32_t max_joins() const noexcept { return m_max_joins; }
@@ -174,6 +313,12 @@ public:
     [[nodiscard]] std::span<const UpEdge> up_edges(std::uint32_t id) const noexcept {
         return {m_up.data() + m_offsets[id], m_up.data() + m_offsets[id + 1]};
     }
+    /// The target of the upward edge `index` (into the CSR of up_edges()).
+    [[nodiscard]] std::uint32_t up_edge_target(std::uint32_t index) const noexcept { return m_up[index].target; }
+    /// The subgoal whose upward edge `index` is. O(log subgoals).
+    [[nodiscard]] std::uint32_t edge_owner(std::uint32_t index) const noexcept;
+    /// Index of the first upward edge of subgoal `id` (into the CSR of up_edges(), as edge_index()).
+    [[nodiscard]] std::uint32_t up_edge_begin(std::uint32_t id) const noexcept { return m_offsets[id]; }
     /// up_middles() of an edge of the subgoal graph (not a shortcut) whose cells go diagonal steps first
     /// from the edge's lower end (the subgoal whose upward edge it is) ...
     static constexpr std::uint32_t kEdgeDiagonalFirst = UINT32_MAX;
@@ -227,6 +372,8 @@ private:
     bool contract(std::vector<std::uint64_t>& pairs);
     bool build_joins(std::size_t max_memory_bytes);
     bool build_paths(std::size_t max_memory_bytes);
+    bool build_transit(std::uint32_t transit_nodes, std::size_t max_memory_bytes);
+    void drop_transit();
     JpsSupport refuse_budget();
     // True once the build's deadline has passed (then for the rest of the build); reads the clock on
     // every 64th call, or on this one if `read_clock`.
@@ -259,8 +406,22 @@ private:
     double m_landmark_slack = 0;
     int m_landmark_count = 0;
     std::vector<std::uint32_t> m_join_offsets;  // CSR over padded cells: joins()
-    std::vector<std::uint32_t> m_join;
+    std::vector<std::uint32_t> m_join;          // joins as 32-bit ids (more than 65536 subgoals) ...
+    std::vector<std::uint16_t> m_join16;        // ... or as 16-bit ids
     std::uint32_t m_max_joins = 0;
+    std::uint32_t m_transit = 0;                 // transit nodes: subgoal ids [0, m_transit)
+    std::uint32_t m_max_access = 0;
+    std::vector<std::uint16_t> m_transit_id;     // per table position: the transit node's subgoal id
+    std::vector<std::uint16_t> m_transit_position;  // per transit node (subgoal id < m_transit): its position
+    std::vector<double> m_table;                 // m_transit^2 distances, by position
+    std::vector<std::uint32_t> m_table_next;     // m_transit^2 first hops (transit_hop())
+    std::vector<std::uint32_t> m_sub_access_offsets;  // CSR over subgoal ids - m_transit
+    std::vector<Access> m_sub_access;
+    std::vector<AccessVia> m_sub_access_via;     // per entry: the upward edge and entry it came through
+    std::vector<std::uint32_t> m_cell_access_offsets;  // CSR over padded cells
+    std::vector<Access> m_cell_access;
+    std::vector<std::uint32_t> m_cell_top_offsets;  // CSR over padded cells
+    std::vector<std::uint16_t> m_cell_top;       // tops of each cell's upward search space below T
     std::size_t m_edge_count = 0;
     std::size_t m_shortcut_count = 0;
     std::int64_t m_delta[8] = {};
@@ -289,6 +450,7 @@ public:
     /// Builds the owned graph for `map` (SubgoalGraph::build) and sizes the search state so that the
     /// next queries do not allocate. See SubgoalGraph::build.
     JpsSupport build(const GridMap& map, std::size_t max_memory_bytes = SIZE_MAX,
+                     std::uint32_t transit_nodes = SubgoalGraph::kAutoTransit,
                      std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
 
     /// The owned graph.
@@ -323,7 +485,9 @@ public:
 
     /// Status of the current search.
     [[nodiscard]] Status status() const noexcept;
-    /// Counters of the current search (`expanded` = subgoal-graph nodes expanded, including the start).
+    /// Counters of the current search (`expanded` = subgoal-graph nodes expanded, including the start; 1
+    /// for an answer from the transit-node table, 0 for a freespace answer; `generated` includes the
+    /// access-node pairs compared).
     [[nodiscard]] const search::SearchStats& stats() const noexcept;
     /// Cost of the path found, or +infinity.
     [[nodiscard]] double cost() const noexcept;
