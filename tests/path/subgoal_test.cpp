@@ -57,6 +57,23 @@ void check_all_from(const ref::Grid& g, const GridMap& map, SubgoalPathfinder& s
     (void)unreachable;
 }
 
+// `queries` random queries, each checked against the reference: cost, status and a legal path.
+void check_random_queries(const ref::Grid& g, const GridMap& map, SubgoalPathfinder& sg, std::mt19937& rng, int queries) {
+    GridPath path;
+    for (int q = 0; q < queries; ++q) {
+        const GridPoint s = ref::random_free(rng, g), t = ref::random_free(rng, g);
+        const double expected = ref::dijkstra(g, s.x, s.y)[std::size_t(t.y) * g.width + t.x];
+        const Status st = sg.find_path(map, s, t, {}, path);
+        if (std::isinf(expected)) {
+            EXPECT_EQ(st, Status::NoPath);
+            continue;
+        }
+        ASSERT_EQ(st, Status::Found);
+        EXPECT_TRUE(near(path.cost, expected)) << path.cost << " vs " << expected;
+        EXPECT_EQ(ref::check_path(g, path.cells, s, t, path.cost), "");
+    }
+}
+
 }  // namespace
 
 TEST(Subgoal, RandomMapsAreExactlyOptimal) {
@@ -282,7 +299,6 @@ TEST(Subgoal, CellChangesFallBackToJpsUntilRebuilt) {
     GridMap map = ref::to_map(g);
     SubgoalPathfinder sg;
     ASSERT_EQ(sg.build(map), JpsSupport::Ok);
-    GridPath path;
     for (int change = 0; change < 30; ++change) {
         const GridPoint c{int(rng() % 50), int(rng() % 40)};
         const bool now = !g.free(c.x, c.y);
@@ -294,18 +310,7 @@ TEST(Subgoal, CellChangesFallBackToJpsUntilRebuilt) {
             ASSERT_EQ(sg.build(map), JpsSupport::Ok);
         }
         const std::uint64_t before = sg.fallback_count();
-        for (int q = 0; q < 10; ++q) {
-            const GridPoint s = ref::random_free(rng, g), t = ref::random_free(rng, g);
-            const double expected = ref::dijkstra(g, s.x, s.y)[std::size_t(t.y) * g.width + t.x];
-            const Status st = sg.find_path(map, s, t, {}, path);
-            if (std::isinf(expected)) {
-                EXPECT_EQ(st, Status::NoPath);
-                continue;
-            }
-            ASSERT_EQ(st, Status::Found);
-            EXPECT_TRUE(near(path.cost, expected)) << path.cost << " vs " << expected;
-            EXPECT_EQ(ref::check_path(g, path.cells, s, t, path.cost), "");
-        }
+        check_random_queries(g, map, sg, rng, 10);
         EXPECT_EQ(sg.fallback_count() - before, rebuild ? 0u : 10u);
     }
 }
@@ -355,18 +360,7 @@ TEST(Subgoal, BuildStopsAtItsDeadline) {
     EXPECT_EQ(graph.memory_bytes(), SubgoalGraph{}.memory_bytes());
     SubgoalPathfinder sg;
     EXPECT_EQ(sg.build(map, SIZE_MAX, SubgoalGraph::kAutoTransit, past), JpsSupport::TimeBudget);
-    GridPath path;
-    for (int q = 0; q < 5; ++q) {
-        const GridPoint s = ref::random_free(rng, g), t = ref::random_free(rng, g);
-        const double expected = ref::dijkstra(g, s.x, s.y)[std::size_t(t.y) * g.width + t.x];
-        const Status st = sg.find_path(map, s, t, {}, path);
-        if (std::isinf(expected)) {
-            EXPECT_EQ(st, Status::NoPath);
-            continue;
-        }
-        ASSERT_EQ(st, Status::Found);
-        EXPECT_TRUE(near(path.cost, expected)) << path.cost << " vs " << expected;
-    }
+    check_random_queries(g, map, sg, rng, 5);
     EXPECT_EQ(sg.fallback_count(), 5u);
     ASSERT_EQ(sg.build(map, SIZE_MAX, SubgoalGraph::kAutoTransit, std::chrono::steady_clock::now() + std::chrono::hours(1)), JpsSupport::Ok);
     check_all_from(g, map, sg, rng, 1, "far deadline");
