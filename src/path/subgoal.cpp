@@ -1557,13 +1557,13 @@ struct SubgoalPathfinder::Impl {
         double* length = access_length.data();
         std::uint32_t* node = access_node.data();
         for (std::size_t j = 0; j < k; ++j) {
-            length[j] = static_cast<double>(to[j].straight()) + kDiagonalStep * static_cast<double>(to[j].diagonal());
+            length[j] = Steps{to[j].straight(), to[j].diagonal()}.length();
             node[j] = to[j].node();
         }
         double least = std::numeric_limits<double>::infinity();
         std::size_t best_i = 0, best_j = 0;
         for (std::size_t i = 0; i < from.size(); ++i) {
-            const double d = static_cast<double>(from[i].straight()) + kDiagonalStep * static_cast<double>(from[i].diagonal());
+            const double d = Steps{from[i].straight(), from[i].diagonal()}.length();
             const double* row = g.transit_row(from[i].node());
             double row_least = std::numeric_limits<double>::infinity();
             std::size_t row_j = 0;
@@ -1751,22 +1751,20 @@ struct SubgoalPathfinder::Impl {
         chain.clear();
         chain_edge.clear();
         const GridPoint p = g.point(node);
+        const std::uint32_t xy = static_cast<std::uint32_t>(p.x) | static_cast<std::uint32_t>(p.y) << 16;
         std::uint32_t v = kNone;
         for (const std::uint32_t j : g.joins(node)) {
-            const GridPoint q = g.subgoal(j);
-            const std::int32_t dx = std::abs(q.x - p.x), dy = std::abs(q.y - p.y);
-            const auto seed_straight = static_cast<std::uint32_t>(std::abs(dx - dy));
-            const auto seed_diagonal = static_cast<std::uint32_t>(std::min(dx, dy));
-            if (seed_straight > a.straight() || seed_diagonal > a.diagonal()) continue;
+            const Steps seed = octile_steps(xy, g.subgoal_xy(j));
+            if (seed.straight > a.straight() || seed.diagonal > a.diagonal()) continue;
             if (j < t) {
-                if (g.transit_position(j) == target && seed_straight == a.straight() && seed_diagonal == a.diagonal()) {
+                if (g.transit_position(j) == target && seed.straight == a.straight() && seed.diagonal == a.diagonal()) {
                     v = j;
                     break;
                 }
                 continue;
             }
             const SubgoalGraph::Access* e = find(j);
-            if (e != nullptr && seed_straight + e->straight() == a.straight() && seed_diagonal + e->diagonal() == a.diagonal()) {
+            if (e != nullptr && seed.straight + e->straight() == a.straight() && seed.diagonal + e->diagonal() == a.diagonal()) {
                 v = j;
                 break;
             }
