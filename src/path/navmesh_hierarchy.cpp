@@ -13,6 +13,8 @@
 
 #include <gameplan/search/generation.hpp>
 
+#include "navmesh_geometry.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <queue>
@@ -136,6 +138,56 @@ bool taut_turn(const NavmeshHierarchy::Node& v, std::int32_t n1x, std::int32_t n
     return strictly_inside(k1x, k1y, k2x, k2y, p1x / l1 + p2x / l2, p1y / l1 + p2y / l2);
 }
 
+// True if the segment between grid points a and b lies in the free space (exact: integer walk). A cell
+// whose inside the segment crosses must be free; a grid point it passes through must not be a diagonal
+// squeeze point; a piece along a grid line needs a free cell on one side.
+bool grid_segment_free(const Navmesh& mesh, std::int32_t ax, std::int32_t ay, std::int32_t bx, std::int32_t by) noexcept {
+    const auto free = [&](std::int32_t x, std::int32_t y) { return mesh.polygon_of(GridPoint{x, y}) != kNoPolygon; };
+    const auto squeeze = [&](std::int32_t x, std::int32_t y) {
+        const bool tl = free(x - 1, y - 1), tr = free(x, y - 1), bl = free(x - 1, y), br = free(x, y);
+        return (tl && br && !tr && !bl) || (tr && bl && !tl && !br);
+    };
+    const std::int32_t dx = bx - ax, dy = by - ay;
+    if (dx == 0 && dy == 0) return true;
+    const std::int32_t sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1;
+    if (dy == 0 || dx == 0) {
+        // Along a grid line: each unit piece needs a free cell beside it; inner grid points no squeeze.
+        const std::int32_t steps = dy == 0 ? dx * sx : dy * sy;
+        for (std::int32_t k = 0; k < steps; ++k) {
+            if (dy == 0) {
+                const std::int32_t x = ax + k * sx, cx = sx > 0 ? x : x - 1;
+                if (!free(cx, ay - 1) && !free(cx, ay)) return false;
+                if (k > 0 && squeeze(x, ay)) return false;
+            } else {
+                const std::int32_t y = ay + k * sy, cy = sy > 0 ? y : y - 1;
+                if (!free(ax - 1, cy) && !free(ax, cy)) return false;
+                if (k > 0 && squeeze(ax, y)) return false;
+            }
+        }
+        return true;
+    }
+    // Cells crossed, walking from a: the next vertical line is at distance i (in x steps), the next
+    // horizontal at j; compare i / |dx| with j / |dy| exactly.
+    const std::int64_t adx = dx * sx, ady = dy * sy;
+    std::int32_t cx = sx > 0 ? ax : ax - 1, cy = sy > 0 ? ay : ay - 1;  // current cell
+    std::int64_t i = 1, j = 1;  // lines crossed so far + 1
+    for (;;) {
+        if (!free(cx, cy)) return false;
+        const std::int64_t lhs = i * ady, rhs = j * adx;  // compare i/adx vs j/ady
+        if (i == adx && j == ady) return true;
+        if (lhs < rhs) {
+            cx += sx, ++i;
+        } else if (lhs > rhs) {
+            cy += sy, ++j;
+        } else {
+            // Through a grid point.
+            const std::int32_t px = ax + std::int32_t(i) * sx, py = ay + std::int32_t(j) * sy;
+            if (squeeze(px, py)) return false;
+            cx += sx, cy += sy, ++i, ++j;
+        }
+    }
+}
+
 // ---- Contraction ------------------------------------------------------------------------------------
 
 struct Arc {
@@ -154,8 +206,8 @@ struct Shortcut {
 
 class Contractor {
 public:
-    Contractor(std::vector<NavmeshHierarchy::Node>& nodes, std::vector<std::vector<Arc>>& adj)
-        : m_nodes(nodes), m_adj(adj), m_dist(nodes.size(), 0.0), m_stamp(nodes.size(), 0), m_target(nodes.size(), 0) {}
+    Contractor(const Navmesh& mesh, std::vector<NavmeshHierarchy::Node>& nodes, std::vector<std::vector<Arc>>& adj)
+        : m_mesh(mesh), m_nodes(nodes), m_adj(adj), m_dist(nodes.size(), 0.0), m_stamp(nodes.size(), 0), m_target(nodes.size(), 0), m_mark(nodes.size(), 0), m_mark_dist(nodes.size(), 0.0) {}
 
     // The shortcuts that contracting v needs (into m_shortcuts).
     void simulate(std::uint32_t v) {
@@ -170,11 +222,34 @@ public:
             for (std::size_t k = i + 1; k < arcs.size(); ++k) {
                 const NavmeshHierarchy::Node& nb = m_nodes[arcs[k].near];
                 if (!taut_turn(node, na.x, na.y, nb.x, nb.y)) continue;
+                // Seen from each other (and not straight through v): the segment is shorter.
+                const NavmeshHierarchy::Node& ua = m_nodes[a.to];
+                const NavmeshHierarchy::Node& ub = m_nodes[arcs[k].to];
+                if (std::int64_t(ua.x - node.x) * (ub.y - node.y) != std::int64_t(ua.y - node.y) * (ub.x - node.x) &&
+                    grid_segment_free(m_mesh, ua.x, ua.y, ub.x, ub.y))
+                    continue;
                 m_targets.push_back(static_cast<std::uint32_t>(k));
                 bound = std::max(bound, a.w + arcs[k].w);
             }
             if (m_targets.empty()) continue;
-            witness(a.to, v, bound, arcs);
+            // Two hops first: the arc a-b, or a common neighbour x with a-x-b no longer.
+            ++m_mark_generation;
+            for (const Arc& x : m_adj[a.to])
+                if (x.to != v) m_mark[x.to] = m_mark_generation, m_mark_dist[x.to] = x.w;
+            std::size_t kept = 0;
+            for (const std::uint32_t k : m_targets) {
+                const Arc& b = arcs[k];
+                const double limit = (a.w + b.w) * (1.0 + 1e-12);
+                bool witnessed = m_mark[b.to] == m_mark_generation && m_mark_dist[b.to] <= limit;
+                for (std::size_t q = 0; !witnessed && q < m_adj[b.to].size(); ++q) {
+                    const Arc& x = m_adj[b.to][q];
+                    witnessed = x.to != v && m_mark[x.to] == m_mark_generation && m_mark_dist[x.to] + x.w <= limit;
+                }
+                if (!witnessed) m_targets[kept++] = k;
+            }
+            m_targets.resize(kept);
+            if (m_targets.empty()) continue;
+            witness(a.to, v, bound, arcs, a.w);
             for (const std::uint32_t k : m_targets) {
                 const Arc& b = arcs[k];
                 const double through = a.w + b.w;
@@ -185,16 +260,21 @@ public:
     }
 
     [[nodiscard]] const std::vector<Shortcut>& shortcuts() const noexcept { return m_shortcuts; }
-    std::uint32_t settle_limit = 64;
+    std::uint32_t settle_limit = 16;
 
 private:
     // Dijkstra from `source` avoiding `excluded`, up to `bound`, settling at most settle_limit nodes or
     // until every target is settled.
-    void witness(std::uint32_t source, std::uint32_t excluded, double bound, const std::vector<Arc>& arcs) {
+    void witness(std::uint32_t source, std::uint32_t excluded, double bound, const std::vector<Arc>& arcs, double source_w) {
         search::advance_generation(m_generation, [&] { std::fill(m_stamp.begin(), m_stamp.end(), 0u); std::fill(m_target.begin(), m_target.end(), 0u); });
         std::size_t remaining = 0;
+        m_goals.clear();
         for (const std::uint32_t k : m_targets)
-            if (m_target[arcs[k].to] != m_generation) m_target[arcs[k].to] = m_generation, ++remaining;
+            if (m_target[arcs[k].to] != m_generation) {
+                m_target[arcs[k].to] = m_generation, ++remaining;
+                const NavmeshHierarchy::Node& t = m_nodes[arcs[k].to];
+                m_goals.push_back(Goal{double(t.x), double(t.y), (source_w + arcs[k].w) * (1.0 + 1e-12)});
+            }
         m_heap.clear();
         m_dist[source] = 0.0;
         m_stamp[source] = m_generation;
@@ -215,21 +295,39 @@ private:
                 if (arc.to == excluded) continue;
                 const double nd = d + arc.w;
                 if (nd > bound) continue;
-                if (m_stamp[arc.to] != m_generation || nd < m_dist[arc.to]) {
-                    m_stamp[arc.to] = m_generation;
-                    m_dist[arc.to] = nd;
-                    m_heap.push_back({nd, arc.to});
-                    std::push_heap(m_heap.begin(), m_heap.end(), order);
+                if (m_stamp[arc.to] == m_generation && nd >= m_dist[arc.to]) continue;
+                // Only within the ellipse of some target: no witness through here can be short enough.
+                const NavmeshHierarchy::Node& y = m_nodes[arc.to];
+                bool useful = false;
+                for (const Goal& g : m_goals) {
+                    const double ex = g.x - y.x, ey = g.y - y.y, room = g.limit - nd;
+                    if (room >= 0 && ex * ex + ey * ey <= room * room) {
+                        useful = true;
+                        break;
+                    }
                 }
+                if (!useful) continue;
+                m_stamp[arc.to] = m_generation;
+                m_dist[arc.to] = nd;
+                m_heap.push_back({nd, arc.to});
+                std::push_heap(m_heap.begin(), m_heap.end(), order);
             }
         }
     }
 
+    struct Goal {
+        double x, y, limit;
+    };
+    std::vector<Goal> m_goals;
+    const Navmesh& m_mesh;
     std::vector<NavmeshHierarchy::Node>& m_nodes;
     std::vector<std::vector<Arc>>& m_adj;
     std::vector<double> m_dist;
     std::vector<std::uint32_t> m_stamp, m_target;
     std::vector<std::uint32_t> m_targets;
+    std::vector<std::uint64_t> m_mark;
+    std::vector<double> m_mark_dist;
+    std::uint64_t m_mark_generation = 0;
     std::vector<std::pair<double, std::uint32_t>> m_heap;
     std::vector<Shortcut> m_shortcuts;
     std::uint32_t m_generation = 0;
@@ -309,15 +407,17 @@ JpsSupport NavmeshHierarchy::build(const Navmesh& mesh, std::size_t max_memory_b
     }
 
     // Contraction: lazy updates of (2 shortcuts - degree + contracted neighbours).
-    Contractor contractor(nodes, adj);
+    Contractor contractor(mesh, nodes, adj);
     std::vector<std::int32_t> contracted_neighbours(n, 0);
     std::vector<std::uint32_t> rank(n, kNoNode);
     std::vector<std::vector<UpEdge>> up(n);
     using Entry = std::pair<std::int64_t, std::uint32_t>;
     std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue;
+    std::vector<std::int32_t> level(n, 0);
     const auto priority = [&](std::uint32_t v) {
         contractor.simulate(v);
-        return 2 * std::int64_t(contractor.shortcuts().size()) - std::int64_t(adj[v].size()) + contracted_neighbours[v];
+        return 2 * std::int64_t(contractor.shortcuts().size()) - std::int64_t(adj[v].size()) + contracted_neighbours[v] +
+               level[v];
     };
     for (std::uint32_t v = 0; v < n; ++v) {
         if (has_deadline && (v & 63u) == 0 && std::chrono::steady_clock::now() >= deadline) return fail(JpsSupport::TimeBudget);
@@ -334,6 +434,8 @@ JpsSupport NavmeshHierarchy::build(const Navmesh& mesh, std::size_t max_memory_b
             queue.push({p, v});
             continue;
         }
+        // The cheapest node left is too well connected: the rest stays an uncontracted core.
+        if (adj[v].size() > m_core_degree) break;
         if (has_deadline && (next_rank & 63u) == 0 && std::chrono::steady_clock::now() >= deadline)
             return fail(JpsSupport::TimeBudget);
         if ((next_rank & 63u) == 0 && bytes + arcs * sizeof(Arc) + up_edges * sizeof(UpEdge) > max_memory_bytes)
@@ -363,11 +465,21 @@ JpsSupport NavmeshHierarchy::build(const Navmesh& mesh, std::size_t max_memory_b
                     break;
                 }
             ++contracted_neighbours[a.to];
+            level[a.to] = std::max(level[a.to], level[v] + 1);
         }
         arcs -= 2 * adj[v].size();
         std::vector<Arc>().swap(adj[v]);
     }
 
+    // The core (nodes left uncontracted) takes the top ranks; its nodes keep every arc among them.
+    m_core = 0;
+    for (std::uint32_t v = 0; v < n; ++v)
+        if (rank[v] == kNoNode) {
+            rank[v] = next_rank++;
+            for (const Arc& a : adj[v]) up[v].push_back(UpEdge{a.w, a.to, a.mid});
+            up_edges += adj[v].size();
+            ++m_core;
+        }
     // Number the nodes by rank; upward edges in one array.
     m_nodes.resize(n);
     for (std::uint32_t v = 0; v < n; ++v) {
@@ -477,11 +589,19 @@ Status NavmeshHierarchyPathfinder::begin(const NavmeshHierarchy& hierarchy, NavP
     m_status = Status::InvalidQuery;
     const Navmesh* mesh = hierarchy.mesh();
     if (!hierarchy.built() || mesh == nullptr || mesh->polygon_count() == 0) return m_status;
-    if (mesh->locate(start) == kNoPolygon || mesh->locate(goal) == kNoPolygon) return m_status;
+    const std::uint32_t from = mesh->locate(start);
+    if (from == kNoPolygon || mesh->locate(goal) == kNoPolygon) return m_status;
     m_status = Status::InProgress;
     if (start == goal) {
         m_direct = true;
         m_best = 0.0;
+        return m_status;
+    }
+    // The straight segment, walked through the rectangles, before any sweep (cases it leaves undecided,
+    // through a grid point, are settled by the start's sweep).
+    if (detail::navmesh_straight_line_free(*mesh, from, start, goal)) {
+        m_direct = true;
+        m_best = dist(start, goal);
         return m_status;
     }
     if (m_label[0].size() < hierarchy.node_count()) reserve(hierarchy, 0);

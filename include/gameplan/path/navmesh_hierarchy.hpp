@@ -51,6 +51,12 @@ public:
     JpsSupport build(const Navmesh& mesh, std::size_t max_memory_bytes = SIZE_MAX,
                      std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
 
+    /// Contraction stops when the cheapest node left has more than this many neighbours; the nodes left
+    /// form a *core* that keeps all its edges (searched in both directions by a query). Default 192.
+    void set_core_degree(std::uint32_t degree) noexcept { m_core_degree = degree; }
+    /// Nodes of the uncontracted core (the top ranks).
+    [[nodiscard]] std::size_t core_count() const noexcept { return m_core; }
+
     /// True once build() returned Ok.
     [[nodiscard]] bool built() const noexcept { return m_built; }
     /// The mesh it was built from (nullptr before build).
@@ -76,7 +82,8 @@ public:
         std::int8_t sx, sy;
         std::uint32_t vertex;
     };
-    /// An upward edge (to a node of higher rank), or a shortcut through `middle` (else kNoNode).
+    /// An upward edge (to a node of higher rank; between core nodes, both ways), or a shortcut through
+    /// `middle` (else kNoNode).
     struct UpEdge {
         double weight;
         std::uint32_t to;
@@ -95,7 +102,8 @@ public:
 private:
     const Navmesh* m_mesh = nullptr;
     bool m_built = false;
-    std::size_t m_graph_edges = 0, m_shortcuts = 0;
+    std::size_t m_graph_edges = 0, m_shortcuts = 0, m_core = 0;
+    std::uint32_t m_core_degree = 192;
     double m_build_ms = 0.0;
     std::vector<Node> m_nodes;
     std::vector<std::uint32_t> m_node_of_vertex;
