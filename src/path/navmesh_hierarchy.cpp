@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <queue>
 
 namespace gameplan::path {
@@ -382,6 +383,21 @@ JpsSupport NavmeshHierarchy::build(const Navmesh& mesh, std::size_t max_memory_b
     {
         std::vector<Piece> stack;
         std::vector<std::uint32_t> seen(n, kNoNode);
+        // Corners by grid point: an edge that passes straight through another corner is left out (the
+        // two edges through that corner are as short, and taut there: the segment goes on through free
+        // space). Along a free grid line every corner would otherwise see every other one.
+        const std::size_t row = std::size_t(mesh.width()) + 1;
+        std::vector<bool> corner_at(row * (std::size_t(mesh.height()) + 1), false);
+        for (const Node& c : nodes) corner_at[std::size_t(c.y) * row + std::size_t(c.x)] = true;
+        bytes += corner_at.size() / 8;
+        const auto passes_corner = [&](const Node& a, const Node& b) {
+            const std::int32_t dx = b.x - a.x, dy = b.y - a.y;
+            std::int32_t g = std::gcd(dx < 0 ? -dx : dx, dy < 0 ? -dy : dy);
+            const std::int32_t sx = dx / g, sy = dy / g;
+            for (std::int32_t k = 1; k < g; ++k)
+                if (corner_at[std::size_t(a.y + k * sy) * row + std::size_t(a.x + k * sx)]) return true;
+            return false;
+        };
         std::size_t arcs = 0;
         for (std::uint32_t i = 0; i < n; ++i) {
             if (has_deadline && (i & 63u) == 0 && std::chrono::steady_clock::now() >= deadline)
@@ -395,6 +411,7 @@ JpsSupport NavmeshHierarchy::build(const Navmesh& mesh, std::size_t max_memory_b
                 const Node& b = nodes[j];
                 const double dx = double(b.x - a.x), dy = double(b.y - a.y);
                 if (!taut_end(a.sx, a.sy, -dx, -dy) || !taut_end(b.sx, b.sy, dx, dy)) return;
+                if (passes_corner(a, b)) return;
                 const double w = std::sqrt(dx * dx + dy * dy);
                 adj[i].push_back(Arc{w, j, kNoNode, j, i});
                 adj[j].push_back(Arc{w, i, kNoNode, i, j});

@@ -53,7 +53,8 @@ void write_grid_path_json(std::ostream& out, const GridRun& run, const path::Gri
                           const std::string& problem);
 
 /// One `gameplan path --algorithm navmesh --json` line: status, cost, path (turning points), expanded,
-/// micros, setup_micros (the mesh build), polygons, [error].
+/// micros, setup_micros (the mesh build), polygons, [preprocess_ms, hierarchy_bytes] (navmesh-ch: the
+/// hierarchy build), [error].
 void write_navmesh_path_json(std::ostream& out, Status status, const path::NavmeshPath& route, std::uint64_t expanded,
                              double micros, double build_ms, std::size_t polygons, const std::string& problem,
                              double preprocess_ms = -1.0, std::size_t hierarchy_bytes = 0);
