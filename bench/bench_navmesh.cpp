@@ -204,6 +204,7 @@ void ch_summary(benchmark::State& state, MapArg arg) {
         state.counters["graph_edges"] = double(hierarchy.graph_edge_count());
         state.counters["up_edges"] = double(hierarchy.upward_edge_count());
         state.counters["shortcuts"] = double(hierarchy.shortcut_count());
+        state.counters["core"] = double(hierarchy.core_count());
         state.counters["queries"] = count;
         state.counters["astar_us"] = astar_us / count;
         state.counters["navmesh_us"] = navmesh_us / count;

@@ -10,22 +10,29 @@
 /// blocked or off the map): a shortest path turns only there. Two corners are joined when they see each
 /// other through the free space (see navmesh.hpp) and the edge is *taut* at both ends: the line through
 /// it, extended past a corner, does not enter the interior of that corner's blocked cell (the sparse
-/// visibility graph of Oh and Leong, 2016; it keeps every shortest path). Each corner's visible corners
-/// come from a visibility sweep through the mesh's rectangles: angular intervals projected through
-/// shared edges, closed at their ends (a path may graze corners and run along walls), never through a
-/// point where two rectangles only touch. The graph is then contracted (nodes ordered by edge
-/// difference plus contracted neighbours; a shortcut is only added for a locally taut turn that no
-/// bounded witness search avoids); each shortcut records its middle node for unpacking.
+/// visibility graph of Oh and Leong, 2016; it keeps every shortest path). An edge that passes straight
+/// through a third corner is left out (the two edges through that corner are as long). Each corner's
+/// visible corners come from a visibility sweep through the mesh's rectangles: angular intervals
+/// projected through shared edges, closed at their ends (a path may graze corners and run along walls),
+/// never through a point where two rectangles only touch. The graph is then contracted (nodes ordered by
+/// twice the shortcuts added minus the edges removed, plus contracted neighbours and depth); a shortcut
+/// is added only for a locally taut turn that neither a sight check, a common neighbour nor a bounded
+/// witness search avoids, and records its middle node for unpacking. When the cheapest node left has
+/// more than `set_core_degree()` neighbours, contraction stops: the nodes left form a core that keeps
+/// all its edges.
 ///
-/// A query locates start and goal, sweeps the corners visible from each (a goal seen from the start
-/// is answered by the straight segment), keeps those at which a path can turn (taut), and runs a
-/// bidirectional upward Dijkstra over the hierarchy seeded with them at their Euclidean distances.
-/// The path is the start, the unpacked corners (integer coordinates) and the goal; its cost is its
-/// Euclidean length.
+/// A query locates start and goal and tries the straight segment (walked through the rectangles); else
+/// it sweeps the corners visible from each (a goal seen from the start is answered by the straight
+/// segment), keeps those at which a path can turn (taut), and runs a bidirectional Dijkstra upwards
+/// through the hierarchy and across the core, seeded with them at their Euclidean distances, until
+/// neither side's smallest key is below the best meeting. The path is the start, the unpacked corners
+/// (integer coordinates) and the goal; its cost is its Euclidean length.
 ///
-/// Cost: the build sweeps once per corner and contracts (about 0.1 to 10 s of CPU on the 512 x 512
-/// maps of docs/benchmarks.md); the hierarchy holds 24 bytes per node and 16 per upward edge. A
-/// pathfinder holds about 56 bytes per hierarchy node; after warm-up a query allocates nothing.
+/// Cost: the build sweeps once per corner and contracts: 1 ms to 0.4 s of CPU on the 512 x 512 MovingAI
+/// maps of docs/benchmarks.md, except sparse noise (random512-10-0: corners see dozens of corners each,
+/// most stay in the core, about 110 s). The hierarchy holds 24 bytes per node and 16 per upward edge. A
+/// pathfinder holds 32 bytes per hierarchy node plus its open lists and sweep stack; after warm-up a
+/// query allocates nothing.
 ///
 /// Thread-safety: a built hierarchy is immutable; any number of pathfinders (one per thread) may read it
 /// (and the mesh it was built from, which must outlive it and stay unchanged).
