@@ -670,7 +670,19 @@ Status NavmeshHierarchyPathfinder::step(std::uint64_t slice_expansions) {
         m_open[side].pop_back();
         ++m_stats.expanded;
         ++slice;
-        for (const NavmeshHierarchy::UpEdge& e : m_hierarchy->up(x)) relax(side, e.to, key + e.weight, x);
+        // Stall on demand: a higher neighbour already reached more cheaply than this node plus the edge
+        // between them shows this label is not the node's distance, so no shortest path continues here.
+        const auto up = m_hierarchy->up(x);
+        bool stalled = false;
+        for (const NavmeshHierarchy::UpEdge& e : up) {
+            const Label& l = m_label[side][e.to];
+            if (l.stamp == m_generation && l.dist + e.weight < key) {
+                stalled = true;
+                break;
+            }
+        }
+        if (stalled) continue;
+        for (const NavmeshHierarchy::UpEdge& e : up) relax(side, e.to, key + e.weight, x);
     }
     return m_status;
 }
