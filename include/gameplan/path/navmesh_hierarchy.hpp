@@ -77,7 +77,7 @@ public:
     [[nodiscard]] std::size_t upward_edge_count() const noexcept { return m_up.size(); }
     /// Shortcuts among the upward edges.
     [[nodiscard]] std::size_t shortcut_count() const noexcept { return m_shortcuts; }
-    /// CPU-independent wall time of the last build, in milliseconds.
+    /// Wall-clock time of the last build, in milliseconds.
     [[nodiscard]] double build_ms() const noexcept { return m_build_ms; }
     /// Bytes held by the hierarchy (capacities of its arrays).
     [[nodiscard]] std::size_t memory_bytes() const noexcept;
