@@ -12,11 +12,18 @@
 //                          and generated nodes per query and a cost checksum (so a speedup cannot
 //                          silently change paths).
 //   navmesh_build/<map>    one full mesh build per iteration.
+//   navmesh_ch_summary/<map>  the preprocessed tier (NavmeshHierarchy): its build (CPU time, MiB, nodes,
+//                          edges, shortcuts), then the same sampled scenarios answered by grid A*, Polyanya
+//                          and the hierarchy back to back in thread CPU time (short triples timed again,
+//                          repeated, as above); mean microseconds of each, the hierarchy's speedup over A*
+//                          and over Polyanya, and `mismatch`: queries whose hierarchy cost differs from
+//                          Polyanya's by more than 1e-6 (relative) or whose status differs (must be 0).
 #include <gameplan/io/load_error.hpp>
 #include <gameplan/io/movingai.hpp>
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/grid_search.hpp>
 #include <gameplan/path/navmesh.hpp>
+#include <gameplan/path/navmesh_hierarchy.hpp>
 
 #include <benchmark/benchmark.h>
 
@@ -138,6 +145,77 @@ void summary(benchmark::State& state, MapArg arg) {
     }
 }
 
+void ch_summary(benchmark::State& state, MapArg arg) {
+    const MapData* data = load(arg.set, arg.name);
+    if (!data) return state.SkipWithError("benchmark data not found (GAMEPLAN_BENCHMARK_DATA_DIR)");
+    for (auto _ : state) {
+        NavmeshHierarchy hierarchy;
+        const double b0 = cpu_micros();
+        if (hierarchy.build(data->mesh) != JpsSupport::Ok) return state.SkipWithError("hierarchy build failed");
+        const double build_ms = (cpu_micros() - b0) / 1e3;
+        GridPathfinder astar;
+        NavmeshPathfinder polyanya;
+        NavmeshHierarchyPathfinder ch;
+        GridPath grid_path;
+        NavmeshPath any_path, ch_path;
+        double astar_us = 0, navmesh_us = 0, ch_us = 0, settled = 0;
+        std::size_t timed = 0, mismatched = 0;
+        const std::size_t stride = std::max<std::size_t>(1, data->scenarios.size() / 400);
+        for (std::size_t i = 0; i < data->scenarios.size(); i += stride) {
+            const io::Scenario& s = data->scenarios[i];
+            const NavPoint from = cell_centre(s.start), to = cell_centre(s.goal);
+            const auto run_astar = [&] { return astar.find_path(data->map, s.start, s.goal, {}, grid_path); };
+            const auto run_navmesh = [&] { return polyanya.find_path(data->mesh, from, to, {}, any_path); };
+            const auto run_ch = [&] { return ch.find_path(hierarchy, from, to, {}, ch_path); };
+            const double t0 = cpu_micros();
+            (void)run_astar();
+            const double t1 = cpu_micros();
+            const Status n = run_navmesh();
+            const double t2 = cpu_micros();
+            const Status c = run_ch();
+            const double t3 = cpu_micros();
+            double ta = t1 - t0, tn = t2 - t1, tc = t3 - t2;
+            const double shortest = std::min({ta, tn, tc});
+            if (shortest < 25.0) {
+                const int reps = int(std::min(1000.0, std::ceil(25.0 / std::max(shortest, 0.05))));
+                const double r0 = cpu_micros();
+                for (int r = 0; r < reps; ++r) benchmark::DoNotOptimize(run_astar());
+                const double r1 = cpu_micros();
+                for (int r = 0; r < reps; ++r) benchmark::DoNotOptimize(run_navmesh());
+                const double r2 = cpu_micros();
+                for (int r = 0; r < reps; ++r) benchmark::DoNotOptimize(run_ch());
+                const double r3 = cpu_micros();
+                ta = (r1 - r0) / reps;
+                tn = (r2 - r1) / reps;
+                tc = (r3 - r2) / reps;
+            }
+            astar_us += ta;
+            navmesh_us += tn;
+            ch_us += tc;
+            settled += double(ch.stats().expanded);
+            mismatched += n != c || (n == Status::Found &&
+                                     std::abs(any_path.cost - ch_path.cost) > 1e-6 * std::max(1.0, any_path.cost));
+            ++timed;
+        }
+        const double count = double(timed);
+        state.counters["build_ms"] = build_ms;
+        state.counters["MiB"] = double(hierarchy.memory_bytes()) / (1 << 20);
+        state.counters["nodes"] = double(hierarchy.node_count());
+        state.counters["graph_edges"] = double(hierarchy.graph_edge_count());
+        state.counters["up_edges"] = double(hierarchy.upward_edge_count());
+        state.counters["shortcuts"] = double(hierarchy.shortcut_count());
+        state.counters["core"] = double(hierarchy.core_count());
+        state.counters["queries"] = count;
+        state.counters["astar_us"] = astar_us / count;
+        state.counters["navmesh_us"] = navmesh_us / count;
+        state.counters["ch_us"] = ch_us / count;
+        state.counters["speedup"] = astar_us / ch_us;
+        state.counters["vs_polyanya"] = navmesh_us / ch_us;
+        state.counters["settled"] = settled / count;
+        state.counters["mismatch"] = double(mismatched);
+    }
+}
+
 void queries(benchmark::State& state, MapArg arg) {
     const MapData* data = load(arg.set, arg.name);
     if (!data) return state.SkipWithError("benchmark data not found (GAMEPLAN_BENCHMARK_DATA_DIR)");
@@ -173,6 +251,9 @@ void build(benchmark::State& state, MapArg arg) {
 const bool registered = [] {
     for (const MapArg& m : kMaps) {
         benchmark::RegisterBenchmark((std::string("navmesh_summary/") + m.name).c_str(), summary, m)
+            ->Iterations(1)
+            ->Unit(benchmark::kMillisecond);
+        benchmark::RegisterBenchmark((std::string("navmesh_ch_summary/") + m.name).c_str(), ch_summary, m)
             ->Iterations(1)
             ->Unit(benchmark::kMillisecond);
         benchmark::RegisterBenchmark((std::string("navmesh/") + m.name).c_str(), queries, m)->Unit(benchmark::kMicrosecond);

@@ -12,6 +12,7 @@
 #include <gameplan/path/navmesh.hpp>
 
 #include "force_inline.hpp"
+#include "navmesh_geometry.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -138,6 +139,10 @@ bool straight_line_free(const Navmesh& mesh, std::uint32_t from, NavPoint s, Nav
 }
 
 }  // namespace
+
+bool detail::navmesh_straight_line_free(const Navmesh& mesh, std::uint32_t from, NavPoint s, NavPoint t) noexcept {
+    return straight_line_free(mesh, from, s, t);
+}
 
 void NavmeshPathfinder::reserve(const Navmesh& mesh, std::size_t nodes) {
     if (m_roots.size() < mesh.vertices().size()) m_roots.resize(mesh.vertices().size(), RootRecord{0.0, 0});

@@ -16,6 +16,8 @@ set(GAMEPLAN_PATH_SOURCES
   waypoints.cpp
   # navigation meshes from grid maps and Polyanya (Euclidean-optimal any-angle paths)
   navmesh_build.cpp navmesh_search.cpp
+  # a contraction hierarchy over the sparse visibility graph of a mesh's corners (any-angle, preprocessed)
+  navmesh_hierarchy.cpp
   # area types, per-query filters, cost layers; influence maps; fog of war (per-team knowledge, explore)
   area_filter.cpp influence.cpp fog.cpp
   # saving and restoring running state (searches in progress, request queues, movement, map metadata)

@@ -131,7 +131,7 @@ void add_limit_options(CLI::App* cmd, ResourceLimits& limits, double default_tim
 
 void add_preprocess_time_option(CLI::App* cmd, double& seconds) {
     add_real_option(cmd, "--preprocess-time-limit", seconds, 0.001, 86400.0,
-                    "Give up building --algorithm subgoal's graph after this many seconds (exit 2; 0 = no limit; default " +
+                    "Give up building --algorithm subgoal's graph (navmesh-ch's hierarchy) after this many seconds (exit 2; 0 = no limit; default " +
                         human_number(seconds) + ")",
                     true);
 }

@@ -11,6 +11,7 @@
 #include <gameplan/io/map_image.hpp>
 #include <gameplan/io/movingai.hpp>
 #include <gameplan/path/navmesh.hpp>
+#include <gameplan/path/navmesh_hierarchy.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -18,6 +19,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -47,6 +49,27 @@ void check_navmesh_memory(const ResourceLimits& limits, const path::GridMap& map
     require_memory(limits, 112.0 * cells,
                    "building the navigation mesh of this " + std::to_string(map.width()) + " x " +
                        std::to_string(map.height()) + " map");
+}
+
+// navmesh-ch: builds the hierarchy of `mesh` within --preprocess-time-limit and --max-memory (a usage
+// error, exit 2, when either runs out).
+void build_hierarchy(path::NavmeshHierarchy& hierarchy, const path::Navmesh& mesh, const path::GridMap& map,
+                     double time_limit_s, const ResourceLimits& limits) {
+    const auto deadline = time_limit_s > 0 ? Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(time_limit_s))
+                                           : Clock::time_point::max();
+    const std::size_t budget = limits.max_memory_bytes() ? limits.max_memory_bytes() : SIZE_MAX;
+    const path::JpsSupport built = hierarchy.build(mesh, budget, deadline);
+    const std::string size = std::to_string(map.width()) + " x " + std::to_string(map.height());
+    if (built == path::JpsSupport::TimeBudget) {
+        char seconds[32];
+        std::snprintf(seconds, sizeof seconds, "%g", time_limit_s);
+        throw UsageError("algorithm navmesh-ch: building the navmesh hierarchy of this " + size +
+                         " map took longer than --preprocess-time-limit " + seconds +
+                         " (s) allows (it grows fastest on maps of scattered obstacles); raise it, or use --algorithm navmesh");
+    }
+    if (built == path::JpsSupport::MemoryBudget)
+        throw UsageError("algorithm navmesh-ch: the navmesh hierarchy of this " + size + " map would need more than --max-memory " +
+                         std::to_string(limits.max_memory_mb) + " (MiB) allows; raise it to try");
 }
 
 void refuse_terrain_costs(const path::GridMap& map) {
@@ -162,7 +185,15 @@ int run_navmesh_path(const NavmeshPathRequest& request) {
     const auto b0 = Clock::now();
     (void)mesh.build(map);
     const double build_ms = millis_since(b0);
-    path::NavmeshPathfinder finder;
+    path::NavmeshHierarchy hierarchy;
+    double preprocess_ms = -1.0;
+    if (request.hierarchy) {
+        const auto p0 = Clock::now();
+        build_hierarchy(hierarchy, mesh, map, request.preprocess_time_limit_s, request.limits);
+        preprocess_ms = millis_since(p0);
+    }
+    path::NavmeshPathfinder polyanya;
+    path::NavmeshHierarchyPathfinder ch;
     path::NavmeshSearchOptions options;
     if (request.max_expansions > 0) options.budget.max_expansions = request.max_expansions;
     options.budget.deadline = request.limits.deadline(Clock::now());
@@ -170,24 +201,29 @@ int run_navmesh_path(const NavmeshPathRequest& request) {
     const path::NavPoint from = path::cell_centre(request.from), to = path::cell_centre(request.to);
     path::NavmeshPath route;
     const auto t0 = Clock::now();
-    const Status status = finder.find_path(mesh, from, to, options, route);
+    const Status status = request.hierarchy ? ch.find_path(hierarchy, from, to, options, route)
+                                            : polyanya.find_path(mesh, from, to, options, route);
     const double micros = millis_since(t0) * 1000.0;
+    const std::uint64_t expanded = request.hierarchy ? ch.stats().expanded : polyanya.stats().expanded;
     std::string problem;
     if (status == Status::InvalidQuery)
         problem = !map.passable(request.from) ? "start " + request.from_text + " is blocked"
                   : !map.passable(request.to) ? "goal " + request.to_text + " is blocked"
                                               : "invalid query";
     if (request.json) {
-        write_navmesh_path_json(std::cout, status, route, finder.stats().expanded, micros, build_ms, mesh.polygon_count(),
-                                problem);
+        write_navmesh_path_json(std::cout, status, route, expanded, micros, build_ms, mesh.polygon_count(), problem,
+                                preprocess_ms, request.hierarchy ? hierarchy.memory_bytes() : 0);
     } else {
         std::cout << "status: " << to_string(status) << '\n';
         if (status == Status::Found)
             std::cout << "cost: " << std::setprecision(10) << route.cost << '\n'
                       << "turning points: " << route.points.size() << '\n';
-        std::cout << "expanded: " << finder.stats().expanded << '\n'
+        std::cout << "expanded: " << expanded << '\n'
                   << "micros: " << std::fixed << std::setprecision(1) << micros << std::defaultfloat << '\n'
                   << "polygons: " << mesh.polygon_count() << '\n';
+        if (request.hierarchy)
+            std::cout << "preprocess ms: " << std::fixed << std::setprecision(2) << preprocess_ms << std::defaultfloat << '\n'
+                      << "hierarchy bytes: " << hierarchy.memory_bytes() << '\n';
         if (status == Status::Found) {
             std::cout << "path:" << std::setprecision(17);
             for (const path::NavPoint& p : route.points) std::cout << " (" << p.x << ',' << p.y << ')';
@@ -213,13 +249,14 @@ int run_navmesh_scen(const NavmeshScenRequest& request) {
     struct Loaded {
         path::GridMap map;
         path::Navmesh mesh;
+        path::NavmeshHierarchy hierarchy;
         double build_ms = 0;
     };
     std::map<std::string, std::unique_ptr<Loaded>> maps;  // by canonical file name
     std::vector<Loaded*> map_of(scen.scenarios.size(), nullptr);
     std::map<std::string, std::string> resolved;  // written name -> canonical file
-    double build_ms = 0;
-    std::size_t polygons = 0;
+    double build_ms = 0, preprocess_ms = 0;
+    std::size_t polygons = 0, hierarchy_bytes = 0;
     for (std::size_t i = 0; i < scen.scenarios.size(); ++i) {
         const std::string& written = scen.scenarios[i].map;
         auto it = resolved.find(written);
@@ -242,6 +279,12 @@ int run_navmesh_scen(const NavmeshScenRequest& request) {
                 (void)loaded->mesh.build(loaded->map);
                 loaded->build_ms = millis_since(t0);
                 build_ms += loaded->build_ms;
+                if (request.hierarchy) {
+                    const auto p0 = Clock::now();
+                    build_hierarchy(loaded->hierarchy, loaded->mesh, loaded->map, request.preprocess_time_limit_s, request.limits);
+                    preprocess_ms += millis_since(p0);
+                    hierarchy_bytes += loaded->hierarchy.memory_bytes();
+                }
                 polygons += loaded->mesh.polygon_count();
                 maps.emplace(it->second, std::move(loaded));
             }
@@ -263,15 +306,18 @@ int run_navmesh_scen(const NavmeshScenRequest& request) {
     options.budget.max_memory_bytes = request.limits.max_memory_bytes();
     const auto solve = [&] {
         path::NavmeshPathfinder finder;
+        path::NavmeshHierarchyPathfinder ch;
         path::NavmeshPath route;
         for (std::size_t i = next.fetch_add(1); i < scen.scenarios.size(); i = next.fetch_add(1)) {
             const io::Scenario& s = scen.scenarios[i];
             const auto t0 = Clock::now();
             Outcome& o = outcomes[i];
-            o.status = finder.find_path(map_of[i]->mesh, path::cell_centre(s.start), path::cell_centre(s.goal), options, route);
+            const path::NavPoint from = path::cell_centre(s.start), to = path::cell_centre(s.goal);
+            o.status = request.hierarchy ? ch.find_path(map_of[i]->hierarchy, from, to, options, route)
+                                         : finder.find_path(map_of[i]->mesh, from, to, options, route);
             o.micros = millis_since(t0) * 1000.0;
             o.cost = route.cost;
-            o.expanded = finder.stats().expanded;
+            o.expanded = request.hierarchy ? ch.stats().expanded : finder.stats().expanded;
         }
     };
     {
@@ -336,7 +382,7 @@ int run_navmesh_scen(const NavmeshScenRequest& request) {
         summary["mismatches"] = mismatches;
         summary["mean_micros"] = std::round(total_micros / n * 100.0) / 100.0;
         summary["mean_expanded"] = std::round(total_expanded / n * 10.0) / 10.0;
-        summary["algorithm"] = "navmesh";
+        summary["algorithm"] = request.hierarchy ? "navmesh-ch" : "navmesh";
         nlohmann::ordered_json names = nlohmann::ordered_json::array();
         for (const auto& [name, loaded] : maps) names.push_back(name);
         summary["maps"] = std::move(names);
@@ -344,7 +390,8 @@ int run_navmesh_scen(const NavmeshScenRequest& request) {
         summary["mean_shorter"] = mean_shorter;
         summary["max_shorter"] = max_shorter;
         summary["polygons"] = polygons;
-        summary["preprocess_ms"] = std::round(build_ms * 100.0) / 100.0;
+        summary["preprocess_ms"] = std::round((build_ms + preprocess_ms) * 100.0) / 100.0;
+        if (request.hierarchy) summary["hierarchy_bytes"] = hierarchy_bytes;
         std::cout << summary.dump() << '\n';
     } else {
         for (const auto& line : mismatch_lines) std::cout << line << '\n';
@@ -354,12 +401,13 @@ int run_navmesh_scen(const NavmeshScenRequest& request) {
                   << "mismatches: " << mismatches << '\n'
                   << "mean µs: " << std::fixed << std::setprecision(2) << total_micros / n << '\n'
                   << "mean expansions: " << std::setprecision(1) << total_expanded / n << std::defaultfloat << '\n'
-                  << "algorithm: navmesh\n"
+                  << "algorithm: " << (request.hierarchy ? "navmesh-ch" : "navmesh") << '\n'
                   << "threads: " << request.threads << '\n'
                   << "mean shorter than the 8-connected optimum: " << std::setprecision(4) << mean_shorter * 100.0 << "%\n"
                   << "max shorter: " << max_shorter * 100.0 << "%\n"
                   << "polygons: " << polygons << '\n'
-                  << "preprocessing ms: " << std::fixed << std::setprecision(2) << build_ms << std::defaultfloat << '\n';
+                  << "preprocessing ms: " << std::fixed << std::setprecision(2) << build_ms + preprocess_ms << std::defaultfloat << '\n';
+        if (request.hierarchy) std::cout << "hierarchy bytes: " << hierarchy_bytes << '\n';
     }
     return mismatches == 0 ? 0 : 1;
 }

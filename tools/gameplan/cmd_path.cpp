@@ -188,7 +188,7 @@ void write_search_png(const std::string& file, std::int32_t scale, const path::G
 }
 
 void run_path(const PathArgs& args, int& exit_code) {
-    if (args.algorithm == kNavmeshAlgorithm) {
+    if (args.algorithm == kNavmeshAlgorithm || args.algorithm == kNavmeshChAlgorithm) {
         if (args.smooth || args.islands || args.dead_ends || args.corners || args.render || args.topology != "square" ||
             args.movement != "8" || args.diagonal != "no-corner-cutting" || args.heuristic != "auto" || args.weight != 1.0)
             throw UsageError("--algorithm navmesh: any-angle paths through the navigation mesh take no --smooth, --islands, "
@@ -196,7 +196,8 @@ void run_path(const PathArgs& args, int& exit_code) {
         const path::GridMap map = read_grid_map(args.map_file);
         exit_code = run_navmesh_path(NavmeshPathRequest{&map, parse_point(args.from, "--from", map), parse_point(args.to, "--to", map),
                                                         args.from, args.to, args.max_expansions, args.limits, args.json,
-                                                        args.png, args.png_scale});
+                                                        args.png, args.png_scale, args.algorithm == kNavmeshChAlgorithm,
+                                                        args.preprocess_time_limit_s});
         return;
     }
     const GridAlgorithm algorithm = *parse_grid_algorithm(args.algorithm);
@@ -321,7 +322,7 @@ void add_path_command(CLI::App& app, int& exit_code) {
     add_integer_option(cmd, "--max-expansions", args->max_expansions, 0, UINT64_MAX, "Expansion budget (0 = unlimited)");
     cmd->add_option("--algorithm", args->algorithm,
                     "Search algorithm (dijkstra = A* with a zero heuristic; hpa = two-tier, inexact; theta = any-angle; "
-                    "navmesh = Euclidean-optimal any-angle between cell centres)")
+                    "navmesh = Euclidean-optimal any-angle between cell centres; navmesh-ch = the same after preprocessing)")
         ->check(CLI::IsMember(with_navmesh(grid_algorithm_names())))
         ->capture_default_str();
     cmd->add_flag("--smooth", args->smooth, "Smooth the path (string pulling; stays a legal grid path)");

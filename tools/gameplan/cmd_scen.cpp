@@ -52,7 +52,7 @@ struct ScenArgs {
 };
 
 void run_scen(const ScenArgs& args, int& exit_code) {
-    if (args.algorithm == kNavmeshAlgorithm) {
+    if (args.algorithm == kNavmeshAlgorithm || args.algorithm == kNavmeshChAlgorithm) {
         if (args.smooth || args.islands || args.dead_ends)
             throw UsageError("--algorithm navmesh: takes no --smooth, --islands or --dead-ends");
         if (args.threads < 1 || args.threads > 256) throw UsageError("--threads must be in [1, 256], got " + std::to_string(args.threads));
@@ -62,6 +62,8 @@ void run_scen(const ScenArgs& args, int& exit_code) {
         request.map_file = args.map_file;
         request.json = args.json;
         request.limits.max_memory_mb = args.max_memory_mb;
+        request.hierarchy = args.algorithm == kNavmeshChAlgorithm;
+        request.preprocess_time_limit_s = args.preprocess_time_limit_s;
         exit_code = run_navmesh_scen(request);
         return;
     }
@@ -299,7 +301,8 @@ void add_scen_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--map", args->map_file, "Map file (default: the map named in the scenario lines, found next to it)");
     cmd->add_option("--algorithm", args->algorithm,
                     "Search algorithm (dijkstra = A* with a zero heuristic; hpa = two-tier, inexact; theta = any-angle; "
-                    "navmesh = Euclidean-optimal any-angle between cell centres, reports how much shorter)")
+                    "navmesh = Euclidean-optimal any-angle between cell centres, reports how much shorter; navmesh-ch = the same "
+                    "after preprocessing)")
         ->check(CLI::IsMember(with_navmesh(grid_algorithm_names())))
         ->capture_default_str();
     cmd->add_option("--cluster-size", args->cluster_size, "HPA* cluster side in cells")->capture_default_str();

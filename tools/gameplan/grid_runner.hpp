@@ -37,6 +37,9 @@ enum class GridAlgorithm : std::uint8_t {
 /// The --algorithm value that selects the navigation mesh in `path` and `scen` (not a GridAlgorithm:
 /// it searches a mesh built from the map, cmd_navmesh.cpp).
 inline constexpr std::string_view kNavmeshAlgorithm = "navmesh";
+/// The --algorithm value that selects the navmesh contraction hierarchy (path/navmesh_hierarchy.hpp):
+/// the same paths as "navmesh", after a preprocessing step.
+inline constexpr std::string_view kNavmeshChAlgorithm = "navmesh-ch";
 /// Every algorithm, in the order --help lists them.
 inline constexpr GridAlgorithm kGridAlgorithms[] = {GridAlgorithm::AStar, GridAlgorithm::Dijkstra, GridAlgorithm::Jps,
                                                     GridAlgorithm::JpsPlus, GridAlgorithm::Hpa, GridAlgorithm::Theta,

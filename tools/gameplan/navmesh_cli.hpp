@@ -15,9 +15,10 @@
 
 namespace gameplan::cli {
 
-/// `names` (the grid algorithms) plus "navmesh", for CLI11's IsMember check.
+/// `names` (the grid algorithms) plus "navmesh" and "navmesh-ch", for CLI11's IsMember check.
 [[nodiscard]] inline std::vector<std::string> with_navmesh(std::vector<std::string> names) {
     names.emplace_back(kNavmeshAlgorithm);
+    names.emplace_back(kNavmeshChAlgorithm);
     return names;
 }
 
@@ -35,6 +36,8 @@ struct NavmeshPathRequest {
     bool json = false;
     std::string png;                    ///< picture of the mesh and the path ("" = none)
     std::uint64_t png_scale = 0;        ///< 0 = fit
+    bool hierarchy = false;             ///< navmesh-ch: query a NavmeshHierarchy built first
+    double preprocess_time_limit_s = kDefaultPreprocessSeconds;  ///< navmesh-ch: give up building after this (0 = none)
 };
 /// Runs the query and prints it like `gameplan path` (path = turning points as [x, y]). Returns the exit
 /// code (0 found, 1 none, 2 invalid).
@@ -47,6 +50,8 @@ struct NavmeshScenRequest {
     ResourceLimits limits{0, kDefaultMaxMemoryMb};
     bool json = false;
     unsigned threads = 1;  ///< solve on this many threads (each with its own pathfinder); same results for any count
+    bool hierarchy = false;  ///< navmesh-ch: query a NavmeshHierarchy built first
+    double preprocess_time_limit_s = kDefaultPreprocessSeconds;  ///< navmesh-ch: give up building after this (0 = none)
 };
 /// Runs every scenario between cell centres; each must be found and no longer than the file's
 /// 8-connected optimum. Reports how much shorter the any-angle paths are. Returns the exit code.

@@ -108,7 +108,8 @@ void write_grid_path_json(std::ostream& out, const GridRun& run, const path::Gri
 }
 
 void write_navmesh_path_json(std::ostream& out, Status status, const path::NavmeshPath& route, std::uint64_t expanded,
-                             double micros, double build_ms, std::size_t polygons, const std::string& problem) {
+                             double micros, double build_ms, std::size_t polygons, const std::string& problem,
+                             double preprocess_ms, std::size_t hierarchy_bytes) {
     const std::string cost_text = status == Status::Found ? nlohmann::json(route.cost).dump() : std::string("null");
     out << "{\"status\":\"" << to_string(status) << "\",\"cost\":" << cost_text << ",\"path\":";
     out << '[';
@@ -120,6 +121,10 @@ void write_navmesh_path_json(std::ostream& out, Status status, const path::Navme
     j["micros"] = std::round(micros * 10.0) / 10.0;
     j["setup_micros"] = std::round(build_ms * 10000.0) / 10.0;
     j["polygons"] = polygons;
+    if (preprocess_ms >= 0) {
+        j["preprocess_ms"] = std::round(preprocess_ms * 100.0) / 100.0;
+        j["hierarchy_bytes"] = hierarchy_bytes;
+    }
     if (!problem.empty()) j["error"] = problem;
     const std::string rest = j.dump();
     out << ',' << std::string_view(rest).substr(1) << '\n';

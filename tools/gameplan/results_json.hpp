@@ -53,9 +53,11 @@ void write_grid_path_json(std::ostream& out, const GridRun& run, const path::Gri
                           const std::string& problem);
 
 /// One `gameplan path --algorithm navmesh --json` line: status, cost, path (turning points), expanded,
-/// micros, setup_micros (the mesh build), polygons, [error].
+/// micros, setup_micros (the mesh build), polygons, [preprocess_ms, hierarchy_bytes] (navmesh-ch: the
+/// hierarchy build), [error].
 void write_navmesh_path_json(std::ostream& out, Status status, const path::NavmeshPath& route, std::uint64_t expanded,
-                             double micros, double build_ms, std::size_t polygons, const std::string& problem);
+                             double micros, double build_ms, std::size_t polygons, const std::string& problem,
+                             double preprocess_ms = -1.0, std::size_t hierarchy_bytes = 0);
 
 /// The GOAP name of a status ("no_plan" rather than the engine's generic "no_path").
 [[nodiscard]] std::string plan_status_name(Status status);

@@ -1,0 +1,198 @@
+#pragma once
+/// @file navmesh_hierarchy.hpp
+/// A preprocessed any-angle tier over a navigation mesh: a contraction hierarchy over the sparse
+/// visibility graph of the mesh's corners. Same paths (Euclidean-optimal, same free space) as
+/// `NavmeshPathfinder` (navmesh.hpp), found much faster on maps with many small obstacles.
+///
+/// Overview
+/// --------
+/// Nodes are the mesh vertices that are corners (exactly one of the four cells around the grid point is
+/// blocked or off the map): a shortest path turns only there. Two corners are joined when they see each
+/// other through the free space (see navmesh.hpp) and the edge is *taut* at both ends: the line through
+/// it, extended past a corner, does not enter the interior of that corner's blocked cell (the sparse
+/// visibility graph of Oh and Leong, 2016; it keeps every shortest path). An edge that passes straight
+/// through a third corner is left out (the two edges through that corner are as long). Each corner's
+/// visible corners come from a visibility sweep through the mesh's rectangles: angular intervals
+/// projected through shared edges, closed at their ends (a path may graze corners and run along walls),
+/// never through a point where two rectangles only touch. The graph is then contracted (nodes ordered by
+/// twice the shortcuts added minus the edges removed, plus contracted neighbours and depth); a shortcut
+/// is added only for a locally taut turn that neither a sight check, a common neighbour nor a bounded
+/// witness search avoids, and records its middle node for unpacking. When the cheapest node left has
+/// more than `set_core_degree()` neighbours, contraction stops: the nodes left form a core that keeps
+/// all its edges.
+///
+/// A query locates start and goal and tries the straight segment (walked through the rectangles); else
+/// it sweeps the corners visible from each (a goal seen from the start is answered by the straight
+/// segment), keeps those at which a path can turn (taut), and runs a bidirectional Dijkstra upwards
+/// through the hierarchy and across the core, seeded with them at their Euclidean distances, until
+/// neither side's smallest key is below the best meeting. The path is the start, the unpacked corners
+/// (integer coordinates) and the goal; its cost is its Euclidean length.
+///
+/// Cost: the build sweeps once per corner and contracts: 1 ms to 0.4 s of CPU on the 512 x 512 MovingAI
+/// maps of docs/benchmarks.md, except sparse noise (random512-10-0: corners see dozens of corners each,
+/// most stay in the core, about 110 s). The hierarchy holds 24 bytes per node and 16 per upward edge. A
+/// pathfinder holds 32 bytes per hierarchy node plus its open lists and sweep stack; after warm-up a
+/// query allocates nothing.
+///
+/// Thread-safety: a built hierarchy is immutable; any number of pathfinders (one per thread) may read it
+/// (and the mesh it was built from, which must outlive it and stay unchanged).
+
+#include <gameplan/path/jps.hpp>
+#include <gameplan/path/navmesh.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace gameplan::path {
+
+/// Contraction hierarchy over the sparse visibility graph of a mesh's corners. See the file overview.
+class NavmeshHierarchy {
+public:
+    /// Builds the hierarchy of `mesh`. Returns `JpsSupport::Ok`; `EmptyMap` (the mesh has no polygon;
+    /// an empty hierarchy is built, on which every query is `InvalidQuery`); `MemoryBudget`: the graph
+    /// would hold more than `max_memory_bytes` during the build (nothing is built); or `TimeBudget`: the
+    /// build was still running at `deadline` (the clock is read every 64 corners swept or contracted;
+    /// nothing is built). Allocates (may throw std::bad_alloc).
+    JpsSupport build(const Navmesh& mesh, std::size_t max_memory_bytes = SIZE_MAX,
+                     std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
+
+    /// Contraction stops when the cheapest node left has more than this many neighbours; the nodes left
+    /// form a *core* that keeps all its edges (searched in both directions by a query). Default 192.
+    void set_core_degree(std::uint32_t degree) noexcept { m_core_degree = degree; }
+    /// Nodes of the uncontracted core (the top ranks).
+    [[nodiscard]] std::size_t core_count() const noexcept { return m_core; }
+
+    /// True once build() returned Ok.
+    [[nodiscard]] bool built() const noexcept { return m_built; }
+    /// The mesh it was built from (nullptr before build).
+    [[nodiscard]] const Navmesh* mesh() const noexcept { return m_mesh; }
+
+    /// Corners (hierarchy nodes).
+    [[nodiscard]] std::size_t node_count() const noexcept { return m_nodes.size(); }
+    /// Edges of the sparse visibility graph (each pair once).
+    [[nodiscard]] std::size_t graph_edge_count() const noexcept { return m_graph_edges; }
+    /// Upward edges stored (original edges and shortcuts).
+    [[nodiscard]] std::size_t upward_edge_count() const noexcept { return m_up.size(); }
+    /// Shortcuts among the upward edges.
+    [[nodiscard]] std::size_t shortcut_count() const noexcept { return m_shortcuts; }
+    /// Wall-clock time of the last build, in milliseconds.
+    [[nodiscard]] double build_ms() const noexcept { return m_build_ms; }
+    /// Bytes held by the hierarchy (capacities of its arrays).
+    [[nodiscard]] std::size_t memory_bytes() const noexcept;
+
+    /// A node: its grid point, the quadrant of its blocked cell (sx, sy: +1 when the blocked cell lies
+    /// to the right / below the point) and its mesh vertex. Nodes are numbered by contraction rank.
+    struct Node {
+        std::int32_t x, y;
+        std::int8_t sx, sy;
+        std::uint32_t vertex;
+    };
+    /// An upward edge (to a node of higher rank; between core nodes, both ways), or a shortcut through
+    /// `middle` (else kNoNode).
+    struct UpEdge {
+        double weight;
+        std::uint32_t to;
+        std::uint32_t middle;
+    };
+    static constexpr std::uint32_t kNoNode = UINT32_MAX;
+
+    [[nodiscard]] std::span<const Node> nodes() const noexcept { return m_nodes; }
+    /// The upward edges of node `v`.
+    [[nodiscard]] std::span<const UpEdge> up(std::uint32_t v) const noexcept {
+        return {m_up.data() + m_up_offsets[v], m_up.data() + m_up_offsets[v + 1]};
+    }
+    /// The node of mesh vertex `vertex`, or kNoNode (not a corner).
+    [[nodiscard]] std::uint32_t node_of_vertex(std::uint32_t vertex) const noexcept { return m_node_of_vertex[vertex]; }
+
+private:
+    const Navmesh* m_mesh = nullptr;
+    bool m_built = false;
+    std::size_t m_graph_edges = 0, m_shortcuts = 0, m_core = 0;
+    std::uint32_t m_core_degree = 192;
+    double m_build_ms = 0.0;
+    std::vector<Node> m_nodes;
+    std::vector<std::uint32_t> m_node_of_vertex;
+    std::vector<std::uint32_t> m_up_offsets;
+    std::vector<UpEdge> m_up;
+};
+
+namespace detail {
+struct NavSweepPiece;  // a polygon seen through an angular interval (navmesh_hierarchy.cpp)
+}  // namespace detail
+
+/// Reusable query object over a `NavmeshHierarchy` (same shape as `NavmeshPathfinder`).
+class NavmeshHierarchyPathfinder {
+public:
+    NavmeshHierarchyPathfinder();
+    ~NavmeshHierarchyPathfinder();
+    NavmeshHierarchyPathfinder(NavmeshHierarchyPathfinder&&) noexcept;
+    NavmeshHierarchyPathfinder& operator=(NavmeshHierarchyPathfinder&&) noexcept;
+
+    /// Sizes the per-node arrays for `hierarchy` and room for `nodes` open-list entries and sweep
+    /// pieces, so that even the first query does not allocate (unless it needs more). Optional.
+    void reserve(const NavmeshHierarchy& hierarchy, std::size_t nodes = 1u << 12);
+
+    /// Starts a search from `start` to `goal`: locates both, sweeps the corners visible from each and
+    /// seeds the two upward searches. Returns `InProgress`, or `InvalidQuery` when the hierarchy is not
+    /// built or a point is outside the free space (off the map, in a blocked cell, on a diagonal squeeze
+    /// point, not finite). The hierarchy and its mesh must outlive the search and stay unchanged.
+    Status begin(const NavmeshHierarchy& hierarchy, NavPoint start, NavPoint goal, const NavmeshSearchOptions& options = {});
+
+    /// Settles at most `slice_expansions` nodes. Returns `InProgress` if the slice ran out first, else
+    /// the final status (`Found`, `NoPath`, `BudgetExhausted`), which later calls return again.
+    Status step(std::uint64_t slice_expansions = UINT64_MAX);
+
+    /// Writes the path found into `out` (points cleared and cost +infinity when there is none) and
+    /// returns the status. Unpacks shortcuts; allocates only if `out.points` must grow.
+    Status finish(NavmeshPath& out);
+
+    /// begin + step + finish.
+    Status find_path(const NavmeshHierarchy& hierarchy, NavPoint start, NavPoint goal, const NavmeshSearchOptions& options,
+                     NavmeshPath& out);
+
+    [[nodiscard]] Status status() const noexcept { return m_status; }
+    [[nodiscard]] search::BudgetLimit budget_limit() const noexcept { return m_limit; }
+    /// expanded = nodes settled (both directions), generated = labels set or improved (seeds included).
+    [[nodiscard]] const search::SearchStats& stats() const noexcept { return m_stats; }
+    /// Length of the path found, or +infinity.
+    [[nodiscard]] double cost() const noexcept;
+    /// Bytes held by this pathfinder (capacities of its arrays).
+    [[nodiscard]] std::size_t memory_bytes() const noexcept;
+
+private:
+    struct Label {
+        double dist;
+        std::uint32_t parent;  // node it was reached from, kNoNode for a seed
+        std::uint32_t stamp;
+    };
+    struct OpenEntry {
+        double key;
+        std::uint32_t node;
+    };
+    static constexpr std::uint32_t kNoNode = NavmeshHierarchy::kNoNode;
+
+    void seed(int side, NavPoint from);
+    void relax(int side, std::uint32_t node, double dist, std::uint32_t parent);
+    void unpack(std::uint32_t from, std::uint32_t to, std::vector<NavPoint>& out);
+    [[nodiscard]] std::size_t search_bytes() const noexcept;
+
+    const NavmeshHierarchy* m_hierarchy = nullptr;
+    NavPoint m_start{}, m_goal{};
+    search::Budget m_budget{};
+    search::SearchStats m_stats{};
+    search::BudgetLimit m_limit = search::BudgetLimit::None;
+    Status m_status = Status::InvalidQuery;
+    bool m_direct = false;  // the goal is seen from the start
+    bool m_out_of_memory = false;
+    double m_best = 0.0;
+    std::uint32_t m_meet = kNoNode;
+    std::vector<Label> m_label[2];
+    std::vector<OpenEntry> m_open[2];
+    std::vector<detail::NavSweepPiece> m_pieces;
+    std::vector<std::uint32_t> m_unpack, m_chain;
+    std::uint32_t m_generation = 0;
+};
+
+}  // namespace gameplan::path

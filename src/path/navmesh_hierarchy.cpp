@@ -1,0 +1,751 @@
+// Contraction hierarchy over the sparse visibility graph of a navigation mesh's corners. See
+// navmesh_hierarchy.hpp for the overview.
+//
+// Visibility sweep. From a root r, every polygon holding r is seen whole (it is convex and closed). Through
+// each shared edge whose line does not hold r, the part of the next polygon seen is the cone of rays from
+// r between the edge's ends; each later polygon narrows the cone to the edge it leaves through. A cone is
+// kept as two points on its boundary rays (mesh vertices, so integer points: from a corner every test is
+// exact) and is closed: a vertex on a boundary ray is seen (a path may graze a corner or run along a wall).
+// A cone narrowed to a single ray is dropped: the segment along it then grazes corners on both sides, and
+// passing through those corners is as short. Rectangles that only touch at a point never share an edge, so
+// no cone passes a diagonal squeeze point.
+#include <gameplan/path/navmesh_hierarchy.hpp>
+
+#include <gameplan/search/generation.hpp>
+
+#include "navmesh_geometry.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <queue>
+
+namespace gameplan::path {
+
+struct detail::NavSweepPiece {
+    std::uint32_t polygon;  // polygon entered
+    std::uint32_t entry;    // edge entered through (absolute, in the polygon's boundary)
+    NavPoint right, left;   // points on the cone's boundary rays (cross(right - r, left - r) > 0)
+};
+
+namespace {
+
+using Piece = detail::NavSweepPiece;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr std::uint32_t kNoNode = NavmeshHierarchy::kNoNode;
+
+inline double cross(NavPoint o, NavPoint a, NavPoint b) noexcept {
+    return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+}
+
+inline double dist(NavPoint a, NavPoint b) noexcept {
+    const double dx = a.x - b.x, dy = a.y - b.y;
+    return std::sqrt(dx * dx + dy * dy);
+}
+
+inline NavPoint vertex_point(const Navmesh& mesh, std::uint32_t v) noexcept {
+    const NavVertex& p = mesh.vertices()[v];
+    return NavPoint{double(p.x), double(p.y)};
+}
+
+// Sweeps the polygons seen from `r` (a point of the free space): calls on_polygon(polygon, piece) for each
+// polygon part seen (piece == nullptr: the whole polygon) and on_vertex(vertex) for every vertex seen
+// (possibly more than once). `eps` is the tolerance of the orientation tests (0 from a grid point).
+template <class OnPolygon, class OnVertex>
+void sweep(const Navmesh& mesh, NavPoint r, std::vector<Piece>& stack, double eps, OnPolygon&& on_polygon,
+           OnVertex&& on_vertex) {
+    stack.clear();
+    const auto polygons = mesh.polygons();
+    const auto edges = mesh.edges();
+    const double fx = std::floor(r.x), fy = std::floor(r.y);
+    const auto cx = static_cast<std::int32_t>(fx), cy = static_cast<std::int32_t>(fy);
+    std::uint32_t seeded[4];
+    std::size_t seeds = 0;
+    for (std::int32_t dy = fy == r.y ? -1 : 0; dy <= 0; ++dy)
+        for (std::int32_t dx = fx == r.x ? -1 : 0; dx <= 0; ++dx) {
+            const std::uint32_t p = mesh.polygon_of(GridPoint{cx + dx, cy + dy});
+            if (p == kNoPolygon || std::find(seeded, seeded + seeds, p) != seeded + seeds) continue;
+            seeded[seeds++] = p;
+        }
+    for (std::size_t s = 0; s < seeds; ++s) {
+        const NavPolygon& poly = polygons[seeded[s]];
+        on_polygon(seeded[s], static_cast<const Piece*>(nullptr));
+        const NavEdge* boundary = edges.data() + poly.first_edge;
+        for (std::uint32_t j = 0; j < poly.edge_count; ++j) {
+            const NavEdge& e = boundary[j];
+            on_vertex(e.vertex);
+            if (e.neighbour == kNoPolygon || std::find(seeded, seeded + seeds, e.neighbour) != seeded + seeds) continue;
+            const NavPoint v0 = vertex_point(mesh, e.vertex);
+            const NavPoint v1 = vertex_point(mesh, boundary[j + 1 == poly.edge_count ? 0 : j + 1].vertex);
+            const double c = cross(r, v0, v1);
+            if (c > eps) stack.push_back(Piece{e.neighbour, e.twin, v0, v1});
+            else if (c < -eps) stack.push_back(Piece{e.neighbour, e.twin, v1, v0});
+        }
+    }
+    while (!stack.empty()) {
+        const Piece piece = stack.back();
+        stack.pop_back();
+        on_polygon(piece.polygon, &piece);
+        const NavPolygon& poly = polygons[piece.polygon];
+        const NavEdge* boundary = edges.data() + poly.first_edge;
+        NavPoint v0 = vertex_point(mesh, boundary[0].vertex);
+        for (std::uint32_t j = 0; j < poly.edge_count; ++j) {
+            const NavEdge& e = boundary[j];
+            const NavPoint v1 = vertex_point(mesh, boundary[j + 1 == poly.edge_count ? 0 : j + 1].vertex);
+            if (cross(r, piece.right, v0) >= -eps && cross(r, v0, piece.left) >= -eps) on_vertex(e.vertex);
+            if (e.neighbour != kNoPolygon && poly.first_edge + j != piece.entry) {
+                const double c = cross(r, v0, v1);
+                if (c > eps || c < -eps) {
+                    const NavPoint er = c > 0 ? v0 : v1, el = c > 0 ? v1 : v0;
+                    const NavPoint nr = cross(r, piece.right, er) > 0 ? er : piece.right;
+                    const NavPoint nl = cross(r, el, piece.left) > 0 ? el : piece.left;
+                    if (cross(r, nr, nl) > eps) stack.push_back(Piece{e.neighbour, e.twin, nr, nl});
+                }
+            }
+            v0 = v1;
+        }
+    }
+}
+
+inline bool in_cone(NavPoint r, const Piece& piece, NavPoint p, double eps) noexcept {
+    return cross(r, piece.right, p) >= -eps && cross(r, p, piece.left) >= -eps;
+}
+
+// True if a path arriving at corner (x, y) along direction (dx, dy) may go on turning there: the
+// direction does not point into the interior of the corner's blocked cell (quadrant sx, sy).
+inline bool taut_end(std::int8_t sx, std::int8_t sy, double dx, double dy) noexcept {
+    return !(dx * sx > 0 && dy * sy > 0);
+}
+
+// True if d lies strictly inside the cone from p1 to p2 (cross(p1, p2) > 0).
+inline bool strictly_inside(double p1x, double p1y, double p2x, double p2y, double dx, double dy) noexcept {
+    return p1x * dy - p1y * dx > 0 && dx * p2y - dy * p2x > 0;
+}
+
+// True if the path n1 -> v -> n2 (v a corner with blocked quadrant sx, sy) is locally taut at v: it goes
+// straight on, or every shortcut near v cuts the blocked cell (the open wedge between the directions
+// back to n1 and on to n2 meets the cell's open quadrant).
+bool taut_turn(const NavmeshHierarchy::Node& v, std::int32_t n1x, std::int32_t n1y, std::int32_t n2x, std::int32_t n2y) noexcept {
+    double p1x = double(n1x - v.x), p1y = double(n1y - v.y), p2x = double(n2x - v.x), p2y = double(n2y - v.y);
+    const double c = p1x * p2y - p1y * p2x;
+    if (c == 0) return p1x * p2x + p1y * p2y < 0;  // straight on (taut) or back (not)
+    if (c < 0) std::swap(p1x, p2x), std::swap(p1y, p2y);
+    double k1x = v.sx, k1y = 0, k2x = 0, k2y = v.sy;
+    if (k1x * k2y - k1y * k2x < 0) std::swap(k1x, k2x), std::swap(k1y, k2y);
+    if (strictly_inside(p1x, p1y, p2x, p2y, k1x, k1y) || strictly_inside(p1x, p1y, p2x, p2y, k2x, k2y) ||
+        strictly_inside(k1x, k1y, k2x, k2y, p1x, p1y) || strictly_inside(k1x, k1y, k2x, k2y, p2x, p2y))
+        return true;
+    const double l1 = std::sqrt(p1x * p1x + p1y * p1y), l2 = std::sqrt(p2x * p2x + p2y * p2y);
+    return strictly_inside(k1x, k1y, k2x, k2y, p1x / l1 + p2x / l2, p1y / l1 + p2y / l2);
+}
+
+// True if the segment between grid points a and b lies in the free space (exact: integer walk). A cell
+// whose inside the segment crosses must be free; a grid point it passes through must not be a diagonal
+// squeeze point; a piece along a grid line needs a free cell on one side.
+bool grid_segment_free(const Navmesh& mesh, std::int32_t ax, std::int32_t ay, std::int32_t bx, std::int32_t by) noexcept {
+    const auto free = [&](std::int32_t x, std::int32_t y) { return mesh.polygon_of(GridPoint{x, y}) != kNoPolygon; };
+    const auto squeeze = [&](std::int32_t x, std::int32_t y) {
+        const bool tl = free(x - 1, y - 1), tr = free(x, y - 1), bl = free(x - 1, y), br = free(x, y);
+        return (tl && br && !tr && !bl) || (tr && bl && !tl && !br);
+    };
+    const std::int32_t dx = bx - ax, dy = by - ay;
+    if (dx == 0 && dy == 0) return true;
+    const std::int32_t sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1;
+    if (dy == 0 || dx == 0) {
+        // Along a grid line: each unit piece needs a free cell beside it; inner grid points no squeeze.
+        const std::int32_t steps = dy == 0 ? dx * sx : dy * sy;
+        for (std::int32_t k = 0; k < steps; ++k) {
+            if (dy == 0) {
+                const std::int32_t x = ax + k * sx, cx = sx > 0 ? x : x - 1;
+                if (!free(cx, ay - 1) && !free(cx, ay)) return false;
+                if (k > 0 && squeeze(x, ay)) return false;
+            } else {
+                const std::int32_t y = ay + k * sy, cy = sy > 0 ? y : y - 1;
+                if (!free(ax - 1, cy) && !free(ax, cy)) return false;
+                if (k > 0 && squeeze(ax, y)) return false;
+            }
+        }
+        return true;
+    }
+    // Cells crossed, walking from a: the next vertical line is at distance i (in x steps), the next
+    // horizontal at j; compare i / |dx| with j / |dy| exactly.
+    const std::int64_t adx = dx * sx, ady = dy * sy;
+    std::int32_t cx = sx > 0 ? ax : ax - 1, cy = sy > 0 ? ay : ay - 1;  // current cell
+    std::int64_t i = 1, j = 1;  // lines crossed so far + 1
+    for (;;) {
+        if (!free(cx, cy)) return false;
+        const std::int64_t lhs = i * ady, rhs = j * adx;  // compare i/adx vs j/ady
+        if (i == adx && j == ady) return true;
+        if (lhs < rhs) {
+            cx += sx, ++i;
+        } else if (lhs > rhs) {
+            cy += sy, ++j;
+        } else {
+            // Through a grid point.
+            const std::int32_t px = ax + std::int32_t(i) * sx, py = ay + std::int32_t(j) * sy;
+            if (squeeze(px, py)) return false;
+            cx += sx, cy += sy, ++i, ++j;
+        }
+    }
+}
+
+// ---- Contraction ------------------------------------------------------------------------------------
+
+struct Arc {
+    double w;
+    std::uint32_t to;
+    std::uint32_t mid;   // middle node of a shortcut, kNoNode for a graph edge
+    std::uint32_t near;  // the corner next to the arc's owner on the unpacked path
+    std::uint32_t far;   // the corner next to the other end
+};
+
+struct Shortcut {
+    double w;
+    std::uint32_t u, x;            // ends
+    std::uint32_t near_u, near_x;  // corners next to each end on the path
+};
+
+class Contractor {
+public:
+    Contractor(const Navmesh& mesh, std::vector<NavmeshHierarchy::Node>& nodes, std::vector<std::vector<Arc>>& adj)
+        : m_mesh(mesh), m_nodes(nodes), m_adj(adj), m_dist(nodes.size(), 0.0), m_stamp(nodes.size(), 0), m_target(nodes.size(), 0), m_mark(nodes.size(), 0), m_mark_dist(nodes.size(), 0.0) {}
+
+    // The shortcuts that contracting v needs (into m_shortcuts).
+    void simulate(std::uint32_t v) {
+        m_shortcuts.clear();
+        const std::vector<Arc>& arcs = m_adj[v];
+        const NavmeshHierarchy::Node& node = m_nodes[v];
+        for (std::size_t i = 0; i < arcs.size(); ++i) {
+            const Arc& a = arcs[i];
+            const NavmeshHierarchy::Node& na = m_nodes[a.near];
+            m_targets.clear();
+            double bound = 0.0;
+            for (std::size_t k = i + 1; k < arcs.size(); ++k) {
+                const NavmeshHierarchy::Node& nb = m_nodes[arcs[k].near];
+                if (!taut_turn(node, na.x, na.y, nb.x, nb.y)) continue;
+                // Seen from each other (and not straight through v): the segment is shorter.
+                const NavmeshHierarchy::Node& ua = m_nodes[a.to];
+                const NavmeshHierarchy::Node& ub = m_nodes[arcs[k].to];
+                if (std::int64_t(ua.x - node.x) * (ub.y - node.y) != std::int64_t(ua.y - node.y) * (ub.x - node.x) &&
+                    grid_segment_free(m_mesh, ua.x, ua.y, ub.x, ub.y))
+                    continue;
+                m_targets.push_back(static_cast<std::uint32_t>(k));
+                bound = std::max(bound, a.w + arcs[k].w);
+            }
+            if (m_targets.empty()) continue;
+            // Two hops first: the arc a-b, or a common neighbour x with a-x-b no longer.
+            ++m_mark_generation;
+            for (const Arc& x : m_adj[a.to])
+                if (x.to != v) m_mark[x.to] = m_mark_generation, m_mark_dist[x.to] = x.w;
+            std::size_t kept = 0;
+            for (const std::uint32_t k : m_targets) {
+                const Arc& b = arcs[k];
+                const double limit = (a.w + b.w) * (1.0 + 1e-12);
+                bool witnessed = m_mark[b.to] == m_mark_generation && m_mark_dist[b.to] <= limit;
+                for (std::size_t q = 0; !witnessed && q < m_adj[b.to].size(); ++q) {
+                    const Arc& x = m_adj[b.to][q];
+                    witnessed = x.to != v && m_mark[x.to] == m_mark_generation && m_mark_dist[x.to] + x.w <= limit;
+                }
+                if (!witnessed) m_targets[kept++] = k;
+            }
+            m_targets.resize(kept);
+            if (m_targets.empty()) continue;
+            witness(a.to, v, bound, arcs, a.w);
+            for (const std::uint32_t k : m_targets) {
+                const Arc& b = arcs[k];
+                const double through = a.w + b.w;
+                if (m_stamp[b.to] == m_generation && m_dist[b.to] <= through * (1.0 + 1e-12)) continue;
+                m_shortcuts.push_back(Shortcut{through, a.to, b.to, a.far, b.far});
+            }
+        }
+    }
+
+    [[nodiscard]] const std::vector<Shortcut>& shortcuts() const noexcept { return m_shortcuts; }
+    std::uint32_t settle_limit = 16;
+
+private:
+    // Dijkstra from `source` avoiding `excluded`, up to `bound`, settling at most settle_limit nodes or
+    // until every target is settled.
+    void witness(std::uint32_t source, std::uint32_t excluded, double bound, const std::vector<Arc>& arcs, double source_w) {
+        search::advance_generation(m_generation, [&] { std::fill(m_stamp.begin(), m_stamp.end(), 0u); std::fill(m_target.begin(), m_target.end(), 0u); });
+        std::size_t remaining = 0;
+        m_goals.clear();
+        for (const std::uint32_t k : m_targets)
+            if (m_target[arcs[k].to] != m_generation) {
+                m_target[arcs[k].to] = m_generation, ++remaining;
+                const NavmeshHierarchy::Node& t = m_nodes[arcs[k].to];
+                m_goals.push_back(Goal{double(t.x), double(t.y), (source_w + arcs[k].w) * (1.0 + 1e-12)});
+            }
+        m_heap.clear();
+        m_dist[source] = 0.0;
+        m_stamp[source] = m_generation;
+        m_heap.push_back({0.0, source});
+        std::uint32_t settled = 0;
+        const auto order = [](const std::pair<double, std::uint32_t>& x, const std::pair<double, std::uint32_t>& y) {
+            return x.first > y.first;
+        };
+        while (!m_heap.empty()) {
+            std::pop_heap(m_heap.begin(), m_heap.end(), order);
+            const auto [d, x] = m_heap.back();
+            m_heap.pop_back();
+            if (d > m_dist[x]) continue;
+            if (d > bound) break;
+            if (m_target[x] == m_generation && --remaining == 0) break;
+            if (++settled > settle_limit) break;
+            for (const Arc& arc : m_adj[x]) {
+                if (arc.to == excluded) continue;
+                const double nd = d + arc.w;
+                if (nd > bound) continue;
+                if (m_stamp[arc.to] == m_generation && nd >= m_dist[arc.to]) continue;
+                // Only within the ellipse of some target: no witness through here can be short enough.
+                const NavmeshHierarchy::Node& y = m_nodes[arc.to];
+                bool useful = false;
+                for (const Goal& g : m_goals) {
+                    const double ex = g.x - y.x, ey = g.y - y.y, room = g.limit - nd;
+                    if (room >= 0 && ex * ex + ey * ey <= room * room) {
+                        useful = true;
+                        break;
+                    }
+                }
+                if (!useful) continue;
+                m_stamp[arc.to] = m_generation;
+                m_dist[arc.to] = nd;
+                m_heap.push_back({nd, arc.to});
+                std::push_heap(m_heap.begin(), m_heap.end(), order);
+            }
+        }
+    }
+
+    struct Goal {
+        double x, y, limit;
+    };
+    std::vector<Goal> m_goals;
+    const Navmesh& m_mesh;
+    std::vector<NavmeshHierarchy::Node>& m_nodes;
+    std::vector<std::vector<Arc>>& m_adj;
+    std::vector<double> m_dist;
+    std::vector<std::uint32_t> m_stamp, m_target;
+    std::vector<std::uint32_t> m_targets;
+    std::vector<std::uint64_t> m_mark;
+    std::vector<double> m_mark_dist;
+    std::uint64_t m_mark_generation = 0;
+    std::vector<std::pair<double, std::uint32_t>> m_heap;
+    std::vector<Shortcut> m_shortcuts;
+    std::uint32_t m_generation = 0;
+};
+
+}  // namespace
+
+std::size_t NavmeshHierarchy::memory_bytes() const noexcept {
+    return m_nodes.capacity() * sizeof(Node) + m_node_of_vertex.capacity() * sizeof(std::uint32_t) +
+           m_up_offsets.capacity() * sizeof(std::uint32_t) + m_up.capacity() * sizeof(UpEdge);
+}
+
+JpsSupport NavmeshHierarchy::build(const Navmesh& mesh, std::size_t max_memory_bytes,
+                                   std::chrono::steady_clock::time_point deadline) {
+    const auto t0 = std::chrono::steady_clock::now();
+    m_built = false;
+    m_mesh = &mesh;
+    m_graph_edges = m_shortcuts = 0;
+    m_nodes.clear();
+    m_up.clear();
+    m_up_offsets.assign(1, 0);
+    const auto fail = [&](JpsSupport why) {
+        m_nodes = {};
+        m_up = {};
+        m_up_offsets.assign(1, 0);
+        m_node_of_vertex = {};
+        m_mesh = nullptr;
+        return why;
+    };
+    const bool has_deadline = deadline != std::chrono::steady_clock::time_point::max();
+    const auto vertices = mesh.vertices();
+    m_node_of_vertex.assign(vertices.size(), kNoNode);
+    if (mesh.polygon_count() == 0) return fail(JpsSupport::EmptyMap);
+
+    // Nodes (in vertex order for now) and the quadrant of each one's blocked cell.
+    std::vector<Node> nodes;
+    for (std::uint32_t v = 0; v < vertices.size(); ++v) {
+        if (!vertices[v].corner) continue;
+        const std::int32_t x = vertices[v].x, y = vertices[v].y;
+        Node n{x, y, 0, 0, v};
+        for (std::int32_t dy = -1; dy <= 0; ++dy)
+            for (std::int32_t dx = -1; dx <= 0; ++dx)
+                if (mesh.polygon_of(GridPoint{x + dx, y + dy}) == kNoPolygon) n.sx = dx == 0 ? 1 : -1, n.sy = dy == 0 ? 1 : -1;
+        m_node_of_vertex[v] = static_cast<std::uint32_t>(nodes.size());
+        nodes.push_back(n);
+    }
+    const std::size_t n = nodes.size();
+    std::size_t bytes = n * (sizeof(Node) + sizeof(std::uint32_t)) + vertices.size() * sizeof(std::uint32_t);
+
+    // The sparse visibility graph: each corner's sweep adds the taut edges to corners of higher index.
+    std::vector<std::vector<Arc>> adj(n);
+    {
+        std::vector<Piece> stack;
+        std::vector<std::uint32_t> seen(n, kNoNode);
+        // Corners by grid point: an edge that passes straight through another corner is left out (the
+        // two edges through that corner are as short, and taut there: the segment goes on through free
+        // space). Along a free grid line every corner would otherwise see every other one.
+        const std::size_t row = std::size_t(mesh.width()) + 1;
+        std::vector<bool> corner_at(row * (std::size_t(mesh.height()) + 1), false);
+        for (const Node& c : nodes) corner_at[std::size_t(c.y) * row + std::size_t(c.x)] = true;
+        bytes += corner_at.size() / 8;
+        const auto passes_corner = [&](const Node& a, const Node& b) {
+            const std::int32_t dx = b.x - a.x, dy = b.y - a.y;
+            std::int32_t g = std::gcd(dx < 0 ? -dx : dx, dy < 0 ? -dy : dy);
+            const std::int32_t sx = dx / g, sy = dy / g;
+            for (std::int32_t k = 1; k < g; ++k)
+                if (corner_at[std::size_t(a.y + k * sy) * row + std::size_t(a.x + k * sx)]) return true;
+            return false;
+        };
+        std::size_t arcs = 0;
+        for (std::uint32_t i = 0; i < n; ++i) {
+            if (has_deadline && (i & 63u) == 0 && std::chrono::steady_clock::now() >= deadline)
+                return fail(JpsSupport::TimeBudget);
+            const Node& a = nodes[i];
+            const NavPoint r{double(a.x), double(a.y)};
+            sweep(mesh, r, stack, 0.0, [](std::uint32_t, const Piece*) {}, [&](std::uint32_t vertex) {
+                const std::uint32_t j = m_node_of_vertex[vertex];
+                if (j == kNoNode || j <= i || seen[j] == i) return;
+                seen[j] = i;
+                const Node& b = nodes[j];
+                const double dx = double(b.x - a.x), dy = double(b.y - a.y);
+                if (!taut_end(a.sx, a.sy, -dx, -dy) || !taut_end(b.sx, b.sy, dx, dy)) return;
+                if (passes_corner(a, b)) return;
+                const double w = std::sqrt(dx * dx + dy * dy);
+                adj[i].push_back(Arc{w, j, kNoNode, j, i});
+                adj[j].push_back(Arc{w, i, kNoNode, i, j});
+                arcs += 2;
+            });
+            if ((i & 63u) == 0 && bytes + arcs * sizeof(Arc) > max_memory_bytes) return fail(JpsSupport::MemoryBudget);
+        }
+        m_graph_edges = arcs / 2;
+        if (bytes + arcs * sizeof(Arc) > max_memory_bytes) return fail(JpsSupport::MemoryBudget);
+    }
+
+    // Contraction: lazy updates of (2 shortcuts - degree + contracted neighbours).
+    Contractor contractor(mesh, nodes, adj);
+    std::vector<std::int32_t> contracted_neighbours(n, 0);
+    std::vector<std::uint32_t> rank(n, kNoNode);
+    std::vector<std::vector<UpEdge>> up(n);
+    using Entry = std::pair<std::int64_t, std::uint32_t>;
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue;
+    std::vector<std::int32_t> level(n, 0);
+    const auto priority = [&](std::uint32_t v) {
+        contractor.simulate(v);
+        return 2 * std::int64_t(contractor.shortcuts().size()) - std::int64_t(adj[v].size()) + contracted_neighbours[v] +
+               level[v];
+    };
+    for (std::uint32_t v = 0; v < n; ++v) {
+        if (has_deadline && (v & 63u) == 0 && std::chrono::steady_clock::now() >= deadline) return fail(JpsSupport::TimeBudget);
+        queue.push({priority(v), v});
+    }
+    std::size_t arcs = m_graph_edges * 2, up_edges = 0;
+    std::uint32_t next_rank = 0;
+    while (!queue.empty()) {
+        const std::uint32_t v = queue.top().second;
+        queue.pop();
+        if (rank[v] != kNoNode) continue;
+        const std::int64_t p = priority(v);
+        if (!queue.empty() && p > queue.top().first) {
+            queue.push({p, v});
+            continue;
+        }
+        // The cheapest node left is too well connected: the rest stays an uncontracted core.
+        if (adj[v].size() > m_core_degree) break;
+        if (has_deadline && (next_rank & 63u) == 0 && std::chrono::steady_clock::now() >= deadline)
+            return fail(JpsSupport::TimeBudget);
+        if ((next_rank & 63u) == 0 && bytes + arcs * sizeof(Arc) + up_edges * sizeof(UpEdge) > max_memory_bytes)
+            return fail(JpsSupport::MemoryBudget);
+        rank[v] = next_rank++;
+        for (const Arc& a : adj[v]) up[v].push_back(UpEdge{a.w, a.to, a.mid});
+        up_edges += adj[v].size();
+        for (const Shortcut& s : contractor.shortcuts()) {
+            const auto add = [&](std::uint32_t from, std::uint32_t to, std::uint32_t near, std::uint32_t far) {
+                for (Arc& a : adj[from])
+                    if (a.to == to) {
+                        if (s.w < a.w) a = Arc{s.w, to, v, near, far};
+                        return;
+                    }
+                adj[from].push_back(Arc{s.w, to, v, near, far});
+                ++arcs;
+            };
+            add(s.u, s.x, s.near_u, s.near_x);
+            add(s.x, s.u, s.near_x, s.near_u);
+        }
+        for (const Arc& a : adj[v]) {
+            std::vector<Arc>& other = adj[a.to];
+            for (std::size_t k = 0; k < other.size(); ++k)
+                if (other[k].to == v) {
+                    other[k] = other.back();
+                    other.pop_back();
+                    break;
+                }
+            ++contracted_neighbours[a.to];
+            level[a.to] = std::max(level[a.to], level[v] + 1);
+        }
+        arcs -= 2 * adj[v].size();
+        std::vector<Arc>().swap(adj[v]);
+    }
+
+    // The core (nodes left uncontracted) takes the top ranks; its nodes keep every arc among them.
+    m_core = 0;
+    for (std::uint32_t v = 0; v < n; ++v)
+        if (rank[v] == kNoNode) {
+            rank[v] = next_rank++;
+            for (const Arc& a : adj[v]) up[v].push_back(UpEdge{a.w, a.to, a.mid});
+            up_edges += adj[v].size();
+            ++m_core;
+        }
+    // Number the nodes by rank; upward edges in one array.
+    m_nodes.resize(n);
+    for (std::uint32_t v = 0; v < n; ++v) {
+        m_nodes[rank[v]] = nodes[v];
+        m_node_of_vertex[nodes[v].vertex] = rank[v];
+    }
+    m_up_offsets.assign(n + 1, 0);
+    m_up.clear();
+    m_up.reserve(up_edges);
+    std::vector<std::uint32_t> by_rank(n);
+    for (std::uint32_t v = 0; v < n; ++v) by_rank[rank[v]] = v;
+    for (std::uint32_t r = 0; r < n; ++r) {
+        for (const UpEdge& e : up[by_rank[r]]) {
+            m_up.push_back(UpEdge{e.weight, rank[e.to], e.middle == kNoNode ? kNoNode : rank[e.middle]});
+            if (e.middle != kNoNode) ++m_shortcuts;
+        }
+        m_up_offsets[r + 1] = static_cast<std::uint32_t>(m_up.size());
+    }
+    m_built = true;
+    m_build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return JpsSupport::Ok;
+}
+
+// ---- Queries ------------------------------------------------------------------------------------------
+
+NavmeshHierarchyPathfinder::NavmeshHierarchyPathfinder() = default;
+NavmeshHierarchyPathfinder::~NavmeshHierarchyPathfinder() = default;
+NavmeshHierarchyPathfinder::NavmeshHierarchyPathfinder(NavmeshHierarchyPathfinder&&) noexcept = default;
+NavmeshHierarchyPathfinder& NavmeshHierarchyPathfinder::operator=(NavmeshHierarchyPathfinder&&) noexcept = default;
+
+void NavmeshHierarchyPathfinder::reserve(const NavmeshHierarchy& hierarchy, std::size_t nodes) {
+    for (int side = 0; side < 2; ++side) {
+        if (m_label[side].size() < hierarchy.node_count()) m_label[side].resize(hierarchy.node_count(), Label{0.0, kNoNode, 0});
+        m_open[side].reserve(nodes);
+    }
+    m_pieces.reserve(nodes);
+    m_unpack.reserve(256);
+    m_chain.reserve(256);
+}
+
+std::size_t NavmeshHierarchyPathfinder::search_bytes() const noexcept {
+    return (m_label[0].size() + m_label[1].size()) * sizeof(Label) +
+           (m_open[0].size() + m_open[1].size()) * sizeof(OpenEntry) + m_pieces.capacity() * sizeof(detail::NavSweepPiece);
+}
+
+std::size_t NavmeshHierarchyPathfinder::memory_bytes() const noexcept {
+    return (m_label[0].capacity() + m_label[1].capacity()) * sizeof(Label) +
+           (m_open[0].capacity() + m_open[1].capacity()) * sizeof(OpenEntry) +
+           m_pieces.capacity() * sizeof(detail::NavSweepPiece) + (m_unpack.capacity() + m_chain.capacity()) * sizeof(std::uint32_t);
+}
+
+double NavmeshHierarchyPathfinder::cost() const noexcept { return m_status == Status::Found ? m_best : kInf; }
+
+inline void NavmeshHierarchyPathfinder::relax(int side, std::uint32_t node, double d, std::uint32_t parent) {
+    Label& l = m_label[side][node];
+    if (l.stamp == m_generation && l.dist <= d) return;
+    if (m_budget.max_memory_bytes != SIZE_MAX && search_bytes() + sizeof(OpenEntry) > m_budget.max_memory_bytes) {
+        m_out_of_memory = true;
+        return;
+    }
+    l = Label{d, parent, m_generation};
+    ++m_stats.generated;
+    m_open[side].push_back(OpenEntry{d, node});
+    std::push_heap(m_open[side].begin(), m_open[side].end(), [](const OpenEntry& a, const OpenEntry& b) { return a.key > b.key; });
+    const Label& o = m_label[1 - side][node];
+    if (o.stamp == m_generation && d + o.dist < m_best) {
+        m_best = d + o.dist;
+        m_meet = node;
+    }
+}
+
+void NavmeshHierarchyPathfinder::seed(int side, NavPoint from) {
+    const NavmeshHierarchy& h = *m_hierarchy;
+    const NavPoint other = side == 0 ? m_goal : m_start;
+    const auto nodes = h.nodes();
+    sweep(*h.mesh(), from, m_pieces, 1e-9,
+          [&](std::uint32_t polygon, const Piece* piece) {
+              if (side != 0 || m_direct) return;
+              const NavPolygon& p = h.mesh()->polygons()[polygon];
+              if (other.x < p.x0 || other.x > p.x1 || other.y < p.y0 || other.y > p.y1) return;
+              if (piece == nullptr || in_cone(from, *piece, other, 1e-9)) m_direct = true;
+          },
+          [&](std::uint32_t vertex) {
+              const std::uint32_t v = h.node_of_vertex(vertex);
+              if (v == kNoNode) return;
+              const NavmeshHierarchy::Node& c = nodes[v];
+              const double dx = double(c.x) - from.x, dy = double(c.y) - from.y;
+              if (!taut_end(c.sx, c.sy, dx, dy)) return;
+              relax(side, v, std::sqrt(dx * dx + dy * dy), kNoNode);
+          });
+}
+
+Status NavmeshHierarchyPathfinder::begin(const NavmeshHierarchy& hierarchy, NavPoint start, NavPoint goal,
+                                         const NavmeshSearchOptions& options) {
+    m_hierarchy = &hierarchy;
+    m_stats = {};
+    m_limit = search::BudgetLimit::None;
+    m_out_of_memory = false;
+    m_direct = false;
+    m_best = kInf;
+    m_meet = kNoNode;
+    m_budget = options.budget;
+    m_start = start;
+    m_goal = goal;
+    m_open[0].clear();
+    m_open[1].clear();
+    m_status = Status::InvalidQuery;
+    const Navmesh* mesh = hierarchy.mesh();
+    if (!hierarchy.built() || mesh == nullptr || mesh->polygon_count() == 0) return m_status;
+    const std::uint32_t from = mesh->locate(start);
+    if (from == kNoPolygon || mesh->locate(goal) == kNoPolygon) return m_status;
+    m_status = Status::InProgress;
+    if (start == goal) {
+        m_direct = true;
+        m_best = 0.0;
+        return m_status;
+    }
+    // The straight segment, walked through the rectangles, before any sweep (cases it leaves undecided,
+    // through a grid point, are settled by the start's sweep).
+    if (detail::navmesh_straight_line_free(*mesh, from, start, goal)) {
+        m_direct = true;
+        m_best = dist(start, goal);
+        return m_status;
+    }
+    if (m_label[0].size() < hierarchy.node_count()) reserve(hierarchy, 0);
+    search::advance_generation(m_generation, [&] {
+        for (auto& labels : m_label)
+            for (Label& l : labels) l.stamp = 0;
+    });
+    seed(0, start);
+    if (m_direct) {
+        m_best = dist(start, goal);
+        return m_status;
+    }
+    seed(1, goal);
+    return m_status;
+}
+
+Status NavmeshHierarchyPathfinder::step(std::uint64_t slice_expansions) {
+    if (m_status != Status::InProgress) return m_status;
+    if (m_direct) return m_status = Status::Found;
+    const auto order = [](const OpenEntry& a, const OpenEntry& b) { return a.key > b.key; };
+    const bool has_deadline = m_budget.deadline != std::chrono::steady_clock::time_point::max();
+    for (std::uint64_t slice = 0; slice < slice_expansions;) {
+        if (m_out_of_memory) {
+            m_limit = search::BudgetLimit::Memory;
+            return m_status = Status::BudgetExhausted;
+        }
+        // The side with the smaller key; a side whose smallest key reaches the best meeting is done.
+        int side = -1;
+        double key = m_best;
+        for (int s = 0; s < 2; ++s)
+            if (!m_open[s].empty() && m_open[s].front().key < key) key = m_open[s].front().key, side = s;
+        if (side < 0) return m_status = m_best < kInf ? Status::Found : Status::NoPath;
+        const std::uint32_t x = m_open[side].front().node;
+        if (key > m_label[side][x].dist) {  // stale entry
+            std::pop_heap(m_open[side].begin(), m_open[side].end(), order);
+            m_open[side].pop_back();
+            continue;
+        }
+        if (m_stats.expanded >= m_budget.max_expansions) {
+            m_limit = search::BudgetLimit::Expansions;
+            return m_status = Status::BudgetExhausted;
+        }
+        if (has_deadline && (m_stats.expanded < 64 || (m_stats.expanded & 63u) == 0) &&
+            std::chrono::steady_clock::now() >= m_budget.deadline) {
+            m_limit = search::BudgetLimit::Time;
+            return m_status = Status::BudgetExhausted;
+        }
+        std::pop_heap(m_open[side].begin(), m_open[side].end(), order);
+        m_open[side].pop_back();
+        ++m_stats.expanded;
+        ++slice;
+        // Stall on demand: a higher neighbour already reached more cheaply than this node plus the edge
+        // between them shows this label is not the node's distance, so no shortest path continues here.
+        const auto up = m_hierarchy->up(x);
+        bool stalled = false;
+        for (const NavmeshHierarchy::UpEdge& e : up) {
+            const Label& l = m_label[side][e.to];
+            if (l.stamp == m_generation && l.dist + e.weight < key) {
+                stalled = true;
+                break;
+            }
+        }
+        if (stalled) continue;
+        for (const NavmeshHierarchy::UpEdge& e : up) relax(side, e.to, key + e.weight, x);
+    }
+    return m_status;
+}
+
+void NavmeshHierarchyPathfinder::unpack(std::uint32_t from, std::uint32_t to, std::vector<NavPoint>& out) {
+    // Appends the corners after `from` up to `to` along the hierarchy edge between them.
+    const auto nodes = m_hierarchy->nodes();
+    m_unpack.clear();
+    m_unpack.push_back(from);
+    m_unpack.push_back(to);
+    while (!m_unpack.empty()) {
+        const std::uint32_t y = m_unpack.back();
+        m_unpack.pop_back();
+        const std::uint32_t x = m_unpack.back();
+        m_unpack.pop_back();
+        const std::uint32_t lo = std::min(x, y), hi = std::max(x, y);
+        std::uint32_t mid = kNoNode;
+        for (const NavmeshHierarchy::UpEdge& e : m_hierarchy->up(lo))
+            if (e.to == hi) {
+                mid = e.middle;
+                break;
+            }
+        if (mid == kNoNode) {
+            out.push_back(NavPoint{double(nodes[y].x), double(nodes[y].y)});
+            continue;
+        }
+        // x -> mid first, then mid -> y (a stack: pushed in reverse).
+        m_unpack.push_back(mid);
+        m_unpack.push_back(y);
+        m_unpack.push_back(x);
+        m_unpack.push_back(mid);
+    }
+}
+
+Status NavmeshHierarchyPathfinder::finish(NavmeshPath& out) {
+    out.points.clear();
+    out.cost = kInf;
+    if (m_status != Status::Found) return m_status;
+    out.cost = m_best;
+    out.points.push_back(m_start);
+    if (m_direct) {
+        if (!(m_goal == m_start)) out.points.push_back(m_goal);
+        return m_status;
+    }
+    const auto nodes = m_hierarchy->nodes();
+    // Forward chain from the meeting node back to a start seed, then walked from the seed.
+    m_chain.clear();
+    for (std::uint32_t v = m_meet; v != kNoNode; v = m_label[0][v].parent) m_chain.push_back(v);
+    const std::uint32_t first = m_chain.back();
+    out.points.push_back(NavPoint{double(nodes[first].x), double(nodes[first].y)});
+    for (std::size_t i = m_chain.size() - 1; i > 0; --i) unpack(m_chain[i], m_chain[i - 1], out.points);
+    for (std::uint32_t v = m_meet; m_label[1][v].parent != kNoNode; v = m_label[1][v].parent)
+        unpack(v, m_label[1][v].parent, out.points);
+    out.points.push_back(m_goal);
+    // A seed on the start or the goal itself (a point on a corner) repeats it.
+    out.points.erase(std::unique(out.points.begin(), out.points.end()), out.points.end());
+    return m_status;
+}
+
+Status NavmeshHierarchyPathfinder::find_path(const NavmeshHierarchy& hierarchy, NavPoint start, NavPoint goal,
+                                             const NavmeshSearchOptions& options, NavmeshPath& out) {
+    if (begin(hierarchy, start, goal, options) == Status::InProgress) (void)step();
+    return finish(out);
+}
+
+}  // namespace gameplan::path

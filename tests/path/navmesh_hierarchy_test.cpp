@@ -1,0 +1,289 @@
+// The navmesh contraction hierarchy: path costs equal the independent visibility-graph reference of
+// navmesh_reference.hpp (Dijkstra over every free grid point, exact segment tests) and Polyanya's on random
+// maps of several densities and sizes, diagonal squeeze patterns and map borders; every path is valid;
+// degenerate queries, unreachable goals, points outside the free space, budgets and resumed steps.
+#include <gameplan/path/navmesh.hpp>
+#include <gameplan/path/navmesh_hierarchy.hpp>
+
+#include "navmesh_reference.hpp"
+#include <random_grid.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+using namespace gameplan;
+using namespace gameplan::path;
+using namespace gameplan::test::navref;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+GridMap parse(const std::vector<std::string>& rows) {
+    GridMap map;
+    EXPECT_EQ(map.reset(std::int64_t(rows[0].size()), std::int64_t(rows.size())), GridSizeCheck::Ok);
+    for (std::size_t y = 0; y < rows.size(); ++y)
+        for (std::size_t x = 0; x < rows[y].size(); ++x)
+            if (rows[y][x] == '@') map.set_passable({int(x), int(y)}, false);
+    return map;
+}
+
+struct Built {
+    GridMap map;
+    Navmesh mesh;
+    NavmeshHierarchy hierarchy;
+    explicit Built(GridMap m, std::uint32_t core_degree = 192) : map(std::move(m)) {
+        EXPECT_EQ(mesh.build(map), NavmeshBuild::Ok);
+        hierarchy.set_core_degree(core_degree);
+        EXPECT_EQ(hierarchy.build(mesh), JpsSupport::Ok);
+    }
+};
+
+// Checks one query against the reference and Polyanya; returns the cost found (+inf when none).
+double expect_exact(const Built& b, NavmeshHierarchyPathfinder& finder, NavmeshPathfinder& polyanya, NavPoint s, NavPoint t) {
+    SCOPED_TRACE("from (" + std::to_string(s.x) + "," + std::to_string(s.y) + ") to (" + std::to_string(t.x) + "," +
+                 std::to_string(t.y) + ")");
+    NavmeshPath path;
+    const Status status = finder.find_path(b.hierarchy, s, t, {}, path);
+    const bool valid = free_point(b.map, s.x, s.y) && free_point(b.map, t.x, t.y);
+    if (!valid) {
+        EXPECT_EQ(status, Status::InvalidQuery);
+        EXPECT_TRUE(path.points.empty());
+        return kInf;
+    }
+    const double expected = reference_cost(b.map, s, t);
+    NavmeshPath other;
+    (void)polyanya.find_path(b.mesh, s, t, {}, other);
+    if (expected == kInf) {
+        EXPECT_EQ(status, Status::NoPath);
+        EXPECT_TRUE(path.points.empty());
+        EXPECT_EQ(finder.cost(), kInf);
+        return kInf;
+    }
+    EXPECT_EQ(status, Status::Found);
+    if (status != Status::Found) return kInf;
+    EXPECT_NEAR(path.cost, expected, 1e-6 * std::max(1.0, expected));
+    EXPECT_NEAR(path.cost, other.cost, 1e-6 * std::max(1.0, expected));
+    EXPECT_EQ(finder.cost(), path.cost);
+    expect_valid_path(b.map, path, s, t);
+    return path.cost;
+}
+
+// A point of the map: a cell centre, a grid point, a point on a grid line, or anywhere.
+NavPoint random_point(std::mt19937& rng, const GridMap& map) {
+    std::uniform_real_distribution<double> u(0, 1);
+    const double x = u(rng) * map.width(), y = u(rng) * map.height();
+    switch (rng() % 4) {
+        case 0: return NavPoint{std::floor(x) + 0.5, std::floor(y) + 0.5};
+        case 1: return NavPoint{std::round(x), std::round(y)};
+        case 2: return NavPoint{std::round(x), y};
+        default: return NavPoint{x, y};
+    }
+}
+
+}  // namespace
+
+TEST(NavmeshHierarchy, RandomMapsMatchTheReferenceAndPolyanya) {
+    std::mt19937 rng(2024);
+    int found = 0, none = 0, invalid = 0;
+    for (int round = 0; round < 60; ++round) {
+        const double density = 0.05 + 0.05 * double(round % 9);  // 5% .. 45%
+        // Default contraction, a core of the nodes with more than 4 neighbours, or no contraction at all.
+        const std::uint32_t core_degree = round % 3 == 0 ? 192 : round % 3 == 1 ? 4 : 0;
+        const Built b(test::random_map(rng, 4 + int(rng() % 20), 4 + int(rng() % 20), density), core_degree);
+        NavmeshHierarchyPathfinder finder;
+        NavmeshPathfinder polyanya;
+        for (int q = 0; q < 8; ++q) {
+            const NavPoint s = random_point(rng, b.map), t = random_point(rng, b.map);
+            const bool valid = free_point(b.map, s.x, s.y) && free_point(b.map, t.x, t.y);
+            const double c = expect_exact(b, finder, polyanya, s, t);
+            if (!valid) ++invalid;
+            else if (c == kInf) ++none;
+            else ++found;
+        }
+    }
+    EXPECT_GT(found, 200);
+    EXPECT_GT(none, 5);
+    EXPECT_GT(invalid, 5);
+}
+
+TEST(NavmeshHierarchy, CornerToCornerOnDenseNoise) {
+    // Every query between two grid points (corners among them) of dense noise.
+    std::mt19937 rng(77);
+    for (int round = 0; round < 12; ++round) {
+        const Built b(test::random_map(rng, 10 + int(rng() % 10), 10 + int(rng() % 10), 0.25 + 0.05 * double(round % 4)),
+                      round % 2 == 0 ? 192 : 6);
+        NavmeshHierarchyPathfinder finder;
+        NavmeshPathfinder polyanya;
+        const auto nodes = b.hierarchy.nodes();
+        ASSERT_GT(nodes.size(), 2u);
+        for (int q = 0; q < 10; ++q) {
+            const auto& a = nodes[rng() % nodes.size()];
+            const auto& c = nodes[rng() % nodes.size()];
+            (void)expect_exact(b, finder, polyanya, NavPoint{double(a.x), double(a.y)}, NavPoint{double(c.x), double(c.y)});
+        }
+    }
+}
+
+TEST(NavmeshHierarchy, DiagonalSqueezePatternsAndBorders) {
+    const std::vector<std::vector<std::string>> maps = {
+        {"..........", ".@.@.@.@..", "..@.@.@.@.", ".@.@.@.@..", "..@.@.@.@.", "..........", "...@......"},
+        {"....@.....", "...@......", "..@...@...", ".@...@....", "....@.....", "...@......"},
+        {"@.@.@.@", ".@.@.@.", "@.@.@.@", ".@.@.@.", "@.@.@.@"},
+        {".....", ".@@@.", ".@.@.", ".@@@.", "....."},
+        {"..@..", "..@..", "@@@@@", "..@..", "..@.."},
+        {"........@", ".@@@@@..@", ".@...@...", ".@.@.@@@.", ".@.@.....", "...@@@@@."},
+    };
+    for (const auto& rows : maps) {
+        const Built b(parse(rows));
+        NavmeshHierarchyPathfinder finder;
+        NavmeshPathfinder polyanya;
+        const int w = int(rows[0].size()), h = int(rows.size());
+        for (int sy = 0; sy <= h; ++sy)
+            for (int sx = 0; sx <= w; ++sx) {
+                const NavPoint s{double(sx), double(sy)};
+                (void)expect_exact(b, finder, polyanya, s, NavPoint{w - 0.5, h - 0.5});
+                (void)expect_exact(b, finder, polyanya, NavPoint{0.5, 0.5}, s);
+            }
+    }
+}
+
+TEST(NavmeshHierarchy, DegenerateQueries) {
+    const Built b(parse({
+        "..........",
+        "..@@@.....",
+        "..@@@..@..",
+        "..........",
+        "@@@@@@@@.@",
+        "...@......",
+        "...@..@@..",
+    }));
+    NavmeshHierarchyPathfinder finder;
+    NavmeshPathfinder polyanya;
+    NavmeshPath path;
+    // start = goal
+    EXPECT_EQ(finder.find_path(b.hierarchy, {0.5, 0.5}, {0.5, 0.5}, {}, path), Status::Found);
+    EXPECT_EQ(path.points.size(), 1u);
+    EXPECT_EQ(path.cost, 0.0);
+    EXPECT_EQ(finder.find_path(b.hierarchy, {2.0, 1.0}, {2.0, 1.0}, {}, path), Status::Found);  // on a corner
+    EXPECT_EQ(path.cost, 0.0);
+    // goal seen from the start, same polygon, grazing corners, starts on corners
+    (void)expect_exact(b, finder, polyanya, {0.5, 0.5}, {9.5, 0.5});
+    (void)expect_exact(b, finder, polyanya, {0.2, 0.3}, {0.7, 0.9});
+    (void)expect_exact(b, finder, polyanya, {0.0, 0.0}, {5.0, 3.0});
+    (void)expect_exact(b, finder, polyanya, {2.0, 1.0}, {5.0, 3.0});
+    (void)expect_exact(b, finder, polyanya, {2.0, 1.0}, {9.0, 6.0});
+    (void)expect_exact(b, finder, polyanya, {1.0, 2.5}, {6.0, 3.0});
+    (void)expect_exact(b, finder, polyanya, {0.5, 3.5}, {4.5, 6.5});
+    (void)expect_exact(b, finder, polyanya, {0.5, 5.5}, {9.5, 6.5});
+    // unreachable (closed room on the left below the wall)
+    EXPECT_EQ(finder.find_path(b.hierarchy, {0.5, 6.5}, {0.5, 0.5}, {}, path), Status::NoPath);
+    EXPECT_TRUE(path.points.empty());
+    EXPECT_EQ(finder.cost(), kInf);
+    // outside the free space
+    EXPECT_EQ(finder.find_path(b.hierarchy, {3.5, 1.5}, {0.5, 0.5}, {}, path), Status::InvalidQuery);
+    EXPECT_EQ(finder.find_path(b.hierarchy, {0.5, 0.5}, {-1.0, 0.5}, {}, path), Status::InvalidQuery);
+    EXPECT_EQ(finder.find_path(b.hierarchy, {0.5, 0.5}, {10.5, 0.5}, {}, path), Status::InvalidQuery);
+    EXPECT_EQ(finder.find_path(b.hierarchy, {0.5, 0.5}, {std::nan(""), 0.5}, {}, path), Status::InvalidQuery);
+    NavmeshHierarchy unbuilt;
+    EXPECT_EQ(finder.find_path(unbuilt, {0.5, 0.5}, {1.5, 0.5}, {}, path), Status::InvalidQuery);
+}
+
+TEST(NavmeshHierarchy, BudgetsAndResumedSteps) {
+    std::mt19937 rng(99);
+    const Built b(test::random_map(rng, 96, 96, 0.2));
+    NavmeshHierarchyPathfinder finder, sliced;
+    NavmeshPath path, other;
+    int resumed = 0, exhausted = 0;
+    for (int q = 0; q < 40; ++q) {
+        const auto cells = test::free_cells(rng, b.map, 2);
+        const NavPoint s = cell_centre(cells[0]), t = cell_centre(cells[1]);
+        const Status full = finder.find_path(b.hierarchy, s, t, {}, path);
+        NavmeshSearchOptions tight;
+        tight.budget.max_expansions = 3;
+        const Status limited = sliced.find_path(b.hierarchy, s, t, tight, other);
+        if (limited == Status::BudgetExhausted) {
+            ++exhausted;
+            EXPECT_EQ(sliced.budget_limit(), search::BudgetLimit::Expansions);
+            EXPECT_LE(sliced.stats().expanded, 3u);
+            EXPECT_TRUE(other.points.empty());
+        }
+        // The same query one node at a time.
+        if (sliced.begin(b.hierarchy, s, t) == Status::InProgress) {
+            while (sliced.step(1) == Status::InProgress) ++resumed;
+        }
+        EXPECT_EQ(sliced.finish(other), full);
+        if (full == Status::Found) {
+            EXPECT_NEAR(other.cost, path.cost, 1e-9 * path.cost);
+            expect_valid_path(b.map, other, s, t);
+        }
+    }
+    EXPECT_GT(exhausted, 10);
+    EXPECT_GT(resumed, 100);
+    // A memory budget smaller than the search's arrays stops it.
+    NavmeshSearchOptions small;
+    small.budget.max_memory_bytes = 64;
+    NavmeshHierarchyPathfinder fresh;
+    const auto cells = test::free_cells(rng, b.map, 2);
+    const Status s = fresh.find_path(b.hierarchy, {0.5, 0.5}, {95.5, 95.5}, small, path);
+    if (s != Status::InvalidQuery && fresh.stats().expanded + fresh.stats().generated > 0) {
+        EXPECT_EQ(s, Status::BudgetExhausted);
+        EXPECT_EQ(fresh.budget_limit(), search::BudgetLimit::Memory);
+    }
+    // A deadline in the past.
+    NavmeshSearchOptions late;
+    late.budget.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+    const Status d = fresh.find_path(b.hierarchy, cell_centre(cells[0]), cell_centre(cells[1]), late, path);
+    EXPECT_TRUE(d == Status::BudgetExhausted || d == Status::Found || d == Status::NoPath);
+    if (d == Status::BudgetExhausted) {
+        EXPECT_EQ(fresh.budget_limit(), search::BudgetLimit::Time);
+    }
+}
+
+TEST(NavmeshHierarchy, BuildBudgetsAndCounts) {
+    std::mt19937 rng(5);
+    const GridMap map = test::random_map(rng, 64, 64, 0.2);
+    Navmesh mesh;
+    ASSERT_EQ(mesh.build(map), NavmeshBuild::Ok);
+    NavmeshHierarchy h;
+    EXPECT_EQ(h.build(mesh, 1000), JpsSupport::MemoryBudget);
+    EXPECT_FALSE(h.built());
+    EXPECT_EQ(h.build(mesh, SIZE_MAX, std::chrono::steady_clock::now() - std::chrono::seconds(1)), JpsSupport::TimeBudget);
+    EXPECT_FALSE(h.built());
+    ASSERT_EQ(h.build(mesh), JpsSupport::Ok);
+    EXPECT_TRUE(h.built());
+    std::size_t corners = 0;
+    for (const NavVertex& v : mesh.vertices()) corners += v.corner;
+    EXPECT_EQ(h.node_count(), corners);
+    EXPECT_GT(h.graph_edge_count(), corners);
+    EXPECT_GE(h.upward_edge_count(), h.graph_edge_count());
+    EXPECT_GT(h.memory_bytes(), 0u);
+    // Every upward edge goes up (but between core nodes) and is at least as long as the straight line.
+    const std::size_t contracted = h.node_count() - h.core_count();
+    for (std::uint32_t v = 0; v < h.node_count(); ++v)
+        for (const auto& e : h.up(v)) {
+            if (v < contracted) {
+                EXPECT_GT(e.to, v);
+            } else {
+                EXPECT_GE(e.to, contracted);
+            }
+            const auto& a = h.nodes()[v];
+            const auto& c = h.nodes()[e.to];
+            EXPECT_GE(e.weight, std::hypot(a.x - c.x, a.y - c.y) - 1e-9);
+        }
+    // An all-blocked map has no polygon.
+    GridMap blocked;
+    ASSERT_EQ(blocked.reset(4, 4), GridSizeCheck::Ok);
+    for (int y = 0; y < 4; ++y)
+        for (int x = 0; x < 4; ++x) blocked.set_passable({x, y}, false);
+    Navmesh empty;
+    ASSERT_EQ(empty.build(blocked), NavmeshBuild::Ok);
+    EXPECT_EQ(h.build(empty), JpsSupport::EmptyMap);
+    EXPECT_FALSE(h.built());
+}
