@@ -29,6 +29,7 @@
 #include <gameplan/path/hpa.hpp>
 #include <gameplan/path/smoothing.hpp>
 #include <gameplan/path/navmesh.hpp>
+#include <gameplan/path/navmesh_hierarchy.hpp>
 #include <gameplan/path/theta_star.hpp>
 #include <gameplan/path/islands.hpp>
 #include <gameplan/path/dead_ends.hpp>
