@@ -835,6 +835,7 @@ void SubgoalGraph::drop_transit() {
     std::vector<std::uint32_t>().swap(m_table_next);
     std::vector<std::uint16_t>().swap(m_transit_id);
     std::vector<std::uint16_t>().swap(m_transit_position);
+    std::vector<std::uint32_t>().swap(m_transit_xy);
     std::vector<Access>().swap(m_sub_access);
     std::vector<AccessVia>().swap(m_sub_access_via);
     std::vector<Access>().swap(m_cell_access);
@@ -844,7 +845,7 @@ std::size_t SubgoalGraph::transit_bytes() const noexcept {
     return m_table.capacity() * sizeof(double) + m_table_next.capacity() * sizeof(std::uint32_t) +
            (m_sub_access_offsets.capacity() + m_cell_access_offsets.capacity() +
             m_cell_top_offsets.capacity()) * sizeof(std::uint32_t) + (m_cell_top.capacity() + m_transit_id.capacity() + m_transit_position.capacity()) * sizeof(std::uint16_t) +
-           m_sub_access_via.capacity() * sizeof(AccessVia) +
+           m_sub_access_via.capacity() * sizeof(AccessVia) + m_transit_xy.capacity() * sizeof(std::uint32_t) +
            (m_sub_access.capacity() + m_cell_access.capacity()) * sizeof(Access);
 }
 
@@ -884,6 +885,7 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
     // nodes lie near it, so the table entries of a query share cache lines.
     m_transit_id.resize(t);
     m_transit_position.resize(t);
+    m_transit_xy.resize(t);
     {
         std::vector<std::pair<std::uint64_t, std::uint32_t>> order(t);
         for (std::uint32_t v = 0; v < t; ++v) order[v] = {hilbert(m_subgoal_xy[v] & 0xffffu, m_subgoal_xy[v] >> 16), v};
@@ -891,6 +893,7 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
         for (std::uint32_t k = 0; k < t; ++k) {
             m_transit_id[k] = static_cast<std::uint16_t>(order[k].second);
             m_transit_position[order[k].second] = static_cast<std::uint16_t>(k);
+            m_transit_xy[k] = m_subgoal_xy[order[k].second];
         }
     }
     const std::vector<std::uint16_t>& position = m_transit_position;
@@ -1334,8 +1337,10 @@ struct SubgoalPathfinder::Impl {
     bool table_only = false;               // answered by the table (step() counts one expansion)
     bool via_table = false;                // `best` is the table's path (meet == kNone)
     SubgoalGraph::Access table_access[2] = {};
-    std::vector<double> access_length;
+    std::vector<double> access_length;   // transit_pair(): per goal access node, its length, lower bound,
+    std::vector<double> access_bound;    // node and index
     std::vector<std::uint32_t> access_node;
+    std::vector<std::uint32_t> access_index;
     JpsPathfinder fallback;
     bool use_fallback = false;
     std::uint64_t fallbacks = 0;
@@ -1351,7 +1356,9 @@ struct SubgoalPathfinder::Impl {
         route.reserve(1024);
         if (access_length.size() < g.max_access()) {
             access_length.resize(g.max_access());
+            access_bound.resize(g.max_access());
             access_node.resize(g.max_access());
+            access_index.resize(g.max_access());
         }
         chain.reserve(256);
         chain_edge.reserve(256);
@@ -1547,39 +1554,80 @@ struct SubgoalPathfinder::Impl {
     }
 
     // The least d(start, a) + D(a, b) + d(b, goal) over the access nodes a of the start and b of the goal
-    // (`best`, +infinity if none; `via_table` and `table_access` when finite): for each start access a,
-    // its table row gathered at the goal's access nodes, a branch-free minimum.
+    // (`best`, +infinity if none; `via_table` and `table_access` when finite). Octile distances bound
+    // every pair from below without reading the table: d(start, a) + octile(a, goal) for a row (a start
+    // access a), octile(start, b) + d(b, goal) for a column. The row with the least bound is gathered
+    // at every goal access node first; then only the columns and rows whose bound is below its minimum
+    // (by more than the rounding) are read, a branch-free minimum over each row's kept columns.
     void transit_pair() {
         const SubgoalGraph& g = *graph;
         const auto from = g.access(ends[0]);
         const auto to = g.access(ends[1]);
-        const std::size_t k = to.size();
+        const std::size_t m = from.size(), k = to.size();
+        best = std::numeric_limits<double>::infinity();
+        if (m == 0 || k == 0) return;
+        const GridPoint sp = g.point(ends[0]), gp = g.point(ends[1]);
+        const auto octile_to = [](std::uint32_t xy, GridPoint p) {
+            return octile(static_cast<std::int32_t>(xy & 0xffffu) - p.x, static_cast<std::int32_t>(xy >> 16) - p.y);
+        };
         double* length = access_length.data();
+        double* bound = access_bound.data();
         std::uint32_t* node = access_node.data();
+        std::uint32_t* index = access_index.data();
         for (std::size_t j = 0; j < k; ++j) {
             length[j] = Steps{to[j].straight(), to[j].diagonal()}.length();
             node[j] = to[j].node();
+            index[j] = static_cast<std::uint32_t>(j);
+            bound[j] = length[j] + octile_to(g.transit_xy(node[j]), sp);
         }
-        double least = std::numeric_limits<double>::infinity();
-        std::size_t best_i = 0, best_j = 0;
-        for (std::size_t i = 0; i < from.size(); ++i) {
-            const double d = Steps{from[i].straight(), from[i].diagonal()}.length();
+        std::size_t first = 0;
+        double first_bound = std::numeric_limits<double>::infinity();
+        for (std::size_t i = 0; i < m; ++i) {
+            const double b = Steps{from[i].straight(), from[i].diagonal()}.length() + octile_to(g.transit_xy(from[i].node()), gp);
+            const bool less = b < first_bound;
+            first_bound = less ? b : first_bound;
+            first = less ? i : first;
+        }
+        // The least over a row's first `columns` columns: its value and column.
+        const auto row_least = [&](std::size_t i, std::size_t columns, std::size_t& column) {
             const double* row = g.transit_row(from[i].node());
-            double row_least = std::numeric_limits<double>::infinity();
-            std::size_t row_j = 0;
-            for (std::size_t j = 0; j < k; ++j) {
+            double least = std::numeric_limits<double>::infinity();
+            std::size_t at = 0;
+            for (std::size_t j = 0; j < columns; ++j) {
                 const double v = row[node[j]] + length[j];
-                const bool less = v < row_least;
-                row_least = less ? v : row_least;
-                row_j = less ? j : row_j;
+                const bool less = v < least;
+                least = less ? v : least;
+                at = less ? j : at;
             }
-            const double v = d + row_least;
-            const bool less = v < least;
-            least = less ? v : least;
-            best_i = less ? i : best_i;
-            best_j = less ? row_j : best_j;
+            column = index[at];
+            return least + Steps{from[i].straight(), from[i].diagonal()}.length();
+        };
+        std::size_t best_i = first, best_j = 0;
+        double least = row_least(first, k, best_j);
+        std::size_t pairs = k;
+        // The columns that may still beat it, compacted in place.
+        std::size_t kept = 0;
+        const double limit = least + kBoundSlack;
+        for (std::size_t j = 0; j < k; ++j) {
+            length[kept] = length[j];
+            node[kept] = node[j];
+            index[kept] = index[j];
+            kept += static_cast<std::size_t>(bound[j] < limit);
         }
-        stats.generated += from.size() * k;
+        for (std::size_t i = 0; i < m && kept > 0; ++i) {
+            if (i == first) continue;
+            const double b = Steps{from[i].straight(), from[i].diagonal()}.length() + octile_to(g.transit_xy(from[i].node()), gp);
+            if (!(b < least + kBoundSlack)) continue;
+            std::size_t column = 0;
+            const double v = row_least(i, kept, column);
+            pairs += kept;
+            if (v < least) {
+                least = v;
+                best_i = i;
+                best_j = column;
+            }
+        }
+        stats.generated += pairs;
         best = least;
         if (std::isinf(least)) return;
         via_table = true;
@@ -1753,9 +1801,16 @@ struct SubgoalPathfinder::Impl {
         const GridPoint p = g.point(node);
         const std::uint32_t xy = static_cast<std::uint32_t>(p.x) | static_cast<std::uint32_t>(p.y) << 16;
         std::uint32_t v = kNone;
+        // A join on the way is no farther from the access node than the rest of its length: the octile
+        // distance rules most joins out before their access lists are read.
+        const std::uint32_t target_xy = g.transit_xy(target);
+        const double total = Steps{a.straight(), a.diagonal()}.length() + kBoundSlack;
         for (const std::uint32_t j : g.joins(node)) {
-            const Steps seed = octile_steps(xy, g.subgoal_xy(j));
-            if (seed.straight > a.straight() || seed.diagonal > a.diagonal()) continue;
+            const std::uint32_t j_xy = g.subgoal_xy(j);
+            const Steps seed = octile_steps(xy, j_xy);
+            if (seed.straight > a.straight() || seed.diagonal > a.diagonal() ||
+                seed.length() + octile_steps(j_xy, target_xy).length() > total)
+                continue;
             if (j < t) {
                 if (g.transit_position(j) == target && seed.straight == a.straight() && seed.diagonal == a.diagonal()) {
                     v = j;
@@ -1944,7 +1999,8 @@ std::size_t SubgoalPathfinder::memory_bytes() const noexcept {
     for (const Impl::Side& s : impl.sides)
         bytes += s.heap.entries.capacity() * sizeof(Impl::LazyHeap::Entry);
     for (const std::vector<double>& lengths : impl.join_length) bytes += lengths.capacity() * sizeof(double);
-    bytes += (impl.access_length.capacity()) * sizeof(double) + impl.access_node.capacity() * sizeof(std::uint32_t);
+    bytes += (impl.access_length.capacity() + impl.access_bound.capacity()) * sizeof(double) +
+             (impl.access_node.capacity() + impl.access_index.capacity()) * sizeof(std::uint32_t);
     return bytes + (impl.route.capacity() + impl.chain.capacity() + impl.chain_edge.capacity()) * sizeof(std::uint32_t);
 }
 

@@ -183,6 +183,8 @@ public:
     /// and the position of a transit node's id (< transit_count()).
     [[nodiscard]] std::uint32_t transit_id(std::uint32_t position) const noexcept { return m_transit_id[position]; }
     [[nodiscard]] std::uint32_t transit_position(std::uint32_t id) const noexcept { return m_transit_position[id]; }
+    /// The cell of the transit node at `position`, packed as x | y << 16 (subgoal_xy(transit_id(position))).
+    [[nodiscard]] std::uint32_t transit_xy(std::uint32_t position) const noexcept { return m_transit_xy[position]; }
     /// Grid distance between the transit nodes at positions `a` and `b` (+infinity when unreachable).
     [[nodiscard]] double transit_distance(std::uint32_t a, std::uint32_t b) const noexcept {
         return m_table[std::size_t{a} * m_transit + b];
@@ -413,6 +415,7 @@ private:
     std::uint32_t m_max_access = 0;
     std::vector<std::uint16_t> m_transit_id;     // per table position: the transit node's subgoal id
     std::vector<std::uint16_t> m_transit_position;  // per transit node (subgoal id < m_transit): its position
+    std::vector<std::uint32_t> m_transit_xy;     // per table position: the transit node's cell
     std::vector<double> m_table;                 // m_transit^2 distances, by position
     std::vector<std::uint32_t> m_table_next;     // m_transit^2 first hops (transit_hop())
     std::vector<std::uint32_t> m_sub_access_offsets;  // CSR over subgoal ids - m_transit
