@@ -1210,12 +1210,27 @@ GridPoint* write_cells(GridPoint a, GridPoint b, bool straight_first, GridPoint*
     // The straight run moves along the longer axis only.
     const std::int32_t tx = ax > ay ? sx : 0, ty = ax > ay ? 0 : sy;
     GridPoint p = a;
+    // A run of cells p + i step (i = 1 .. count); two cells per 16-byte store.
     const auto run = [&](std::int32_t count, std::int32_t stepx, std::int32_t stepy) {
+#if defined(__SSE2__)
+        __m128i v = _mm_setr_epi32(p.x + stepx, p.y + stepy, p.x + 2 * stepx, p.y + 2 * stepy);
+        const __m128i inc = _mm_setr_epi32(2 * stepx, 2 * stepy, 2 * stepx, 2 * stepy);
+        std::int32_t i = 0;
+        for (; i + 2 <= count; i += 2) {
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), v);
+            v = _mm_add_epi32(v, inc);
+        }
+        if (i < count) _mm_storel_epi64(reinterpret_cast<__m128i*>(out + i), v);
+        out += count;
+        p.x += count * stepx;
+        p.y += count * stepy;
+#else
         for (std::int32_t i = 0; i < count; ++i) {
             p.x += stepx;
             p.y += stepy;
             *out++ = p;
         }
+#endif
     };
     if (straight_first) {
         run(straight, tx, ty);
