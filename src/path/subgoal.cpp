@@ -1356,6 +1356,7 @@ struct SubgoalPathfinder::Impl {
     std::vector<double> access_bound;    // node and index
     std::vector<std::uint32_t> access_node;
     std::vector<std::uint32_t> access_index;
+    std::vector<std::uint32_t> access_row;
     JpsPathfinder fallback;
     bool use_fallback = false;
     std::uint64_t fallbacks = 0;
@@ -1374,6 +1375,7 @@ struct SubgoalPathfinder::Impl {
             access_bound.resize(g.max_access());
             access_node.resize(g.max_access());
             access_index.resize(g.max_access());
+            access_row.resize(g.max_access());
         }
         chain.reserve(256);
         chain_edge.reserve(256);
@@ -1523,6 +1525,8 @@ struct SubgoalPathfinder::Impl {
         // A goal in octile freespace of the start (either sweep, each end counting as a subgoal for the
         // other's, reports it) is answered without search; otherwise the ends join the graph through
         // their precomputed subgoal lists.
+        g.prefetch_transit(ends[0]);  // read by transit_pair(), after the sweeps
+        g.prefetch_transit(ends[1]);
         const bool forward = g.direct(ends[0], ends[1]);
         if (forward || g.direct(ends[1], ends[0])) {
             direct_straight_first = !forward;  // the goal's sweep found it: diagonal first from the goal
@@ -1629,10 +1633,22 @@ struct SubgoalPathfinder::Impl {
             index[kept] = index[j];
             kept += static_cast<std::size_t>(bound[j] < limit);
         }
+        // The rows that may, their entries asked of the cache before any is read.
+        std::uint32_t* rows = access_row.data();
+        std::size_t row_count = 0;
         for (std::size_t i = 0; i < m && kept > 0; ++i) {
-            if (i == first) continue;
             const double b = Steps{from[i].straight(), from[i].diagonal()}.length() + octile_to(g.transit_xy(from[i].node()), gp);
-            if (!(b < least + kBoundSlack)) continue;
+            rows[row_count] = static_cast<std::uint32_t>(i);
+            row_count += static_cast<std::size_t>((b < limit) & (i != first));
+        }
+#if defined(__GNUC__)
+        for (std::size_t r = 0; r < row_count; ++r) {
+            const double* row = g.transit_row(from[rows[r]].node());
+            for (std::size_t j = 0; j < kept; ++j) __builtin_prefetch(row + node[j]);
+        }
+#endif
+        for (std::size_t r = 0; r < row_count; ++r) {
+            const std::size_t i = rows[r];
             std::size_t column = 0;
             const double v = row_least(i, kept, column);
             pairs += kept;
@@ -2015,7 +2031,7 @@ std::size_t SubgoalPathfinder::memory_bytes() const noexcept {
         bytes += s.heap.entries.capacity() * sizeof(Impl::LazyHeap::Entry);
     for (const std::vector<double>& lengths : impl.join_length) bytes += lengths.capacity() * sizeof(double);
     bytes += (impl.access_length.capacity() + impl.access_bound.capacity()) * sizeof(double) +
-             (impl.access_node.capacity() + impl.access_index.capacity()) * sizeof(std::uint32_t);
+             (impl.access_node.capacity() + impl.access_index.capacity() + impl.access_row.capacity()) * sizeof(std::uint32_t);
     return bytes + (impl.route.capacity() + impl.chain.capacity() + impl.chain_edge.capacity()) * sizeof(std::uint32_t);
 }
 
