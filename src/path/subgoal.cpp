@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <cstdlib>
 #include <limits>
 #include <queue>
@@ -528,12 +530,15 @@ bool SubgoalGraph::build_paths(std::size_t max_memory_bytes) {
     std::uint64_t total = 0;
     for (const std::uint64_t k : steps) total += k;
     const std::size_t before = memory_bytes();
-    const std::uint64_t need = (std::uint64_t{edges} + 1) * sizeof(std::uint32_t) + total * (sizeof(std::uint32_t) + 1);
+    const std::uint64_t need = (std::uint64_t{edges} + 1) * sizeof(std::uint32_t) + total * sizeof(std::uint32_t);
     if (total > UINT32_MAX || before > max_memory_bytes || need > max_memory_bytes - before) return false;
     m_path_offsets.assign(std::size_t{edges} + 1, 0);
     for (std::uint32_t i = 0; i < edges; ++i) m_path_offsets[i + 1] = m_path_offsets[i] + static_cast<std::uint32_t>(steps[i]);
     m_path.assign(total, 0);
-    m_path_order.assign(total, 0);
+    // The steps' free orders while the paths are built (kPathStraightFromLow / FromHigh as 1 / 2), then
+    // folded into the cells' spare bits.
+    std::vector<std::uint8_t> path_order(total, 0);
+    constexpr std::uint8_t kFromLow = 1, kFromHigh = 2;
     for (const std::uint32_t v : by_rank)
         for (std::uint32_t i = m_offsets[v]; i < m_offsets[v + 1]; ++i) {
             std::uint32_t at = m_path_offsets[i];
@@ -541,9 +546,9 @@ bool SubgoalGraph::build_paths(std::size_t max_memory_bytes) {
             if (m >= kEdgeDiagonalFirstBoth) {
                 // Free in the recorded order from v; from the other end the reverse order is free.
                 m_path[at] = m_up[i].xy;
-                m_path_order[at] = m == kEdgeStraightFirst    ? kPathStraightFromLow
-                                   : m == kEdgeDiagonalFirst ? kPathStraightFromHigh
-                                                             : std::uint8_t{0};
+                path_order[at] = m == kEdgeStraightFirst    ? kFromLow
+                                 : m == kEdgeDiagonalFirst ? kFromHigh
+                                                           : std::uint8_t{0};
                 continue;
             }
             const auto [low, high] = halves(v, i);
@@ -551,15 +556,16 @@ bool SubgoalGraph::build_paths(std::size_t max_memory_bytes) {
             // orders swap.
             for (std::uint32_t k = m_path_offsets[low + 1]; k-- > m_path_offsets[low];) {
                 m_path[at] = k > m_path_offsets[low] ? m_path[k - 1] : m_subgoal_xy[m];
-                const std::uint8_t o = m_path_order[k];
-                m_path_order[at++] = static_cast<std::uint8_t>((o & kPathStraightFromLow ? kPathStraightFromHigh : 0) |
-                                                               (o & kPathStraightFromHigh ? kPathStraightFromLow : 0));
+                const std::uint8_t o = path_order[k];
+                path_order[at++] = static_cast<std::uint8_t>((o & kFromLow ? kFromHigh : 0) | (o & kFromHigh ? kFromLow : 0));
             }
             for (std::uint32_t k = m_path_offsets[high]; k < m_path_offsets[high + 1]; ++k) {
                 m_path[at] = m_path[k];
-                m_path_order[at++] = m_path_order[k];
+                path_order[at++] = path_order[k];
             }
         }
+    for (std::size_t k = 0; k < total; ++k)
+        m_path[k] |= ((path_order[k] & kFromLow) ? kPathStraightFromLow : 0u) | ((path_order[k] & kFromHigh) ? kPathStraightFromHigh : 0u);
     return true;
 }
 
@@ -874,7 +880,8 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
         for (std::uint32_t i = m_offsets[v]; i < m_offsets[v + 1]; ++i) {
             std::uint32_t prev = m_subgoal_xy[v];
             Steps sum;
-            for (const std::uint32_t xy : edge_path(i)) {
+            for (const std::uint32_t entry : edge_path(i)) {
+                const std::uint32_t xy = entry & kPathCell;
                 sum = sum + octile_steps(prev, xy);
                 prev = xy;
             }
@@ -902,9 +909,8 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
     // shortest paths stay in T (T is closed upward), so these are grid distances.
     {
         const std::size_t cells = std::size_t{t} * t;
-        if (cells * (sizeof(double) + sizeof(std::uint32_t)) > room || edges > UINT32_MAX / 2) return false;
-        // Per transit node (position): neighbour, length, and the hop as an upward edge (index << 1, plus 1
-        // when it is the neighbour's edge, walked down).
+        if (cells * (sizeof(double) + sizeof(std::uint32_t)) > room || edges >= kHopEdges) return false;
+        // Per transit node (position): neighbour, length, and the hop (transit_hop()) to it.
         struct Hop {
             std::uint32_t to;
             Steps steps;
@@ -914,8 +920,8 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
         for (std::uint32_t u = 0; u < t; ++u)
             for (std::uint32_t i = m_offsets[u]; i < m_offsets[u + 1]; ++i) {
                 const std::uint32_t w = position[m_up[i].target], pu = position[u];
-                adj[pu].push_back({w, edge_steps[i], i << 1});
-                adj[w].push_back({pu, edge_steps[i], i << 1 | 1u});
+                adj[pu].push_back({w, edge_steps[i], i << 11 | w << 1});
+                adj[w].push_back({pu, edge_steps[i], i << 11 | pu << 1 | 1u});
             }
         m_table.assign(cells, std::numeric_limits<double>::infinity());
         m_table_next.assign(cells, 0);
@@ -1191,7 +1197,7 @@ std::size_t SubgoalGraph::memory_bytes() const noexcept {
            m_offsets.capacity() * sizeof(std::uint32_t) +
            m_up.capacity() * sizeof(UpEdge) +
            m_middles.capacity() * sizeof(std::uint32_t) + m_rank.capacity() * sizeof(std::uint32_t) +
-           (m_path_offsets.capacity() + m_path.capacity()) * sizeof(std::uint32_t) + m_path_order.capacity() +
+           (m_path_offsets.capacity() + m_path.capacity()) * sizeof(std::uint32_t) +
            (m_join_offsets.capacity() + m_join.capacity()) * sizeof(std::uint32_t) +
            m_join16.capacity() * sizeof(std::uint16_t) +
            m_landmark_dist.capacity() * sizeof(float) + transit_bytes();
@@ -1206,40 +1212,32 @@ GridPoint* write_cells(GridPoint a, GridPoint b, bool straight_first, GridPoint*
     const std::int32_t dx = b.x - a.x, dy = b.y - a.y;
     const std::int32_t ax = std::abs(dx), ay = std::abs(dy);
     const std::int32_t sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
-    const std::int32_t diagonal = std::min(ax, ay), straight = std::max(ax, ay) - diagonal;
-    // The straight run moves along the longer axis only.
-    const std::int32_t tx = ax > ay ? sx : 0, ty = ax > ay ? 0 : sy;
-    GridPoint p = a;
-    // A run of cells p + i step (i = 1 .. count); two cells per 16-byte store.
-    const auto run = [&](std::int32_t count, std::int32_t stepx, std::int32_t stepy) {
-#if defined(__SSE2__)
-        __m128i v = _mm_setr_epi32(p.x + stepx, p.y + stepy, p.x + 2 * stepx, p.y + 2 * stepy);
-        const __m128i inc = _mm_setr_epi32(2 * stepx, 2 * stepy, 2 * stepx, 2 * stepy);
-        std::int32_t i = 0;
-        for (; i + 2 <= count; i += 2) {
-            _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), v);
-            v = _mm_add_epi32(v, inc);
-        }
-        if (i < count) _mm_storel_epi64(reinterpret_cast<__m128i*>(out + i), v);
-        out += count;
-        p.x += count * stepx;
-        p.y += count * stepy;
-#else
-        for (std::int32_t i = 0; i < count; ++i) {
-            p.x += stepx;
-            p.y += stepy;
-            *out++ = p;
-        }
-#endif
+    const std::int32_t diagonal = std::min(ax, ay), total = std::max(ax, ay);
+    // A cell as one 64-bit word in GridPoint's layout (x in the low half on a little-endian machine): a
+    // step adds its two halves at once, never borrowing across them since every cell has x, y >= 0.
+    static_assert(sizeof(GridPoint) == sizeof(std::uint64_t));
+    const auto word = [](std::int32_t x, std::int32_t y) {
+        const std::int32_t high = std::endian::native == std::endian::little ? y : x;
+        const std::int32_t low = std::endian::native == std::endian::little ? x : y;
+        return static_cast<std::uint64_t>(static_cast<std::int64_t>(high) * (std::int64_t{1} << 32) + low);
     };
-    if (straight_first) {
-        run(straight, tx, ty);
-        run(diagonal, sx, sy);
-    } else {
-        run(diagonal, sx, sy);
-        run(straight, tx, ty);
+    // The straight run moves along the longer axis only.
+    const std::uint64_t diagonal_step = word(sx, sy), straight_step = ax > ay ? word(sx, 0) : word(0, sy);
+    // Cells 1 .. first: the first run; first + 1 .. total: the second.
+    const std::int32_t first = straight_first ? total - diagonal : diagonal;
+    const std::uint64_t step1 = straight_first ? straight_step : diagonal_step;
+    const std::uint64_t step2 = straight_first ? diagonal_step : straight_step;
+    std::uint64_t p = word(a.x, a.y);
+    std::int32_t i = 0;
+    for (; i < first; ++i) {
+        p += step1;
+        std::memcpy(static_cast<void*>(out + i), &p, sizeof p);
     }
-    return out;
+    for (; i < total; ++i) {
+        p += step2;
+        std::memcpy(static_cast<void*>(out + i), &p, sizeof p);
+    }
+    return out + total;
 }
 }  // namespace
 
@@ -1801,16 +1799,15 @@ struct SubgoalPathfinder::Impl {
     void unpack_edge(std::uint32_t edge, bool from_low, std::uint32_t low_xy) const {
         const SubgoalGraph& g = *graph;
         const auto cells = g.edge_path(edge);
-        const auto orders = g.edge_path_orders(edge);
         const std::size_t k = cells.size();
+        static_assert(kStraightFirst == SubgoalGraph::kPathStraightFromLow);
         if (from_low) {
-            for (std::size_t i = 0; i < k; ++i)
-                route.push_back(cells[i] | ((orders[i] & SubgoalGraph::kPathStraightFromLow) ? kStraightFirst : 0u));
+            for (std::size_t i = 0; i < k; ++i) route.push_back(cells[i] & ~SubgoalGraph::kPathStraightFromHigh);
             return;
         }
         for (std::size_t i = k; i-- > 0;)
-            route.push_back((i > 0 ? cells[i - 1] : low_xy) |
-                            ((orders[i] & SubgoalGraph::kPathStraightFromHigh) ? kStraightFirst : 0u));
+            route.push_back(((i > 0 ? cells[i - 1] : low_xy) & SubgoalGraph::kPathCell) |
+                            ((cells[i] & SubgoalGraph::kPathStraightFromHigh) << 16));
     }
 
     // The chain of subgoals (into `chain`) from a join of the cell `node` up to its access node `a`: the
@@ -1879,16 +1876,10 @@ struct SubgoalPathfinder::Impl {
         for (const std::uint32_t edge : chain_edge) unpack_edge(edge, true, 0);
         const std::uint32_t b = table_access[1].node();
         for (std::uint32_t x = table_access[0].node(); x != b;) {
-            const std::uint32_t hop = g.transit_hop(x, b), edge = hop >> 1;
-            std::uint32_t y = 0;
-            if ((hop & 1u) == 0) {  // an upward edge of x
-                unpack_edge(edge, true, 0);
-                y = g.up_edge_target(edge);
-            } else {  // an upward edge of y, walked down
-                y = g.edge_owner(edge);
-                unpack_edge(edge, false, g.subgoal_xy(y));
-            }
-            x = g.transit_position(y);
+            const std::uint32_t hop = g.transit_hop(x, b), edge = hop >> 11, y = (hop >> 1) & 0x3ffu;
+            // An upward edge of x, or one of y walked down.
+            unpack_edge(edge, (hop & 1u) == 0, g.transit_xy(y));
+            x = y;
         }
         climb(ends[1], table_access[1]);
         for (std::size_t i = chain.size(); i-- > 1;) unpack_edge(chain_edge[i - 1], false, g.subgoal_xy(chain[i - 1]));

@@ -192,11 +192,13 @@ public:
     /// The row of transit_distance(a, ...).
     [[nodiscard]] const double* transit_row(std::uint32_t a) const noexcept { return m_table.data() + std::size_t{a} * m_transit; }
     /// The first hop of a shortest path from the transit node at position `a` to the one at `b` through
-    /// transit nodes (a != b): an upward edge's index << 1, plus 1 when it is the upward edge of the hop's
-    /// far end (walked down) rather than of `a`.
+    /// transit nodes (a != b): an upward edge's index << 11, plus the position of the hop's far end << 1,
+    /// plus 1 when the edge is the upward edge of the far end (walked down) rather than of `a`. (The
+    /// tables are built only with fewer than kHopEdges upward edges.)
     [[nodiscard]] std::uint32_t transit_hop(std::uint32_t a, std::uint32_t b) const noexcept {
         return m_table_next[std::size_t{a} * m_transit + b];
     }
+    static constexpr std::uint32_t kHopEdges = 1u << 21;
     /// The access nodes of the passable cell `node` (a padded node index), ordered by node.
     [[nodiscard]] std::span<const Access> access(std::uint32_t node) const noexcept {
         if (m_transit == 0) return {};
@@ -351,18 +353,17 @@ public:
     /// UINT32_MAX.
     [[nodiscard]] std::uint32_t edge_index(std::uint32_t low, std::uint32_t high) const noexcept;
     /// An unpacked upward edge, precomputed by build(): the subgoals it passes as edges of the subgoal
-    /// graph, from its lower end. Step i (from 1) is the cell it reaches (x | y << 16, y below 2^15) ...
+    /// graph, from its lower end. Step i (from 1) is the cell it reaches (kPathCell bits: x | y << 16, x
+    /// and y below 2^15) with the free order of that step's segment in the spare bits:
+    /// kPathStraightFromLow set when it goes straight steps first walked from the lower end,
+    /// kPathStraightFromHigh when it goes straight steps first walked the other way (diagonal steps
+    /// first otherwise).
     [[nodiscard]] std::span<const std::uint32_t> edge_path(std::uint32_t index) const noexcept {
         return {m_path.data() + m_path_offsets[index], m_path.data() + m_path_offsets[index + 1]};
     }
-    /// ... and the free order of that step's segment (parallel to edge_path()): kPathStraightFromLow
-    /// set when it goes straight steps first walked from the lower end, kPathStraightFromHigh when it
-    /// goes straight steps first walked the other way (diagonal steps first otherwise).
-    static constexpr std::uint8_t kPathStraightFromLow = 1;
-    static constexpr std::uint8_t kPathStraightFromHigh = 2;
-    [[nodiscard]] std::span<const std::uint8_t> edge_path_orders(std::uint32_t index) const noexcept {
-        return {m_path_order.data() + m_path_offsets[index], m_path_order.data() + m_path_offsets[index + 1]};
-    }
+    static constexpr std::uint32_t kPathCell = 0x7fff7fffu;
+    static constexpr std::uint32_t kPathStraightFromLow = 1u << 31;
+    static constexpr std::uint32_t kPathStraightFromHigh = 1u << 15;
     /// The contraction rank of subgoal `id` (0 = contracted first).
     [[nodiscard]] std::uint32_t rank(std::uint32_t id) const noexcept { return m_rank[id]; }
     /// Writes the cells of an octile-freespace segment from `a` to `b` (padded node indices), `a`
@@ -413,8 +414,7 @@ private:
     std::vector<UpEdge> m_up;               // upward edges (lengths octile for subgoal-graph edges)
     std::vector<std::uint32_t> m_middles;   // bypassed subgoal of a shortcut, or a kEdge... order
     std::vector<std::uint32_t> m_path_offsets;  // CSR over upward edges: edge_path()
-    std::vector<std::uint32_t> m_path;          // the unpacked edges' subgoal cells
-    std::vector<std::uint8_t> m_path_order;     // their steps' free orders
+    std::vector<std::uint32_t> m_path;          // the unpacked edges' subgoal cells and their steps' free orders
     std::vector<std::uint32_t> m_rank;
     std::vector<float> m_landmark_dist;     // kLandmarks per subgoal: distance from each landmark, from
     std::size_t m_landmark_base = 0;        // this entry on (each subgoal's row on a 32-byte boundary)
