@@ -1631,7 +1631,7 @@ struct SubgoalPathfinder::Impl {
             index[kept] = index[j];
             kept += static_cast<std::size_t>(bound[j] < limit);
         }
-        // The rows that may, their entries asked of the cache before any is read.
+        // The rows that may.
         std::uint32_t* rows = access_row.data();
         std::size_t row_count = 0;
         for (std::size_t i = 0; i < m && kept > 0; ++i) {
@@ -1639,12 +1639,6 @@ struct SubgoalPathfinder::Impl {
             rows[row_count] = static_cast<std::uint32_t>(i);
             row_count += static_cast<std::size_t>((b < limit) & (i != first));
         }
-#if defined(__GNUC__)
-        for (std::size_t r = 0; r < row_count; ++r) {
-            const double* row = g.transit_row(from[rows[r]].node());
-            for (std::size_t j = 0; j < kept; ++j) __builtin_prefetch(row + node[j]);
-        }
-#endif
         for (std::size_t r = 0; r < row_count; ++r) {
             const std::size_t i = rows[r];
             std::size_t column = 0;
