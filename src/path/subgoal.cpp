@@ -1955,25 +1955,17 @@ struct SubgoalPathfinder::Impl {
             SubgoalGraph::write_segment(previous, g.point(ends[1]), true, true, out.cells);
             return state;
         }
-        // Every cell: a segment has max(|dx|, |dy|) cells, so the path is sized once and written
-        // through a pointer.
-        std::size_t cells = 0;
-        for (const std::uint32_t entry : route) {
-            const GridPoint p = route_point(entry);
-            cells += static_cast<std::size_t>(std::max(std::abs(p.x - previous.x), std::abs(p.y - previous.y)));
-            previous = p;
-        }
-        const GridPoint goal = g.point(ends[1]);
-        cells += static_cast<std::size_t>(std::max(std::abs(goal.x - previous.x), std::abs(goal.y - previous.y)));
-        out.cells.resize(1 + cells);
+        // Every cell: each step is at least 1 long, so the path has at most cost + 1 cells; it is sized
+        // to that once, written through a pointer, then cut to what was written.
+        out.cells.resize(static_cast<std::size_t>(best + 0.5) + 2);
         GridPoint* cell = out.cells.data() + 1;
-        previous = g.point(ends[0]);
         for (const std::uint32_t entry : route) {
             const GridPoint p = route_point(entry);
             cell = write_cells(previous, p, (entry & kStraightFirst) != 0, cell);
             previous = p;
         }
-        (void)write_cells(previous, goal, true, cell);
+        cell = write_cells(previous, g.point(ends[1]), true, cell);
+        out.cells.resize(static_cast<std::size_t>(cell - out.cells.data()));
         return state;
     }
 };
