@@ -1239,6 +1239,23 @@ GridPoint* write_cells(GridPoint a, GridPoint b, bool straight_first, GridPoint*
     }
     return out + total;
 }
+
+// The waypoints of the octile segment a -> b (as SubgoalGraph::refine_waypoints: the turning cell of a
+// straight-first segment, if any, then b) from `out` on; returns the end of what it wrote.
+GridPoint* write_waypoints(GridPoint a, GridPoint b, bool straight_first, GridPoint* out) noexcept {
+    if (straight_first) {
+        const std::int32_t dx = b.x - a.x, dy = b.y - a.y;
+        const std::int32_t ax = std::abs(dx), ay = std::abs(dy);
+        const std::int32_t diagonal = std::min(ax, ay), straight = std::max(ax, ay) - diagonal;
+        if (diagonal > 0 && straight > 0) {
+            // The straight run moves along the longer axis only.
+            const std::int32_t sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
+            *out++ = ax > ay ? GridPoint{a.x + sx * straight, a.y} : GridPoint{a.x, a.y + sy * straight};
+        }
+    }
+    *out++ = b;
+    return out;
+}
 }  // namespace
 
 // Query: the ends are joined to their direct-h-reachable subgoals; a bidirectional search goes upward
@@ -1947,12 +1964,16 @@ struct SubgoalPathfinder::Impl {
         };
         GridPoint previous = g.point(ends[0]);
         if (waypoints) {
+            // At most two waypoints per segment (a straight-first one's turning cell, its end).
+            out.cells.resize(2 * route.size() + 3);
+            GridPoint* cell = out.cells.data() + 1;
             for (const std::uint32_t entry : route) {
                 const GridPoint p = route_point(entry);
-                SubgoalGraph::write_segment(previous, p, (entry & kStraightFirst) != 0, true, out.cells);
+                cell = write_waypoints(previous, p, (entry & kStraightFirst) != 0, cell);
                 previous = p;
             }
-            SubgoalGraph::write_segment(previous, g.point(ends[1]), true, true, out.cells);
+            cell = write_waypoints(previous, g.point(ends[1]), true, cell);
+            out.cells.resize(static_cast<std::size_t>(cell - out.cells.data()));
             return state;
         }
         // Every cell: each step is at least 1 long, so the path has at most cost + 1 cells; it is sized
