@@ -1372,6 +1372,7 @@ struct SubgoalPathfinder::Impl {
     std::vector<std::uint32_t> access_node;
     std::vector<std::uint32_t> access_index;
     std::vector<std::uint32_t> access_row;
+    std::vector<double> access_row_bound;
     JpsPathfinder fallback;
     bool use_fallback = false;
     std::uint64_t fallbacks = 0;
@@ -1391,6 +1392,7 @@ struct SubgoalPathfinder::Impl {
             access_node.resize(g.max_access());
             access_index.resize(g.max_access());
             access_row.resize(g.max_access());
+            access_row_bound.resize(g.max_access());
         }
         chain.reserve(256);
         chain_edge.reserve(256);
@@ -1616,8 +1618,10 @@ struct SubgoalPathfinder::Impl {
         }
         std::size_t first = 0;
         double first_bound = std::numeric_limits<double>::infinity();
+        double* row_bound = access_row_bound.data();
         for (std::size_t i = 0; i < m; ++i) {
             const double b = Steps{from[i].straight(), from[i].diagonal()}.length() + octile_to(g.transit_xy(from[i].node()), gp);
+            row_bound[i] = b;
             const bool less = b < first_bound;
             first_bound = less ? b : first_bound;
             first = less ? i : first;
@@ -1652,9 +1656,8 @@ struct SubgoalPathfinder::Impl {
         std::uint32_t* rows = access_row.data();
         std::size_t row_count = 0;
         for (std::size_t i = 0; i < m && kept > 0; ++i) {
-            const double b = Steps{from[i].straight(), from[i].diagonal()}.length() + octile_to(g.transit_xy(from[i].node()), gp);
             rows[row_count] = static_cast<std::uint32_t>(i);
-            row_count += static_cast<std::size_t>((b < limit) & (i != first));
+            row_count += static_cast<std::size_t>((row_bound[i] < limit) & (i != first));
         }
         for (std::size_t r = 0; r < row_count; ++r) {
             const std::size_t i = rows[r];
@@ -2056,7 +2059,7 @@ std::size_t SubgoalPathfinder::memory_bytes() const noexcept {
     for (const Impl::Side& s : impl.sides)
         bytes += s.heap.entries.capacity() * sizeof(Impl::LazyHeap::Entry);
     for (const std::vector<double>& lengths : impl.join_length) bytes += lengths.capacity() * sizeof(double);
-    bytes += (impl.access_length.capacity() + impl.access_bound.capacity()) * sizeof(double) +
+    bytes += (impl.access_length.capacity() + impl.access_bound.capacity() + impl.access_row_bound.capacity()) * sizeof(double) +
              (impl.access_node.capacity() + impl.access_index.capacity() + impl.access_row.capacity()) * sizeof(std::uint32_t);
     return bytes + (impl.route.capacity() + impl.chain.capacity() + impl.chain_edge.capacity()) * sizeof(std::uint32_t);
 }
