@@ -48,7 +48,7 @@
 /// another access node and the table dominate) with exact lengths as numbers of straight and diagonal
 /// steps, and the tops of that search space (its subgoals whose upward edges all lead to transit nodes).
 /// A query that is not in freespace takes the least d(s, a) + D(a, b) + d(b, g) over the ends' access
-/// nodes; when the ends share no top, the optimal up-down path's top is a transit node and that is the
+/// nodes (reading only the pairs that octile lower bounds leave in play); when the ends share no top, the optimal up-down path's top is a transit node and that is the
 /// answer (also when it equals the octile distance); otherwise the bidirectional search runs with it as
 /// the best cost known and never enters a transit node. A table answer is unpacked through the recorded
 /// edges of each access entry and the table's first hops. By default t is the largest power of two up to
@@ -71,7 +71,7 @@
 ///
 /// Memory: per padded cell 1 byte of passability, 4 of subgoal id, 16 of clearances and 4 of join offset,
 /// plus 2 bytes per join (4 with more than 65,536 subgoals; about 15 joins per cell on dungeon maps, 60 on
-/// open ones); per upward edge 24 bytes, plus 5 per subgoal-graph edge it unpacks to (about 1.5 to 2.5 of
+/// open ones); per upward edge 24 bytes, plus 4 per subgoal-graph edge it unpacks to (about 1.5 to 2.5 of
 /// them); per subgoal about 50 (cell, rank, offsets, landmark distances); the transit-node tables: 12
 /// bytes per pair of transit nodes, 8 per padded cell, 4 per access node and 2 per top of each passable
 /// cell, 8 per access entry of each subgoal below them; each pathfinder's search state is about 32 bytes
@@ -492,7 +492,8 @@ public:
     /// of the path, the turning cell of a segment that goes straight first, goal; consecutive ones are
     /// joined by "diagonal first, then straight", see expand_waypoints); or the cost only
     /// (`PathDetail::CostOnly`: no unpacking). Returns the status. Allocates only if `out.cells` must
-    /// grow.
+    /// grow: while it is written it holds up to the cost + 2 cells (every cell) or two per subgoal of
+    /// the path (waypoints), and is then cut to the path.
     Status finish(GridPath& out) const;
 
     /// begin (owned graph or fallback) + step + finish.
