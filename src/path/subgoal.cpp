@@ -1594,7 +1594,10 @@ struct SubgoalPathfinder::Impl {
     // every pair from below without reading the table: d(start, a) + octile(a, goal) for a row (a start
     // access a), octile(start, b) + d(b, goal) for a column. The row with the least bound is gathered
     // at every goal access node first; then only the columns and rows whose bound is below its minimum
-    // (by more than the rounding) are read, a branch-free minimum over each row's kept columns.
+    // (by more than the rounding) are read, a branch-free minimum over each row's kept columns. With at
+    // most kFewPairs pairs (short access lists, as on dungeon maps) every pair is read: the bounds
+    // would cost more than they save.
+    static constexpr std::size_t kFewPairs = 100;
     void transit_pair() {
         const SubgoalGraph& g = *graph;
         const auto from = g.access(ends[0]);
@@ -1610,6 +1613,33 @@ struct SubgoalPathfinder::Impl {
         double* bound = access_bound.data();
         std::uint32_t* node = access_node.data();
         std::uint32_t* index = access_index.data();
+        if (m * k <= kFewPairs) {
+            // Few pairs: every one, without the bounds.
+            for (std::size_t j = 0; j < k; ++j) {
+                length[j] = Steps{to[j].straight(), to[j].diagonal()}.length();
+                node[j] = to[j].node();
+            }
+            double least = std::numeric_limits<double>::infinity();
+            std::size_t best_i = 0, best_j = 0;
+            for (std::size_t i = 0; i < m; ++i) {
+                const double d = Steps{from[i].straight(), from[i].diagonal()}.length();
+                const double* row = g.transit_row(from[i].node());
+                for (std::size_t j = 0; j < k; ++j) {
+                    const double v = d + (row[node[j]] + length[j]);
+                    const bool less = v < least;
+                    least = less ? v : least;
+                    best_i = less ? i : best_i;
+                    best_j = less ? j : best_j;
+                }
+            }
+            stats.generated += m * k;
+            best = least;
+            if (std::isinf(least)) return;
+            via_table = true;
+            table_access[0] = from[best_i];
+            table_access[1] = to[best_j];
+            return;
+        }
         for (std::size_t j = 0; j < k; ++j) {
             length[j] = Steps{to[j].straight(), to[j].diagonal()}.length();
             node[j] = to[j].node();
@@ -1928,7 +1958,8 @@ struct SubgoalPathfinder::Impl {
     }
 
     Status finish(GridPath& out) const {
-        out.cells.clear();
+        if (use_fallback || state != Status::Found || detail == PathDetail::CostOnly || (meet == kNone && !via_table))
+            out.cells.clear();
         if (use_fallback) return fallback.finish(out);
         if (state != Status::Found) {
             out.cost = std::numeric_limits<double>::infinity();
@@ -1938,10 +1969,10 @@ struct SubgoalPathfinder::Impl {
         out.cost = best;
         if (detail == PathDetail::CostOnly) return state;
         const bool waypoints = detail == PathDetail::Waypoints;
-        out.cells.push_back(g.point(ends[0]));
         // Segment orders: a join goes diagonal steps first from its end (as the sweep found it), so
         // straight steps first towards the goal; a direct segment as its sweep found it.
         if (meet == kNone && !via_table) {
+            out.cells.push_back(g.point(ends[0]));
             if (ends[0] != ends[1])
                 SubgoalGraph::write_segment(g.point(ends[0]), g.point(ends[1]), direct_straight_first, waypoints, out.cells);
             return state;
@@ -1968,7 +1999,9 @@ struct SubgoalPathfinder::Impl {
         GridPoint previous = g.point(ends[0]);
         if (waypoints) {
             // At most two waypoints per segment (a straight-first one's turning cell, its end).
+            // (Written over what out.cells held: only cells past its old size are initialised first.)
             out.cells.resize(2 * route.size() + 3);
+            out.cells[0] = g.point(ends[0]);
             GridPoint* cell = out.cells.data() + 1;
             for (const std::uint32_t entry : route) {
                 const GridPoint p = route_point(entry);
@@ -1982,6 +2015,7 @@ struct SubgoalPathfinder::Impl {
         // Every cell: each step is at least 1 long, so the path has at most cost + 1 cells; it is sized
         // to that once, written through a pointer, then cut to what was written.
         out.cells.resize(static_cast<std::size_t>(best + 0.5) + 2);
+        out.cells[0] = g.point(ends[0]);
         GridPoint* cell = out.cells.data() + 1;
         for (const std::uint32_t entry : route) {
             const GridPoint p = route_point(entry);
