@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <cstdlib>
 #include <limits>
 #include <queue>
@@ -528,12 +530,15 @@ bool SubgoalGraph::build_paths(std::size_t max_memory_bytes) {
     std::uint64_t total = 0;
     for (const std::uint64_t k : steps) total += k;
     const std::size_t before = memory_bytes();
-    const std::uint64_t need = (std::uint64_t{edges} + 1) * sizeof(std::uint32_t) + total * (sizeof(std::uint32_t) + 1);
+    const std::uint64_t need = (std::uint64_t{edges} + 1) * sizeof(std::uint32_t) + total * sizeof(std::uint32_t);
     if (total > UINT32_MAX || before > max_memory_bytes || need > max_memory_bytes - before) return false;
     m_path_offsets.assign(std::size_t{edges} + 1, 0);
     for (std::uint32_t i = 0; i < edges; ++i) m_path_offsets[i + 1] = m_path_offsets[i] + static_cast<std::uint32_t>(steps[i]);
     m_path.assign(total, 0);
-    m_path_order.assign(total, 0);
+    // The steps' free orders while the paths are built (kPathStraightFromLow / FromHigh as 1 / 2), then
+    // folded into the cells' spare bits.
+    std::vector<std::uint8_t> path_order(total, 0);
+    constexpr std::uint8_t kFromLow = 1, kFromHigh = 2;
     for (const std::uint32_t v : by_rank)
         for (std::uint32_t i = m_offsets[v]; i < m_offsets[v + 1]; ++i) {
             std::uint32_t at = m_path_offsets[i];
@@ -541,9 +546,9 @@ bool SubgoalGraph::build_paths(std::size_t max_memory_bytes) {
             if (m >= kEdgeDiagonalFirstBoth) {
                 // Free in the recorded order from v; from the other end the reverse order is free.
                 m_path[at] = m_up[i].xy;
-                m_path_order[at] = m == kEdgeStraightFirst    ? kPathStraightFromLow
-                                   : m == kEdgeDiagonalFirst ? kPathStraightFromHigh
-                                                             : std::uint8_t{0};
+                path_order[at] = m == kEdgeStraightFirst    ? kFromLow
+                                 : m == kEdgeDiagonalFirst ? kFromHigh
+                                                           : std::uint8_t{0};
                 continue;
             }
             const auto [low, high] = halves(v, i);
@@ -551,15 +556,16 @@ bool SubgoalGraph::build_paths(std::size_t max_memory_bytes) {
             // orders swap.
             for (std::uint32_t k = m_path_offsets[low + 1]; k-- > m_path_offsets[low];) {
                 m_path[at] = k > m_path_offsets[low] ? m_path[k - 1] : m_subgoal_xy[m];
-                const std::uint8_t o = m_path_order[k];
-                m_path_order[at++] = static_cast<std::uint8_t>((o & kPathStraightFromLow ? kPathStraightFromHigh : 0) |
-                                                               (o & kPathStraightFromHigh ? kPathStraightFromLow : 0));
+                const std::uint8_t o = path_order[k];
+                path_order[at++] = static_cast<std::uint8_t>((o & kFromLow ? kFromHigh : 0) | (o & kFromHigh ? kFromLow : 0));
             }
             for (std::uint32_t k = m_path_offsets[high]; k < m_path_offsets[high + 1]; ++k) {
                 m_path[at] = m_path[k];
-                m_path_order[at++] = m_path_order[k];
+                path_order[at++] = path_order[k];
             }
         }
+    for (std::size_t k = 0; k < total; ++k)
+        m_path[k] |= ((path_order[k] & kFromLow) ? kPathStraightFromLow : 0u) | ((path_order[k] & kFromHigh) ? kPathStraightFromHigh : 0u);
     return true;
 }
 
@@ -835,6 +841,7 @@ void SubgoalGraph::drop_transit() {
     std::vector<std::uint32_t>().swap(m_table_next);
     std::vector<std::uint16_t>().swap(m_transit_id);
     std::vector<std::uint16_t>().swap(m_transit_position);
+    std::vector<std::uint32_t>().swap(m_transit_xy);
     std::vector<Access>().swap(m_sub_access);
     std::vector<AccessVia>().swap(m_sub_access_via);
     std::vector<Access>().swap(m_cell_access);
@@ -844,7 +851,7 @@ std::size_t SubgoalGraph::transit_bytes() const noexcept {
     return m_table.capacity() * sizeof(double) + m_table_next.capacity() * sizeof(std::uint32_t) +
            (m_sub_access_offsets.capacity() + m_cell_access_offsets.capacity() +
             m_cell_top_offsets.capacity()) * sizeof(std::uint32_t) + (m_cell_top.capacity() + m_transit_id.capacity() + m_transit_position.capacity()) * sizeof(std::uint16_t) +
-           m_sub_access_via.capacity() * sizeof(AccessVia) +
+           m_sub_access_via.capacity() * sizeof(AccessVia) + m_transit_xy.capacity() * sizeof(std::uint32_t) +
            (m_sub_access.capacity() + m_cell_access.capacity()) * sizeof(Access);
 }
 
@@ -873,7 +880,8 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
         for (std::uint32_t i = m_offsets[v]; i < m_offsets[v + 1]; ++i) {
             std::uint32_t prev = m_subgoal_xy[v];
             Steps sum;
-            for (const std::uint32_t xy : edge_path(i)) {
+            for (const std::uint32_t entry : edge_path(i)) {
+                const std::uint32_t xy = entry & kPathCell;
                 sum = sum + octile_steps(prev, xy);
                 prev = xy;
             }
@@ -884,6 +892,7 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
     // nodes lie near it, so the table entries of a query share cache lines.
     m_transit_id.resize(t);
     m_transit_position.resize(t);
+    m_transit_xy.resize(t);
     {
         std::vector<std::pair<std::uint64_t, std::uint32_t>> order(t);
         for (std::uint32_t v = 0; v < t; ++v) order[v] = {hilbert(m_subgoal_xy[v] & 0xffffu, m_subgoal_xy[v] >> 16), v};
@@ -891,6 +900,7 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
         for (std::uint32_t k = 0; k < t; ++k) {
             m_transit_id[k] = static_cast<std::uint16_t>(order[k].second);
             m_transit_position[order[k].second] = static_cast<std::uint16_t>(k);
+            m_transit_xy[k] = m_subgoal_xy[order[k].second];
         }
     }
     const std::vector<std::uint16_t>& position = m_transit_position;
@@ -899,9 +909,8 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
     // shortest paths stay in T (T is closed upward), so these are grid distances.
     {
         const std::size_t cells = std::size_t{t} * t;
-        if (cells * (sizeof(double) + sizeof(std::uint32_t)) > room || edges > UINT32_MAX / 2) return false;
-        // Per transit node (position): neighbour, length, and the hop as an upward edge (index << 1, plus 1
-        // when it is the neighbour's edge, walked down).
+        if (cells * (sizeof(double) + sizeof(std::uint32_t)) > room || edges >= kHopEdges) return false;
+        // Per transit node (position): neighbour, length, and the hop (transit_hop()) to it.
         struct Hop {
             std::uint32_t to;
             Steps steps;
@@ -911,8 +920,8 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
         for (std::uint32_t u = 0; u < t; ++u)
             for (std::uint32_t i = m_offsets[u]; i < m_offsets[u + 1]; ++i) {
                 const std::uint32_t w = position[m_up[i].target], pu = position[u];
-                adj[pu].push_back({w, edge_steps[i], i << 1});
-                adj[w].push_back({pu, edge_steps[i], i << 1 | 1u});
+                adj[pu].push_back({w, edge_steps[i], i << 11 | w << 1});
+                adj[w].push_back({pu, edge_steps[i], i << 11 | pu << 1 | 1u});
             }
         m_table.assign(cells, std::numeric_limits<double>::infinity());
         m_table_next.assign(cells, 0);
@@ -1188,7 +1197,7 @@ std::size_t SubgoalGraph::memory_bytes() const noexcept {
            m_offsets.capacity() * sizeof(std::uint32_t) +
            m_up.capacity() * sizeof(UpEdge) +
            m_middles.capacity() * sizeof(std::uint32_t) + m_rank.capacity() * sizeof(std::uint32_t) +
-           (m_path_offsets.capacity() + m_path.capacity()) * sizeof(std::uint32_t) + m_path_order.capacity() +
+           (m_path_offsets.capacity() + m_path.capacity()) * sizeof(std::uint32_t) +
            (m_join_offsets.capacity() + m_join.capacity()) * sizeof(std::uint32_t) +
            m_join16.capacity() * sizeof(std::uint16_t) +
            m_landmark_dist.capacity() * sizeof(float) + transit_bytes();
@@ -1203,24 +1212,48 @@ GridPoint* write_cells(GridPoint a, GridPoint b, bool straight_first, GridPoint*
     const std::int32_t dx = b.x - a.x, dy = b.y - a.y;
     const std::int32_t ax = std::abs(dx), ay = std::abs(dy);
     const std::int32_t sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
-    const std::int32_t diagonal = std::min(ax, ay), straight = std::max(ax, ay) - diagonal;
-    // The straight run moves along the longer axis only.
-    const std::int32_t tx = ax > ay ? sx : 0, ty = ax > ay ? 0 : sy;
-    GridPoint p = a;
-    const auto run = [&](std::int32_t count, std::int32_t stepx, std::int32_t stepy) {
-        for (std::int32_t i = 0; i < count; ++i) {
-            p.x += stepx;
-            p.y += stepy;
-            *out++ = p;
-        }
+    const std::int32_t diagonal = std::min(ax, ay), total = std::max(ax, ay);
+    // A cell as one 64-bit word in GridPoint's layout (x in the low half on a little-endian machine): a
+    // step adds its two halves at once, never borrowing across them since every cell has x, y >= 0.
+    static_assert(sizeof(GridPoint) == sizeof(std::uint64_t));
+    const auto word = [](std::int32_t x, std::int32_t y) {
+        const std::int32_t high = std::endian::native == std::endian::little ? y : x;
+        const std::int32_t low = std::endian::native == std::endian::little ? x : y;
+        return static_cast<std::uint64_t>(static_cast<std::int64_t>(high) * (std::int64_t{1} << 32) + low);
     };
-    if (straight_first) {
-        run(straight, tx, ty);
-        run(diagonal, sx, sy);
-    } else {
-        run(diagonal, sx, sy);
-        run(straight, tx, ty);
+    // The straight run moves along the longer axis only.
+    const std::uint64_t diagonal_step = word(sx, sy), straight_step = ax > ay ? word(sx, 0) : word(0, sy);
+    // Cells 1 .. first: the first run; first + 1 .. total: the second.
+    const std::int32_t first = straight_first ? total - diagonal : diagonal;
+    const std::uint64_t step1 = straight_first ? straight_step : diagonal_step;
+    const std::uint64_t step2 = straight_first ? diagonal_step : straight_step;
+    std::uint64_t p = word(a.x, a.y);
+    std::int32_t i = 0;
+    for (; i < first; ++i) {
+        p += step1;
+        std::memcpy(static_cast<void*>(out + i), &p, sizeof p);
     }
+    for (; i < total; ++i) {
+        p += step2;
+        std::memcpy(static_cast<void*>(out + i), &p, sizeof p);
+    }
+    return out + total;
+}
+
+// The waypoints of the octile segment a -> b (as SubgoalGraph::refine_waypoints: the turning cell of a
+// straight-first segment, if any, then b) from `out` on; returns the end of what it wrote.
+GridPoint* write_waypoints(GridPoint a, GridPoint b, bool straight_first, GridPoint* out) noexcept {
+    if (straight_first) {
+        const std::int32_t dx = b.x - a.x, dy = b.y - a.y;
+        const std::int32_t ax = std::abs(dx), ay = std::abs(dy);
+        const std::int32_t diagonal = std::min(ax, ay), straight = std::max(ax, ay) - diagonal;
+        if (diagonal > 0 && straight > 0) {
+            // The straight run moves along the longer axis only.
+            const std::int32_t sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
+            *out++ = ax > ay ? GridPoint{a.x + sx * straight, a.y} : GridPoint{a.x, a.y + sy * straight};
+        }
+    }
+    *out++ = b;
     return out;
 }
 }  // namespace
@@ -1334,8 +1367,12 @@ struct SubgoalPathfinder::Impl {
     bool table_only = false;               // answered by the table (step() counts one expansion)
     bool via_table = false;                // `best` is the table's path (meet == kNone)
     SubgoalGraph::Access table_access[2] = {};
-    std::vector<double> access_length;
+    std::vector<double> access_length;   // transit_pair(): per goal access node, its length, lower bound,
+    std::vector<double> access_bound;    // node and index
     std::vector<std::uint32_t> access_node;
+    std::vector<std::uint32_t> access_index;
+    std::vector<std::uint32_t> access_row;
+    std::vector<double> access_row_bound;
     JpsPathfinder fallback;
     bool use_fallback = false;
     std::uint64_t fallbacks = 0;
@@ -1351,7 +1388,11 @@ struct SubgoalPathfinder::Impl {
         route.reserve(1024);
         if (access_length.size() < g.max_access()) {
             access_length.resize(g.max_access());
+            access_bound.resize(g.max_access());
             access_node.resize(g.max_access());
+            access_index.resize(g.max_access());
+            access_row.resize(g.max_access());
+            access_row_bound.resize(g.max_access());
         }
         chain.reserve(256);
         chain_edge.reserve(256);
@@ -1501,6 +1542,8 @@ struct SubgoalPathfinder::Impl {
         // A goal in octile freespace of the start (either sweep, each end counting as a subgoal for the
         // other's, reports it) is answered without search; otherwise the ends join the graph through
         // their precomputed subgoal lists.
+        g.prefetch_transit(ends[0]);  // read by transit_pair(), after the sweeps
+        g.prefetch_transit(ends[1]);
         const bool forward = g.direct(ends[0], ends[1]);
         if (forward || g.direct(ends[1], ends[0])) {
             direct_straight_first = !forward;  // the goal's sweep found it: diagonal first from the goal
@@ -1547,39 +1590,117 @@ struct SubgoalPathfinder::Impl {
     }
 
     // The least d(start, a) + D(a, b) + d(b, goal) over the access nodes a of the start and b of the goal
-    // (`best`, +infinity if none; `via_table` and `table_access` when finite): for each start access a,
-    // its table row gathered at the goal's access nodes, a branch-free minimum.
+    // (`best`, +infinity if none; `via_table` and `table_access` when finite). Octile distances bound
+    // every pair from below without reading the table: d(start, a) + octile(a, goal) for a row (a start
+    // access a), octile(start, b) + d(b, goal) for a column. The row with the least bound is gathered
+    // at every goal access node first; then only the columns and rows whose bound is below its minimum
+    // (by more than the rounding) are read, a branch-free minimum over each row's kept columns. With at
+    // most kFewPairs pairs (short access lists, as on dungeon maps) every pair is read: the bounds
+    // would cost more than they save.
+    static constexpr std::size_t kFewPairs = 100;
     void transit_pair() {
         const SubgoalGraph& g = *graph;
         const auto from = g.access(ends[0]);
         const auto to = g.access(ends[1]);
-        const std::size_t k = to.size();
+        const std::size_t m = from.size(), k = to.size();
+        best = std::numeric_limits<double>::infinity();
+        if (m == 0 || k == 0) return;
+        const GridPoint sp = g.point(ends[0]), gp = g.point(ends[1]);
+        const auto octile_to = [](std::uint32_t xy, GridPoint p) {
+            return octile(static_cast<std::int32_t>(xy & 0xffffu) - p.x, static_cast<std::int32_t>(xy >> 16) - p.y);
+        };
         double* length = access_length.data();
+        double* bound = access_bound.data();
         std::uint32_t* node = access_node.data();
+        std::uint32_t* index = access_index.data();
+        if (m * k <= kFewPairs) {
+            // Few pairs: every one, without the bounds.
+            for (std::size_t j = 0; j < k; ++j) {
+                length[j] = Steps{to[j].straight(), to[j].diagonal()}.length();
+                node[j] = to[j].node();
+            }
+            double least = std::numeric_limits<double>::infinity();
+            std::size_t best_i = 0, best_j = 0;
+            for (std::size_t i = 0; i < m; ++i) {
+                const double d = Steps{from[i].straight(), from[i].diagonal()}.length();
+                const double* row = g.transit_row(from[i].node());
+                for (std::size_t j = 0; j < k; ++j) {
+                    const double v = d + (row[node[j]] + length[j]);
+                    const bool less = v < least;
+                    least = less ? v : least;
+                    best_i = less ? i : best_i;
+                    best_j = less ? j : best_j;
+                }
+            }
+            stats.generated += m * k;
+            best = least;
+            if (std::isinf(least)) return;
+            via_table = true;
+            table_access[0] = from[best_i];
+            table_access[1] = to[best_j];
+            return;
+        }
         for (std::size_t j = 0; j < k; ++j) {
             length[j] = Steps{to[j].straight(), to[j].diagonal()}.length();
             node[j] = to[j].node();
+            index[j] = static_cast<std::uint32_t>(j);
+            bound[j] = length[j] + octile_to(g.transit_xy(node[j]), sp);
         }
-        double least = std::numeric_limits<double>::infinity();
-        std::size_t best_i = 0, best_j = 0;
-        for (std::size_t i = 0; i < from.size(); ++i) {
-            const double d = Steps{from[i].straight(), from[i].diagonal()}.length();
+        std::size_t first = 0;
+        double first_bound = std::numeric_limits<double>::infinity();
+        double* row_bound = access_row_bound.data();
+        for (std::size_t i = 0; i < m; ++i) {
+            const double b = Steps{from[i].straight(), from[i].diagonal()}.length() + octile_to(g.transit_xy(from[i].node()), gp);
+            row_bound[i] = b;
+            const bool less = b < first_bound;
+            first_bound = less ? b : first_bound;
+            first = less ? i : first;
+        }
+        // The least over a row's first `columns` columns: its value and column.
+        const auto row_least = [&](std::size_t i, std::size_t columns, std::size_t& column) {
             const double* row = g.transit_row(from[i].node());
-            double row_least = std::numeric_limits<double>::infinity();
-            std::size_t row_j = 0;
-            for (std::size_t j = 0; j < k; ++j) {
+            double least = std::numeric_limits<double>::infinity();
+            std::size_t at = 0;
+            for (std::size_t j = 0; j < columns; ++j) {
                 const double v = row[node[j]] + length[j];
-                const bool less = v < row_least;
-                row_least = less ? v : row_least;
-                row_j = less ? j : row_j;
+                const bool less = v < least;
+                least = less ? v : least;
+                at = less ? j : at;
             }
-            const double v = d + row_least;
-            const bool less = v < least;
-            least = less ? v : least;
-            best_i = less ? i : best_i;
-            best_j = less ? row_j : best_j;
+            column = index[at];
+            return least + Steps{from[i].straight(), from[i].diagonal()}.length();
+        };
+        std::size_t best_i = first, best_j = 0;
+        double least = row_least(first, k, best_j);
+        std::size_t pairs = k;
+        // The columns that may still beat it, compacted in place.
+        std::size_t kept = 0;
+        const double limit = least + kBoundSlack;
+        for (std::size_t j = 0; j < k; ++j) {
+            length[kept] = length[j];
+            node[kept] = node[j];
+            index[kept] = index[j];
+            kept += static_cast<std::size_t>(bound[j] < limit);
         }
-        stats.generated += from.size() * k;
+        // The rows that may.
+        std::uint32_t* rows = access_row.data();
+        std::size_t row_count = 0;
+        for (std::size_t i = 0; i < m && kept > 0; ++i) {
+            rows[row_count] = static_cast<std::uint32_t>(i);
+            row_count += static_cast<std::size_t>((row_bound[i] < limit) & (i != first));
+        }
+        for (std::size_t r = 0; r < row_count; ++r) {
+            const std::size_t i = rows[r];
+            std::size_t column = 0;
+            const double v = row_least(i, kept, column);
+            pairs += kept;
+            if (v < least) {
+                least = v;
+                best_i = i;
+                best_j = column;
+            }
+        }
+        stats.generated += pairs;
         best = least;
         if (std::isinf(least)) return;
         via_table = true;
@@ -1722,16 +1843,15 @@ struct SubgoalPathfinder::Impl {
     void unpack_edge(std::uint32_t edge, bool from_low, std::uint32_t low_xy) const {
         const SubgoalGraph& g = *graph;
         const auto cells = g.edge_path(edge);
-        const auto orders = g.edge_path_orders(edge);
         const std::size_t k = cells.size();
+        static_assert(kStraightFirst == SubgoalGraph::kPathStraightFromLow);
         if (from_low) {
-            for (std::size_t i = 0; i < k; ++i)
-                route.push_back(cells[i] | ((orders[i] & SubgoalGraph::kPathStraightFromLow) ? kStraightFirst : 0u));
+            for (std::size_t i = 0; i < k; ++i) route.push_back(cells[i] & ~SubgoalGraph::kPathStraightFromHigh);
             return;
         }
         for (std::size_t i = k; i-- > 0;)
-            route.push_back((i > 0 ? cells[i - 1] : low_xy) |
-                            ((orders[i] & SubgoalGraph::kPathStraightFromHigh) ? kStraightFirst : 0u));
+            route.push_back(((i > 0 ? cells[i - 1] : low_xy) & SubgoalGraph::kPathCell) |
+                            ((cells[i] & SubgoalGraph::kPathStraightFromHigh) << 16));
     }
 
     // The chain of subgoals (into `chain`) from a join of the cell `node` up to its access node `a`: the
@@ -1753,22 +1873,57 @@ struct SubgoalPathfinder::Impl {
         const GridPoint p = g.point(node);
         const std::uint32_t xy = static_cast<std::uint32_t>(p.x) | static_cast<std::uint32_t>(p.y) << 16;
         std::uint32_t v = kNone;
-        for (const std::uint32_t j : g.joins(node)) {
-            const Steps seed = octile_steps(xy, g.subgoal_xy(j));
-            if (seed.straight > a.straight() || seed.diagonal > a.diagonal()) continue;
-            if (j < t) {
-                if (g.transit_position(j) == target && seed.straight == a.straight() && seed.diagonal == a.diagonal()) {
-                    v = j;
-                    break;
-                }
-                continue;
-            }
+        // A join on the way is no farther from the access node than the rest of its length: the octile
+        // distance rules most joins out before their access lists are read.
+        const std::uint32_t target_xy = g.transit_xy(target);
+        const double total = Steps{a.straight(), a.diagonal()}.length() + kBoundSlack;
+        const auto on_way = [&](std::uint32_t j) {
+            const std::uint32_t j_xy = g.subgoal_xy(j);
+            const Steps seed = octile_steps(xy, j_xy);
+            if (seed.straight > a.straight() || seed.diagonal > a.diagonal() ||
+                seed.length() + octile_steps(j_xy, target_xy).length() > total)
+                return false;
+            if (j < t) return g.transit_position(j) == target && seed.straight == a.straight() && seed.diagonal == a.diagonal();
             const SubgoalGraph::Access* e = find(j);
-            if (e != nullptr && seed.straight + e->straight() == a.straight() && seed.diagonal + e->diagonal() == a.diagonal()) {
-                v = j;
-                break;
+            return e != nullptr && seed.straight + e->straight() == a.straight() && seed.diagonal + e->diagonal() == a.diagonal();
+        };
+        const auto joins = g.joins(node);
+        const std::size_t count = joins.size();
+        std::size_t i = 0;
+#if defined(__SSE2__)
+        // Four joins at a time, the octile test in float arithmetic and lenient by far more than its
+        // rounding (coordinates are exact in float): only the joins it keeps take the exact test.
+        {
+            const __m128 px = _mm_set1_ps(static_cast<float>(p.x)), py = _mm_set1_ps(static_cast<float>(p.y));
+            const __m128 tx = _mm_set1_ps(static_cast<float>(target_xy & 0xffffu));
+            const __m128 ty = _mm_set1_ps(static_cast<float>(target_xy >> 16));
+            const __m128 extra = _mm_set1_ps(static_cast<float>(kDiagonalStep - 1));
+            const __m128 sign = _mm_set1_ps(-0.0f);
+            const __m128 limit = _mm_set1_ps(static_cast<float>(total * (1 + 1e-5) + 0.01));
+            const __m128i low = _mm_set1_epi32(0xffff);
+            const auto octile4 = [&](__m128 dx, __m128 dy) {
+                dx = _mm_andnot_ps(sign, dx);
+                dy = _mm_andnot_ps(sign, dy);
+                return _mm_add_ps(_mm_max_ps(dx, dy), _mm_mul_ps(extra, _mm_min_ps(dx, dy)));
+            };
+            for (; i + 4 <= count; i += 4) {
+                const __m128i c = _mm_setr_epi32(static_cast<int>(g.subgoal_xy(joins[i])), static_cast<int>(g.subgoal_xy(joins[i + 1])),
+                                                 static_cast<int>(g.subgoal_xy(joins[i + 2])), static_cast<int>(g.subgoal_xy(joins[i + 3])));
+                const __m128 x = _mm_cvtepi32_ps(_mm_and_si128(c, low)), y = _mm_cvtepi32_ps(_mm_srli_epi32(c, 16));
+                const __m128 length = _mm_add_ps(octile4(_mm_sub_ps(x, px), _mm_sub_ps(y, py)), octile4(_mm_sub_ps(tx, x), _mm_sub_ps(ty, y)));
+                for (int mask = _mm_movemask_ps(_mm_cmple_ps(length, limit)); mask != 0; mask &= mask - 1) {
+                    const std::uint32_t j = joins[i + static_cast<std::size_t>(std::countr_zero(static_cast<unsigned>(mask)))];
+                    if (on_way(j)) {
+                        v = j;
+                        break;
+                    }
+                }
+                if (v != kNone) break;
             }
         }
+#endif
+        for (; v == kNone && i < count; ++i)
+            if (on_way(joins[i])) v = joins[i];
         chain.push_back(v);
         if (v < t) return;  // the join is the access node
         // The entry of `target` in v's list; each entry names the upward edge and the entry it came through.
@@ -1793,23 +1948,18 @@ struct SubgoalPathfinder::Impl {
         for (const std::uint32_t edge : chain_edge) unpack_edge(edge, true, 0);
         const std::uint32_t b = table_access[1].node();
         for (std::uint32_t x = table_access[0].node(); x != b;) {
-            const std::uint32_t hop = g.transit_hop(x, b), edge = hop >> 1;
-            std::uint32_t y = 0;
-            if ((hop & 1u) == 0) {  // an upward edge of x
-                unpack_edge(edge, true, 0);
-                y = g.up_edge_target(edge);
-            } else {  // an upward edge of y, walked down
-                y = g.edge_owner(edge);
-                unpack_edge(edge, false, g.subgoal_xy(y));
-            }
-            x = g.transit_position(y);
+            const std::uint32_t hop = g.transit_hop(x, b), edge = hop >> 11, y = (hop >> 1) & 0x3ffu;
+            // An upward edge of x, or one of y walked down.
+            unpack_edge(edge, (hop & 1u) == 0, g.transit_xy(y));
+            x = y;
         }
         climb(ends[1], table_access[1]);
         for (std::size_t i = chain.size(); i-- > 1;) unpack_edge(chain_edge[i - 1], false, g.subgoal_xy(chain[i - 1]));
     }
 
     Status finish(GridPath& out) const {
-        out.cells.clear();
+        if (use_fallback || state != Status::Found || detail == PathDetail::CostOnly || (meet == kNone && !via_table))
+            out.cells.clear();
         if (use_fallback) return fallback.finish(out);
         if (state != Status::Found) {
             out.cost = std::numeric_limits<double>::infinity();
@@ -1819,10 +1969,10 @@ struct SubgoalPathfinder::Impl {
         out.cost = best;
         if (detail == PathDetail::CostOnly) return state;
         const bool waypoints = detail == PathDetail::Waypoints;
-        out.cells.push_back(g.point(ends[0]));
         // Segment orders: a join goes diagonal steps first from its end (as the sweep found it), so
         // straight steps first towards the goal; a direct segment as its sweep found it.
         if (meet == kNone && !via_table) {
+            out.cells.push_back(g.point(ends[0]));
             if (ends[0] != ends[1])
                 SubgoalGraph::write_segment(g.point(ends[0]), g.point(ends[1]), direct_straight_first, waypoints, out.cells);
             return state;
@@ -1848,33 +1998,32 @@ struct SubgoalPathfinder::Impl {
         };
         GridPoint previous = g.point(ends[0]);
         if (waypoints) {
+            // At most two waypoints per segment (a straight-first one's turning cell, its end).
+            // (Written over what out.cells held: only cells past its old size are initialised first.)
+            out.cells.resize(2 * route.size() + 3);
+            out.cells[0] = g.point(ends[0]);
+            GridPoint* cell = out.cells.data() + 1;
             for (const std::uint32_t entry : route) {
                 const GridPoint p = route_point(entry);
-                SubgoalGraph::write_segment(previous, p, (entry & kStraightFirst) != 0, true, out.cells);
+                cell = write_waypoints(previous, p, (entry & kStraightFirst) != 0, cell);
                 previous = p;
             }
-            SubgoalGraph::write_segment(previous, g.point(ends[1]), true, true, out.cells);
+            cell = write_waypoints(previous, g.point(ends[1]), true, cell);
+            out.cells.resize(static_cast<std::size_t>(cell - out.cells.data()));
             return state;
         }
-        // Every cell: a segment has max(|dx|, |dy|) cells, so the path is sized once and written
-        // through a pointer.
-        std::size_t cells = 0;
-        for (const std::uint32_t entry : route) {
-            const GridPoint p = route_point(entry);
-            cells += static_cast<std::size_t>(std::max(std::abs(p.x - previous.x), std::abs(p.y - previous.y)));
-            previous = p;
-        }
-        const GridPoint goal = g.point(ends[1]);
-        cells += static_cast<std::size_t>(std::max(std::abs(goal.x - previous.x), std::abs(goal.y - previous.y)));
-        out.cells.resize(1 + cells);
+        // Every cell: each step is at least 1 long, so the path has at most cost + 1 cells; it is sized
+        // to that once, written through a pointer, then cut to what was written.
+        out.cells.resize(static_cast<std::size_t>(best + 0.5) + 2);
+        out.cells[0] = g.point(ends[0]);
         GridPoint* cell = out.cells.data() + 1;
-        previous = g.point(ends[0]);
         for (const std::uint32_t entry : route) {
             const GridPoint p = route_point(entry);
             cell = write_cells(previous, p, (entry & kStraightFirst) != 0, cell);
             previous = p;
         }
-        (void)write_cells(previous, goal, true, cell);
+        cell = write_cells(previous, g.point(ends[1]), true, cell);
+        out.cells.resize(static_cast<std::size_t>(cell - out.cells.data()));
         return state;
     }
 };
@@ -1944,7 +2093,8 @@ std::size_t SubgoalPathfinder::memory_bytes() const noexcept {
     for (const Impl::Side& s : impl.sides)
         bytes += s.heap.entries.capacity() * sizeof(Impl::LazyHeap::Entry);
     for (const std::vector<double>& lengths : impl.join_length) bytes += lengths.capacity() * sizeof(double);
-    bytes += (impl.access_length.capacity()) * sizeof(double) + impl.access_node.capacity() * sizeof(std::uint32_t);
+    bytes += (impl.access_length.capacity() + impl.access_bound.capacity() + impl.access_row_bound.capacity()) * sizeof(double) +
+             (impl.access_node.capacity() + impl.access_index.capacity() + impl.access_row.capacity()) * sizeof(std::uint32_t);
     return bytes + (impl.route.capacity() + impl.chain.capacity() + impl.chain_edge.capacity()) * sizeof(std::uint32_t);
 }
 

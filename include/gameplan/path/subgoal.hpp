@@ -48,7 +48,7 @@
 /// another access node and the table dominate) with exact lengths as numbers of straight and diagonal
 /// steps, and the tops of that search space (its subgoals whose upward edges all lead to transit nodes).
 /// A query that is not in freespace takes the least d(s, a) + D(a, b) + d(b, g) over the ends' access
-/// nodes; when the ends share no top, the optimal up-down path's top is a transit node and that is the
+/// nodes (reading only the pairs that octile lower bounds leave in play); when the ends share no top, the optimal up-down path's top is a transit node and that is the
 /// answer (also when it equals the octile distance); otherwise the bidirectional search runs with it as
 /// the best cost known and never enters a transit node. A table answer is unpacked through the recorded
 /// edges of each access entry and the table's first hops. By default t is the largest power of two up to
@@ -71,7 +71,7 @@
 ///
 /// Memory: per padded cell 1 byte of passability, 4 of subgoal id, 16 of clearances and 4 of join offset,
 /// plus 2 bytes per join (4 with more than 65,536 subgoals; about 15 joins per cell on dungeon maps, 60 on
-/// open ones); per upward edge 24 bytes, plus 5 per subgoal-graph edge it unpacks to (about 1.5 to 2.5 of
+/// open ones); per upward edge 24 bytes, plus 4 per subgoal-graph edge it unpacks to (about 1.5 to 2.5 of
 /// them); per subgoal about 50 (cell, rank, offsets, landmark distances); the transit-node tables: 12
 /// bytes per pair of transit nodes, 8 per padded cell, 4 per access node and 2 per top of each passable
 /// cell, 8 per access entry of each subgoal below them; each pathfinder's search state is about 32 bytes
@@ -183,6 +183,8 @@ public:
     /// and the position of a transit node's id (< transit_count()).
     [[nodiscard]] std::uint32_t transit_id(std::uint32_t position) const noexcept { return m_transit_id[position]; }
     [[nodiscard]] std::uint32_t transit_position(std::uint32_t id) const noexcept { return m_transit_position[id]; }
+    /// The cell of the transit node at `position`, packed as x | y << 16 (subgoal_xy(transit_id(position))).
+    [[nodiscard]] std::uint32_t transit_xy(std::uint32_t position) const noexcept { return m_transit_xy[position]; }
     /// Grid distance between the transit nodes at positions `a` and `b` (+infinity when unreachable).
     [[nodiscard]] double transit_distance(std::uint32_t a, std::uint32_t b) const noexcept {
         return m_table[std::size_t{a} * m_transit + b];
@@ -190,11 +192,13 @@ public:
     /// The row of transit_distance(a, ...).
     [[nodiscard]] const double* transit_row(std::uint32_t a) const noexcept { return m_table.data() + std::size_t{a} * m_transit; }
     /// The first hop of a shortest path from the transit node at position `a` to the one at `b` through
-    /// transit nodes (a != b): an upward edge's index << 1, plus 1 when it is the upward edge of the hop's
-    /// far end (walked down) rather than of `a`.
+    /// transit nodes (a != b): an upward edge's index << 11, plus the position of the hop's far end << 1,
+    /// plus 1 when the edge is the upward edge of the far end (walked down) rather than of `a`. (The
+    /// tables are built only with fewer than kHopEdges upward edges.)
     [[nodiscard]] std::uint32_t transit_hop(std::uint32_t a, std::uint32_t b) const noexcept {
         return m_table_next[std::size_t{a} * m_transit + b];
     }
+    static constexpr std::uint32_t kHopEdges = 1u << 21;
     /// The access nodes of the passable cell `node` (a padded node index), ordered by node.
     [[nodiscard]] std::span<const Access> access(std::uint32_t node) const noexcept {
         if (m_transit == 0) return {};
@@ -219,6 +223,19 @@ public:
     [[nodiscard]] std::span<const Access> subgoal_access(std::uint32_t id) const noexcept {
         const std::size_t i = id - m_transit;
         return {m_sub_access.data() + m_sub_access_offsets[i], m_sub_access.data() + m_sub_access_offsets[i + 1]};
+    }
+    /// Asks the cache for the transit-node data of the passable cell `node` (its access nodes and tops)
+    /// ahead of access() and transit_local(); reads only their offsets.
+    void prefetch_transit(std::uint32_t node) const noexcept {
+#if defined(__GNUC__)
+        if (m_transit == 0) return;
+        const std::uint32_t a = m_cell_access_offsets[node], b = m_cell_access_offsets[node + 1];
+        for (std::uint32_t i = a; i < b; i += 16) __builtin_prefetch(m_cell_access.data() + i);
+        if (b > a) __builtin_prefetch(m_cell_access.data() + b - 1);
+        __builtin_prefetch(m_cell_top.data() + m_cell_top_offsets[node]);
+#else
+        (void)node;
+#endif
     }
     /// True if the upward search spaces below the transit nodes of cells `a` and `b` (padded node
     /// indices) share a subgoal (they share a top, see top_count()): the table alone cannot answer the
@@ -336,18 +353,17 @@ public:
     /// UINT32_MAX.
     [[nodiscard]] std::uint32_t edge_index(std::uint32_t low, std::uint32_t high) const noexcept;
     /// An unpacked upward edge, precomputed by build(): the subgoals it passes as edges of the subgoal
-    /// graph, from its lower end. Step i (from 1) is the cell it reaches (x | y << 16, y below 2^15) ...
+    /// graph, from its lower end. Step i (from 1) is the cell it reaches (kPathCell bits: x | y << 16, x
+    /// and y below 2^15) with the free order of that step's segment in the spare bits:
+    /// kPathStraightFromLow set when it goes straight steps first walked from the lower end,
+    /// kPathStraightFromHigh when it goes straight steps first walked the other way (diagonal steps
+    /// first otherwise).
     [[nodiscard]] std::span<const std::uint32_t> edge_path(std::uint32_t index) const noexcept {
         return {m_path.data() + m_path_offsets[index], m_path.data() + m_path_offsets[index + 1]};
     }
-    /// ... and the free order of that step's segment (parallel to edge_path()): kPathStraightFromLow
-    /// set when it goes straight steps first walked from the lower end, kPathStraightFromHigh when it
-    /// goes straight steps first walked the other way (diagonal steps first otherwise).
-    static constexpr std::uint8_t kPathStraightFromLow = 1;
-    static constexpr std::uint8_t kPathStraightFromHigh = 2;
-    [[nodiscard]] std::span<const std::uint8_t> edge_path_orders(std::uint32_t index) const noexcept {
-        return {m_path_order.data() + m_path_offsets[index], m_path_order.data() + m_path_offsets[index + 1]};
-    }
+    static constexpr std::uint32_t kPathCell = 0x7fff7fffu;
+    static constexpr std::uint32_t kPathStraightFromLow = 1u << 31;
+    static constexpr std::uint32_t kPathStraightFromHigh = 1u << 15;
     /// The contraction rank of subgoal `id` (0 = contracted first).
     [[nodiscard]] std::uint32_t rank(std::uint32_t id) const noexcept { return m_rank[id]; }
     /// Writes the cells of an octile-freespace segment from `a` to `b` (padded node indices), `a`
@@ -398,8 +414,7 @@ private:
     std::vector<UpEdge> m_up;               // upward edges (lengths octile for subgoal-graph edges)
     std::vector<std::uint32_t> m_middles;   // bypassed subgoal of a shortcut, or a kEdge... order
     std::vector<std::uint32_t> m_path_offsets;  // CSR over upward edges: edge_path()
-    std::vector<std::uint32_t> m_path;          // the unpacked edges' subgoal cells
-    std::vector<std::uint8_t> m_path_order;     // their steps' free orders
+    std::vector<std::uint32_t> m_path;          // the unpacked edges' subgoal cells and their steps' free orders
     std::vector<std::uint32_t> m_rank;
     std::vector<float> m_landmark_dist;     // kLandmarks per subgoal: distance from each landmark, from
     std::size_t m_landmark_base = 0;        // this entry on (each subgoal's row on a 32-byte boundary)
@@ -413,6 +428,7 @@ private:
     std::uint32_t m_max_access = 0;
     std::vector<std::uint16_t> m_transit_id;     // per table position: the transit node's subgoal id
     std::vector<std::uint16_t> m_transit_position;  // per transit node (subgoal id < m_transit): its position
+    std::vector<std::uint32_t> m_transit_xy;     // per table position: the transit node's cell
     std::vector<double> m_table;                 // m_transit^2 distances, by position
     std::vector<std::uint32_t> m_table_next;     // m_transit^2 first hops (transit_hop())
     std::vector<std::uint32_t> m_sub_access_offsets;  // CSR over subgoal ids - m_transit
@@ -476,7 +492,8 @@ public:
     /// of the path, the turning cell of a segment that goes straight first, goal; consecutive ones are
     /// joined by "diagonal first, then straight", see expand_waypoints); or the cost only
     /// (`PathDetail::CostOnly`: no unpacking). Returns the status. Allocates only if `out.cells` must
-    /// grow.
+    /// grow: while it is written it holds up to the cost + 2 cells (every cell) or two per subgoal of
+    /// the path (waypoints), and is then cut to the path.
     Status finish(GridPath& out) const;
 
     /// begin (owned graph or fallback) + step + finish.
