@@ -32,7 +32,6 @@ namespace {
 
 using Piece = detail::NavSweepPiece;
 constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr std::uint32_t kNoNode = NavmeshHierarchy::kNoNode;
 
 inline double cross(NavPoint o, NavPoint a, NavPoint b) noexcept {
     return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
