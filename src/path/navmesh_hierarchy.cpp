@@ -56,16 +56,8 @@ void sweep(const Navmesh& mesh, NavPoint r, std::vector<Piece>& stack, double ep
     stack.clear();
     const auto polygons = mesh.polygons();
     const auto edges = mesh.edges();
-    const double fx = std::floor(r.x), fy = std::floor(r.y);
-    const auto cx = static_cast<std::int32_t>(fx), cy = static_cast<std::int32_t>(fy);
     std::uint32_t seeded[4];
-    std::size_t seeds = 0;
-    for (std::int32_t dy = fy == r.y ? -1 : 0; dy <= 0; ++dy)
-        for (std::int32_t dx = fx == r.x ? -1 : 0; dx <= 0; ++dx) {
-            const std::uint32_t p = mesh.polygon_of(GridPoint{cx + dx, cy + dy});
-            if (p == kNoPolygon || std::find(seeded, seeded + seeds, p) != seeded + seeds) continue;
-            seeded[seeds++] = p;
-        }
+    const std::size_t seeds = detail::navmesh_polygons_at(mesh, r, seeded);
     for (std::size_t s = 0; s < seeds; ++s) {
         const NavPolygon& poly = polygons[seeded[s]];
         on_polygon(seeded[s], static_cast<const Piece*>(nullptr));

@@ -212,15 +212,10 @@ Status NavmeshPathfinder::begin(const Navmesh& mesh, NavPoint start, NavPoint go
     });
     m_expanding_root = kNoNode;
     // The polygons holding the goal (up to four when it lies on a grid line), for the pocket test.
-    m_goal_polygons = 0;
     {
-        const double gx = std::floor(goal.x), gy = std::floor(goal.y);
-        const auto cx = static_cast<std::int32_t>(gx), cy = static_cast<std::int32_t>(gy);
-        for (std::int32_t dy = gy == goal.y ? -1 : 0; dy <= 0; ++dy)
-            for (std::int32_t dx = gx == goal.x ? -1 : 0; dx <= 0; ++dx) {
-                const std::uint32_t p = mesh.polygon_of(GridPoint{cx + dx, cy + dy});
-                if (p != kNoPolygon) m_goal_orders[m_goal_polygons++] = mesh.polygons()[p].order;
-            }
+        std::uint32_t held[4];
+        m_goal_polygons = static_cast<std::uint32_t>(detail::navmesh_polygons_at(mesh, goal, held));
+        for (std::uint32_t i = 0; i < m_goal_polygons; ++i) m_goal_orders[i] = mesh.polygons()[held[i]].order;
         // The doors around the goal: from each, the side towards the depth-first root does not hold the
         // goal. (When several polygons hold the goal they are linked around it, so their chains differ only
         // by goal polygons, which have no successors but the goal.)
@@ -229,26 +224,20 @@ Status NavmeshPathfinder::begin(const Navmesh& mesh, NavPoint start, NavPoint go
                 m_door_stamp[d] = m_generation;
     }
     // Every polygon holding the start (up to four when it lies on a grid line) sees all of itself.
-    const double fx = std::floor(start.x), fy = std::floor(start.y);
-    const auto cx = static_cast<std::int32_t>(fx), cy = static_cast<std::int32_t>(fy);
     std::uint32_t seeded[4];
-    std::size_t seeds = 0;
-    for (std::int32_t dy = fy == start.y ? -1 : 0; dy <= 0; ++dy)
-        for (std::int32_t dx = fx == start.x ? -1 : 0; dx <= 0; ++dx) {
-            const std::uint32_t p = mesh.polygon_of(GridPoint{cx + dx, cy + dy});
-            if (p == kNoPolygon || std::find(seeded, seeded + seeds, p) != seeded + seeds) continue;
-            seeded[seeds++] = p;
-            Node s{};
-            s.via = kNoNode;
-            s.rx = start.x;
-            s.ry = start.y;
-            s.parent = kNoNode;
-            s.polygon = p;
-            s.edge = kNoNode;
-            s.root = kNoNode;
-            s.kind = Kind::Fan;
-            expand_fan(s, kNoNode);
-        }
+    const std::size_t seeds = detail::navmesh_polygons_at(mesh, start, seeded);
+    for (std::size_t i = 0; i < seeds; ++i) {
+        Node s{};
+        s.via = kNoNode;
+        s.rx = start.x;
+        s.ry = start.y;
+        s.parent = kNoNode;
+        s.polygon = seeded[i];
+        s.edge = kNoNode;
+        s.root = kNoNode;
+        s.kind = Kind::Fan;
+        expand_fan(s, kNoNode);
+    }
     open_from(0);
     return m_status;
 }
