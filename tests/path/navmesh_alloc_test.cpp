@@ -1,7 +1,9 @@
-// Proves "no heap allocation per query after warm-up" for NavmeshPathfinder with the counting operator
-// new, in both the one-call and the resumable form.
+// Proves "no heap allocation per query after warm-up" for the two navmesh searches, NavmeshPathfinder
+// (Polyanya) and NavmeshHierarchyPathfinder, with the counting operator new, in both the one-call and the
+// resumable form.
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/navmesh.hpp>
+#include <gameplan/path/navmesh_hierarchy.hpp>
 
 #include <alloc_counter.hpp>
 
@@ -13,7 +15,11 @@
 using namespace gameplan;
 using namespace gameplan::path;
 
-TEST(NavmeshAlloc, NoAllocationPerQueryAfterWarmUp) {
+namespace {
+
+// Random obstacles on a 160 x 120 map; `build` gives what the search runs on: the mesh or a hierarchy built from it.
+template <class Finder, class Build>
+void expect_no_allocation_per_query(Build&& build) {
     std::mt19937 rng(8);
     GridMap map;
     ASSERT_EQ(map.reset(160, 120), GridSizeCheck::Ok);
@@ -23,47 +29,74 @@ TEST(NavmeshAlloc, NoAllocationPerQueryAfterWarmUp) {
             if (u(rng) < 0.25) map.set_passable({x, y}, false);
     Navmesh mesh;
     ASSERT_EQ(mesh.build(map), NavmeshBuild::Ok);
+    const auto& searched = build(mesh);
     std::vector<NavPoint> points;
     while (points.size() < 300) {
         const GridPoint p{int(rng() % 160u), int(rng() % 120u)};
         if (map.passable(p)) points.push_back(cell_centre(p));
     }
-    NavmeshPathfinder finder;
+    Finder finder;
     NavmeshPath path;
     // Warm-up: the same calls as below (a search sliced into small steps may keep more nodes than the
     // same search run at once, as it does not expand a corridor's single successors straight away).
     const auto sliced = [&](std::size_t i) {
-        if (finder.begin(mesh, points[i], points[i + 1]) == Status::InProgress)
+        if (finder.begin(searched, points[i], points[i + 1]) == Status::InProgress)
             while (finder.step(4) == Status::InProgress) {
             }
         return finder.finish(path) == Status::Found;
     };
     for (std::size_t i = 0; i + 1 < points.size(); ++i) {
-        (void)finder.find_path(mesh, points[i], points[i + 1], {}, path);
+        (void)finder.find_path(searched, points[i], points[i + 1], {}, path);
         (void)sliced(i);
     }
     std::uint64_t found = 0;
     gameplan::test::AllocationScope scope;
     for (std::size_t i = 0; i + 1 < points.size(); ++i) {
-        found += finder.find_path(mesh, points[i], points[i + 1], {}, path) == Status::Found;
+        found += finder.find_path(searched, points[i], points[i + 1], {}, path) == Status::Found;
         found += sliced(i);
     }
     EXPECT_EQ(scope.count(), 0u) << "allocations during " << found << " found paths";
     EXPECT_GT(found, 300u);
 }
 
-TEST(NavmeshAlloc, ReserveMakesTheFirstQueryAllocationFree) {
+// A wall across a 64 x 64 map: after reserve(), even the first query allocates nothing.
+template <class Finder, class Build>
+void expect_reserved_first_query(Build&& build) {
     GridMap map;
     ASSERT_EQ(map.reset(64, 64), GridSizeCheck::Ok);
     for (int y = 4; y < 60; ++y) map.set_passable({32, y}, false);
     Navmesh mesh;
     ASSERT_EQ(mesh.build(map), NavmeshBuild::Ok);
-    NavmeshPathfinder finder;
-    finder.reserve(mesh, 1u << 12);
+    const auto& searched = build(mesh);
+    Finder finder;
+    finder.reserve(searched, 1u << 12);
     NavmeshPath path;
     path.points.reserve(64);
     gameplan::test::AllocationScope scope;
-    EXPECT_EQ(finder.find_path(mesh, {2.5, 30.5}, {60.5, 30.5}, {}, path), Status::Found);
+    EXPECT_EQ(finder.find_path(searched, {2.5, 30.5}, {60.5, 30.5}, {}, path), Status::Found);
     EXPECT_EQ(scope.count(), 0u);
-    EXPECT_EQ(path.points.size(), 4u);
+    EXPECT_EQ(path.points.size(), 4u);  // start, the wall's two ends, goal
+}
+
+const Navmesh& the_mesh(const Navmesh& mesh) { return mesh; }
+
+// Builds the hierarchy of `mesh` (kept until the next call; the tests run one at a time).
+const NavmeshHierarchy& a_hierarchy(const Navmesh& mesh) {
+    static NavmeshHierarchy hierarchy;
+    EXPECT_EQ(hierarchy.build(mesh), JpsSupport::Ok);
+    return hierarchy;
+}
+
+}  // namespace
+
+TEST(NavmeshAlloc, NoAllocationPerQueryAfterWarmUp) { expect_no_allocation_per_query<NavmeshPathfinder>(the_mesh); }
+
+TEST(NavmeshAlloc, ReserveMakesTheFirstQueryAllocationFree) { expect_reserved_first_query<NavmeshPathfinder>(the_mesh); }
+
+TEST(NavmeshHierarchyAlloc, NoAllocationPerQueryAfterWarmUp) {
+    expect_no_allocation_per_query<NavmeshHierarchyPathfinder>(a_hierarchy);
+}
+
+TEST(NavmeshHierarchyAlloc, ReserveMakesTheFirstQueryAllocationFree) {
+    expect_reserved_first_query<NavmeshHierarchyPathfinder>(a_hierarchy);
 }

@@ -21,6 +21,16 @@ using path::NavmeshPath;
 using path::NavPoint;
 
 
+// A map from rows of text: '@' blocked, anything else passable.
+inline GridMap parse(const std::vector<std::string>& rows) {
+    GridMap map;
+    EXPECT_EQ(map.reset(std::int64_t(rows[0].size()), std::int64_t(rows.size())), path::GridSizeCheck::Ok);
+    for (std::size_t y = 0; y < rows.size(); ++y)
+        for (std::size_t x = 0; x < rows[y].size(); ++x)
+            if (rows[y][x] == '@') map.set_passable({int(x), int(y)}, false);
+    return map;
+}
+
 // True if `p` lies in the free space: in some free closed cell, on the map, and not a point where two
 // blocked cells touch diagonally between two free ones.
 inline bool free_point(const GridMap& map, double x, double y) {

@@ -29,15 +29,7 @@ using namespace gameplan::path;
 namespace {
 using test::random_map;
 
-GridMap parse(const std::vector<std::string>& rows) {
-    GridMap map;
-    EXPECT_EQ(map.reset(std::int64_t(rows[0].size()), std::int64_t(rows.size())), GridSizeCheck::Ok);
-    for (std::size_t y = 0; y < rows.size(); ++y)
-        for (std::size_t x = 0; x < rows[y].size(); ++x)
-            if (rows[y][x] == '@') map.set_passable({int(x), int(y)}, false);
-    return map;
-}
-
+using test::navref::parse;
 
 // The reference (free space, exact segment test, visibility graph) is in navmesh_reference.hpp.
 using test::navref::expect_valid_path;
