@@ -28,6 +28,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <ctime>
 #include <filesystem>
@@ -70,6 +71,32 @@ double cpu_micros() {
     return static_cast<double>(ts.tv_sec) * 1e6 + static_cast<double>(ts.tv_nsec) / 1e3;
 }
 
+// Runs each search once, back to back, and returns the thread CPU microseconds of each. Reading the thread
+// CPU clock costs about a microsecond here, which would swamp queries of a few microseconds: when the
+// quickest took under 25 us, each search is timed again, repeated to take about 25 us.
+template <class... Runs>
+std::array<double, sizeof...(Runs)> time_side_by_side(Runs&... runs) {
+    constexpr std::size_t n = sizeof...(Runs);
+    std::array<double, n + 1> clock{};
+    std::array<double, n> us{};
+    std::size_t k = 0;
+    clock[0] = cpu_micros();
+    ((benchmark::DoNotOptimize(runs()), clock[++k] = cpu_micros()), ...);
+    for (std::size_t i = 0; i < n; ++i) us[i] = clock[i + 1] - clock[i];
+    const double shortest = *std::min_element(us.begin(), us.end());
+    if (shortest < 25.0) {
+        const int reps = int(std::min(1000.0, std::ceil(25.0 / std::max(shortest, 0.05))));
+        const auto repeat = [reps](auto& run) {
+            for (int r = 0; r < reps; ++r) benchmark::DoNotOptimize(run());
+        };
+        k = 0;
+        clock[0] = cpu_micros();
+        ((repeat(runs), clock[++k] = cpu_micros()), ...);
+        for (std::size_t i = 0; i < n; ++i) us[i] = (clock[i + 1] - clock[i]) / reps;
+    }
+    return us;
+}
+
 struct MapArg {
     const char* set;
     const char* name;
@@ -97,29 +124,12 @@ void summary(benchmark::State& state, MapArg arg) {
         const std::size_t stride = std::max<std::size_t>(1, data->scenarios.size() / 400);
         for (std::size_t i = 0; i < data->scenarios.size(); i += stride) {
             const io::Scenario& s = data->scenarios[i];
-            const auto run_astar = [&] { return astar.find_path(data->map, s.start, s.goal, {}, grid_path); };
+            Status a = Status::InvalidQuery, n = Status::InvalidQuery;
+            const auto run_astar = [&] { return a = astar.find_path(data->map, s.start, s.goal, {}, grid_path); };
             const auto run_navmesh = [&] {
-                return polyanya.find_path(mesh, cell_centre(s.start), cell_centre(s.goal), {}, any_path);
+                return n = polyanya.find_path(mesh, cell_centre(s.start), cell_centre(s.goal), {}, any_path);
             };
-            const double t0 = cpu_micros();
-            const Status a = run_astar();
-            const double t1 = cpu_micros();
-            const Status n = run_navmesh();
-            const double t2 = cpu_micros();
-            double ta = t1 - t0, tn = t2 - t1;
-            // Reading the thread CPU clock costs about a microsecond here, which would swamp queries of a
-            // few microseconds: short pairs are timed again, each query repeated to take about 25 us.
-            const double shortest = std::min(ta, tn);
-            if (shortest < 25.0) {
-                const int reps = int(std::min(1000.0, std::ceil(25.0 / std::max(shortest, 0.05))));
-                const double r0 = cpu_micros();
-                for (int r = 0; r < reps; ++r) benchmark::DoNotOptimize(run_astar());
-                const double r1 = cpu_micros();
-                for (int r = 0; r < reps; ++r) benchmark::DoNotOptimize(run_navmesh());
-                const double r2 = cpu_micros();
-                ta = (r1 - r0) / reps;
-                tn = (r2 - r1) / reps;
-            }
+            const auto [ta, tn] = time_side_by_side(run_astar, run_navmesh);
             astar_us += ta;
             navmesh_us += tn;
             expanded += double(polyanya.stats().expanded);
@@ -164,31 +174,11 @@ void ch_summary(benchmark::State& state, MapArg arg) {
         for (std::size_t i = 0; i < data->scenarios.size(); i += stride) {
             const io::Scenario& s = data->scenarios[i];
             const NavPoint from = cell_centre(s.start), to = cell_centre(s.goal);
+            Status n = Status::InvalidQuery, c = Status::InvalidQuery;
             const auto run_astar = [&] { return astar.find_path(data->map, s.start, s.goal, {}, grid_path); };
-            const auto run_navmesh = [&] { return polyanya.find_path(data->mesh, from, to, {}, any_path); };
-            const auto run_ch = [&] { return ch.find_path(hierarchy, from, to, {}, ch_path); };
-            const double t0 = cpu_micros();
-            (void)run_astar();
-            const double t1 = cpu_micros();
-            const Status n = run_navmesh();
-            const double t2 = cpu_micros();
-            const Status c = run_ch();
-            const double t3 = cpu_micros();
-            double ta = t1 - t0, tn = t2 - t1, tc = t3 - t2;
-            const double shortest = std::min({ta, tn, tc});
-            if (shortest < 25.0) {
-                const int reps = int(std::min(1000.0, std::ceil(25.0 / std::max(shortest, 0.05))));
-                const double r0 = cpu_micros();
-                for (int r = 0; r < reps; ++r) benchmark::DoNotOptimize(run_astar());
-                const double r1 = cpu_micros();
-                for (int r = 0; r < reps; ++r) benchmark::DoNotOptimize(run_navmesh());
-                const double r2 = cpu_micros();
-                for (int r = 0; r < reps; ++r) benchmark::DoNotOptimize(run_ch());
-                const double r3 = cpu_micros();
-                ta = (r1 - r0) / reps;
-                tn = (r2 - r1) / reps;
-                tc = (r3 - r2) / reps;
-            }
+            const auto run_navmesh = [&] { return n = polyanya.find_path(data->mesh, from, to, {}, any_path); };
+            const auto run_ch = [&] { return c = ch.find_path(hierarchy, from, to, {}, ch_path); };
+            const auto [ta, tn, tc] = time_side_by_side(run_astar, run_navmesh, run_ch);
             astar_us += ta;
             navmesh_us += tn;
             ch_us += tc;
