@@ -1146,65 +1146,6 @@ bool SubgoalGraph::segment_order(std::uint32_t a, std::uint32_t b, Segment& seg)
     return false;
 }
 
-bool SubgoalGraph::refine(std::uint32_t a, std::uint32_t b, std::vector<GridPoint>& out) const {
-    Segment seg{};
-    if (!segment_order(a, b, seg)) return false;
-    GridPoint p = point(a);
-    const std::size_t at = out.size();
-    out.resize(at + static_cast<std::size_t>(seg.count_first + seg.count_second));
-    GridPoint* cell = out.data() + at;
-    for (int i = 0; i < seg.count_first; ++i) {
-        p = GridPoint{p.x + kDx[seg.first], p.y + kDy[seg.first]};
-        *cell++ = p;
-    }
-    for (int i = 0; i < seg.count_second; ++i) {
-        p = GridPoint{p.x + kDx[seg.second], p.y + kDy[seg.second]};
-        *cell++ = p;
-    }
-    return true;
-}
-
-bool SubgoalGraph::refine_waypoints(std::uint32_t a, std::uint32_t b, std::vector<GridPoint>& out) const {
-    Segment seg{};
-    if (!segment_order(a, b, seg)) return false;
-    // The canonical line between waypoints is diagonal steps first: a straight-first segment needs its
-    // turning cell.
-    if (seg.count_first > 0 && seg.count_second > 0 && !is_diagonal(seg.first)) {
-        const GridPoint p = point(a);
-        out.push_back(GridPoint{p.x + kDx[seg.first] * seg.count_first, p.y + kDy[seg.first] * seg.count_first});
-    }
-    out.push_back(point(b));
-    return true;
-}
-
-bool SubgoalGraph::in_sync(const GridMap& map) const noexcept {
-    return m_built && &map == m_map && map.node_bound() == m_pass.size() && map.stride() == m_stride &&
-           map.version() == m_version;
-}
-
-bool SubgoalGraph::passable(GridPoint p) const noexcept {
-    if (!m_built || p.x < 0 || p.y < 0 || p.x >= m_width || p.y >= m_height) return false;
-    return m_pass[index(p)] != 0;
-}
-
-bool SubgoalGraph::is_subgoal(GridPoint p) const noexcept {
-    return passable(p) && m_id[index(p)] >= 0;
-}
-
-std::size_t SubgoalGraph::memory_bytes() const noexcept {
-    return m_pass.capacity() + m_id.capacity() * sizeof(std::int32_t) + m_clear.capacity() * sizeof(std::uint16_t) +
-           (m_subgoal_node.capacity() + m_subgoal_xy.capacity()) * sizeof(std::uint32_t) +
-           m_offsets.capacity() * sizeof(std::uint32_t) +
-           m_up.capacity() * sizeof(UpEdge) +
-           m_middles.capacity() * sizeof(std::uint32_t) + m_rank.capacity() * sizeof(std::uint32_t) +
-           (m_path_offsets.capacity() + m_path.capacity()) * sizeof(std::uint32_t) +
-           (m_join_offsets.capacity() + m_join.capacity()) * sizeof(std::uint32_t) +
-           m_join16.capacity() * sizeof(std::uint16_t) +
-           m_landmark_dist.capacity() * sizeof(float) + transit_bytes();
-}
-
-// ---- SubgoalPathfinder ---------------------------------------------------------------------------------
-
 namespace {
 // Writes the cells of the octile segment a -> b (a excluded, b included; max(|dx|, |dy|) cells) to `out`,
 // diagonal steps first or straight steps first; returns the end of what it wrote.
@@ -1240,7 +1181,7 @@ GridPoint* write_cells(GridPoint a, GridPoint b, bool straight_first, GridPoint*
     return out + total;
 }
 
-// The waypoints of the octile segment a -> b (as SubgoalGraph::refine_waypoints: the turning cell of a
+// The waypoints of the octile segment a -> b (the turning cell of a
 // straight-first segment, if any, then b) from `out` on; returns the end of what it wrote.
 GridPoint* write_waypoints(GridPoint a, GridPoint b, bool straight_first, GridPoint* out) noexcept {
     if (straight_first) {
@@ -1257,6 +1198,54 @@ GridPoint* write_waypoints(GridPoint a, GridPoint b, bool straight_first, GridPo
     return out;
 }
 }  // namespace
+
+bool SubgoalGraph::refine(std::uint32_t a, std::uint32_t b, std::vector<GridPoint>& out) const {
+    Segment seg{};
+    if (!segment_order(a, b, seg)) return false;
+    const std::size_t at = out.size();
+    out.resize(at + static_cast<std::size_t>(seg.count_first + seg.count_second));
+    (void)write_cells(point(a), point(b), !is_diagonal(seg.first), out.data() + at);
+    return true;
+}
+
+bool SubgoalGraph::refine_waypoints(std::uint32_t a, std::uint32_t b, std::vector<GridPoint>& out) const {
+    Segment seg{};
+    if (!segment_order(a, b, seg)) return false;
+    // The canonical line between waypoints is diagonal steps first: a straight-first segment needs its
+    // turning cell.
+    GridPoint written[2];
+    out.insert(out.end(), written, write_waypoints(point(a), point(b), !is_diagonal(seg.first), written));
+    return true;
+}
+
+bool SubgoalGraph::in_sync(const GridMap& map) const noexcept {
+    return m_built && &map == m_map && map.node_bound() == m_pass.size() && map.stride() == m_stride &&
+           map.version() == m_version;
+}
+
+bool SubgoalGraph::passable(GridPoint p) const noexcept {
+    if (!m_built || p.x < 0 || p.y < 0 || p.x >= m_width || p.y >= m_height) return false;
+    return m_pass[index(p)] != 0;
+}
+
+bool SubgoalGraph::is_subgoal(GridPoint p) const noexcept {
+    return passable(p) && m_id[index(p)] >= 0;
+}
+
+std::size_t SubgoalGraph::memory_bytes() const noexcept {
+    return m_pass.capacity() + m_id.capacity() * sizeof(std::int32_t) + m_clear.capacity() * sizeof(std::uint16_t) +
+           (m_subgoal_node.capacity() + m_subgoal_xy.capacity()) * sizeof(std::uint32_t) +
+           m_offsets.capacity() * sizeof(std::uint32_t) +
+           m_up.capacity() * sizeof(UpEdge) +
+           m_middles.capacity() * sizeof(std::uint32_t) + m_rank.capacity() * sizeof(std::uint32_t) +
+           (m_path_offsets.capacity() + m_path.capacity()) * sizeof(std::uint32_t) +
+           (m_join_offsets.capacity() + m_join.capacity()) * sizeof(std::uint32_t) +
+           m_join16.capacity() * sizeof(std::uint16_t) +
+           m_landmark_dist.capacity() * sizeof(float) + transit_bytes();
+}
+
+// ---- SubgoalPathfinder ---------------------------------------------------------------------------------
+
 
 // Query: the ends are joined to their direct-h-reachable subgoals; a bidirectional search goes upward
 // in the hierarchy from both (the start and the goal count as ranked below every subgoal), each side

@@ -149,6 +149,10 @@ TEST(Subgoal, WaypointsAndCostOnlyMatchTheReference) {
     ASSERT_TRUE(graph.refine_waypoints(graph.index({0, 0}), graph.index({3, 1}), waypoints));
     expand_waypoints(waypoints, cells);
     EXPECT_EQ(ref::check_path(g, cells, {0, 0}, {3, 1}, 2 + std::sqrt(2.0)), "");
+    // Its cells, straight step first.
+    std::vector<GridPoint> every{{0, 0}};
+    ASSERT_TRUE(graph.refine(graph.index({0, 0}), graph.index({3, 1}), every));
+    EXPECT_EQ(ref::check_path(g, every, {0, 0}, {3, 1}, 2 + std::sqrt(2.0)), "");
 }
 
 // The landmark distances are stored as floats; the query's landmark bounds stay lower bounds only if
