@@ -4,7 +4,6 @@
 /// memory estimates behind the map-size checks.
 #include <CLI/CLI.hpp>
 
-#include <chrono>
 #include <cstdint>
 #include <string>
 #include <string_view>

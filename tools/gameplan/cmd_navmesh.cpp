@@ -19,7 +19,6 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -55,16 +54,12 @@ void check_navmesh_memory(const ResourceLimits& limits, const path::GridMap& map
 // error, exit 2, when either runs out).
 void build_hierarchy(path::NavmeshHierarchy& hierarchy, const path::Navmesh& mesh, const path::GridMap& map,
                      double time_limit_s, const ResourceLimits& limits) {
-    const auto deadline = time_limit_s > 0 ? Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(time_limit_s))
-                                           : Clock::time_point::max();
     const std::size_t budget = limits.max_memory_bytes() ? limits.max_memory_bytes() : SIZE_MAX;
-    const path::JpsSupport built = hierarchy.build(mesh, budget, deadline);
+    const path::JpsSupport built = hierarchy.build(mesh, budget, preprocess_deadline(time_limit_s));
     const std::string size = std::to_string(map.width()) + " x " + std::to_string(map.height());
     if (built == path::JpsSupport::TimeBudget) {
-        char seconds[32];
-        std::snprintf(seconds, sizeof seconds, "%g", time_limit_s);
         throw UsageError("algorithm navmesh-ch: building the navmesh hierarchy of this " + size +
-                         " map took longer than --preprocess-time-limit " + seconds +
+                         " map took longer than --preprocess-time-limit " + preprocess_seconds_text(time_limit_s) +
                          " (s) allows (it grows fastest on maps of scattered obstacles); raise it, or use --algorithm navmesh");
     }
     if (built == path::JpsSupport::MemoryBudget)

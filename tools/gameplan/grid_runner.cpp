@@ -10,6 +10,18 @@
 
 namespace gameplan::cli {
 
+std::chrono::steady_clock::time_point preprocess_deadline(double seconds) {
+    if (!(seconds > 0)) return std::chrono::steady_clock::time_point::max();
+    return std::chrono::steady_clock::now() +
+           std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+}
+
+std::string preprocess_seconds_text(double seconds) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", seconds);
+    return text;
+}
+
 std::string_view to_string(GridAlgorithm algorithm) noexcept {
     switch (algorithm) {
         case GridAlgorithm::AStar: return "astar";
@@ -80,11 +92,7 @@ std::shared_ptr<const GridPreparation> prepare_grid(const path::GridMap& map, Gr
             // The graph's edges and joins are known only while it is built: the build itself keeps to the
             // budget (25 bytes per padded cell were counted before it, docs/subgoal.md).
             const std::size_t budget = settings.max_memory_bytes ? settings.max_memory_bytes : SIZE_MAX;  // 0 = no cap
-            const auto deadline = settings.preprocess_time_limit_s > 0
-                                      ? std::chrono::steady_clock::now() +
-                                            std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                                std::chrono::duration<double>(settings.preprocess_time_limit_s))
-                                      : std::chrono::steady_clock::time_point::max();
+            const auto deadline = preprocess_deadline(settings.preprocess_time_limit_s);
             const path::JpsSupport built = prepared->subgoal.build(map, budget, path::SubgoalGraph::kAutoTransit, deadline);
             const std::string size = std::to_string(map.width()) + " x " + std::to_string(map.height());
             if (built == path::JpsSupport::MemoryBudget)
@@ -92,11 +100,9 @@ std::shared_ptr<const GridPreparation> prepare_grid(const path::GridMap& map, Gr
                                  std::to_string(settings.max_memory_bytes >> 20) + " (MiB) allows (its edges and joins "
                                  "grow with the open areas); raise it to try");
             if (built == path::JpsSupport::TimeBudget) {
-                char seconds[32];
-                std::snprintf(seconds, sizeof seconds, "%g", settings.preprocess_time_limit_s);
                 throw UsageError("algorithm subgoal: building the subgoal graph of this " + size +
                                  " map took longer than --preprocess-time-limit " +
-                                 seconds +
+                                 preprocess_seconds_text(settings.preprocess_time_limit_s) +
                                  " (s) allows (it grows fastest on maps of scattered obstacles); raise it, or use "
                                  "--algorithm jps, which needs no preprocessing");
             }
