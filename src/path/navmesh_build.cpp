@@ -2,6 +2,8 @@
 // across changes owner, twins, corner flags; point location.
 #include <gameplan/path/navmesh.hpp>
 
+#include "navmesh_geometry.hpp"
+
 #include <cmath>
 
 namespace gameplan::path {
@@ -243,25 +245,9 @@ std::size_t Navmesh::memory_bytes() const noexcept {
     return bytes_of(m_owner) + bytes_of(m_polygons) + bytes_of(m_edges) + bytes_of(m_vertices) + bytes_of(m_vertex_of);
 }
 
-std::uint32_t Navmesh::polygon_of(GridPoint cell) const noexcept {
-    return free_cell(cell.x, cell.y) ? owner(cell.x, cell.y) : kNoPolygon;
-}
-
 std::uint32_t Navmesh::locate(NavPoint p) const noexcept {
-    if (!(p.x >= 0.0 && p.y >= 0.0 && p.x <= double(m_width) && p.y <= double(m_height))) return kNoPolygon;
-    const double fx = std::floor(p.x), fy = std::floor(p.y);
-    const auto cx = static_cast<std::int64_t>(fx), cy = static_cast<std::int64_t>(fy);
-    const bool on_x = fx == p.x, on_y = fy == p.y;
-    if (on_x && on_y) {
-        // A grid point: refuse the squeeze between two blocked cells that touch diagonally.
-        const bool tl = free_cell(cx - 1, cy - 1), tr = free_cell(cx, cy - 1);
-        const bool bl = free_cell(cx - 1, cy), br = free_cell(cx, cy);
-        if ((tl && br && !tr && !bl) || (tr && bl && !tl && !br)) return kNoPolygon;
-    }
-    for (std::int64_t dy = on_y ? -1 : 0; dy <= 0; ++dy)
-        for (std::int64_t dx = on_x ? -1 : 0; dx <= 0; ++dx)
-            if (free_cell(cx + dx, cy + dy)) return owner(cx + dx, cy + dy);
-    return kNoPolygon;
+    std::uint32_t held[4];
+    return detail::navmesh_locate(*this, p, held) != 0 ? held[0] : kNoPolygon;
 }
 
 }  // namespace gameplan::path

@@ -16,16 +16,33 @@ namespace gameplan::path::detail {
 bool navmesh_straight_line_free(const Navmesh& mesh, std::uint32_t from, NavPoint s, NavPoint t) noexcept;
 
 /// Writes into `out` the distinct polygons holding point `p` (up to four when it lies on a grid line or
-/// point: those of the free cells around it) and returns how many.
-inline std::size_t navmesh_polygons_at(const Navmesh& mesh, NavPoint p, std::uint32_t (&out)[4]) noexcept {
+/// point: those of the free cells around it, in the order top-left, top-right, bottom-left, bottom-right)
+/// and returns how many: 0 when `p` is not in the free space (off the map, inside a blocked cell, on a
+/// diagonal squeeze point, not a finite number). `out[0]` is then `mesh.locate(p)`.
+inline std::size_t navmesh_locate(const Navmesh& mesh, NavPoint p, std::uint32_t (&out)[4]) noexcept {
+    if (!(p.x >= 0.0 && p.y >= 0.0 && p.x <= double(mesh.width()) && p.y <= double(mesh.height()))) return 0;
     const double fx = std::floor(p.x), fy = std::floor(p.y);
     const auto cx = static_cast<std::int32_t>(fx), cy = static_cast<std::int32_t>(fy);
+    const bool on_x = fx == p.x, on_y = fy == p.y;
+    if (!on_x && !on_y) {  // inside a cell (the usual case)
+        out[0] = mesh.polygon_of(GridPoint{cx, cy});
+        return out[0] != kNoPolygon;
+    }
     std::size_t count = 0;
-    for (std::int32_t dy = fy == p.y ? -1 : 0; dy <= 0; ++dy)
-        for (std::int32_t dx = fx == p.x ? -1 : 0; dx <= 0; ++dx) {
-            const std::uint32_t polygon = mesh.polygon_of(GridPoint{cx + dx, cy + dy});
-            if (polygon != kNoPolygon && std::find(out, out + count, polygon) == out + count) out[count++] = polygon;
-        }
+    const auto add = [&](std::uint32_t polygon) {
+        if (polygon != kNoPolygon && std::find(out, out + count, polygon) == out + count) out[count++] = polygon;
+    };
+    if (on_x && on_y) {
+        const std::uint32_t tl = mesh.polygon_of(GridPoint{cx - 1, cy - 1}), tr = mesh.polygon_of(GridPoint{cx, cy - 1});
+        const std::uint32_t bl = mesh.polygon_of(GridPoint{cx - 1, cy}), br = mesh.polygon_of(GridPoint{cx, cy});
+        const bool ftl = tl != kNoPolygon, ftr = tr != kNoPolygon, fbl = bl != kNoPolygon, fbr = br != kNoPolygon;
+        if ((ftl && fbr && !ftr && !fbl) || (ftr && fbl && !ftl && !fbr)) return 0;  // a diagonal squeeze point
+        add(tl), add(tr), add(bl), add(br);
+    } else if (on_x) {
+        add(mesh.polygon_of(GridPoint{cx - 1, cy})), add(mesh.polygon_of(GridPoint{cx, cy}));
+    } else {
+        add(mesh.polygon_of(GridPoint{cx, cy - 1})), add(mesh.polygon_of(GridPoint{cx, cy}));
+    }
     return count;
 }
 

@@ -57,7 +57,7 @@ void sweep(const Navmesh& mesh, NavPoint r, std::vector<Piece>& stack, double ep
     const auto polygons = mesh.polygons();
     const auto edges = mesh.edges();
     std::uint32_t seeded[4];
-    const std::size_t seeds = detail::navmesh_polygons_at(mesh, r, seeded);
+    const std::size_t seeds = detail::navmesh_locate(mesh, r, seeded);
     for (std::size_t s = 0; s < seeds; ++s) {
         const NavPolygon& poly = polygons[seeded[s]];
         on_polygon(seeded[s], static_cast<const Piece*>(nullptr));
@@ -597,8 +597,9 @@ Status NavmeshHierarchyPathfinder::begin(const NavmeshHierarchy& hierarchy, NavP
     m_status = Status::InvalidQuery;
     const Navmesh* mesh = hierarchy.mesh();
     if (!hierarchy.built() || mesh == nullptr || mesh->polygon_count() == 0) return m_status;
-    const std::uint32_t from = mesh->locate(start);
-    if (from == kNoPolygon || mesh->locate(goal) == kNoPolygon) return m_status;
+    std::uint32_t from[4], held[4];
+    if (detail::navmesh_locate(*mesh, start, from) == 0 || detail::navmesh_locate(*mesh, goal, held) == 0)
+        return m_status;
     m_status = Status::InProgress;
     if (start == goal) {
         m_direct = true;
@@ -607,7 +608,7 @@ Status NavmeshHierarchyPathfinder::begin(const NavmeshHierarchy& hierarchy, NavP
     }
     // The straight segment, walked through the rectangles, before any sweep (cases it leaves undecided,
     // through a grid point, are settled by the start's sweep).
-    if (detail::navmesh_straight_line_free(*mesh, from, start, goal)) {
+    if (detail::navmesh_straight_line_free(*mesh, from[0], start, goal)) {
         m_direct = true;
         m_best = dist(start, goal);
         return m_status;

@@ -189,8 +189,13 @@ Status NavmeshPathfinder::begin(const Navmesh& mesh, NavPoint start, NavPoint go
     m_goal = goal;
     m_status = Status::InvalidQuery;
     if (mesh.polygon_count() == 0) return m_status;
-    const std::uint32_t from = mesh.locate(start);
-    if (from == kNoPolygon || mesh.locate(goal) == kNoPolygon) return m_status;
+    // The polygons holding the start and the goal (up to four each, when a point lies on a grid line),
+    // located once: the straight-line test, the start's seeds and the goal's pocket test use them.
+    std::uint32_t seeded[4], held[4];
+    const std::size_t seeds = detail::navmesh_locate(mesh, start, seeded);
+    const std::size_t goals = detail::navmesh_locate(mesh, goal, held);
+    if (seeds == 0 || goals == 0) return m_status;
+    const std::uint32_t from = seeded[0];
     m_status = Status::InProgress;
     if (straight_line_free(mesh, from, start, goal)) {
         // The straight line is the shortest path there is: the answer is a goal node, no search.
@@ -211,21 +216,15 @@ Status NavmeshPathfinder::begin(const Navmesh& mesh, NavPoint start, NavPoint go
         std::fill(m_door_stamp.begin(), m_door_stamp.end(), 0u);
     });
     m_expanding_root = kNoNode;
-    // The polygons holding the goal (up to four when it lies on a grid line), for the pocket test.
-    {
-        std::uint32_t held[4];
-        m_goal_polygons = static_cast<std::uint32_t>(detail::navmesh_polygons_at(mesh, goal, held));
-        for (std::uint32_t i = 0; i < m_goal_polygons; ++i) m_goal_orders[i] = mesh.polygons()[held[i]].order;
-        // The doors around the goal: from each, the side towards the depth-first root does not hold the
-        // goal. (When several polygons hold the goal they are linked around it, so their chains differ only
-        // by goal polygons, which have no successors but the goal.)
-        if (m_goal_polygons != 0)
-            for (std::uint32_t d = mesh.polygons()[mesh.locate(goal)].door; d != kNoPolygon; d = mesh.polygons()[d].door)
-                m_door_stamp[d] = m_generation;
-    }
-    // Every polygon holding the start (up to four when it lies on a grid line) sees all of itself.
-    std::uint32_t seeded[4];
-    const std::size_t seeds = detail::navmesh_polygons_at(mesh, start, seeded);
+    // The goal's polygons, for the pocket test.
+    m_goal_polygons = static_cast<std::uint32_t>(goals);
+    for (std::uint32_t i = 0; i < m_goal_polygons; ++i) m_goal_orders[i] = mesh.polygons()[held[i]].order;
+    // The doors around the goal: from each, the side towards the depth-first root does not hold the goal.
+    // (When several polygons hold the goal they are linked around it, so their chains differ only by goal
+    // polygons, which have no successors but the goal.)
+    for (std::uint32_t d = mesh.polygons()[held[0]].door; d != kNoPolygon; d = mesh.polygons()[d].door)
+        m_door_stamp[d] = m_generation;
+    // Every polygon holding the start sees all of itself.
     for (std::size_t i = 0; i < seeds; ++i) {
         Node s{};
         s.via = kNoNode;

@@ -141,7 +141,9 @@ public:
     [[nodiscard]] std::size_t memory_bytes() const noexcept;
 
     /// The polygon holding free cell `cell`, or kNoPolygon (blocked or off the map).
-    [[nodiscard]] std::uint32_t polygon_of(GridPoint cell) const noexcept;
+    [[nodiscard]] std::uint32_t polygon_of(GridPoint cell) const noexcept {
+        return free_cell(cell.x, cell.y) ? owner(cell.x, cell.y) : kNoPolygon;
+    }
     /// A polygon holding `p` if `p` lies in the free space (see the overview), else kNoPolygon
     /// (off the map, inside a blocked cell, on a diagonal squeeze point, or not a finite number).
     [[nodiscard]] std::uint32_t locate(NavPoint p) const noexcept;
