@@ -105,6 +105,7 @@ inline double through_interval(NavPoint r, NavPoint a, NavPoint b, NavPoint t, i
 // (the search then answers). O(rectangles crossed).
 bool straight_line_free(const Navmesh& mesh, std::uint32_t from, NavPoint s, NavPoint t) noexcept {
     const double dx = t.x - s.x, dy = t.y - s.y;
+    const double ix = 1.0 / dx, iy = 1.0 / dy;  // once, not two divisions per rectangle (unused when 0)
     const auto polygons = mesh.polygons();
     // Coordinates here are >= 0 (up to rounding), so truncation is the floor (and stays inline).
     const auto off_grid = [](double v) {
@@ -116,8 +117,8 @@ bool straight_line_free(const Navmesh& mesh, std::uint32_t from, NavPoint s, Nav
         const NavPolygon& p = polygons[current];
         const double x0 = p.x0, y0 = p.y0, x1 = p.x1, y1 = p.y1;
         if (t.x >= x0 && t.x <= x1 && t.y >= y0 && t.y <= y1) return true;
-        const double lx = dx > 0.0 ? (x1 - s.x) / dx : dx < 0.0 ? (x0 - s.x) / dx : kInf;
-        const double ly = dy > 0.0 ? (y1 - s.y) / dy : dy < 0.0 ? (y0 - s.y) / dy : kInf;
+        const double lx = dx > 0.0 ? (x1 - s.x) * ix : dx < 0.0 ? (x0 - s.x) * ix : kInf;
+        const double ly = dy > 0.0 ? (y1 - s.y) * iy : dy < 0.0 ? (y0 - s.y) * iy : kInf;
         std::int64_t cx, cy;
         if (lx < ly) {
             const double ey = s.y + lx * dy;
