@@ -21,9 +21,9 @@ bool navmesh_straight_line_free(const Navmesh& mesh, std::uint32_t from, NavPoin
 /// diagonal squeeze point, not a finite number). `out[0]` is then `mesh.locate(p)`.
 inline std::size_t navmesh_locate(const Navmesh& mesh, NavPoint p, std::uint32_t (&out)[4]) noexcept {
     if (!(p.x >= 0.0 && p.y >= 0.0 && p.x <= double(mesh.width()) && p.y <= double(mesh.height()))) return 0;
-    const double fx = std::floor(p.x), fy = std::floor(p.y);
-    const auto cx = static_cast<std::int32_t>(fx), cy = static_cast<std::int32_t>(fy);
-    const bool on_x = fx == p.x, on_y = fy == p.y;
+    // p >= 0 here, so truncation is the floor: one conversion each, without std::floor's rounding sequence.
+    const auto cx = static_cast<std::int32_t>(p.x), cy = static_cast<std::int32_t>(p.y);
+    const bool on_x = double(cx) == p.x, on_y = double(cy) == p.y;
     if (!on_x && !on_y) {  // inside a cell (the usual case)
         out[0] = mesh.polygon_of(GridPoint{cx, cy});
         return out[0] != kNoPolygon;
