@@ -10,8 +10,10 @@
 namespace gameplan::path::detail {
 
 /// True if the segment s -> t lies in the free space, walked through the mesh's rectangles from `from`
-/// (a polygon holding s). A segment that leaves a rectangle at a grid point or runs along a grid line is
-/// not decided: false, like a blocked one (the caller must then search). O(rectangles crossed).
+/// (a polygon holding s). Exact when every coordinate of s and t is a multiple of 1/1024 (a segment
+/// through a grid point is then decided too); otherwise a segment that leaves a rectangle within rounding
+/// of a grid point is not decided: false, like a blocked one (the caller must then search), as is a
+/// segment along a grid line. O(rectangles crossed).
 /// Defined in navmesh_search.cpp.
 bool navmesh_straight_line_free(const Navmesh& mesh, std::uint32_t from, NavPoint s, NavPoint t) noexcept;
 

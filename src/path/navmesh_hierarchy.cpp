@@ -607,7 +607,8 @@ Status NavmeshHierarchyPathfinder::begin(const NavmeshHierarchy& hierarchy, NavP
         return m_status;
     }
     // The straight segment, walked through the rectangles, before any sweep (cases it leaves undecided,
-    // through a grid point, are settled by the start's sweep).
+    // along a grid line or near a grid point between points off the 1/1024 grid, are settled by the
+    // start's sweep).
     if (detail::navmesh_straight_line_free(*mesh, from[0], start, goal)) {
         m_direct = true;
         m_best = dist(start, goal);

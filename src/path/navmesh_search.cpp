@@ -98,41 +98,68 @@ inline double through_interval(NavPoint r, NavPoint a, NavPoint b, NavPoint t, i
 }
 
 // True if the segment s -> t lies in the free space, walking it through the mesh from `from` (a polygon
-// holding s): inside one closed rectangle of free cells the segment is free (it can meet a rectangle
-// corner, a possible squeeze point, only at an end), and it leaves each rectangle through the inside of
-// a unit side into the cell beyond, which must be free. A segment that leaves a rectangle at (or within
-// rounding of) a grid point, or runs along a grid line, is not decided here: false, like a blocked one
-// (the search then answers). O(rectangles crossed).
+// holding s): inside one closed rectangle of free cells the segment is free, and it leaves each rectangle
+// through a side, into the cell beyond, which must be free. It may leave through a grid point: a point
+// inside a side (the cell beyond diagonally must be free; the rectangle's own cell beside it is free, so
+// it is no squeeze point) or the rectangle's corner (the cell beyond diagonally must be free, and one of
+// the two cells beside the corner too: two blocked cells touching there are a squeeze point; one blocked
+// cell only has its corner grazed, which is free). Whether it does is decided exactly when every
+// coordinate of s and t is a multiple of 1/1024 (cell centres, grid points, ...): coordinates are at
+// most 32768, so a coordinate difference has at most 26 significant bits, their products at most 52, and
+// the comparisons of products below are exact in double. Otherwise a segment that leaves a rectangle
+// within rounding of a grid point is not decided here: false, like a blocked one (the search then
+// answers), as is a segment along a grid line. O(rectangles crossed).
 bool straight_line_free(const Navmesh& mesh, std::uint32_t from, NavPoint s, NavPoint t) noexcept {
     const double dx = t.x - s.x, dy = t.y - s.y;
-    const double ix = 1.0 / dx, iy = 1.0 / dy;  // once, not two divisions per rectangle (unused when 0)
     const auto polygons = mesh.polygons();
-    // Coordinates here are >= 0 (up to rounding), so truncation is the floor (and stays inline).
-    const auto off_grid = [](double v) {
-        const double f = v - double(static_cast<std::int64_t>(v));
-        return f > 1e-9 && f < 1.0 - 1e-9;
-    };
+    const auto fine = [](double v) { return v * 1024.0 == std::trunc(v * 1024.0); };
+    const bool exact = fine(s.x) && fine(s.y) && fine(t.x) && fine(t.y);
+    const bool along_grid_line = (dx == 0.0 && std::trunc(s.x) == s.x) || (dy == 0.0 && std::trunc(s.y) == s.y);
+    const double ix = 1.0 / dx, iy = 1.0 / dy;  // once, not a division per rectangle (unused when 0)
+    const double adx = std::abs(dx), ady = std::abs(dy);
     std::uint32_t current = from;
     for (std::size_t crossed = 0; crossed < polygons.size(); ++crossed) {
         const NavPolygon& p = polygons[current];
-        const double x0 = p.x0, y0 = p.y0, x1 = p.x1, y1 = p.y1;
-        if (t.x >= x0 && t.x <= x1 && t.y >= y0 && t.y <= y1) return true;
-        const double lx = dx > 0.0 ? (x1 - s.x) * ix : dx < 0.0 ? (x0 - s.x) * ix : kInf;
-        const double ly = dy > 0.0 ? (y1 - s.y) * iy : dy < 0.0 ? (y0 - s.y) * iy : kInf;
-        std::int64_t cx, cy;
-        if (lx < ly) {
-            const double ey = s.y + lx * dy;
-            if (!off_grid(ey)) return false;
-            cx = dx > 0.0 ? p.x1 : std::int64_t(p.x0) - 1;
-            cy = static_cast<std::int64_t>(ey);
+        if (t.x >= p.x0 && t.x <= p.x1 && t.y >= p.y0 && t.y <= p.y1) return true;
+        if (along_grid_line) return false;
+        // The corner ahead, (X, Y): the segment reaches the line x = X first (qx < qy), the line y = Y
+        // first (qy < qx), or passes through the corner (qx == qy): qx, qy are those two distances along
+        // the segment times |dx| |dy|.
+        const std::int32_t X = dx > 0.0 ? p.x1 : p.x0, Y = dy > 0.0 ? p.y1 : p.y0;
+        const double qx = std::abs(double(X) - s.x) * ady, qy = std::abs(double(Y) - s.y) * adx;
+        std::int32_t cx, cy;  // the cell the segment enters
+        if (qx != qy) {
+            const bool vertical = qx < qy;  // leaves through the side on x = X (else on y = Y)
+            const double line = vertical ? double(X) : double(Y);
+            const double ps = vertical ? s.x : s.y, os = vertical ? s.y : s.x;  // s across / along the side
+            const double pd = vertical ? dx : dy, od = vertical ? dy : dx;
+            const double e = os + (line - ps) * od * (vertical ? ix : iy);  // where it crosses the side's line
+            const double r = std::round(e);
+            std::int32_t cell;  // the row (column) beyond the side
+            if (std::abs(e - r) > 1e-9) {
+                cell = static_cast<std::int32_t>(e);  // e >= 0: truncation is the floor
+            } else {
+                if (!exact) return false;
+                // The sign of e - r, exactly: (e - r) * pd = (line - ps) * od - (r - os) * pd.
+                const double d = (line - ps) * od - (r - os) * pd;
+                // Through the grid point (r on the side, never its corner): into the cell it heads for.
+                if (d == 0.0) cell = static_cast<std::int32_t>(r) - (od > 0.0 ? 0 : 1);
+                else cell = static_cast<std::int32_t>(r) - ((d > 0.0) == (pd > 0.0) ? 0 : 1);
+            }
+            const std::int32_t beyond = vertical ? (dx > 0.0 ? X : X - 1) : (dy > 0.0 ? Y : Y - 1);
+            cx = vertical ? beyond : cell;
+            cy = vertical ? cell : beyond;
         } else {
-            const double ex = s.x + ly * dx;
-            if (!(ly < kInf) || !off_grid(ex)) return false;
-            cx = static_cast<std::int64_t>(ex);
-            cy = dy > 0.0 ? p.y1 : std::int64_t(p.y0) - 1;
+            if (!exact) return false;
+            // Exactly through the corner (or from it, when s is that corner): into the cell beyond it
+            // diagonally, unless both cells beside the corner are blocked (a squeeze point).
+            cx = dx > 0.0 ? X : X - 1;
+            cy = dy > 0.0 ? Y : Y - 1;
+            const std::int32_t sx = dx > 0.0 ? X - 1 : X, sy = dy > 0.0 ? Y - 1 : Y;
+            if (mesh.polygon_of(GridPoint{cx, sy}) == kNoPolygon && mesh.polygon_of(GridPoint{sx, cy}) == kNoPolygon)
+                return false;
         }
-        if (cx < 0 || cy < 0 || cx >= mesh.width() || cy >= mesh.height()) return false;
-        const std::uint32_t next = mesh.polygon_of(GridPoint{static_cast<std::int32_t>(cx), static_cast<std::int32_t>(cy)});
+        const std::uint32_t next = mesh.polygon_of(GridPoint{cx, cy});  // kNoPolygon off the map
         if (next == kNoPolygon || next == current) return false;
         current = next;
     }
