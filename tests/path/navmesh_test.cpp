@@ -372,6 +372,88 @@ TEST(Navmesh, StraightLineExactlyWhenTheSegmentIsFree) {
     EXPECT_GT(detour, 500);
 }
 
+// The straight-line check used to leave undecided every segment that left a rectangle at a grid point
+// (within rounding), and the search answered it: a segment that only grazes an obstacle corner cost an
+// expansion. Between points on a fine grid (here quarters and cell centres) it is decided exactly: every
+// free segment not lying along a grid line is answered without expanding anything, and a segment through
+// a diagonal squeeze point is not free.
+TEST(Navmesh, StraightSegmentThroughAnObstacleCornerNeedsNoExpansion) {
+    const GridMap map = parse({
+        ".......",
+        ".......",
+        "..@....",
+        ".......",
+        "....@..",
+        ".....@.",
+    });
+    Navmesh mesh;
+    ASSERT_EQ(mesh.build(map), NavmeshBuild::Ok);
+    NavmeshPathfinder finder;
+    NavmeshPath path;
+    // x + y = 4 touches the block [2,3]^2 only at its corner (2, 2): free
+    const NavPoint s{0.5, 3.5}, t{3.5, 0.5};
+    ASSERT_EQ(finder.find_path(mesh, s, t, {}, path), Status::Found);
+    EXPECT_EQ(finder.stats().expanded, 0u);
+    EXPECT_NEAR(path.cost, reference_cost(map, s, t), 1e-12);
+    EXPECT_EQ(path.points.size(), 2u);
+    // through (3, 3), the block's opposite corner (free), and through (5, 5), the squeeze point of the two
+    // blocks touching diagonally below (not free)
+    ASSERT_EQ(finder.find_path(mesh, {4.5, 1.5}, {1.5, 4.5}, {}, path), Status::Found);
+    EXPECT_EQ(finder.stats().expanded, 0u);
+    EXPECT_EQ(path.points.size(), 2u);
+    ASSERT_EQ(finder.find_path(mesh, {4.5, 5.5}, {5.5, 4.5}, {}, path), Status::Found);
+    EXPECT_GT(path.cost, std::sqrt(2.0) + 1e-9);
+    expect_optimal(map, mesh, finder, {4.5, 5.5}, {5.5, 4.5});
+
+    std::mt19937 rng(47);
+    int free_segments = 0;
+    for (int round = 0; round < 60; ++round) {
+        const int w = 4 + int(rng() % 12), h = 4 + int(rng() % 12);
+        const GridMap noise = random_map(rng, w, h, 0.25);
+        ASSERT_EQ(mesh.build(noise), NavmeshBuild::Ok);
+        if (mesh.polygon_count() == 0) continue;
+        // Cell centres and quarters lie on the fine grid; thirds do not (the walk may then leave a segment
+        // near a grid point to the search, which must still find the straight line).
+        bool fine = true;
+        const auto pick = [&]() {
+            for (int tries = 0; tries < 100; ++tries) {
+                NavPoint p;
+                switch (rng() % 3) {
+                    case 0: p = {double(rng() % std::uint32_t(w)) + 0.5, double(rng() % std::uint32_t(h)) + 0.5}; break;
+                    case 1: p = {double(rng() % std::uint32_t(w * 4 + 1)) / 4, double(rng() % std::uint32_t(h * 4 + 1)) / 4}; break;
+                    default:
+                        p = {double(rng() % std::uint32_t(w * 3 + 1)) / 3, double(rng() % std::uint32_t(h * 3 + 1)) / 3};
+                        fine = false;
+                }
+                if (mesh.locate(p) != kNoPolygon) return p;
+            }
+            return NavPoint{-1.0, -1.0};
+        };
+        for (int q = 0; q < 40; ++q) {
+            fine = true;
+            const NavPoint a = pick(), b = pick();
+            if (a.x < 0 || b.x < 0) break;
+            const bool along_grid_line = (a.x == b.x && a.x == std::floor(a.x)) || (a.y == b.y && a.y == std::floor(a.y));
+            if (along_grid_line) continue;
+            SCOPED_TRACE("from (" + std::to_string(a.x) + "," + std::to_string(a.y) + ") to (" + std::to_string(b.x) +
+                         "," + std::to_string(b.y) + ")");
+            const Status status = finder.find_path(mesh, a, b, {}, path);
+            if (segment_free(noise, a, b)) {
+                ++free_segments;
+                ASSERT_EQ(status, Status::Found);
+                if (fine) {
+                    EXPECT_EQ(finder.stats().expanded, 0u);
+                }
+                EXPECT_NEAR(path.cost, length(a, b), 1e-9 * std::max(1.0, path.cost));
+            } else if (status == Status::Found) {
+                EXPECT_GT(path.cost, length(a, b) + 1e-9);
+                expect_valid_path(noise, path, a, b);
+            }
+        }
+    }
+    EXPECT_GT(free_segments, 500);
+}
+
 TEST(Navmesh, PointsOnVerticesAndEdgesMatchTheReference) {
     std::mt19937 rng(23);
     NavmeshPathfinder finder;
