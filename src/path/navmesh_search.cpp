@@ -345,26 +345,19 @@ Status NavmeshPathfinder::finish(NavmeshPath& out) const {
     out.cost = kInf;
     if (m_status != Status::Found) return m_status;
     const auto same = [](NavPoint a, NavPoint b) { return a.x == b.x && a.y == b.y; };
-    std::size_t count = 1;
+    // One walk of the predecessor chain, goal first, then reversed (capacity kept: no allocation once
+    // `out.points` has grown to the path's length).
+    out.points.push_back(m_goal);
     NavPoint last = m_goal;
     for (std::uint32_t i = m_found; i != kNoNode; i = m_nodes[i].parent) {
         const NavPoint r{m_nodes[i].rx, m_nodes[i].ry};
-        if (!same(r, last)) ++count, last = r;
+        if (!same(r, last)) out.points.push_back(r), last = r;
         if (m_nodes[i].via != kNoNode && !same(vertex_point(m_nodes[i].via), last))
-            ++count, last = vertex_point(m_nodes[i].via);
+            out.points.push_back(vertex_point(m_nodes[i].via)), last = out.points.back();
     }
-    if (!same(m_start, last)) ++count;  // nodes made by the start's own expansion may be rooted at a corner
-    out.points.resize(count);
-    std::size_t at = count;
-    out.points[--at] = m_goal;
-    last = m_goal;
-    for (std::uint32_t i = m_found; i != kNoNode; i = m_nodes[i].parent) {
-        const NavPoint r{m_nodes[i].rx, m_nodes[i].ry};
-        if (!same(r, last)) out.points[--at] = r, last = r;
-        if (m_nodes[i].via != kNoNode && !same(vertex_point(m_nodes[i].via), last))
-            out.points[--at] = vertex_point(m_nodes[i].via), last = out.points[at];
-    }
-    if (!same(m_start, last)) out.points[--at] = m_start;
+    // (Nodes made by the start's own expansion may be rooted at a corner.)
+    if (!same(m_start, last)) out.points.push_back(m_start);
+    std::reverse(out.points.begin(), out.points.end());
     out.cost = m_nodes[m_found].g;
     return m_status;
 }
