@@ -431,7 +431,7 @@ inline void NavmeshPathfinder::expand_fan(const Node& node, std::uint32_t index)
     for (std::uint32_t j = 0; j < poly.edge_count; ++j) {
         if (j == entry || boundary[j].neighbour == kNoPolygon) continue;
         const EdgeGeom e = edge_at(poly, boundary[j].along, end_along(boundary, poly, j));
-        successor(index, poly, j, e, 0.0, e.length, root, node.root, node.g, false);
+        successor(index, node.polygon, poly, boundary, j, e, 0.0, e.length, root, node.root, node.g, false);
     }
 }
 
@@ -527,7 +527,8 @@ inline void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t i
             if (p2 - p1 <= kEps) continue;
             if (p1 < kEps) p1 = 0.0;
             if (p2 > length - kEps) p2 = length;
-            successor(index, poly, j, edge_at(poly, start_along, stop_along), p1, p2, r, node.root, node.g, false);
+            successor(index, node.polygon, poly, boundary, j, edge_at(poly, start_along, stop_along), p1, p2, r, node.root,
+                      node.g, false);
         }
         return;
     }
@@ -548,7 +549,7 @@ inline void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t i
             if (p2 - p1 <= kEps) return;
             if (p1 < kEps) p1 = 0.0;
             if (p2 > length - kEps) p2 = length;
-            successor(index, poly, j, e, p1, p2, root, root_vertex, g, collinear_only);
+            successor(index, node.polygon, poly, boundary, j, e, p1, p2, root, root_vertex, g, collinear_only);
         };
         if (from_b) {
             if (g_b < 0.0) g_b = node.g + dist(r, vb);
@@ -562,10 +563,12 @@ inline void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t i
     }
 }
 
-GAMEPLAN_FORCE_INLINE inline void NavmeshPathfinder::successor(std::uint32_t parent, const NavPolygon& poly, std::uint32_t local_edge, const EdgeGeom& e,
-                                  double p1, double p2, NavPoint root, std::uint32_t root_vertex, double g,
-                                  bool collinear_only) {
-    const NavEdge* const boundary = m_mesh->edges().data() + poly.first_edge;
+// `polygon` is the expanded polygon `poly`, `boundary` its first edge: passed by the expansion, which has
+// them, instead of recomputed here.
+GAMEPLAN_FORCE_INLINE inline void NavmeshPathfinder::successor(std::uint32_t parent, std::uint32_t polygon, const NavPolygon& poly,
+                                                               const NavEdge* boundary, std::uint32_t local_edge, const EdgeGeom& e,
+                                                               double p1, double p2, NavPoint root, std::uint32_t root_vertex,
+                                                               double g, bool collinear_only) {
     const NavEdge& edge = boundary[local_edge];
     const std::uint32_t next = edge.neighbour;
     if (edge.cut == NavCut::Into) {  // a pocket: enter it only if it holds the goal
@@ -575,7 +578,7 @@ GAMEPLAN_FORCE_INLINE inline void NavmeshPathfinder::successor(std::uint32_t par
                !holds_goal(poly.order_end, kNoPolygon)) {
         return;  // leaving a pocket that holds the goal
     } else if (edge.cut == NavCut::Back &&
-               m_door_stamp[static_cast<std::size_t>(&poly - m_mesh->polygons().data())] == m_generation) {
+               m_door_stamp[polygon] == m_generation) {
         return;  // this polygon cuts the goal off from the side this edge leads to
     }
     const bool horizontal = e.dy == 0.0;

@@ -247,8 +247,9 @@ private:
 
     void expand_fan(const Node& node, std::uint32_t index);
     void expand_interval(const Node& node, std::uint32_t index);
-    void successor(std::uint32_t parent, const NavPolygon& poly, std::uint32_t local_edge, const detail::NavEdgeSpan& e, double p1,
-                   double p2, NavPoint root, std::uint32_t root_vertex, double g, bool collinear_only);
+    void successor(std::uint32_t parent, std::uint32_t polygon, const NavPolygon& poly, const NavEdge* boundary,
+                   std::uint32_t local_edge, const detail::NavEdgeSpan& e, double p1, double p2, NavPoint root,
+                   std::uint32_t root_vertex, double g, bool collinear_only);
     void push(const Node& node);
     void open_from(std::size_t first);
     [[nodiscard]] bool holds_goal(std::uint32_t lo, std::uint32_t hi) const noexcept;
