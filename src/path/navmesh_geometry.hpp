@@ -10,12 +10,14 @@
 namespace gameplan::path::detail {
 
 /// True if the segment s -> t lies in the free space, walked through the mesh's rectangles from `from`
-/// (a polygon holding s). Exact when every coordinate of s and t is a multiple of 1/1024 (a segment
-/// through a grid point is then decided too); otherwise a segment that leaves a rectangle within rounding
-/// of a grid point is not decided: false, like a blocked one (the caller must then search), as is a
-/// segment along a grid line. O(rectangles crossed).
+/// (a polygon holding s) to one of the `at_t_count` >= 1 polygons `at_t` holding t (navmesh_locate).
+/// Exact when every coordinate of s and t is a multiple of 1/1024 (a segment through a grid point is then
+/// decided too); otherwise a segment that leaves a rectangle within rounding of a grid point is not
+/// decided: false, like a blocked one (the caller must then search), as is a segment along a grid line.
+/// O(rectangles crossed).
 /// Defined in navmesh_search.cpp.
-bool navmesh_straight_line_free(const Navmesh& mesh, std::uint32_t from, NavPoint s, NavPoint t) noexcept;
+bool navmesh_straight_line_free(const Navmesh& mesh, std::uint32_t from, NavPoint s, NavPoint t, const std::uint32_t* at_t,
+                                std::size_t at_t_count) noexcept;
 
 /// Writes into `out` the distinct polygons holding point `p` (up to four when it lies on a grid line or
 /// point: those of the free cells around it, in the order top-left, top-right, bottom-left, bottom-right)

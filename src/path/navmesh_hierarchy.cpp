@@ -598,8 +598,8 @@ Status NavmeshHierarchyPathfinder::begin(const NavmeshHierarchy& hierarchy, NavP
     const Navmesh* mesh = hierarchy.mesh();
     if (!hierarchy.built() || mesh == nullptr || mesh->polygon_count() == 0) return m_status;
     std::uint32_t from[4], held[4];
-    if (detail::navmesh_locate(*mesh, start, from) == 0 || detail::navmesh_locate(*mesh, goal, held) == 0)
-        return m_status;
+    const std::size_t goal_polygons = detail::navmesh_locate(*mesh, goal, held);
+    if (detail::navmesh_locate(*mesh, start, from) == 0 || goal_polygons == 0) return m_status;
     m_status = Status::InProgress;
     if (start == goal) {
         m_direct = true;
@@ -609,7 +609,7 @@ Status NavmeshHierarchyPathfinder::begin(const NavmeshHierarchy& hierarchy, NavP
     // The straight segment, walked through the rectangles, before any sweep (cases it leaves undecided,
     // along a grid line or near a grid point between points off the 1/1024 grid, are settled by the
     // start's sweep).
-    if (detail::navmesh_straight_line_free(*mesh, from[0], start, goal)) {
+    if (detail::navmesh_straight_line_free(*mesh, from[0], start, goal, held, goal_polygons)) {
         m_direct = true;
         m_best = dist(start, goal);
         return m_status;

@@ -98,7 +98,7 @@ inline double through_interval(NavPoint r, NavPoint a, NavPoint b, NavPoint t, i
 }
 
 // True if the segment s -> t lies in the free space, walking it through the mesh from `from` (a polygon
-// holding s): inside one closed rectangle of free cells the segment is free, and it leaves each rectangle
+// holding s) to one of the polygons holding t (`at_t`, at least one): inside one closed rectangle of free cells the segment is free, and it leaves each rectangle
 // through a side, into the cell beyond, which must be free. It may leave through a grid point: a point
 // inside a side (the cell beyond diagonally must be free; the rectangle's own cell beside it is free, so
 // it is no squeeze point) or the rectangle's corner (the cell beyond diagonally must be free, and one of
@@ -109,7 +109,8 @@ inline double through_interval(NavPoint r, NavPoint a, NavPoint b, NavPoint t, i
 // the comparisons of products below are exact in double. Otherwise a segment that leaves a rectangle
 // within rounding of a grid point is not decided here: false, like a blocked one (the search then
 // answers), as is a segment along a grid line. O(rectangles crossed).
-bool straight_line_free(const Navmesh& mesh, std::uint32_t from, NavPoint s, NavPoint t) noexcept {
+bool straight_line_free(const Navmesh& mesh, std::uint32_t from, NavPoint s, NavPoint t, const std::uint32_t* at_t,
+                        std::size_t at_t_count) noexcept {
     const double dx = t.x - s.x, dy = t.y - s.y;
     const auto polygons = mesh.polygons();
     const auto fine = [](double v) { return v * 1024.0 == std::trunc(v * 1024.0); };
@@ -117,10 +118,13 @@ bool straight_line_free(const Navmesh& mesh, std::uint32_t from, NavPoint s, Nav
     const bool along_grid_line = (dx == 0.0 && std::trunc(s.x) == s.x) || (dy == 0.0 && std::trunc(s.y) == s.y);
     const double ix = 1.0 / dx, iy = 1.0 / dy;  // once, not a division per rectangle (unused when 0)
     const double adx = std::abs(dx), ady = std::abs(dy);
+    const std::uint32_t t_polygon = at_t[0];
     std::uint32_t current = from;
     for (std::size_t crossed = 0; crossed < polygons.size(); ++crossed) {
+        // A polygon holding t (compared by index: t was located once, usually in a single polygon).
+        if (current == t_polygon || (at_t_count > 1 && std::find(at_t + 1, at_t + at_t_count, current) != at_t + at_t_count))
+            return true;
         const NavPolygon& p = polygons[current];
-        if (t.x >= p.x0 && t.x <= p.x1 && t.y >= p.y0 && t.y <= p.y1) return true;
         if (along_grid_line) return false;
         // The corner ahead, (X, Y): the segment reaches the line x = X first (qx < qy), the line y = Y
         // first (qy < qx), or passes through the corner (qx == qy): qx, qy are those two distances along
@@ -168,8 +172,9 @@ bool straight_line_free(const Navmesh& mesh, std::uint32_t from, NavPoint s, Nav
 
 }  // namespace
 
-bool detail::navmesh_straight_line_free(const Navmesh& mesh, std::uint32_t from, NavPoint s, NavPoint t) noexcept {
-    return straight_line_free(mesh, from, s, t);
+bool detail::navmesh_straight_line_free(const Navmesh& mesh, std::uint32_t from, NavPoint s, NavPoint t,
+                                        const std::uint32_t* at_t, std::size_t at_t_count) noexcept {
+    return straight_line_free(mesh, from, s, t, at_t, at_t_count);
 }
 
 void NavmeshPathfinder::reserve(const Navmesh& mesh, std::size_t nodes) {
@@ -225,7 +230,7 @@ Status NavmeshPathfinder::begin(const Navmesh& mesh, NavPoint start, NavPoint go
     if (seeds == 0 || goals == 0) return m_status;
     const std::uint32_t from = seeded[0];
     m_status = Status::InProgress;
-    if (straight_line_free(mesh, from, start, goal)) {
+    if (straight_line_free(mesh, from, start, goal, held, goals)) {
         // The straight line is the shortest path there is: the answer is a goal node, no search.
         Node direct{};
         direct.rx = start.x;
