@@ -138,7 +138,7 @@ bool straight_line_free(const Navmesh& mesh, std::uint32_t from, NavPoint s, Nav
             const double ps = vertical ? s.x : s.y, os = vertical ? s.y : s.x;  // s across / along the side
             const double pd = vertical ? dx : dy, od = vertical ? dy : dx;
             const double e = os + (line - ps) * od * (vertical ? ix : iy);  // where it crosses the side's line
-            const double r = std::round(e);
+            const double r = double(static_cast<std::int64_t>(e + 0.5));  // the nearest integer (e >= 0; not a libm call)
             std::int32_t cell;  // the row (column) beyond the side
             if (std::abs(e - r) > 1e-9) {
                 cell = static_cast<std::int32_t>(e);  // e >= 0: truncation is the floor
