@@ -393,14 +393,17 @@ GAMEPLAN_FORCE_INLINE inline void NavmeshPathfinder::push(const Node& node) {
         return;
     }
     ++m_stats.generated;
-    m_nodes.push_back(node);  // enters the open list in open_from() (or is expanded at once)
     // The open list never holds more entries than there are nodes: growing it with the node store keeps
-    // a query that needs no more nodes than an earlier one allocation-free, however it is sliced.
-    if (m_open.capacity() < m_nodes.capacity()) m_open.reserve(m_nodes.capacity());
+    // a query that needs no more nodes than an earlier one allocation-free, however it is sliced (reserve()
+    // keeps the open list's capacity at least the store's, so only a push that grows the store can break it).
+    const bool grows = m_nodes.size() == m_nodes.capacity();
+    m_nodes.push_back(node);  // enters the open list in open_from() (or is expanded at once)
+    if (grows && m_open.capacity() < m_nodes.capacity()) m_open.reserve(m_nodes.capacity());
 }
 
 inline void NavmeshPathfinder::open_from(std::size_t first) {
-    for (std::size_t i = first; i < m_nodes.size(); ++i) {
+    const std::size_t end = m_nodes.size();  // (read once: the open list's pushes do not change it)
+    for (std::size_t i = first; i < end; ++i) {
         // The estimate is only needed here: a node expanded at once (intermediate pruning) never gets one.
         const Node& node = m_nodes[i];
         const NavPoint root{node.rx, node.ry};
