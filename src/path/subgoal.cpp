@@ -7,6 +7,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <cstdlib>
@@ -1147,37 +1148,69 @@ bool SubgoalGraph::segment_order(std::uint32_t a, std::uint32_t b, Segment& seg)
 }
 
 namespace {
+// The cells write_cells() may write past the end of a segment (it writes whole rounds of 8 cells): a buffer
+// it writes to needs this many cells of room past the last cell of the path.
+constexpr std::size_t kWriteSlack = 10;  // 8 would do
+
 // Writes the cells of the octile segment a -> b (a excluded, b included; max(|dx|, |dy|) cells) to `out`,
-// diagonal steps first or straight steps first; returns the end of what it wrote.
+// diagonal steps first or straight steps first; returns the end of the segment's cells. Precondition:
+// kWriteSlack cells of room past that end (each run is written 8 cells at a time, the cells past it are
+// overwritten by what follows or cut by the caller).
 GridPoint* write_cells(GridPoint a, GridPoint b, bool straight_first, GridPoint* out) noexcept {
     const std::int32_t dx = b.x - a.x, dy = b.y - a.y;
     const std::int32_t ax = std::abs(dx), ay = std::abs(dy);
     const std::int32_t sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
     const std::int32_t diagonal = std::min(ax, ay), total = std::max(ax, ay);
-    // A cell as one 64-bit word in GridPoint's layout (x in the low half on a little-endian machine): a
-    // step adds its two halves at once, never borrowing across them since every cell has x, y >= 0.
-    static_assert(sizeof(GridPoint) == sizeof(std::uint64_t));
-    const auto word = [](std::int32_t x, std::int32_t y) {
-        const std::int32_t high = std::endian::native == std::endian::little ? y : x;
-        const std::int32_t low = std::endian::native == std::endian::little ? x : y;
-        return static_cast<std::uint64_t>(static_cast<std::int64_t>(high) * (std::int64_t{1} << 32) + low);
+    // Cells 1 .. first: the first run; first + 1 .. total: the second. The straight run moves along the
+    // longer axis only.
+#if defined(__SSE2__)
+    // A cell as one 64-bit integer in GridPoint's layout (x in the low half, y in the high half): a cell
+    // k steps on is p + k * step as integers (every cell has x, y >= 0, so no half ever borrows).
+    static_assert(sizeof(GridPoint) == sizeof(std::int64_t) && offsetof(GridPoint, x) == 0 && offsetof(GridPoint, y) == 4 &&
+                  std::endian::native == std::endian::little);
+    const auto word = [](std::int32_t x, std::int32_t y) { return static_cast<std::int64_t>(y) * (std::int64_t{1} << 32) + x; };
+    // Two cells per 128-bit store, four stores per round; at least one round (the slack takes it).
+    const auto run = [](std::int64_t from, std::int64_t step, std::int32_t count, GridPoint* at) {
+        __m128i v = _mm_set_epi64x(from + 2 * step, from + step);
+        const __m128i two = _mm_set1_epi64x(2 * step), four = _mm_add_epi64(two, two), six = _mm_add_epi64(four, two),
+                      eight = _mm_add_epi64(four, four);
+        auto* dst = reinterpret_cast<__m128i*>(at);
+        auto* const end = reinterpret_cast<__m128i*>(at + count);
+        do {
+            _mm_storeu_si128(dst, v);
+            _mm_storeu_si128(dst + 1, _mm_add_epi64(v, two));
+            _mm_storeu_si128(dst + 2, _mm_add_epi64(v, four));
+            _mm_storeu_si128(dst + 3, _mm_add_epi64(v, six));
+            v = _mm_add_epi64(v, eight);
+            dst += 4;
+        } while (dst < end);
     };
-    // The straight run moves along the longer axis only.
-    const std::uint64_t diagonal_step = word(sx, sy), straight_step = ax > ay ? word(sx, 0) : word(0, sy);
-    // Cells 1 .. first: the first run; first + 1 .. total: the second.
+    // The steps and the first run's length chosen with masks rather than branches (the orders and the
+    // axes are as good as random).
+    const std::int64_t along_y = -static_cast<std::int64_t>(ay >= ax), order = -static_cast<std::int64_t>(straight_first);
+    const std::int64_t diagonal_step = word(sx, sy);
+    const std::int64_t straight_step = (std::int64_t{sx} & ~along_y) | (std::int64_t{sy} * (std::int64_t{1} << 32) & along_y);
+    const std::int64_t swap = (diagonal_step ^ straight_step) & order;
+    const std::int32_t first = diagonal + ((total - 2 * diagonal) & static_cast<std::int32_t>(order));
+    const std::int64_t p = word(a.x, a.y), step1 = diagonal_step ^ swap, step2 = straight_step ^ swap;
+    run(p, step1, first, out);
+    run(p + step1 * first, step2, total - first, out + first);
+#else
     const std::int32_t first = straight_first ? total - diagonal : diagonal;
-    const std::uint64_t step1 = straight_first ? straight_step : diagonal_step;
-    const std::uint64_t step2 = straight_first ? diagonal_step : straight_step;
-    std::uint64_t p = word(a.x, a.y);
+    const std::int32_t tx = ax > ay ? sx : 0, ty = ax > ay ? 0 : sy;
+    const std::int32_t x1 = straight_first ? tx : sx, y1 = straight_first ? ty : sy;
+    const std::int32_t x2 = straight_first ? sx : tx, y2 = straight_first ? sy : ty;
+    GridPoint p = a;
     std::int32_t i = 0;
     for (; i < first; ++i) {
-        p += step1;
-        std::memcpy(static_cast<void*>(out + i), &p, sizeof p);
+        p = GridPoint{p.x + x1, p.y + y1};
+        out[i] = p;
     }
     for (; i < total; ++i) {
-        p += step2;
-        std::memcpy(static_cast<void*>(out + i), &p, sizeof p);
+        p = GridPoint{p.x + x2, p.y + y2};
+        out[i] = p;
     }
+#endif
     return out + total;
 }
 
@@ -1203,8 +1236,8 @@ bool SubgoalGraph::refine(std::uint32_t a, std::uint32_t b, std::vector<GridPoin
     Segment seg{};
     if (!segment_order(a, b, seg)) return false;
     const std::size_t at = out.size();
-    out.resize(at + static_cast<std::size_t>(seg.count_first + seg.count_second));
-    (void)write_cells(point(a), point(b), !is_diagonal(seg.first), out.data() + at);
+    out.resize(at + static_cast<std::size_t>(seg.count_first + seg.count_second) + kWriteSlack);
+    out.resize(static_cast<std::size_t>(write_cells(point(a), point(b), !is_diagonal(seg.first), out.data() + at) - out.data()));
     return true;
 }
 
@@ -2002,8 +2035,8 @@ struct SubgoalPathfinder::Impl {
             return state;
         }
         // Every cell: each step is at least 1 long, so the path has at most cost + 1 cells; it is sized
-        // to that once, written through a pointer, then cut to what was written.
-        out.cells.resize(static_cast<std::size_t>(best + 0.5) + 2);
+        // to that (plus the writer's slack) once, written through a pointer, then cut to what was written.
+        out.cells.resize(static_cast<std::size_t>(best + 0.5) + 2 + kWriteSlack);
         out.cells[0] = g.point(ends[0]);
         GridPoint* cell = out.cells.data() + 1;
         for (const std::uint32_t entry : route) {

@@ -492,7 +492,7 @@ public:
     /// of the path, the turning cell of a segment that goes straight first, goal; consecutive ones are
     /// joined by "diagonal first, then straight", see expand_waypoints); or the cost only
     /// (`PathDetail::CostOnly`: no unpacking). Returns the status. Allocates only if `out.cells` must
-    /// grow: while it is written it holds up to the cost + 2 cells (every cell) or two per subgoal of
+    /// grow: while it is written it holds up to the cost + 12 cells (every cell) or two per subgoal of
     /// the path (waypoints), and is then cut to the path.
     Status finish(GridPath& out) const;
 
