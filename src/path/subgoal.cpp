@@ -42,6 +42,15 @@ double octile(std::int32_t dx, std::int32_t dy) noexcept {
     return static_cast<double>(hi - lo) + kDiagonalStep * static_cast<double>(lo);
 }
 
+// Asks the cache for the line holding `p` (no effect without GCC's builtins).
+inline void prefetch(const void* p) noexcept {
+#if defined(__GNUC__)
+    __builtin_prefetch(p);
+#else
+    (void)p;
+#endif
+}
+
 // The direction of a step (sx, sy) in {-1, 0, 1}^2, or -1 for (0, 0).
 int direction_of(int sx, int sy) noexcept {
     static constexpr int kDirection[3][3] = {{7, 0, 1}, {6, -1, 2}, {5, 4, 3}};  // [sy + 1][sx + 1]
@@ -933,7 +942,9 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
         for (std::uint32_t src = 0; src < t; ++src) {
             if (out_of_time()) return false;
             double* row = m_table.data() + std::size_t{src} * t;
-            std::uint32_t* next = m_table_next.data() + std::size_t{src} * t;
+            // Stored by destination (column src of the rows by destination): a route's hops towards one
+            // transit node read one row.
+            std::uint32_t* next = m_table_next.data() + src;
             heap.clear();
             dist[src] = Steps{};
             hops[src] = 0;
@@ -945,7 +956,7 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
                 const auto [d, x] = heap.back();
                 heap.pop_back();
                 if (d > row[x]) continue;
-                next[x] = first[x];
+                next[std::size_t{x} * t] = first[x];
                 for (const auto& [y, steps, edge] : adj[x]) {
                     const Steps nd = dist[x] + steps;
                     const double len = nd.length();
@@ -1380,9 +1391,18 @@ struct SubgoalPathfinder::Impl {
     search::SearchStats stats{};
     Status state = Status::InvalidQuery;
     std::uint64_t clock_mask = 63;
-    mutable std::vector<std::uint32_t> route;                            // finish(): subgoal ids
+    // finish(): the route's upward edges (route_edges[0]: from the start's end; [1]: the transit nodes'
+    // hops; [2]: the goal's end, walked backwards), then the route's subgoal cells (route entries, see
+    // kStraightFirst; route_size of them are valid).
+    struct RouteEdge {
+        std::uint32_t edge;
+        std::uint32_t low_xy;    // walked from the upper end down: the lower end's cell
+        std::uint32_t from_low;  // 1: walked from the lower end
+    };
+    mutable std::vector<RouteEdge> route_edges[3];
+    mutable std::vector<std::uint32_t> route;
+    mutable std::size_t route_size = 0;
     mutable std::vector<std::uint32_t> chain;
-    mutable std::vector<std::uint32_t> chain_edge;  // table_route(): the upward edges between chain's subgoals
     // Transit-node routing: the best pair of access nodes (start's, goal's) and its length; the goal's
     // access lengths (scratch of begin).
     std::uint32_t transit = 0;             // the graph's transit_count(): the search never enters them
@@ -1407,7 +1427,7 @@ struct SubgoalPathfinder::Impl {
         for (Side& s : sides) {
             s.heap.entries.reserve(std::min<std::size_t>(bound, 1u << 14));
         }
-        route.reserve(1024);
+        route.resize(1024);
         if (access_length.size() < g.max_access()) {
             access_length.resize(g.max_access());
             access_bound.resize(g.max_access());
@@ -1417,7 +1437,7 @@ struct SubgoalPathfinder::Impl {
             access_row_bound.resize(g.max_access());
         }
         chain.reserve(256);
-        chain_edge.reserve(256);
+        for (std::vector<RouteEdge>& edges : route_edges) edges.reserve(256);
     }
 
     Status invalid() {
@@ -1859,27 +1879,48 @@ struct SubgoalPathfinder::Impl {
     // segment from the previous route point goes straight steps first (diagonal steps first otherwise).
     static constexpr std::uint32_t kStraightFirst = 1u << 31;
 
-    // Appends to `route` the subgoals after the first end of the upward edge `edge` up to its second
-    // end, walked from its lower end (`from_low`) or from its upper end down to `low_xy` (its lower end's
-    // cell): the precomputed unpacked steps, forwards or backwards.
-    void unpack_edge(std::uint32_t edge, bool from_low, std::uint32_t low_xy) const {
-        const SubgoalGraph& g = *graph;
-        const auto cells = g.edge_path(edge);
+    // Writes from `out` on the subgoals after the first end of the upward edge `e.edge` up to its second
+    // end, walked from its lower end or from its upper end down to `e.low_xy` (its lower end's cell): the
+    // precomputed unpacked steps, forwards or backwards. Returns the end of what it wrote.
+    std::uint32_t* unpack_edge(const RouteEdge& e, std::uint32_t* out) const {
+        const auto cells = graph->edge_path(e.edge);
         const std::size_t k = cells.size();
         static_assert(kStraightFirst == SubgoalGraph::kPathStraightFromLow);
-        if (from_low) {
-            for (std::size_t i = 0; i < k; ++i) route.push_back(cells[i] & ~SubgoalGraph::kPathStraightFromHigh);
-            return;
+        if (e.from_low) {
+            for (std::size_t i = 0; i < k; ++i) out[i] = cells[i] & ~SubgoalGraph::kPathStraightFromHigh;
+            return out + k;
         }
         for (std::size_t i = k; i-- > 0;)
-            route.push_back(((i > 0 ? cells[i - 1] : low_xy) & SubgoalGraph::kPathCell) |
-                            ((cells[i] & SubgoalGraph::kPathStraightFromHigh) << 16));
+            *out++ = ((i > 0 ? cells[i - 1] : e.low_xy) & SubgoalGraph::kPathCell) | ((cells[i] & SubgoalGraph::kPathStraightFromHigh) << 16);
+        return out;
     }
 
-    // The chain of subgoals (into `chain`) from a join of the cell `node` up to its access node `a`: the
-    // join whose length plus its own access length to `a` is exactly the cell's (the lists were merged
-    // that way at build; step counts compare exactly), then the upward edges each entry came through.
-    void climb(std::uint32_t node, const SubgoalGraph::Access& a) const {
+    // The route (subgoal cells from the start's first one, `first_xy`) of route_edges, written through a
+    // pointer into `route` (grown only past its largest size so far). The edges' unpacked steps are
+    // asked of the cache first, all at once, so that their misses overlap.
+    void write_route(std::uint32_t first_xy) const {
+        const SubgoalGraph& g = *graph;
+        std::size_t need = 1;
+        for (const std::vector<RouteEdge>& edges : route_edges)
+            for (const RouteEdge& e : edges) {
+                const auto cells = g.edge_path(e.edge);
+                prefetch(cells.data());
+                need += cells.size();
+            }
+        if (route.size() < need) route.resize(need);
+        std::uint32_t* out = route.data();
+        *out++ = first_xy;
+        for (const RouteEdge& e : route_edges[0]) out = unpack_edge(e, out);
+        for (const RouteEdge& e : route_edges[1]) out = unpack_edge(e, out);
+        for (std::size_t i = route_edges[2].size(); i-- > 0;) out = unpack_edge(route_edges[2][i], out);
+        route_size = static_cast<std::size_t>(out - route.data());
+    }
+
+    // The join of the cell `node` on the way to its access node `a`: the join whose length plus its own
+    // access length to `a` is exactly the cell's (the lists were merged that way at build; step counts
+    // compare exactly); with `k` the index of `a`'s entry in the join's access list (when the join is
+    // below the transit nodes).
+    std::uint32_t climb_join(std::uint32_t node, const SubgoalGraph::Access& a, std::uint32_t& k) const {
         const SubgoalGraph& g = *graph;
         const std::uint32_t t = g.transit_count();
         const std::uint32_t target = a.node();
@@ -1890,8 +1931,6 @@ struct SubgoalPathfinder::Impl {
                                              [](const SubgoalGraph::Access& e, std::uint32_t x) { return e.node() < x; });
             return it == list.end() || it->node() != target ? nullptr : &*it;
         };
-        chain.clear();
-        chain_edge.clear();
         const GridPoint p = g.point(node);
         const std::uint32_t xy = static_cast<std::uint32_t>(p.x) | static_cast<std::uint32_t>(p.y) << 16;
         std::uint32_t v = kNone;
@@ -1907,7 +1946,10 @@ struct SubgoalPathfinder::Impl {
                 return false;
             if (j < t) return g.transit_position(j) == target && seed.straight == a.straight() && seed.diagonal == a.diagonal();
             const SubgoalGraph::Access* e = find(j);
-            return e != nullptr && seed.straight + e->straight() == a.straight() && seed.diagonal + e->diagonal() == a.diagonal();
+            if (e == nullptr || seed.straight + e->straight() != a.straight() || seed.diagonal + e->diagonal() != a.diagonal())
+                return false;
+            k = static_cast<std::uint32_t>(e - g.subgoal_access(j).data());
+            return true;
         };
         const auto joins = g.joins(node);
         const std::size_t count = joins.size();
@@ -1946,37 +1988,43 @@ struct SubgoalPathfinder::Impl {
 #endif
         for (; v == kNone && i < count; ++i)
             if (on_way(joins[i])) v = joins[i];
-        chain.push_back(v);
-        if (v < t) return;  // the join is the access node
-        // The entry of `target` in v's list; each entry names the upward edge and the entry it came through.
-        std::size_t k = static_cast<std::size_t>(find(v) - g.subgoal_access(v).data());
-        for (;;) {
-            const SubgoalGraph::AccessVia via = g.subgoal_access_via(v)[k];
-            const std::uint32_t edge = g.up_edge_begin(v) + via.edge;
-            v = g.up_edge_target(edge);
-            chain.push_back(v);
-            chain_edge.push_back(edge);
-            if (v < t) return;
-            k = via.entry;
-        }
+        return v;
     }
 
-    // The route of a table answer: the start's chain up to its access node, the transit nodes' hops to
-    // the goal's access node, the goal's chain down.
+    // The route edges of a table answer: the start's chain from its join up to its access node, the
+    // transit nodes' hops to the goal's access node, the goal's chain. The chains are walked in step,
+    // one link of each per round, so that their cache misses overlap: a chain's link is the upward edge
+    // and the entry each access entry came through; a hop is read from the first-hop table.
     void table_route() const {
         const SubgoalGraph& g = *graph;
-        climb(ends[0], table_access[0]);
-        route.push_back(g.subgoal_xy(chain[0]));
-        for (const std::uint32_t edge : chain_edge) unpack_edge(edge, true, 0);
+        const std::uint32_t t = g.transit_count();
+        std::uint32_t k[2] = {0, 0};
+        std::uint32_t v[2] = {climb_join(ends[0], table_access[0], k[0]), climb_join(ends[1], table_access[1], k[1])};
+        const std::uint32_t first_xy = g.subgoal_xy(v[0]);
         const std::uint32_t b = table_access[1].node();
-        for (std::uint32_t x = table_access[0].node(); x != b;) {
-            const std::uint32_t hop = g.transit_hop(x, b), edge = hop >> 11, y = (hop >> 1) & 0x3ffu;
-            // An upward edge of x, or one of y walked down.
-            unpack_edge(edge, (hop & 1u) == 0, g.transit_xy(y));
-            x = y;
+        std::uint32_t x = table_access[0].node();
+        for (std::vector<RouteEdge>& edges : route_edges) edges.clear();
+        for (;;) {
+            bool more = false;
+            for (int side = 0; side < 2; ++side) {
+                if (v[side] < t) continue;  // at the access node
+                const SubgoalGraph::AccessVia via = g.subgoal_access_via(v[side])[k[side]];
+                const std::uint32_t edge = g.up_edge_begin(v[side]) + via.edge;
+                route_edges[2 * side].push_back(RouteEdge{edge, g.subgoal_xy(v[side]), side == 0 ? 1u : 0u});
+                v[side] = g.up_edge_target(edge);
+                k[side] = via.entry;
+                more = true;
+            }
+            if (x != b) {
+                // An upward edge of x, or one of y walked down.
+                const std::uint32_t hop = g.transit_hop(x, b), y = (hop >> 1) & 0x3ffu;
+                route_edges[1].push_back(RouteEdge{hop >> 11, g.transit_xy(y), (hop & 1u) ^ 1u});
+                x = y;
+                more = true;
+            }
+            if (!more) break;
         }
-        climb(ends[1], table_access[1]);
-        for (std::size_t i = chain.size(); i-- > 1;) unpack_edge(chain_edge[i - 1], false, g.subgoal_xy(chain[i - 1]));
+        write_route(first_xy);
     }
 
     Status finish(GridPath& out) const {
@@ -1999,22 +2047,22 @@ struct SubgoalPathfinder::Impl {
                 SubgoalGraph::write_segment(g.point(ends[0]), g.point(ends[1]), direct_straight_first, waypoints, out.cells);
             return state;
         }
-        // Subgoal ids from the start to the goal, shortcuts unpacked.
-        route.clear();
+        // Subgoal cells from the start to the goal, shortcuts unpacked.
         if (meet == kNone) {
             table_route();
         } else {
+            for (std::vector<RouteEdge>& edges : route_edges) edges.clear();
             // Forward half: the chain from the start's join up to meet.
             chain.clear();
             for (std::uint32_t x = meet; x < n; x = nodes[x].parent[0]) chain.push_back(x);
             std::reverse(chain.begin(), chain.end());
-            route.push_back(g.subgoal_xy(chain[0]));
-            for (std::size_t i = 1; i < chain.size(); ++i)
-                unpack_edge(g.edge_index(chain[i - 1], chain[i]), true, 0);
+            for (std::size_t i = 1; i < chain.size(); ++i) route_edges[0].push_back(RouteEdge{g.edge_index(chain[i - 1], chain[i]), 0, 1});
             // Backward half: from meet down to the goal's join (each an upward edge of the next one).
             for (std::uint32_t x = meet, p = nodes[x].parent[1]; p < n; x = p, p = nodes[x].parent[1])
-                unpack_edge(g.edge_index(p, x), false, g.subgoal_xy(p));
+                route_edges[1].push_back(RouteEdge{g.edge_index(p, x), g.subgoal_xy(p), 0});
+            write_route(g.subgoal_xy(chain[0]));
         }
+        const std::uint32_t* const route_end = route.data() + route_size;
         const auto route_point = [](std::uint32_t entry) {
             return GridPoint{static_cast<std::int32_t>(entry & 0xffffu), static_cast<std::int32_t>((entry >> 16) & 0x7fffu)};
         };
@@ -2022,10 +2070,11 @@ struct SubgoalPathfinder::Impl {
         if (waypoints) {
             // At most two waypoints per segment (a straight-first one's turning cell, its end).
             // (Written over what out.cells held: only cells past its old size are initialised first.)
-            out.cells.resize(2 * route.size() + 3);
+            out.cells.resize(2 * route_size + 3);
             out.cells[0] = g.point(ends[0]);
             GridPoint* cell = out.cells.data() + 1;
-            for (const std::uint32_t entry : route) {
+            for (const std::uint32_t* r = route.data(); r != route_end; ++r) {
+                const std::uint32_t entry = *r;
                 const GridPoint p = route_point(entry);
                 cell = write_waypoints(previous, p, (entry & kStraightFirst) != 0, cell);
                 previous = p;
@@ -2039,7 +2088,8 @@ struct SubgoalPathfinder::Impl {
         out.cells.resize(static_cast<std::size_t>(best + 0.5) + 2 + kWriteSlack);
         out.cells[0] = g.point(ends[0]);
         GridPoint* cell = out.cells.data() + 1;
-        for (const std::uint32_t entry : route) {
+        for (const std::uint32_t* r = route.data(); r != route_end; ++r) {
+            const std::uint32_t entry = *r;
             const GridPoint p = route_point(entry);
             cell = write_cells(previous, p, (entry & kStraightFirst) != 0, cell);
             previous = p;
@@ -2117,7 +2167,8 @@ std::size_t SubgoalPathfinder::memory_bytes() const noexcept {
     for (const std::vector<double>& lengths : impl.join_length) bytes += lengths.capacity() * sizeof(double);
     bytes += (impl.access_length.capacity() + impl.access_bound.capacity() + impl.access_row_bound.capacity()) * sizeof(double) +
              (impl.access_node.capacity() + impl.access_index.capacity() + impl.access_row.capacity()) * sizeof(std::uint32_t);
-    return bytes + (impl.route.capacity() + impl.chain.capacity() + impl.chain_edge.capacity()) * sizeof(std::uint32_t);
+    for (const std::vector<Impl::RouteEdge>& edges : impl.route_edges) bytes += edges.capacity() * sizeof(Impl::RouteEdge);
+    return bytes + (impl.route.capacity() + impl.chain.capacity()) * sizeof(std::uint32_t);
 }
 
 }  // namespace gameplan::path

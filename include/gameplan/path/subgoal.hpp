@@ -195,8 +195,9 @@ public:
     /// transit nodes (a != b): an upward edge's index << 11, plus the position of the hop's far end << 1,
     /// plus 1 when the edge is the upward edge of the far end (walked down) rather than of `a`. (The
     /// tables are built only with fewer than kHopEdges upward edges.)
+    /// (Stored by destination: the hops of one route towards `b` share a row.)
     [[nodiscard]] std::uint32_t transit_hop(std::uint32_t a, std::uint32_t b) const noexcept {
-        return m_table_next[std::size_t{a} * m_transit + b];
+        return m_table_next[std::size_t{b} * m_transit + a];
     }
     static constexpr std::uint32_t kHopEdges = 1u << 21;
     /// The access nodes of the passable cell `node` (a padded node index), ordered by node.
@@ -430,7 +431,7 @@ private:
     std::vector<std::uint16_t> m_transit_position;  // per transit node (subgoal id < m_transit): its position
     std::vector<std::uint32_t> m_transit_xy;     // per table position: the transit node's cell
     std::vector<double> m_table;                 // m_transit^2 distances, by position
-    std::vector<std::uint32_t> m_table_next;     // m_transit^2 first hops (transit_hop())
+    std::vector<std::uint32_t> m_table_next;     // m_transit^2 first hops (transit_hop()), by destination
     std::vector<std::uint32_t> m_sub_access_offsets;  // CSR over subgoal ids - m_transit
     std::vector<Access> m_sub_access;
     std::vector<AccessVia> m_sub_access_via;     // per entry: the upward edge and entry it came through
