@@ -855,6 +855,7 @@ void SubgoalGraph::drop_transit() {
     std::vector<Access>().swap(m_sub_access);
     std::vector<AccessVia>().swap(m_sub_access_via);
     std::vector<Access>().swap(m_cell_access);
+    std::vector<std::uint8_t>().swap(m_cell_join_hint);
 }
 
 std::size_t SubgoalGraph::transit_bytes() const noexcept {
@@ -862,7 +863,7 @@ std::size_t SubgoalGraph::transit_bytes() const noexcept {
            (m_sub_access_offsets.capacity() + m_cell_access_offsets.capacity() +
             m_cell_top_offsets.capacity()) * sizeof(std::uint32_t) + (m_cell_top.capacity() + m_transit_id.capacity() + m_transit_position.capacity()) * sizeof(std::uint16_t) +
            m_sub_access_via.capacity() * sizeof(AccessVia) + m_transit_xy.capacity() * sizeof(std::uint32_t) +
-           (m_sub_access.capacity() + m_cell_access.capacity()) * sizeof(Access);
+           (m_sub_access.capacity() + m_cell_access.capacity()) * sizeof(Access) + m_cell_join_hint.capacity();
 }
 
 bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_memory_bytes) {
@@ -1033,6 +1034,7 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
     const std::size_t bound = m_pass.size();
     m_cell_access_offsets.assign(bound + 1, 0);
     m_cell_top_offsets.assign(bound + 1, 0);
+    std::vector<AccessVia> cell_via;
     for (std::uint32_t node = 0; node < bound; ++node) {
         m_cell_access_offsets[node] = static_cast<std::uint32_t>(m_cell_access.size());
         m_cell_top_offsets[node] = static_cast<std::uint32_t>(m_cell_top.size());
@@ -1042,18 +1044,30 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
         const std::uint32_t xy = static_cast<std::uint32_t>(p.x) | static_cast<std::uint32_t>(p.y) << 16;
         ++top_generation;
         found.clear();
-        for (const std::uint32_t j : joins(node)) {
+        // Each entry remembers the join it came through (its index modulo kJoinHintModulus, in the
+        // entry's `edge`): the route of a table answer starts its climb there.
+        const JoinList cell_joins = joins(node);
+        for (std::uint32_t i = 0; i < cell_joins.size(); ++i) {
+            const std::uint32_t j = cell_joins[i], hint = i % kJoinHintModulus;
             const Steps seed = octile_steps(xy, m_subgoal_xy[j]);
             if (j < t) {
-                merge.offer(position[j], seed);
+                merge.offer(position[j], seed, hint);
                 continue;
             }
             add_tops(j);
-            for (const Access& a : subgoal_access(j)) merge.offer(a.node(), seed + Steps{a.straight(), a.diagonal()});
+            for (const Access& a : subgoal_access(j)) merge.offer(a.node(), seed + Steps{a.straight(), a.diagonal()}, hint);
         }
-        if (!merge.finish(m_table, t, m_cell_access) || out_of_time()) return false;
+        cell_via.clear();
+        if (!merge.finish(m_table, t, m_cell_access, &cell_via) || out_of_time()) return false;
+        for (std::size_t e = m_cell_access.size() - cell_via.size(), k = 0; k < cell_via.size(); ++e, ++k) {
+            const auto hint = static_cast<std::uint8_t>(cell_via[k].edge);
+            if (e % 2 == 0)
+                m_cell_join_hint.push_back(hint);
+            else
+                m_cell_join_hint.back() = static_cast<std::uint8_t>(m_cell_join_hint.back() | hint << 4);
+        }
         if (m_cell_access.size() > UINT32_MAX ||
-            m_cell_access.size() * sizeof(Access) + m_cell_top.size() * sizeof(std::uint16_t) > room)
+            m_cell_access.size() * sizeof(Access) + m_cell_join_hint.size() + m_cell_top.size() * sizeof(std::uint16_t) > room)
             return false;
         m_max_access = std::max(m_max_access, static_cast<std::uint32_t>(m_cell_access.size()) - m_cell_access_offsets[node]);
         std::sort(found.begin(), found.end());
@@ -1063,6 +1077,7 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
     m_cell_top_offsets[bound] = static_cast<std::uint32_t>(m_cell_top.size());
     m_cell_top.shrink_to_fit();
     m_cell_access.shrink_to_fit();
+    m_cell_join_hint.shrink_to_fit();
     m_sub_access.shrink_to_fit();
     m_sub_access_via.shrink_to_fit();
     return memory_bytes() <= max_memory_bytes && transit_bytes() <= cap;
@@ -1409,6 +1424,7 @@ struct SubgoalPathfinder::Impl {
     bool table_only = false;               // answered by the table (step() counts one expansion)
     bool via_table = false;                // `best` is the table's path (meet == kNone)
     SubgoalGraph::Access table_access[2] = {};
+    std::uint32_t table_index[2] = {0, 0};  // their indices in the ends' access lists
     std::vector<double> access_length;   // transit_pair(): per goal access node, its length, lower bound,
     std::vector<double> access_bound;    // node and index
     std::vector<std::uint32_t> access_node;
@@ -1680,6 +1696,8 @@ struct SubgoalPathfinder::Impl {
             via_table = true;
             table_access[0] = from[best_i];
             table_access[1] = to[best_j];
+            table_index[0] = static_cast<std::uint32_t>(best_i);
+            table_index[1] = static_cast<std::uint32_t>(best_j);
             return;
         }
         for (std::size_t j = 0; j < k; ++j) {
@@ -1748,6 +1766,8 @@ struct SubgoalPathfinder::Impl {
         via_table = true;
         table_access[0] = from[best_i];
         table_access[1] = to[best_j];
+        table_index[0] = static_cast<std::uint32_t>(best_i);
+        table_index[1] = static_cast<std::uint32_t>(best_j);
     }
 
     Status step(std::uint64_t slice) {
@@ -1920,7 +1940,7 @@ struct SubgoalPathfinder::Impl {
     // access length to `a` is exactly the cell's (the lists were merged that way at build; step counts
     // compare exactly); with `k` the index of `a`'s entry in the join's access list (when the join is
     // below the transit nodes).
-    std::uint32_t climb_join(std::uint32_t node, const SubgoalGraph::Access& a, std::uint32_t& k) const {
+    std::uint32_t climb_join(std::uint32_t node, const SubgoalGraph::Access& a, std::uint32_t hint, std::uint32_t& k) const {
         const SubgoalGraph& g = *graph;
         const std::uint32_t t = g.transit_count();
         const std::uint32_t target = a.node();
@@ -1953,6 +1973,10 @@ struct SubgoalPathfinder::Impl {
         };
         const auto joins = g.joins(node);
         const std::size_t count = joins.size();
+        // The join the entry came through is among those at the hint's index modulo kJoinHintModulus.
+        for (std::size_t i = hint; i < count; i += SubgoalGraph::kJoinHintModulus)
+            if (on_way(joins[i])) return joins[i];
+        // (Not reached: every entry's own join is on its way.)
         std::size_t i = 0;
 #if defined(__SSE2__)
         // Four joins at a time, the octile test in float arithmetic and lenient by far more than its
@@ -1999,7 +2023,8 @@ struct SubgoalPathfinder::Impl {
         const SubgoalGraph& g = *graph;
         const std::uint32_t t = g.transit_count();
         std::uint32_t k[2] = {0, 0};
-        std::uint32_t v[2] = {climb_join(ends[0], table_access[0], k[0]), climb_join(ends[1], table_access[1], k[1])};
+        std::uint32_t v[2] = {climb_join(ends[0], table_access[0], g.access_join_hint(ends[0], table_index[0]), k[0]),
+                              climb_join(ends[1], table_access[1], g.access_join_hint(ends[1], table_index[1]), k[1])};
         const std::uint32_t first_xy = g.subgoal_xy(v[0]);
         const std::uint32_t b = table_access[1].node();
         std::uint32_t x = table_access[0].node();

@@ -205,6 +205,13 @@ public:
         if (m_transit == 0) return {};
         return {m_cell_access.data() + m_cell_access_offsets[node], m_cell_access.data() + m_cell_access_offsets[node + 1]};
     }
+    /// Which join of the passable cell `node` its access entry `i` (an index into access(node)) was reached
+    /// through, as a hint: the join's index among joins(node) modulo kJoinHintModulus (4 bits per entry).
+    [[nodiscard]] std::uint32_t access_join_hint(std::uint32_t node, std::size_t i) const noexcept {
+        const std::size_t e = m_cell_access_offsets[node] + i;
+        return (m_cell_join_hint[e >> 1] >> ((e & 1) * 4)) & 15u;
+    }
+    static constexpr std::uint32_t kJoinHintModulus = 16;
     /// How an access entry of a subgoal was reached: the upward edge its path takes first (its index among
     /// up_edges(id)) and, when that edge's target is below the transit nodes, the index of the entry in
     /// the target's list that it extends.
@@ -437,6 +444,7 @@ private:
     std::vector<AccessVia> m_sub_access_via;     // per entry: the upward edge and entry it came through
     std::vector<std::uint32_t> m_cell_access_offsets;  // CSR over padded cells
     std::vector<Access> m_cell_access;
+    std::vector<std::uint8_t> m_cell_join_hint;  // per m_cell_access entry, 4 bits: access_join_hint()
     std::vector<std::uint32_t> m_cell_top_offsets;  // CSR over padded cells
     std::vector<std::uint16_t> m_cell_top;       // tops of each cell's upward search space below T
     std::size_t m_edge_count = 0;
