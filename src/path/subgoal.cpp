@@ -779,12 +779,19 @@ Steps octile_steps(std::uint32_t a_xy, std::uint32_t b_xy) noexcept {
     return Steps{static_cast<std::uint32_t>(std::abs(dx - dy)), static_cast<std::uint32_t>(std::min(dx, dy))};
 }
 
+// How an entry of the merge below was reached: the upward edge (its index among the subgoal's upward
+// edges) and the entry of its target it extends.
+struct AccessVia {
+    std::uint16_t edge = 0;
+    std::uint16_t entry = 0;
+};
+
 // The upward search of one cell or subgoal below T, merged from its successors' access lists: per
 // transit node the shortest length found; then the entries that a shorter entry and the table dominate
 // are dropped (a pair through them is never shorter than one through the dominating entry).
 struct AccessMerge {
     std::vector<Steps> best;
-    std::vector<SubgoalGraph::AccessVia> via;  // the upward edge and the entry of its target it came through
+    std::vector<AccessVia> via;  // the upward edge and the entry of its target it came through
     std::vector<double> value;
     std::vector<std::uint32_t> stamp;
     std::vector<std::uint32_t> touched;
@@ -793,7 +800,7 @@ struct AccessMerge {
 
     void reset(std::uint32_t t) {
         best.assign(t, Steps{});
-        via.assign(t, SubgoalGraph::AccessVia{});
+        via.assign(t, AccessVia{});
         value.assign(t, 0.0);
         stamp.assign(t, 0);
         generation = 0;
@@ -812,11 +819,11 @@ struct AccessMerge {
         }
         best[a] = steps;
         value[a] = v;
-        via[a] = SubgoalGraph::AccessVia{static_cast<std::uint16_t>(edge), static_cast<std::uint16_t>(entry)};
+        via[a] = AccessVia{static_cast<std::uint16_t>(edge), static_cast<std::uint16_t>(entry)};
     }
     // Appends the entries kept to `out` ordered by node; false if a step count does not fit 16 bits.
     bool finish(const std::vector<double>& table, std::uint32_t t, std::vector<SubgoalGraph::Access>& out,
-                std::vector<SubgoalGraph::AccessVia>* out_via = nullptr) {
+                std::vector<AccessVia>* out_via = nullptr) {
         std::sort(touched.begin(), touched.end(), [&](std::uint32_t x, std::uint32_t y) { return value[x] < value[y]; });
         kept.clear();
         for (const std::uint32_t a : touched) {
@@ -853,7 +860,7 @@ void SubgoalGraph::drop_transit() {
     std::vector<std::uint16_t>().swap(m_transit_position);
     std::vector<std::uint32_t>().swap(m_transit_xy);
     std::vector<Access>().swap(m_sub_access);
-    std::vector<AccessVia>().swap(m_sub_access_via);
+    std::vector<ClimbLink>().swap(m_sub_climb);
     std::vector<Access>().swap(m_cell_access);
     std::vector<std::uint8_t>().swap(m_cell_join_hint);
 }
@@ -862,7 +869,7 @@ std::size_t SubgoalGraph::transit_bytes() const noexcept {
     return m_table.capacity() * sizeof(double) + m_table_next.capacity() * sizeof(std::uint32_t) +
            (m_sub_access_offsets.capacity() + m_cell_access_offsets.capacity() +
             m_cell_top_offsets.capacity()) * sizeof(std::uint32_t) + (m_cell_top.capacity() + m_transit_id.capacity() + m_transit_position.capacity()) * sizeof(std::uint16_t) +
-           m_sub_access_via.capacity() * sizeof(AccessVia) + m_transit_xy.capacity() * sizeof(std::uint32_t) +
+           m_sub_climb.capacity() * sizeof(ClimbLink) + m_transit_xy.capacity() * sizeof(std::uint32_t) +
            (m_sub_access.capacity() + m_cell_access.capacity()) * sizeof(Access) + m_cell_join_hint.capacity();
 }
 
@@ -1011,6 +1018,7 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
         top_offsets[v - t + 1] = static_cast<std::uint32_t>(tops.size());
     }
     if (top_count > 65536) return false;
+    std::vector<AccessVia> sub_via;
     for (std::uint32_t v = t; v < n; ++v) {
         merge.begin();
         if (m_offsets[v + 1] - m_offsets[v] > 65536) return false;
@@ -1025,10 +1033,18 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
             for (std::uint32_t k = 0; k < list.size(); ++k)
                 merge.offer(list[k].node(), edge_steps[i] + Steps{list[k].straight(), list[k].diagonal()}, edge, k);
         }
-        if (!merge.finish(m_table, t, m_sub_access, &m_sub_access_via)) return false;
+        if (!merge.finish(m_table, t, m_sub_access, &sub_via)) return false;
         m_sub_access_offsets[v - t + 1] = static_cast<std::uint32_t>(m_sub_access.size());
-        if (m_sub_access.size() * sizeof(Access) > room) return false;
+        if (m_sub_access.size() * (sizeof(Access) + sizeof(ClimbLink)) > room) return false;
     }
+    // The climb's links: each entry's upward edge and the entry it extends as indices into the whole
+    // arrays, so that a climb reads one link per level.
+    m_sub_climb.resize(m_sub_access.size());
+    for (std::uint32_t v = t; v < n; ++v)
+        for (std::uint32_t e = m_sub_access_offsets[v - t]; e < m_sub_access_offsets[v - t + 1]; ++e) {
+            const std::uint32_t edge = m_offsets[v] + sub_via[e].edge, w = m_up[edge].target;
+            m_sub_climb[e] = ClimbLink{edge, w < t ? kNoEntry : m_sub_access_offsets[w - t] + sub_via[e].entry};
+        }
 
     // Every passable cell: its joins are the seeds of its upward search.
     const std::size_t bound = m_pass.size();
@@ -1079,7 +1095,6 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
     m_cell_access.shrink_to_fit();
     m_cell_join_hint.shrink_to_fit();
     m_sub_access.shrink_to_fit();
-    m_sub_access_via.shrink_to_fit();
     return memory_bytes() <= max_memory_bytes && transit_bytes() <= cap;
 }
 
@@ -1938,8 +1953,8 @@ struct SubgoalPathfinder::Impl {
 
     // The join of the cell `node` on the way to its access node `a`: the join whose length plus its own
     // access length to `a` is exactly the cell's (the lists were merged that way at build; step counts
-    // compare exactly); with `k` the index of `a`'s entry in the join's access list (when the join is
-    // below the transit nodes).
+    // compare exactly); with `k` the index of `a`'s entry in the join's access list among all subgoals'
+    // entries (when the join is below the transit nodes).
     std::uint32_t climb_join(std::uint32_t node, const SubgoalGraph::Access& a, std::uint32_t hint, std::uint32_t& k) const {
         const SubgoalGraph& g = *graph;
         const std::uint32_t t = g.transit_count();
@@ -1968,7 +1983,7 @@ struct SubgoalPathfinder::Impl {
             const SubgoalGraph::Access* e = find(j);
             if (e == nullptr || seed.straight + e->straight() != a.straight() || seed.diagonal + e->diagonal() != a.diagonal())
                 return false;
-            k = static_cast<std::uint32_t>(e - g.subgoal_access(j).data());
+            k = g.subgoal_access_begin(j) + static_cast<std::uint32_t>(e - g.subgoal_access(j).data());
             return true;
         };
         const auto joins = g.joins(node);
@@ -2022,22 +2037,26 @@ struct SubgoalPathfinder::Impl {
     void table_route() const {
         const SubgoalGraph& g = *graph;
         const std::uint32_t t = g.transit_count();
-        std::uint32_t k[2] = {0, 0};
-        std::uint32_t v[2] = {climb_join(ends[0], table_access[0], g.access_join_hint(ends[0], table_index[0]), k[0]),
-                              climb_join(ends[1], table_access[1], g.access_join_hint(ends[1], table_index[1]), k[1])};
-        const std::uint32_t first_xy = g.subgoal_xy(v[0]);
+        std::uint32_t entry[2] = {0, 0};
+        const std::uint32_t join[2] = {climb_join(ends[0], table_access[0], g.access_join_hint(ends[0], table_index[0]), entry[0]),
+                                       climb_join(ends[1], table_access[1], g.access_join_hint(ends[1], table_index[1]), entry[1])};
+        // Per end: the entry of the next link (kNoEntry at the access node) and the cell of the subgoal it
+        // leaves (the lower end of the goal's edges, walked down).
+        std::uint32_t low_xy[2] = {g.subgoal_xy(join[0]), g.subgoal_xy(join[1])};
+        for (int side = 0; side < 2; ++side)
+            if (join[side] < t) entry[side] = SubgoalGraph::kNoEntry;  // the join is the access node
+        const std::uint32_t first_xy = low_xy[0];
         const std::uint32_t b = table_access[1].node();
         std::uint32_t x = table_access[0].node();
         for (std::vector<RouteEdge>& edges : route_edges) edges.clear();
         for (;;) {
             bool more = false;
             for (int side = 0; side < 2; ++side) {
-                if (v[side] < t) continue;  // at the access node
-                const SubgoalGraph::AccessVia via = g.subgoal_access_via(v[side])[k[side]];
-                const std::uint32_t edge = g.up_edge_begin(v[side]) + via.edge;
-                route_edges[2 * side].push_back(RouteEdge{edge, g.subgoal_xy(v[side]), side == 0 ? 1u : 0u});
-                v[side] = g.up_edge_target(edge);
-                k[side] = via.entry;
+                if (entry[side] == SubgoalGraph::kNoEntry) continue;
+                const SubgoalGraph::ClimbLink link = g.climb_link(entry[side]);
+                route_edges[2 * side].push_back(RouteEdge{link.edge, low_xy[side], side == 0 ? 1u : 0u});
+                low_xy[side] = g.subgoal_xy(g.up_edge_target(link.edge));
+                entry[side] = link.next;
                 more = true;
             }
             if (x != b) {

@@ -212,18 +212,19 @@ public:
         return (m_cell_join_hint[e >> 1] >> ((e & 1) * 4)) & 15u;
     }
     static constexpr std::uint32_t kJoinHintModulus = 16;
-    /// How an access entry of a subgoal was reached: the upward edge its path takes first (its index among
-    /// up_edges(id)) and, when that edge's target is below the transit nodes, the index of the entry in
-    /// the target's list that it extends.
-    struct AccessVia {
-        std::uint16_t edge = 0;
-        std::uint16_t entry = 0;
+    /// How an access entry of a subgoal below the transit nodes was reached, one link of the climb that
+    /// unpacks a table answer: the upward edge its path takes first (an index into the CSR of up_edges(),
+    /// as up_edge_begin()) and the entry of that edge's target it extends (an index into all subgoals'
+    /// access entries, as subgoal_access_begin()), or kNoEntry when the target is a transit node.
+    struct ClimbLink {
+        std::uint32_t edge = 0;
+        std::uint32_t next = 0;
     };
-    /// Parallel to subgoal_access(id).
-    [[nodiscard]] std::span<const AccessVia> subgoal_access_via(std::uint32_t id) const noexcept {
-        const std::size_t i = id - m_transit;
-        return {m_sub_access_via.data() + m_sub_access_offsets[i], m_sub_access_via.data() + m_sub_access_offsets[i + 1]};
-    }
+    static constexpr std::uint32_t kNoEntry = UINT32_MAX;
+    /// The index of the first access entry of subgoal `id` >= transit_count() among all subgoals' entries.
+    [[nodiscard]] std::uint32_t subgoal_access_begin(std::uint32_t id) const noexcept { return m_sub_access_offsets[id - m_transit]; }
+    /// The link of access entry `entry` (an index among all subgoals' entries): one read per level.
+    [[nodiscard]] ClimbLink climb_link(std::uint32_t entry) const noexcept { return m_sub_climb[entry]; }
     /// The largest number of access nodes of a cell.
     [[nodiscard]] std::uint32_t max_access() const noexcept { return m_max_access; }
     /// The access nodes of subgoal `id` >= transit_count() (its upward search up to the transit nodes), ordered
@@ -441,7 +442,7 @@ private:
     std::vector<std::uint32_t> m_table_next;     // m_transit^2 first hops (transit_hop()), by destination
     std::vector<std::uint32_t> m_sub_access_offsets;  // CSR over subgoal ids - m_transit
     std::vector<Access> m_sub_access;
-    std::vector<AccessVia> m_sub_access_via;     // per entry: the upward edge and entry it came through
+    std::vector<ClimbLink> m_sub_climb;          // per entry: the upward edge and entry it came through
     std::vector<std::uint32_t> m_cell_access_offsets;  // CSR over padded cells
     std::vector<Access> m_cell_access;
     std::vector<std::uint8_t> m_cell_join_hint;  // per m_cell_access entry, 4 bits: access_join_hint()
