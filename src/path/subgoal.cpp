@@ -2037,9 +2037,17 @@ struct SubgoalPathfinder::Impl {
     void table_route() const {
         const SubgoalGraph& g = *graph;
         const std::uint32_t t = g.transit_count();
+        // Both ends' hints, then their joins there asked of the cache, before either climb starts.
+        const std::uint32_t hint[2] = {g.access_join_hint(ends[0], table_index[0]), g.access_join_hint(ends[1], table_index[1])};
+        for (int side = 0; side < 2; ++side) {
+            const auto joins = g.joins(ends[side]);
+            if (hint[side] < joins.size())
+                prefetch(joins.narrow() != nullptr ? static_cast<const void*>(joins.narrow() + hint[side])
+                                                   : static_cast<const void*>(joins.wide() + hint[side]));
+        }
         std::uint32_t entry[2] = {0, 0};
-        const std::uint32_t join[2] = {climb_join(ends[0], table_access[0], g.access_join_hint(ends[0], table_index[0]), entry[0]),
-                                       climb_join(ends[1], table_access[1], g.access_join_hint(ends[1], table_index[1]), entry[1])};
+        const std::uint32_t join[2] = {climb_join(ends[0], table_access[0], hint[0], entry[0]),
+                                       climb_join(ends[1], table_access[1], hint[1], entry[1])};
         // Per end: the entry of the next link (kNoEntry at the access node) and the cell of the subgoal it
         // leaves (the lower end of the goal's edges, walked down).
         std::uint32_t low_xy[2] = {g.subgoal_xy(join[0]), g.subgoal_xy(join[1])};

@@ -233,14 +233,15 @@ public:
         const std::size_t i = id - m_transit;
         return {m_sub_access.data() + m_sub_access_offsets[i], m_sub_access.data() + m_sub_access_offsets[i + 1]};
     }
-    /// Asks the cache for the transit-node data of the passable cell `node` (its access nodes and tops)
-    /// ahead of access() and transit_local(); reads only their offsets.
+    /// Asks the cache for the transit-node data of the passable cell `node` (its access nodes, their join
+    /// hints and its tops) ahead of access() and transit_local(); reads only their offsets.
     void prefetch_transit(std::uint32_t node) const noexcept {
 #if defined(__GNUC__)
         if (m_transit == 0) return;
         const std::uint32_t a = m_cell_access_offsets[node], b = m_cell_access_offsets[node + 1];
         for (std::uint32_t i = a; i < b; i += 16) __builtin_prefetch(m_cell_access.data() + i);
         if (b > a) __builtin_prefetch(m_cell_access.data() + b - 1);
+        __builtin_prefetch(m_cell_join_hint.data() + a / 2);
         __builtin_prefetch(m_cell_top.data() + m_cell_top_offsets[node]);
 #else
         (void)node;
