@@ -1764,6 +1764,11 @@ struct SubgoalPathfinder::Impl {
             rows[row_count] = static_cast<std::uint32_t>(i);
             row_count += static_cast<std::size_t>((row_bound[i] < limit) & (i != first));
         }
+        // Every table entry still to be read asked of the cache first, so that their misses overlap.
+        for (std::size_t r = 0; r < row_count; ++r) {
+            const double* row = g.transit_row(from[rows[r]].node());
+            for (std::size_t j = 0; j < kept; ++j) prefetch(row + node[j]);
+        }
         for (std::size_t r = 0; r < row_count; ++r) {
             const std::size_t i = rows[r];
             std::size_t column = 0;
