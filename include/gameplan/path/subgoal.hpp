@@ -50,8 +50,10 @@
 /// A query that is not in freespace takes the least d(s, a) + D(a, b) + d(b, g) over the ends' access
 /// nodes (reading only the pairs that octile lower bounds leave in play); when the ends share no top, the optimal up-down path's top is a transit node and that is the
 /// answer (also when it equals the octile distance); otherwise the bidirectional search runs with it as
-/// the best cost known and never enters a transit node. A table answer is unpacked through the recorded
-/// edges of each access entry and the table's first hops. By default t is the largest power of two up to
+/// the best cost known and never enters a transit node. A table answer is unpacked through each cell
+/// access entry's join hint (the index of the join it came through, modulo 16), the climb link of each
+/// subgoal access entry (its upward edge and the entry it extends: one read per level) and the table's
+/// first hops (stored by destination); the two climbs and the hops are walked in step. By default t is the largest power of two up to
 /// 512 with t^2 at most twice the padded cells, and the tables are kept only within
 /// kTransitBytesPerCell per padded cell (and the memory budget); without them every query searches.
 ///
@@ -73,8 +75,9 @@
 /// plus 2 bytes per join (4 with more than 65,536 subgoals; about 15 joins per cell on dungeon maps, 60 on
 /// open ones); per upward edge 24 bytes, plus 4 per subgoal-graph edge it unpacks to (about 1.5 to 2.5 of
 /// them); per subgoal about 50 (cell, rank, offsets, landmark distances); the transit-node tables: 12
-/// bytes per pair of transit nodes, 8 per padded cell, 4 per access node and 2 per top of each passable
-/// cell, 8 per access entry of each subgoal below them; each pathfinder's search state is about 32 bytes
+/// bytes per pair of transit nodes, 8 per padded cell, 4.5 per access node (its entry and a 4-bit join
+/// hint) and 2 per top of each passable cell, 12 per access entry of each subgoal below them (its entry
+/// and its climb link); each pathfinder's search state is about 32 bytes
 /// per subgoal plus its heaps, 16 bytes per join of the cell with the most joins and 12 per access node
 /// of the cell with the most.
 ///
