@@ -7,6 +7,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <cstdlib>
@@ -39,6 +40,15 @@ double octile(std::int32_t dx, std::int32_t dy) noexcept {
     const std::int32_t ax = std::abs(dx), ay = std::abs(dy);
     const std::int32_t lo = std::min(ax, ay), hi = std::max(ax, ay);
     return static_cast<double>(hi - lo) + kDiagonalStep * static_cast<double>(lo);
+}
+
+// Asks the cache for the line holding `p` (no effect without GCC's builtins).
+inline void prefetch(const void* p) noexcept {
+#if defined(__GNUC__)
+    __builtin_prefetch(p);
+#else
+    (void)p;
+#endif
 }
 
 // The direction of a step (sx, sy) in {-1, 0, 1}^2, or -1 for (0, 0).
@@ -769,12 +779,19 @@ Steps octile_steps(std::uint32_t a_xy, std::uint32_t b_xy) noexcept {
     return Steps{static_cast<std::uint32_t>(std::abs(dx - dy)), static_cast<std::uint32_t>(std::min(dx, dy))};
 }
 
+// How an entry of the merge below was reached: the upward edge (its index among the subgoal's upward
+// edges) and the entry of its target it extends.
+struct AccessVia {
+    std::uint16_t edge = 0;
+    std::uint16_t entry = 0;
+};
+
 // The upward search of one cell or subgoal below T, merged from its successors' access lists: per
 // transit node the shortest length found; then the entries that a shorter entry and the table dominate
 // are dropped (a pair through them is never shorter than one through the dominating entry).
 struct AccessMerge {
     std::vector<Steps> best;
-    std::vector<SubgoalGraph::AccessVia> via;  // the upward edge and the entry of its target it came through
+    std::vector<AccessVia> via;  // the upward edge and the entry of its target it came through
     std::vector<double> value;
     std::vector<std::uint32_t> stamp;
     std::vector<std::uint32_t> touched;
@@ -783,7 +800,7 @@ struct AccessMerge {
 
     void reset(std::uint32_t t) {
         best.assign(t, Steps{});
-        via.assign(t, SubgoalGraph::AccessVia{});
+        via.assign(t, AccessVia{});
         value.assign(t, 0.0);
         stamp.assign(t, 0);
         generation = 0;
@@ -802,11 +819,11 @@ struct AccessMerge {
         }
         best[a] = steps;
         value[a] = v;
-        via[a] = SubgoalGraph::AccessVia{static_cast<std::uint16_t>(edge), static_cast<std::uint16_t>(entry)};
+        via[a] = AccessVia{static_cast<std::uint16_t>(edge), static_cast<std::uint16_t>(entry)};
     }
     // Appends the entries kept to `out` ordered by node; false if a step count does not fit 16 bits.
     bool finish(const std::vector<double>& table, std::uint32_t t, std::vector<SubgoalGraph::Access>& out,
-                std::vector<SubgoalGraph::AccessVia>* out_via = nullptr) {
+                std::vector<AccessVia>* out_via = nullptr) {
         std::sort(touched.begin(), touched.end(), [&](std::uint32_t x, std::uint32_t y) { return value[x] < value[y]; });
         kept.clear();
         for (const std::uint32_t a : touched) {
@@ -843,16 +860,17 @@ void SubgoalGraph::drop_transit() {
     std::vector<std::uint16_t>().swap(m_transit_position);
     std::vector<std::uint32_t>().swap(m_transit_xy);
     std::vector<Access>().swap(m_sub_access);
-    std::vector<AccessVia>().swap(m_sub_access_via);
+    std::vector<ClimbLink>().swap(m_sub_climb);
     std::vector<Access>().swap(m_cell_access);
+    std::vector<std::uint8_t>().swap(m_cell_join_hint);
 }
 
 std::size_t SubgoalGraph::transit_bytes() const noexcept {
     return m_table.capacity() * sizeof(double) + m_table_next.capacity() * sizeof(std::uint32_t) +
            (m_sub_access_offsets.capacity() + m_cell_access_offsets.capacity() +
             m_cell_top_offsets.capacity()) * sizeof(std::uint32_t) + (m_cell_top.capacity() + m_transit_id.capacity() + m_transit_position.capacity()) * sizeof(std::uint16_t) +
-           m_sub_access_via.capacity() * sizeof(AccessVia) + m_transit_xy.capacity() * sizeof(std::uint32_t) +
-           (m_sub_access.capacity() + m_cell_access.capacity()) * sizeof(Access);
+           m_sub_climb.capacity() * sizeof(ClimbLink) + m_transit_xy.capacity() * sizeof(std::uint32_t) +
+           (m_sub_access.capacity() + m_cell_access.capacity()) * sizeof(Access) + m_cell_join_hint.capacity();
 }
 
 bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_memory_bytes) {
@@ -932,7 +950,9 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
         for (std::uint32_t src = 0; src < t; ++src) {
             if (out_of_time()) return false;
             double* row = m_table.data() + std::size_t{src} * t;
-            std::uint32_t* next = m_table_next.data() + std::size_t{src} * t;
+            // Stored by destination (column src of the rows by destination): a route's hops towards one
+            // transit node read one row.
+            std::uint32_t* next = m_table_next.data() + src;
             heap.clear();
             dist[src] = Steps{};
             hops[src] = 0;
@@ -944,7 +964,7 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
                 const auto [d, x] = heap.back();
                 heap.pop_back();
                 if (d > row[x]) continue;
-                next[x] = first[x];
+                next[std::size_t{x} * t] = first[x];
                 for (const auto& [y, steps, edge] : adj[x]) {
                     const Steps nd = dist[x] + steps;
                     const double len = nd.length();
@@ -998,6 +1018,7 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
         top_offsets[v - t + 1] = static_cast<std::uint32_t>(tops.size());
     }
     if (top_count > 65536) return false;
+    std::vector<AccessVia> sub_via;
     for (std::uint32_t v = t; v < n; ++v) {
         merge.begin();
         if (m_offsets[v + 1] - m_offsets[v] > 65536) return false;
@@ -1012,15 +1033,24 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
             for (std::uint32_t k = 0; k < list.size(); ++k)
                 merge.offer(list[k].node(), edge_steps[i] + Steps{list[k].straight(), list[k].diagonal()}, edge, k);
         }
-        if (!merge.finish(m_table, t, m_sub_access, &m_sub_access_via)) return false;
+        if (!merge.finish(m_table, t, m_sub_access, &sub_via)) return false;
         m_sub_access_offsets[v - t + 1] = static_cast<std::uint32_t>(m_sub_access.size());
-        if (m_sub_access.size() * sizeof(Access) > room) return false;
+        if (m_sub_access.size() * (sizeof(Access) + sizeof(ClimbLink)) > room) return false;
     }
+    // The climb's links: each entry's upward edge and the entry it extends as indices into the whole
+    // arrays, so that a climb reads one link per level.
+    m_sub_climb.resize(m_sub_access.size());
+    for (std::uint32_t v = t; v < n; ++v)
+        for (std::uint32_t e = m_sub_access_offsets[v - t]; e < m_sub_access_offsets[v - t + 1]; ++e) {
+            const std::uint32_t edge = m_offsets[v] + sub_via[e].edge, w = m_up[edge].target;
+            m_sub_climb[e] = ClimbLink{edge, w < t ? kNoEntry : m_sub_access_offsets[w - t] + sub_via[e].entry};
+        }
 
     // Every passable cell: its joins are the seeds of its upward search.
     const std::size_t bound = m_pass.size();
     m_cell_access_offsets.assign(bound + 1, 0);
     m_cell_top_offsets.assign(bound + 1, 0);
+    std::vector<AccessVia> cell_via;
     for (std::uint32_t node = 0; node < bound; ++node) {
         m_cell_access_offsets[node] = static_cast<std::uint32_t>(m_cell_access.size());
         m_cell_top_offsets[node] = static_cast<std::uint32_t>(m_cell_top.size());
@@ -1030,18 +1060,30 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
         const std::uint32_t xy = static_cast<std::uint32_t>(p.x) | static_cast<std::uint32_t>(p.y) << 16;
         ++top_generation;
         found.clear();
-        for (const std::uint32_t j : joins(node)) {
+        // Each entry remembers the join it came through (its index modulo kJoinHintModulus, in the
+        // entry's `edge`): the route of a table answer starts its climb there.
+        const JoinList cell_joins = joins(node);
+        for (std::uint32_t i = 0; i < cell_joins.size(); ++i) {
+            const std::uint32_t j = cell_joins[i], hint = i % kJoinHintModulus;
             const Steps seed = octile_steps(xy, m_subgoal_xy[j]);
             if (j < t) {
-                merge.offer(position[j], seed);
+                merge.offer(position[j], seed, hint);
                 continue;
             }
             add_tops(j);
-            for (const Access& a : subgoal_access(j)) merge.offer(a.node(), seed + Steps{a.straight(), a.diagonal()});
+            for (const Access& a : subgoal_access(j)) merge.offer(a.node(), seed + Steps{a.straight(), a.diagonal()}, hint);
         }
-        if (!merge.finish(m_table, t, m_cell_access) || out_of_time()) return false;
+        cell_via.clear();
+        if (!merge.finish(m_table, t, m_cell_access, &cell_via) || out_of_time()) return false;
+        for (std::size_t e = m_cell_access.size() - cell_via.size(), k = 0; k < cell_via.size(); ++e, ++k) {
+            const auto hint = static_cast<std::uint8_t>(cell_via[k].edge);
+            if (e % 2 == 0)
+                m_cell_join_hint.push_back(hint);
+            else
+                m_cell_join_hint.back() = static_cast<std::uint8_t>(m_cell_join_hint.back() | hint << 4);
+        }
         if (m_cell_access.size() > UINT32_MAX ||
-            m_cell_access.size() * sizeof(Access) + m_cell_top.size() * sizeof(std::uint16_t) > room)
+            m_cell_access.size() * sizeof(Access) + m_cell_join_hint.size() + m_cell_top.size() * sizeof(std::uint16_t) > room)
             return false;
         m_max_access = std::max(m_max_access, static_cast<std::uint32_t>(m_cell_access.size()) - m_cell_access_offsets[node]);
         std::sort(found.begin(), found.end());
@@ -1051,8 +1093,8 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
     m_cell_top_offsets[bound] = static_cast<std::uint32_t>(m_cell_top.size());
     m_cell_top.shrink_to_fit();
     m_cell_access.shrink_to_fit();
+    m_cell_join_hint.shrink_to_fit();
     m_sub_access.shrink_to_fit();
-    m_sub_access_via.shrink_to_fit();
     return memory_bytes() <= max_memory_bytes && transit_bytes() <= cap;
 }
 
@@ -1147,37 +1189,69 @@ bool SubgoalGraph::segment_order(std::uint32_t a, std::uint32_t b, Segment& seg)
 }
 
 namespace {
+// The cells write_cells() may write past the end of a segment (it writes whole rounds of 8 cells): a buffer
+// it writes to needs this many cells of room past the last cell of the path.
+constexpr std::size_t kWriteSlack = 10;  // 8 would do
+
 // Writes the cells of the octile segment a -> b (a excluded, b included; max(|dx|, |dy|) cells) to `out`,
-// diagonal steps first or straight steps first; returns the end of what it wrote.
+// diagonal steps first or straight steps first; returns the end of the segment's cells. Precondition:
+// kWriteSlack cells of room past that end (each run is written 8 cells at a time, the cells past it are
+// overwritten by what follows or cut by the caller).
 GridPoint* write_cells(GridPoint a, GridPoint b, bool straight_first, GridPoint* out) noexcept {
     const std::int32_t dx = b.x - a.x, dy = b.y - a.y;
     const std::int32_t ax = std::abs(dx), ay = std::abs(dy);
     const std::int32_t sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
     const std::int32_t diagonal = std::min(ax, ay), total = std::max(ax, ay);
-    // A cell as one 64-bit word in GridPoint's layout (x in the low half on a little-endian machine): a
-    // step adds its two halves at once, never borrowing across them since every cell has x, y >= 0.
-    static_assert(sizeof(GridPoint) == sizeof(std::uint64_t));
-    const auto word = [](std::int32_t x, std::int32_t y) {
-        const std::int32_t high = std::endian::native == std::endian::little ? y : x;
-        const std::int32_t low = std::endian::native == std::endian::little ? x : y;
-        return static_cast<std::uint64_t>(static_cast<std::int64_t>(high) * (std::int64_t{1} << 32) + low);
+    // Cells 1 .. first: the first run; first + 1 .. total: the second. The straight run moves along the
+    // longer axis only.
+#if defined(__SSE2__)
+    // A cell as one 64-bit integer in GridPoint's layout (x in the low half, y in the high half): a cell
+    // k steps on is p + k * step as integers (every cell has x, y >= 0, so no half ever borrows).
+    static_assert(sizeof(GridPoint) == sizeof(std::int64_t) && offsetof(GridPoint, x) == 0 && offsetof(GridPoint, y) == 4 &&
+                  std::endian::native == std::endian::little);
+    const auto word = [](std::int32_t x, std::int32_t y) { return static_cast<std::int64_t>(y) * (std::int64_t{1} << 32) + x; };
+    // Two cells per 128-bit store, four stores per round; at least one round (the slack takes it).
+    const auto run = [](std::int64_t from, std::int64_t step, std::int32_t count, GridPoint* at) {
+        __m128i v = _mm_set_epi64x(from + 2 * step, from + step);
+        const __m128i two = _mm_set1_epi64x(2 * step), four = _mm_add_epi64(two, two), six = _mm_add_epi64(four, two),
+                      eight = _mm_add_epi64(four, four);
+        auto* dst = reinterpret_cast<__m128i*>(at);
+        auto* const end = reinterpret_cast<__m128i*>(at + count);
+        do {
+            _mm_storeu_si128(dst, v);
+            _mm_storeu_si128(dst + 1, _mm_add_epi64(v, two));
+            _mm_storeu_si128(dst + 2, _mm_add_epi64(v, four));
+            _mm_storeu_si128(dst + 3, _mm_add_epi64(v, six));
+            v = _mm_add_epi64(v, eight);
+            dst += 4;
+        } while (dst < end);
     };
-    // The straight run moves along the longer axis only.
-    const std::uint64_t diagonal_step = word(sx, sy), straight_step = ax > ay ? word(sx, 0) : word(0, sy);
-    // Cells 1 .. first: the first run; first + 1 .. total: the second.
+    // The steps and the first run's length chosen with masks rather than branches (the orders and the
+    // axes are as good as random).
+    const std::int64_t along_y = -static_cast<std::int64_t>(ay >= ax), order = -static_cast<std::int64_t>(straight_first);
+    const std::int64_t diagonal_step = word(sx, sy);
+    const std::int64_t straight_step = (std::int64_t{sx} & ~along_y) | (std::int64_t{sy} * (std::int64_t{1} << 32) & along_y);
+    const std::int64_t swap = (diagonal_step ^ straight_step) & order;
+    const std::int32_t first = diagonal + ((total - 2 * diagonal) & static_cast<std::int32_t>(order));
+    const std::int64_t p = word(a.x, a.y), step1 = diagonal_step ^ swap, step2 = straight_step ^ swap;
+    run(p, step1, first, out);
+    run(p + step1 * first, step2, total - first, out + first);
+#else
     const std::int32_t first = straight_first ? total - diagonal : diagonal;
-    const std::uint64_t step1 = straight_first ? straight_step : diagonal_step;
-    const std::uint64_t step2 = straight_first ? diagonal_step : straight_step;
-    std::uint64_t p = word(a.x, a.y);
+    const std::int32_t tx = ax > ay ? sx : 0, ty = ax > ay ? 0 : sy;
+    const std::int32_t x1 = straight_first ? tx : sx, y1 = straight_first ? ty : sy;
+    const std::int32_t x2 = straight_first ? sx : tx, y2 = straight_first ? sy : ty;
+    GridPoint p = a;
     std::int32_t i = 0;
     for (; i < first; ++i) {
-        p += step1;
-        std::memcpy(static_cast<void*>(out + i), &p, sizeof p);
+        p = GridPoint{p.x + x1, p.y + y1};
+        out[i] = p;
     }
     for (; i < total; ++i) {
-        p += step2;
-        std::memcpy(static_cast<void*>(out + i), &p, sizeof p);
+        p = GridPoint{p.x + x2, p.y + y2};
+        out[i] = p;
     }
+#endif
     return out + total;
 }
 
@@ -1203,8 +1277,8 @@ bool SubgoalGraph::refine(std::uint32_t a, std::uint32_t b, std::vector<GridPoin
     Segment seg{};
     if (!segment_order(a, b, seg)) return false;
     const std::size_t at = out.size();
-    out.resize(at + static_cast<std::size_t>(seg.count_first + seg.count_second));
-    (void)write_cells(point(a), point(b), !is_diagonal(seg.first), out.data() + at);
+    out.resize(at + static_cast<std::size_t>(seg.count_first + seg.count_second) + kWriteSlack);
+    out.resize(static_cast<std::size_t>(write_cells(point(a), point(b), !is_diagonal(seg.first), out.data() + at) - out.data()));
     return true;
 }
 
@@ -1347,15 +1421,25 @@ struct SubgoalPathfinder::Impl {
     search::SearchStats stats{};
     Status state = Status::InvalidQuery;
     std::uint64_t clock_mask = 63;
-    mutable std::vector<std::uint32_t> route;                            // finish(): subgoal ids
+    // finish(): the route's upward edges (route_edges[0]: from the start's end; [1]: the transit nodes'
+    // hops; [2]: the goal's end, walked backwards), then the route's subgoal cells (route entries, see
+    // kStraightFirst; route_size of them are valid).
+    struct RouteEdge {
+        std::uint32_t edge;
+        std::uint32_t low_xy;    // walked from the upper end down: the lower end's cell
+        std::uint32_t from_low;  // 1: walked from the lower end
+    };
+    mutable std::vector<RouteEdge> route_edges[3];
+    mutable std::vector<std::uint32_t> route;
+    mutable std::size_t route_size = 0;
     mutable std::vector<std::uint32_t> chain;
-    mutable std::vector<std::uint32_t> chain_edge;  // table_route(): the upward edges between chain's subgoals
     // Transit-node routing: the best pair of access nodes (start's, goal's) and its length; the goal's
     // access lengths (scratch of begin).
     std::uint32_t transit = 0;             // the graph's transit_count(): the search never enters them
     bool table_only = false;               // answered by the table (step() counts one expansion)
     bool via_table = false;                // `best` is the table's path (meet == kNone)
     SubgoalGraph::Access table_access[2] = {};
+    std::uint32_t table_index[2] = {0, 0};  // their indices in the ends' access lists
     std::vector<double> access_length;   // transit_pair(): per goal access node, its length, lower bound,
     std::vector<double> access_bound;    // node and index
     std::vector<std::uint32_t> access_node;
@@ -1374,7 +1458,7 @@ struct SubgoalPathfinder::Impl {
         for (Side& s : sides) {
             s.heap.entries.reserve(std::min<std::size_t>(bound, 1u << 14));
         }
-        route.reserve(1024);
+        route.resize(1024);
         if (access_length.size() < g.max_access()) {
             access_length.resize(g.max_access());
             access_bound.resize(g.max_access());
@@ -1384,7 +1468,7 @@ struct SubgoalPathfinder::Impl {
             access_row_bound.resize(g.max_access());
         }
         chain.reserve(256);
-        chain_edge.reserve(256);
+        for (std::vector<RouteEdge>& edges : route_edges) edges.reserve(256);
     }
 
     Status invalid() {
@@ -1627,6 +1711,8 @@ struct SubgoalPathfinder::Impl {
             via_table = true;
             table_access[0] = from[best_i];
             table_access[1] = to[best_j];
+            table_index[0] = static_cast<std::uint32_t>(best_i);
+            table_index[1] = static_cast<std::uint32_t>(best_j);
             return;
         }
         for (std::size_t j = 0; j < k; ++j) {
@@ -1678,6 +1764,11 @@ struct SubgoalPathfinder::Impl {
             rows[row_count] = static_cast<std::uint32_t>(i);
             row_count += static_cast<std::size_t>((row_bound[i] < limit) & (i != first));
         }
+        // Every table entry still to be read asked of the cache first, so that their misses overlap.
+        for (std::size_t r = 0; r < row_count; ++r) {
+            const double* row = g.transit_row(from[rows[r]].node());
+            for (std::size_t j = 0; j < kept; ++j) prefetch(row + node[j]);
+        }
         for (std::size_t r = 0; r < row_count; ++r) {
             const std::size_t i = rows[r];
             std::size_t column = 0;
@@ -1695,6 +1786,8 @@ struct SubgoalPathfinder::Impl {
         via_table = true;
         table_access[0] = from[best_i];
         table_access[1] = to[best_j];
+        table_index[0] = static_cast<std::uint32_t>(best_i);
+        table_index[1] = static_cast<std::uint32_t>(best_j);
     }
 
     Status step(std::uint64_t slice) {
@@ -1826,27 +1919,48 @@ struct SubgoalPathfinder::Impl {
     // segment from the previous route point goes straight steps first (diagonal steps first otherwise).
     static constexpr std::uint32_t kStraightFirst = 1u << 31;
 
-    // Appends to `route` the subgoals after the first end of the upward edge `edge` up to its second
-    // end, walked from its lower end (`from_low`) or from its upper end down to `low_xy` (its lower end's
-    // cell): the precomputed unpacked steps, forwards or backwards.
-    void unpack_edge(std::uint32_t edge, bool from_low, std::uint32_t low_xy) const {
-        const SubgoalGraph& g = *graph;
-        const auto cells = g.edge_path(edge);
+    // Writes from `out` on the subgoals after the first end of the upward edge `e.edge` up to its second
+    // end, walked from its lower end or from its upper end down to `e.low_xy` (its lower end's cell): the
+    // precomputed unpacked steps, forwards or backwards. Returns the end of what it wrote.
+    std::uint32_t* unpack_edge(const RouteEdge& e, std::uint32_t* out) const {
+        const auto cells = graph->edge_path(e.edge);
         const std::size_t k = cells.size();
         static_assert(kStraightFirst == SubgoalGraph::kPathStraightFromLow);
-        if (from_low) {
-            for (std::size_t i = 0; i < k; ++i) route.push_back(cells[i] & ~SubgoalGraph::kPathStraightFromHigh);
-            return;
+        if (e.from_low) {
+            for (std::size_t i = 0; i < k; ++i) out[i] = cells[i] & ~SubgoalGraph::kPathStraightFromHigh;
+            return out + k;
         }
         for (std::size_t i = k; i-- > 0;)
-            route.push_back(((i > 0 ? cells[i - 1] : low_xy) & SubgoalGraph::kPathCell) |
-                            ((cells[i] & SubgoalGraph::kPathStraightFromHigh) << 16));
+            *out++ = ((i > 0 ? cells[i - 1] : e.low_xy) & SubgoalGraph::kPathCell) | ((cells[i] & SubgoalGraph::kPathStraightFromHigh) << 16);
+        return out;
     }
 
-    // The chain of subgoals (into `chain`) from a join of the cell `node` up to its access node `a`: the
-    // join whose length plus its own access length to `a` is exactly the cell's (the lists were merged
-    // that way at build; step counts compare exactly), then the upward edges each entry came through.
-    void climb(std::uint32_t node, const SubgoalGraph::Access& a) const {
+    // The route (subgoal cells from the start's first one, `first_xy`) of route_edges, written through a
+    // pointer into `route` (grown only past its largest size so far). The edges' unpacked steps are
+    // asked of the cache first, all at once, so that their misses overlap.
+    void write_route(std::uint32_t first_xy) const {
+        const SubgoalGraph& g = *graph;
+        std::size_t need = 1;
+        for (const std::vector<RouteEdge>& edges : route_edges)
+            for (const RouteEdge& e : edges) {
+                const auto cells = g.edge_path(e.edge);
+                prefetch(cells.data());
+                need += cells.size();
+            }
+        if (route.size() < need) route.resize(need);
+        std::uint32_t* out = route.data();
+        *out++ = first_xy;
+        for (const RouteEdge& e : route_edges[0]) out = unpack_edge(e, out);
+        for (const RouteEdge& e : route_edges[1]) out = unpack_edge(e, out);
+        for (std::size_t i = route_edges[2].size(); i-- > 0;) out = unpack_edge(route_edges[2][i], out);
+        route_size = static_cast<std::size_t>(out - route.data());
+    }
+
+    // The join of the cell `node` on the way to its access node `a`: the join whose length plus its own
+    // access length to `a` is exactly the cell's (the lists were merged that way at build; step counts
+    // compare exactly); with `k` the index of `a`'s entry in the join's access list among all subgoals'
+    // entries (when the join is below the transit nodes).
+    std::uint32_t climb_join(std::uint32_t node, const SubgoalGraph::Access& a, std::uint32_t hint, std::uint32_t& k) const {
         const SubgoalGraph& g = *graph;
         const std::uint32_t t = g.transit_count();
         const std::uint32_t target = a.node();
@@ -1857,8 +1971,6 @@ struct SubgoalPathfinder::Impl {
                                              [](const SubgoalGraph::Access& e, std::uint32_t x) { return e.node() < x; });
             return it == list.end() || it->node() != target ? nullptr : &*it;
         };
-        chain.clear();
-        chain_edge.clear();
         const GridPoint p = g.point(node);
         const std::uint32_t xy = static_cast<std::uint32_t>(p.x) | static_cast<std::uint32_t>(p.y) << 16;
         std::uint32_t v = kNone;
@@ -1874,10 +1986,17 @@ struct SubgoalPathfinder::Impl {
                 return false;
             if (j < t) return g.transit_position(j) == target && seed.straight == a.straight() && seed.diagonal == a.diagonal();
             const SubgoalGraph::Access* e = find(j);
-            return e != nullptr && seed.straight + e->straight() == a.straight() && seed.diagonal + e->diagonal() == a.diagonal();
+            if (e == nullptr || seed.straight + e->straight() != a.straight() || seed.diagonal + e->diagonal() != a.diagonal())
+                return false;
+            k = g.subgoal_access_begin(j) + static_cast<std::uint32_t>(e - g.subgoal_access(j).data());
+            return true;
         };
         const auto joins = g.joins(node);
         const std::size_t count = joins.size();
+        // The join the entry came through is among those at the hint's index modulo kJoinHintModulus.
+        for (std::size_t i = hint; i < count; i += SubgoalGraph::kJoinHintModulus)
+            if (on_way(joins[i])) return joins[i];
+        // (Not reached: every entry's own join is on its way.)
         std::size_t i = 0;
 #if defined(__SSE2__)
         // Four joins at a time, the octile test in float arithmetic and lenient by far more than its
@@ -1913,37 +2032,56 @@ struct SubgoalPathfinder::Impl {
 #endif
         for (; v == kNone && i < count; ++i)
             if (on_way(joins[i])) v = joins[i];
-        chain.push_back(v);
-        if (v < t) return;  // the join is the access node
-        // The entry of `target` in v's list; each entry names the upward edge and the entry it came through.
-        std::size_t k = static_cast<std::size_t>(find(v) - g.subgoal_access(v).data());
-        for (;;) {
-            const SubgoalGraph::AccessVia via = g.subgoal_access_via(v)[k];
-            const std::uint32_t edge = g.up_edge_begin(v) + via.edge;
-            v = g.up_edge_target(edge);
-            chain.push_back(v);
-            chain_edge.push_back(edge);
-            if (v < t) return;
-            k = via.entry;
-        }
+        return v;
     }
 
-    // The route of a table answer: the start's chain up to its access node, the transit nodes' hops to
-    // the goal's access node, the goal's chain down.
+    // The route edges of a table answer: the start's chain from its join up to its access node, the
+    // transit nodes' hops to the goal's access node, the goal's chain. The chains are walked in step,
+    // one link of each per round, so that their cache misses overlap: a chain's link is the upward edge
+    // and the entry each access entry came through; a hop is read from the first-hop table.
     void table_route() const {
         const SubgoalGraph& g = *graph;
-        climb(ends[0], table_access[0]);
-        route.push_back(g.subgoal_xy(chain[0]));
-        for (const std::uint32_t edge : chain_edge) unpack_edge(edge, true, 0);
-        const std::uint32_t b = table_access[1].node();
-        for (std::uint32_t x = table_access[0].node(); x != b;) {
-            const std::uint32_t hop = g.transit_hop(x, b), edge = hop >> 11, y = (hop >> 1) & 0x3ffu;
-            // An upward edge of x, or one of y walked down.
-            unpack_edge(edge, (hop & 1u) == 0, g.transit_xy(y));
-            x = y;
+        const std::uint32_t t = g.transit_count();
+        // Both ends' hints, then their joins there asked of the cache, before either climb starts.
+        const std::uint32_t hint[2] = {g.access_join_hint(ends[0], table_index[0]), g.access_join_hint(ends[1], table_index[1])};
+        for (int side = 0; side < 2; ++side) {
+            const auto joins = g.joins(ends[side]);
+            if (hint[side] < joins.size())
+                prefetch(joins.narrow() != nullptr ? static_cast<const void*>(joins.narrow() + hint[side])
+                                                   : static_cast<const void*>(joins.wide() + hint[side]));
         }
-        climb(ends[1], table_access[1]);
-        for (std::size_t i = chain.size(); i-- > 1;) unpack_edge(chain_edge[i - 1], false, g.subgoal_xy(chain[i - 1]));
+        std::uint32_t entry[2] = {0, 0};
+        const std::uint32_t join[2] = {climb_join(ends[0], table_access[0], hint[0], entry[0]),
+                                       climb_join(ends[1], table_access[1], hint[1], entry[1])};
+        // Per end: the entry of the next link (kNoEntry at the access node) and the cell of the subgoal it
+        // leaves (the lower end of the goal's edges, walked down).
+        std::uint32_t low_xy[2] = {g.subgoal_xy(join[0]), g.subgoal_xy(join[1])};
+        for (int side = 0; side < 2; ++side)
+            if (join[side] < t) entry[side] = SubgoalGraph::kNoEntry;  // the join is the access node
+        const std::uint32_t first_xy = low_xy[0];
+        const std::uint32_t b = table_access[1].node();
+        std::uint32_t x = table_access[0].node();
+        for (std::vector<RouteEdge>& edges : route_edges) edges.clear();
+        for (;;) {
+            bool more = false;
+            for (int side = 0; side < 2; ++side) {
+                if (entry[side] == SubgoalGraph::kNoEntry) continue;
+                const SubgoalGraph::ClimbLink link = g.climb_link(entry[side]);
+                route_edges[2 * side].push_back(RouteEdge{link.edge, low_xy[side], side == 0 ? 1u : 0u});
+                low_xy[side] = g.subgoal_xy(g.up_edge_target(link.edge));
+                entry[side] = link.next;
+                more = true;
+            }
+            if (x != b) {
+                // An upward edge of x, or one of y walked down.
+                const std::uint32_t hop = g.transit_hop(x, b), y = (hop >> 1) & 0x3ffu;
+                route_edges[1].push_back(RouteEdge{hop >> 11, g.transit_xy(y), (hop & 1u) ^ 1u});
+                x = y;
+                more = true;
+            }
+            if (!more) break;
+        }
+        write_route(first_xy);
     }
 
     Status finish(GridPath& out) const {
@@ -1966,22 +2104,22 @@ struct SubgoalPathfinder::Impl {
                 SubgoalGraph::write_segment(g.point(ends[0]), g.point(ends[1]), direct_straight_first, waypoints, out.cells);
             return state;
         }
-        // Subgoal ids from the start to the goal, shortcuts unpacked.
-        route.clear();
+        // Subgoal cells from the start to the goal, shortcuts unpacked.
         if (meet == kNone) {
             table_route();
         } else {
+            for (std::vector<RouteEdge>& edges : route_edges) edges.clear();
             // Forward half: the chain from the start's join up to meet.
             chain.clear();
             for (std::uint32_t x = meet; x < n; x = nodes[x].parent[0]) chain.push_back(x);
             std::reverse(chain.begin(), chain.end());
-            route.push_back(g.subgoal_xy(chain[0]));
-            for (std::size_t i = 1; i < chain.size(); ++i)
-                unpack_edge(g.edge_index(chain[i - 1], chain[i]), true, 0);
+            for (std::size_t i = 1; i < chain.size(); ++i) route_edges[0].push_back(RouteEdge{g.edge_index(chain[i - 1], chain[i]), 0, 1});
             // Backward half: from meet down to the goal's join (each an upward edge of the next one).
             for (std::uint32_t x = meet, p = nodes[x].parent[1]; p < n; x = p, p = nodes[x].parent[1])
-                unpack_edge(g.edge_index(p, x), false, g.subgoal_xy(p));
+                route_edges[1].push_back(RouteEdge{g.edge_index(p, x), g.subgoal_xy(p), 0});
+            write_route(g.subgoal_xy(chain[0]));
         }
+        const std::uint32_t* const route_end = route.data() + route_size;
         const auto route_point = [](std::uint32_t entry) {
             return GridPoint{static_cast<std::int32_t>(entry & 0xffffu), static_cast<std::int32_t>((entry >> 16) & 0x7fffu)};
         };
@@ -1989,10 +2127,11 @@ struct SubgoalPathfinder::Impl {
         if (waypoints) {
             // At most two waypoints per segment (a straight-first one's turning cell, its end).
             // (Written over what out.cells held: only cells past its old size are initialised first.)
-            out.cells.resize(2 * route.size() + 3);
+            out.cells.resize(2 * route_size + 3);
             out.cells[0] = g.point(ends[0]);
             GridPoint* cell = out.cells.data() + 1;
-            for (const std::uint32_t entry : route) {
+            for (const std::uint32_t* r = route.data(); r != route_end; ++r) {
+                const std::uint32_t entry = *r;
                 const GridPoint p = route_point(entry);
                 cell = write_waypoints(previous, p, (entry & kStraightFirst) != 0, cell);
                 previous = p;
@@ -2002,11 +2141,12 @@ struct SubgoalPathfinder::Impl {
             return state;
         }
         // Every cell: each step is at least 1 long, so the path has at most cost + 1 cells; it is sized
-        // to that once, written through a pointer, then cut to what was written.
-        out.cells.resize(static_cast<std::size_t>(best + 0.5) + 2);
+        // to that (plus the writer's slack) once, written through a pointer, then cut to what was written.
+        out.cells.resize(static_cast<std::size_t>(best + 0.5) + 2 + kWriteSlack);
         out.cells[0] = g.point(ends[0]);
         GridPoint* cell = out.cells.data() + 1;
-        for (const std::uint32_t entry : route) {
+        for (const std::uint32_t* r = route.data(); r != route_end; ++r) {
+            const std::uint32_t entry = *r;
             const GridPoint p = route_point(entry);
             cell = write_cells(previous, p, (entry & kStraightFirst) != 0, cell);
             previous = p;
@@ -2084,7 +2224,8 @@ std::size_t SubgoalPathfinder::memory_bytes() const noexcept {
     for (const std::vector<double>& lengths : impl.join_length) bytes += lengths.capacity() * sizeof(double);
     bytes += (impl.access_length.capacity() + impl.access_bound.capacity() + impl.access_row_bound.capacity()) * sizeof(double) +
              (impl.access_node.capacity() + impl.access_index.capacity() + impl.access_row.capacity()) * sizeof(std::uint32_t);
-    return bytes + (impl.route.capacity() + impl.chain.capacity() + impl.chain_edge.capacity()) * sizeof(std::uint32_t);
+    for (const std::vector<Impl::RouteEdge>& edges : impl.route_edges) bytes += edges.capacity() * sizeof(Impl::RouteEdge);
+    return bytes + (impl.route.capacity() + impl.chain.capacity()) * sizeof(std::uint32_t);
 }
 
 }  // namespace gameplan::path

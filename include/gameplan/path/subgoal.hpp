@@ -50,8 +50,10 @@
 /// A query that is not in freespace takes the least d(s, a) + D(a, b) + d(b, g) over the ends' access
 /// nodes (reading only the pairs that octile lower bounds leave in play); when the ends share no top, the optimal up-down path's top is a transit node and that is the
 /// answer (also when it equals the octile distance); otherwise the bidirectional search runs with it as
-/// the best cost known and never enters a transit node. A table answer is unpacked through the recorded
-/// edges of each access entry and the table's first hops. By default t is the largest power of two up to
+/// the best cost known and never enters a transit node. A table answer is unpacked through each cell
+/// access entry's join hint (the index of the join it came through, modulo 16), the climb link of each
+/// subgoal access entry (its upward edge and the entry it extends: one read per level) and the table's
+/// first hops (stored by destination); the two climbs and the hops are walked in step. By default t is the largest power of two up to
 /// 512 with t^2 at most twice the padded cells, and the tables are kept only within
 /// kTransitBytesPerCell per padded cell (and the memory budget); without them every query searches.
 ///
@@ -73,8 +75,9 @@
 /// plus 2 bytes per join (4 with more than 65,536 subgoals; about 15 joins per cell on dungeon maps, 60 on
 /// open ones); per upward edge 24 bytes, plus 4 per subgoal-graph edge it unpacks to (about 1.5 to 2.5 of
 /// them); per subgoal about 50 (cell, rank, offsets, landmark distances); the transit-node tables: 12
-/// bytes per pair of transit nodes, 8 per padded cell, 4 per access node and 2 per top of each passable
-/// cell, 8 per access entry of each subgoal below them; each pathfinder's search state is about 32 bytes
+/// bytes per pair of transit nodes, 8 per padded cell, 4.5 per access node (its entry and a 4-bit join
+/// hint) and 2 per top of each passable cell, 12 per access entry of each subgoal below them (its entry
+/// and its climb link); each pathfinder's search state is about 32 bytes
 /// per subgoal plus its heaps, 16 bytes per join of the cell with the most joins and 12 per access node
 /// of the cell with the most.
 ///
@@ -195,8 +198,9 @@ public:
     /// transit nodes (a != b): an upward edge's index << 11, plus the position of the hop's far end << 1,
     /// plus 1 when the edge is the upward edge of the far end (walked down) rather than of `a`. (The
     /// tables are built only with fewer than kHopEdges upward edges.)
+    /// (Stored by destination: the hops of one route towards `b` share a row.)
     [[nodiscard]] std::uint32_t transit_hop(std::uint32_t a, std::uint32_t b) const noexcept {
-        return m_table_next[std::size_t{a} * m_transit + b];
+        return m_table_next[std::size_t{b} * m_transit + a];
     }
     static constexpr std::uint32_t kHopEdges = 1u << 21;
     /// The access nodes of the passable cell `node` (a padded node index), ordered by node.
@@ -204,18 +208,26 @@ public:
         if (m_transit == 0) return {};
         return {m_cell_access.data() + m_cell_access_offsets[node], m_cell_access.data() + m_cell_access_offsets[node + 1]};
     }
-    /// How an access entry of a subgoal was reached: the upward edge its path takes first (its index among
-    /// up_edges(id)) and, when that edge's target is below the transit nodes, the index of the entry in
-    /// the target's list that it extends.
-    struct AccessVia {
-        std::uint16_t edge = 0;
-        std::uint16_t entry = 0;
-    };
-    /// Parallel to subgoal_access(id).
-    [[nodiscard]] std::span<const AccessVia> subgoal_access_via(std::uint32_t id) const noexcept {
-        const std::size_t i = id - m_transit;
-        return {m_sub_access_via.data() + m_sub_access_offsets[i], m_sub_access_via.data() + m_sub_access_offsets[i + 1]};
+    /// Which join of the passable cell `node` its access entry `i` (an index into access(node)) was reached
+    /// through, as a hint: the join's index among joins(node) modulo kJoinHintModulus (4 bits per entry).
+    [[nodiscard]] std::uint32_t access_join_hint(std::uint32_t node, std::size_t i) const noexcept {
+        const std::size_t e = m_cell_access_offsets[node] + i;
+        return (m_cell_join_hint[e >> 1] >> ((e & 1) * 4)) & 15u;
     }
+    static constexpr std::uint32_t kJoinHintModulus = 16;
+    /// How an access entry of a subgoal below the transit nodes was reached, one link of the climb that
+    /// unpacks a table answer: the upward edge its path takes first (an index into the CSR of up_edges(),
+    /// as up_edge_begin()) and the entry of that edge's target it extends (an index into all subgoals'
+    /// access entries, as subgoal_access_begin()), or kNoEntry when the target is a transit node.
+    struct ClimbLink {
+        std::uint32_t edge = 0;
+        std::uint32_t next = 0;
+    };
+    static constexpr std::uint32_t kNoEntry = UINT32_MAX;
+    /// The index of the first access entry of subgoal `id` >= transit_count() among all subgoals' entries.
+    [[nodiscard]] std::uint32_t subgoal_access_begin(std::uint32_t id) const noexcept { return m_sub_access_offsets[id - m_transit]; }
+    /// The link of access entry `entry` (an index among all subgoals' entries): one read per level.
+    [[nodiscard]] ClimbLink climb_link(std::uint32_t entry) const noexcept { return m_sub_climb[entry]; }
     /// The largest number of access nodes of a cell.
     [[nodiscard]] std::uint32_t max_access() const noexcept { return m_max_access; }
     /// The access nodes of subgoal `id` >= transit_count() (its upward search up to the transit nodes), ordered
@@ -224,14 +236,15 @@ public:
         const std::size_t i = id - m_transit;
         return {m_sub_access.data() + m_sub_access_offsets[i], m_sub_access.data() + m_sub_access_offsets[i + 1]};
     }
-    /// Asks the cache for the transit-node data of the passable cell `node` (its access nodes and tops)
-    /// ahead of access() and transit_local(); reads only their offsets.
+    /// Asks the cache for the transit-node data of the passable cell `node` (its access nodes, their join
+    /// hints and its tops) ahead of access() and transit_local(); reads only their offsets.
     void prefetch_transit(std::uint32_t node) const noexcept {
 #if defined(__GNUC__)
         if (m_transit == 0) return;
         const std::uint32_t a = m_cell_access_offsets[node], b = m_cell_access_offsets[node + 1];
         for (std::uint32_t i = a; i < b; i += 16) __builtin_prefetch(m_cell_access.data() + i);
         if (b > a) __builtin_prefetch(m_cell_access.data() + b - 1);
+        __builtin_prefetch(m_cell_join_hint.data() + a / 2);
         __builtin_prefetch(m_cell_top.data() + m_cell_top_offsets[node]);
 #else
         (void)node;
@@ -430,12 +443,13 @@ private:
     std::vector<std::uint16_t> m_transit_position;  // per transit node (subgoal id < m_transit): its position
     std::vector<std::uint32_t> m_transit_xy;     // per table position: the transit node's cell
     std::vector<double> m_table;                 // m_transit^2 distances, by position
-    std::vector<std::uint32_t> m_table_next;     // m_transit^2 first hops (transit_hop())
+    std::vector<std::uint32_t> m_table_next;     // m_transit^2 first hops (transit_hop()), by destination
     std::vector<std::uint32_t> m_sub_access_offsets;  // CSR over subgoal ids - m_transit
     std::vector<Access> m_sub_access;
-    std::vector<AccessVia> m_sub_access_via;     // per entry: the upward edge and entry it came through
+    std::vector<ClimbLink> m_sub_climb;          // per entry: the upward edge and entry it came through
     std::vector<std::uint32_t> m_cell_access_offsets;  // CSR over padded cells
     std::vector<Access> m_cell_access;
+    std::vector<std::uint8_t> m_cell_join_hint;  // per m_cell_access entry, 4 bits: access_join_hint()
     std::vector<std::uint32_t> m_cell_top_offsets;  // CSR over padded cells
     std::vector<std::uint16_t> m_cell_top;       // tops of each cell's upward search space below T
     std::size_t m_edge_count = 0;
@@ -492,7 +506,7 @@ public:
     /// of the path, the turning cell of a segment that goes straight first, goal; consecutive ones are
     /// joined by "diagonal first, then straight", see expand_waypoints); or the cost only
     /// (`PathDetail::CostOnly`: no unpacking). Returns the status. Allocates only if `out.cells` must
-    /// grow: while it is written it holds up to the cost + 2 cells (every cell) or two per subgoal of
+    /// grow: while it is written it holds up to the cost + 12 cells (every cell) or two per subgoal of
     /// the path (waypoints), and is then cut to the path.
     Status finish(GridPath& out) const;
 
