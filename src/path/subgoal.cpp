@@ -1973,7 +1973,6 @@ struct SubgoalPathfinder::Impl {
         };
         const GridPoint p = g.point(node);
         const std::uint32_t xy = static_cast<std::uint32_t>(p.x) | static_cast<std::uint32_t>(p.y) << 16;
-        std::uint32_t v = kNone;
         // A join on the way is no farther from the access node than the rest of its length: the octile
         // distance rules most joins out before their access lists are read.
         const std::uint32_t target_xy = g.transit_xy(target);
@@ -1996,43 +1995,9 @@ struct SubgoalPathfinder::Impl {
         // The join the entry came through is among those at the hint's index modulo kJoinHintModulus.
         for (std::size_t i = hint; i < count; i += SubgoalGraph::kJoinHintModulus)
             if (on_way(joins[i])) return joins[i];
-        // (Not reached: every entry's own join is on its way.)
-        std::size_t i = 0;
-#if defined(__SSE2__)
-        // Four joins at a time, the octile test in float arithmetic and lenient by far more than its
-        // rounding (coordinates are exact in float): only the joins it keeps take the exact test.
-        {
-            const __m128 px = _mm_set1_ps(static_cast<float>(p.x)), py = _mm_set1_ps(static_cast<float>(p.y));
-            const __m128 tx = _mm_set1_ps(static_cast<float>(target_xy & 0xffffu));
-            const __m128 ty = _mm_set1_ps(static_cast<float>(target_xy >> 16));
-            const __m128 extra = _mm_set1_ps(static_cast<float>(kDiagonalStep - 1));
-            const __m128 sign = _mm_set1_ps(-0.0f);
-            const __m128 limit = _mm_set1_ps(static_cast<float>(total * (1 + 1e-5) + 0.01));
-            const __m128i low = _mm_set1_epi32(0xffff);
-            const auto octile4 = [&](__m128 dx, __m128 dy) {
-                dx = _mm_andnot_ps(sign, dx);
-                dy = _mm_andnot_ps(sign, dy);
-                return _mm_add_ps(_mm_max_ps(dx, dy), _mm_mul_ps(extra, _mm_min_ps(dx, dy)));
-            };
-            for (; i + 4 <= count; i += 4) {
-                const __m128i c = _mm_setr_epi32(static_cast<int>(g.subgoal_xy(joins[i])), static_cast<int>(g.subgoal_xy(joins[i + 1])),
-                                                 static_cast<int>(g.subgoal_xy(joins[i + 2])), static_cast<int>(g.subgoal_xy(joins[i + 3])));
-                const __m128 x = _mm_cvtepi32_ps(_mm_and_si128(c, low)), y = _mm_cvtepi32_ps(_mm_srli_epi32(c, 16));
-                const __m128 length = _mm_add_ps(octile4(_mm_sub_ps(x, px), _mm_sub_ps(y, py)), octile4(_mm_sub_ps(tx, x), _mm_sub_ps(ty, y)));
-                for (int mask = _mm_movemask_ps(_mm_cmple_ps(length, limit)); mask != 0; mask &= mask - 1) {
-                    const std::uint32_t j = joins[i + static_cast<std::size_t>(std::countr_zero(static_cast<unsigned>(mask)))];
-                    if (on_way(j)) {
-                        v = j;
-                        break;
-                    }
-                }
-                if (v != kNone) break;
-            }
-        }
-#endif
-        for (; v == kNone && i < count; ++i)
-            if (on_way(joins[i])) v = joins[i];
-        return v;
+        // Not reached: the build recorded each entry's own join by its index modulo kJoinHintModulus, and
+        // that join passes on_way exactly (its seed plus its own entry are the cell's entry).
+        return kNone;
     }
 
     // The route edges of a table answer: the start's chain from its join up to its access node, the
