@@ -436,7 +436,7 @@ inline void NavmeshPathfinder::expand_fan(const Node& node, std::uint32_t index)
     const NavPolygon& poly = m_mesh->polygons()[node.polygon];
     const NavEdge* const boundary = m_mesh->edges().data() + poly.first_edge;
     const std::uint32_t entry = node.edge == kNoNode ? kNoNode : node.edge - poly.first_edge;
-    for (std::uint32_t j = 0; j < poly.edge_count; ++j) {
+    for (std::uint32_t j = 0; j < poly.edge_count; j += boundary[j].open_ahead) {  // (over walls at once)
         if (j == entry || boundary[j].neighbour == kNoPolygon) continue;
         const EdgeGeom e = edge_at(poly, boundary[j].along, end_along(boundary, poly, j));
         successor(index, node.polygon, poly, boundary, j, e, 0.0, e.length, root, node.root, node.g, false);
@@ -506,11 +506,21 @@ inline void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t i
 
     std::int32_t u = 0;  // position of edge j's start, from the entry edge's end
     std::uint32_t j = k_next, step = 1;
+    const std::int32_t u0 = boundary[k_next].along;  // 0 when the entry edge is the last one
+    // The loops below step from an edge to the next one with a neighbour (walls make no successor):
+    // `step` counts the edges passed since the entry edge, `u` is recomputed from the perimeter position.
+    const auto advance = [&]() GAMEPLAN_FORCE_INLINE {
+        const std::uint32_t jump = boundary[j].open_ahead;
+        step += jump;
+        j += jump;
+        if (j >= n) j -= n;
+        u = boundary[j].along - u0;
+        if (u < 0) u += perimeter_along;
+    };
     if (!b_side) {
         // Nothing is hidden behind b: the edges that end before the seen part starts make no successor.
         // Start at the edge holding u_b: the last edge (in perimeter order, from the entry edge's end)
         // whose start position is at most floor(u_b), found by a walk over integer positions.
-        const std::int32_t u0 = boundary[k_next].along;  // 0 when the entry edge is the last one
         std::int32_t t = u0 + static_cast<std::int32_t>(u_b);  // u_b >= 0: truncation is the floor
         std::uint32_t i = k_next;
         if (t >= perimeter_along) t -= perimeter_along, i = 0;
@@ -523,14 +533,13 @@ inline void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t i
     }
     if (!a_side && !b_side) {
         // Only the seen part [u_b, u_a] makes successors (the usual case, a corridor): walk its edges.
-        for (; step < n; ++step, j = j + 1 == n ? 0 : j + 1) {
+        for (; step < n; advance()) {
             const std::int32_t start_along = boundary[j].along;
             const std::int32_t stop_along = j + 1 == n ? perimeter_along : boundary[j + 1].along;
             const double lo = double(u);
             if (lo >= u_a) break;
-            u += stop_along - start_along;
             if (boundary[j].neighbour == kNoPolygon) continue;
-            const double hi = double(u), length = double(stop_along - start_along);
+            const double hi = double(u + (stop_along - start_along)), length = double(stop_along - start_along);
             double p1 = std::max(u_b, lo) - lo, p2 = std::min(u_a, hi) - lo;
             if (p2 - p1 <= kEps) continue;
             if (p1 < kEps) p1 = 0.0;
@@ -540,14 +549,13 @@ inline void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t i
         }
         return;
     }
-    for (; step < n; ++step, j = j + 1 == n ? 0 : j + 1) {
+    for (; step < n; advance()) {
+        if (boundary[j].neighbour == kNoPolygon) continue;
         const std::int32_t start_along = boundary[j].along;
         const std::int32_t stop_along = j + 1 == n ? perimeter_along : boundary[j + 1].along;
         const std::int32_t length_i = stop_along - start_along;
         const double lo = double(u), hi = double(u + length_i), length = double(length_i);
-        u += length_i;
         if (lo >= u_a && !a_side) break;  // past the seen part, nothing hidden behind a
-        if (boundary[j].neighbour == kNoPolygon) continue;
         // Which of the three views reach this edge: hidden behind b's vertex, seen, hidden behind a's vertex.
         const bool from_b = b_side && lo < u_b, seen = hi > u_b && lo < u_a, from_a = a_side && hi > u_a;
         if (!from_b && !seen && !from_a) continue;

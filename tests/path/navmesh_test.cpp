@@ -100,6 +100,17 @@ TEST(Navmesh, PolygonsTileTheFreeCellsAndEdgesMatchTheirTwins) {
                 }
             }
             EXPECT_EQ(perimeter, 2.0 * ((poly.x1 - poly.x0) + (poly.y1 - poly.y0)));
+            // open_ahead (the search steps over walls with it): the distance to the next edge with a
+            // neighbour, scanned forward here; the edge count when no other edge has one. A value one too
+            // large steps over a shared edge (a search then misses successors); too small only costs time.
+            for (std::uint32_t i = 0; i < poly.edge_count; ++i) {
+                std::uint32_t ahead = 1;
+                while (ahead < poly.edge_count &&
+                       edges[poly.first_edge + (i + ahead) % poly.edge_count].neighbour == kNoPolygon)
+                    ++ahead;
+                EXPECT_EQ(edges[poly.first_edge + i].open_ahead, std::min<std::uint32_t>(ahead, 65535u))
+                    << "polygon " << p << " edge " << i;
+            }
         }
         for (std::int64_t y = 0; y < map.height(); ++y)
             for (std::int64_t x = 0; x < map.width(); ++x)
