@@ -30,6 +30,12 @@ namespace {
 constexpr double kEps = 1e-9;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// No limit of any kind: nothing can stop a search before it ends.
+inline bool unlimited(const search::Budget& budget) noexcept {
+    return budget.max_expansions == UINT64_MAX && budget.max_memory_bytes == SIZE_MAX &&
+           budget.deadline == std::chrono::steady_clock::time_point::max();
+}
+
 // sqrt of the sum of squares: coordinates are small (at most 32768), so no overflow care is needed (hypot is
 // several times slower and was a fifth of the search time).
 inline double dist(NavPoint a, NavPoint b) noexcept {
@@ -211,6 +217,7 @@ inline bool NavmeshPathfinder::contains_goal(std::uint32_t polygon) const noexce
 
 Status NavmeshPathfinder::begin(const Navmesh& mesh, NavPoint start, NavPoint goal, const NavmeshSearchOptions& options) {
     m_mesh = &mesh;
+    m_direct = false;
     m_stats = {};
     m_limit = search::BudgetLimit::None;
     m_found = kNoNode;
@@ -239,6 +246,13 @@ Status NavmeshPathfinder::begin(const Navmesh& mesh, NavPoint start, NavPoint go
         direct.parent = direct.edge = direct.root = direct.via = kNoNode;
         direct.polygon = from;
         direct.kind = Kind::Goal;
+        if (unlimited(m_budget)) {
+            // No budget can stop it: the node is the answer, without the open list (step() reports it).
+            m_nodes.push_back(direct);
+            m_stats.generated = 1;
+            m_direct = true;
+            return m_status;
+        }
         push(direct);
         open_from(0);
         return m_status;
@@ -276,6 +290,10 @@ Status NavmeshPathfinder::begin(const Navmesh& mesh, NavPoint start, NavPoint go
 
 Status NavmeshPathfinder::step(std::uint64_t slice_expansions) {
     if (m_status != Status::InProgress) return m_status;
+    if (m_direct && slice_expansions != 0) {  // begin() found the straight segment free
+        m_found = 0;
+        return m_status = Status::Found;
+    }
     const bool has_deadline = m_budget.deadline != std::chrono::steady_clock::time_point::max();
     for (std::uint64_t slice = 0; slice < slice_expansions; ++slice) {
         if (m_out_of_memory) {
@@ -350,6 +368,12 @@ Status NavmeshPathfinder::finish(NavmeshPath& out) const {
     out.cost = kInf;
     if (m_status != Status::Found) return m_status;
     const auto same = [](NavPoint a, NavPoint b) { return a.x == b.x && a.y == b.y; };
+    out.cost = m_nodes[m_found].g;
+    if (m_direct) {  // the straight segment (just the start when start == goal)
+        out.points.push_back(m_start);
+        if (!same(m_start, m_goal)) out.points.push_back(m_goal);
+        return m_status;
+    }
     // One walk of the predecessor chain, goal first, then reversed (capacity kept: no allocation once
     // `out.points` has grown to the path's length).
     out.points.push_back(m_goal);
@@ -363,7 +387,6 @@ Status NavmeshPathfinder::finish(NavmeshPath& out) const {
     // (Nodes made by the start's own expansion may be rooted at a corner.)
     if (!same(m_start, last)) out.points.push_back(m_start);
     std::reverse(out.points.begin(), out.points.end());
-    out.cost = m_nodes[m_found].g;
     return m_status;
 }
 

@@ -268,6 +268,7 @@ private:
     Status m_status = Status::InvalidQuery;
     std::uint32_t m_found = kNoNode;
     bool m_out_of_memory = false;
+    bool m_direct = false;  // begin() found the straight segment free and no budget applies: m_nodes[0] is the answer
     std::vector<Node> m_nodes;
     std::vector<OpenEntry> m_open;
     std::vector<RootRecord> m_roots;  // per mesh vertex
