@@ -339,13 +339,15 @@ Status NavmeshPathfinder::step(std::uint64_t slice_expansions) {
                 if (at + 1 == first && next.root == current.root && next.g == current.g && next.via == kNoNode &&
                     next.kind == current.kind) {
                     // Same root, no new turning point: the successor replaces the node it came from (nothing
-                    // else refers to it), so a corridor keeps one stored node, not one per polygon.
-                    const std::uint32_t parent = current.parent, via = current.via;
-                    current = next;
-                    current.parent = parent;
-                    current.via = via;
+                    // else refers to it), so a corridor keeps one stored node, not one per polygon. The stored
+                    // copy keeps its root, g, parent and via, all that is read of it from now on (a parent's
+                    // root by successors, the chain by finish): only `current` takes the new polygon, edge and
+                    // interval.
+                    current.polygon = next.polygon;
+                    current.edge = next.edge;
+                    current.a = next.a;
+                    current.b = next.b;
                     m_nodes.pop_back();
-                    m_nodes[at] = current;
                 } else {
                     current = next;
                     at = static_cast<std::uint32_t>(first);
@@ -466,7 +468,7 @@ inline void NavmeshPathfinder::expand_fan(const Node& node, std::uint32_t index)
     }
 }
 
-inline void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t index) {
+GAMEPLAN_FORCE_INLINE inline void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t index) {
     const NavPolygon& poly = m_mesh->polygons()[node.polygon];
     const NavEdge* const boundary = m_mesh->edges().data() + poly.first_edge;
     const std::uint32_t n = poly.edge_count, k = node.edge - poly.first_edge;
