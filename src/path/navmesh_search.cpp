@@ -468,7 +468,7 @@ inline void NavmeshPathfinder::expand_fan(const Node& node, std::uint32_t index)
     }
 }
 
-GAMEPLAN_FORCE_INLINE inline void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t index) {
+inline void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t index) {
     const NavPolygon& poly = m_mesh->polygons()[node.polygon];
     const NavEdge* const boundary = m_mesh->edges().data() + poly.first_edge;
     const std::uint32_t n = poly.edge_count, k = node.edge - poly.first_edge;
