@@ -4,6 +4,7 @@
 
 #include "navmesh_geometry.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace gameplan::path {
@@ -154,6 +155,17 @@ NavmeshBuild Navmesh::build(const GridMap& map) {
             }
         }
         m_polygons[p].traversable = traversable;
+        // open_ahead: walked backwards twice around the boundary, so that every edge sees the next
+        // traversable edge after it (cyclically).
+        const std::uint32_t n = poly.edge_count;
+        std::uint32_t ahead = n;  // distance to the next traversable edge seen so far
+        for (std::uint32_t round = 0; round < 2; ++round)
+            for (std::uint32_t i = n; i-- > 0;) {
+                NavEdge& e = m_edges[poly.first_edge + i];
+                ahead = std::min(ahead + 1, n);
+                if (round == 1) e.open_ahead = static_cast<std::uint16_t>(std::min<std::uint32_t>(ahead, 65535u));
+                if (e.neighbour != kNoPolygon) ahead = 0;
+            }
     }
     mark_bridges();
     m_vertex_of.clear();

@@ -30,6 +30,12 @@ namespace {
 constexpr double kEps = 1e-9;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// No limit of any kind: nothing can stop a search before it ends.
+inline bool unlimited(const search::Budget& budget) noexcept {
+    return budget.max_expansions == UINT64_MAX && budget.max_memory_bytes == SIZE_MAX &&
+           budget.deadline == std::chrono::steady_clock::time_point::max();
+}
+
 // sqrt of the sum of squares: coordinates are small (at most 32768), so no overflow care is needed (hypot is
 // several times slower and was a fifth of the search time).
 inline double dist(NavPoint a, NavPoint b) noexcept {
@@ -211,6 +217,7 @@ inline bool NavmeshPathfinder::contains_goal(std::uint32_t polygon) const noexce
 
 Status NavmeshPathfinder::begin(const Navmesh& mesh, NavPoint start, NavPoint goal, const NavmeshSearchOptions& options) {
     m_mesh = &mesh;
+    m_direct = false;
     m_stats = {};
     m_limit = search::BudgetLimit::None;
     m_found = kNoNode;
@@ -239,6 +246,13 @@ Status NavmeshPathfinder::begin(const Navmesh& mesh, NavPoint start, NavPoint go
         direct.parent = direct.edge = direct.root = direct.via = kNoNode;
         direct.polygon = from;
         direct.kind = Kind::Goal;
+        if (unlimited(m_budget)) {
+            // No budget can stop it: the node is the answer, without the open list (step() reports it).
+            m_nodes.push_back(direct);
+            m_stats.generated = 1;
+            m_direct = true;
+            return m_status;
+        }
         push(direct);
         open_from(0);
         return m_status;
@@ -276,6 +290,10 @@ Status NavmeshPathfinder::begin(const Navmesh& mesh, NavPoint start, NavPoint go
 
 Status NavmeshPathfinder::step(std::uint64_t slice_expansions) {
     if (m_status != Status::InProgress) return m_status;
+    if (m_direct && slice_expansions != 0) {  // begin() found the straight segment free
+        m_found = 0;
+        return m_status = Status::Found;
+    }
     const bool has_deadline = m_budget.deadline != std::chrono::steady_clock::time_point::max();
     for (std::uint64_t slice = 0; slice < slice_expansions; ++slice) {
         if (m_out_of_memory) {
@@ -321,13 +339,15 @@ Status NavmeshPathfinder::step(std::uint64_t slice_expansions) {
                 if (at + 1 == first && next.root == current.root && next.g == current.g && next.via == kNoNode &&
                     next.kind == current.kind) {
                     // Same root, no new turning point: the successor replaces the node it came from (nothing
-                    // else refers to it), so a corridor keeps one stored node, not one per polygon.
-                    const std::uint32_t parent = current.parent, via = current.via;
-                    current = next;
-                    current.parent = parent;
-                    current.via = via;
+                    // else refers to it), so a corridor keeps one stored node, not one per polygon. The stored
+                    // copy keeps its root, g, parent and via, all that is read of it from now on (a parent's
+                    // root by successors, the chain by finish): only `current` takes the new polygon, edge and
+                    // interval.
+                    current.polygon = next.polygon;
+                    current.edge = next.edge;
+                    current.a = next.a;
+                    current.b = next.b;
                     m_nodes.pop_back();
-                    m_nodes[at] = current;
                 } else {
                     current = next;
                     at = static_cast<std::uint32_t>(first);
@@ -350,6 +370,12 @@ Status NavmeshPathfinder::finish(NavmeshPath& out) const {
     out.cost = kInf;
     if (m_status != Status::Found) return m_status;
     const auto same = [](NavPoint a, NavPoint b) { return a.x == b.x && a.y == b.y; };
+    out.cost = m_nodes[m_found].g;
+    if (m_direct) {  // the straight segment (just the start when start == goal)
+        out.points.push_back(m_start);
+        if (!same(m_start, m_goal)) out.points.push_back(m_goal);
+        return m_status;
+    }
     // One walk of the predecessor chain, goal first, then reversed (capacity kept: no allocation once
     // `out.points` has grown to the path's length).
     out.points.push_back(m_goal);
@@ -363,7 +389,6 @@ Status NavmeshPathfinder::finish(NavmeshPath& out) const {
     // (Nodes made by the start's own expansion may be rooted at a corner.)
     if (!same(m_start, last)) out.points.push_back(m_start);
     std::reverse(out.points.begin(), out.points.end());
-    out.cost = m_nodes[m_found].g;
     return m_status;
 }
 
@@ -436,7 +461,7 @@ inline void NavmeshPathfinder::expand_fan(const Node& node, std::uint32_t index)
     const NavPolygon& poly = m_mesh->polygons()[node.polygon];
     const NavEdge* const boundary = m_mesh->edges().data() + poly.first_edge;
     const std::uint32_t entry = node.edge == kNoNode ? kNoNode : node.edge - poly.first_edge;
-    for (std::uint32_t j = 0; j < poly.edge_count; ++j) {
+    for (std::uint32_t j = 0; j < poly.edge_count; j += boundary[j].open_ahead) {  // (over walls at once)
         if (j == entry || boundary[j].neighbour == kNoPolygon) continue;
         const EdgeGeom e = edge_at(poly, boundary[j].along, end_along(boundary, poly, j));
         successor(index, node.polygon, poly, boundary, j, e, 0.0, e.length, root, node.root, node.g, false);
@@ -506,11 +531,21 @@ inline void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t i
 
     std::int32_t u = 0;  // position of edge j's start, from the entry edge's end
     std::uint32_t j = k_next, step = 1;
+    const std::int32_t u0 = boundary[k_next].along;  // 0 when the entry edge is the last one
+    // The loops below step from an edge to the next one with a neighbour (walls make no successor):
+    // `step` counts the edges passed since the entry edge, `u` is recomputed from the perimeter position.
+    const auto advance = [&]() GAMEPLAN_FORCE_INLINE {
+        const std::uint32_t jump = boundary[j].open_ahead;
+        step += jump;
+        j += jump;
+        if (j >= n) j -= n;
+        u = boundary[j].along - u0;
+        if (u < 0) u += perimeter_along;
+    };
     if (!b_side) {
         // Nothing is hidden behind b: the edges that end before the seen part starts make no successor.
         // Start at the edge holding u_b: the last edge (in perimeter order, from the entry edge's end)
         // whose start position is at most floor(u_b), found by a walk over integer positions.
-        const std::int32_t u0 = boundary[k_next].along;  // 0 when the entry edge is the last one
         std::int32_t t = u0 + static_cast<std::int32_t>(u_b);  // u_b >= 0: truncation is the floor
         std::uint32_t i = k_next;
         if (t >= perimeter_along) t -= perimeter_along, i = 0;
@@ -523,14 +558,13 @@ inline void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t i
     }
     if (!a_side && !b_side) {
         // Only the seen part [u_b, u_a] makes successors (the usual case, a corridor): walk its edges.
-        for (; step < n; ++step, j = j + 1 == n ? 0 : j + 1) {
+        for (; step < n; advance()) {
             const std::int32_t start_along = boundary[j].along;
             const std::int32_t stop_along = j + 1 == n ? perimeter_along : boundary[j + 1].along;
             const double lo = double(u);
             if (lo >= u_a) break;
-            u += stop_along - start_along;
             if (boundary[j].neighbour == kNoPolygon) continue;
-            const double hi = double(u), length = double(stop_along - start_along);
+            const double hi = double(u + (stop_along - start_along)), length = double(stop_along - start_along);
             double p1 = std::max(u_b, lo) - lo, p2 = std::min(u_a, hi) - lo;
             if (p2 - p1 <= kEps) continue;
             if (p1 < kEps) p1 = 0.0;
@@ -540,14 +574,13 @@ inline void NavmeshPathfinder::expand_interval(const Node& node, std::uint32_t i
         }
         return;
     }
-    for (; step < n; ++step, j = j + 1 == n ? 0 : j + 1) {
+    for (; step < n; advance()) {
+        if (boundary[j].neighbour == kNoPolygon) continue;
         const std::int32_t start_along = boundary[j].along;
         const std::int32_t stop_along = j + 1 == n ? perimeter_along : boundary[j + 1].along;
         const std::int32_t length_i = stop_along - start_along;
         const double lo = double(u), hi = double(u + length_i), length = double(length_i);
-        u += length_i;
         if (lo >= u_a && !a_side) break;  // past the seen part, nothing hidden behind a
-        if (boundary[j].neighbour == kNoPolygon) continue;
         // Which of the three views reach this edge: hidden behind b's vertex, seen, hidden behind a's vertex.
         const bool from_b = b_side && lo < u_b, seen = hi > u_b && lo < u_a, from_a = a_side && hi > u_a;
         if (!from_b && !seen && !from_a) continue;

@@ -13,6 +13,7 @@
 #include <test_data.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <queue>
@@ -100,6 +101,17 @@ TEST(Navmesh, PolygonsTileTheFreeCellsAndEdgesMatchTheirTwins) {
                 }
             }
             EXPECT_EQ(perimeter, 2.0 * ((poly.x1 - poly.x0) + (poly.y1 - poly.y0)));
+            // open_ahead (the search steps over walls with it): the distance to the next edge with a
+            // neighbour, scanned forward here; the edge count when no other edge has one. A value one too
+            // large steps over a shared edge (a search then misses successors); too small only costs time.
+            for (std::uint32_t i = 0; i < poly.edge_count; ++i) {
+                std::uint32_t ahead = 1;
+                while (ahead < poly.edge_count &&
+                       edges[poly.first_edge + (i + ahead) % poly.edge_count].neighbour == kNoPolygon)
+                    ++ahead;
+                EXPECT_EQ(edges[poly.first_edge + i].open_ahead, std::min<std::uint32_t>(ahead, 65535u))
+                    << "polygon " << p << " edge " << i;
+            }
         }
         for (std::int64_t y = 0; y < map.height(); ++y)
             for (std::int64_t x = 0; x < map.width(); ++x)
@@ -599,6 +611,64 @@ TEST(Navmesh, UnreachableInvalidAndBudget) {
     EXPECT_EQ(st, expect);
     EXPECT_EQ(finder.finish(path), expect);
     EXPECT_EQ(path.cost, whole.cost);
+}
+
+// A free straight segment is answered by begin() without the open list when no budget applies: budgets,
+// slicing and the queries after it must behave as for any other search.
+TEST(Navmesh, StraightSegmentAnswerKeepsBudgetsSlicesAndLaterQueries) {
+    const GridMap map = parse({
+        ".......",
+        ".......",
+        "..@....",
+        ".......",
+        ".......",
+    });
+    Navmesh mesh;
+    ASSERT_EQ(mesh.build(map), NavmeshBuild::Ok);
+    NavmeshPathfinder finder;
+    NavmeshPath path;
+    const NavPoint s{0.5, 4.5}, t{6.5, 3.5};  // a free segment below the block: no expansion needed
+    ASSERT_EQ(finder.find_path(mesh, s, t, {}, path), Status::Found);
+    EXPECT_EQ(finder.stats().expanded, 0u);
+    EXPECT_EQ(finder.stats().generated, 1u);
+    ASSERT_EQ(path.points.size(), 2u);
+    EXPECT_EQ(path.points[0], s);
+    EXPECT_EQ(path.points[1], t);
+    EXPECT_DOUBLE_EQ(path.cost, std::hypot(6.0, 1.0));
+    EXPECT_DOUBLE_EQ(finder.cost(), path.cost);
+    // A zero-expansion budget stops it before the answer is taken, as it stops every search.
+    NavmeshSearchOptions none;
+    none.budget.max_expansions = 0;
+    EXPECT_EQ(finder.find_path(mesh, s, t, none, path), Status::BudgetExhausted);
+    EXPECT_EQ(finder.budget_limit(), search::BudgetLimit::Expansions);
+    EXPECT_TRUE(path.points.empty());
+    NavmeshSearchOptions tiny_memory;
+    tiny_memory.budget.max_memory_bytes = 1;
+    EXPECT_EQ(finder.find_path(mesh, s, t, tiny_memory, path), Status::BudgetExhausted);
+    EXPECT_EQ(finder.budget_limit(), search::BudgetLimit::Memory);
+    NavmeshSearchOptions past;
+    past.budget.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+    EXPECT_EQ(finder.find_path(mesh, s, t, past, path), Status::BudgetExhausted);
+    EXPECT_EQ(finder.budget_limit(), search::BudgetLimit::Time);
+    // An empty slice does no work; the next one reports the answer.
+    ASSERT_EQ(finder.begin(mesh, s, t), Status::InProgress);
+    EXPECT_EQ(finder.step(0), Status::InProgress);
+    EXPECT_EQ(finder.status(), Status::InProgress);
+    EXPECT_EQ(finder.step(1), Status::Found);
+    EXPECT_EQ(finder.finish(path), Status::Found);
+    EXPECT_EQ(path.points.size(), 2u);
+    // start == goal: just the start.
+    ASSERT_EQ(finder.find_path(mesh, {4.5, 1.5}, {4.5, 1.5}, {}, path), Status::Found);
+    EXPECT_EQ(path.points.size(), 1u);
+    EXPECT_EQ(path.cost, 0.0);
+    // The queries after it: a search round the block, an invalid query, then a straight one again.
+    expect_optimal(map, mesh, finder, {1.5, 2.5}, {4.5, 2.5});
+    EXPECT_GT(finder.stats().expanded, 0u);
+    EXPECT_EQ(finder.find_path(mesh, s, {2.5, 2.5}, {}, path), Status::InvalidQuery);
+    EXPECT_TRUE(path.points.empty());
+    ASSERT_EQ(finder.find_path(mesh, s, t, {}, path), Status::Found);
+    EXPECT_EQ(path.points.size(), 2u);
+    expect_optimal(map, mesh, finder, {2.5, 0.5}, {2.5, 4.5});
 }
 
 // The shared MovingAI maps: every sampled scenario is found, no longer than its 8-connected optimum

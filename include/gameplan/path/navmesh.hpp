@@ -105,6 +105,9 @@ struct NavEdge {
     std::uint32_t pocket = kNoPolygon;    ///< with `NavCut::Into`: the polygon whose order range is the pocket
     NavCut cut = NavCut::None;            ///< whether the part of the mesh beyond is reached only through here
     bool corner = false;                  ///< `vertex` is a corner (a copy of `NavVertex::corner`, beside the edge)
+    /// How many edges ahead (cyclically, in boundary order) the next edge with a neighbour is, at most
+    /// 65535 (the edge count when there is no other): the search steps over walls with it.
+    std::uint16_t open_ahead = 1;
 };
 
 /// A mesh vertex (a grid point).
@@ -265,6 +268,7 @@ private:
     Status m_status = Status::InvalidQuery;
     std::uint32_t m_found = kNoNode;
     bool m_out_of_memory = false;
+    bool m_direct = false;  // begin() found the straight segment free and no budget applies: m_nodes[0] is the answer
     std::vector<Node> m_nodes;
     std::vector<OpenEntry> m_open;
     std::vector<RootRecord> m_roots;  // per mesh vertex
