@@ -61,6 +61,25 @@ public:
     /// Contraction stops when the cheapest node left has more than this many neighbours; the nodes left
     /// form a *core* that keeps all its edges (searched in both directions by a query). Default 192.
     void set_core_degree(std::uint32_t degree) noexcept { m_core_degree = degree; }
+
+    /// How queries search the graph.
+    enum class Method : std::uint8_t {
+        Auto,         ///< chosen by the build from the graph (default)
+        Contraction,  ///< contraction hierarchy, bidirectional Dijkstra
+        Landmarks,    ///< no contraction: goal-directed A* over the whole graph
+    };
+    /// The method the next build uses (Auto: chosen from the graph).
+    void set_method(Method method) noexcept { m_method_wanted = method; }
+    /// The method the built hierarchy uses (never Auto once built).
+    [[nodiscard]] Method method() const noexcept { return m_method; }
+    /// Landmarks the next build chooses when it uses `Method::Landmarks` (default 32; 0: A* with the straight-line bound only).
+    void set_landmark_count(std::uint32_t count) noexcept { m_landmark_count = count; }
+    /// Landmarks chosen by the last build (nodes).
+    [[nodiscard]] std::span<const std::uint32_t> landmarks() const noexcept { return m_landmarks; }
+    /// Shortest distance from landmark `i` to node `v` (rounded to float; +infinity when unreachable).
+    [[nodiscard]] float landmark_distance(std::size_t i, std::uint32_t v) const noexcept {
+        return m_landmark_dist[std::size_t(v) * m_landmarks.size() + i];
+    }
     /// Nodes of the uncontracted core (the top ranks).
     [[nodiscard]] std::size_t core_count() const noexcept { return m_core; }
 
@@ -107,15 +126,26 @@ public:
     [[nodiscard]] std::uint32_t node_of_vertex(std::uint32_t vertex) const noexcept { return m_node_of_vertex[vertex]; }
 
 private:
+    friend class NavmeshHierarchyPathfinder;
     const Navmesh* m_mesh = nullptr;
     bool m_built = false;
     std::size_t m_graph_edges = 0, m_shortcuts = 0, m_core = 0;
     std::uint32_t m_core_degree = 192;
+    Method m_method_wanted = Method::Auto, m_method = Method::Auto;
+    std::uint32_t m_landmark_count = 32;
     double m_build_ms = 0.0;
     std::vector<Node> m_nodes;
     std::vector<std::uint32_t> m_node_of_vertex;
     std::vector<std::uint32_t> m_up_offsets;
     std::vector<UpEdge> m_up;
+    struct FlatEdge {  // Landmarks: an edge to node `to`, whose point is the node's plus (dx, dy)
+        std::uint32_t to;
+        std::int16_t dx, dy;
+    };
+    std::vector<std::uint32_t> m_edge_offsets;
+    std::vector<FlatEdge> m_edges;  // Landmarks: each node's edges, by increasing direction (pseudo-angle)
+    std::vector<std::uint32_t> m_landmarks;
+    std::vector<float> m_landmark_dist;  // node-major: landmarks().size() per node
 };
 
 namespace detail {
@@ -170,11 +200,16 @@ private:
     struct OpenEntry {
         double key;
         std::uint32_t node;
+        std::uint32_t refined = 0;  // Landmarks: the key holds the landmarks' bound
     };
     static constexpr std::uint32_t kNoNode = NavmeshHierarchy::kNoNode;
 
     void seed(int side, NavPoint from);
+    void seed_forward();
     void relax(int side, std::uint32_t node, double dist, std::uint32_t parent);
+    void relax_forward(std::uint32_t node, double dist, std::uint32_t parent, std::int32_t x, std::int32_t y);
+    [[nodiscard]] double potential(std::uint32_t node) const noexcept;
+    Status step_forward(std::uint64_t slice_expansions);
     void unpack(std::uint32_t from, std::uint32_t to, std::vector<NavPoint>& out);
     [[nodiscard]] std::size_t search_bytes() const noexcept;
 
@@ -186,9 +221,20 @@ private:
     Status m_status = Status::InvalidQuery;
     bool m_direct = false;  // the goal is seen from the start
     bool m_out_of_memory = false;
+    bool m_forward = false;  // A* from the start (Landmarks)
     double m_best = 0.0;
     std::uint32_t m_meet = kNoNode;
     std::vector<Label> m_label[2];
+    static constexpr std::size_t kActive = 4;  // landmarks used per query
+    std::vector<double> m_to_goal, m_to_start;  // per landmark: distance to the goal / start point
+    std::uint32_t m_active[kActive] = {};
+    double m_active_goal[kActive] = {};
+    std::size_t m_active_count = 0;
+    struct Seed {
+        double dist;
+        std::uint32_t node;
+    };
+    std::vector<Seed> m_seeds;
     std::vector<OpenEntry> m_open[2];
     std::vector<detail::NavSweepPiece> m_pieces;
     std::vector<std::uint32_t> m_unpack, m_chain;
