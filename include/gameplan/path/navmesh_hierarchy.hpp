@@ -1,8 +1,9 @@
 #pragma once
 /// @file navmesh_hierarchy.hpp
-/// A preprocessed any-angle tier over a navigation mesh: a contraction hierarchy over the sparse
-/// visibility graph of the mesh's corners. Same paths (Euclidean-optimal, same free space) as
-/// `NavmeshPathfinder` (navmesh.hpp), found much faster on maps with many small obstacles.
+/// A preprocessed any-angle tier over a navigation mesh: the sparse visibility graph of the mesh's corners,
+/// searched through a contraction hierarchy or, where the graph is too dense to contract, by goal-directed
+/// A* with landmarks. Same paths (Euclidean-optimal, same free space) as `NavmeshPathfinder` (navmesh.hpp),
+/// found much faster on maps with many small obstacles.
 ///
 /// Overview
 /// --------
@@ -14,25 +15,43 @@
 /// through a third corner is left out (the two edges through that corner are as long). Each corner's
 /// visible corners come from a visibility sweep through the mesh's rectangles: angular intervals
 /// projected through shared edges, closed at their ends (a path may graze corners and run along walls),
-/// never through a point where two rectangles only touch. The graph is then contracted (nodes ordered by
-/// twice the shortcuts added minus the edges removed, plus contracted neighbours and depth); a shortcut
-/// is added only for a locally taut turn that neither a sight check, a common neighbour nor a bounded
-/// witness search avoids, and records its middle node for unpacking. When the cheapest node left has
-/// more than `set_core_degree()` neighbours, contraction stops: the nodes left form a core that keeps
-/// all its edges.
+/// never through a point where two rectangles only touch.
 ///
-/// A query locates start and goal and tries the straight segment (walked through the rectangles); else
-/// it sweeps the corners visible from each (a goal seen from the start is answered by the straight
-/// segment), keeps those at which a path can turn (taut), and runs a bidirectional Dijkstra upwards
-/// through the hierarchy and across the core, seeded with them at their Euclidean distances, until
-/// neither side's smallest key is below the best meeting. The path is the start, the unpacked corners
-/// (integer coordinates) and the goal; its cost is its Euclidean length.
+/// Method::Contraction. The graph is contracted (nodes ordered by twice the shortcuts added minus the
+/// edges removed, plus contracted neighbours and depth); a shortcut is added only for a locally taut turn
+/// that neither a sight check, a common neighbour nor a bounded witness search avoids, and records its
+/// middle node for unpacking. When the cheapest node left has more than `set_core_degree()` neighbours,
+/// contraction stops: the nodes left form a core that keeps all its edges. A query sweeps the corners
+/// visible from start and goal, keeps those at which a path can turn (taut), and runs a bidirectional
+/// Dijkstra upwards through the hierarchy and across the core, seeded with them at their Euclidean
+/// distances, until neither side's smallest key is below the best meeting.
 ///
-/// Cost: the build sweeps once per corner and contracts: 1 ms to 0.4 s of CPU on the 512 x 512 MovingAI
-/// maps of docs/benchmarks.md, except sparse noise (random512-10-0: corners see dozens of corners each,
-/// most stay in the core, about 110 s). The hierarchy holds 24 bytes per node and 16 per upward edge. A
-/// pathfinder holds 32 bytes per hierarchy node plus its open lists and sweep stack; after warm-up a
-/// query allocates nothing.
+/// Method::Landmarks. No contraction: each corner keeps its edges sorted by direction, and
+/// `set_landmark_count()` corners (32 by default) are chosen farthest-first, each storing its shortest
+/// distance in the free space to every corner (Dijkstra from the landmark as a point, then, for every
+/// corner, the least over the corners it sees of their distance plus the segment: the last corner
+/// before a corner need not be taut there). A query runs A* from the start's taut seeds: at a corner
+/// reached from p it reads only the edges whose direction lies between the straight continuation and
+/// the blocked cell's nearer side (the taut turns, found by binary search); a node is queued by
+/// g + |v goal| and, when it reaches the top, by g + max(|v goal|, |d(L, goal) - d(L, v)| over the 4
+/// landmarks that bound the start's distance best) less a margin for the float rounding (the ALT bound
+/// of Goldberg and Harrelson, 2005; d(L, goal) is exact: the least over the corners the goal sees). The
+/// goal's taut seeds end it; it stops when the smallest key reaches the best path. A landmark that
+/// reaches the goal but not a node cuts that node off (it cannot reach the goal).
+///
+/// Method::Auto (default) picks Landmarks when the graph averages 28 or more edges per corner (sparse
+/// single-cell noise such as random512-10-0: 76,000 corners, 1.2 million edges, where contraction leaves
+/// a core of 33,000 corners and takes two minutes), else Contraction.
+///
+/// Either way a query first locates start and goal and tries the straight segment (walked through the
+/// rectangles); a goal seen from the start is answered by the straight segment. The path is the start,
+/// the (unpacked) corners (integer coordinates) and the goal; its cost is its Euclidean length.
+///
+/// Cost: the build sweeps once per corner (twice with landmarks) and contracts: 1 ms to 0.4 s of CPU on
+/// the 512 x 512 MovingAI maps of docs/benchmarks.md contracted; random512-10-0 with landmarks about 4-6 s.
+/// Contraction holds 24 bytes per node and 16 per upward edge; Landmarks 24 bytes per node, 8 per edge
+/// end (both directions) and 4 per node and landmark. A pathfinder holds 32 bytes per hierarchy node plus
+/// its open lists and sweep stack; after warm-up a query allocates nothing.
 ///
 /// Thread-safety: a built hierarchy is immutable; any number of pathfinders (one per thread) may read it
 /// (and the mesh it was built from, which must outlive it and stay unchanged).
@@ -70,7 +89,8 @@ public:
     };
     /// The method the next build uses (Auto: chosen from the graph).
     void set_method(Method method) noexcept { m_method_wanted = method; }
-    /// The method the built hierarchy uses (never Auto once built).
+    /// The method the built hierarchy uses (Contraction or Landmarks once built). With Landmarks there are
+    /// no upward edges (`up()` is empty, `upward_edge_count()` 0) and every node counts as core.
     [[nodiscard]] Method method() const noexcept { return m_method; }
     /// Landmarks the next build chooses when it uses `Method::Landmarks` (default 32; 0: A* with the straight-line bound only).
     void set_landmark_count(std::uint32_t count) noexcept { m_landmark_count = count; }
