@@ -435,7 +435,7 @@ JpsSupport NavmeshHierarchy::build(const Navmesh& mesh, std::size_t max_memory_b
 
     m_method = m_method_wanted;
     if (m_method == Method::Auto)
-        m_method = n > 0 && 2.0 * double(m_graph_edges) / double(n) >= 28.0 ? Method::Landmarks : Method::Contraction;
+        m_method = n > 0 && 2.0 * double(m_graph_edges) / double(n) >= 18.0 ? Method::Landmarks : Method::Contraction;
     if (m_method == Method::Landmarks) {
         // No contraction: the whole graph, each node's edges by direction (so that a query reads only the
         // taut continuations), nodes in their corners' order.

@@ -396,7 +396,8 @@ TEST(NavmeshHierarchyLandmarks, LandmarkDistancesAreShortestDistances) {
 }
 
 TEST(NavmeshHierarchyLandmarks, AutoChoosesByTheGraph) {
-    // Sparse single-cell noise makes a dense visibility graph (Landmarks); a few walls do not (Contraction).
+    // Sparse single-cell noise makes a dense visibility graph, 18+ edges per corner (Landmarks); a few walls
+    // do not (Contraction).
     std::mt19937 rng(3);
     const Built noise(test::random_map(rng, 96, 96, 0.1));
     EXPECT_EQ(noise.hierarchy.method(), Method::Landmarks);

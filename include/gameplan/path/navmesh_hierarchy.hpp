@@ -39,16 +39,18 @@
 /// goal's taut seeds end it; it stops when the smallest key reaches the best path. A landmark that
 /// reaches the goal but not a node cuts that node off (it cannot reach the goal).
 ///
-/// Method::Auto (default) picks Landmarks when the graph averages 28 or more edges per corner (sparse
-/// single-cell noise such as random512-10-0: 76,000 corners, 1.2 million edges, where contraction leaves
-/// a core of 33,000 corners and takes two minutes), else Contraction.
+/// Method::Auto (default) picks Landmarks when the graph averages 18 or more edges per corner, else
+/// Contraction: sparse single-cell noise (random512-10-0: 76,000 corners, 1.2 million edges, where
+/// contraction leaves a core of 33,000 corners and takes two minutes) and very open maps (AR0011SR,
+/// Aftershock: the endpoints' sweeps seed many corners, which the upward search all settles, while A*
+/// heads for the goal) get landmarks; mazes, rooms, dense noise and most game maps contract.
 ///
 /// Either way a query first locates start and goal and tries the straight segment (walked through the
 /// rectangles); a goal seen from the start is answered by the straight segment. The path is the start,
 /// the (unpacked) corners (integer coordinates) and the goal; its cost is its Euclidean length.
 ///
 /// Cost: the build sweeps once per corner (twice with landmarks) and contracts: 1 ms to 0.4 s of CPU on
-/// the 512 x 512 MovingAI maps of docs/benchmarks.md contracted; random512-10-0 with landmarks about 4-6 s.
+/// the 512 x 512 MovingAI maps of docs/benchmarks.md, but about 4-6 s on random512-10-0 (landmarks).
 /// Contraction holds 24 bytes per node and 16 per upward edge; Landmarks 24 bytes per node, 8 per edge
 /// end (both directions) and 4 per node and landmark. A pathfinder holds 32 bytes per hierarchy node plus
 /// its open lists and sweep stack; after warm-up a query allocates nothing.
