@@ -440,7 +440,23 @@ JpsSupport NavmeshHierarchy::build(const Navmesh& mesh, std::size_t max_memory_b
         // No contraction: the whole graph, each node's edges by direction (so that a query reads only the
         // taut continuations), nodes in their corners' order.
         m_core = n;
-        m_nodes = std::move(nodes);
+        // Nodes in Z order of their points, so that the corners a search meets together lie close in memory.
+        const auto z_order = [](const Node& c) {
+            std::uint64_t z = 0;
+            for (int b = 0; b < 16; ++b)
+                z |= ((std::uint64_t(c.x) >> b & 1u) << (2 * b)) | ((std::uint64_t(c.y) >> b & 1u) << (2 * b + 1));
+            return z;
+        };
+        std::vector<std::uint32_t> order(n), rank(n);
+        std::iota(order.begin(), order.end(), 0u);
+        std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return z_order(nodes[a]) < z_order(nodes[b]); });
+        m_nodes.resize(n);
+        for (std::uint32_t r = 0; r < n; ++r) {
+            rank[order[r]] = r;
+            m_nodes[r] = nodes[order[r]];
+            m_node_of_vertex[m_nodes[r].vertex] = r;
+        }
+        std::vector<Node>().swap(nodes);
         m_up_offsets.assign(n + 1, 0);
         m_edge_offsets.assign(n + 1, 0);
         m_edges.clear();
@@ -450,12 +466,13 @@ JpsSupport NavmeshHierarchy::build(const Navmesh& mesh, std::size_t max_memory_b
         for (std::uint32_t v = 0; v < n; ++v) {
             sorted.clear();
             const Node& a = m_nodes[v];
-            for (const Arc& arc : adj[v]) {
-                const Node& b = m_nodes[arc.to];
+            for (const Arc& arc : adj[order[v]]) {
+                const std::uint32_t to = rank[arc.to];
+                const Node& b = m_nodes[to];
                 const std::int32_t dx = b.x - a.x, dy = b.y - a.y;  // |dx|, |dy| < 32768: corners lie inside the map
-                sorted.emplace_back(pseudo_angle(dx, dy), FlatEdge{arc.to, static_cast<std::int16_t>(dx), static_cast<std::int16_t>(dy)});
+                sorted.emplace_back(pseudo_angle(dx, dy), FlatEdge{to, static_cast<std::int16_t>(dx), static_cast<std::int16_t>(dy)});
             }
-            std::vector<Arc>().swap(adj[v]);
+            std::vector<Arc>().swap(adj[order[v]]);
             std::sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
             for (const auto& e : sorted) m_edges.push_back(e.second);
             m_edge_offsets[v + 1] = static_cast<std::uint32_t>(m_edges.size());
