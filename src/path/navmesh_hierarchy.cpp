@@ -762,30 +762,38 @@ void NavmeshHierarchyPathfinder::seed(int side, NavPoint from) {
     const NavmeshHierarchy& h = *m_hierarchy;
     const NavPoint other = side == 0 ? m_goal : m_start;
     const auto nodes = h.nodes();
-    sweep(*h.mesh(), from, m_pieces, 1e-9,
-          [&](std::uint32_t polygon, const Piece* piece) {
-              if (side != 0 || m_direct) return;
-              const NavPolygon& p = h.mesh()->polygons()[polygon];
-              if (other.x < p.x0 || other.x > p.x1 || other.y < p.y0 || other.y > p.y1) return;
-              if (piece == nullptr || in_cone(from, *piece, other, 1e-9)) m_direct = true;
-          },
-          [&](std::uint32_t vertex) {
-              const std::uint32_t v = h.node_of_vertex(vertex);
-              if (v == kNoNode) return;
-              const NavmeshHierarchy::Node& c = nodes[v];
-              const double dx = double(c.x) - from.x, dy = double(c.y) - from.y;
-              const double d = std::sqrt(dx * dx + dy * dy);
-              if (m_forward) {
-                  // Shortest distance from each landmark: through the last corner of its shortest path,
-                  // one of those seen (taut here or not: a landmark seen is reached straight).
-                  std::vector<double>& to = side == 0 ? m_to_start : m_to_goal;
-                  const float* row = h.m_landmark_dist.data() + std::size_t(v) * to.size();
-                  for (std::size_t i = 0; i < to.size(); ++i) to[i] = std::min(to[i], d + double(row[i]));
-              }
-              if (!taut_end(c.sx, c.sy, dx, dy)) return;
-              if (side == 0 && m_forward) m_seeds.push_back(Seed{d, v});
-              else relax(side, v, d, kNoNode);
-          });
+    const auto on_polygon = [&](std::uint32_t polygon, const Piece* piece) {
+        if (side != 0 || m_direct) return;
+        const NavPolygon& p = h.mesh()->polygons()[polygon];
+        if (other.x < p.x0 || other.x > p.x1 || other.y < p.y0 || other.y > p.y1) return;
+        if (piece == nullptr || in_cone(from, *piece, other, 1e-9)) m_direct = true;
+    };
+    if (!m_forward) {
+        sweep(*h.mesh(), from, m_pieces, 1e-9, on_polygon, [&](std::uint32_t vertex) {
+            const std::uint32_t v = h.node_of_vertex(vertex);
+            if (v == kNoNode) return;
+            const NavmeshHierarchy::Node& c = nodes[v];
+            const double dx = double(c.x) - from.x, dy = double(c.y) - from.y;
+            if (!taut_end(c.sx, c.sy, dx, dy)) return;
+            relax(side, v, std::sqrt(dx * dx + dy * dy), kNoNode);
+        });
+        return;
+    }
+    std::vector<double>& to = side == 0 ? m_to_start : m_to_goal;
+    sweep(*h.mesh(), from, m_pieces, 1e-9, on_polygon, [&](std::uint32_t vertex) {
+        const std::uint32_t v = h.node_of_vertex(vertex);
+        if (v == kNoNode) return;
+        const NavmeshHierarchy::Node& c = nodes[v];
+        const double dx = double(c.x) - from.x, dy = double(c.y) - from.y;
+        // Shortest distance from each landmark: through the last corner of its shortest path, one of
+        // those seen (taut here or not: a landmark seen is reached straight).
+        const double d = std::sqrt(dx * dx + dy * dy);
+        const float* row = h.m_landmark_dist.data() + std::size_t(v) * to.size();
+        for (std::size_t i = 0; i < to.size(); ++i) to[i] = std::min(to[i], d + double(row[i]));
+        if (!taut_end(c.sx, c.sy, dx, dy)) return;
+        if (side == 0) m_seeds.push_back(Seed{d, v});
+        else relax(side, v, d, kNoNode);
+    });
 }
 
 void NavmeshHierarchyPathfinder::seed_forward() {
