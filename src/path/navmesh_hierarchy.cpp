@@ -105,6 +105,19 @@ inline double pseudo_angle(double dx, double dy) noexcept {
     return dx < 0 ? 2.0 - dy / (-dx - dy) : 3.0 + dx / (dx - dy);
 }
 
+// The landmark pass's sweeps (vertices only) share one instantiation of `sweep`, called through a plain
+// function pointer, so that the query's own sweeps stay as compact as they were.
+void sweep_vertices_of(const Navmesh& mesh, NavPoint r, std::vector<Piece>& stack, void* context,
+                       void (*visit)(void*, std::uint32_t)) {
+    sweep(mesh, r, stack, 0.0, [](std::uint32_t, const Piece*) {}, [&](std::uint32_t vertex) { visit(context, vertex); });
+}
+
+template <class Visit>
+void sweep_vertices(const Navmesh& mesh, NavPoint r, std::vector<Piece>& stack, Visit&& visit) {
+    using V = std::remove_reference_t<Visit>;
+    sweep_vertices_of(mesh, r, stack, &visit, [](void* context, std::uint32_t vertex) { (*static_cast<V*>(context))(vertex); });
+}
+
 inline bool in_cone(NavPoint r, const Piece& piece, NavPoint p, double eps) noexcept {
     return cross(r, piece.right, p) >= -eps && cross(r, p, piece.left) >= -eps;
 }
@@ -502,8 +515,7 @@ JpsSupport NavmeshHierarchy::build(const Navmesh& mesh, std::size_t max_memory_b
                 heap.push_back({0.0, root});
                 if (as_point) {
                     const Node& r = m_nodes[root];
-                    sweep(mesh, NavPoint{double(r.x), double(r.y)}, stack, 0.0, [](std::uint32_t, const Piece*) {},
-                          [&](std::uint32_t vertex) {
+                    sweep_vertices(mesh, NavPoint{double(r.x), double(r.y)}, stack, [&](std::uint32_t vertex) {
                               const std::uint32_t u = m_node_of_vertex[vertex];
                               if (u == kNoNode) return;
                               const Node& c = m_nodes[u];
@@ -558,8 +570,7 @@ JpsSupport NavmeshHierarchy::build(const Navmesh& mesh, std::size_t max_memory_b
                 if (has_deadline && (v & 63u) == 0 && std::chrono::steady_clock::now() >= deadline) return fail(JpsSupport::TimeBudget);
                 const Node& a = m_nodes[v];
                 std::copy(through.begin() + std::ptrdiff_t(std::size_t(v) * k), through.begin() + std::ptrdiff_t(std::size_t(v + 1) * k), best.begin());
-                sweep(mesh, NavPoint{double(a.x), double(a.y)}, stack, 0.0, [](std::uint32_t, const Piece*) {},
-                      [&](std::uint32_t vertex) {
+                sweep_vertices(mesh, NavPoint{double(a.x), double(a.y)}, stack, [&](std::uint32_t vertex) {
                           const std::uint32_t u = m_node_of_vertex[vertex];
                           if (u == kNoNode || u == v) return;
                           const Node& c = m_nodes[u];
