@@ -68,14 +68,15 @@
 
 namespace gameplan::path {
 
-/// Contraction hierarchy over the sparse visibility graph of a mesh's corners. See the file overview.
+/// The sparse visibility graph of a mesh's corners, contracted into a hierarchy or prepared for a
+/// goal-directed search with landmarks. See the file overview.
 class NavmeshHierarchy {
 public:
     /// Builds the hierarchy of `mesh`. Returns `JpsSupport::Ok`; `EmptyMap` (the mesh has no polygon;
     /// an empty hierarchy is built, on which every query is `InvalidQuery`); `MemoryBudget`: the graph
     /// would hold more than `max_memory_bytes` during the build (nothing is built); or `TimeBudget`: the
-    /// build was still running at `deadline` (the clock is read every 64 corners swept or contracted;
-    /// nothing is built). Allocates (may throw std::bad_alloc).
+    /// build was still running at `deadline` (the clock is read every 64 corners swept or contracted, and
+    /// per landmark; nothing is built). Allocates (may throw std::bad_alloc).
     JpsSupport build(const Navmesh& mesh, std::size_t max_memory_bytes = SIZE_MAX,
                      std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
 
@@ -94,11 +95,14 @@ public:
     /// The method the built hierarchy uses (Contraction or Landmarks once built). With Landmarks there are
     /// no upward edges (`up()` is empty, `upward_edge_count()` 0) and every node counts as core.
     [[nodiscard]] Method method() const noexcept { return m_method; }
-    /// Landmarks the next build chooses when it uses `Method::Landmarks` (default 32; 0: A* with the straight-line bound only).
+    /// Landmarks the next build chooses when it uses `Method::Landmarks` (default 32; 0: A* with the
+    /// straight-line bound only). More settle fewer corners per query but cost a Dijkstra each at build
+    /// and 4 bytes per corner each.
     void set_landmark_count(std::uint32_t count) noexcept { m_landmark_count = count; }
     /// Landmarks chosen by the last build (nodes).
     [[nodiscard]] std::span<const std::uint32_t> landmarks() const noexcept { return m_landmarks; }
-    /// Shortest distance from landmark `i` to node `v` (rounded to float; +infinity when unreachable).
+    /// Shortest distance in the free space from landmark `i` (< landmarks().size()) to node `v` (rounded
+    /// to float; +infinity when unreachable).
     [[nodiscard]] float landmark_distance(std::size_t i, std::uint32_t v) const noexcept {
         return m_landmark_dist[std::size_t(v) * m_landmarks.size() + i];
     }
