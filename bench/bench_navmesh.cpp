@@ -188,7 +188,7 @@ void ch_summary(benchmark::State& state, MapArg arg) {
         NavmeshHierarchyPathfinder ch;
         GridPath grid_path;
         NavmeshPath any_path, ch_path;
-        double astar_us = 0, navmesh_us = 0, ch_us = 0, settled = 0;
+        double astar_us = 0, navmesh_us = 0, ch_us = 0, settled = 0, generated = 0;
         std::size_t timed = 0, mismatched = 0;
         const std::size_t stride = std::max<std::size_t>(1, data->scenarios.size() / 400);
         for (std::size_t i = 0; i < data->scenarios.size(); i += stride) {
@@ -203,6 +203,7 @@ void ch_summary(benchmark::State& state, MapArg arg) {
             navmesh_us += tn;
             ch_us += tc;
             settled += double(ch.stats().expanded);
+            generated += double(ch.stats().generated);
             mismatched += n != c || (n == Status::Found &&
                                      std::abs(any_path.cost - ch_path.cost) > 1e-6 * std::max(1.0, any_path.cost));
             ++timed;
@@ -222,6 +223,7 @@ void ch_summary(benchmark::State& state, MapArg arg) {
         state.counters["speedup"] = astar_us / ch_us;
         state.counters["vs_polyanya"] = navmesh_us / ch_us;
         state.counters["settled"] = settled / count;
+        state.counters["generated"] = generated / count;
         state.counters["mismatch"] = double(mismatched);
     }
 }

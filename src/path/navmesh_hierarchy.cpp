@@ -98,6 +98,26 @@ void sweep(const Navmesh& mesh, NavPoint r, std::vector<Piece>& stack, double ep
     }
 }
 
+// A monotone stand-in for the angle of direction (dx, dy), in [0, 4): the four axis directions map to 0,
+// 1, 2, 3 ((1,0), (0,1), (-1,0), (0,-1)) and each quadrant between them onto the unit interval between.
+inline double pseudo_angle(double dx, double dy) noexcept {
+    if (dy >= 0) return dx >= 0 ? (dx + dy == 0 ? 0.0 : dy / (dx + dy)) : 1.0 - dx / (dy - dx);
+    return dx < 0 ? 2.0 - dy / (-dx - dy) : 3.0 + dx / (dx - dy);
+}
+
+// The landmark pass's sweeps (vertices only) share one instantiation of `sweep`, called through a plain
+// function pointer, so that the query's own sweeps stay as compact as they were.
+void sweep_vertices_of(const Navmesh& mesh, NavPoint r, std::vector<Piece>& stack, void* context,
+                       void (*visit)(void*, std::uint32_t)) {
+    sweep(mesh, r, stack, 0.0, [](std::uint32_t, const Piece*) {}, [&](std::uint32_t vertex) { visit(context, vertex); });
+}
+
+template <class Visit>
+void sweep_vertices(const Navmesh& mesh, NavPoint r, std::vector<Piece>& stack, Visit&& visit) {
+    using V = std::remove_reference_t<Visit>;
+    sweep_vertices_of(mesh, r, stack, &visit, [](void* context, std::uint32_t vertex) { (*static_cast<V*>(context))(vertex); });
+}
+
 inline bool in_cone(NavPoint r, const Piece& piece, NavPoint p, double eps) noexcept {
     return cross(r, piece.right, p) >= -eps && cross(r, p, piece.left) >= -eps;
 }
@@ -116,8 +136,8 @@ inline bool strictly_inside(double p1x, double p1y, double p2x, double p2y, doub
 // True if the path n1 -> v -> n2 (v a corner with blocked quadrant sx, sy) is locally taut at v: it goes
 // straight on, or every shortcut near v cuts the blocked cell (the open wedge between the directions
 // back to n1 and on to n2 meets the cell's open quadrant).
-bool taut_turn(const NavmeshHierarchy::Node& v, std::int32_t n1x, std::int32_t n1y, std::int32_t n2x, std::int32_t n2y) noexcept {
-    double p1x = double(n1x - v.x), p1y = double(n1y - v.y), p2x = double(n2x - v.x), p2y = double(n2y - v.y);
+bool taut_turn(const NavmeshHierarchy::Node& v, double n1x, double n1y, double n2x, double n2y) noexcept {
+    double p1x = n1x - v.x, p1y = n1y - v.y, p2x = n2x - v.x, p2y = n2y - v.y;
     const double c = p1x * p2y - p1y * p2x;
     if (c == 0) return p1x * p2x + p1y * p2y < 0;  // straight on (taut) or back (not)
     if (c < 0) std::swap(p1x, p2x), std::swap(p1y, p2y);
@@ -329,23 +349,35 @@ private:
 
 std::size_t NavmeshHierarchy::memory_bytes() const noexcept {
     return m_nodes.capacity() * sizeof(Node) + m_node_of_vertex.capacity() * sizeof(std::uint32_t) +
-           m_up_offsets.capacity() * sizeof(std::uint32_t) + m_up.capacity() * sizeof(UpEdge);
+           m_up_offsets.capacity() * sizeof(std::uint32_t) + m_up.capacity() * sizeof(UpEdge) +
+           m_edge_offsets.capacity() * sizeof(std::uint32_t) + m_edges.capacity() * sizeof(FlatEdge) +
+           m_landmarks.capacity() * sizeof(std::uint32_t) +
+           m_landmark_dist.capacity() * sizeof(float);
 }
 
 JpsSupport NavmeshHierarchy::build(const Navmesh& mesh, std::size_t max_memory_bytes,
                                    std::chrono::steady_clock::time_point deadline) {
     const auto t0 = std::chrono::steady_clock::now();
     m_built = false;
+    m_method = Method::Auto;
     m_mesh = &mesh;
     m_graph_edges = m_shortcuts = 0;
     m_nodes.clear();
     m_up.clear();
     m_up_offsets.assign(1, 0);
+    m_edges.clear();
+    m_edge_offsets.clear();
+    m_landmarks.clear();
+    m_landmark_dist.clear();
     const auto fail = [&](JpsSupport why) {
         m_nodes = {};
         m_up = {};
         m_up_offsets.assign(1, 0);
         m_node_of_vertex = {};
+        m_edges = {};
+        m_edge_offsets = {};
+        m_landmarks = {};
+        m_landmark_dist = {};
         m_mesh = nullptr;
         return why;
     };
@@ -412,6 +444,147 @@ JpsSupport NavmeshHierarchy::build(const Navmesh& mesh, std::size_t max_memory_b
         }
         m_graph_edges = arcs / 2;
         if (bytes + arcs * sizeof(Arc) > max_memory_bytes) return fail(JpsSupport::MemoryBudget);
+    }
+
+    m_method = m_method_wanted;
+    if (m_method == Method::Auto)
+        m_method = n > 0 && 2.0 * double(m_graph_edges) / double(n) >= 18.0 ? Method::Landmarks : Method::Contraction;
+    if (m_method == Method::Landmarks) {
+        // No contraction: the whole graph, each node's edges by direction (so that a query reads only the
+        // taut continuations), nodes in their corners' order.
+        m_core = n;
+        // Nodes in Z order of their points, so that the corners a search meets together lie close in memory.
+        const auto z_order = [](const Node& c) {
+            std::uint64_t z = 0;
+            for (int b = 0; b < 16; ++b)
+                z |= ((std::uint64_t(c.x) >> b & 1u) << (2 * b)) | ((std::uint64_t(c.y) >> b & 1u) << (2 * b + 1));
+            return z;
+        };
+        std::vector<std::uint32_t> order(n), rank(n);
+        std::iota(order.begin(), order.end(), 0u);
+        std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return z_order(nodes[a]) < z_order(nodes[b]); });
+        m_nodes.resize(n);
+        for (std::uint32_t r = 0; r < n; ++r) {
+            rank[order[r]] = r;
+            m_nodes[r] = nodes[order[r]];
+            m_node_of_vertex[m_nodes[r].vertex] = r;
+        }
+        std::vector<Node>().swap(nodes);
+        m_up_offsets.assign(n + 1, 0);
+        m_edge_offsets.assign(n + 1, 0);
+        m_edges.clear();
+        if (bytes + m_graph_edges * 2 * (sizeof(FlatEdge) + sizeof(Arc)) > max_memory_bytes) return fail(JpsSupport::MemoryBudget);
+        m_edges.reserve(m_graph_edges * 2);
+        std::vector<std::pair<double, FlatEdge>> sorted;
+        for (std::uint32_t v = 0; v < n; ++v) {
+            sorted.clear();
+            const Node& a = m_nodes[v];
+            for (const Arc& arc : adj[order[v]]) {
+                const std::uint32_t to = rank[arc.to];
+                const Node& b = m_nodes[to];
+                const std::int32_t dx = b.x - a.x, dy = b.y - a.y;  // |dx|, |dy| < 32768: corners lie inside the map
+                sorted.emplace_back(pseudo_angle(dx, dy), FlatEdge{to, static_cast<std::int16_t>(dx), static_cast<std::int16_t>(dy)});
+            }
+            std::vector<Arc>().swap(adj[order[v]]);
+            std::sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+            for (const auto& e : sorted) m_edges.push_back(e.second);
+            m_edge_offsets[v + 1] = static_cast<std::uint32_t>(m_edges.size());
+        }
+        // Landmarks: farthest-point choice (each the node farthest from those chosen, within the component
+        // of the first), and every corner's shortest distance from each in the free space, exactly (then
+        // rounded to float). From landmark L as a point: Dijkstra over the graph seeded with the corners L
+        // sees taut (exact at every corner where a shortest path from L may turn); then each corner v takes
+        // the least, over the corners u it sees (L itself too), of d(L, u) + |u v| (the last corner before
+        // v need not be taut at v).
+        m_landmarks.clear();
+        m_landmark_dist.clear();
+        const std::size_t k = std::min<std::size_t>(m_landmark_count, n);
+        if (memory_bytes() + k * n * (sizeof(float) + sizeof(double)) +
+                n * (2 * sizeof(double) + sizeof(std::pair<double, std::uint32_t>)) >
+            max_memory_bytes)
+            return fail(JpsSupport::MemoryBudget);
+        if (k > 0) {
+            std::vector<double> d(n), nearest(n, kInf), through(k * n);
+            std::vector<std::pair<double, std::uint32_t>> heap;
+            std::vector<Piece> stack;
+            const auto order = [](const auto& x, const auto& y) { return x.first > y.first; };
+            const auto dijkstra = [&](std::uint32_t root, bool as_point) {
+                std::fill(d.begin(), d.end(), kInf);
+                heap.clear();
+                d[root] = 0.0;
+                heap.push_back({0.0, root});
+                if (as_point) {
+                    const Node& r = m_nodes[root];
+                    sweep_vertices(mesh, NavPoint{double(r.x), double(r.y)}, stack, [&](std::uint32_t vertex) {
+                              const std::uint32_t u = m_node_of_vertex[vertex];
+                              if (u == kNoNode) return;
+                              const Node& c = m_nodes[u];
+                              const double dx = double(c.x - r.x), dy = double(c.y - r.y);
+                              if (!taut_end(c.sx, c.sy, dx, dy)) return;
+                              const double du = std::sqrt(dx * dx + dy * dy);
+                              if (du < d[u]) d[u] = du, heap.push_back({du, u});
+                          });
+                    std::make_heap(heap.begin(), heap.end(), order);
+                }
+                while (!heap.empty()) {
+                    std::pop_heap(heap.begin(), heap.end(), order);
+                    const auto [dv, v] = heap.back();
+                    heap.pop_back();
+                    if (dv > d[v]) continue;
+                    for (std::uint32_t e = m_edge_offsets[v]; e < m_edge_offsets[v + 1]; ++e) {
+                        const FlatEdge& edge = m_edges[e];
+                        const double nd = dv + std::sqrt(double(edge.dx) * edge.dx + double(edge.dy) * edge.dy);
+                        if (nd < d[edge.to]) {
+                            d[edge.to] = nd;
+                            heap.push_back({nd, edge.to});
+                            std::push_heap(heap.begin(), heap.end(), order);
+                        }
+                    }
+                }
+            };
+            const auto farthest = [&](const std::vector<double>& from) {
+                std::uint32_t best = 0;
+                for (std::uint32_t v = 1; v < n; ++v)
+                    if (from[v] < kInf && (from[best] == kInf || from[v] > from[best])) best = v;
+                return best;
+            };
+            // The first: the node farthest from the node of most edges (in the largest component, likely).
+            std::uint32_t hub = 0;
+            for (std::uint32_t v = 1; v < n; ++v)
+                if (m_edge_offsets[v + 1] - m_edge_offsets[v] > m_edge_offsets[hub + 1] - m_edge_offsets[hub]) hub = v;
+            dijkstra(hub, false);
+            std::uint32_t next = farthest(d);
+            for (std::size_t i = 0; i < k; ++i) {
+                if (has_deadline && std::chrono::steady_clock::now() >= deadline) return fail(JpsSupport::TimeBudget);
+                m_landmarks.push_back(next);
+                dijkstra(next, true);
+                for (std::uint32_t v = 0; v < n; ++v) {
+                    through[std::size_t(v) * k + i] = d[v];
+                    nearest[v] = std::min(nearest[v], d[v]);
+                }
+                next = farthest(nearest);
+            }
+            m_landmark_dist.resize(k * n);
+            std::vector<double> best(k);
+            for (std::uint32_t v = 0; v < n; ++v) {
+                if (has_deadline && (v & 63u) == 0 && std::chrono::steady_clock::now() >= deadline) return fail(JpsSupport::TimeBudget);
+                const Node& a = m_nodes[v];
+                std::copy(through.begin() + std::ptrdiff_t(std::size_t(v) * k), through.begin() + std::ptrdiff_t(std::size_t(v + 1) * k), best.begin());
+                sweep_vertices(mesh, NavPoint{double(a.x), double(a.y)}, stack, [&](std::uint32_t vertex) {
+                          const std::uint32_t u = m_node_of_vertex[vertex];
+                          if (u == kNoNode || u == v) return;
+                          const Node& c = m_nodes[u];
+                          const double dx = double(c.x - a.x), dy = double(c.y - a.y);
+                          const double du = std::sqrt(dx * dx + dy * dy);
+                          const double* row = through.data() + std::size_t(u) * k;
+                          for (std::size_t i = 0; i < k; ++i) best[i] = std::min(best[i], row[i] + du);
+                      });
+                for (std::size_t i = 0; i < k; ++i) m_landmark_dist[std::size_t(v) * k + i] = static_cast<float>(best[i]);
+            }
+        }
+        m_built = true;
+        m_build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        return JpsSupport::Ok;
     }
 
     // Contraction: lazy updates of (2 shortcuts - degree + contracted neighbours).
@@ -524,6 +697,9 @@ void NavmeshHierarchyPathfinder::reserve(const NavmeshHierarchy& hierarchy, std:
         m_open[side].reserve(nodes);
     }
     m_pieces.reserve(nodes);
+    m_seeds.reserve(nodes);
+    m_to_goal.reserve(hierarchy.landmarks().size());
+    m_to_start.reserve(hierarchy.landmarks().size());
     m_unpack.reserve(256);
     m_chain.reserve(256);
 }
@@ -559,25 +735,105 @@ inline void NavmeshHierarchyPathfinder::relax(int side, std::uint32_t node, doub
     }
 }
 
+inline void NavmeshHierarchyPathfinder::relax_forward(std::uint32_t node, double d, std::uint32_t parent, std::int32_t x,
+                                                      std::int32_t y) {
+    Label& l = m_label[0][node];
+    if (l.stamp >= m_generation && l.dist <= d) return;  // open or closed, as short
+    if (m_budget.max_memory_bytes != SIZE_MAX && search_bytes() + sizeof(OpenEntry) > m_budget.max_memory_bytes) {
+        m_out_of_memory = true;
+        return;
+    }
+    // (Re)opened: a closed node is reached more cheaply only when rounding made the potential a hair
+    // inconsistent.
+    l = Label{d, parent, search::open_stamp(m_generation)};
+    ++m_stats.generated;
+    const double dx = double(x) - m_goal.x, dy = double(y) - m_goal.y;
+    m_open[0].push_back(OpenEntry{d + std::sqrt(dx * dx + dy * dy), node, 0});
+    std::push_heap(m_open[0].begin(), m_open[0].end(), [](const OpenEntry& a, const OpenEntry& b) { return a.key > b.key; });
+}
+
+// A lower bound of the distance from `node` to the goal: the straight line, or for each active landmark L
+// the difference |d(L, goal) - d(L, node)| (triangle inequality), less a margin for the float rounding of
+// the stored distances.
+inline double NavmeshHierarchyPathfinder::potential(std::uint32_t node) const noexcept {
+    const NavmeshHierarchy& hierarchy = *m_hierarchy;
+    const NavmeshHierarchy::Node& c = hierarchy.m_nodes[node];
+    const double dx = double(c.x) - m_goal.x, dy = double(c.y) - m_goal.y;
+    double h = std::sqrt(dx * dx + dy * dy);
+    const float* row = hierarchy.m_landmark_dist.data() + std::size_t(node) * hierarchy.m_landmarks.size();
+    for (std::size_t a = 0; a < m_active_count; ++a) {
+        const double fv = row[m_active[a]], ft = m_active_goal[a];
+        if (!(fv < kInf)) return kInf;
+        h = std::max(h, std::abs(ft - fv) - (ft + fv) * 0x1p-20);
+    }
+    return h;
+}
+
 void NavmeshHierarchyPathfinder::seed(int side, NavPoint from) {
     const NavmeshHierarchy& h = *m_hierarchy;
     const NavPoint other = side == 0 ? m_goal : m_start;
     const auto nodes = h.nodes();
-    sweep(*h.mesh(), from, m_pieces, 1e-9,
-          [&](std::uint32_t polygon, const Piece* piece) {
-              if (side != 0 || m_direct) return;
-              const NavPolygon& p = h.mesh()->polygons()[polygon];
-              if (other.x < p.x0 || other.x > p.x1 || other.y < p.y0 || other.y > p.y1) return;
-              if (piece == nullptr || in_cone(from, *piece, other, 1e-9)) m_direct = true;
-          },
-          [&](std::uint32_t vertex) {
-              const std::uint32_t v = h.node_of_vertex(vertex);
-              if (v == kNoNode) return;
-              const NavmeshHierarchy::Node& c = nodes[v];
-              const double dx = double(c.x) - from.x, dy = double(c.y) - from.y;
-              if (!taut_end(c.sx, c.sy, dx, dy)) return;
-              relax(side, v, std::sqrt(dx * dx + dy * dy), kNoNode);
-          });
+    const auto on_polygon = [&](std::uint32_t polygon, const Piece* piece) {
+        if (side != 0 || m_direct) return;
+        const NavPolygon& p = h.mesh()->polygons()[polygon];
+        if (other.x < p.x0 || other.x > p.x1 || other.y < p.y0 || other.y > p.y1) return;
+        if (piece == nullptr || in_cone(from, *piece, other, 1e-9)) m_direct = true;
+    };
+    if (!m_forward) {
+        sweep(*h.mesh(), from, m_pieces, 1e-9, on_polygon, [&](std::uint32_t vertex) {
+            const std::uint32_t v = h.node_of_vertex(vertex);
+            if (v == kNoNode) return;
+            const NavmeshHierarchy::Node& c = nodes[v];
+            const double dx = double(c.x) - from.x, dy = double(c.y) - from.y;
+            if (!taut_end(c.sx, c.sy, dx, dy)) return;
+            relax(side, v, std::sqrt(dx * dx + dy * dy), kNoNode);
+        });
+        return;
+    }
+    std::vector<double>& to = side == 0 ? m_to_start : m_to_goal;
+    sweep(*h.mesh(), from, m_pieces, 1e-9, on_polygon, [&](std::uint32_t vertex) {
+        const std::uint32_t v = h.node_of_vertex(vertex);
+        if (v == kNoNode) return;
+        const NavmeshHierarchy::Node& c = nodes[v];
+        const double dx = double(c.x) - from.x, dy = double(c.y) - from.y;
+        // Shortest distance from each landmark: through the last corner of its shortest path, one of
+        // those seen (taut here or not: a landmark seen is reached straight).
+        const double d = std::sqrt(dx * dx + dy * dy);
+        const float* row = h.m_landmark_dist.data() + std::size_t(v) * to.size();
+        for (std::size_t i = 0; i < to.size(); ++i) to[i] = std::min(to[i], d + double(row[i]));
+        if (!taut_end(c.sx, c.sy, dx, dy)) return;
+        if (side == 0) m_seeds.push_back(Seed{d, v});
+        else relax(side, v, d, kNoNode);
+    });
+}
+
+void NavmeshHierarchyPathfinder::seed_forward() {
+    // The goal's side first (its seeds and distances to the landmarks), then the start's.
+    seed(1, m_goal);
+    m_open[1].clear();
+    m_seeds.clear();
+    seed(0, m_start);
+    if (m_direct) return;
+    // The landmarks that bound the start's distance best (any that reaches one end and not the other
+    // first: then no path exists, and every start seed is cut off at once).
+    m_active_count = 0;
+    double value[kActive] = {};
+    for (std::size_t i = 0; i < m_to_goal.size(); ++i) {
+        const double g = m_to_goal[i], s = m_to_start[i];
+        if (g == kInf) continue;
+        const double v = s == kInf ? kInf : std::abs(g - s);
+        std::size_t at = m_active_count;
+        while (at > 0 && value[at - 1] < v) --at;
+        if (at >= kActive) continue;
+        const std::size_t end = std::min(m_active_count + 1, kActive);
+        for (std::size_t j = end - 1; j > at; --j) value[j] = value[j - 1], m_active[j] = m_active[j - 1];
+        value[at] = v;
+        m_active[at] = static_cast<std::uint32_t>(i);
+        m_active_count = end;
+    }
+    for (std::size_t a = 0; a < m_active_count; ++a) m_active_goal[a] = m_to_goal[m_active[a]];
+    const auto nodes = m_hierarchy->nodes();
+    for (const Seed& s : m_seeds) relax_forward(s.node, s.dist, kNoNode, nodes[s.node].x, nodes[s.node].y);
 }
 
 Status NavmeshHierarchyPathfinder::begin(const NavmeshHierarchy& hierarchy, NavPoint start, NavPoint goal,
@@ -587,6 +843,7 @@ Status NavmeshHierarchyPathfinder::begin(const NavmeshHierarchy& hierarchy, NavP
     m_limit = search::BudgetLimit::None;
     m_out_of_memory = false;
     m_direct = false;
+    m_forward = hierarchy.method() == NavmeshHierarchy::Method::Landmarks;
     m_best = kInf;
     m_meet = kNoNode;
     m_budget = options.budget;
@@ -619,18 +876,111 @@ Status NavmeshHierarchyPathfinder::begin(const NavmeshHierarchy& hierarchy, NavP
         for (auto& labels : m_label)
             for (Label& l : labels) l.stamp = 0;
     });
-    seed(0, start);
-    if (m_direct) {
-        m_best = dist(start, goal);
-        return m_status;
+    if (m_forward) {
+        m_to_goal.assign(hierarchy.landmarks().size(), kInf);
+        m_to_start.assign(hierarchy.landmarks().size(), kInf);
+        m_active_count = 0;
+        seed_forward();
+    } else {
+        seed(0, start);
+        if (!m_direct) seed(1, goal);
     }
-    seed(1, goal);
+    if (m_direct) m_best = dist(start, goal);
+    return m_status;
+}
+
+Status NavmeshHierarchyPathfinder::step_forward(std::uint64_t slice_expansions) {
+    const auto order = [](const OpenEntry& a, const OpenEntry& b) { return a.key > b.key; };
+    const bool has_deadline = m_budget.deadline != std::chrono::steady_clock::time_point::max();
+    const NavmeshHierarchy& h = *m_hierarchy;
+    const auto nodes = h.nodes();
+    const NavmeshHierarchy::FlatEdge* edges = h.m_edges.data();
+    std::vector<OpenEntry>& open = m_open[0];
+    const std::uint32_t closed = search::closed_stamp(m_generation);
+    for (std::uint64_t slice = 0; slice < slice_expansions;) {
+        if (m_out_of_memory) {
+            m_limit = search::BudgetLimit::Memory;
+            return m_status = Status::BudgetExhausted;
+        }
+        if (open.empty() || open.front().key >= m_best) return m_status = m_best < kInf ? Status::Found : Status::NoPath;
+        const OpenEntry top = open.front();
+        Label& label = m_label[0][top.node];
+        if (label.stamp != m_generation) {  // stale entry (closed since)
+            std::pop_heap(open.begin(), open.end(), order);
+            open.pop_back();
+            continue;
+        }
+        if (!top.refined && m_active_count > 0) {
+            // Queued by the straight-line bound: now the landmarks' bound, queued again if it is larger.
+            const double p = potential(top.node);
+            if (p == kInf || label.dist + p > top.key) {
+                std::pop_heap(open.begin(), open.end(), order);
+                open.pop_back();
+                if (p == kInf) {  // the goal cannot be reached from here
+                    label.stamp = closed;
+                } else {
+                    open.push_back(OpenEntry{label.dist + p, top.node, 1});
+                    std::push_heap(open.begin(), open.end(), order);
+                }
+                continue;
+            }
+            open.front().refined = 1;
+        }
+        if (m_stats.expanded >= m_budget.max_expansions) {
+            m_limit = search::BudgetLimit::Expansions;
+            return m_status = Status::BudgetExhausted;
+        }
+        if (has_deadline && (m_stats.expanded < 64 || (m_stats.expanded & 63u) == 0) &&
+            std::chrono::steady_clock::now() >= m_budget.deadline) {
+            m_limit = search::BudgetLimit::Time;
+            return m_status = Status::BudgetExhausted;
+        }
+        std::pop_heap(open.begin(), open.end(), order);
+        open.pop_back();
+        ++m_stats.expanded;
+        ++slice;
+        const std::uint32_t x = top.node;
+        label.stamp = closed;
+        const double g = label.dist;
+        // A goal seed: the goal is seen from here.
+        const Label& to_goal = m_label[1][x];
+        if (to_goal.stamp == m_generation && g + to_goal.dist < m_best) {
+            m_best = g + to_goal.dist;
+            m_meet = x;
+        }
+        const NavmeshHierarchy::Node& v = nodes[x];
+        const NavPoint back = label.parent == kNoNode ? m_start : NavPoint{double(nodes[label.parent].x), double(nodes[label.parent].y)};
+        // The taut continuations: directions from the arrival's to the nearer side of the blocked cell
+        // (at most a quarter turn; widened a little, which only adds edges to try).
+        const double a_in = pseudo_angle(double(v.x) - back.x, double(v.y) - back.y);
+        const double q1 = pseudo_angle(v.sx, 0), q2 = pseudo_angle(0, v.sy);
+        const double q_start = q1 + 1.0 == q2 ? q1 : q2, q_end = q_start == 3.0 ? 0.0 : q_start + 1.0;
+        double t = a_in - q_end;
+        if (t < 0) t += 4.0;
+        double lo, hi;
+        if (t <= 1.0) lo = q_end, hi = a_in;
+        else if (t >= 2.0) lo = a_in, hi = q_start;
+        else lo = 0.0, hi = 4.0;  // (not for a visible parent)
+        if (hi < lo) hi += 4.0;
+        lo -= 1e-5, hi += 1e-5;
+        const std::uint32_t first = h.m_edge_offsets[x], last = h.m_edge_offsets[x + 1];
+        const auto scan = [&](double from, double to) {
+            const NavmeshHierarchy::FlatEdge* e = std::partition_point(
+                edges + first, edges + last, [from](const NavmeshHierarchy::FlatEdge& f) { return pseudo_angle(f.dx, f.dy) < from; });
+            for (; e != edges + last && pseudo_angle(e->dx, e->dy) <= to; ++e)
+                relax_forward(e->to, g + std::sqrt(double(e->dx) * e->dx + double(e->dy) * e->dy), x, v.x + e->dx, v.y + e->dy);
+        };
+        if (lo < 0) scan(lo + 4.0, 4.0), scan(0.0, hi);
+        else if (hi >= 4.0) scan(lo, 4.0), scan(0.0, hi - 4.0);
+        else scan(lo, hi);
+    }
     return m_status;
 }
 
 Status NavmeshHierarchyPathfinder::step(std::uint64_t slice_expansions) {
     if (m_status != Status::InProgress) return m_status;
     if (m_direct) return m_status = Status::Found;
+    if (m_forward) return step_forward(slice_expansions);
     const auto order = [](const OpenEntry& a, const OpenEntry& b) { return a.key > b.key; };
     const bool has_deadline = m_budget.deadline != std::chrono::steady_clock::time_point::max();
     for (std::uint64_t slice = 0; slice < slice_expansions;) {

@@ -87,6 +87,15 @@ const NavmeshHierarchy& a_hierarchy(const Navmesh& mesh) {
     return hierarchy;
 }
 
+// The same, forced to the goal-directed search over the whole graph (landmarks).
+const NavmeshHierarchy& a_landmark_hierarchy(const Navmesh& mesh) {
+    static NavmeshHierarchy hierarchy;
+    hierarchy.set_method(NavmeshHierarchy::Method::Landmarks);
+    EXPECT_EQ(hierarchy.build(mesh), JpsSupport::Ok);
+    EXPECT_FALSE(hierarchy.landmarks().empty());
+    return hierarchy;
+}
+
 }  // namespace
 
 TEST(NavmeshAlloc, NoAllocationPerQueryAfterWarmUp) { expect_no_allocation_per_query<NavmeshPathfinder>(the_mesh); }
@@ -99,4 +108,12 @@ TEST(NavmeshHierarchyAlloc, NoAllocationPerQueryAfterWarmUp) {
 
 TEST(NavmeshHierarchyAlloc, ReserveMakesTheFirstQueryAllocationFree) {
     expect_reserved_first_query<NavmeshHierarchyPathfinder>(a_hierarchy);
+}
+
+TEST(NavmeshHierarchyAlloc, LandmarksNoAllocationPerQueryAfterWarmUp) {
+    expect_no_allocation_per_query<NavmeshHierarchyPathfinder>(a_landmark_hierarchy);
+}
+
+TEST(NavmeshHierarchyAlloc, LandmarksReserveMakesTheFirstQueryAllocationFree) {
+    expect_reserved_first_query<NavmeshHierarchyPathfinder>(a_landmark_hierarchy);
 }

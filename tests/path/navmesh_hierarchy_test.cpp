@@ -26,14 +26,21 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 using test::navref::parse;
+using Method = NavmeshHierarchy::Method;
 struct Built {
     GridMap map;
     Navmesh mesh;
     NavmeshHierarchy hierarchy;
-    explicit Built(GridMap m, std::uint32_t core_degree = 192) : map(std::move(m)) {
+    explicit Built(GridMap m, std::uint32_t core_degree = 192, Method method = Method::Auto, std::uint32_t landmarks = 32)
+        : map(std::move(m)) {
         EXPECT_EQ(mesh.build(map), NavmeshBuild::Ok);
         hierarchy.set_core_degree(core_degree);
+        hierarchy.set_method(method);
+        hierarchy.set_landmark_count(landmarks);
         EXPECT_EQ(hierarchy.build(mesh), JpsSupport::Ok);
+        if (method != Method::Auto) {
+            EXPECT_EQ(hierarchy.method(), method);
+        }
     }
 };
 
@@ -187,9 +194,12 @@ TEST(NavmeshHierarchy, DegenerateQueries) {
     EXPECT_EQ(finder.find_path(unbuilt, {0.5, 0.5}, {1.5, 0.5}, {}, path), Status::InvalidQuery);
 }
 
-TEST(NavmeshHierarchy, BudgetsAndResumedSteps) {
+class NavmeshHierarchyMethods : public ::testing::TestWithParam<Method> {};
+INSTANTIATE_TEST_SUITE_P(Both, NavmeshHierarchyMethods, ::testing::Values(Method::Contraction, Method::Landmarks));
+
+TEST_P(NavmeshHierarchyMethods, BudgetsAndResumedSteps) {
     std::mt19937 rng(99);
-    const Built b(test::random_map(rng, 96, 96, 0.2));
+    const Built b(test::random_map(rng, 96, 96, 0.2), 192, GetParam());
     NavmeshHierarchyPathfinder finder, sliced;
     NavmeshPath path, other;
     int resumed = 0, exhausted = 0;
@@ -238,12 +248,13 @@ TEST(NavmeshHierarchy, BudgetsAndResumedSteps) {
     }
 }
 
-TEST(NavmeshHierarchy, BuildBudgetsAndCounts) {
+TEST_P(NavmeshHierarchyMethods, BuildBudgetsAndCounts) {
     std::mt19937 rng(5);
     const GridMap map = test::random_map(rng, 64, 64, 0.2);
     Navmesh mesh;
     ASSERT_EQ(mesh.build(map), NavmeshBuild::Ok);
     NavmeshHierarchy h;
+    h.set_method(GetParam());
     EXPECT_EQ(h.build(mesh, 1000), JpsSupport::MemoryBudget);
     EXPECT_FALSE(h.built());
     EXPECT_EQ(h.build(mesh, SIZE_MAX, std::chrono::steady_clock::now() - std::chrono::seconds(1)), JpsSupport::TimeBudget);
@@ -254,8 +265,24 @@ TEST(NavmeshHierarchy, BuildBudgetsAndCounts) {
     for (const NavVertex& v : mesh.vertices()) corners += v.corner;
     EXPECT_EQ(h.node_count(), corners);
     EXPECT_GT(h.graph_edge_count(), corners);
-    EXPECT_GE(h.upward_edge_count(), h.graph_edge_count());
+    EXPECT_EQ(h.method(), GetParam());
     EXPECT_GT(h.memory_bytes(), 0u);
+    // A memory budget between the graph and the graph with its landmark tables.
+    if (GetParam() == Method::Landmarks) {
+        EXPECT_EQ(h.upward_edge_count(), 0u);
+        EXPECT_EQ(h.landmarks().size(), 32u);
+        NavmeshHierarchy few;
+        few.set_method(Method::Landmarks);
+        few.set_landmark_count(0);
+        ASSERT_EQ(few.build(mesh), JpsSupport::Ok);
+        NavmeshHierarchy tight;
+        tight.set_method(Method::Landmarks);
+        EXPECT_EQ(tight.build(mesh, few.memory_bytes() + 16), JpsSupport::MemoryBudget);
+        EXPECT_FALSE(tight.built());
+        EXPECT_LT(few.memory_bytes(), h.memory_bytes());
+    } else {
+        EXPECT_GE(h.upward_edge_count(), h.graph_edge_count());
+    }
     // Every upward edge goes up (but between core nodes) and is at least as long as the straight line.
     const std::size_t contracted = h.node_count() - h.core_count();
     for (std::uint32_t v = 0; v < h.node_count(); ++v)
@@ -278,4 +305,119 @@ TEST(NavmeshHierarchy, BuildBudgetsAndCounts) {
     ASSERT_EQ(empty.build(blocked), NavmeshBuild::Ok);
     EXPECT_EQ(h.build(empty), JpsSupport::EmptyMap);
     EXPECT_FALSE(h.built());
+}
+
+// ---- Landmarks (goal-directed A* over the whole graph) ------------------------------------------------
+
+TEST(NavmeshHierarchyLandmarks, RandomMapsMatchTheReferenceAndPolyanya) {
+    // Forced on maps of every density; no landmark, one, a few, more than the corners (then every corner).
+    std::mt19937 rng(4242);
+    int found = 0, none = 0, invalid = 0, direct = 0;
+    const std::uint32_t counts[] = {0, 1, 4, 32};
+    for (int round = 0; round < 60; ++round) {
+        const double density = 0.05 + 0.05 * double(round % 9);
+        const Built b(test::random_map(rng, 4 + int(rng() % 20), 4 + int(rng() % 20), density), 192, Method::Landmarks,
+                      counts[round % 4]);
+        EXPECT_EQ(b.hierarchy.landmarks().size(), std::min<std::size_t>(counts[round % 4], b.hierarchy.node_count()));
+        NavmeshHierarchyPathfinder finder;
+        NavmeshPathfinder polyanya;
+        for (int q = 0; q < 10; ++q) {
+            const NavPoint s = random_point(rng, b.map), t = q == 9 ? s : random_point(rng, b.map);
+            const bool valid = free_point(b.map, s.x, s.y) && free_point(b.map, t.x, t.y);
+            const double c = expect_exact(b, finder, polyanya, s, t);
+            if (!valid) ++invalid;
+            else if (c == kInf) ++none;
+            else ++found;
+            if (valid && c < kInf && finder.stats().expanded == 0) ++direct;  // the goal seen from the start
+        }
+    }
+    EXPECT_GT(found, 250);
+    EXPECT_GT(none, 5);
+    EXPECT_GT(invalid, 5);
+    EXPECT_GT(direct, 20);
+}
+
+TEST(NavmeshHierarchyLandmarks, CornerToCornerAndRoomsCutOff) {
+    // Corners as ends (a landmark's own corner among them), and maps split into closed rooms, so that
+    // landmarks lie in components the query cannot reach (distance +infinity in the bound).
+    std::mt19937 rng(31);
+    for (int round = 0; round < 16; ++round) {
+        GridMap map = test::random_map(rng, 12 + int(rng() % 10), 12 + int(rng() % 10), 0.1 + 0.05 * double(round % 4));
+        if (round % 2 == 1) {  // walls across, closing off rooms
+            const int wx = 3 + int(rng() % std::uint32_t(map.width() - 6)), wy = 3 + int(rng() % std::uint32_t(map.height() - 6));
+            for (int y = 0; y < map.height(); ++y) map.set_passable({wx, y}, false);
+            for (int x = 0; x < wx; ++x) map.set_passable({x, wy}, false);
+        }
+        const Built b(std::move(map), 192, Method::Landmarks, 1 + std::uint32_t(round % 6));
+        NavmeshHierarchyPathfinder finder;
+        NavmeshPathfinder polyanya;
+        const auto nodes = b.hierarchy.nodes();
+        ASSERT_GT(nodes.size(), 2u);
+        for (int q = 0; q < 12; ++q) {
+            const auto& a = q < 3 && !b.hierarchy.landmarks().empty() ? nodes[b.hierarchy.landmarks()[std::size_t(q) % b.hierarchy.landmarks().size()]]
+                                                                      : nodes[rng() % nodes.size()];
+            const auto& c = nodes[rng() % nodes.size()];
+            (void)expect_exact(b, finder, polyanya, NavPoint{double(a.x), double(a.y)}, NavPoint{double(c.x), double(c.y)});
+            (void)expect_exact(b, finder, polyanya, random_point(rng, b.map), NavPoint{double(a.x), double(a.y)});
+        }
+    }
+}
+
+TEST(NavmeshHierarchyLandmarks, LandmarkDistancesAreShortestDistances) {
+    // The bound is |d(L, goal) - d(L, v)|, a lower bound of d(v, goal) only if each stored d(L, v) is the
+    // shortest distance in the free space (up to float rounding); checked against the reference for every
+    // landmark and corner, unreachable ones +infinity. (A corner reached last along a direction into its
+    // own blocked cell is the case a search of the graph's taut edges alone gets wrong.)
+    std::mt19937 rng(12);
+    std::size_t checked = 0, unreachable = 0;
+    for (int round = 0; round < 8; ++round) {
+        GridMap map = test::random_map(rng, 8 + int(rng() % 6), 8 + int(rng() % 6), 0.1 + 0.08 * double(round % 4));
+        if (round % 2 == 1)
+            for (int y = 0; y < map.height(); ++y) map.set_passable({map.width() / 2, y}, false);
+        const Built b(std::move(map), 192, Method::Landmarks, 6);
+        const auto nodes = b.hierarchy.nodes();
+        for (std::size_t i = 0; i < b.hierarchy.landmarks().size(); ++i) {
+            const auto& l = nodes[b.hierarchy.landmarks()[i]];
+            for (std::uint32_t v = 0; v < nodes.size(); ++v) {
+                const double expected = reference_cost(b.map, NavPoint{double(l.x), double(l.y)}, NavPoint{double(nodes[v].x), double(nodes[v].y)});
+                const double stored = b.hierarchy.landmark_distance(i, v);
+                if (expected == kInf) {
+                    EXPECT_EQ(stored, kInf);
+                    ++unreachable;
+                } else {
+                    EXPECT_NEAR(stored, expected, 1e-6 * std::max(1.0, expected)) << "landmark " << i << " node " << v;
+                }
+                ++checked;
+            }
+        }
+    }
+    EXPECT_GT(checked, 500u);
+    EXPECT_GT(unreachable, 20u);
+}
+
+TEST(NavmeshHierarchyLandmarks, AutoChoosesByTheGraph) {
+    // Sparse single-cell noise makes a dense visibility graph, 18+ edges per corner (Landmarks); a few walls
+    // do not (Contraction).
+    std::mt19937 rng(3);
+    const Built noise(test::random_map(rng, 96, 96, 0.1));
+    EXPECT_EQ(noise.hierarchy.method(), Method::Landmarks);
+    EXPECT_EQ(noise.hierarchy.upward_edge_count(), 0u);
+    EXPECT_EQ(noise.hierarchy.core_count(), noise.hierarchy.node_count());
+    const Built walls(parse({"..........", "..@@@.....", "..@@@..@..", "..........", "@@@@@@@@.@", "...@......"}));
+    EXPECT_EQ(walls.hierarchy.method(), Method::Contraction);
+    EXPECT_TRUE(walls.hierarchy.landmarks().empty());
+    // And queries on the noise agree with Polyanya (the reference is too slow on this size).
+    NavmeshHierarchyPathfinder finder;
+    NavmeshPathfinder polyanya;
+    NavmeshPath path, other;
+    for (int q = 0; q < 40; ++q) {
+        const auto cells = test::free_cells(rng, noise.map, 2);
+        const NavPoint s = cell_centre(cells[0]), t = cell_centre(cells[1]);
+        const Status status = finder.find_path(noise.hierarchy, s, t, {}, path);
+        EXPECT_EQ(status, polyanya.find_path(noise.mesh, s, t, {}, other));
+        if (status == Status::Found) {
+            EXPECT_NEAR(path.cost, other.cost, 1e-6 * std::max(1.0, other.cost));
+            expect_valid_path(noise.map, path, s, t);
+        }
+    }
 }

@@ -1,8 +1,9 @@
 #pragma once
 /// @file navmesh_hierarchy.hpp
-/// A preprocessed any-angle tier over a navigation mesh: a contraction hierarchy over the sparse
-/// visibility graph of the mesh's corners. Same paths (Euclidean-optimal, same free space) as
-/// `NavmeshPathfinder` (navmesh.hpp), found much faster on maps with many small obstacles.
+/// A preprocessed any-angle tier over a navigation mesh: the sparse visibility graph of the mesh's corners,
+/// searched through a contraction hierarchy or, where the graph is too dense to contract, by goal-directed
+/// A* with landmarks. Same paths (Euclidean-optimal, same free space) as `NavmeshPathfinder` (navmesh.hpp),
+/// found much faster on maps with many small obstacles.
 ///
 /// Overview
 /// --------
@@ -14,25 +15,45 @@
 /// through a third corner is left out (the two edges through that corner are as long). Each corner's
 /// visible corners come from a visibility sweep through the mesh's rectangles: angular intervals
 /// projected through shared edges, closed at their ends (a path may graze corners and run along walls),
-/// never through a point where two rectangles only touch. The graph is then contracted (nodes ordered by
-/// twice the shortcuts added minus the edges removed, plus contracted neighbours and depth); a shortcut
-/// is added only for a locally taut turn that neither a sight check, a common neighbour nor a bounded
-/// witness search avoids, and records its middle node for unpacking. When the cheapest node left has
-/// more than `set_core_degree()` neighbours, contraction stops: the nodes left form a core that keeps
-/// all its edges.
+/// never through a point where two rectangles only touch.
 ///
-/// A query locates start and goal and tries the straight segment (walked through the rectangles); else
-/// it sweeps the corners visible from each (a goal seen from the start is answered by the straight
-/// segment), keeps those at which a path can turn (taut), and runs a bidirectional Dijkstra upwards
-/// through the hierarchy and across the core, seeded with them at their Euclidean distances, until
-/// neither side's smallest key is below the best meeting. The path is the start, the unpacked corners
-/// (integer coordinates) and the goal; its cost is its Euclidean length.
+/// Method::Contraction. The graph is contracted (nodes ordered by twice the shortcuts added minus the
+/// edges removed, plus contracted neighbours and depth); a shortcut is added only for a locally taut turn
+/// that neither a sight check, a common neighbour nor a bounded witness search avoids, and records its
+/// middle node for unpacking. When the cheapest node left has more than `set_core_degree()` neighbours,
+/// contraction stops: the nodes left form a core that keeps all its edges. A query sweeps the corners
+/// visible from start and goal, keeps those at which a path can turn (taut), and runs a bidirectional
+/// Dijkstra upwards through the hierarchy and across the core, seeded with them at their Euclidean
+/// distances, until neither side's smallest key is below the best meeting.
 ///
-/// Cost: the build sweeps once per corner and contracts: 1 ms to 0.4 s of CPU on the 512 x 512 MovingAI
-/// maps of docs/benchmarks.md, except sparse noise (random512-10-0: corners see dozens of corners each,
-/// most stay in the core, about 110 s). The hierarchy holds 24 bytes per node and 16 per upward edge. A
-/// pathfinder holds 32 bytes per hierarchy node plus its open lists and sweep stack; after warm-up a
-/// query allocates nothing.
+/// Method::Landmarks. No contraction: each corner keeps its edges sorted by direction, and
+/// `set_landmark_count()` corners (32 by default) are chosen farthest-first, each storing its shortest
+/// distance in the free space to every corner (Dijkstra from the landmark as a point, then, for every
+/// corner, the least over the corners it sees of their distance plus the segment: the last corner
+/// before a corner need not be taut there). A query runs A* from the start's taut seeds: at a corner
+/// reached from p it reads only the edges whose direction lies between the straight continuation and
+/// the blocked cell's nearer side (the taut turns, found by binary search); a node is queued by
+/// g + |v goal| and, when it reaches the top, by g + max(|v goal|, |d(L, goal) - d(L, v)| over the 4
+/// landmarks that bound the start's distance best) less a margin for the float rounding (the ALT bound
+/// of Goldberg and Harrelson, 2005; d(L, goal) is exact: the least over the corners the goal sees). The
+/// goal's taut seeds end it; it stops when the smallest key reaches the best path. A landmark that
+/// reaches the goal but not a node cuts that node off (it cannot reach the goal).
+///
+/// Method::Auto (default) picks Landmarks when the graph averages 18 or more edges per corner, else
+/// Contraction: sparse single-cell noise (random512-10-0: 76,000 corners, 1.2 million edges, where
+/// contraction leaves a core of 33,000 corners and takes two minutes) and very open maps (AR0011SR,
+/// Aftershock: the endpoints' sweeps seed many corners, which the upward search all settles, while A*
+/// heads for the goal) get landmarks; mazes, rooms, dense noise and most game maps contract.
+///
+/// Either way a query first locates start and goal and tries the straight segment (walked through the
+/// rectangles); a goal seen from the start is answered by the straight segment. The path is the start,
+/// the (unpacked) corners (integer coordinates) and the goal; its cost is its Euclidean length.
+///
+/// Cost: the build sweeps once per corner (twice with landmarks) and contracts: 1 ms to 0.4 s of CPU on
+/// the 512 x 512 MovingAI maps of docs/benchmarks.md, but about 4-6 s on random512-10-0 (landmarks).
+/// Contraction holds 24 bytes per node and 16 per upward edge; Landmarks 24 bytes per node, 8 per edge
+/// end (both directions) and 4 per node and landmark. A pathfinder holds 32 bytes per hierarchy node plus
+/// its open lists and sweep stack; after warm-up a query allocates nothing.
 ///
 /// Thread-safety: a built hierarchy is immutable; any number of pathfinders (one per thread) may read it
 /// (and the mesh it was built from, which must outlive it and stay unchanged).
@@ -47,20 +68,44 @@
 
 namespace gameplan::path {
 
-/// Contraction hierarchy over the sparse visibility graph of a mesh's corners. See the file overview.
+/// The sparse visibility graph of a mesh's corners, contracted into a hierarchy or prepared for a
+/// goal-directed search with landmarks. See the file overview.
 class NavmeshHierarchy {
 public:
     /// Builds the hierarchy of `mesh`. Returns `JpsSupport::Ok`; `EmptyMap` (the mesh has no polygon;
     /// an empty hierarchy is built, on which every query is `InvalidQuery`); `MemoryBudget`: the graph
     /// would hold more than `max_memory_bytes` during the build (nothing is built); or `TimeBudget`: the
-    /// build was still running at `deadline` (the clock is read every 64 corners swept or contracted;
-    /// nothing is built). Allocates (may throw std::bad_alloc).
+    /// build was still running at `deadline` (the clock is read every 64 corners swept or contracted, and
+    /// per landmark; nothing is built). Allocates (may throw std::bad_alloc).
     JpsSupport build(const Navmesh& mesh, std::size_t max_memory_bytes = SIZE_MAX,
                      std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
 
     /// Contraction stops when the cheapest node left has more than this many neighbours; the nodes left
     /// form a *core* that keeps all its edges (searched in both directions by a query). Default 192.
     void set_core_degree(std::uint32_t degree) noexcept { m_core_degree = degree; }
+
+    /// How queries search the graph.
+    enum class Method : std::uint8_t {
+        Auto,         ///< chosen by the build from the graph (default)
+        Contraction,  ///< contraction hierarchy, bidirectional Dijkstra
+        Landmarks,    ///< no contraction: goal-directed A* over the whole graph
+    };
+    /// The method the next build uses (Auto: chosen from the graph).
+    void set_method(Method method) noexcept { m_method_wanted = method; }
+    /// The method the built hierarchy uses (Contraction or Landmarks once built). With Landmarks there are
+    /// no upward edges (`up()` is empty, `upward_edge_count()` 0) and every node counts as core.
+    [[nodiscard]] Method method() const noexcept { return m_method; }
+    /// Landmarks the next build chooses when it uses `Method::Landmarks` (default 32; 0: A* with the
+    /// straight-line bound only). More settle fewer corners per query but cost a Dijkstra each at build
+    /// and 4 bytes per corner each.
+    void set_landmark_count(std::uint32_t count) noexcept { m_landmark_count = count; }
+    /// Landmarks chosen by the last build (nodes).
+    [[nodiscard]] std::span<const std::uint32_t> landmarks() const noexcept { return m_landmarks; }
+    /// Shortest distance in the free space from landmark `i` (< landmarks().size()) to node `v` (rounded
+    /// to float; +infinity when unreachable).
+    [[nodiscard]] float landmark_distance(std::size_t i, std::uint32_t v) const noexcept {
+        return m_landmark_dist[std::size_t(v) * m_landmarks.size() + i];
+    }
     /// Nodes of the uncontracted core (the top ranks).
     [[nodiscard]] std::size_t core_count() const noexcept { return m_core; }
 
@@ -107,15 +152,26 @@ public:
     [[nodiscard]] std::uint32_t node_of_vertex(std::uint32_t vertex) const noexcept { return m_node_of_vertex[vertex]; }
 
 private:
+    friend class NavmeshHierarchyPathfinder;
     const Navmesh* m_mesh = nullptr;
     bool m_built = false;
     std::size_t m_graph_edges = 0, m_shortcuts = 0, m_core = 0;
     std::uint32_t m_core_degree = 192;
+    Method m_method_wanted = Method::Auto, m_method = Method::Auto;
+    std::uint32_t m_landmark_count = 32;
     double m_build_ms = 0.0;
     std::vector<Node> m_nodes;
     std::vector<std::uint32_t> m_node_of_vertex;
     std::vector<std::uint32_t> m_up_offsets;
     std::vector<UpEdge> m_up;
+    struct FlatEdge {  // Landmarks: an edge to node `to`, whose point is the node's plus (dx, dy)
+        std::uint32_t to;
+        std::int16_t dx, dy;
+    };
+    std::vector<std::uint32_t> m_edge_offsets;
+    std::vector<FlatEdge> m_edges;  // Landmarks: each node's edges, by increasing direction (pseudo-angle)
+    std::vector<std::uint32_t> m_landmarks;
+    std::vector<float> m_landmark_dist;  // node-major: landmarks().size() per node
 };
 
 namespace detail {
@@ -170,11 +226,16 @@ private:
     struct OpenEntry {
         double key;
         std::uint32_t node;
+        std::uint32_t refined = 0;  // Landmarks: the key holds the landmarks' bound
     };
     static constexpr std::uint32_t kNoNode = NavmeshHierarchy::kNoNode;
 
     void seed(int side, NavPoint from);
+    void seed_forward();
     void relax(int side, std::uint32_t node, double dist, std::uint32_t parent);
+    void relax_forward(std::uint32_t node, double dist, std::uint32_t parent, std::int32_t x, std::int32_t y);
+    [[nodiscard]] double potential(std::uint32_t node) const noexcept;
+    Status step_forward(std::uint64_t slice_expansions);
     void unpack(std::uint32_t from, std::uint32_t to, std::vector<NavPoint>& out);
     [[nodiscard]] std::size_t search_bytes() const noexcept;
 
@@ -186,9 +247,20 @@ private:
     Status m_status = Status::InvalidQuery;
     bool m_direct = false;  // the goal is seen from the start
     bool m_out_of_memory = false;
+    bool m_forward = false;  // A* from the start (Landmarks)
     double m_best = 0.0;
     std::uint32_t m_meet = kNoNode;
     std::vector<Label> m_label[2];
+    static constexpr std::size_t kActive = 4;  // landmarks used per query
+    std::vector<double> m_to_goal, m_to_start;  // per landmark: distance to the goal / start point
+    std::uint32_t m_active[kActive] = {};
+    double m_active_goal[kActive] = {};
+    std::size_t m_active_count = 0;
+    struct Seed {
+        double dist;
+        std::uint32_t node;
+    };
+    std::vector<Seed> m_seeds;
     std::vector<OpenEntry> m_open[2];
     std::vector<detail::NavSweepPiece> m_pieces;
     std::vector<std::uint32_t> m_unpack, m_chain;
