@@ -926,13 +926,8 @@ Status NavmeshHierarchyPathfinder::step_forward(std::uint64_t slice_expansions) 
             }
             open.front().refined = 1;
         }
-        if (m_stats.expanded >= m_budget.max_expansions) {
-            m_limit = search::BudgetLimit::Expansions;
-            return m_status = Status::BudgetExhausted;
-        }
-        if (has_deadline && (m_stats.expanded < 64 || (m_stats.expanded & 63u) == 0) &&
-            std::chrono::steady_clock::now() >= m_budget.deadline) {
-            m_limit = search::BudgetLimit::Time;
+        if (const auto limit = search::expansion_limit(m_budget, m_stats.expanded, has_deadline); limit != search::BudgetLimit::None) {
+            m_limit = limit;
             return m_status = Status::BudgetExhausted;
         }
         std::pop_heap(open.begin(), open.end(), order);
@@ -1000,13 +995,8 @@ Status NavmeshHierarchyPathfinder::step(std::uint64_t slice_expansions) {
             m_open[side].pop_back();
             continue;
         }
-        if (m_stats.expanded >= m_budget.max_expansions) {
-            m_limit = search::BudgetLimit::Expansions;
-            return m_status = Status::BudgetExhausted;
-        }
-        if (has_deadline && (m_stats.expanded < 64 || (m_stats.expanded & 63u) == 0) &&
-            std::chrono::steady_clock::now() >= m_budget.deadline) {
-            m_limit = search::BudgetLimit::Time;
+        if (const auto limit = search::expansion_limit(m_budget, m_stats.expanded, has_deadline); limit != search::BudgetLimit::None) {
+            m_limit = limit;
             return m_status = Status::BudgetExhausted;
         }
         std::pop_heap(m_open[side].begin(), m_open[side].end(), order);

@@ -301,13 +301,8 @@ Status NavmeshPathfinder::step(std::uint64_t slice_expansions) {
             return m_status = Status::BudgetExhausted;
         }
         if (m_open.empty()) return m_status = Status::NoPath;
-        if (m_stats.expanded >= m_budget.max_expansions) {
-            m_limit = search::BudgetLimit::Expansions;
-            return m_status = Status::BudgetExhausted;
-        }
-        if (has_deadline && (m_stats.expanded < 64 || (m_stats.expanded & 63u) == 0) &&
-            std::chrono::steady_clock::now() >= m_budget.deadline) {
-            m_limit = search::BudgetLimit::Time;
+        if (const auto limit = search::expansion_limit(m_budget, m_stats.expanded, has_deadline); limit != search::BudgetLimit::None) {
+            m_limit = limit;
             return m_status = Status::BudgetExhausted;
         }
         std::pop_heap(m_open.begin(), m_open.end(), OpenOrder{});

@@ -82,6 +82,16 @@ enum class BudgetLimit : std::uint8_t {
     return "unknown";
 }
 
+/// The limit of `budget` a search that has expanded `expanded` nodes reaches before its next expansion:
+/// `Expansions`, `Time` (the clock is read before each of the first 64 expansions and every 64th after,
+/// and only when `has_deadline`), or `None`. For searches with their own loop (the navigation meshes).
+[[nodiscard]] inline BudgetLimit expansion_limit(const Budget& budget, std::uint64_t expanded, bool has_deadline) noexcept {
+    if (expanded >= budget.max_expansions) return BudgetLimit::Expansions;
+    if (has_deadline && (expanded < 64 || (expanded & 63u) == 0) && std::chrono::steady_clock::now() >= budget.deadline)
+        return BudgetLimit::Time;
+    return BudgetLimit::None;
+}
+
 /// Bytes a search space reports for its own per-state storage (0 if it has no `memory_bytes()`).
 template <class Space>
 [[nodiscard]] std::size_t space_memory_bytes(const Space& space) noexcept {
