@@ -39,6 +39,17 @@ using test::navref::length;
 using test::navref::reference_cost;
 using test::navref::segment_free;
 
+// A 7 x 5 open map with one blocked cell, at (2, 2).
+GridMap one_block_map() {
+    return parse({
+        ".......",
+        ".......",
+        "..@....",
+        ".......",
+        ".......",
+    });
+}
+
 void expect_optimal(const GridMap& map, const Navmesh& mesh, NavmeshPathfinder& finder, NavPoint s, NavPoint t) {
     NavmeshPath path;
     const Status status = finder.find_path(mesh, s, t, {}, path);
@@ -499,13 +510,7 @@ TEST(Navmesh, PointsOnVerticesAndEdgesMatchTheReference) {
 }
 
 TEST(Navmesh, DegenerateQueries) {
-    const GridMap map = parse({
-        ".......",
-        ".......",
-        "..@....",
-        ".......",
-        ".......",
-    });
+    const GridMap map = one_block_map();
     Navmesh mesh;
     ASSERT_EQ(mesh.build(map), NavmeshBuild::Ok);
     NavmeshPathfinder finder;
@@ -616,13 +621,7 @@ TEST(Navmesh, UnreachableInvalidAndBudget) {
 // A free straight segment is answered by begin() without the open list when no budget applies: budgets,
 // slicing and the queries after it must behave as for any other search.
 TEST(Navmesh, StraightSegmentAnswerKeepsBudgetsSlicesAndLaterQueries) {
-    const GridMap map = parse({
-        ".......",
-        ".......",
-        "..@....",
-        ".......",
-        ".......",
-    });
+    const GridMap map = one_block_map();
     Navmesh mesh;
     ASSERT_EQ(mesh.build(map), NavmeshBuild::Ok);
     NavmeshPathfinder finder;
