@@ -152,6 +152,7 @@ public:
     [[nodiscard]] std::uint32_t locate(NavPoint p) const noexcept;
 
 private:
+    void dominant_rectangles(const GridMap& map);
     void mark_bridges();
     [[nodiscard]] bool free_cell(std::int64_t x, std::int64_t y) const noexcept {
         return x >= 0 && y >= 0 && x < m_width && y < m_height && owner(x, y) != kNoPolygon;
