@@ -27,15 +27,20 @@ void Navmesh::dominant_rectangles(const GridMap& map) {
     const std::uint8_t* const pass = map.passable_data().data();
     const std::size_t stride = map.stride();
     std::vector<std::uint32_t>& run = m_vertex_of;
-    run.assign(w * h, 0);
+    run.resize(w * h);
     const auto open = [&](std::size_t x, std::size_t y) { return pass[(y + 1) * stride + x + 1] != 0 && m_owner[y * w + x] == kNoPolygon; };
+    // Nothing is covered yet: the runs follow from passability alone (row 0 above the first row).
     std::size_t free_cells = 0;
-    for (std::size_t y = 0; y < h; ++y)
+    for (std::size_t y = 0; y < h; ++y) {
+        const std::uint8_t* const p = pass + (y + 1) * stride + 1;
+        std::uint32_t* const r = run.data() + y * w;
+        const std::uint32_t* const up = y > 0 ? r - w : nullptr;
         for (std::size_t x = 0; x < w; ++x) {
-            const bool o = open(x, y);
+            const std::uint32_t o = p[x] != 0;
             free_cells += o;
-            run[y * w + x] = o ? (y > 0 ? run[(y - 1) * w + x] : 0) + 1 : 0;
+            r[x] = o * ((up ? up[x] : 0) + 1);
         }
+    }
     if (free_cells == 0) return;
     struct Best {
         std::size_t area;
@@ -46,6 +51,14 @@ void Navmesh::dominant_rectangles(const GridMap& map) {
     const auto row_best = [&](std::size_t y) {
         const std::uint32_t* const r = run.data() + y * w;
         Best b{0, 0, 0, 0};
+        // A rectangle whose bottom row this is holds at most the sum of the row's runs: most rows of a
+        // map without a dominant rectangle are passed over after that sum alone.
+        std::size_t sum = 0;
+        for (std::size_t x = 0; x < w; ++x) sum += r[x];
+        if (sum * 10 < free_cells) {
+            best[y] = b;
+            return;
+        }
         stack.clear();
         for (std::size_t x = 0; x <= w; ++x) {
             const std::uint32_t hx = x < w ? r[x] : 0;
