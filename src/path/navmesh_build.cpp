@@ -1,4 +1,4 @@
-// Navmesh construction: greedy maximal rectangles of free cells, boundaries split wherever the cell
+// Navmesh construction: dominant rectangles, then greedy maximal rectangles of free cells, boundaries split wherever the cell
 // across changes owner, twins, corner flags; point location.
 #include <gameplan/path/navmesh.hpp>
 
@@ -15,6 +15,122 @@ std::size_t bytes_of(const std::vector<T>& v) noexcept {
     return v.capacity() * sizeof(T);
 }
 }  // namespace
+
+// Dominant rectangles first: while the largest rectangle of free cells not yet covered holds at least a
+// tenth of the free cells, it becomes a polygon (before the greedy cover, which would cut a large open
+// area into the strips below the notches of its border). Found with the run of free uncovered cells ending
+// at each cell (upwards) and, per row, the largest rectangle whose bottom row it is (a stack over the
+// row's runs); placing a rectangle updates the runs of its columns and the rows whose runs changed. At
+// most ten rectangles; O(cells) plus O(width) per row updated. Uses m_vertex_of as scratch (the runs).
+// Not called from elsewhere: `build` runs it on an empty cover.
+void Navmesh::dominant_rectangles(const GridMap& map) {
+    const std::size_t w = static_cast<std::size_t>(m_width), h = static_cast<std::size_t>(m_height);
+    const std::uint8_t* const pass = map.passable_data().data();
+    const std::size_t stride = map.stride();
+    // First a bound, with one row of runs: a rectangle whose bottom row is y lies in a stretch of that row's
+    // nonzero runs, is at most as tall as the longest of them and holds at most their sum. Most maps have
+    // no rectangle near a tenth of their free cells, and are done after this pass.
+    {
+        std::vector<std::uint32_t> up(w, 0);
+        std::size_t free_cells = 0, bound = 0;
+        for (std::size_t y = 0; y < h; ++y) {
+            const std::uint8_t* const p = pass + (y + 1) * stride + 1;
+            std::size_t stretch = 0, tallest = 0, sum = 0;
+            for (std::size_t x = 0; x <= w; ++x) {
+                const std::uint32_t o = x < w && p[x] != 0;
+                if (o) {
+                    ++free_cells;
+                    const std::uint32_t r = up[x] = up[x] + 1;
+                    ++stretch;
+                    sum += r;
+                    tallest = std::max<std::size_t>(tallest, r);
+                } else {
+                    if (x < w) up[x] = 0;
+                    bound = std::max(bound, std::min(stretch * tallest, sum));
+                    stretch = tallest = sum = 0;
+                }
+            }
+        }
+        if (free_cells == 0 || bound * 10 < free_cells) return;
+    }
+    std::vector<std::uint32_t>& run = m_vertex_of;
+    run.reserve((w + 1) * (h + 1));  // the size the boundaries need next: one allocation for both
+    run.resize(w * h);
+    const auto open = [&](std::size_t x, std::size_t y) { return pass[(y + 1) * stride + x + 1] != 0 && m_owner[y * w + x] == kNoPolygon; };
+    // Nothing is covered yet: the runs follow from passability alone (row 0 above the first row).
+    std::size_t free_cells = 0;
+    for (std::size_t y = 0; y < h; ++y) {
+        const std::uint8_t* const p = pass + (y + 1) * stride + 1;
+        std::uint32_t* const r = run.data() + y * w;
+        const std::uint32_t* const up = y > 0 ? r - w : nullptr;
+        for (std::size_t x = 0; x < w; ++x) {
+            const std::uint32_t o = p[x] != 0;
+            free_cells += o;
+            r[x] = o * ((up ? up[x] : 0) + 1);
+        }
+    }
+    if (free_cells == 0) return;
+    struct Best {
+        std::size_t area;
+        std::uint32_t x0, x1, height;
+    };
+    std::vector<Best> best(h);
+    std::vector<std::uint32_t> stack;
+    const auto row_best = [&](std::size_t y) {
+        const std::uint32_t* const r = run.data() + y * w;
+        Best b{0, 0, 0, 0};
+        // A rectangle whose bottom row this is holds at most the sum of the row's runs: most rows of a
+        // map without a dominant rectangle are passed over after that sum alone.
+        std::size_t sum = 0;
+        for (std::size_t x = 0; x < w; ++x) sum += r[x];
+        if (sum * 10 < free_cells) {
+            best[y] = b;
+            return;
+        }
+        stack.clear();
+        for (std::size_t x = 0; x <= w; ++x) {
+            const std::uint32_t hx = x < w ? r[x] : 0;
+            while (!stack.empty() && r[stack.back()] >= hx) {
+                const std::uint32_t top = stack.back();
+                stack.pop_back();
+                const std::size_t left = stack.empty() ? 0 : std::size_t(stack.back()) + 1;
+                const std::size_t area = std::size_t(r[top]) * (x - left);
+                if (area > b.area) b = Best{area, static_cast<std::uint32_t>(left), static_cast<std::uint32_t>(x), r[top]};
+            }
+            stack.push_back(static_cast<std::uint32_t>(x));
+        }
+        best[y] = b;
+    };
+    for (std::size_t y = 0; y < h; ++y) row_best(y);
+    for (;;) {
+        std::size_t by = 0;
+        for (std::size_t y = 1; y < h; ++y)
+            if (best[y].area > best[by].area) by = y;
+        const Best b = best[by];
+        if (b.area == 0 || b.area * 10 < free_cells) break;
+        const auto id = static_cast<std::uint32_t>(m_polygons.size());
+        const std::size_t y0 = by + 1 - b.height;
+        for (std::size_t cy = y0; cy <= by; ++cy)
+            for (std::size_t cx = b.x0; cx < b.x1; ++cx) m_owner[cy * w + cx] = id;
+        NavPolygon poly;
+        poly.x0 = static_cast<std::int32_t>(b.x0);
+        poly.y0 = static_cast<std::int32_t>(y0);
+        poly.x1 = static_cast<std::int32_t>(b.x1);
+        poly.y1 = static_cast<std::int32_t>(by + 1);
+        m_polygons.push_back(poly);
+        // The runs of the rectangle's columns, from its top row down while any of them changes.
+        for (std::size_t y = y0; y < h; ++y) {
+            bool changed = false;
+            for (std::size_t x = b.x0; x < b.x1; ++x) {
+                const std::uint32_t v = open(x, y) ? (y > 0 ? run[(y - 1) * w + x] : 0) + 1 : 0;
+                changed |= v != run[y * w + x];
+                run[y * w + x] = v;
+            }
+            if (!changed) break;
+            row_best(y);
+        }
+    }
+}
 
 NavmeshBuild Navmesh::build(const GridMap& map) {
     m_polygons.clear();
@@ -33,8 +149,10 @@ NavmeshBuild Navmesh::build(const GridMap& map) {
     const std::size_t stride = map.stride();
     const auto passable = [&](std::size_t x, std::size_t y) { return pass[(y + 1) * stride + x + 1] != 0; };
 
+    dominant_rectangles(map);
     // Rectangles: from the first free unowned cell in row order, grow right as far as possible, then
-    // down while the whole row segment is free and unowned.
+    // down while the whole row segment is free and unowned (the largest of "widest first" and "tallest
+    // first"), after the dominant rectangles.
     for (std::size_t y = 0; y < h; ++y) {
         for (std::size_t x = 0; x < w; ++x) {
             if (!passable(x, y) || m_owner[y * w + x] != kNoPolygon) continue;

@@ -9,9 +9,11 @@
 /// blocked cells touch diagonally (a path may never squeeze through such a point: the no-corner-cutting
 /// rule of the grids) and nothing outside the map. Paths may run along walls and touch obstacle corners.
 ///
-/// `Navmesh` decomposes the free space into convex polygons: axis-aligned rectangles of free cells,
-/// grown greedily from the first uncovered cell in row order, as the larger of "widest, then as tall as
-/// possible" and "tallest, then as wide as possible". Each rectangle's boundary is split at
+/// `Navmesh` decomposes the free space into convex polygons: axis-aligned rectangles of free cells. While
+/// the largest rectangle of uncovered free cells holds at least a tenth of the free cells, it is taken
+/// first (a dominant rectangle: a large open area stays one polygon); the rest are grown greedily from
+/// the first uncovered cell in row order, as the larger of "widest, then as tall as possible" and
+/// "tallest, then as wide as possible". Each rectangle's boundary is split at
 /// every point where what lies across it changes, so each boundary *edge* is either a wall or shared with
 /// exactly one neighbour rectangle (its twin runs the other way). Two rectangles that only touch at a
 /// corner are not adjacent: at a diagonal squeeze point the mesh never connects through the corner.
@@ -125,7 +127,8 @@ enum class NavmeshBuild : std::uint8_t {
 /// A navigation mesh of a grid map's free space. See the file overview.
 class Navmesh {
 public:
-    /// Builds the mesh of `map` (passability only; terrain costs are ignored). O(cells + edges).
+    /// Builds the mesh of `map` (passability only; terrain costs are ignored). O(cells + edges), plus
+    /// O(width) per row whose upward runs of free cells a dominant rectangle changes (at most ten).
     /// Reuses this object's buffers. May throw std::bad_alloc.
     NavmeshBuild build(const GridMap& map);
 
@@ -152,6 +155,7 @@ public:
     [[nodiscard]] std::uint32_t locate(NavPoint p) const noexcept;
 
 private:
+    void dominant_rectangles(const GridMap& map);
     void mark_bridges();
     [[nodiscard]] bool free_cell(std::int64_t x, std::int64_t y) const noexcept {
         return x >= 0 && y >= 0 && x < m_width && y < m_height && owner(x, y) != kNoPolygon;
