@@ -105,6 +105,13 @@ inline double pseudo_angle(double dx, double dy) noexcept {
     return dx < 0 ? 2.0 - dy / (-dx - dy) : 3.0 + dx / (dx - dy);
 }
 
+// A pseudo-angle in [0, 4] scaled to 16 bits, rounded down (monotone: a range of pseudo-angles [lo, hi]
+// holds only edges whose quantized angle lies in [quantized_angle(lo), quantized_angle(hi)]).
+inline std::uint16_t quantized_angle(double a) noexcept {
+    const double q = std::floor(a * 16384.0);
+    return q <= 0 ? std::uint16_t(0) : q >= 65535.0 ? std::uint16_t(65535) : static_cast<std::uint16_t>(q);
+}
+
 // The landmark pass's sweeps (vertices only) share one instantiation of `sweep`, called through a plain
 // function pointer, so that the query's own sweeps stay as compact as they were.
 void sweep_vertices_of(const Navmesh& mesh, NavPoint r, std::vector<Piece>& stack, void* context,
@@ -351,6 +358,7 @@ std::size_t NavmeshHierarchy::memory_bytes() const noexcept {
     return m_nodes.capacity() * sizeof(Node) + m_node_of_vertex.capacity() * sizeof(std::uint32_t) +
            m_up_offsets.capacity() * sizeof(std::uint32_t) + m_up.capacity() * sizeof(UpEdge) +
            m_edge_offsets.capacity() * sizeof(std::uint32_t) + m_edges.capacity() * sizeof(FlatEdge) +
+           m_edge_angle.capacity() * sizeof(std::uint16_t) +
            m_landmarks.capacity() * sizeof(std::uint32_t) +
            m_landmark_dist.capacity() * sizeof(float);
 }
@@ -366,6 +374,7 @@ JpsSupport NavmeshHierarchy::build(const Navmesh& mesh, std::size_t max_memory_b
     m_up.clear();
     m_up_offsets.assign(1, 0);
     m_edges.clear();
+    m_edge_angle.clear();
     m_edge_offsets.clear();
     m_landmarks.clear();
     m_landmark_dist.clear();
@@ -375,6 +384,7 @@ JpsSupport NavmeshHierarchy::build(const Navmesh& mesh, std::size_t max_memory_b
         m_up_offsets.assign(1, 0);
         m_node_of_vertex = {};
         m_edges = {};
+        m_edge_angle = {};
         m_edge_offsets = {};
         m_landmarks = {};
         m_landmark_dist = {};
@@ -473,8 +483,11 @@ JpsSupport NavmeshHierarchy::build(const Navmesh& mesh, std::size_t max_memory_b
         m_up_offsets.assign(n + 1, 0);
         m_edge_offsets.assign(n + 1, 0);
         m_edges.clear();
-        if (bytes + m_graph_edges * 2 * (sizeof(FlatEdge) + sizeof(Arc)) > max_memory_bytes) return fail(JpsSupport::MemoryBudget);
+        if (bytes + m_graph_edges * 2 * (sizeof(FlatEdge) + sizeof(std::uint16_t) + sizeof(Arc)) > max_memory_bytes)
+            return fail(JpsSupport::MemoryBudget);
         m_edges.reserve(m_graph_edges * 2);
+        m_edge_angle.clear();
+        m_edge_angle.reserve(m_graph_edges * 2);
         std::vector<std::pair<double, FlatEdge>> sorted;
         for (std::uint32_t v = 0; v < n; ++v) {
             sorted.clear();
@@ -487,7 +500,10 @@ JpsSupport NavmeshHierarchy::build(const Navmesh& mesh, std::size_t max_memory_b
             }
             std::vector<Arc>().swap(adj[order[v]]);
             std::sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-            for (const auto& e : sorted) m_edges.push_back(e.second);
+            for (const auto& e : sorted) {
+                m_edges.push_back(e.second);
+                m_edge_angle.push_back(quantized_angle(e.first));
+            }
             m_edge_offsets[v + 1] = static_cast<std::uint32_t>(m_edges.size());
         }
         // Landmarks: farthest-point choice (each the node farthest from those chosen, within the component
@@ -958,12 +974,16 @@ Status NavmeshHierarchyPathfinder::step_forward(std::uint64_t slice_expansions) 
         else lo = 0.0, hi = 4.0;  // (not for a visible parent)
         if (hi < lo) hi += 4.0;
         lo -= 1e-5, hi += 1e-5;
+        // The edges in range by their quantized angles (a few more at the ends: harmless).
         const std::uint32_t first = h.m_edge_offsets[x], last = h.m_edge_offsets[x + 1];
+        const std::uint16_t* angle = h.m_edge_angle.data();
         const auto scan = [&](double from, double to) {
-            const NavmeshHierarchy::FlatEdge* e = std::partition_point(
-                edges + first, edges + last, [from](const NavmeshHierarchy::FlatEdge& f) { return pseudo_angle(f.dx, f.dy) < from; });
-            for (; e != edges + last && pseudo_angle(e->dx, e->dy) <= to; ++e)
-                relax_forward(e->to, g + std::sqrt(double(e->dx) * e->dx + double(e->dy) * e->dy), x, v.x + e->dx, v.y + e->dy);
+            const std::uint16_t qf = quantized_angle(from), qt = quantized_angle(to);
+            std::uint32_t e = static_cast<std::uint32_t>(std::lower_bound(angle + first, angle + last, qf) - angle);
+            for (; e != last && angle[e] <= qt; ++e) {
+                const NavmeshHierarchy::FlatEdge& f = edges[e];
+                relax_forward(f.to, g + std::sqrt(double(f.dx) * f.dx + double(f.dy) * f.dy), x, v.x + f.dx, v.y + f.dy);
+            }
         };
         if (lo < 0) scan(lo + 4.0, 4.0), scan(0.0, hi);
         else if (hi >= 4.0) scan(lo, 4.0), scan(0.0, hi - 4.0);

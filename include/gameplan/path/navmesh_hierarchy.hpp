@@ -51,7 +51,7 @@
 ///
 /// Cost: the build sweeps once per corner (twice with landmarks) and contracts: 1 ms to 0.4 s of CPU on
 /// the 512 x 512 MovingAI maps of docs/benchmarks.md, but about 4-6 s on random512-10-0 (landmarks).
-/// Contraction holds 24 bytes per node and 16 per upward edge; Landmarks 24 bytes per node, 8 per edge
+/// Contraction holds 24 bytes per node and 16 per upward edge; Landmarks 24 bytes per node, 10 per edge
 /// end (both directions) and 4 per node and landmark. A pathfinder holds 32 bytes per hierarchy node plus
 /// its open lists and sweep stack; after warm-up a query allocates nothing.
 ///
@@ -170,6 +170,7 @@ private:
     };
     std::vector<std::uint32_t> m_edge_offsets;
     std::vector<FlatEdge> m_edges;  // Landmarks: each node's edges, by increasing direction (pseudo-angle)
+    std::vector<std::uint16_t> m_edge_angle;  // Landmarks: each edge's pseudo-angle in [0, 4) times 2^14, rounded down
     std::vector<std::uint32_t> m_landmarks;
     std::vector<float> m_landmark_dist;  // node-major: landmarks().size() per node
 };
