@@ -42,35 +42,53 @@ inline double dist(NavPoint a, NavPoint b) noexcept {
     return std::sqrt(dx * dx + dy * dy);
 }
 
-inline NavPoint vertex_point(const Navmesh& mesh, std::uint32_t v) noexcept {
-    const NavVertex& p = mesh.vertices()[v];
-    return NavPoint{double(p.x), double(p.y)};
-}
+// The mesh's edges as the sweep reads them: an edge's start point, its vertex (the id passed to
+// on_vertex), the polygon across it and its twin.
+struct MeshEdges {
+    const NavEdge* edges;
+    const NavVertex* vertices;
+    [[nodiscard]] NavPoint point(std::uint32_t e) const noexcept {
+        const NavVertex& p = vertices[edges[e].vertex];
+        return NavPoint{double(p.x), double(p.y)};
+    }
+    [[nodiscard]] std::uint32_t id(std::uint32_t e) const noexcept { return edges[e].vertex; }
+    [[nodiscard]] std::uint32_t neighbour(std::uint32_t e) const noexcept { return edges[e].neighbour; }
+    [[nodiscard]] std::uint32_t twin(std::uint32_t e) const noexcept { return edges[e].twin; }
+};
+
+// The same from the hierarchy's compact copy (landmarks): the id is the vertex's node (or kNoNode).
+struct CompactEdges {
+    const detail::NavSweepEdge* edges;
+    [[nodiscard]] NavPoint point(std::uint32_t e) const noexcept { return NavPoint{double(edges[e].x), double(edges[e].y)}; }
+    [[nodiscard]] std::uint32_t id(std::uint32_t e) const noexcept { return edges[e].node; }
+    [[nodiscard]] std::uint32_t neighbour(std::uint32_t e) const noexcept { return edges[e].neighbour; }
+    [[nodiscard]] std::uint32_t twin(std::uint32_t e) const noexcept { return edges[e].twin; }
+};
 
 // Sweeps the polygons seen from `r` (a point of the free space): calls on_polygon(polygon, piece) for each
-// polygon part seen (piece == nullptr: the whole polygon) and on_vertex(vertex) for every vertex seen
-// (possibly more than once). `eps` is the tolerance of the orientation tests (0 from a grid point).
-template <class OnPolygon, class OnVertex>
-void sweep(const Navmesh& mesh, NavPoint r, std::vector<Piece>& stack, double eps, OnPolygon&& on_polygon,
-           OnVertex&& on_vertex) {
+// polygon part seen (piece == nullptr: the whole polygon) and on_vertex(id) for every vertex seen
+// (possibly more than once; the id as `edges` gives it). `eps` is the tolerance of the orientation tests
+// (0 from a grid point).
+template <class Edges, class OnPolygon, class OnVertex>
+void sweep_edges(const Navmesh& mesh, const Edges& edges, NavPoint r, std::vector<Piece>& stack, double eps,
+                 OnPolygon&& on_polygon, OnVertex&& on_vertex) {
     stack.clear();
     const auto polygons = mesh.polygons();
-    const auto edges = mesh.edges();
     std::uint32_t seeded[4];
     const std::size_t seeds = detail::navmesh_locate(mesh, r, seeded);
     for (std::size_t s = 0; s < seeds; ++s) {
         const NavPolygon& poly = polygons[seeded[s]];
         on_polygon(seeded[s], static_cast<const Piece*>(nullptr));
-        const NavEdge* boundary = edges.data() + poly.first_edge;
         for (std::uint32_t j = 0; j < poly.edge_count; ++j) {
-            const NavEdge& e = boundary[j];
-            on_vertex(e.vertex);
-            if (e.neighbour == kNoPolygon || std::find(seeded, seeded + seeds, e.neighbour) != seeded + seeds) continue;
-            const NavPoint v0 = vertex_point(mesh, e.vertex);
-            const NavPoint v1 = vertex_point(mesh, boundary[j + 1 == poly.edge_count ? 0 : j + 1].vertex);
+            const std::uint32_t e = poly.first_edge + j;
+            on_vertex(edges.id(e));
+            const std::uint32_t neighbour = edges.neighbour(e);
+            if (neighbour == kNoPolygon || std::find(seeded, seeded + seeds, neighbour) != seeded + seeds) continue;
+            const NavPoint v0 = edges.point(e);
+            const NavPoint v1 = edges.point(j + 1 == poly.edge_count ? poly.first_edge : e + 1);
             const double c = cross(r, v0, v1);
-            if (c > eps) stack.push_back(Piece{e.neighbour, e.twin, v0, v1});
-            else if (c < -eps) stack.push_back(Piece{e.neighbour, e.twin, v1, v0});
+            if (c > eps) stack.push_back(Piece{neighbour, edges.twin(e), v0, v1});
+            else if (c < -eps) stack.push_back(Piece{neighbour, edges.twin(e), v1, v0});
         }
     }
     while (!stack.empty()) {
@@ -78,24 +96,31 @@ void sweep(const Navmesh& mesh, NavPoint r, std::vector<Piece>& stack, double ep
         stack.pop_back();
         on_polygon(piece.polygon, &piece);
         const NavPolygon& poly = polygons[piece.polygon];
-        const NavEdge* boundary = edges.data() + poly.first_edge;
-        NavPoint v0 = vertex_point(mesh, boundary[0].vertex);
+        NavPoint v0 = edges.point(poly.first_edge);
         for (std::uint32_t j = 0; j < poly.edge_count; ++j) {
-            const NavEdge& e = boundary[j];
-            const NavPoint v1 = vertex_point(mesh, boundary[j + 1 == poly.edge_count ? 0 : j + 1].vertex);
-            if (cross(r, piece.right, v0) >= -eps && cross(r, v0, piece.left) >= -eps) on_vertex(e.vertex);
-            if (e.neighbour != kNoPolygon && poly.first_edge + j != piece.entry) {
+            const std::uint32_t e = poly.first_edge + j;
+            const NavPoint v1 = edges.point(j + 1 == poly.edge_count ? poly.first_edge : e + 1);
+            if (cross(r, piece.right, v0) >= -eps && cross(r, v0, piece.left) >= -eps) on_vertex(edges.id(e));
+            const std::uint32_t neighbour = edges.neighbour(e);
+            if (neighbour != kNoPolygon && e != piece.entry) {
                 const double c = cross(r, v0, v1);
                 if (c > eps || c < -eps) {
                     const NavPoint er = c > 0 ? v0 : v1, el = c > 0 ? v1 : v0;
                     const NavPoint nr = cross(r, piece.right, er) > 0 ? er : piece.right;
                     const NavPoint nl = cross(r, el, piece.left) > 0 ? el : piece.left;
-                    if (cross(r, nr, nl) > eps) stack.push_back(Piece{e.neighbour, e.twin, nr, nl});
+                    if (cross(r, nr, nl) > eps) stack.push_back(Piece{neighbour, edges.twin(e), nr, nl});
                 }
             }
             v0 = v1;
         }
     }
+}
+
+// The sweep over the mesh's own arrays (on_vertex receives mesh vertices).
+template <class OnPolygon, class OnVertex>
+void sweep(const Navmesh& mesh, NavPoint r, std::vector<Piece>& stack, double eps, OnPolygon&& on_polygon,
+           OnVertex&& on_vertex) {
+    sweep_edges(mesh, MeshEdges{mesh.edges().data(), mesh.vertices().data()}, r, stack, eps, on_polygon, on_vertex);
 }
 
 // A monotone stand-in for the angle of direction (dx, dy), in [0, 4): the four axis directions map to 0,
@@ -359,7 +384,7 @@ std::size_t NavmeshHierarchy::memory_bytes() const noexcept {
            m_up_offsets.capacity() * sizeof(std::uint32_t) + m_up.capacity() * sizeof(UpEdge) +
            m_edge_offsets.capacity() * sizeof(std::uint32_t) + m_edges.capacity() * sizeof(FlatEdge) +
            m_edge_angle.capacity() * sizeof(std::uint16_t) +
-           m_landmarks.capacity() * sizeof(std::uint32_t) +
+           m_sweep_edges.capacity() * sizeof(detail::NavSweepEdge) + m_landmarks.capacity() * sizeof(std::uint32_t) +
            m_landmark_dist.capacity() * sizeof(float);
 }
 
@@ -376,6 +401,7 @@ JpsSupport NavmeshHierarchy::build(const Navmesh& mesh, std::size_t max_memory_b
     m_edges.clear();
     m_edge_angle.clear();
     m_edge_offsets.clear();
+    m_sweep_edges.clear();
     m_landmarks.clear();
     m_landmark_dist.clear();
     const auto fail = [&](JpsSupport why) {
@@ -386,6 +412,7 @@ JpsSupport NavmeshHierarchy::build(const Navmesh& mesh, std::size_t max_memory_b
         m_edges = {};
         m_edge_angle = {};
         m_edge_offsets = {};
+        m_sweep_edges = {};
         m_landmarks = {};
         m_landmark_dist = {};
         m_mesh = nullptr;
@@ -598,6 +625,15 @@ JpsSupport NavmeshHierarchy::build(const Navmesh& mesh, std::size_t max_memory_b
                 for (std::size_t i = 0; i < k; ++i) m_landmark_dist[std::size_t(v) * k + i] = static_cast<float>(best[i]);
             }
         }
+        // The mesh's edges with their start points and nodes inline, for the query's sweeps.
+        const auto mesh_edges = mesh.edges();
+        if (memory_bytes() + mesh_edges.size() * sizeof(detail::NavSweepEdge) > max_memory_bytes) return fail(JpsSupport::MemoryBudget);
+        m_sweep_edges.resize(mesh_edges.size());
+        for (std::size_t e = 0; e < mesh_edges.size(); ++e) {
+            const NavEdge& edge = mesh_edges[e];
+            m_sweep_edges[e] = detail::NavSweepEdge{vertices[edge.vertex].x, vertices[edge.vertex].y, m_node_of_vertex[edge.vertex],
+                                                    edge.neighbour, edge.twin};
+        }
         m_built = true;
         m_build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         return JpsSupport::Ok;
@@ -713,7 +749,10 @@ void NavmeshHierarchyPathfinder::reserve(const NavmeshHierarchy& hierarchy, std:
         m_open[side].reserve(nodes);
     }
     m_pieces.reserve(nodes);
-    m_seeds.reserve(nodes);
+    if (hierarchy.method() == NavmeshHierarchy::Method::Landmarks) {
+        if (m_goal_bits.size() < (hierarchy.node_count() + 63) / 64) m_goal_bits.resize((hierarchy.node_count() + 63) / 64, 0);
+        m_goal_seeds.reserve(nodes);
+    }
     m_to_goal.reserve(hierarchy.landmarks().size());
     m_to_start.reserve(hierarchy.landmarks().size());
     m_unpack.reserve(256);
@@ -728,7 +767,9 @@ std::size_t NavmeshHierarchyPathfinder::search_bytes() const noexcept {
 std::size_t NavmeshHierarchyPathfinder::memory_bytes() const noexcept {
     return (m_label[0].capacity() + m_label[1].capacity()) * sizeof(Label) +
            (m_open[0].capacity() + m_open[1].capacity()) * sizeof(OpenEntry) +
-           m_pieces.capacity() * sizeof(detail::NavSweepPiece) + (m_unpack.capacity() + m_chain.capacity()) * sizeof(std::uint32_t);
+           m_pieces.capacity() * sizeof(detail::NavSweepPiece) +
+           (m_unpack.capacity() + m_chain.capacity() + m_goal_seeds.capacity()) * sizeof(std::uint32_t) +
+           m_goal_bits.capacity() * sizeof(std::uint64_t);
 }
 
 double NavmeshHierarchyPathfinder::cost() const noexcept { return m_status == Status::Found ? m_best : kInf; }
@@ -806,28 +847,44 @@ void NavmeshHierarchyPathfinder::seed(int side, NavPoint from) {
         });
         return;
     }
+    // Landmarks: the sweep reads the hierarchy's compact copy of the mesh's edges (nodes inline). For each
+    // landmark L, `to` gets the least over the seeds u (the corners seen and taut here, each read once) of
+    // d(L, u) + |u from|: at least d(L, from), and at most d(L, w) + d(w, from) for every seed w, so that
+    // for any corner v, whose way to the goal ends at a seed w, d(L, goal) read so minus d(L, v) is at most
+    // d(v, w) + |w goal| (triangle inequality) and d(L, v) minus it at most d(v, goal): the bound is
+    // admissible, and larger than with d(L, goal) itself when the goal sees L only along a direction into
+    // L's blocked cell (not taut there).
     std::vector<double>& to = side == 0 ? m_to_start : m_to_goal;
-    sweep(*h.mesh(), from, m_pieces, 1e-9, on_polygon, [&](std::uint32_t vertex) {
-        const std::uint32_t v = h.node_of_vertex(vertex);
+    const std::size_t k = to.size();
+    sweep_edges(*h.mesh(), CompactEdges{h.m_sweep_edges.data()}, from, m_pieces, 1e-9, on_polygon, [&](std::uint32_t v) {
         if (v == kNoNode) return;
         const NavmeshHierarchy::Node& c = nodes[v];
         const double dx = double(c.x) - from.x, dy = double(c.y) - from.y;
-        // Shortest distance from each landmark: through the last corner of its shortest path, one of
-        // those seen (taut here or not: a landmark seen is reached straight).
-        const double d = std::sqrt(dx * dx + dy * dy);
-        const float* row = h.m_landmark_dist.data() + std::size_t(v) * to.size();
-        for (std::size_t i = 0; i < to.size(); ++i) to[i] = std::min(to[i], d + double(row[i]));
         if (!taut_end(c.sx, c.sy, dx, dy)) return;
-        if (side == 0) m_seeds.push_back(Seed{d, v});
-        else relax(side, v, d, kNoNode);
+        if (side == 0) {
+            if (m_label[0][v].stamp == search::open_stamp(m_generation)) return;  // seen before
+        } else {
+            if (m_goal_bits[v >> 6] >> (v & 63u) & 1u) return;
+        }
+        const double d = std::sqrt(dx * dx + dy * dy);
+        const float* row = h.m_landmark_dist.data() + std::size_t(v) * k;
+        for (std::size_t i = 0; i < k; ++i) to[i] = std::min(to[i], d + double(row[i]));
+        if (side == 0) {
+            relax_forward(v, d, kNoNode, c.x, c.y);
+        } else {
+            m_goal_bits[v >> 6] |= std::uint64_t(1) << (v & 63u);
+            m_goal_seeds.push_back(v);
+            m_label[1][v] = Label{d, kNoNode, m_generation};
+        }
     });
 }
 
 void NavmeshHierarchyPathfinder::seed_forward() {
-    // The goal's side first (its seeds and distances to the landmarks), then the start's.
+    // The goal's side first (its seeds and distances to the landmarks), then the start's (its seeds
+    // queued by the straight-line bound; the landmarks' bound applies when they reach the top).
+    for (const std::uint32_t v : m_goal_seeds) m_goal_bits[v >> 6] = 0;
+    m_goal_seeds.clear();
     seed(1, m_goal);
-    m_open[1].clear();
-    m_seeds.clear();
     seed(0, m_start);
     if (m_direct) return;
     // The landmarks that bound the start's distance best (any that reaches one end and not the other
@@ -848,8 +905,6 @@ void NavmeshHierarchyPathfinder::seed_forward() {
         m_active_count = end;
     }
     for (std::size_t a = 0; a < m_active_count; ++a) m_active_goal[a] = m_to_goal[m_active[a]];
-    const auto nodes = m_hierarchy->nodes();
-    for (const Seed& s : m_seeds) relax_forward(s.node, s.dist, kNoNode, nodes[s.node].x, nodes[s.node].y);
 }
 
 Status NavmeshHierarchyPathfinder::begin(const NavmeshHierarchy& hierarchy, NavPoint start, NavPoint goal,
@@ -887,7 +942,8 @@ Status NavmeshHierarchyPathfinder::begin(const NavmeshHierarchy& hierarchy, NavP
         m_best = dist(start, goal);
         return m_status;
     }
-    if (m_label[0].size() < hierarchy.node_count()) reserve(hierarchy, 0);
+    if (m_label[0].size() < hierarchy.node_count() || (m_forward && m_goal_bits.size() < (hierarchy.node_count() + 63) / 64))
+        reserve(hierarchy, 0);
     search::advance_generation(m_generation, [&] {
         for (auto& labels : m_label)
             for (Label& l : labels) l.stamp = 0;
@@ -954,10 +1010,12 @@ Status NavmeshHierarchyPathfinder::step_forward(std::uint64_t slice_expansions) 
         label.stamp = closed;
         const double g = label.dist;
         // A goal seed: the goal is seen from here.
-        const Label& to_goal = m_label[1][x];
-        if (to_goal.stamp == m_generation && g + to_goal.dist < m_best) {
-            m_best = g + to_goal.dist;
-            m_meet = x;
+        if (m_goal_bits[x >> 6] >> (x & 63u) & 1u) {
+            const Label& to_goal = m_label[1][x];
+            if (g + to_goal.dist < m_best) {
+                m_best = g + to_goal.dist;
+                m_meet = x;
+            }
         }
         const NavmeshHierarchy::Node& v = nodes[x];
         const NavPoint back = label.parent == kNoNode ? m_start : NavPoint{double(nodes[label.parent].x), double(nodes[label.parent].y)};

@@ -421,3 +421,32 @@ TEST(NavmeshHierarchyLandmarks, AutoChoosesByTheGraph) {
         }
     }
 }
+
+TEST(NavmeshHierarchyLandmarks, GoalBehindALandmarkCorner) {
+    // A query reads d(L, goal) from the goal's seeds only (the corners it sees that are taut for it). When
+    // the goal sees L along a direction into L's blocked cell (not taut there), the straight segment is
+    // shorter than any value read so; the bound |d(L, goal) - d(L, v)| must stay a lower bound of the way
+    // left. Goals (and starts) diagonally behind each landmark, one or two landmarks (always active).
+    std::mt19937 rng(77);
+    std::size_t behind = 0;
+    for (int round = 0; round < 24; ++round) {
+        const Built b(test::random_map(rng, 10 + int(rng() % 12), 10 + int(rng() % 12), 0.08 + 0.04 * double(round % 4)), 192,
+                      Method::Landmarks, 1 + std::uint32_t(round % 2));
+        NavmeshHierarchyPathfinder finder;
+        NavmeshPathfinder polyanya;
+        const auto nodes = b.hierarchy.nodes();
+        for (const std::uint32_t l : b.hierarchy.landmarks()) {
+            const auto& c = nodes[l];
+            for (int k = 0; k < 6; ++k) {
+                // A free point in the quadrant opposite the blocked cell, seen from L or not.
+                const double gx = c.x - c.sx * (0.5 + double(rng() % 4)), gy = c.y - c.sy * (0.5 + double(rng() % 4));
+                if (!free_point(b.map, gx, gy)) continue;
+                ++behind;
+                const NavPoint goal{gx, gy}, start = random_point(rng, b.map);
+                (void)expect_exact(b, finder, polyanya, start, goal);
+                (void)expect_exact(b, finder, polyanya, goal, start);
+            }
+        }
+    }
+    EXPECT_GT(behind, 60u);
+}

@@ -35,8 +35,10 @@
 /// the blocked cell's nearer side (the taut turns, found by binary search); a node is queued by
 /// g + |v goal| and, when it reaches the top, by g + max(|v goal|, |d(L, goal) - d(L, v)| over the 4
 /// landmarks that bound the start's distance best) less a margin for the float rounding (the ALT bound
-/// of Goldberg and Harrelson, 2005; d(L, goal) is exact: the least over the corners the goal sees). The
-/// goal's taut seeds end it; it stops when the smallest key reaches the best path. A landmark that
+/// of Goldberg and Harrelson, 2005; d(L, goal) is read as the least over the goal's taut seeds u of
+/// d(L, u) + |u goal|: at least the exact distance, and never more than through the seed where a path
+/// from v ends, so the bound stays admissible). The sweeps read a compact copy of the mesh's edges (start
+/// point and node inline, 20 bytes per mesh edge). The goal's taut seeds (marked in a bitset) end it; it stops when the smallest key reaches the best path. A landmark that
 /// reaches the goal but not a node cuts that node off (it cannot reach the goal).
 ///
 /// Method::Auto (default) picks Landmarks when the graph averages 18 or more edges per corner, else
@@ -52,7 +54,7 @@
 /// Cost: the build sweeps once per corner (twice with landmarks) and contracts: 1 ms to 0.4 s of CPU on
 /// the 512 x 512 MovingAI maps of docs/benchmarks.md, but about 4-6 s on random512-10-0 (landmarks).
 /// Contraction holds 24 bytes per node and 16 per upward edge; Landmarks 24 bytes per node, 10 per edge
-/// end (both directions) and 4 per node and landmark. A pathfinder holds 32 bytes per hierarchy node plus
+/// end (both directions), 4 per node and landmark and 20 per mesh edge. A pathfinder holds 32 bytes per hierarchy node plus
 /// its open lists and sweep stack; after warm-up a query allocates nothing.
 ///
 /// Thread-safety: a built hierarchy is immutable; any number of pathfinders (one per thread) may read it
@@ -67,6 +69,15 @@
 #include <vector>
 
 namespace gameplan::path {
+
+namespace detail {
+/// A mesh edge as a landmark query's sweeps read it (navmesh_hierarchy.cpp): its start point, the node of
+/// that vertex (or UINT32_MAX: not a corner), the polygon across and the twin edge.
+struct NavSweepEdge {
+    std::int32_t x, y;
+    std::uint32_t node, neighbour, twin;
+};
+}  // namespace detail
 
 /// The sparse visibility graph of a mesh's corners, contracted into a hierarchy or prepared for a
 /// goal-directed search with landmarks. See the file overview.
@@ -171,6 +182,7 @@ private:
     std::vector<std::uint32_t> m_edge_offsets;
     std::vector<FlatEdge> m_edges;  // Landmarks: each node's edges, by increasing direction (pseudo-angle)
     std::vector<std::uint16_t> m_edge_angle;  // Landmarks: each edge's pseudo-angle in [0, 4) times 2^14, rounded down
+    std::vector<detail::NavSweepEdge> m_sweep_edges;  // Landmarks: the mesh's edges, for the query's sweeps
     std::vector<std::uint32_t> m_landmarks;
     std::vector<float> m_landmark_dist;  // node-major: landmarks().size() per node
 };
@@ -257,11 +269,8 @@ private:
     std::uint32_t m_active[kActive] = {};
     double m_active_goal[kActive] = {};
     std::size_t m_active_count = 0;
-    struct Seed {
-        double dist;
-        std::uint32_t node;
-    };
-    std::vector<Seed> m_seeds;
+    std::vector<std::uint64_t> m_goal_bits;  // Landmarks: one bit per node, set for the goal's seeds
+    std::vector<std::uint32_t> m_goal_seeds;  // Landmarks: the goal's seeds (bits to clear)
     std::vector<OpenEntry> m_open[2];
     std::vector<detail::NavSweepPiece> m_pieces;
     std::vector<std::uint32_t> m_unpack, m_chain;
