@@ -805,8 +805,37 @@ inline void NavmeshHierarchyPathfinder::relax_forward(std::uint32_t node, double
     l = Label{d, parent, search::open_stamp(m_generation)};
     ++m_stats.generated;
     const double dx = double(x) - m_goal.x, dy = double(y) - m_goal.y;
-    m_open[0].push_back(OpenEntry{d + std::sqrt(dx * dx + dy * dy), node, 0});
-    std::push_heap(m_open[0].begin(), m_open[0].end(), [](const OpenEntry& a, const OpenEntry& b) { return a.key > b.key; });
+    push_forward(OpenEntry{d + std::sqrt(dx * dx + dy * dy), node, 0});
+}
+
+// Landmarks: an entry below the threshold goes into the heap, the others into the overflow (m_open[1]),
+// unordered: most entries A* generates are never settled (their key is above the best path's length),
+// and there they cost an append instead of a heap insertion.
+inline void NavmeshHierarchyPathfinder::push_forward(const OpenEntry& entry) {
+    if (entry.key < m_threshold) {
+        m_open[0].push_back(entry);
+        std::push_heap(m_open[0].begin(), m_open[0].end(), [](const OpenEntry& a, const OpenEntry& b) { return a.key > b.key; });
+    } else {
+        m_open[1].push_back(entry);
+    }
+}
+
+// Landmarks, the heap empty: moves the overflow's entries below its least key plus the band into the heap
+// (the threshold rises to there). Leaves the heap empty when none is below the best path.
+void NavmeshHierarchyPathfinder::refill_forward() {
+    std::vector<OpenEntry>& over = m_open[1];
+    double least = kInf;
+    for (const OpenEntry& e : over) least = std::min(least, e.key);
+    if (!(least < m_best)) return;
+    m_threshold = least + m_band;
+    std::vector<OpenEntry>& open = m_open[0];
+    std::size_t kept = 0;
+    for (const OpenEntry& e : over) {
+        if (e.key < m_threshold) open.push_back(e);
+        else over[kept++] = e;
+    }
+    over.resize(kept);
+    std::make_heap(open.begin(), open.end(), [](const OpenEntry& a, const OpenEntry& b) { return a.key > b.key; });
 }
 
 // A lower bound of the distance from `node` to the goal: the straight line, or for each active landmark L
@@ -885,6 +914,10 @@ void NavmeshHierarchyPathfinder::seed_forward() {
     for (const std::uint32_t v : m_goal_seeds) m_goal_bits[v >> 6] = 0;
     m_goal_seeds.clear();
     seed(1, m_goal);
+    // Keys are at least |start goal|; the heap takes those below it plus the band, 2% of it (at least 1).
+    const double straight = dist(m_start, m_goal);
+    m_band = std::max(1.0, 0.02 * straight);
+    m_threshold = straight + m_band;
     seed(0, m_start);
     if (m_direct) return;
     // The landmarks that bound the start's distance best (any that reaches one end and not the other
@@ -974,6 +1007,7 @@ Status NavmeshHierarchyPathfinder::step_forward(std::uint64_t slice_expansions) 
             m_limit = search::BudgetLimit::Memory;
             return m_status = Status::BudgetExhausted;
         }
+        if (open.empty()) refill_forward();
         if (open.empty() || open.front().key >= m_best) return m_status = m_best < kInf ? Status::Found : Status::NoPath;
         const OpenEntry top = open.front();
         Label& label = m_label[0][top.node];
@@ -991,8 +1025,7 @@ Status NavmeshHierarchyPathfinder::step_forward(std::uint64_t slice_expansions) 
                 if (p == kInf) {  // the goal cannot be reached from here
                     label.stamp = closed;
                 } else {
-                    open.push_back(OpenEntry{label.dist + p, top.node, 1});
-                    std::push_heap(open.begin(), open.end(), order);
+                    push_forward(OpenEntry{label.dist + p, top.node, 1});
                 }
                 continue;
             }

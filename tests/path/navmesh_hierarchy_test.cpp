@@ -450,3 +450,26 @@ TEST(NavmeshHierarchyLandmarks, GoalBehindALandmarkCorner) {
     }
     EXPECT_GT(behind, 60u);
 }
+
+TEST(NavmeshHierarchyLandmarks, DetoursFarLongerThanTheStraightLine) {
+    // The A* keeps keys below |start goal| plus a band (2%, at least 1) in its heap and the rest unordered,
+    // taking the next band when the heap runs dry: a path around long walls (a serpentine, gaps at
+    // alternate ends) is many bands longer than the straight line, and every band must be taken in order.
+    std::mt19937 rng(5);
+    int long_detours = 0;
+    for (int round = 0; round < 12; ++round) {
+        GridMap map = test::random_map(rng, 16 + int(rng() % 10), 16 + int(rng() % 10), 0.03 + 0.03 * double(round % 3));
+        for (int wy = 3; wy + 1 < map.height(); wy += 4)
+            for (int x = 0; x < map.width(); ++x) map.set_passable({x, wy}, (wy / 4) % 2 == 0 ? x >= map.width() - 2 : x < 2);
+        const Built b(std::move(map), 192, Method::Landmarks, std::uint32_t(round % 3) * 4);
+        NavmeshHierarchyPathfinder finder;
+        NavmeshPathfinder polyanya;
+        for (int q = 0; q < 12; ++q) {
+            const NavPoint s = random_point(rng, b.map), t = random_point(rng, b.map);
+            const double c = expect_exact(b, finder, polyanya, s, t);
+            const double straight = std::hypot(s.x - t.x, s.y - t.y);
+            if (c < kInf && c > straight + 6 * std::max(1.0, 0.02 * straight)) ++long_detours;
+        }
+    }
+    EXPECT_GT(long_detours, 30);
+}

@@ -247,6 +247,8 @@ private:
     void seed_forward();
     void relax(int side, std::uint32_t node, double dist, std::uint32_t parent);
     void relax_forward(std::uint32_t node, double dist, std::uint32_t parent, std::int32_t x, std::int32_t y);
+    void push_forward(const OpenEntry& entry);
+    void refill_forward();
     [[nodiscard]] double potential(std::uint32_t node) const noexcept;
     Status step_forward(std::uint64_t slice_expansions);
     void unpack(std::uint32_t from, std::uint32_t to, std::vector<NavPoint>& out);
@@ -262,6 +264,7 @@ private:
     bool m_out_of_memory = false;
     bool m_forward = false;  // A* from the start (Landmarks)
     double m_best = 0.0;
+    double m_threshold = 0.0, m_band = 0.0;  // Landmarks: keys below the threshold are in the heap (m_open[0])
     std::uint32_t m_meet = kNoNode;
     std::vector<Label> m_label[2];
     static constexpr std::size_t kActive = 4;  // landmarks used per query
