@@ -38,8 +38,12 @@
 /// of Goldberg and Harrelson, 2005; d(L, goal) is read as the least over the goal's taut seeds u of
 /// d(L, u) + |u goal|: at least the exact distance, and never more than through the seed where a path
 /// from v ends, so the bound stays admissible). The sweeps read a compact copy of the mesh's edges (start
-/// point and node inline, 20 bytes per mesh edge). The goal's taut seeds (marked in a bitset) end it; it stops when the smallest key reaches the best path. A landmark that
-/// reaches the goal but not a node cuts that node off (it cannot reach the goal).
+/// point and node inline, 20 bytes per mesh edge); the edge range is found over 16-bit quantized angles.
+/// Only keys below |start goal| plus a band (0.2% of it, at least 1) are kept in the binary heap, the
+/// others in an unordered overflow from which the next band is taken when the heap runs dry (most corners
+/// generated are never settled). The goal's taut seeds (marked in a bitset) end it; it stops when the
+/// smallest key reaches the best path. A landmark that reaches the goal but not a node cuts that node off
+/// (it cannot reach the goal).
 ///
 /// Method::Auto (default) picks Landmarks when the graph averages 18 or more edges per corner, else
 /// Contraction: sparse single-cell noise (random512-10-0: 76,000 corners, 1.2 million edges, where
@@ -54,8 +58,9 @@
 /// Cost: the build sweeps once per corner (twice with landmarks) and contracts: 1 ms to 0.4 s of CPU on
 /// the 512 x 512 MovingAI maps of docs/benchmarks.md, but about 4-6 s on random512-10-0 (landmarks).
 /// Contraction holds 24 bytes per node and 16 per upward edge; Landmarks 24 bytes per node, 10 per edge
-/// end (both directions), 4 per node and landmark and 20 per mesh edge. A pathfinder holds 32 bytes per hierarchy node plus
-/// its open lists and sweep stack; after warm-up a query allocates nothing.
+/// end (both directions), 4 per node and landmark and 20 per mesh edge. A pathfinder holds 32 bytes per
+/// hierarchy node plus its open lists and sweep stack (with landmarks one bit per node more); after
+/// warm-up a query allocates nothing.
 ///
 /// Thread-safety: a built hierarchy is immutable; any number of pathfinders (one per thread) may read it
 /// (and the mesh it was built from, which must outlive it and stay unchanged).
