@@ -832,6 +832,10 @@ inline void NavmeshHierarchyPathfinder::relax_forward(std::uint32_t node, double
 // and there they cost an append instead of a heap insertion.
 inline void NavmeshHierarchyPathfinder::push_forward(const OpenEntry& entry) {
     if (entry.key < m_threshold) {
+        if (!entry.refined) {  // likely to reach the top: its landmark distances then (the bound)
+            const float* row = m_hierarchy->m_landmark_dist.data() + std::size_t(entry.node) * m_hierarchy->m_landmarks.size();
+            for (std::size_t a = 0; a < m_active_count; ++a) prefetch(row + m_active[a]);
+        }
         m_open[0].push_back(entry);
         std::push_heap(m_open[0].begin(), m_open[0].end(), [](const OpenEntry& a, const OpenEntry& b) { return a.key > b.key; });
     } else {
