@@ -836,6 +836,9 @@ inline void NavmeshHierarchyPathfinder::push_forward(const OpenEntry& entry) {
             const float* row = m_hierarchy->m_landmark_dist.data() + std::size_t(entry.node) * m_hierarchy->m_landmarks.size();
             for (std::size_t a = 0; a < m_active_count; ++a) prefetch(row + m_active[a]);
         }
+        const std::uint32_t at = m_hierarchy->m_edge_offsets[entry.node];  // and its edges, to be read when settled
+        prefetch(m_hierarchy->m_edge_angle.data() + at);
+        prefetch(m_hierarchy->m_edges.data() + at);
         m_open[0].push_back(entry);
         std::push_heap(m_open[0].begin(), m_open[0].end(), [](const OpenEntry& a, const OpenEntry& b) { return a.key > b.key; });
     } else {
