@@ -37,40 +37,74 @@ inline double cross(NavPoint o, NavPoint a, NavPoint b) noexcept {
     return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
 }
 
+// Asks the cache for the line holding `p` (no effect without GCC's builtins).
+inline void prefetch(const void* p) noexcept {
+#if defined(__GNUC__)
+    __builtin_prefetch(p);
+#else
+    (void)p;
+#endif
+}
+
 inline double dist(NavPoint a, NavPoint b) noexcept {
     const double dx = a.x - b.x, dy = a.y - b.y;
     return std::sqrt(dx * dx + dy * dy);
 }
 
-inline NavPoint vertex_point(const Navmesh& mesh, std::uint32_t v) noexcept {
-    const NavVertex& p = mesh.vertices()[v];
-    return NavPoint{double(p.x), double(p.y)};
-}
+// The mesh's edges as the sweep reads them: an edge's start point, its vertex (the id passed to
+// on_vertex), the polygon across it and its twin.
+struct MeshEdges {
+    const NavEdge* edges;
+    const NavVertex* vertices;
+    [[nodiscard]] NavPoint point(std::uint32_t e) const noexcept {
+        const NavVertex& p = vertices[edges[e].vertex];
+        return NavPoint{double(p.x), double(p.y)};
+    }
+    [[nodiscard]] std::uint32_t id(std::uint32_t e) const noexcept { return edges[e].vertex; }
+    [[nodiscard]] std::uint32_t neighbour(std::uint32_t e) const noexcept { return edges[e].neighbour; }
+    [[nodiscard]] std::uint32_t twin(std::uint32_t e) const noexcept { return edges[e].twin; }
+    void prefetch(std::uint32_t, std::uint32_t) const noexcept {}
+};
+
+// The same from the hierarchy's compact copy (landmarks): the id is the vertex's node (or kNoNode).
+struct CompactEdges {
+    const detail::NavSweepEdge* edges;
+    const NavPolygon* polygons;
+    [[nodiscard]] NavPoint point(std::uint32_t e) const noexcept { return NavPoint{double(edges[e].x), double(edges[e].y)}; }
+    [[nodiscard]] std::uint32_t id(std::uint32_t e) const noexcept { return edges[e].node; }
+    [[nodiscard]] std::uint32_t neighbour(std::uint32_t e) const noexcept { return edges[e].neighbour; }
+    [[nodiscard]] std::uint32_t twin(std::uint32_t e) const noexcept { return edges[e].twin; }
+    // A polygon about to be swept, entered through edge `entry`: its record and the edges from there.
+    void prefetch(std::uint32_t polygon, std::uint32_t entry) const noexcept {
+        gameplan::path::prefetch(polygons + polygon);
+        gameplan::path::prefetch(edges + entry);
+    }
+};
 
 // Sweeps the polygons seen from `r` (a point of the free space): calls on_polygon(polygon, piece) for each
-// polygon part seen (piece == nullptr: the whole polygon) and on_vertex(vertex) for every vertex seen
-// (possibly more than once). `eps` is the tolerance of the orientation tests (0 from a grid point).
-template <class OnPolygon, class OnVertex>
-void sweep(const Navmesh& mesh, NavPoint r, std::vector<Piece>& stack, double eps, OnPolygon&& on_polygon,
-           OnVertex&& on_vertex) {
+// polygon part seen (piece == nullptr: the whole polygon) and on_vertex(id) for every vertex seen
+// (possibly more than once; the id as `edges` gives it). `eps` is the tolerance of the orientation tests
+// (0 from a grid point).
+template <class Edges, class OnPolygon, class OnVertex>
+void sweep_edges(const Navmesh& mesh, const Edges& edges, NavPoint r, std::vector<Piece>& stack, double eps,
+                 OnPolygon&& on_polygon, OnVertex&& on_vertex) {
     stack.clear();
     const auto polygons = mesh.polygons();
-    const auto edges = mesh.edges();
     std::uint32_t seeded[4];
     const std::size_t seeds = detail::navmesh_locate(mesh, r, seeded);
     for (std::size_t s = 0; s < seeds; ++s) {
         const NavPolygon& poly = polygons[seeded[s]];
         on_polygon(seeded[s], static_cast<const Piece*>(nullptr));
-        const NavEdge* boundary = edges.data() + poly.first_edge;
         for (std::uint32_t j = 0; j < poly.edge_count; ++j) {
-            const NavEdge& e = boundary[j];
-            on_vertex(e.vertex);
-            if (e.neighbour == kNoPolygon || std::find(seeded, seeded + seeds, e.neighbour) != seeded + seeds) continue;
-            const NavPoint v0 = vertex_point(mesh, e.vertex);
-            const NavPoint v1 = vertex_point(mesh, boundary[j + 1 == poly.edge_count ? 0 : j + 1].vertex);
+            const std::uint32_t e = poly.first_edge + j;
+            on_vertex(edges.id(e));
+            const std::uint32_t neighbour = edges.neighbour(e);
+            if (neighbour == kNoPolygon || std::find(seeded, seeded + seeds, neighbour) != seeded + seeds) continue;
+            const NavPoint v0 = edges.point(e);
+            const NavPoint v1 = edges.point(j + 1 == poly.edge_count ? poly.first_edge : e + 1);
             const double c = cross(r, v0, v1);
-            if (c > eps) stack.push_back(Piece{e.neighbour, e.twin, v0, v1});
-            else if (c < -eps) stack.push_back(Piece{e.neighbour, e.twin, v1, v0});
+            if (c > eps) stack.push_back(Piece{neighbour, edges.twin(e), v0, v1});
+            else if (c < -eps) stack.push_back(Piece{neighbour, edges.twin(e), v1, v0});
         }
     }
     while (!stack.empty()) {
@@ -78,19 +112,22 @@ void sweep(const Navmesh& mesh, NavPoint r, std::vector<Piece>& stack, double ep
         stack.pop_back();
         on_polygon(piece.polygon, &piece);
         const NavPolygon& poly = polygons[piece.polygon];
-        const NavEdge* boundary = edges.data() + poly.first_edge;
-        NavPoint v0 = vertex_point(mesh, boundary[0].vertex);
+        NavPoint v0 = edges.point(poly.first_edge);
         for (std::uint32_t j = 0; j < poly.edge_count; ++j) {
-            const NavEdge& e = boundary[j];
-            const NavPoint v1 = vertex_point(mesh, boundary[j + 1 == poly.edge_count ? 0 : j + 1].vertex);
-            if (cross(r, piece.right, v0) >= -eps && cross(r, v0, piece.left) >= -eps) on_vertex(e.vertex);
-            if (e.neighbour != kNoPolygon && poly.first_edge + j != piece.entry) {
+            const std::uint32_t e = poly.first_edge + j;
+            const NavPoint v1 = edges.point(j + 1 == poly.edge_count ? poly.first_edge : e + 1);
+            if (cross(r, piece.right, v0) >= -eps && cross(r, v0, piece.left) >= -eps) on_vertex(edges.id(e));
+            const std::uint32_t neighbour = edges.neighbour(e);
+            if (neighbour != kNoPolygon && e != piece.entry) {
                 const double c = cross(r, v0, v1);
                 if (c > eps || c < -eps) {
                     const NavPoint er = c > 0 ? v0 : v1, el = c > 0 ? v1 : v0;
                     const NavPoint nr = cross(r, piece.right, er) > 0 ? er : piece.right;
                     const NavPoint nl = cross(r, el, piece.left) > 0 ? el : piece.left;
-                    if (cross(r, nr, nl) > eps) stack.push_back(Piece{e.neighbour, e.twin, nr, nl});
+                    if (cross(r, nr, nl) > eps) {
+                        stack.push_back(Piece{neighbour, edges.twin(e), nr, nl});
+                        edges.prefetch(neighbour, stack.back().entry);
+                    }
                 }
             }
             v0 = v1;
@@ -98,11 +135,25 @@ void sweep(const Navmesh& mesh, NavPoint r, std::vector<Piece>& stack, double ep
     }
 }
 
+// The sweep over the mesh's own arrays (on_vertex receives mesh vertices).
+template <class OnPolygon, class OnVertex>
+void sweep(const Navmesh& mesh, NavPoint r, std::vector<Piece>& stack, double eps, OnPolygon&& on_polygon,
+           OnVertex&& on_vertex) {
+    sweep_edges(mesh, MeshEdges{mesh.edges().data(), mesh.vertices().data()}, r, stack, eps, on_polygon, on_vertex);
+}
+
 // A monotone stand-in for the angle of direction (dx, dy), in [0, 4): the four axis directions map to 0,
 // 1, 2, 3 ((1,0), (0,1), (-1,0), (0,-1)) and each quadrant between them onto the unit interval between.
 inline double pseudo_angle(double dx, double dy) noexcept {
     if (dy >= 0) return dx >= 0 ? (dx + dy == 0 ? 0.0 : dy / (dx + dy)) : 1.0 - dx / (dy - dx);
     return dx < 0 ? 2.0 - dy / (-dx - dy) : 3.0 + dx / (dx - dy);
+}
+
+// A pseudo-angle in [0, 4] scaled to 16 bits, rounded down (monotone: a range of pseudo-angles [lo, hi]
+// holds only edges whose quantized angle lies in [quantized_angle(lo), quantized_angle(hi)]).
+inline std::uint16_t quantized_angle(double a) noexcept {
+    const double q = std::floor(a * 16384.0);
+    return q <= 0 ? std::uint16_t(0) : q >= 65535.0 ? std::uint16_t(65535) : static_cast<std::uint16_t>(q);
 }
 
 // The landmark pass's sweeps (vertices only) share one instantiation of `sweep`, called through a plain
@@ -351,7 +402,8 @@ std::size_t NavmeshHierarchy::memory_bytes() const noexcept {
     return m_nodes.capacity() * sizeof(Node) + m_node_of_vertex.capacity() * sizeof(std::uint32_t) +
            m_up_offsets.capacity() * sizeof(std::uint32_t) + m_up.capacity() * sizeof(UpEdge) +
            m_edge_offsets.capacity() * sizeof(std::uint32_t) + m_edges.capacity() * sizeof(FlatEdge) +
-           m_landmarks.capacity() * sizeof(std::uint32_t) +
+           m_edge_angle.capacity() * sizeof(std::uint16_t) +
+           m_sweep_edges.capacity() * sizeof(detail::NavSweepEdge) + m_landmarks.capacity() * sizeof(std::uint32_t) +
            m_landmark_dist.capacity() * sizeof(float);
 }
 
@@ -366,7 +418,9 @@ JpsSupport NavmeshHierarchy::build(const Navmesh& mesh, std::size_t max_memory_b
     m_up.clear();
     m_up_offsets.assign(1, 0);
     m_edges.clear();
+    m_edge_angle.clear();
     m_edge_offsets.clear();
+    m_sweep_edges.clear();
     m_landmarks.clear();
     m_landmark_dist.clear();
     const auto fail = [&](JpsSupport why) {
@@ -375,7 +429,9 @@ JpsSupport NavmeshHierarchy::build(const Navmesh& mesh, std::size_t max_memory_b
         m_up_offsets.assign(1, 0);
         m_node_of_vertex = {};
         m_edges = {};
+        m_edge_angle = {};
         m_edge_offsets = {};
+        m_sweep_edges = {};
         m_landmarks = {};
         m_landmark_dist = {};
         m_mesh = nullptr;
@@ -473,8 +529,11 @@ JpsSupport NavmeshHierarchy::build(const Navmesh& mesh, std::size_t max_memory_b
         m_up_offsets.assign(n + 1, 0);
         m_edge_offsets.assign(n + 1, 0);
         m_edges.clear();
-        if (bytes + m_graph_edges * 2 * (sizeof(FlatEdge) + sizeof(Arc)) > max_memory_bytes) return fail(JpsSupport::MemoryBudget);
+        if (bytes + m_graph_edges * 2 * (sizeof(FlatEdge) + sizeof(std::uint16_t) + sizeof(Arc)) > max_memory_bytes)
+            return fail(JpsSupport::MemoryBudget);
         m_edges.reserve(m_graph_edges * 2);
+        m_edge_angle.clear();
+        m_edge_angle.reserve(m_graph_edges * 2);
         std::vector<std::pair<double, FlatEdge>> sorted;
         for (std::uint32_t v = 0; v < n; ++v) {
             sorted.clear();
@@ -487,7 +546,10 @@ JpsSupport NavmeshHierarchy::build(const Navmesh& mesh, std::size_t max_memory_b
             }
             std::vector<Arc>().swap(adj[order[v]]);
             std::sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-            for (const auto& e : sorted) m_edges.push_back(e.second);
+            for (const auto& e : sorted) {
+                m_edges.push_back(e.second);
+                m_edge_angle.push_back(quantized_angle(e.first));
+            }
             m_edge_offsets[v + 1] = static_cast<std::uint32_t>(m_edges.size());
         }
         // Landmarks: farthest-point choice (each the node farthest from those chosen, within the component
@@ -581,6 +643,15 @@ JpsSupport NavmeshHierarchy::build(const Navmesh& mesh, std::size_t max_memory_b
                       });
                 for (std::size_t i = 0; i < k; ++i) m_landmark_dist[std::size_t(v) * k + i] = static_cast<float>(best[i]);
             }
+        }
+        // The mesh's edges with their start points and nodes inline, for the query's sweeps.
+        const auto mesh_edges = mesh.edges();
+        if (memory_bytes() + mesh_edges.size() * sizeof(detail::NavSweepEdge) > max_memory_bytes) return fail(JpsSupport::MemoryBudget);
+        m_sweep_edges.resize(mesh_edges.size());
+        for (std::size_t e = 0; e < mesh_edges.size(); ++e) {
+            const NavEdge& edge = mesh_edges[e];
+            m_sweep_edges[e] = detail::NavSweepEdge{vertices[edge.vertex].x, vertices[edge.vertex].y, m_node_of_vertex[edge.vertex],
+                                                    edge.neighbour, edge.twin};
         }
         m_built = true;
         m_build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -697,7 +768,10 @@ void NavmeshHierarchyPathfinder::reserve(const NavmeshHierarchy& hierarchy, std:
         m_open[side].reserve(nodes);
     }
     m_pieces.reserve(nodes);
-    m_seeds.reserve(nodes);
+    if (hierarchy.method() == NavmeshHierarchy::Method::Landmarks) {
+        if (m_goal_bits.size() < (hierarchy.node_count() + 63) / 64) m_goal_bits.resize((hierarchy.node_count() + 63) / 64, 0);
+        m_goal_seeds.reserve(nodes);
+    }
     m_to_goal.reserve(hierarchy.landmarks().size());
     m_to_start.reserve(hierarchy.landmarks().size());
     m_unpack.reserve(256);
@@ -712,7 +786,9 @@ std::size_t NavmeshHierarchyPathfinder::search_bytes() const noexcept {
 std::size_t NavmeshHierarchyPathfinder::memory_bytes() const noexcept {
     return (m_label[0].capacity() + m_label[1].capacity()) * sizeof(Label) +
            (m_open[0].capacity() + m_open[1].capacity()) * sizeof(OpenEntry) +
-           m_pieces.capacity() * sizeof(detail::NavSweepPiece) + (m_unpack.capacity() + m_chain.capacity()) * sizeof(std::uint32_t);
+           m_pieces.capacity() * sizeof(detail::NavSweepPiece) +
+           (m_unpack.capacity() + m_chain.capacity() + m_goal_seeds.capacity()) * sizeof(std::uint32_t) +
+           m_goal_bits.capacity() * sizeof(std::uint64_t);
 }
 
 double NavmeshHierarchyPathfinder::cost() const noexcept { return m_status == Status::Found ? m_best : kInf; }
@@ -748,8 +824,44 @@ inline void NavmeshHierarchyPathfinder::relax_forward(std::uint32_t node, double
     l = Label{d, parent, search::open_stamp(m_generation)};
     ++m_stats.generated;
     const double dx = double(x) - m_goal.x, dy = double(y) - m_goal.y;
-    m_open[0].push_back(OpenEntry{d + std::sqrt(dx * dx + dy * dy), node, 0});
-    std::push_heap(m_open[0].begin(), m_open[0].end(), [](const OpenEntry& a, const OpenEntry& b) { return a.key > b.key; });
+    push_forward(OpenEntry{d + std::sqrt(dx * dx + dy * dy), node, 0});
+}
+
+// Landmarks: an entry below the threshold goes into the heap, the others into the overflow (m_open[1]),
+// unordered: most entries A* generates are never settled (their key is above the best path's length),
+// and there they cost an append instead of a heap insertion.
+inline void NavmeshHierarchyPathfinder::push_forward(const OpenEntry& entry) {
+    if (entry.key < m_threshold) {
+        if (!entry.refined) {  // likely to reach the top: its landmark distances then (the bound)
+            const float* row = m_hierarchy->m_landmark_dist.data() + std::size_t(entry.node) * m_hierarchy->m_landmarks.size();
+            for (std::size_t a = 0; a < m_active_count; ++a) prefetch(row + m_active[a]);
+        }
+        const std::uint32_t at = m_hierarchy->m_edge_offsets[entry.node];  // and its edges, to be read when settled
+        prefetch(m_hierarchy->m_edge_angle.data() + at);
+        prefetch(m_hierarchy->m_edges.data() + at);
+        m_open[0].push_back(entry);
+        std::push_heap(m_open[0].begin(), m_open[0].end(), [](const OpenEntry& a, const OpenEntry& b) { return a.key > b.key; });
+    } else {
+        m_open[1].push_back(entry);
+    }
+}
+
+// Landmarks, the heap empty: moves the overflow's entries below its least key plus the band into the heap
+// (the threshold rises to there). Leaves the heap empty when none is below the best path.
+void NavmeshHierarchyPathfinder::refill_forward() {
+    std::vector<OpenEntry>& over = m_open[1];
+    double least = kInf;
+    for (const OpenEntry& e : over) least = std::min(least, e.key);
+    if (!(least < m_best)) return;
+    m_threshold = least + m_band;
+    std::vector<OpenEntry>& open = m_open[0];
+    std::size_t kept = 0;
+    for (const OpenEntry& e : over) {
+        if (e.key < m_threshold) open.push_back(e);
+        else over[kept++] = e;
+    }
+    over.resize(kept);
+    std::make_heap(open.begin(), open.end(), [](const OpenEntry& a, const OpenEntry& b) { return a.key > b.key; });
 }
 
 // A lower bound of the distance from `node` to the goal: the straight line, or for each active landmark L
@@ -790,28 +902,50 @@ void NavmeshHierarchyPathfinder::seed(int side, NavPoint from) {
         });
         return;
     }
+    // Landmarks: the sweep reads the hierarchy's compact copy of the mesh's edges (nodes inline). For each
+    // landmark L, `to` gets the least over the seeds u (the corners seen and taut here, each read once) of
+    // d(L, u) + |u from|: at least d(L, from), and at most d(L, w) + d(w, from) for every seed w, so that
+    // for any corner v, whose way to the goal ends at a seed w, d(L, goal) read so minus d(L, v) is at most
+    // d(v, w) + |w goal| (triangle inequality) and d(L, v) minus it at most d(v, goal): the bound is
+    // admissible, and larger than with d(L, goal) itself when the goal sees L only along a direction into
+    // L's blocked cell (not taut there).
     std::vector<double>& to = side == 0 ? m_to_start : m_to_goal;
-    sweep(*h.mesh(), from, m_pieces, 1e-9, on_polygon, [&](std::uint32_t vertex) {
-        const std::uint32_t v = h.node_of_vertex(vertex);
+    const std::size_t k = to.size();
+    sweep_edges(*h.mesh(), CompactEdges{h.m_sweep_edges.data(), h.mesh()->polygons().data()}, from, m_pieces, 1e-9, on_polygon, [&](std::uint32_t v) {
         if (v == kNoNode) return;
         const NavmeshHierarchy::Node& c = nodes[v];
         const double dx = double(c.x) - from.x, dy = double(c.y) - from.y;
-        // Shortest distance from each landmark: through the last corner of its shortest path, one of
-        // those seen (taut here or not: a landmark seen is reached straight).
-        const double d = std::sqrt(dx * dx + dy * dy);
-        const float* row = h.m_landmark_dist.data() + std::size_t(v) * to.size();
-        for (std::size_t i = 0; i < to.size(); ++i) to[i] = std::min(to[i], d + double(row[i]));
         if (!taut_end(c.sx, c.sy, dx, dy)) return;
-        if (side == 0) m_seeds.push_back(Seed{d, v});
-        else relax(side, v, d, kNoNode);
+        if (side == 0) {
+            if (m_label[0][v].stamp == search::open_stamp(m_generation)) return;  // seen before
+        } else {
+            if (m_goal_bits[v >> 6] >> (v & 63u) & 1u) return;
+        }
+        const double d = std::sqrt(dx * dx + dy * dy);
+        const float* row = h.m_landmark_dist.data() + std::size_t(v) * k;
+        for (std::size_t i = 0; i < k; ++i) to[i] = std::min(to[i], d + double(row[i]));
+        if (side == 0) {
+            relax_forward(v, d, kNoNode, c.x, c.y);
+        } else {
+            m_goal_bits[v >> 6] |= std::uint64_t(1) << (v & 63u);
+            m_goal_seeds.push_back(v);
+            m_label[1][v] = Label{d, kNoNode, m_generation};
+        }
     });
 }
 
 void NavmeshHierarchyPathfinder::seed_forward() {
-    // The goal's side first (its seeds and distances to the landmarks), then the start's.
+    // The goal's side first (its seeds and distances to the landmarks), then the start's (its seeds
+    // queued by the straight-line bound; the landmarks' bound applies when they reach the top).
+    for (const std::uint32_t v : m_goal_seeds) m_goal_bits[v >> 6] = 0;
+    m_goal_seeds.clear();
     seed(1, m_goal);
-    m_open[1].clear();
-    m_seeds.clear();
+    // Keys are at least |start goal|; the heap takes those below it plus the band, 0.2% of it (at least
+    // 1): on sparse noise nearly every path is within 2% of the straight line, and most keys generated lie
+    // above it.
+    const double straight = dist(m_start, m_goal);
+    m_band = std::max(1.0, 0.002 * straight);
+    m_threshold = straight + m_band;
     seed(0, m_start);
     if (m_direct) return;
     // The landmarks that bound the start's distance best (any that reaches one end and not the other
@@ -832,8 +966,6 @@ void NavmeshHierarchyPathfinder::seed_forward() {
         m_active_count = end;
     }
     for (std::size_t a = 0; a < m_active_count; ++a) m_active_goal[a] = m_to_goal[m_active[a]];
-    const auto nodes = m_hierarchy->nodes();
-    for (const Seed& s : m_seeds) relax_forward(s.node, s.dist, kNoNode, nodes[s.node].x, nodes[s.node].y);
 }
 
 Status NavmeshHierarchyPathfinder::begin(const NavmeshHierarchy& hierarchy, NavPoint start, NavPoint goal,
@@ -871,7 +1003,8 @@ Status NavmeshHierarchyPathfinder::begin(const NavmeshHierarchy& hierarchy, NavP
         m_best = dist(start, goal);
         return m_status;
     }
-    if (m_label[0].size() < hierarchy.node_count()) reserve(hierarchy, 0);
+    if (m_label[0].size() < hierarchy.node_count() || (m_forward && m_goal_bits.size() < (hierarchy.node_count() + 63) / 64))
+        reserve(hierarchy, 0);
     search::advance_generation(m_generation, [&] {
         for (auto& labels : m_label)
             for (Label& l : labels) l.stamp = 0;
@@ -902,6 +1035,7 @@ Status NavmeshHierarchyPathfinder::step_forward(std::uint64_t slice_expansions) 
             m_limit = search::BudgetLimit::Memory;
             return m_status = Status::BudgetExhausted;
         }
+        if (open.empty()) refill_forward();
         if (open.empty() || open.front().key >= m_best) return m_status = m_best < kInf ? Status::Found : Status::NoPath;
         const OpenEntry top = open.front();
         Label& label = m_label[0][top.node];
@@ -919,8 +1053,7 @@ Status NavmeshHierarchyPathfinder::step_forward(std::uint64_t slice_expansions) 
                 if (p == kInf) {  // the goal cannot be reached from here
                     label.stamp = closed;
                 } else {
-                    open.push_back(OpenEntry{label.dist + p, top.node, 1});
-                    std::push_heap(open.begin(), open.end(), order);
+                    push_forward(OpenEntry{label.dist + p, top.node, 1});
                 }
                 continue;
             }
@@ -938,10 +1071,12 @@ Status NavmeshHierarchyPathfinder::step_forward(std::uint64_t slice_expansions) 
         label.stamp = closed;
         const double g = label.dist;
         // A goal seed: the goal is seen from here.
-        const Label& to_goal = m_label[1][x];
-        if (to_goal.stamp == m_generation && g + to_goal.dist < m_best) {
-            m_best = g + to_goal.dist;
-            m_meet = x;
+        if (m_goal_bits[x >> 6] >> (x & 63u) & 1u) {
+            const Label& to_goal = m_label[1][x];
+            if (g + to_goal.dist < m_best) {
+                m_best = g + to_goal.dist;
+                m_meet = x;
+            }
         }
         const NavmeshHierarchy::Node& v = nodes[x];
         const NavPoint back = label.parent == kNoNode ? m_start : NavPoint{double(nodes[label.parent].x), double(nodes[label.parent].y)};
@@ -958,12 +1093,19 @@ Status NavmeshHierarchyPathfinder::step_forward(std::uint64_t slice_expansions) 
         else lo = 0.0, hi = 4.0;  // (not for a visible parent)
         if (hi < lo) hi += 4.0;
         lo -= 1e-5, hi += 1e-5;
+        // The edges in range by their quantized angles (a few more at the ends: harmless).
         const std::uint32_t first = h.m_edge_offsets[x], last = h.m_edge_offsets[x + 1];
+        const std::uint16_t* angle = h.m_edge_angle.data();
+        const Label* labels = m_label[0].data();
         const auto scan = [&](double from, double to) {
-            const NavmeshHierarchy::FlatEdge* e = std::partition_point(
-                edges + first, edges + last, [from](const NavmeshHierarchy::FlatEdge& f) { return pseudo_angle(f.dx, f.dy) < from; });
-            for (; e != edges + last && pseudo_angle(e->dx, e->dy) <= to; ++e)
-                relax_forward(e->to, g + std::sqrt(double(e->dx) * e->dx + double(e->dy) * e->dy), x, v.x + e->dx, v.y + e->dy);
+            const std::uint16_t qf = quantized_angle(from), qt = quantized_angle(to);
+            const std::uint32_t begin = static_cast<std::uint32_t>(std::lower_bound(angle + first, angle + last, qf) - angle);
+            std::uint32_t end = begin;
+            for (; end != last && angle[end] <= qt; ++end) prefetch(labels + edges[end].to);  // the targets' labels first
+            for (std::uint32_t e = begin; e != end; ++e) {
+                const NavmeshHierarchy::FlatEdge& f = edges[e];
+                relax_forward(f.to, g + std::sqrt(double(f.dx) * f.dx + double(f.dy) * f.dy), x, v.x + f.dx, v.y + f.dy);
+            }
         };
         if (lo < 0) scan(lo + 4.0, 4.0), scan(0.0, hi);
         else if (hi >= 4.0) scan(lo, 4.0), scan(0.0, hi - 4.0);

@@ -421,3 +421,55 @@ TEST(NavmeshHierarchyLandmarks, AutoChoosesByTheGraph) {
         }
     }
 }
+
+TEST(NavmeshHierarchyLandmarks, GoalBehindALandmarkCorner) {
+    // A query reads d(L, goal) from the goal's seeds only (the corners it sees that are taut for it). When
+    // the goal sees L along a direction into L's blocked cell (not taut there), the straight segment is
+    // shorter than any value read so; the bound |d(L, goal) - d(L, v)| must stay a lower bound of the way
+    // left. Goals (and starts) diagonally behind each landmark, one or two landmarks (always active).
+    std::mt19937 rng(77);
+    std::size_t behind = 0;
+    for (int round = 0; round < 24; ++round) {
+        const Built b(test::random_map(rng, 10 + int(rng() % 12), 10 + int(rng() % 12), 0.08 + 0.04 * double(round % 4)), 192,
+                      Method::Landmarks, 1 + std::uint32_t(round % 2));
+        NavmeshHierarchyPathfinder finder;
+        NavmeshPathfinder polyanya;
+        const auto nodes = b.hierarchy.nodes();
+        for (const std::uint32_t l : b.hierarchy.landmarks()) {
+            const auto& c = nodes[l];
+            for (int k = 0; k < 6; ++k) {
+                // A free point in the quadrant opposite the blocked cell, seen from L or not.
+                const double gx = c.x - c.sx * (0.5 + double(rng() % 4)), gy = c.y - c.sy * (0.5 + double(rng() % 4));
+                if (!free_point(b.map, gx, gy)) continue;
+                ++behind;
+                const NavPoint goal{gx, gy}, start = random_point(rng, b.map);
+                (void)expect_exact(b, finder, polyanya, start, goal);
+                (void)expect_exact(b, finder, polyanya, goal, start);
+            }
+        }
+    }
+    EXPECT_GT(behind, 60u);
+}
+
+TEST(NavmeshHierarchyLandmarks, DetoursFarLongerThanTheStraightLine) {
+    // The A* keeps keys below |start goal| plus a band (0.2%, at least 1) in its heap and the rest unordered,
+    // taking the next band when the heap runs dry: a path around long walls (a serpentine, gaps at
+    // alternate ends) is many bands longer than the straight line, and every band must be taken in order.
+    std::mt19937 rng(5);
+    int long_detours = 0;
+    for (int round = 0; round < 12; ++round) {
+        GridMap map = test::random_map(rng, 16 + int(rng() % 10), 16 + int(rng() % 10), 0.03 + 0.03 * double(round % 3));
+        for (int wy = 3; wy + 1 < map.height(); wy += 4)
+            for (int x = 0; x < map.width(); ++x) map.set_passable({x, wy}, (wy / 4) % 2 == 0 ? x >= map.width() - 2 : x < 2);
+        const Built b(std::move(map), 192, Method::Landmarks, std::uint32_t(round % 3) * 4);
+        NavmeshHierarchyPathfinder finder;
+        NavmeshPathfinder polyanya;
+        for (int q = 0; q < 12; ++q) {
+            const NavPoint s = random_point(rng, b.map), t = random_point(rng, b.map);
+            const double c = expect_exact(b, finder, polyanya, s, t);
+            const double straight = std::hypot(s.x - t.x, s.y - t.y);
+            if (c < kInf && c > straight + 6 * std::max(1.0, 0.002 * straight)) ++long_detours;
+        }
+    }
+    EXPECT_GT(long_detours, 30);
+}

@@ -35,9 +35,15 @@
 /// the blocked cell's nearer side (the taut turns, found by binary search); a node is queued by
 /// g + |v goal| and, when it reaches the top, by g + max(|v goal|, |d(L, goal) - d(L, v)| over the 4
 /// landmarks that bound the start's distance best) less a margin for the float rounding (the ALT bound
-/// of Goldberg and Harrelson, 2005; d(L, goal) is exact: the least over the corners the goal sees). The
-/// goal's taut seeds end it; it stops when the smallest key reaches the best path. A landmark that
-/// reaches the goal but not a node cuts that node off (it cannot reach the goal).
+/// of Goldberg and Harrelson, 2005; d(L, goal) is read as the least over the goal's taut seeds u of
+/// d(L, u) + |u goal|: at least the exact distance, and never more than through the seed where a path
+/// from v ends, so the bound stays admissible). The sweeps read a compact copy of the mesh's edges (start
+/// point and node inline, 20 bytes per mesh edge); the edge range is found over 16-bit quantized angles.
+/// Only keys below |start goal| plus a band (0.2% of it, at least 1) are kept in the binary heap, the
+/// others in an unordered overflow from which the next band is taken when the heap runs dry (most corners
+/// generated are never settled). The goal's taut seeds (marked in a bitset) end it; it stops when the
+/// smallest key reaches the best path. A landmark that reaches the goal but not a node cuts that node off
+/// (it cannot reach the goal).
 ///
 /// Method::Auto (default) picks Landmarks when the graph averages 18 or more edges per corner, else
 /// Contraction: sparse single-cell noise (random512-10-0: 76,000 corners, 1.2 million edges, where
@@ -51,9 +57,10 @@
 ///
 /// Cost: the build sweeps once per corner (twice with landmarks) and contracts: 1 ms to 0.4 s of CPU on
 /// the 512 x 512 MovingAI maps of docs/benchmarks.md, but about 4-6 s on random512-10-0 (landmarks).
-/// Contraction holds 24 bytes per node and 16 per upward edge; Landmarks 24 bytes per node, 8 per edge
-/// end (both directions) and 4 per node and landmark. A pathfinder holds 32 bytes per hierarchy node plus
-/// its open lists and sweep stack; after warm-up a query allocates nothing.
+/// Contraction holds 24 bytes per node and 16 per upward edge; Landmarks 24 bytes per node, 10 per edge
+/// end (both directions), 4 per node and landmark and 20 per mesh edge. A pathfinder holds 32 bytes per
+/// hierarchy node plus its open lists and sweep stack (with landmarks one bit per node more); after
+/// warm-up a query allocates nothing.
 ///
 /// Thread-safety: a built hierarchy is immutable; any number of pathfinders (one per thread) may read it
 /// (and the mesh it was built from, which must outlive it and stay unchanged).
@@ -67,6 +74,15 @@
 #include <vector>
 
 namespace gameplan::path {
+
+namespace detail {
+/// A mesh edge as a landmark query's sweeps read it (navmesh_hierarchy.cpp): its start point, the node of
+/// that vertex (or UINT32_MAX: not a corner), the polygon across and the twin edge.
+struct NavSweepEdge {
+    std::int32_t x, y;
+    std::uint32_t node, neighbour, twin;
+};
+}  // namespace detail
 
 /// The sparse visibility graph of a mesh's corners, contracted into a hierarchy or prepared for a
 /// goal-directed search with landmarks. See the file overview.
@@ -170,6 +186,8 @@ private:
     };
     std::vector<std::uint32_t> m_edge_offsets;
     std::vector<FlatEdge> m_edges;  // Landmarks: each node's edges, by increasing direction (pseudo-angle)
+    std::vector<std::uint16_t> m_edge_angle;  // Landmarks: each edge's pseudo-angle in [0, 4) times 2^14, rounded down
+    std::vector<detail::NavSweepEdge> m_sweep_edges;  // Landmarks: the mesh's edges, for the query's sweeps
     std::vector<std::uint32_t> m_landmarks;
     std::vector<float> m_landmark_dist;  // node-major: landmarks().size() per node
 };
@@ -234,6 +252,8 @@ private:
     void seed_forward();
     void relax(int side, std::uint32_t node, double dist, std::uint32_t parent);
     void relax_forward(std::uint32_t node, double dist, std::uint32_t parent, std::int32_t x, std::int32_t y);
+    void push_forward(const OpenEntry& entry);
+    void refill_forward();
     [[nodiscard]] double potential(std::uint32_t node) const noexcept;
     Status step_forward(std::uint64_t slice_expansions);
     void unpack(std::uint32_t from, std::uint32_t to, std::vector<NavPoint>& out);
@@ -249,6 +269,7 @@ private:
     bool m_out_of_memory = false;
     bool m_forward = false;  // A* from the start (Landmarks)
     double m_best = 0.0;
+    double m_threshold = 0.0, m_band = 0.0;  // Landmarks: keys below the threshold are in the heap (m_open[0])
     std::uint32_t m_meet = kNoNode;
     std::vector<Label> m_label[2];
     static constexpr std::size_t kActive = 4;  // landmarks used per query
@@ -256,11 +277,8 @@ private:
     std::uint32_t m_active[kActive] = {};
     double m_active_goal[kActive] = {};
     std::size_t m_active_count = 0;
-    struct Seed {
-        double dist;
-        std::uint32_t node;
-    };
-    std::vector<Seed> m_seeds;
+    std::vector<std::uint64_t> m_goal_bits;  // Landmarks: one bit per node, set for the goal's seeds
+    std::vector<std::uint32_t> m_goal_seeds;  // Landmarks: the goal's seeds (bits to clear)
     std::vector<OpenEntry> m_open[2];
     std::vector<detail::NavSweepPiece> m_pieces;
     std::vector<std::uint32_t> m_unpack, m_chain;
