@@ -85,6 +85,7 @@
 /// search one const graph at once (`begin(const SubgoalGraph&, ...)`). `build` must not overlap a search.
 
 #include <gameplan/path/grid_map.hpp>
+#include <gameplan/path/grid_rules.hpp>
 #include <gameplan/path/grid_search.hpp>
 #include <gameplan/path/jps.hpp>
 #include <gameplan/search/indexed_heap.hpp>
@@ -93,6 +94,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <span>
 #include <vector>
@@ -190,10 +192,25 @@ public:
     [[nodiscard]] std::uint32_t transit_xy(std::uint32_t position) const noexcept { return m_transit_xy[position]; }
     /// Grid distance between the transit nodes at positions `a` and `b` (+infinity when unreachable).
     [[nodiscard]] double transit_distance(std::uint32_t a, std::uint32_t b) const noexcept {
-        return m_table[std::size_t{a} * m_transit + b];
+        const std::uint32_t entry = m_table[std::size_t{a} * m_transit + b];
+        return entry == kTableUnreachable ? std::numeric_limits<double>::infinity() : table_length(entry);
     }
-    /// The row of transit_distance(a, ...).
-    [[nodiscard]] const double* transit_row(std::uint32_t a) const noexcept { return m_table.data() + std::size_t{a} * m_transit; }
+    /// The row of transit_distance(a, ...) as table entries: the exact length of each shortest path as
+    /// its numbers of straight and diagonal steps, straight | diagonal << 16 (table_length()), or
+    /// kTableUnreachable. The tables are built only when every finite entry has at most kTableMaxSteps
+    /// of each.
+    [[nodiscard]] const std::uint32_t* transit_row(std::uint32_t a) const noexcept { return m_table.data() + std::size_t{a} * m_transit; }
+    static constexpr std::uint32_t kTableMaxSteps = 0x7fff;
+    static constexpr std::uint32_t kTableUnreachable = UINT32_MAX;
+    /// The length of a table entry: straight + sqrt(2) diagonal, exactly as a double computes it.
+    /// kTableUnreachable gives a finite length larger than any finite entry plus two access lengths
+    /// (65535 (1 + sqrt(2)) against at most (kTableMaxSteps + 2 Access::kMaxSteps) (1 + sqrt(2))).
+    [[nodiscard]] static double table_length(std::uint32_t entry) noexcept {
+        return static_cast<double>(entry & 0xffffu) + kDiagonalStep * static_cast<double>(entry >> 16);
+    }
+    /// table_length(kTableUnreachable): a sum of an entry and two access lengths at least this large is
+    /// through an unreachable pair.
+    static constexpr double kTableUnreachableLength = 65535.0 + kDiagonalStep * 65535.0;
     /// The first hop of a shortest path from the transit node at position `a` to the one at `b` through
     /// transit nodes (a != b): an upward edge's index << 11, plus the position of the hop's far end << 1,
     /// plus 1 when the edge is the upward edge of the far end (walked down) rather than of `a`. (The
@@ -442,7 +459,7 @@ private:
     std::vector<std::uint16_t> m_transit_id;     // per table position: the transit node's subgoal id
     std::vector<std::uint16_t> m_transit_position;  // per transit node (subgoal id < m_transit): its position
     std::vector<std::uint32_t> m_transit_xy;     // per table position: the transit node's cell
-    std::vector<double> m_table;                 // m_transit^2 distances, by position
+    std::vector<std::uint32_t> m_table;          // m_transit^2 distances as step counts, by position
     std::vector<std::uint32_t> m_table_next;     // m_transit^2 first hops (transit_hop()), by destination
     std::vector<std::uint32_t> m_sub_access_offsets;  // CSR over subgoal ids - m_transit
     std::vector<Access> m_sub_access;
