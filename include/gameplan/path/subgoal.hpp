@@ -43,7 +43,8 @@
 /// Transit-node routing (Bast, Funke, Sanders and Schultes 2007; on a contraction hierarchy as Arz, Luxen
 /// and Sanders 2013): the top transit_count() subgoals (ids 0 .. t - 1, closed upward) are transit nodes.
 /// build() stores the distances between all pairs of them (Dijkstra over their upward edges, both ways:
-/// their up-down shortest paths stay among them) with each path's first hop, and per passable cell its
+/// their up-down shortest paths stay among them; each exact, as its numbers of straight and diagonal
+/// steps in 4 bytes) with each path's first hop, and per passable cell its
 /// access nodes (the transit nodes its complete upward search reaches without expanding one, minus those
 /// another access node and the table dominate) with exact lengths as numbers of straight and diagonal
 /// steps, and the tops of that search space (its subgoals whose upward edges all lead to transit nodes).
@@ -53,7 +54,8 @@
 /// the best cost known and never enters a transit node. A table answer is unpacked through each cell
 /// access entry's join hint (the index of the join it came through, modulo 16), the climb link of each
 /// subgoal access entry (its upward edge and the entry it extends: one read per level) and the table's
-/// first hops (stored by destination); the two climbs and the hops are walked in step. By default t is the largest power of two up to
+/// first hops (stored by destination); the two climbs and the hops are walked in step, and the route is
+/// written into the path as it is unpacked, each run of steps in one direction once. By default t is the largest power of two up to
 /// 512 with t^2 at most twice the padded cells, and the tables are kept only within
 /// kTransitBytesPerCell per padded cell (and the memory budget); without them every query searches.
 ///
@@ -74,7 +76,7 @@
 /// Memory: per padded cell 1 byte of passability, 4 of subgoal id, 16 of clearances and 4 of join offset,
 /// plus 2 bytes per join (4 with more than 65,536 subgoals; about 15 joins per cell on dungeon maps, 60 on
 /// open ones); per upward edge 24 bytes, plus 4 per subgoal-graph edge it unpacks to (about 1.5 to 2.5 of
-/// them); per subgoal about 50 (cell, rank, offsets, landmark distances); the transit-node tables: 12
+/// them); per subgoal about 50 (cell, rank, offsets, landmark distances); the transit-node tables: 8
 /// bytes per pair of transit nodes, 8 per padded cell, 4.5 per access node (its entry and a 4-bit join
 /// hint) and 2 per top of each passable cell, 12 per access entry of each subgoal below them (its entry
 /// and its climb link); each pathfinder's search state is about 32 bytes
