@@ -854,7 +854,7 @@ void SubgoalGraph::drop_transit() {
     for (auto* v : {&m_sub_access_offsets, &m_cell_access_offsets, &m_cell_top_offsets})
         std::vector<std::uint32_t>().swap(*v);
     std::vector<std::uint16_t>().swap(m_cell_top);
-    std::vector<double>().swap(m_table);
+    std::vector<std::uint32_t>().swap(m_table);
     std::vector<std::uint32_t>().swap(m_table_next);
     std::vector<std::uint16_t>().swap(m_transit_id);
     std::vector<std::uint16_t>().swap(m_transit_position);
@@ -866,7 +866,7 @@ void SubgoalGraph::drop_transit() {
 }
 
 std::size_t SubgoalGraph::transit_bytes() const noexcept {
-    return m_table.capacity() * sizeof(double) + m_table_next.capacity() * sizeof(std::uint32_t) +
+    return (m_table.capacity() + m_table_next.capacity()) * sizeof(std::uint32_t) +
            (m_sub_access_offsets.capacity() + m_cell_access_offsets.capacity() +
             m_cell_top_offsets.capacity()) * sizeof(std::uint32_t) + (m_cell_top.capacity() + m_transit_id.capacity() + m_transit_position.capacity()) * sizeof(std::uint16_t) +
            m_sub_climb.capacity() * sizeof(ClimbLink) + m_transit_xy.capacity() * sizeof(std::uint32_t) +
@@ -878,7 +878,7 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
     const auto n = static_cast<std::uint32_t>(m_subgoal_node.size());
     std::uint32_t t = transit_nodes;
     if (transit_nodes == kAutoTransit) {
-        // The largest power of two up to 512 whose table (10 t^2 bytes) takes at most 20 bytes per cell.
+        // The largest power of two up to 512 whose tables (8 t^2 bytes) take at most 16 bytes per cell.
         t = 512;
         while (t > 1 && std::size_t{t} * t > 2 * m_pass.size()) t /= 2;
     }
@@ -922,12 +922,13 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
         }
     }
     const std::vector<std::uint16_t>& position = m_transit_position;
+    std::vector<double> table;
 
     // The table: Dijkstra from each transit node over the upward edges among T, both ways. Its up-down
     // shortest paths stay in T (T is closed upward), so these are grid distances.
     {
         const std::size_t cells = std::size_t{t} * t;
-        if (cells * (sizeof(double) + sizeof(std::uint32_t)) > room || edges >= kHopEdges) return false;
+        if (cells * 2 * sizeof(std::uint32_t) > room || edges >= kHopEdges) return false;
         // Per transit node (position): neighbour, length, and the hop (transit_hop()) to it.
         struct Hop {
             std::uint32_t to;
@@ -941,7 +942,10 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
                 adj[pu].push_back({w, edge_steps[i], i << 11 | w << 1});
                 adj[w].push_back({pu, edge_steps[i], i << 11 | pu << 1 | 1u});
             }
-        m_table.assign(cells, std::numeric_limits<double>::infinity());
+        // Lengths as doubles while the tables are built (the access lists' merges read them too), stored
+        // as step counts.
+        table.assign(cells, std::numeric_limits<double>::infinity());
+        m_table.assign(cells, kTableUnreachable);
         m_table_next.assign(cells, 0);
         std::vector<Steps> dist(t);
         std::vector<std::uint32_t> first(t), hops(t);
@@ -949,7 +953,8 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
         const auto greater = [](const auto& x, const auto& y) { return x.first > y.first; };
         for (std::uint32_t src = 0; src < t; ++src) {
             if (out_of_time()) return false;
-            double* row = m_table.data() + std::size_t{src} * t;
+            double* row = table.data() + std::size_t{src} * t;
+            std::uint32_t* packed = m_table.data() + std::size_t{src} * t;
             // Stored by destination (column src of the rows by destination): a route's hops towards one
             // transit node read one row.
             std::uint32_t* next = m_table_next.data() + src;
@@ -965,6 +970,8 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
                 heap.pop_back();
                 if (d > row[x]) continue;
                 next[std::size_t{x} * t] = first[x];
+                if (dist[x].straight > kTableMaxSteps || dist[x].diagonal > kTableMaxSteps) return false;
+                packed[x] = dist[x].straight | dist[x].diagonal << 16;
                 for (const auto& [y, steps, edge] : adj[x]) {
                     const Steps nd = dist[x] + steps;
                     const double len = nd.length();
@@ -1033,7 +1040,7 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
             for (std::uint32_t k = 0; k < list.size(); ++k)
                 merge.offer(list[k].node(), edge_steps[i] + Steps{list[k].straight(), list[k].diagonal()}, edge, k);
         }
-        if (!merge.finish(m_table, t, m_sub_access, &sub_via)) return false;
+        if (!merge.finish(table, t, m_sub_access, &sub_via)) return false;
         m_sub_access_offsets[v - t + 1] = static_cast<std::uint32_t>(m_sub_access.size());
         if (m_sub_access.size() * (sizeof(Access) + sizeof(ClimbLink)) > room) return false;
     }
@@ -1074,7 +1081,7 @@ bool SubgoalGraph::build_transit(std::uint32_t transit_nodes, std::size_t max_me
             for (const Access& a : subgoal_access(j)) merge.offer(a.node(), seed + Steps{a.straight(), a.diagonal()}, hint);
         }
         cell_via.clear();
-        if (!merge.finish(m_table, t, m_cell_access, &cell_via) || out_of_time()) return false;
+        if (!merge.finish(table, t, m_cell_access, &cell_via) || out_of_time()) return false;
         for (std::size_t e = m_cell_access.size() - cell_via.size(), k = 0; k < cell_via.size(); ++e, ++k) {
             const auto hint = static_cast<std::uint8_t>(cell_via[k].edge);
             if (e % 2 == 0)
@@ -1255,6 +1262,86 @@ GridPoint* write_cells(GridPoint a, GridPoint b, bool straight_first, GridPoint*
     return out + total;
 }
 
+// Writes the cells of consecutive octile segments, each run of steps in one direction written once: a
+// run that continues the previous one in the same direction (the last run of one segment and the first
+// of the next, about a quarter of them on game maps) extends it, and an empty run costs nothing. The
+// last run is written by end(). Same slack as write_cells().
+class RunWriter {
+public:
+    RunWriter(GridPoint start, GridPoint* out) noexcept : m_out(out), m_at(word(start.x, start.y)), m_previous(start) {}
+    // The segment from the end of the previous one (or the start) to `b`, diagonal steps first or
+    // straight steps first.
+    void segment(GridPoint b, bool straight_first) noexcept {
+        const std::int32_t dx = b.x - m_previous.x, dy = b.y - m_previous.y;
+        m_previous = b;
+        const std::int32_t ax = std::abs(dx), ay = std::abs(dy);
+        const std::int32_t sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
+        const std::int32_t diagonal = std::min(ax, ay), total = std::max(ax, ay);
+        const std::int64_t along_y = -static_cast<std::int64_t>(ay >= ax), order = -static_cast<std::int64_t>(straight_first);
+        const std::int64_t diagonal_step = word(sx, sy);
+        const std::int64_t straight_step = (std::int64_t{sx} & ~along_y) | (std::int64_t{sy} * (std::int64_t{1} << 32) & along_y);
+        const std::int64_t swap = (diagonal_step ^ straight_step) & order;
+        const std::int32_t first = diagonal + ((total - 2 * diagonal) & static_cast<std::int32_t>(order));
+        if (first > 0) push(diagonal_step ^ swap, first);
+        if (total > first) push(straight_step ^ swap, total - first);
+    }
+    // Writes the last run; returns the end of the cells written.
+    GridPoint* end() noexcept {
+        flush();
+        return m_out;
+    }
+
+private:
+    // A cell as one 64-bit integer in GridPoint's layout (x in the low half, y in the high half): a cell
+    // k steps on is p + k * step as integers (every cell has x, y >= 0, so no half ever borrows).
+    static std::int64_t word(std::int32_t x, std::int32_t y) noexcept {
+        return static_cast<std::int64_t>(y) * (std::int64_t{1} << 32) + x;
+    }
+    void push(std::int64_t step, std::int32_t count) noexcept {
+        if (step != m_step) {
+            flush();
+            m_step = step;
+        }
+        m_count += count;
+    }
+    void flush() noexcept {
+        if (m_count == 0) return;
+#if defined(__SSE2__)
+        // Two cells per 128-bit store, four stores per round.
+        __m128i v = _mm_set_epi64x(m_at + 2 * m_step, m_at + m_step);
+        const __m128i two = _mm_set1_epi64x(2 * m_step), four = _mm_add_epi64(two, two), six = _mm_add_epi64(four, two),
+                      eight = _mm_add_epi64(four, four);
+        auto* dst = reinterpret_cast<__m128i*>(m_out);
+        auto* const stop = reinterpret_cast<__m128i*>(m_out + m_count);
+        do {
+            _mm_storeu_si128(dst, v);
+            _mm_storeu_si128(dst + 1, _mm_add_epi64(v, two));
+            _mm_storeu_si128(dst + 2, _mm_add_epi64(v, four));
+            _mm_storeu_si128(dst + 3, _mm_add_epi64(v, six));
+            v = _mm_add_epi64(v, eight);
+            dst += 4;
+        } while (dst < stop);
+#else
+        const auto sx = static_cast<std::int32_t>(static_cast<std::uint32_t>(m_step & 0xffffffff));
+        const auto sy = static_cast<std::int32_t>((m_step - sx) >> 32);
+        GridPoint p{static_cast<std::int32_t>(m_at & 0xffffffff), static_cast<std::int32_t>(m_at >> 32)};
+        for (std::int32_t i = 0; i < m_count; ++i) {
+            p = GridPoint{p.x + sx, p.y + sy};
+            m_out[i] = p;
+        }
+#endif
+        m_out += m_count;
+        m_at += m_step * m_count;
+        m_count = 0;
+    }
+
+    GridPoint* m_out;
+    std::int64_t m_at;        // the cell before the pending run
+    std::int64_t m_step = 0;  // the pending run's step and length
+    std::int32_t m_count = 0;
+    GridPoint m_previous;     // the previous segment's end
+};
+
 // The waypoints of the octile segment a -> b (the turning cell of a
 // straight-first segment, if any, then b) from `out` on; returns the end of what it wrote.
 GridPoint* write_waypoints(GridPoint a, GridPoint b, bool straight_first, GridPoint* out) noexcept {
@@ -1422,16 +1509,16 @@ struct SubgoalPathfinder::Impl {
     Status state = Status::InvalidQuery;
     std::uint64_t clock_mask = 63;
     // finish(): the route's upward edges (route_edges[0]: from the start's end; [1]: the transit nodes'
-    // hops; [2]: the goal's end, walked backwards), then the route's subgoal cells (route entries, see
-    // kStraightFirst; route_size of them are valid).
+    // hops, or the search's edges down from its meeting node; [2]: the goal's end, walked backwards),
+    // unpacked into the path's subgoal cells as the path is written.
     struct RouteEdge {
         std::uint32_t edge;
-        std::uint32_t low_xy;    // walked from the upper end down: the lower end's cell
+        std::uint32_t low_xy;    // walked from the upper end down: the lower end's cell (not kept in [2])
         std::uint32_t from_low;  // 1: walked from the lower end
     };
     mutable std::vector<RouteEdge> route_edges[3];
-    mutable std::vector<std::uint32_t> route;
-    mutable std::size_t route_size = 0;
+    mutable std::uint32_t route_first_xy = 0;  // the route's first subgoal (the start's join)
+    mutable std::uint32_t route_join_xy = 0;   // the goal's join (the lower end of route_edges[2][0])
     mutable std::vector<std::uint32_t> chain;
     // Transit-node routing: the best pair of access nodes (start's, goal's) and its length; the goal's
     // access lengths (scratch of begin).
@@ -1458,7 +1545,6 @@ struct SubgoalPathfinder::Impl {
         for (Side& s : sides) {
             s.heap.entries.reserve(std::min<std::size_t>(bound, 1u << 14));
         }
-        route.resize(1024);
         if (access_length.size() < g.max_access()) {
             access_length.resize(g.max_access());
             access_bound.resize(g.max_access());
@@ -1671,6 +1757,12 @@ struct SubgoalPathfinder::Impl {
     // most kFewPairs pairs (short access lists, as on dungeon maps) every pair is read: the bounds
     // would cost more than they save.
     static constexpr std::size_t kFewPairs = 100;
+    // A pair's sum (SubgoalGraph::table_length() of its entry plus two access lengths) at least this
+    // large goes through an unreachable pair: finite sums are below (kTableMaxSteps + 2 kMaxSteps)
+    // (1 + sqrt(2)) < 89,000, those through kTableUnreachable at least 65535 (1 + sqrt(2)) > 158,000.
+    static constexpr double kTableNoPath = 120000.0;
+    static_assert((SubgoalGraph::kTableMaxSteps + 2.0 * SubgoalGraph::Access::kMaxSteps) * (1.0 + kDiagonalStep) < kTableNoPath &&
+                  kTableNoPath < SubgoalGraph::kTableUnreachableLength);
     void transit_pair() {
         const SubgoalGraph& g = *graph;
         const auto from = g.access(ends[0]);
@@ -1696,9 +1788,9 @@ struct SubgoalPathfinder::Impl {
             std::size_t best_i = 0, best_j = 0;
             for (std::size_t i = 0; i < m; ++i) {
                 const double d = Steps{from[i].straight(), from[i].diagonal()}.length();
-                const double* row = g.transit_row(from[i].node());
+                const std::uint32_t* row = g.transit_row(from[i].node());
                 for (std::size_t j = 0; j < k; ++j) {
-                    const double v = d + (row[node[j]] + length[j]);
+                    const double v = d + (SubgoalGraph::table_length(row[node[j]]) + length[j]);
                     const bool less = v < least;
                     least = less ? v : least;
                     best_i = less ? i : best_i;
@@ -1706,8 +1798,8 @@ struct SubgoalPathfinder::Impl {
                 }
             }
             stats.generated += m * k;
+            if (least >= kTableNoPath) return;  // through unreachable pairs only
             best = least;
-            if (std::isinf(least)) return;
             via_table = true;
             table_access[0] = from[best_i];
             table_access[1] = to[best_j];
@@ -1733,11 +1825,11 @@ struct SubgoalPathfinder::Impl {
         }
         // The least over a row's first `columns` columns: its value and column.
         const auto row_least = [&](std::size_t i, std::size_t columns, std::size_t& column) {
-            const double* row = g.transit_row(from[i].node());
+            const std::uint32_t* row = g.transit_row(from[i].node());
             double least = std::numeric_limits<double>::infinity();
             std::size_t at = 0;
             for (std::size_t j = 0; j < columns; ++j) {
-                const double v = row[node[j]] + length[j];
+                const double v = SubgoalGraph::table_length(row[node[j]]) + length[j];
                 const bool less = v < least;
                 least = less ? v : least;
                 at = less ? j : at;
@@ -1766,7 +1858,7 @@ struct SubgoalPathfinder::Impl {
         }
         // Every table entry still to be read asked of the cache first, so that their misses overlap.
         for (std::size_t r = 0; r < row_count; ++r) {
-            const double* row = g.transit_row(from[rows[r]].node());
+            const std::uint32_t* row = g.transit_row(from[rows[r]].node());
             for (std::size_t j = 0; j < kept; ++j) prefetch(row + node[j]);
         }
         for (std::size_t r = 0; r < row_count; ++r) {
@@ -1781,8 +1873,8 @@ struct SubgoalPathfinder::Impl {
             }
         }
         stats.generated += pairs;
+        if (least >= kTableNoPath) return;
         best = least;
-        if (std::isinf(least)) return;
         via_table = true;
         table_access[0] = from[best_i];
         table_access[1] = to[best_j];
@@ -1919,26 +2011,25 @@ struct SubgoalPathfinder::Impl {
     // segment from the previous route point goes straight steps first (diagonal steps first otherwise).
     static constexpr std::uint32_t kStraightFirst = 1u << 31;
 
-    // Writes from `out` on the subgoals after the first end of the upward edge `e.edge` up to its second
-    // end, walked from its lower end or from its upper end down to `e.low_xy` (its lower end's cell): the
-    // precomputed unpacked steps, forwards or backwards. Returns the end of what it wrote.
-    std::uint32_t* unpack_edge(const RouteEdge& e, std::uint32_t* out) const {
-        const auto cells = graph->edge_path(e.edge);
+    // Calls emit(entry) for each subgoal after the first end of the upward edge `edge` up to its second
+    // end (route entries, see kStraightFirst), walked from its lower end or from its upper end down to
+    // `low_xy` (its lower end's cell): the precomputed unpacked steps, forwards or backwards.
+    template <class Emit>
+    void unpack_edge(std::uint32_t edge, std::uint32_t from_low, std::uint32_t low_xy, Emit& emit) const {
+        const auto cells = graph->edge_path(edge);
         const std::size_t k = cells.size();
         static_assert(kStraightFirst == SubgoalGraph::kPathStraightFromLow);
-        if (e.from_low) {
-            for (std::size_t i = 0; i < k; ++i) out[i] = cells[i] & ~SubgoalGraph::kPathStraightFromHigh;
-            return out + k;
+        if (from_low) {
+            for (std::size_t i = 0; i < k; ++i) emit(cells[i] & ~SubgoalGraph::kPathStraightFromHigh);
+            return;
         }
         for (std::size_t i = k; i-- > 0;)
-            *out++ = ((i > 0 ? cells[i - 1] : e.low_xy) & SubgoalGraph::kPathCell) | ((cells[i] & SubgoalGraph::kPathStraightFromHigh) << 16);
-        return out;
+            emit(((i > 0 ? cells[i - 1] : low_xy) & SubgoalGraph::kPathCell) | ((cells[i] & SubgoalGraph::kPathStraightFromHigh) << 16));
     }
 
-    // The route (subgoal cells from the start's first one, `first_xy`) of route_edges, written through a
-    // pointer into `route` (grown only past its largest size so far). The edges' unpacked steps are
-    // asked of the cache first, all at once, so that their misses overlap.
-    void write_route(std::uint32_t first_xy) const {
+    // The number of subgoals of the route of route_edges (route_first_xy included); their unpacked steps
+    // are asked of the cache, all at once, so that their misses overlap.
+    [[nodiscard]] std::size_t prefetch_route() const {
         const SubgoalGraph& g = *graph;
         std::size_t need = 1;
         for (const std::vector<RouteEdge>& edges : route_edges)
@@ -1947,13 +2038,23 @@ struct SubgoalPathfinder::Impl {
                 prefetch(cells.data());
                 need += cells.size();
             }
-        if (route.size() < need) route.resize(need);
-        std::uint32_t* out = route.data();
-        *out++ = first_xy;
-        for (const RouteEdge& e : route_edges[0]) out = unpack_edge(e, out);
-        for (const RouteEdge& e : route_edges[1]) out = unpack_edge(e, out);
-        for (std::size_t i = route_edges[2].size(); i-- > 0;) out = unpack_edge(route_edges[2][i], out);
-        route_size = static_cast<std::size_t>(out - route.data());
+        return need;
+    }
+
+    // Calls emit(entry) for each subgoal of the route (route_first_xy, then the edges' unpacked steps).
+    // The goal's edges are walked down: the lower end of each is the upper end of the one before it (the
+    // last step of its unpacked steps), or the goal's join.
+    template <class Emit>
+    void walk_route(Emit& emit) const {
+        const SubgoalGraph& g = *graph;
+        emit(route_first_xy);
+        for (const RouteEdge& e : route_edges[0]) unpack_edge(e.edge, e.from_low, e.low_xy, emit);
+        for (const RouteEdge& e : route_edges[1]) unpack_edge(e.edge, e.from_low, e.low_xy, emit);
+        const std::vector<RouteEdge>& down = route_edges[2];
+        for (std::size_t i = down.size(); i-- > 0;) {
+            const std::uint32_t low = i > 0 ? g.edge_path(down[i - 1].edge).back() & SubgoalGraph::kPathCell : route_join_xy;
+            unpack_edge(down[i].edge, 0, low, emit);
+        }
     }
 
     // The join of the cell `node` on the way to its access node `a`: the join whose length plus its own
@@ -2018,12 +2119,12 @@ struct SubgoalPathfinder::Impl {
         std::uint32_t entry[2] = {0, 0};
         const std::uint32_t join[2] = {climb_join(ends[0], table_access[0], hint[0], entry[0]),
                                        climb_join(ends[1], table_access[1], hint[1], entry[1])};
-        // Per end: the entry of the next link (kNoEntry at the access node) and the cell of the subgoal it
-        // leaves (the lower end of the goal's edges, walked down).
-        std::uint32_t low_xy[2] = {g.subgoal_xy(join[0]), g.subgoal_xy(join[1])};
+        // Per end: the entry of the next link (kNoEntry at the access node). The lower ends of the goal's
+        // edges are read from their unpacked steps when they are walked (walk_route()).
+        route_first_xy = g.subgoal_xy(join[0]);
+        route_join_xy = g.subgoal_xy(join[1]);
         for (int side = 0; side < 2; ++side)
             if (join[side] < t) entry[side] = SubgoalGraph::kNoEntry;  // the join is the access node
-        const std::uint32_t first_xy = low_xy[0];
         const std::uint32_t b = table_access[1].node();
         std::uint32_t x = table_access[0].node();
         for (std::vector<RouteEdge>& edges : route_edges) edges.clear();
@@ -2032,8 +2133,7 @@ struct SubgoalPathfinder::Impl {
             for (int side = 0; side < 2; ++side) {
                 if (entry[side] == SubgoalGraph::kNoEntry) continue;
                 const SubgoalGraph::ClimbLink link = g.climb_link(entry[side]);
-                route_edges[2 * side].push_back(RouteEdge{link.edge, low_xy[side], side == 0 ? 1u : 0u});
-                low_xy[side] = g.subgoal_xy(g.up_edge_target(link.edge));
+                route_edges[2 * side].push_back(RouteEdge{link.edge, 0, side == 0 ? 1u : 0u});
                 entry[side] = link.next;
                 more = true;
             }
@@ -2046,7 +2146,6 @@ struct SubgoalPathfinder::Impl {
             }
             if (!more) break;
         }
-        write_route(first_xy);
     }
 
     Status finish(GridPath& out) const {
@@ -2082,9 +2181,9 @@ struct SubgoalPathfinder::Impl {
             // Backward half: from meet down to the goal's join (each an upward edge of the next one).
             for (std::uint32_t x = meet, p = nodes[x].parent[1]; p < n; x = p, p = nodes[x].parent[1])
                 route_edges[1].push_back(RouteEdge{g.edge_index(p, x), g.subgoal_xy(p), 0});
-            write_route(g.subgoal_xy(chain[0]));
+            route_first_xy = g.subgoal_xy(chain[0]);
         }
-        const std::uint32_t* const route_end = route.data() + route_size;
+        const std::size_t route_size = prefetch_route();
         const auto route_point = [](std::uint32_t entry) {
             return GridPoint{static_cast<std::int32_t>(entry & 0xffffu), static_cast<std::int32_t>((entry >> 16) & 0x7fffu)};
         };
@@ -2095,12 +2194,12 @@ struct SubgoalPathfinder::Impl {
             out.cells.resize(2 * route_size + 3);
             out.cells[0] = g.point(ends[0]);
             GridPoint* cell = out.cells.data() + 1;
-            for (const std::uint32_t* r = route.data(); r != route_end; ++r) {
-                const std::uint32_t entry = *r;
+            auto emit = [&](std::uint32_t entry) {
                 const GridPoint p = route_point(entry);
                 cell = write_waypoints(previous, p, (entry & kStraightFirst) != 0, cell);
                 previous = p;
-            }
+            };
+            walk_route(emit);
             cell = write_waypoints(previous, g.point(ends[1]), true, cell);
             out.cells.resize(static_cast<std::size_t>(cell - out.cells.data()));
             return state;
@@ -2109,14 +2208,11 @@ struct SubgoalPathfinder::Impl {
         // to that (plus the writer's slack) once, written through a pointer, then cut to what was written.
         out.cells.resize(static_cast<std::size_t>(best + 0.5) + 2 + kWriteSlack);
         out.cells[0] = g.point(ends[0]);
-        GridPoint* cell = out.cells.data() + 1;
-        for (const std::uint32_t* r = route.data(); r != route_end; ++r) {
-            const std::uint32_t entry = *r;
-            const GridPoint p = route_point(entry);
-            cell = write_cells(previous, p, (entry & kStraightFirst) != 0, cell);
-            previous = p;
-        }
-        cell = write_cells(previous, g.point(ends[1]), true, cell);
+        RunWriter writer(previous, out.cells.data() + 1);
+        auto emit = [&](std::uint32_t entry) { writer.segment(route_point(entry), (entry & kStraightFirst) != 0); };
+        walk_route(emit);
+        writer.segment(g.point(ends[1]), true);
+        GridPoint* const cell = writer.end();
         out.cells.resize(static_cast<std::size_t>(cell - out.cells.data()));
         return state;
     }
@@ -2190,7 +2286,7 @@ std::size_t SubgoalPathfinder::memory_bytes() const noexcept {
     bytes += (impl.access_length.capacity() + impl.access_bound.capacity() + impl.access_row_bound.capacity()) * sizeof(double) +
              (impl.access_node.capacity() + impl.access_index.capacity() + impl.access_row.capacity()) * sizeof(std::uint32_t);
     for (const std::vector<Impl::RouteEdge>& edges : impl.route_edges) bytes += edges.capacity() * sizeof(Impl::RouteEdge);
-    return bytes + (impl.route.capacity() + impl.chain.capacity()) * sizeof(std::uint32_t);
+    return bytes + impl.chain.capacity() * sizeof(std::uint32_t);
 }
 
 }  // namespace gameplan::path

@@ -150,3 +150,59 @@ TEST(SubgoalTransit, TableAnswersKeepTheSearchShape) {
     }
     EXPECT_GT(table, 50);
 }
+
+// The table stores each distance as its numbers of straight and diagonal steps, 15 bits each: a map
+// whose transit nodes lie farther apart (a serpentine whose one corridor is about 66,000 steps long)
+// must not get tables that would wrap; its queries stay exact (against grid Dijkstra) either way.
+TEST(SubgoalTransit, StepCountsBeyondTheTableLimitDropTheTables) {
+    const int w = 512, h = 259;
+    ref::Grid g{w, h, std::vector<char>(std::size_t(w) * h, 1)};
+    // Walls on every odd row, open at the right end, then the left end, alternately.
+    for (int y = 1; y < h; y += 2)
+        for (int x = 0; x < w; ++x)
+            if (x != ((y / 2) % 2 == 0 ? w - 1 : 0)) g.set(x, y, false);
+    const GridMap map = ref::to_map(g);
+    SubgoalPathfinder sg;
+    ASSERT_EQ(sg.build(map), JpsSupport::Ok);
+    EXPECT_EQ(sg.graph().transit_count(), 0u);
+    const GridPoint start{0, 0};
+    const auto dist = ref::dijkstra(g, start.x, start.y);
+    GridPath path;
+    for (const GridPoint goal : {GridPoint{0, h - 1}, GridPoint{w - 1, h - 1}, GridPoint{300, 130}, GridPoint{5, 200}}) {
+        const double expected = dist[std::size_t(goal.y) * w + goal.x];
+        ASSERT_EQ(sg.find_path(map, start, goal, {}, path), Status::Found);
+        EXPECT_TRUE(near(path.cost, expected)) << path.cost << " vs " << expected;
+        EXPECT_EQ(ref::check_path(g, path.cells, start, goal, path.cost), "");
+    }
+    EXPECT_GT(dist[std::size_t(h - 1) * w], 65536.0);
+}
+
+// Two halves no path joins, each with transit nodes: a pair of access nodes in different halves is
+// unreachable in the table and is never an answer (queries across are NoPath, within exact).
+TEST(SubgoalTransit, UnreachablePairsAreNoPath) {
+    std::mt19937 rng(53);
+    ref::Grid g = ref::random_grid(rng, 60, 30, 0.15);
+    for (int y = 0; y < g.height; ++y) g.set(30, y, false);
+    const GridMap map = ref::to_map(g);
+    SubgoalPathfinder sg;
+    ASSERT_EQ(sg.build(map, SIZE_MAX, 32), JpsSupport::Ok);
+    ASSERT_EQ(sg.graph().transit_count(), 32u);
+    GridPath path;
+    int across = 0, table = 0;
+    for (int q = 0; q < 300; ++q) {
+        const GridPoint s = ref::random_free(rng, g), t = ref::random_free(rng, g);
+        const double expected = ref::dijkstra(g, s.x, s.y)[std::size_t(t.y) * g.width + t.x];
+        const Status st = sg.find_path(map, s, t, {}, path);
+        table += sg.stats().expanded == 1;
+        if (std::isinf(expected)) {
+            ASSERT_EQ(st, Status::NoPath) << s.x << "," << s.y << " -> " << t.x << "," << t.y;
+            across += (s.x < 30) != (t.x < 30);
+            continue;
+        }
+        ASSERT_EQ(st, Status::Found);
+        EXPECT_TRUE(near(path.cost, expected));
+        EXPECT_EQ(ref::check_path(g, path.cells, s, t, path.cost), "");
+    }
+    EXPECT_GT(across, 50);
+    EXPECT_GT(table, 50);
+}

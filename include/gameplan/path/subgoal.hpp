@@ -43,7 +43,8 @@
 /// Transit-node routing (Bast, Funke, Sanders and Schultes 2007; on a contraction hierarchy as Arz, Luxen
 /// and Sanders 2013): the top transit_count() subgoals (ids 0 .. t - 1, closed upward) are transit nodes.
 /// build() stores the distances between all pairs of them (Dijkstra over their upward edges, both ways:
-/// their up-down shortest paths stay among them) with each path's first hop, and per passable cell its
+/// their up-down shortest paths stay among them; each exact, as its numbers of straight and diagonal
+/// steps in 4 bytes) with each path's first hop, and per passable cell its
 /// access nodes (the transit nodes its complete upward search reaches without expanding one, minus those
 /// another access node and the table dominate) with exact lengths as numbers of straight and diagonal
 /// steps, and the tops of that search space (its subgoals whose upward edges all lead to transit nodes).
@@ -53,7 +54,8 @@
 /// the best cost known and never enters a transit node. A table answer is unpacked through each cell
 /// access entry's join hint (the index of the join it came through, modulo 16), the climb link of each
 /// subgoal access entry (its upward edge and the entry it extends: one read per level) and the table's
-/// first hops (stored by destination); the two climbs and the hops are walked in step. By default t is the largest power of two up to
+/// first hops (stored by destination); the two climbs and the hops are walked in step, and the route is
+/// written into the path as it is unpacked, each run of steps in one direction once. By default t is the largest power of two up to
 /// 512 with t^2 at most twice the padded cells, and the tables are kept only within
 /// kTransitBytesPerCell per padded cell (and the memory budget); without them every query searches.
 ///
@@ -74,7 +76,7 @@
 /// Memory: per padded cell 1 byte of passability, 4 of subgoal id, 16 of clearances and 4 of join offset,
 /// plus 2 bytes per join (4 with more than 65,536 subgoals; about 15 joins per cell on dungeon maps, 60 on
 /// open ones); per upward edge 24 bytes, plus 4 per subgoal-graph edge it unpacks to (about 1.5 to 2.5 of
-/// them); per subgoal about 50 (cell, rank, offsets, landmark distances); the transit-node tables: 12
+/// them); per subgoal about 50 (cell, rank, offsets, landmark distances); the transit-node tables: 8
 /// bytes per pair of transit nodes, 8 per padded cell, 4.5 per access node (its entry and a 4-bit join
 /// hint) and 2 per top of each passable cell, 12 per access entry of each subgoal below them (its entry
 /// and its climb link); each pathfinder's search state is about 32 bytes
@@ -85,6 +87,7 @@
 /// search one const graph at once (`begin(const SubgoalGraph&, ...)`). `build` must not overlap a search.
 
 #include <gameplan/path/grid_map.hpp>
+#include <gameplan/path/grid_rules.hpp>
 #include <gameplan/path/grid_search.hpp>
 #include <gameplan/path/jps.hpp>
 #include <gameplan/search/indexed_heap.hpp>
@@ -93,6 +96,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <span>
 #include <vector>
@@ -190,10 +194,25 @@ public:
     [[nodiscard]] std::uint32_t transit_xy(std::uint32_t position) const noexcept { return m_transit_xy[position]; }
     /// Grid distance between the transit nodes at positions `a` and `b` (+infinity when unreachable).
     [[nodiscard]] double transit_distance(std::uint32_t a, std::uint32_t b) const noexcept {
-        return m_table[std::size_t{a} * m_transit + b];
+        const std::uint32_t entry = m_table[std::size_t{a} * m_transit + b];
+        return entry == kTableUnreachable ? std::numeric_limits<double>::infinity() : table_length(entry);
     }
-    /// The row of transit_distance(a, ...).
-    [[nodiscard]] const double* transit_row(std::uint32_t a) const noexcept { return m_table.data() + std::size_t{a} * m_transit; }
+    /// The row of transit_distance(a, ...) as table entries: the exact length of each shortest path as
+    /// its numbers of straight and diagonal steps, straight | diagonal << 16 (table_length()), or
+    /// kTableUnreachable. The tables are built only when every finite entry has at most kTableMaxSteps
+    /// of each.
+    [[nodiscard]] const std::uint32_t* transit_row(std::uint32_t a) const noexcept { return m_table.data() + std::size_t{a} * m_transit; }
+    static constexpr std::uint32_t kTableMaxSteps = 0x7fff;
+    static constexpr std::uint32_t kTableUnreachable = UINT32_MAX;
+    /// The length of a table entry: straight + sqrt(2) diagonal, exactly as a double computes it.
+    /// kTableUnreachable gives a finite length larger than any finite entry plus two access lengths
+    /// (65535 (1 + sqrt(2)) against at most (kTableMaxSteps + 2 Access::kMaxSteps) (1 + sqrt(2))).
+    [[nodiscard]] static double table_length(std::uint32_t entry) noexcept {
+        return static_cast<double>(entry & 0xffffu) + kDiagonalStep * static_cast<double>(entry >> 16);
+    }
+    /// table_length(kTableUnreachable): a sum of an entry and two access lengths at least this large is
+    /// through an unreachable pair.
+    static constexpr double kTableUnreachableLength = 65535.0 + kDiagonalStep * 65535.0;
     /// The first hop of a shortest path from the transit node at position `a` to the one at `b` through
     /// transit nodes (a != b): an upward edge's index << 11, plus the position of the hop's far end << 1,
     /// plus 1 when the edge is the upward edge of the far end (walked down) rather than of `a`. (The
@@ -442,7 +461,7 @@ private:
     std::vector<std::uint16_t> m_transit_id;     // per table position: the transit node's subgoal id
     std::vector<std::uint16_t> m_transit_position;  // per transit node (subgoal id < m_transit): its position
     std::vector<std::uint32_t> m_transit_xy;     // per table position: the transit node's cell
-    std::vector<double> m_table;                 // m_transit^2 distances, by position
+    std::vector<std::uint32_t> m_table;          // m_transit^2 distances as step counts, by position
     std::vector<std::uint32_t> m_table_next;     // m_transit^2 first hops (transit_hop()), by destination
     std::vector<std::uint32_t> m_sub_access_offsets;  // CSR over subgoal ids - m_transit
     std::vector<Access> m_sub_access;
