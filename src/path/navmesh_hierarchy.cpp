@@ -14,6 +14,7 @@
 #include <gameplan/search/generation.hpp>
 
 #include "navmesh_geometry.hpp"
+#include "prefetch.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -37,14 +38,7 @@ inline double cross(NavPoint o, NavPoint a, NavPoint b) noexcept {
     return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
 }
 
-// Asks the cache for the line holding `p` (no effect without GCC's builtins).
-inline void prefetch(const void* p) noexcept {
-#if defined(__GNUC__)
-    __builtin_prefetch(p);
-#else
-    (void)p;
-#endif
-}
+using detail::prefetch;
 
 inline double dist(NavPoint a, NavPoint b) noexcept {
     const double dx = a.x - b.x, dy = a.y - b.y;

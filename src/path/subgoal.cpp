@@ -3,6 +3,8 @@
 #include <gameplan/path/grid_rules.hpp>
 #include <gameplan/path/subgoal.hpp>
 
+#include "prefetch.hpp"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -42,14 +44,7 @@ double octile(std::int32_t dx, std::int32_t dy) noexcept {
     return static_cast<double>(hi - lo) + kDiagonalStep * static_cast<double>(lo);
 }
 
-// Asks the cache for the line holding `p` (no effect without GCC's builtins).
-inline void prefetch(const void* p) noexcept {
-#if defined(__GNUC__)
-    __builtin_prefetch(p);
-#else
-    (void)p;
-#endif
-}
+using detail::prefetch;
 
 // The direction of a step (sx, sy) in {-1, 0, 1}^2, or -1 for (0, 0).
 int direction_of(int sx, int sy) noexcept {
@@ -1196,76 +1191,15 @@ bool SubgoalGraph::segment_order(std::uint32_t a, std::uint32_t b, Segment& seg)
 }
 
 namespace {
-// The cells write_cells() may write past the end of a segment (it writes whole rounds of 8 cells): a buffer
+// The cells RunWriter may write past the end of a path (it writes whole rounds of 8 cells): a buffer
 // it writes to needs this many cells of room past the last cell of the path.
 constexpr std::size_t kWriteSlack = 10;  // 8 would do
-
-// Writes the cells of the octile segment a -> b (a excluded, b included; max(|dx|, |dy|) cells) to `out`,
-// diagonal steps first or straight steps first; returns the end of the segment's cells. Precondition:
-// kWriteSlack cells of room past that end (each run is written 8 cells at a time, the cells past it are
-// overwritten by what follows or cut by the caller).
-GridPoint* write_cells(GridPoint a, GridPoint b, bool straight_first, GridPoint* out) noexcept {
-    const std::int32_t dx = b.x - a.x, dy = b.y - a.y;
-    const std::int32_t ax = std::abs(dx), ay = std::abs(dy);
-    const std::int32_t sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
-    const std::int32_t diagonal = std::min(ax, ay), total = std::max(ax, ay);
-    // Cells 1 .. first: the first run; first + 1 .. total: the second. The straight run moves along the
-    // longer axis only.
-#if defined(__SSE2__)
-    // A cell as one 64-bit integer in GridPoint's layout (x in the low half, y in the high half): a cell
-    // k steps on is p + k * step as integers (every cell has x, y >= 0, so no half ever borrows).
-    static_assert(sizeof(GridPoint) == sizeof(std::int64_t) && offsetof(GridPoint, x) == 0 && offsetof(GridPoint, y) == 4 &&
-                  std::endian::native == std::endian::little);
-    const auto word = [](std::int32_t x, std::int32_t y) { return static_cast<std::int64_t>(y) * (std::int64_t{1} << 32) + x; };
-    // Two cells per 128-bit store, four stores per round; at least one round (the slack takes it).
-    const auto run = [](std::int64_t from, std::int64_t step, std::int32_t count, GridPoint* at) {
-        __m128i v = _mm_set_epi64x(from + 2 * step, from + step);
-        const __m128i two = _mm_set1_epi64x(2 * step), four = _mm_add_epi64(two, two), six = _mm_add_epi64(four, two),
-                      eight = _mm_add_epi64(four, four);
-        auto* dst = reinterpret_cast<__m128i*>(at);
-        auto* const end = reinterpret_cast<__m128i*>(at + count);
-        do {
-            _mm_storeu_si128(dst, v);
-            _mm_storeu_si128(dst + 1, _mm_add_epi64(v, two));
-            _mm_storeu_si128(dst + 2, _mm_add_epi64(v, four));
-            _mm_storeu_si128(dst + 3, _mm_add_epi64(v, six));
-            v = _mm_add_epi64(v, eight);
-            dst += 4;
-        } while (dst < end);
-    };
-    // The steps and the first run's length chosen with masks rather than branches (the orders and the
-    // axes are as good as random).
-    const std::int64_t along_y = -static_cast<std::int64_t>(ay >= ax), order = -static_cast<std::int64_t>(straight_first);
-    const std::int64_t diagonal_step = word(sx, sy);
-    const std::int64_t straight_step = (std::int64_t{sx} & ~along_y) | (std::int64_t{sy} * (std::int64_t{1} << 32) & along_y);
-    const std::int64_t swap = (diagonal_step ^ straight_step) & order;
-    const std::int32_t first = diagonal + ((total - 2 * diagonal) & static_cast<std::int32_t>(order));
-    const std::int64_t p = word(a.x, a.y), step1 = diagonal_step ^ swap, step2 = straight_step ^ swap;
-    run(p, step1, first, out);
-    run(p + step1 * first, step2, total - first, out + first);
-#else
-    const std::int32_t first = straight_first ? total - diagonal : diagonal;
-    const std::int32_t tx = ax > ay ? sx : 0, ty = ax > ay ? 0 : sy;
-    const std::int32_t x1 = straight_first ? tx : sx, y1 = straight_first ? ty : sy;
-    const std::int32_t x2 = straight_first ? sx : tx, y2 = straight_first ? sy : ty;
-    GridPoint p = a;
-    std::int32_t i = 0;
-    for (; i < first; ++i) {
-        p = GridPoint{p.x + x1, p.y + y1};
-        out[i] = p;
-    }
-    for (; i < total; ++i) {
-        p = GridPoint{p.x + x2, p.y + y2};
-        out[i] = p;
-    }
-#endif
-    return out + total;
-}
 
 // Writes the cells of consecutive octile segments, each run of steps in one direction written once: a
 // run that continues the previous one in the same direction (the last run of one segment and the first
 // of the next, about a quarter of them on game maps) extends it, and an empty run costs nothing. The
-// last run is written by end(). Same slack as write_cells().
+// last run is written by end(). Precondition: kWriteSlack cells of room past the last cell (each run is
+// written 8 cells at a time; the cells past it are overwritten by what follows or cut by the caller).
 class RunWriter {
 public:
     RunWriter(GridPoint start, GridPoint* out) noexcept : m_out(out), m_at(word(start.x, start.y)), m_previous(start) {}
@@ -1341,6 +1275,16 @@ private:
     std::int32_t m_count = 0;
     GridPoint m_previous;     // the previous segment's end
 };
+
+// Writes the cells of the octile segment a -> b (a excluded, b included; max(|dx|, |dy|) cells) to `out`,
+// diagonal steps first or straight steps first; returns the end of the segment's cells. Precondition:
+// kWriteSlack cells of room past that end (each run is written 8 cells at a time, the cells past it are
+// overwritten by what follows or cut by the caller).
+GridPoint* write_cells(GridPoint a, GridPoint b, bool straight_first, GridPoint* out) noexcept {
+    RunWriter writer(a, out);
+    writer.segment(b, straight_first);
+    return writer.end();
+}
 
 // The waypoints of the octile segment a -> b (the turning cell of a
 // straight-first segment, if any, then b) from `out` on; returns the end of what it wrote.
