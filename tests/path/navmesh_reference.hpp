@@ -1,6 +1,6 @@
 // The independent any-angle reference of the navmesh tests: the free space of a grid map (closed free
-// cells, no diagonal squeeze points, nothing off the map), an exact segment test, and Dijkstra over every
-// free grid point joined wherever the segment is free. Shared by the Polyanya and hierarchy tests.
+// cells, no diagonal squeeze points, nothing off the map), an exact segment test, and Dijkstra over the
+// free grid points on the boundary of the free space, joined wherever the segment is free. Shared by the Polyanya and hierarchy tests.
 #pragma once
 
 #include <gameplan/path/grid_map.hpp>
@@ -53,7 +53,8 @@ inline bool free_point(const GridMap& map, double x, double y) {
 // line it crosses; each cut point and the middle of each piece (which lies inside one cell or on one
 // cell side) are tested.
 inline bool segment_free(const GridMap& map, NavPoint p, NavPoint q) {
-    std::vector<double> cuts{0.0, 1.0};
+    thread_local std::vector<double> cuts;  // reused: the reference calls this for most pairs of points
+    cuts.assign({0.0, 1.0});
     const auto add = [&](double from, double to) {
         if (from == to) return;
         const double lo = std::min(from, to), hi = std::max(from, to);
@@ -79,12 +80,17 @@ inline bool segment_free(const GridMap& map, NavPoint p, NavPoint q) {
 
 inline double length(NavPoint a, NavPoint b) { return std::hypot(a.x - b.x, a.y - b.y); }
 
-// Dijkstra over start, goal and every free grid point, joined wherever the segment is free.
+// Dijkstra over start, goal and every free grid point that touches a blocked cell or the map's border,
+// joined wherever the segment is free. (A shortest path bends only where the free space's boundary does:
+// at a point whose four cells are all free and on the map, a bend could be cut short within them.)
 inline double reference_cost(const GridMap& map, NavPoint s, NavPoint t) {
     std::vector<NavPoint> nodes{s, t};
     for (int y = 0; y <= map.height(); ++y)
-        for (int x = 0; x <= map.width(); ++x)
-            if (free_point(map, x, y)) nodes.push_back({double(x), double(y)});
+        for (int x = 0; x <= map.width(); ++x) {
+            const bool open = x > 0 && y > 0 && x < map.width() && y < map.height() && map.passable({x - 1, y - 1}) &&
+                              map.passable({x, y - 1}) && map.passable({x - 1, y}) && map.passable({x, y});
+            if (!open && free_point(map, x, y)) nodes.push_back({double(x), double(y)});
+        }
     const std::size_t n = nodes.size();
     std::vector<double> dist(n, std::numeric_limits<double>::infinity());
     std::vector<bool> done(n, false);
