@@ -19,7 +19,10 @@
 // transit nodes), transit_bytes, access_per_cell and tops_per_cell (means over passable cells), and
 // table_fraction (the scenarios the table answers alone: not direct, search spaces apart).
 // build_transit/<map>/<t> and cost_only_transit/<map>/<t> build with t transit nodes (0: none) instead of the
-// default.
+// default. query_kinds/<map> splits the subgoal tier's queries (every cell written) by kind: the goal in
+// octile freespace (direct), a table answer (table), a local query whose search stops at once
+// (local_at_once) or searches (local_search); per kind its share of the queries (_share), its mean
+// microseconds, each query timed alone (_us), and its share of the time (_time_share).
 //
 //   build/bench/bench_subgoal --benchmark_min_time=1x [--benchmark_filter='interleaved/(brc202d|Aftershock)']
 #include <gameplan/io/load_error.hpp>
@@ -31,6 +34,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -133,6 +137,58 @@ void BM_Interleaved(benchmark::State& state, const Dataset* data, PathDetail det
     state.counters["fallbacks"] = static_cast<double>(sg.fallback_count());
 }
 
+// Per kind of query (the graph's own tests): the goal in octile freespace of the start ("direct"), a table
+// answer (search spaces apart: "table"), a local query whose search stops at once ("local_at_once"), a
+// local query that searches ("local_search"). Blocks of 32 as BM_Interleaved, every cell written; each
+// subgoal query is timed alone with the steady clock (its own cost, some 20 ns, included).
+void BM_Kinds(benchmark::State& state, const Dataset* data) {
+    JpsPathfinder jps;
+    SubgoalPathfinder sg;
+    if (sg.build(data->map) != JpsSupport::Ok || sg.graph().transit_count() == 0) {
+        state.SkipWithError("subgoal graph without transit-node tables");
+        return;
+    }
+    const SubgoalGraph& graph = sg.graph();
+    GridPath path;
+    path.cells.reserve(8192);
+    const auto& scen = data->scenarios;
+    std::vector<int> kind(scen.size());
+    for (std::size_t i = 0; i < scen.size(); ++i) {
+        const std::uint32_t a = graph.index(scen[i].start), b = graph.index(scen[i].goal);
+        kind[i] = a == b || graph.direct(a, b) || graph.direct(b, a) ? 0 : graph.transit_local(a, b) ? 2 : 1;
+        (void)jps.find_path(data->map, scen[i].start, scen[i].goal, {}, path);
+        (void)sg.find_path(data->map, scen[i].start, scen[i].goal, {}, path);
+    }
+    constexpr std::size_t kBlock = 32;
+    double seconds[4] = {}, count[4] = {}, mismatches = 0;
+    for (auto _ : state) {
+        const double t0 = thread_seconds();
+        for (std::size_t b = 0; b < scen.size(); b += kBlock) {
+            const std::size_t e = std::min(scen.size(), b + kBlock);
+            for (std::size_t i = b; i < e; ++i) (void)jps.find_path(data->map, scen[i].start, scen[i].goal, {}, path);
+            for (std::size_t i = b; i < e; ++i) {
+                const auto a = std::chrono::steady_clock::now();
+                const Status st = sg.find_path(data->map, scen[i].start, scen[i].goal, {}, path);
+                const auto z = std::chrono::steady_clock::now();
+                if (st != Status::Found || std::abs(path.cost - scen[i].optimal) > scen[i].tolerance) mismatches += 1;
+                const int k = kind[i] == 2 && sg.stats().expanded <= 1 ? 3 : kind[i];
+                seconds[k] += std::chrono::duration<double>(z - a).count();
+                count[k] += 1;
+            }
+        }
+        state.SetIterationTime(thread_seconds() - t0);
+    }
+    const char* names[4] = {"direct", "table", "local_search", "local_at_once"};
+    double total = 0, queries = 0;
+    for (int k = 0; k < 4; ++k) total += seconds[k], queries += count[k];
+    for (int k = 0; k < 4; ++k) {
+        state.counters[std::string(names[k]) + "_share"] = count[k] / queries;
+        state.counters[std::string(names[k]) + "_us"] = count[k] > 0 ? 1e6 * seconds[k] / count[k] : 0.0;
+        state.counters[std::string(names[k]) + "_time_share"] = total > 0 ? seconds[k] / total : 0.0;
+    }
+    state.counters["mismatches"] = mismatches;
+}
+
 void BM_Build(benchmark::State& state, const Dataset* data, std::uint32_t transit) {
     SubgoalGraph graph;
     double seconds = 0, builds = 0;
@@ -210,6 +266,8 @@ int main(int argc, char** argv) {
                                          BM_Interleaved, &d, PathDetail::CostOnly, transit)
                 ->UseManualTime()
                 ->Unit(benchmark::kMillisecond);
+    for (const auto& d : all)
+        benchmark::RegisterBenchmark(("query_kinds/" + d.name).c_str(), BM_Kinds, &d)->UseManualTime()->Unit(benchmark::kMillisecond);
     for (const auto& d : all)
         benchmark::RegisterBenchmark(("build/" + d.name).c_str(), BM_Build, &d, SubgoalGraph::kAutoTransit)
             ->Unit(benchmark::kMillisecond);
