@@ -1742,13 +1742,7 @@ struct SubgoalPathfinder::Impl {
                 }
             }
             stats.generated += m * k;
-            if (least >= kTableNoPath) return;  // through unreachable pairs only
-            best = least;
-            via_table = true;
-            table_access[0] = from[best_i];
-            table_access[1] = to[best_j];
-            table_index[0] = static_cast<std::uint32_t>(best_i);
-            table_index[1] = static_cast<std::uint32_t>(best_j);
+            take_pair(least, best_i, best_j);
             return;
         }
         for (std::size_t j = 0; j < k; ++j) {
@@ -1817,13 +1811,19 @@ struct SubgoalPathfinder::Impl {
             }
         }
         stats.generated += pairs;
+        take_pair(least, best_i, best_j);
+    }
+
+    // transit_pair()'s answer: the least sum, through the start's access entry i and the goal's j (none
+    // when the sum goes through unreachable pairs only).
+    void take_pair(double least, std::size_t i, std::size_t j) {
         if (least >= kTableNoPath) return;
         best = least;
         via_table = true;
-        table_access[0] = from[best_i];
-        table_access[1] = to[best_j];
-        table_index[0] = static_cast<std::uint32_t>(best_i);
-        table_index[1] = static_cast<std::uint32_t>(best_j);
+        table_access[0] = graph->access(ends[0])[i];
+        table_access[1] = graph->access(ends[1])[j];
+        table_index[0] = static_cast<std::uint32_t>(i);
+        table_index[1] = static_cast<std::uint32_t>(j);
     }
 
     Status step(std::uint64_t slice) {
