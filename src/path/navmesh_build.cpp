@@ -30,9 +30,10 @@ void Navmesh::dominant_rectangles(const GridMap& map) {
     // First a bound, with one row of runs: a rectangle whose bottom row is y lies in a stretch of that row's
     // nonzero runs, is at most as tall as the longest of them and holds at most their sum. Most maps have
     // no rectangle near a tenth of their free cells, and are done after this pass.
+    std::size_t free_cells = 0;
     {
         std::vector<std::uint32_t> up(w, 0);
-        std::size_t free_cells = 0, bound = 0;
+        std::size_t bound = 0;
         for (std::size_t y = 0; y < h; ++y) {
             const std::uint8_t* const p = pass + (y + 1) * stride + 1;
             std::size_t stretch = 0, tallest = 0, sum = 0;
@@ -58,18 +59,12 @@ void Navmesh::dominant_rectangles(const GridMap& map) {
     run.resize(w * h);
     const auto open = [&](std::size_t x, std::size_t y) { return pass[(y + 1) * stride + x + 1] != 0 && m_owner[y * w + x] == kNoPolygon; };
     // Nothing is covered yet: the runs follow from passability alone (row 0 above the first row).
-    std::size_t free_cells = 0;
     for (std::size_t y = 0; y < h; ++y) {
         const std::uint8_t* const p = pass + (y + 1) * stride + 1;
         std::uint32_t* const r = run.data() + y * w;
         const std::uint32_t* const up = y > 0 ? r - w : nullptr;
-        for (std::size_t x = 0; x < w; ++x) {
-            const std::uint32_t o = p[x] != 0;
-            free_cells += o;
-            r[x] = o * ((up ? up[x] : 0) + 1);
-        }
+        for (std::size_t x = 0; x < w; ++x) r[x] = static_cast<std::uint32_t>(p[x] != 0) * ((up ? up[x] : 0) + 1);
     }
-    if (free_cells == 0) return;
     struct Best {
         std::size_t area;
         std::uint32_t x0, x1, height;
