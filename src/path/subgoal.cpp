@@ -1611,6 +1611,11 @@ struct SubgoalPathfinder::Impl {
         if (options.movement != Movement::Eight || options.diagonal != DiagonalRule::NoCornerCutting ||
             !(options.weight >= 1.0) || !std::isfinite(options.weight) || options.penalties != nullptr || !g.built())
             return invalid();
+        if (start.x >= 0 && start.y >= 0 && goal.x >= 0 && goal.y >= 0 && start.x < g.width() &&
+            start.y < g.height() && goal.x < g.width() && goal.y < g.height()) {
+            g.prefetch_cell(g.index(start));  // every first read of both ends at once: their misses overlap
+            g.prefetch_cell(g.index(goal));
+        }
         if (!g.passable(start) || !g.passable(goal)) return invalid();
         graph = &g;
         n = static_cast<std::uint32_t>(g.subgoal_count());
@@ -1824,6 +1829,20 @@ struct SubgoalPathfinder::Impl {
         table_access[1] = graph->access(ends[1])[j];
         table_index[0] = static_cast<std::uint32_t>(i);
         table_index[1] = static_cast<std::uint32_t>(j);
+        if (detail != PathDetail::CostOnly) {
+            // What table_route() reads first, asked of the cache now: each end's join at its entry's hint
+            // and the first hop.
+            const SubgoalGraph& g = *graph;
+            for (int side = 0; side < 2; ++side) {
+                const std::uint32_t hint = g.access_join_hint(ends[side], table_index[side]);
+                const auto joins = g.joins(ends[side]);
+                if (hint < joins.size())
+                    prefetch(joins.narrow() != nullptr ? static_cast<const void*>(joins.narrow() + hint)
+                                                       : static_cast<const void*>(joins.wide() + hint));
+            }
+            if (table_access[0].node() != table_access[1].node())
+                prefetch(g.transit_hop_address(table_access[0].node(), table_access[1].node()));
+        }
     }
 
     Status step(std::uint64_t slice) {
@@ -2052,14 +2071,8 @@ struct SubgoalPathfinder::Impl {
     void table_route() const {
         const SubgoalGraph& g = *graph;
         const std::uint32_t t = g.transit_count();
-        // Both ends' hints, then their joins there asked of the cache, before either climb starts.
+        // Both ends' hints (their joins there were asked of the cache by take_pair()).
         const std::uint32_t hint[2] = {g.access_join_hint(ends[0], table_index[0]), g.access_join_hint(ends[1], table_index[1])};
-        for (int side = 0; side < 2; ++side) {
-            const auto joins = g.joins(ends[side]);
-            if (hint[side] < joins.size())
-                prefetch(joins.narrow() != nullptr ? static_cast<const void*>(joins.narrow() + hint[side])
-                                                   : static_cast<const void*>(joins.wide() + hint[side]));
-        }
         std::uint32_t entry[2] = {0, 0};
         const std::uint32_t join[2] = {climb_join(ends[0], table_access[0], hint[0], entry[0]),
                                        climb_join(ends[1], table_access[1], hint[1], entry[1])};

@@ -221,6 +221,10 @@ public:
     [[nodiscard]] std::uint32_t transit_hop(std::uint32_t a, std::uint32_t b) const noexcept {
         return m_table_next[std::size_t{b} * m_transit + a];
     }
+    /// The address of transit_hop(a, b), for a cache hint.
+    [[nodiscard]] const std::uint32_t* transit_hop_address(std::uint32_t a, std::uint32_t b) const noexcept {
+        return m_table_next.data() + std::size_t{b} * m_transit + a;
+    }
     static constexpr std::uint32_t kHopEdges = 1u << 21;
     /// The access nodes of the passable cell `node` (a padded node index), ordered by node.
     [[nodiscard]] std::span<const Access> access(std::uint32_t node) const noexcept {
@@ -264,7 +268,23 @@ public:
         for (std::uint32_t i = a; i < b; i += 16) __builtin_prefetch(m_cell_access.data() + i);
         if (b > a) __builtin_prefetch(m_cell_access.data() + b - 1);
         __builtin_prefetch(m_cell_join_hint.data() + a / 2);
+        if (b > a) __builtin_prefetch(m_cell_join_hint.data() + (b - 1) / 2);
         __builtin_prefetch(m_cell_top.data() + m_cell_top_offsets[node]);
+#else
+        (void)node;
+#endif
+    }
+    /// Asks the cache for the records of the passable cell `node` (a padded node index) that a query
+    /// reads first: its passability, clearances and the offsets of its joins, access nodes and tops.
+    /// Reads nothing.
+    void prefetch_cell(std::uint32_t node) const noexcept {
+#if defined(__GNUC__)
+        __builtin_prefetch(m_pass.data() + node);
+        __builtin_prefetch(m_clear.data() + std::size_t{node} * 8);
+        __builtin_prefetch(m_join_offsets.data() + node);
+        if (m_transit == 0) return;
+        __builtin_prefetch(m_cell_access_offsets.data() + node);
+        __builtin_prefetch(m_cell_top_offsets.data() + node);
 #else
         (void)node;
 #endif
