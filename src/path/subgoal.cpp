@@ -1658,6 +1658,9 @@ struct SubgoalPathfinder::Impl {
             best = octile(goal.x - start.x, goal.y - start.y);
             return Status::InProgress;
         }
+        // Both ends' joins (their offsets arrived meanwhile), read by a local search and, at a hint, by a
+        // table answer's climbs.
+        for (int side = 0; side < 2; ++side) g.prefetch_joins(ends[side]);
         if (g.transit_count() > 0) {
             // Transit nodes: the shortest path through an access node of each end, exact when the ends'
             // search spaces below the transit nodes are apart; else the search below them must beat it.
@@ -1961,6 +1964,12 @@ struct SubgoalPathfinder::Impl {
                 st.dist[si] = c.d;
                 st.parent[si] = parent;
                 side.heap.push(c.node, c.key);
+                if (c.node < n) {  // its first upward edges, read when it is settled
+                    const auto up = graph->up_edges(c.node);
+                    const char* first = reinterpret_cast<const char*>(up.data());
+                    const std::size_t bytes = std::min<std::size_t>(up.size_bytes(), 256);
+                    for (std::size_t b = 0; b < bytes; b += 64) prefetch(first + b);
+                }
                 if (st.stamp[1 - si] >= generation && c.d + st.dist[1 - si] < best) {
                     best = c.d + st.dist[1 - si];
                     cut = std::min(cut, best);

@@ -289,6 +289,20 @@ public:
         (void)node;
 #endif
     }
+    /// Asks the cache for the joins of the passable cell `node` (a padded node index); reads their offsets.
+    void prefetch_joins(std::uint32_t node) const noexcept {
+#if defined(__GNUC__)
+        const std::uint32_t a = m_join_offsets[node], b = m_join_offsets[node + 1];
+        if (b == a) return;
+        const std::size_t width = m_join16.empty() && !m_join.empty() ? 4 : 2;
+        const char* first = width == 4 ? reinterpret_cast<const char*>(m_join.data() + a) : reinterpret_cast<const char*>(m_join16.data() + a);
+        const std::size_t bytes = std::size_t{b - a} * width;
+        for (std::size_t i = 0; i < bytes; i += 64) __builtin_prefetch(first + i);
+        __builtin_prefetch(first + bytes - 1);
+#else
+        (void)node;
+#endif
+    }
     /// True if the upward search spaces below the transit nodes of cells `a` and `b` (padded node
     /// indices) share a subgoal (they share a top, see top_count()): the table alone cannot answer the
     /// query. True without transit nodes.
