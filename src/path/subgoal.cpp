@@ -1834,7 +1834,8 @@ struct SubgoalPathfinder::Impl {
         table_index[1] = static_cast<std::uint32_t>(j);
         if (detail != PathDetail::CostOnly) {
             // What table_route() reads first, asked of the cache now: each end's join at its entry's hint
-            // and the first hop.
+            // and the first hop. (begin() asked for the whole join lists before the table was read; asking
+            // again for the line at the hint still measured 2 to 7 % faster on open maps.)
             const SubgoalGraph& g = *graph;
             for (int side = 0; side < 2; ++side) {
                 const std::uint32_t hint = g.access_join_hint(ends[side], table_index[side]);
