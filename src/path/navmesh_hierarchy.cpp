@@ -830,16 +830,13 @@ inline void NavmeshHierarchyPathfinder::push_forward(const OpenEntry& entry) {
             const float* row = m_hierarchy->m_landmark_dist.data() + std::size_t(entry.node) * m_hierarchy->m_landmarks.size();
             for (std::size_t a = 0; a < m_active_count; ++a) prefetch(row + m_active[a]);
         }
-        // And its edges and their angles, to be read when it is settled (the binary search over the angles
-        // and the scan land anywhere in them): all of them up to 64 edges (random noise has about 32 a
-        // corner), the first 64 beyond.
+        // And its edges' angles (first and last line) and its edges, all of them up to 64 (random noise has
+        // about 32 a corner), to be read when it is settled: the binary search over the angles and the scan
+        // land anywhere in them.
         const std::uint32_t at = m_hierarchy->m_edge_offsets[entry.node], end = m_hierarchy->m_edge_offsets[entry.node + 1];
         prefetch(m_hierarchy->m_edge_angle.data() + at);
         if (end > at) prefetch(m_hierarchy->m_edge_angle.data() + end - 1);
-        const char* e = reinterpret_cast<const char*>(m_hierarchy->m_edges.data() + at);
-        const std::size_t bytes = std::min<std::size_t>(end - at, 64) * sizeof(NavmeshHierarchy::FlatEdge);
-        prefetch(e);
-        for (std::size_t b = 64; b < bytes; b += 64) prefetch(e + b);
+        detail::prefetch_range(m_hierarchy->m_edges.data() + at, std::min<std::size_t>(end - at, 64) * sizeof(NavmeshHierarchy::FlatEdge));
         m_open[0].push_back(entry);
         std::push_heap(m_open[0].begin(), m_open[0].end(), [](const OpenEntry& a, const OpenEntry& b) { return a.key > b.key; });
     } else {

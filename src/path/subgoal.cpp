@@ -1328,6 +1328,30 @@ bool SubgoalGraph::in_sync(const GridMap& map) const noexcept {
            map.version() == m_version;
 }
 
+void SubgoalGraph::prefetch_transit(std::uint32_t node) const noexcept {
+    if (m_transit == 0) return;
+    const std::uint32_t a = m_cell_access_offsets[node], b = m_cell_access_offsets[node + 1];
+    detail::prefetch_range(m_cell_access.data() + a, std::size_t{b - a} * sizeof(Access));
+    if (b > a) detail::prefetch_range(m_cell_join_hint.data() + a / 2, (b - 1) / 2 - a / 2 + 1);
+    detail::prefetch(m_cell_top.data() + m_cell_top_offsets[node]);
+}
+
+void SubgoalGraph::prefetch_cell(GridPoint p) const noexcept {
+    if (!m_built || p.x < 0 || p.y < 0 || p.x >= m_width || p.y >= m_height) return;  // as passable()
+    const std::uint32_t node = index(p);
+    detail::prefetch(m_pass.data() + node);
+    detail::prefetch(m_clear.data() + std::size_t{node} * 8);
+    detail::prefetch(m_join_offsets.data() + node);
+    if (m_transit == 0) return;
+    detail::prefetch(m_cell_access_offsets.data() + node);
+    detail::prefetch(m_cell_top_offsets.data() + node);
+}
+
+void SubgoalGraph::prefetch_joins(std::uint32_t node) const noexcept {
+    const JoinList list = joins(node);
+    detail::prefetch_range(list.address(0), list.bytes());
+}
+
 bool SubgoalGraph::passable(GridPoint p) const noexcept {
     if (!m_built || p.x < 0 || p.y < 0 || p.x >= m_width || p.y >= m_height) return false;
     return m_pass[index(p)] != 0;
@@ -1611,11 +1635,8 @@ struct SubgoalPathfinder::Impl {
         if (options.movement != Movement::Eight || options.diagonal != DiagonalRule::NoCornerCutting ||
             !(options.weight >= 1.0) || !std::isfinite(options.weight) || options.penalties != nullptr || !g.built())
             return invalid();
-        if (start.x >= 0 && start.y >= 0 && goal.x >= 0 && goal.y >= 0 && start.x < g.width() &&
-            start.y < g.height() && goal.x < g.width() && goal.y < g.height()) {
-            g.prefetch_cell(g.index(start));  // every first read of both ends at once: their misses overlap
-            g.prefetch_cell(g.index(goal));
-        }
+        g.prefetch_cell(start);  // every first read of both ends at once: their misses overlap
+        g.prefetch_cell(goal);
         if (!g.passable(start) || !g.passable(goal)) return invalid();
         graph = &g;
         n = static_cast<std::uint32_t>(g.subgoal_count());
@@ -1840,9 +1861,7 @@ struct SubgoalPathfinder::Impl {
             for (int side = 0; side < 2; ++side) {
                 const std::uint32_t hint = g.access_join_hint(ends[side], table_index[side]);
                 const auto joins = g.joins(ends[side]);
-                if (hint < joins.size())
-                    prefetch(joins.narrow() != nullptr ? static_cast<const void*>(joins.narrow() + hint)
-                                                       : static_cast<const void*>(joins.wide() + hint));
+                if (hint < joins.size()) prefetch(joins.address(hint));
             }
             if (table_access[0].node() != table_access[1].node())
                 prefetch(g.transit_hop_address(table_access[0].node(), table_access[1].node()));
@@ -1967,9 +1986,7 @@ struct SubgoalPathfinder::Impl {
                 side.heap.push(c.node, c.key);
                 if (c.node < n) {  // its first upward edges, read when it is settled
                     const auto up = graph->up_edges(c.node);
-                    const char* first = reinterpret_cast<const char*>(up.data());
-                    const std::size_t bytes = std::min<std::size_t>(up.size_bytes(), 256);
-                    for (std::size_t b = 0; b < bytes; b += 64) prefetch(first + b);
+                    detail::prefetch_range(up.data(), std::min<std::size_t>(up.size_bytes(), 256));
                 }
                 if (st.stamp[1 - si] >= generation && c.d + st.dist[1 - si] < best) {
                     best = c.d + st.dist[1 - si];

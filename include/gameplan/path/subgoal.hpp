@@ -261,48 +261,12 @@ public:
     }
     /// Asks the cache for the transit-node data of the passable cell `node` (its access nodes, their join
     /// hints and its tops) ahead of access() and transit_local(); reads only their offsets.
-    void prefetch_transit(std::uint32_t node) const noexcept {
-#if defined(__GNUC__)
-        if (m_transit == 0) return;
-        const std::uint32_t a = m_cell_access_offsets[node], b = m_cell_access_offsets[node + 1];
-        for (std::uint32_t i = a; i < b; i += 16) __builtin_prefetch(m_cell_access.data() + i);
-        if (b > a) __builtin_prefetch(m_cell_access.data() + b - 1);
-        __builtin_prefetch(m_cell_join_hint.data() + a / 2);
-        if (b > a) __builtin_prefetch(m_cell_join_hint.data() + (b - 1) / 2);
-        __builtin_prefetch(m_cell_top.data() + m_cell_top_offsets[node]);
-#else
-        (void)node;
-#endif
-    }
-    /// Asks the cache for the records of the passable cell `node` (a padded node index) that a query
-    /// reads first: its passability, clearances and the offsets of its joins, access nodes and tops.
-    /// Reads nothing.
-    void prefetch_cell(std::uint32_t node) const noexcept {
-#if defined(__GNUC__)
-        __builtin_prefetch(m_pass.data() + node);
-        __builtin_prefetch(m_clear.data() + std::size_t{node} * 8);
-        __builtin_prefetch(m_join_offsets.data() + node);
-        if (m_transit == 0) return;
-        __builtin_prefetch(m_cell_access_offsets.data() + node);
-        __builtin_prefetch(m_cell_top_offsets.data() + node);
-#else
-        (void)node;
-#endif
-    }
+    void prefetch_transit(std::uint32_t node) const noexcept;
+    /// Asks the cache for the records of cell `p` that a query reads first: its passability, clearances
+    /// and the offsets of its joins, access nodes and tops. Reads nothing; nothing for a cell off the map.
+    void prefetch_cell(GridPoint p) const noexcept;
     /// Asks the cache for the joins of the passable cell `node` (a padded node index); reads their offsets.
-    void prefetch_joins(std::uint32_t node) const noexcept {
-#if defined(__GNUC__)
-        const std::uint32_t a = m_join_offsets[node], b = m_join_offsets[node + 1];
-        if (b == a) return;
-        const std::size_t width = m_join16.empty() && !m_join.empty() ? 4 : 2;
-        const char* first = width == 4 ? reinterpret_cast<const char*>(m_join.data() + a) : reinterpret_cast<const char*>(m_join16.data() + a);
-        const std::size_t bytes = std::size_t{b - a} * width;
-        for (std::size_t i = 0; i < bytes; i += 64) __builtin_prefetch(first + i);
-        __builtin_prefetch(first + bytes - 1);
-#else
-        (void)node;
-#endif
-    }
+    void prefetch_joins(std::uint32_t node) const noexcept;
     /// True if the upward search spaces below the transit nodes of cells `a` and `b` (padded node
     /// indices) share a subgoal (they share a top, see top_count()): the table alone cannot answer the
     /// query. True without transit nodes.
@@ -346,6 +310,11 @@ public:
         /// The 16-bit ids, or nullptr when they are stored in 32 bits (wide()).
         [[nodiscard]] const std::uint16_t* narrow() const noexcept { return m_narrow; }
         [[nodiscard]] const std::uint32_t* wide() const noexcept { return m_wide; }
+        /// The address of id `i` (for a cache hint), and the bytes the list takes.
+        [[nodiscard]] const void* address(std::size_t i) const noexcept {
+            return m_narrow ? static_cast<const void*>(m_narrow + i) : static_cast<const void*>(m_wide + i);
+        }
+        [[nodiscard]] std::size_t bytes() const noexcept { return m_count * (m_narrow ? 2 : 4); }
         struct iterator {
             const JoinList* list;
             std::size_t i;
