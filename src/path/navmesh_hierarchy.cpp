@@ -807,6 +807,12 @@ inline void NavmeshHierarchyPathfinder::relax(int side, std::uint32_t node, doub
 
 inline void NavmeshHierarchyPathfinder::relax_forward(std::uint32_t node, double d, std::uint32_t parent, std::int32_t x,
                                                       std::int32_t y) {
+    const double dx = double(x) - m_goal.x, dy = double(y) - m_goal.y;
+    relax_forward(node, d, d + std::sqrt(dx * dx + dy * dy), parent);
+}
+
+// `key`: d plus the straight line from the node to the goal.
+inline void NavmeshHierarchyPathfinder::relax_forward(std::uint32_t node, double d, double key, std::uint32_t parent) {
     Label& l = m_label[0][node];
     if (l.stamp >= m_generation && l.dist <= d) return;  // open or closed, as short
     if (m_budget.max_memory_bytes != SIZE_MAX && search_bytes() + sizeof(OpenEntry) > m_budget.max_memory_bytes) {
@@ -817,8 +823,7 @@ inline void NavmeshHierarchyPathfinder::relax_forward(std::uint32_t node, double
     // inconsistent.
     l = Label{d, parent, search::open_stamp(m_generation)};
     ++m_stats.generated;
-    const double dx = double(x) - m_goal.x, dy = double(y) - m_goal.y;
-    push_forward(OpenEntry{d + std::sqrt(dx * dx + dy * dy), node, 0});
+    push_forward(OpenEntry{key, node, kStraight});
 }
 
 // Landmarks: an entry below the threshold goes into the heap, the others into the overflow (m_open[1]),
@@ -826,7 +831,7 @@ inline void NavmeshHierarchyPathfinder::relax_forward(std::uint32_t node, double
 // and there they cost an append instead of a heap insertion.
 inline void NavmeshHierarchyPathfinder::push_forward(const OpenEntry& entry) {
     if (entry.key < m_threshold) {
-        if (!entry.refined) {  // likely to reach the top: its landmark distances then (the bound)
+        if (entry.kind == kStraight) {  // likely to reach the top: its landmark distances then (the bound)
             const float* row = m_hierarchy->m_landmark_dist.data() + std::size_t(entry.node) * m_hierarchy->m_landmarks.size();
             for (std::size_t a = 0; a < m_active_count; ++a) prefetch(row + m_active[a]);
         }
@@ -837,6 +842,7 @@ inline void NavmeshHierarchyPathfinder::push_forward(const OpenEntry& entry) {
         prefetch(m_hierarchy->m_edge_angle.data() + at);
         if (end > at) prefetch(m_hierarchy->m_edge_angle.data() + end - 1);
         detail::prefetch_range(m_hierarchy->m_edges.data() + at, std::min<std::size_t>(end - at, 64) * sizeof(NavmeshHierarchy::FlatEdge));
+        prefetch(m_hierarchy->m_nodes.data() + entry.node);  // and the corner itself (point, quadrant)
         m_open[0].push_back(entry);
         std::push_heap(m_open[0].begin(), m_open[0].end(), [](const OpenEntry& a, const OpenEntry& b) { return a.key > b.key; });
     } else {
@@ -1020,12 +1026,82 @@ Status NavmeshHierarchyPathfinder::begin(const NavmeshHierarchy& hierarchy, NavP
     return m_status;
 }
 
-Status NavmeshHierarchyPathfinder::step_forward(std::uint64_t slice_expansions) {
-    const auto order = [](const OpenEntry& a, const OpenEntry& b) { return a.key > b.key; };
-    const bool has_deadline = m_budget.deadline != std::chrono::steady_clock::time_point::max();
+// Landmarks: expands settled corner `x`, whose label is final. Of the edges along which a path can turn
+// there, relaxes those whose key (the distance through them plus the straight line on to the goal) lies
+// in [from_key, limit), the limit being the heap's threshold or the best path if shorter; those at or
+// above it are left for later (partial expansion): an entry keyed by the least of them (below the best
+// path) goes into the overflow, and when it reaches the top the corner is expanded again from that key.
+// On sparse noise three in four edges scanned lead to keys above the best path: their corners' labels are
+// then never read.
+void NavmeshHierarchyPathfinder::expand_forward(std::uint32_t x, double from_key) {
     const NavmeshHierarchy& h = *m_hierarchy;
     const auto nodes = h.nodes();
     const NavmeshHierarchy::FlatEdge* edges = h.m_edges.data();
+    const Label& label = m_label[0][x];
+    const double g = label.dist;
+    const NavmeshHierarchy::Node& v = nodes[x];
+    const NavPoint back = label.parent == kNoNode ? m_start : NavPoint{double(nodes[label.parent].x), double(nodes[label.parent].y)};
+    // The taut continuations: directions from the arrival's to the nearer side of the blocked cell
+    // (at most a quarter turn; widened a little, which only adds edges to try).
+    const double a_in = pseudo_angle(double(v.x) - back.x, double(v.y) - back.y);
+    const double q1 = pseudo_angle(v.sx, 0), q2 = pseudo_angle(0, v.sy);
+    const double q_start = q1 + 1.0 == q2 ? q1 : q2, q_end = q_start == 3.0 ? 0.0 : q_start + 1.0;
+    double t = a_in - q_end;
+    if (t < 0) t += 4.0;
+    double lo, hi;
+    if (t <= 1.0) lo = q_end, hi = a_in;
+    else if (t >= 2.0) lo = a_in, hi = q_start;
+    else lo = 0.0, hi = 4.0;  // (not for a visible parent)
+    if (hi < lo) hi += 4.0;
+    lo -= 1e-5, hi += 1e-5;
+    const double limit = std::min(m_threshold, m_best);
+    double deferred = kInf;
+    // The edges in range by their quantized angles (a few more at the ends: harmless), in batches: keys
+    // first, then the labels of those to relax asked for, then the relaxations.
+    const std::uint32_t first = h.m_edge_offsets[x], last = h.m_edge_offsets[x + 1];
+    const std::uint16_t* angle = h.m_edge_angle.data();
+    const Label* labels = m_label[0].data();
+    constexpr std::size_t kBatch = 32;
+    std::uint32_t batch_edge[kBatch];
+    double batch_dist[kBatch], batch_key[kBatch];
+    std::size_t n = 0;
+    const auto flush = [&] {
+        for (std::size_t i = 0; i < n; ++i) relax_forward(edges[batch_edge[i]].to, batch_dist[i], batch_key[i], x);
+        n = 0;
+    };
+    const auto scan = [&](double from, double to) {
+        const std::uint16_t qf = quantized_angle(from), qt = quantized_angle(to);
+        for (std::uint32_t e = static_cast<std::uint32_t>(std::lower_bound(angle + first, angle + last, qf) - angle);
+             e != last && angle[e] <= qt; ++e) {
+            const NavmeshHierarchy::FlatEdge& f = edges[e];
+            const double d = g + std::sqrt(double(f.dx) * f.dx + double(f.dy) * f.dy);
+            const double dx = double(v.x + f.dx) - m_goal.x, dy = double(v.y + f.dy) - m_goal.y;
+            const double key = d + std::sqrt(dx * dx + dy * dy);
+            if (key < from_key) continue;  // relaxed by an earlier expansion
+            if (key >= limit) {
+                if (key < m_best) deferred = std::min(deferred, key);
+                continue;
+            }
+            prefetch(labels + f.to);
+            batch_edge[n] = e, batch_dist[n] = d, batch_key[n] = key;
+            if (++n == kBatch) flush();
+        }
+    };
+    if (lo < 0) scan(lo + 4.0, 4.0), scan(0.0, hi);
+    else if (hi >= 4.0) scan(lo, 4.0), scan(0.0, hi - 4.0);
+    else scan(lo, hi);
+    flush();
+    if (!(deferred < m_best)) return;
+    if (m_budget.max_memory_bytes != SIZE_MAX && search_bytes() + sizeof(OpenEntry) > m_budget.max_memory_bytes) {
+        m_out_of_memory = true;
+        return;
+    }
+    m_open[1].push_back(OpenEntry{deferred, x, kDeferred});
+}
+
+Status NavmeshHierarchyPathfinder::step_forward(std::uint64_t slice_expansions) {
+    const auto order = [](const OpenEntry& a, const OpenEntry& b) { return a.key > b.key; };
+    const bool has_deadline = m_budget.deadline != std::chrono::steady_clock::time_point::max();
     std::vector<OpenEntry>& open = m_open[0];
     const std::uint32_t closed = search::closed_stamp(m_generation);
     for (std::uint64_t slice = 0; slice < slice_expansions;) {
@@ -1037,12 +1113,21 @@ Status NavmeshHierarchyPathfinder::step_forward(std::uint64_t slice_expansions) 
         if (open.empty() || open.front().key >= m_best) return m_status = m_best < kInf ? Status::Found : Status::NoPath;
         const OpenEntry top = open.front();
         Label& label = m_label[0][top.node];
+        if (top.kind == kDeferred) {  // a settled corner's edges left for later
+            std::pop_heap(open.begin(), open.end(), order);
+            open.pop_back();
+            if (label.stamp == closed) {  // (else reopened since: it is expanded in full again)
+                expand_forward(top.node, top.key);
+                ++slice;
+            }
+            continue;
+        }
         if (label.stamp != m_generation) {  // stale entry (closed since)
             std::pop_heap(open.begin(), open.end(), order);
             open.pop_back();
             continue;
         }
-        if (!top.refined && m_active_count > 0) {
+        if (top.kind == kStraight && m_active_count > 0) {
             // Queued by the straight-line bound: now the landmarks' bound, queued again if it is larger.
             const double p = potential(top.node);
             if (p == kInf || label.dist + p > top.key) {
@@ -1051,11 +1136,11 @@ Status NavmeshHierarchyPathfinder::step_forward(std::uint64_t slice_expansions) 
                 if (p == kInf) {  // the goal cannot be reached from here
                     label.stamp = closed;
                 } else {
-                    push_forward(OpenEntry{label.dist + p, top.node, 1});
+                    push_forward(OpenEntry{label.dist + p, top.node, kRefined});
                 }
                 continue;
             }
-            open.front().refined = 1;
+            open.front().kind = kRefined;
         }
         if (const auto limit = search::expansion_limit(m_budget, m_stats.expanded, has_deadline); limit != search::BudgetLimit::None) {
             m_limit = limit;
@@ -1067,47 +1152,15 @@ Status NavmeshHierarchyPathfinder::step_forward(std::uint64_t slice_expansions) 
         ++slice;
         const std::uint32_t x = top.node;
         label.stamp = closed;
-        const double g = label.dist;
         // A goal seed: the goal is seen from here.
         if (m_goal_bits[x >> 6] >> (x & 63u) & 1u) {
             const Label& to_goal = m_label[1][x];
-            if (g + to_goal.dist < m_best) {
-                m_best = g + to_goal.dist;
+            if (label.dist + to_goal.dist < m_best) {
+                m_best = label.dist + to_goal.dist;
                 m_meet = x;
             }
         }
-        const NavmeshHierarchy::Node& v = nodes[x];
-        const NavPoint back = label.parent == kNoNode ? m_start : NavPoint{double(nodes[label.parent].x), double(nodes[label.parent].y)};
-        // The taut continuations: directions from the arrival's to the nearer side of the blocked cell
-        // (at most a quarter turn; widened a little, which only adds edges to try).
-        const double a_in = pseudo_angle(double(v.x) - back.x, double(v.y) - back.y);
-        const double q1 = pseudo_angle(v.sx, 0), q2 = pseudo_angle(0, v.sy);
-        const double q_start = q1 + 1.0 == q2 ? q1 : q2, q_end = q_start == 3.0 ? 0.0 : q_start + 1.0;
-        double t = a_in - q_end;
-        if (t < 0) t += 4.0;
-        double lo, hi;
-        if (t <= 1.0) lo = q_end, hi = a_in;
-        else if (t >= 2.0) lo = a_in, hi = q_start;
-        else lo = 0.0, hi = 4.0;  // (not for a visible parent)
-        if (hi < lo) hi += 4.0;
-        lo -= 1e-5, hi += 1e-5;
-        // The edges in range by their quantized angles (a few more at the ends: harmless).
-        const std::uint32_t first = h.m_edge_offsets[x], last = h.m_edge_offsets[x + 1];
-        const std::uint16_t* angle = h.m_edge_angle.data();
-        const Label* labels = m_label[0].data();
-        const auto scan = [&](double from, double to) {
-            const std::uint16_t qf = quantized_angle(from), qt = quantized_angle(to);
-            const std::uint32_t begin = static_cast<std::uint32_t>(std::lower_bound(angle + first, angle + last, qf) - angle);
-            std::uint32_t end = begin;
-            for (; end != last && angle[end] <= qt; ++end) prefetch(labels + edges[end].to);  // the targets' labels first
-            for (std::uint32_t e = begin; e != end; ++e) {
-                const NavmeshHierarchy::FlatEdge& f = edges[e];
-                relax_forward(f.to, g + std::sqrt(double(f.dx) * f.dx + double(f.dy) * f.dy), x, v.x + f.dx, v.y + f.dy);
-            }
-        };
-        if (lo < 0) scan(lo + 4.0, 4.0), scan(0.0, hi);
-        else if (hi >= 4.0) scan(lo, 4.0), scan(0.0, hi - 4.0);
-        else scan(lo, hi);
+        expand_forward(x, -kInf);
     }
     return m_status;
 }

@@ -244,14 +244,20 @@ private:
     struct OpenEntry {
         double key;
         std::uint32_t node;
-        std::uint32_t refined = 0;  // Landmarks: the key holds the landmarks' bound
+        std::uint32_t kind = 0;  // Landmarks: kStraight, kRefined or kDeferred
     };
+    // Landmarks: what an open entry's key is. kStraight: a corner, keyed by its distance plus the straight
+    // line to the goal; kRefined: the same, with the landmarks' bound; kDeferred: a settled corner whose
+    // other edges were left for later, keyed by the least key they lead to (partial expansion).
+    static constexpr std::uint32_t kStraight = 0, kRefined = 1, kDeferred = 2;
     static constexpr std::uint32_t kNoNode = NavmeshHierarchy::kNoNode;
 
     void seed(int side, NavPoint from);
     void seed_forward();
     void relax(int side, std::uint32_t node, double dist, std::uint32_t parent);
     void relax_forward(std::uint32_t node, double dist, std::uint32_t parent, std::int32_t x, std::int32_t y);
+    void relax_forward(std::uint32_t node, double dist, double key, std::uint32_t parent);
+    void expand_forward(std::uint32_t node, double from_key);
     void push_forward(const OpenEntry& entry);
     void refill_forward();
     [[nodiscard]] double potential(std::uint32_t node) const noexcept;
