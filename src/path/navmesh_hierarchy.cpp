@@ -1031,8 +1031,9 @@ Status NavmeshHierarchyPathfinder::begin(const NavmeshHierarchy& hierarchy, NavP
 // in [from_key, limit), the limit being the heap's threshold or the best path if shorter; those at or
 // above it are left for later (partial expansion): an entry keyed by the least of them (below the best
 // path) goes into the overflow, and when it reaches the top the corner is expanded again from that key.
-// On sparse noise three in four edges scanned lead to keys above the best path: their corners' labels are
-// then never read.
+// On sparse noise about four in five edges scanned lead to keys above the best path; those left for later
+// are never relaxed, nor their corners' labels read. (A later expansion is bounded by the corner's edges
+// and counts towards the slice, not towards `expanded`, which the budget counts: corners settled.)
 void NavmeshHierarchyPathfinder::expand_forward(std::uint32_t x, double from_key) {
     const NavmeshHierarchy& h = *m_hierarchy;
     const auto nodes = h.nodes();
