@@ -75,35 +75,17 @@ struct CompactEdges {
     }
 };
 
-// Sweeps the polygons seen from `r` (a point of the free space): calls on_polygon(polygon, piece) for each
-// polygon part seen (piece == nullptr: the whole polygon) and on_vertex(id) for every vertex seen
-// (possibly more than once; the id as `edges` gives it). `eps` is the tolerance of the orientation tests
-// (0 from a grid point).
-template <class Edges, class OnPolygon, class OnVertex>
-void sweep_edges(const Navmesh& mesh, const Edges& edges, NavPoint r, std::vector<Piece>& stack, double eps,
-                 OnPolygon&& on_polygon, OnVertex&& on_vertex) {
-    stack.clear();
+// The rest of a sweep: the pieces on `stack` and those seen through them. hold(piece) may set a piece
+// aside instead (returns true): then neither it nor what is seen through it is swept, and the sweep can
+// go on from it later (the piece back on the stack).
+template <class Edges, class OnPolygon, class OnVertex, class Hold>
+void sweep_pieces(const Navmesh& mesh, const Edges& edges, NavPoint r, std::vector<Piece>& stack, double eps,
+                  OnPolygon&& on_polygon, OnVertex&& on_vertex, Hold&& hold) {
     const auto polygons = mesh.polygons();
-    std::uint32_t seeded[4];
-    const std::size_t seeds = detail::navmesh_locate(mesh, r, seeded);
-    for (std::size_t s = 0; s < seeds; ++s) {
-        const NavPolygon& poly = polygons[seeded[s]];
-        on_polygon(seeded[s], static_cast<const Piece*>(nullptr));
-        for (std::uint32_t j = 0; j < poly.edge_count; ++j) {
-            const std::uint32_t e = poly.first_edge + j;
-            on_vertex(edges.id(e));
-            const std::uint32_t neighbour = edges.neighbour(e);
-            if (neighbour == kNoPolygon || std::find(seeded, seeded + seeds, neighbour) != seeded + seeds) continue;
-            const NavPoint v0 = edges.point(e);
-            const NavPoint v1 = edges.point(j + 1 == poly.edge_count ? poly.first_edge : e + 1);
-            const double c = cross(r, v0, v1);
-            if (c > eps) stack.push_back(Piece{neighbour, edges.twin(e), v0, v1});
-            else if (c < -eps) stack.push_back(Piece{neighbour, edges.twin(e), v1, v0});
-        }
-    }
     while (!stack.empty()) {
         const Piece piece = stack.back();
         stack.pop_back();
+        if (hold(piece)) continue;
         on_polygon(piece.polygon, &piece);
         const NavPolygon& poly = polygons[piece.polygon];
         NavPoint v0 = edges.point(poly.first_edge);
@@ -129,11 +111,41 @@ void sweep_edges(const Navmesh& mesh, const Edges& edges, NavPoint r, std::vecto
     }
 }
 
+// Sweeps the polygons seen from `r` (a point of the free space): calls on_polygon(polygon, piece) for each
+// polygon part seen (piece == nullptr: the whole polygon) and on_vertex(id) for every vertex seen
+// (possibly more than once; the id as `edges` gives it). `eps` is the tolerance of the orientation tests
+// (0 from a grid point). `hold` as in sweep_pieces (the polygons holding `r` are always swept).
+template <class Edges, class OnPolygon, class OnVertex, class Hold>
+void sweep_edges(const Navmesh& mesh, const Edges& edges, NavPoint r, std::vector<Piece>& stack, double eps,
+                 OnPolygon&& on_polygon, OnVertex&& on_vertex, Hold&& hold) {
+    stack.clear();
+    const auto polygons = mesh.polygons();
+    std::uint32_t seeded[4];
+    const std::size_t seeds = detail::navmesh_locate(mesh, r, seeded);
+    for (std::size_t s = 0; s < seeds; ++s) {
+        const NavPolygon& poly = polygons[seeded[s]];
+        on_polygon(seeded[s], static_cast<const Piece*>(nullptr));
+        for (std::uint32_t j = 0; j < poly.edge_count; ++j) {
+            const std::uint32_t e = poly.first_edge + j;
+            on_vertex(edges.id(e));
+            const std::uint32_t neighbour = edges.neighbour(e);
+            if (neighbour == kNoPolygon || std::find(seeded, seeded + seeds, neighbour) != seeded + seeds) continue;
+            const NavPoint v0 = edges.point(e);
+            const NavPoint v1 = edges.point(j + 1 == poly.edge_count ? poly.first_edge : e + 1);
+            const double c = cross(r, v0, v1);
+            if (c > eps) stack.push_back(Piece{neighbour, edges.twin(e), v0, v1});
+            else if (c < -eps) stack.push_back(Piece{neighbour, edges.twin(e), v1, v0});
+        }
+    }
+    sweep_pieces(mesh, edges, r, stack, eps, on_polygon, on_vertex, hold);
+}
+
 // The sweep over the mesh's own arrays (on_vertex receives mesh vertices).
 template <class OnPolygon, class OnVertex>
 void sweep(const Navmesh& mesh, NavPoint r, std::vector<Piece>& stack, double eps, OnPolygon&& on_polygon,
            OnVertex&& on_vertex) {
-    sweep_edges(mesh, MeshEdges{mesh.edges().data(), mesh.vertices().data()}, r, stack, eps, on_polygon, on_vertex);
+    sweep_edges(mesh, MeshEdges{mesh.edges().data(), mesh.vertices().data()}, r, stack, eps, on_polygon, on_vertex,
+                [](const Piece&) { return false; });
 }
 
 // A monotone stand-in for the angle of direction (dx, dy), in [0, 4): the four axis directions map to 0,
@@ -763,6 +775,10 @@ void NavmeshHierarchyPathfinder::reserve(const NavmeshHierarchy& hierarchy, std:
     }
     m_pieces.reserve(nodes);
     if (hierarchy.method() == NavmeshHierarchy::Method::Landmarks) {
+        m_held.reserve(nodes);
+        m_held_bound.reserve(nodes);
+    }
+    if (hierarchy.method() == NavmeshHierarchy::Method::Landmarks) {
         if (m_goal_bits.size() < (hierarchy.node_count() + 63) / 64) m_goal_bits.resize((hierarchy.node_count() + 63) / 64, 0);
         m_goal_seeds.reserve(nodes);
     }
@@ -774,13 +790,14 @@ void NavmeshHierarchyPathfinder::reserve(const NavmeshHierarchy& hierarchy, std:
 
 std::size_t NavmeshHierarchyPathfinder::search_bytes() const noexcept {
     return (m_label[0].size() + m_label[1].size()) * sizeof(Label) +
-           (m_open[0].size() + m_open[1].size()) * sizeof(OpenEntry) + m_pieces.capacity() * sizeof(detail::NavSweepPiece);
+           (m_open[0].size() + m_open[1].size()) * sizeof(OpenEntry) +
+           (m_pieces.capacity() + m_held.capacity()) * sizeof(detail::NavSweepPiece) + m_held_bound.capacity() * sizeof(double);
 }
 
 std::size_t NavmeshHierarchyPathfinder::memory_bytes() const noexcept {
     return (m_label[0].capacity() + m_label[1].capacity()) * sizeof(Label) +
            (m_open[0].capacity() + m_open[1].capacity()) * sizeof(OpenEntry) +
-           m_pieces.capacity() * sizeof(detail::NavSweepPiece) +
+           (m_pieces.capacity() + m_held.capacity()) * sizeof(detail::NavSweepPiece) + m_held_bound.capacity() * sizeof(double) +
            (m_unpack.capacity() + m_chain.capacity() + m_goal_seeds.capacity()) * sizeof(std::uint32_t) +
            m_goal_bits.capacity() * sizeof(std::uint64_t);
 }
@@ -915,6 +932,8 @@ void NavmeshHierarchyPathfinder::seed(int side, NavPoint from) {
     // L's blocked cell (not taut there).
     std::vector<double>& to = side == 0 ? m_to_start : m_to_goal;
     const std::size_t k = to.size();
+    const double limit = std::min(m_threshold, m_best);
+    const auto hold = [&](const Piece& piece) { return side == 0 && hold_piece(piece, limit); };
     sweep_edges(*h.mesh(), CompactEdges{h.m_sweep_edges.data(), h.mesh()->polygons().data()}, from, m_pieces, 1e-9, on_polygon, [&](std::uint32_t v) {
         if (v == kNoNode) return;
         const NavmeshHierarchy::Node& c = nodes[v];
@@ -935,7 +954,68 @@ void NavmeshHierarchyPathfinder::seed(int side, NavPoint from) {
             m_goal_seeds.push_back(v);
             m_label[1][v] = Label{d, kNoNode, m_generation};
         }
-    });
+    }, hold);
+    if (side == 0) queue_held();
+}
+
+// Landmarks: the start's sweep sets aside a part whose polygon lies, by its bounding box, at least `limit`
+// (the heap's threshold, or the best path) from the start plus from the goal: every corner it shows, or
+// that is seen through it, then has a key at least that (the distance from the start plus the straight
+// line to the goal grows along every ray from the start). On sparse noise the start sees corners in every
+// direction, and only those near the straight line are ever settled.
+bool NavmeshHierarchyPathfinder::hold_piece(const Piece& piece, double limit) {
+    const NavPolygon& p = m_hierarchy->mesh()->polygons()[piece.polygon];
+    const auto box = [&](NavPoint q) {
+        const double dx = std::max({double(p.x0) - q.x, 0.0, q.x - double(p.x1)});
+        const double dy = std::max({double(p.y0) - q.y, 0.0, q.y - double(p.y1)});
+        return std::sqrt(dx * dx + dy * dy);
+    };
+    const double bound = box(m_start) + box(m_goal);
+    if (bound < limit) return false;
+    if (m_budget.max_memory_bytes != SIZE_MAX && search_bytes() + sizeof(Piece) + sizeof(double) > m_budget.max_memory_bytes) {
+        m_out_of_memory = true;  // (the part is dropped: the search stops at its next step)
+        return true;
+    }
+    m_held.push_back(piece);
+    m_held_bound.push_back(bound);
+    return true;
+}
+
+// Landmarks: one overflow entry for the parts set aside, keyed by the least of their bounds.
+void NavmeshHierarchyPathfinder::queue_held() {
+    double least = kInf;
+    for (const double b : m_held_bound) least = std::min(least, b);
+    if (least < m_best) m_open[1].push_back(OpenEntry{least, kNoNode, kSweep});
+}
+
+// Landmarks: goes on with the start's sweep from the parts set aside below the limit (the others stay
+// aside), seeding the corners seen as the first sweep did.
+void NavmeshHierarchyPathfinder::resume_start_sweep() {
+    const NavmeshHierarchy& h = *m_hierarchy;
+    const auto nodes = h.nodes();
+    const double limit = std::min(m_threshold, m_best);
+    m_pieces.clear();
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < m_held.size(); ++i) {
+        if (m_held_bound[i] < limit) {
+            m_pieces.push_back(m_held[i]);
+        } else {
+            m_held[kept] = m_held[i];
+            m_held_bound[kept++] = m_held_bound[i];
+        }
+    }
+    m_held.resize(kept);
+    m_held_bound.resize(kept);
+    sweep_pieces(
+        *h.mesh(), CompactEdges{h.m_sweep_edges.data(), h.mesh()->polygons().data()}, m_start, m_pieces, 1e-9,
+        [](std::uint32_t, const Piece*) {}, [&](std::uint32_t v) {
+            if (v == kNoNode) return;
+            const NavmeshHierarchy::Node& c = nodes[v];
+            const double dx = double(c.x) - m_start.x, dy = double(c.y) - m_start.y;
+            if (taut_end(c.sx, c.sy, dx, dy)) relax_forward(v, std::sqrt(dx * dx + dy * dy), kNoNode, c.x, c.y);
+        },
+        [&](const Piece& piece) { return hold_piece(piece, limit); });
+    queue_held();
 }
 
 void NavmeshHierarchyPathfinder::seed_forward() {
@@ -987,6 +1067,8 @@ Status NavmeshHierarchyPathfinder::begin(const NavmeshHierarchy& hierarchy, NavP
     m_goal = goal;
     m_open[0].clear();
     m_open[1].clear();
+    m_held.clear();
+    m_held_bound.clear();
     m_status = Status::InvalidQuery;
     const Navmesh* mesh = hierarchy.mesh();
     if (!hierarchy.built() || mesh == nullptr || mesh->polygon_count() == 0) return m_status;
@@ -1113,6 +1195,13 @@ Status NavmeshHierarchyPathfinder::step_forward(std::uint64_t slice_expansions) 
         if (open.empty()) refill_forward();
         if (open.empty() || open.front().key >= m_best) return m_status = m_best < kInf ? Status::Found : Status::NoPath;
         const OpenEntry top = open.front();
+        if (top.kind == kSweep) {  // parts of the start's sweep set aside
+            std::pop_heap(open.begin(), open.end(), order);
+            open.pop_back();
+            resume_start_sweep();
+            ++slice;
+            continue;
+        }
         Label& label = m_label[0][top.node];
         if (top.kind == kDeferred) {  // a settled corner's edges left for later
             std::pop_heap(open.begin(), open.end(), order);

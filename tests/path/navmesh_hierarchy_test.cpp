@@ -451,6 +451,43 @@ TEST(NavmeshHierarchyLandmarks, GoalBehindALandmarkCorner) {
     EXPECT_GT(behind, 60u);
 }
 
+TEST(NavmeshHierarchyLandmarks, FirstTurnsFarFromTheStraightLine) {
+    // The start's sweep sets aside the parts of the map whose corners are keyed (distance from the start
+    // plus the straight line on to the goal) above the heap's threshold, by a lower bound, and goes on
+    // with them when the search gets there: a path whose first turn lies far off the straight line (or
+    // behind the start) needs those parts, at the right moment. Many queries on cluttered maps, against
+    // Polyanya; counted: paths whose first turning point is keyed above |start goal| plus the band.
+    std::mt19937 rng(77);
+    int far_first_turns = 0, found = 0;
+    for (int round = 0; round < 120; ++round) {
+        const double density = 0.1 + 0.05 * double(round % 6);
+        const Built b(test::random_map(rng, 8 + int(rng() % 28), 8 + int(rng() % 28), density), 192, Method::Landmarks,
+                      std::uint32_t(round % 3) * 4);
+        NavmeshHierarchyPathfinder finder;
+        NavmeshPathfinder polyanya;
+        for (int q = 0; q < 40; ++q) {
+            const NavPoint s = random_point(rng, b.map), t = random_point(rng, b.map);
+            if (!free_point(b.map, s.x, s.y) || !free_point(b.map, t.x, t.y)) continue;
+            SCOPED_TRACE("round " + std::to_string(round) + " from (" + std::to_string(s.x) + "," + std::to_string(s.y) + ") to (" +
+                         std::to_string(t.x) + "," + std::to_string(t.y) + ")");
+            NavmeshPath path, other;
+            const Status status = finder.find_path(b.hierarchy, s, t, {}, path);
+            const Status expected = polyanya.find_path(b.mesh, s, t, {}, other);
+            ASSERT_EQ(status, expected);
+            if (status != Status::Found) continue;
+            ++found;
+            ASSERT_NEAR(path.cost, other.cost, 1e-6 * std::max(1.0, other.cost));
+            if (path.points.size() < 3) continue;
+            const NavPoint u = path.points[1];
+            const double straight = std::hypot(s.x - t.x, s.y - t.y);
+            const double key = std::hypot(u.x - s.x, u.y - s.y) + std::hypot(t.x - u.x, t.y - u.y);
+            if (key >= straight + std::max(1.0, 0.002 * straight)) ++far_first_turns;
+        }
+    }
+    EXPECT_GT(found, 2800);
+    EXPECT_GT(far_first_turns, 280);
+}
+
 TEST(NavmeshHierarchyLandmarks, DetoursFarLongerThanTheStraightLine) {
     // The A* keeps keys below |start goal| plus a band (0.2%, at least 1) in its heap and the rest unordered,
     // taking the next band when the heap runs dry: a path around long walls (a serpentine, gaps at

@@ -248,8 +248,9 @@ private:
     };
     // Landmarks: what an open entry's key is. kStraight: a corner, keyed by its distance plus the straight
     // line to the goal; kRefined: the same, with the landmarks' bound; kDeferred: a settled corner whose
-    // other edges were left for later, keyed by the least key they lead to (partial expansion).
-    static constexpr std::uint32_t kStraight = 0, kRefined = 1, kDeferred = 2;
+    // other edges were left for later, keyed by the least key they lead to (partial expansion); kSweep: the
+    // parts of the start's sweep set aside (no node), keyed by the least bound of their corners' keys.
+    static constexpr std::uint32_t kStraight = 0, kRefined = 1, kDeferred = 2, kSweep = 3;
     static constexpr std::uint32_t kNoNode = NavmeshHierarchy::kNoNode;
 
     void seed(int side, NavPoint from);
@@ -258,6 +259,9 @@ private:
     void relax_forward(std::uint32_t node, double dist, std::uint32_t parent, std::int32_t x, std::int32_t y);
     void relax_forward(std::uint32_t node, double dist, double key, std::uint32_t parent);
     void expand_forward(std::uint32_t node, double from_key);
+    [[nodiscard]] bool hold_piece(const detail::NavSweepPiece& piece, double limit);
+    void queue_held();
+    void resume_start_sweep();
     void push_forward(const OpenEntry& entry);
     void refill_forward();
     [[nodiscard]] double potential(std::uint32_t node) const noexcept;
@@ -287,6 +291,8 @@ private:
     std::vector<std::uint32_t> m_goal_seeds;  // Landmarks: the goal's seeds (bits to clear)
     std::vector<OpenEntry> m_open[2];
     std::vector<detail::NavSweepPiece> m_pieces;
+    std::vector<detail::NavSweepPiece> m_held;  // Landmarks: parts of the start's sweep set aside
+    std::vector<double> m_held_bound;           // and a lower bound of the keys of the corners each shows
     std::vector<std::uint32_t> m_unpack, m_chain;
     std::uint32_t m_generation = 0;
 };
