@@ -59,8 +59,8 @@
 /// the 512 x 512 MovingAI maps of docs/benchmarks.md, but about 4-6 s on random512-10-0 (landmarks).
 /// Contraction holds 24 bytes per node and 16 per upward edge; Landmarks 24 bytes per node, 10 per edge
 /// end (both directions), 4 per node and landmark and 20 per mesh edge. A pathfinder holds 32 bytes per
-/// hierarchy node plus its open lists and sweep stack (with landmarks one bit per node more); after
-/// warm-up a query allocates nothing.
+/// hierarchy node plus its open lists and sweep stack (with landmarks one bit per node more, and the
+/// parts of the start's sweep set aside, 48 bytes each); after warm-up a query allocates nothing.
 ///
 /// Thread-safety: a built hierarchy is immutable; any number of pathfinders (one per thread) may read it
 /// (and the mesh it was built from, which must outlive it and stay unchanged).
