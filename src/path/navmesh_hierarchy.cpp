@@ -34,6 +34,9 @@ namespace {
 using Piece = detail::NavSweepPiece;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// The open lists' heap order (std heap functions): the least key on top.
+constexpr auto key_after = [](const auto& a, const auto& b) { return a.key > b.key; };
+
 inline double cross(NavPoint o, NavPoint a, NavPoint b) noexcept {
     return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
 }
@@ -777,8 +780,6 @@ void NavmeshHierarchyPathfinder::reserve(const NavmeshHierarchy& hierarchy, std:
     if (hierarchy.method() == NavmeshHierarchy::Method::Landmarks) {
         m_held.reserve(nodes);
         m_held_bound.reserve(nodes);
-    }
-    if (hierarchy.method() == NavmeshHierarchy::Method::Landmarks) {
         if (m_goal_bits.size() < (hierarchy.node_count() + 63) / 64) m_goal_bits.resize((hierarchy.node_count() + 63) / 64, 0);
         m_goal_seeds.reserve(nodes);
     }
@@ -802,19 +803,29 @@ std::size_t NavmeshHierarchyPathfinder::memory_bytes() const noexcept {
            m_goal_bits.capacity() * sizeof(std::uint64_t);
 }
 
+// True, and the search marked out of memory (it stops at its next step), when `more` bytes of search
+// state would pass the budget.
+inline bool NavmeshHierarchyPathfinder::over_memory(std::size_t more) noexcept {
+    if (m_budget.max_memory_bytes == SIZE_MAX || search_bytes() + more <= m_budget.max_memory_bytes) return false;
+    m_out_of_memory = true;
+    return true;
+}
+
+inline void NavmeshHierarchyPathfinder::pop_open(int side) {
+    std::pop_heap(m_open[side].begin(), m_open[side].end(), key_after);
+    m_open[side].pop_back();
+}
+
 double NavmeshHierarchyPathfinder::cost() const noexcept { return m_status == Status::Found ? m_best : kInf; }
 
 inline void NavmeshHierarchyPathfinder::relax(int side, std::uint32_t node, double d, std::uint32_t parent) {
     Label& l = m_label[side][node];
     if (l.stamp == m_generation && l.dist <= d) return;
-    if (m_budget.max_memory_bytes != SIZE_MAX && search_bytes() + sizeof(OpenEntry) > m_budget.max_memory_bytes) {
-        m_out_of_memory = true;
-        return;
-    }
+    if (over_memory(sizeof(OpenEntry))) return;
     l = Label{d, parent, m_generation};
     ++m_stats.generated;
     m_open[side].push_back(OpenEntry{d, node});
-    std::push_heap(m_open[side].begin(), m_open[side].end(), [](const OpenEntry& a, const OpenEntry& b) { return a.key > b.key; });
+    std::push_heap(m_open[side].begin(), m_open[side].end(), key_after);
     const Label& o = m_label[1 - side][node];
     if (o.stamp == m_generation && d + o.dist < m_best) {
         m_best = d + o.dist;
@@ -832,10 +843,7 @@ inline void NavmeshHierarchyPathfinder::relax_forward(std::uint32_t node, double
 inline void NavmeshHierarchyPathfinder::relax_forward(std::uint32_t node, double d, double key, std::uint32_t parent) {
     Label& l = m_label[0][node];
     if (l.stamp >= m_generation && l.dist <= d) return;  // open or closed, as short
-    if (m_budget.max_memory_bytes != SIZE_MAX && search_bytes() + sizeof(OpenEntry) > m_budget.max_memory_bytes) {
-        m_out_of_memory = true;
-        return;
-    }
+    if (over_memory(sizeof(OpenEntry))) return;
     // (Re)opened: a closed node is reached more cheaply only when rounding made the potential a hair
     // inconsistent.
     l = Label{d, parent, search::open_stamp(m_generation)};
@@ -861,7 +869,7 @@ inline void NavmeshHierarchyPathfinder::push_forward(const OpenEntry& entry) {
         detail::prefetch_range(m_hierarchy->m_edges.data() + at, std::min<std::size_t>(end - at, 64) * sizeof(NavmeshHierarchy::FlatEdge));
         prefetch(m_hierarchy->m_nodes.data() + entry.node);  // and the corner itself (point, quadrant)
         m_open[0].push_back(entry);
-        std::push_heap(m_open[0].begin(), m_open[0].end(), [](const OpenEntry& a, const OpenEntry& b) { return a.key > b.key; });
+        std::push_heap(m_open[0].begin(), m_open[0].end(), key_after);
     } else {
         m_open[1].push_back(entry);
     }
@@ -882,7 +890,7 @@ void NavmeshHierarchyPathfinder::refill_forward() {
         else over[kept++] = e;
     }
     over.resize(kept);
-    std::make_heap(open.begin(), open.end(), [](const OpenEntry& a, const OpenEntry& b) { return a.key > b.key; });
+    std::make_heap(open.begin(), open.end(), key_after);
 }
 
 // A lower bound of the distance from `node` to the goal: the straight line, or for each active landmark L
@@ -972,10 +980,7 @@ bool NavmeshHierarchyPathfinder::hold_piece(const Piece& piece, double limit) {
     };
     const double bound = box(m_start) + box(m_goal);
     if (bound < limit) return false;
-    if (m_budget.max_memory_bytes != SIZE_MAX && search_bytes() + sizeof(Piece) + sizeof(double) > m_budget.max_memory_bytes) {
-        m_out_of_memory = true;  // (the part is dropped: the search stops at its next step)
-        return true;
-    }
+    if (over_memory(sizeof(Piece) + sizeof(double))) return true;  // (the part is dropped)
     m_held.push_back(piece);
     m_held_bound.push_back(bound);
     return true;
@@ -1175,15 +1180,11 @@ void NavmeshHierarchyPathfinder::expand_forward(std::uint32_t x, double from_key
     else scan(lo, hi);
     flush();
     if (!(deferred < m_best)) return;
-    if (m_budget.max_memory_bytes != SIZE_MAX && search_bytes() + sizeof(OpenEntry) > m_budget.max_memory_bytes) {
-        m_out_of_memory = true;
-        return;
-    }
+    if (over_memory(sizeof(OpenEntry))) return;
     m_open[1].push_back(OpenEntry{deferred, x, kDeferred});
 }
 
 Status NavmeshHierarchyPathfinder::step_forward(std::uint64_t slice_expansions) {
-    const auto order = [](const OpenEntry& a, const OpenEntry& b) { return a.key > b.key; };
     const bool has_deadline = m_budget.deadline != std::chrono::steady_clock::time_point::max();
     std::vector<OpenEntry>& open = m_open[0];
     const std::uint32_t closed = search::closed_stamp(m_generation);
@@ -1196,16 +1197,14 @@ Status NavmeshHierarchyPathfinder::step_forward(std::uint64_t slice_expansions) 
         if (open.empty() || open.front().key >= m_best) return m_status = m_best < kInf ? Status::Found : Status::NoPath;
         const OpenEntry top = open.front();
         if (top.kind == kSweep) {  // parts of the start's sweep set aside
-            std::pop_heap(open.begin(), open.end(), order);
-            open.pop_back();
+            pop_open(0);
             resume_start_sweep();
             ++slice;
             continue;
         }
         Label& label = m_label[0][top.node];
         if (top.kind == kDeferred) {  // a settled corner's edges left for later
-            std::pop_heap(open.begin(), open.end(), order);
-            open.pop_back();
+            pop_open(0);
             if (label.stamp == closed) {  // (else reopened since: it is expanded in full again)
                 expand_forward(top.node, top.key);
                 ++slice;
@@ -1213,16 +1212,14 @@ Status NavmeshHierarchyPathfinder::step_forward(std::uint64_t slice_expansions) 
             continue;
         }
         if (label.stamp != m_generation) {  // stale entry (closed since)
-            std::pop_heap(open.begin(), open.end(), order);
-            open.pop_back();
+            pop_open(0);
             continue;
         }
         if (top.kind == kStraight && m_active_count > 0) {
             // Queued by the straight-line bound: now the landmarks' bound, queued again if it is larger.
             const double p = potential(top.node);
             if (p == kInf || label.dist + p > top.key) {
-                std::pop_heap(open.begin(), open.end(), order);
-                open.pop_back();
+                pop_open(0);
                 if (p == kInf) {  // the goal cannot be reached from here
                     label.stamp = closed;
                 } else {
@@ -1236,8 +1233,7 @@ Status NavmeshHierarchyPathfinder::step_forward(std::uint64_t slice_expansions) 
             m_limit = limit;
             return m_status = Status::BudgetExhausted;
         }
-        std::pop_heap(open.begin(), open.end(), order);
-        open.pop_back();
+        pop_open(0);
         ++m_stats.expanded;
         ++slice;
         const std::uint32_t x = top.node;
@@ -1259,7 +1255,6 @@ Status NavmeshHierarchyPathfinder::step(std::uint64_t slice_expansions) {
     if (m_status != Status::InProgress) return m_status;
     if (m_direct) return m_status = Status::Found;
     if (m_forward) return step_forward(slice_expansions);
-    const auto order = [](const OpenEntry& a, const OpenEntry& b) { return a.key > b.key; };
     const bool has_deadline = m_budget.deadline != std::chrono::steady_clock::time_point::max();
     for (std::uint64_t slice = 0; slice < slice_expansions;) {
         if (m_out_of_memory) {
@@ -1274,16 +1269,14 @@ Status NavmeshHierarchyPathfinder::step(std::uint64_t slice_expansions) {
         if (side < 0) return m_status = m_best < kInf ? Status::Found : Status::NoPath;
         const std::uint32_t x = m_open[side].front().node;
         if (key > m_label[side][x].dist) {  // stale entry
-            std::pop_heap(m_open[side].begin(), m_open[side].end(), order);
-            m_open[side].pop_back();
+            pop_open(side);
             continue;
         }
         if (const auto limit = search::expansion_limit(m_budget, m_stats.expanded, has_deadline); limit != search::BudgetLimit::None) {
             m_limit = limit;
             return m_status = Status::BudgetExhausted;
         }
-        std::pop_heap(m_open[side].begin(), m_open[side].end(), order);
-        m_open[side].pop_back();
+        pop_open(side);
         ++m_stats.expanded;
         ++slice;
         // Stall on demand: a higher neighbour already reached more cheaply than this node plus the edge

@@ -268,6 +268,8 @@ private:
     Status step_forward(std::uint64_t slice_expansions);
     void unpack(std::uint32_t from, std::uint32_t to, std::vector<NavPoint>& out);
     [[nodiscard]] std::size_t search_bytes() const noexcept;
+    [[nodiscard]] bool over_memory(std::size_t more) noexcept;
+    void pop_open(int side);
 
     const NavmeshHierarchy* m_hierarchy = nullptr;
     NavPoint m_start{}, m_goal{};
