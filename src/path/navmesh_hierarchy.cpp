@@ -17,6 +17,7 @@
 #include "prefetch.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <numeric>
 #include <queue>
@@ -780,6 +781,9 @@ void NavmeshHierarchyPathfinder::reserve(const NavmeshHierarchy& hierarchy, std:
     if (hierarchy.method() == NavmeshHierarchy::Method::Landmarks) {
         m_held.reserve(nodes);
         m_held_bound.reserve(nodes);
+        m_slots.reserve(nodes);
+        m_bucket.resize(kBuckets);
+        m_bucket_bits.resize(kBuckets / 64);
         if (m_goal_bits.size() < (hierarchy.node_count() + 63) / 64) m_goal_bits.resize((hierarchy.node_count() + 63) / 64, 0);
         m_goal_seeds.reserve(nodes);
     }
@@ -791,16 +795,16 @@ void NavmeshHierarchyPathfinder::reserve(const NavmeshHierarchy& hierarchy, std:
 
 std::size_t NavmeshHierarchyPathfinder::search_bytes() const noexcept {
     return (m_label[0].size() + m_label[1].size()) * sizeof(Label) +
-           (m_open[0].size() + m_open[1].size()) * sizeof(OpenEntry) +
+           (m_open[0].size() + m_open[1].size()) * sizeof(OpenEntry) + m_slots.size() * sizeof(Slot) +
            (m_pieces.capacity() + m_held.capacity()) * sizeof(detail::NavSweepPiece) + m_held_bound.capacity() * sizeof(double);
 }
 
 std::size_t NavmeshHierarchyPathfinder::memory_bytes() const noexcept {
     return (m_label[0].capacity() + m_label[1].capacity()) * sizeof(Label) +
-           (m_open[0].capacity() + m_open[1].capacity()) * sizeof(OpenEntry) +
+           (m_open[0].capacity() + m_open[1].capacity()) * sizeof(OpenEntry) + m_slots.capacity() * sizeof(Slot) +
            (m_pieces.capacity() + m_held.capacity()) * sizeof(detail::NavSweepPiece) + m_held_bound.capacity() * sizeof(double) +
-           (m_unpack.capacity() + m_chain.capacity() + m_goal_seeds.capacity()) * sizeof(std::uint32_t) +
-           m_goal_bits.capacity() * sizeof(std::uint64_t);
+           (m_unpack.capacity() + m_chain.capacity() + m_goal_seeds.capacity() + m_bucket.capacity()) * sizeof(std::uint32_t) +
+           (m_goal_bits.capacity() + m_bucket_bits.capacity()) * sizeof(std::uint64_t);
 }
 
 // True, and the search marked out of memory (it stops at its next step), when `more` bytes of search
@@ -868,8 +872,7 @@ inline void NavmeshHierarchyPathfinder::push_forward(const OpenEntry& entry) {
         if (end > at) prefetch(m_hierarchy->m_edge_angle.data() + end - 1);
         detail::prefetch_range(m_hierarchy->m_edges.data() + at, std::min<std::size_t>(end - at, 64) * sizeof(NavmeshHierarchy::FlatEdge));
         prefetch(m_hierarchy->m_nodes.data() + entry.node);  // and the corner itself (point, quadrant)
-        m_open[0].push_back(entry);
-        std::push_heap(m_open[0].begin(), m_open[0].end(), key_after);
+        band_push(entry);
     } else {
         m_open[1].push_back(entry);
     }
@@ -883,14 +886,65 @@ void NavmeshHierarchyPathfinder::refill_forward() {
     for (const OpenEntry& e : over) least = std::min(least, e.key);
     if (!(least < m_best)) return;
     m_threshold = least + m_band;
-    std::vector<OpenEntry>& open = m_open[0];
+    m_base = least;
+    m_cursor = 0;
     std::size_t kept = 0;
     for (const OpenEntry& e : over) {
-        if (e.key < m_threshold) open.push_back(e);
+        if (e.key < m_threshold) band_push(e);
         else over[kept++] = e;
     }
     over.resize(kept);
-    std::make_heap(open.begin(), open.end(), key_after);
+}
+
+// Landmarks: queues an entry below the threshold. Its bucket is (key - base) / width; the heap holds the
+// current bucket and all below it, the later buckets are lists, each poured into the heap when it comes
+// up. The order is exact (a bucket's keys are all below the next one's), and a heap operation costs a
+// few levels instead of log2 of all entries in the band: keys on sparse noise crowd a band of width 1.
+inline void NavmeshHierarchyPathfinder::band_push(const OpenEntry& entry) {
+    const double at = (entry.key - m_base) * m_per_bucket;
+    std::size_t b = at > 0.0 ? std::size_t(at) : 0;
+    if (b <= m_cursor) {
+        m_open[0].push_back(entry);
+        std::push_heap(m_open[0].begin(), m_open[0].end(), key_after);
+        return;
+    }
+    b = std::min(b, kBuckets - 1);
+    std::uint32_t slot = m_free_slot;
+    if (slot != kNoSlot) {
+        m_free_slot = m_slots[slot].next;
+    } else {
+        slot = static_cast<std::uint32_t>(m_slots.size());
+        m_slots.emplace_back();
+    }
+    std::uint64_t& word = m_bucket_bits[b >> 6];
+    const std::uint64_t bit = std::uint64_t(1) << (b & 63u);
+    m_slots[slot] = Slot{entry, word & bit ? m_bucket[b] : kNoSlot};
+    word |= bit;
+    m_bucket[b] = slot;
+    ++m_queued;
+}
+
+// Landmarks: the least entry below the threshold (some must be queued): the heap's top, after pouring
+// the next non-empty bucket into it if it is empty.
+inline NavmeshHierarchyPathfinder::OpenEntry& NavmeshHierarchyPathfinder::band_top() {
+    std::vector<OpenEntry>& open = m_open[0];
+    if (open.empty()) {
+        std::size_t w = (m_cursor + 1) >> 6;
+        std::uint64_t bits = m_bucket_bits[w] & (~std::uint64_t(0) << ((m_cursor + 1) & 63u));
+        while (bits == 0) bits = m_bucket_bits[++w];
+        m_cursor = (w << 6) + std::size_t(std::countr_zero(bits));
+        m_bucket_bits[w] &= ~(std::uint64_t(1) << (m_cursor & 63u));
+        for (std::uint32_t s = m_bucket[m_cursor]; s != kNoSlot;) {
+            open.push_back(m_slots[s].entry);
+            const std::uint32_t next = m_slots[s].next;
+            m_slots[s].next = m_free_slot;
+            m_free_slot = s;
+            s = next;
+            --m_queued;
+        }
+        std::make_heap(open.begin(), open.end(), key_after);
+    }
+    return open.front();
 }
 
 // A lower bound of the distance from `node` to the goal: the straight line, or for each active landmark L
@@ -1035,6 +1089,8 @@ void NavmeshHierarchyPathfinder::seed_forward() {
     const double straight = dist(m_start, m_goal);
     m_band = std::max(1.0, 0.002 * straight);
     m_threshold = straight + m_band;
+    m_base = straight;
+    m_per_bucket = double(kBuckets) / m_band;
     seed(0, m_start);
     if (m_direct) return;
     // The landmarks that bound the start's distance best (any that reaches one end and not the other
@@ -1072,6 +1128,10 @@ Status NavmeshHierarchyPathfinder::begin(const NavmeshHierarchy& hierarchy, NavP
     m_goal = goal;
     m_open[0].clear();
     m_open[1].clear();
+    std::fill(m_bucket_bits.begin(), m_bucket_bits.end(), 0);
+    m_slots.clear();
+    m_free_slot = kNoSlot;
+    m_queued = m_cursor = 0;
     m_held.clear();
     m_held_bound.clear();
     m_status = Status::InvalidQuery;
@@ -1094,7 +1154,8 @@ Status NavmeshHierarchyPathfinder::begin(const NavmeshHierarchy& hierarchy, NavP
         m_best = dist(start, goal);
         return m_status;
     }
-    if (m_label[0].size() < hierarchy.node_count() || (m_forward && m_goal_bits.size() < (hierarchy.node_count() + 63) / 64))
+    if (m_label[0].size() < hierarchy.node_count() ||
+        (m_forward && (m_goal_bits.size() < (hierarchy.node_count() + 63) / 64 || m_bucket.empty())))
         reserve(hierarchy, 0);
     search::advance_generation(m_generation, [&] {
         for (auto& labels : m_label)
@@ -1186,16 +1247,16 @@ void NavmeshHierarchyPathfinder::expand_forward(std::uint32_t x, double from_key
 
 Status NavmeshHierarchyPathfinder::step_forward(std::uint64_t slice_expansions) {
     const bool has_deadline = m_budget.deadline != std::chrono::steady_clock::time_point::max();
-    std::vector<OpenEntry>& open = m_open[0];
+    const auto none_below = [&] { return m_open[0].empty() && m_queued == 0; };  // the threshold
     const std::uint32_t closed = search::closed_stamp(m_generation);
     for (std::uint64_t slice = 0; slice < slice_expansions;) {
         if (m_out_of_memory) {
             m_limit = search::BudgetLimit::Memory;
             return m_status = Status::BudgetExhausted;
         }
-        if (open.empty()) refill_forward();
-        if (open.empty() || open.front().key >= m_best) return m_status = m_best < kInf ? Status::Found : Status::NoPath;
-        const OpenEntry top = open.front();
+        if (none_below()) refill_forward();
+        if (none_below() || band_top().key >= m_best) return m_status = m_best < kInf ? Status::Found : Status::NoPath;
+        const OpenEntry top = band_top();
         if (top.kind == kSweep) {  // parts of the start's sweep set aside
             pop_open(0);
             resume_start_sweep();
@@ -1227,7 +1288,7 @@ Status NavmeshHierarchyPathfinder::step_forward(std::uint64_t slice_expansions) 
                 }
                 continue;
             }
-            open.front().kind = kRefined;
+            band_top().kind = kRefined;
         }
         if (const auto limit = search::expansion_limit(m_budget, m_stats.expanded, has_deadline); limit != search::BudgetLimit::None) {
             m_limit = limit;

@@ -39,9 +39,10 @@
 /// d(L, u) + |u goal|: at least the exact distance, and never more than through the seed where a path
 /// from v ends, so the bound stays admissible). The sweeps read a compact copy of the mesh's edges (start
 /// point and node inline, 20 bytes per mesh edge); the edge range is found over 16-bit quantized angles.
-/// Only keys below |start goal| plus a band (0.2% of it, at least 1) are kept in the binary heap, the
-/// others in an unordered overflow from which the next band is taken when the heap runs dry (most corners
-/// generated are never settled). The goal's taut seeds (marked in a bitset) end it; it stops when the
+/// Only keys below |start goal| plus a band (0.2% of it, at least 1) are kept ordered, the others in an
+/// unordered overflow from which the next band is taken when the band runs dry (most corners generated
+/// are never settled). The band is cut into 4,096 buckets of equal width: a binary heap holds the current
+/// bucket, the later ones are lists poured into it in turn (the order stays exact). The goal's taut seeds (marked in a bitset) end it; it stops when the
 /// smallest key reaches the best path. A landmark that reaches the goal but not a node cuts that node off
 /// (it cannot reach the goal).
 ///
@@ -59,8 +60,9 @@
 /// the 512 x 512 MovingAI maps of docs/benchmarks.md, but about 4-6 s on random512-10-0 (landmarks).
 /// Contraction holds 24 bytes per node and 16 per upward edge; Landmarks 24 bytes per node, 10 per edge
 /// end (both directions), 4 per node and landmark and 20 per mesh edge. A pathfinder holds 32 bytes per
-/// hierarchy node plus its open lists and sweep stack (with landmarks one bit per node more, and the
-/// parts of the start's sweep set aside, 48 bytes each); after warm-up a query allocates nothing.
+/// hierarchy node plus its open lists and sweep stack (with landmarks one bit per node more, 16.5 KiB of
+/// buckets, and the parts of the start's sweep set aside, 48 bytes each); after warm-up a query
+/// allocates nothing.
 ///
 /// Thread-safety: a built hierarchy is immutable; any number of pathfinders (one per thread) may read it
 /// (and the mesh it was built from, which must outlive it and stay unchanged).
@@ -264,6 +266,8 @@ private:
     void resume_start_sweep();
     void push_forward(const OpenEntry& entry);
     void refill_forward();
+    void band_push(const OpenEntry& entry);
+    OpenEntry& band_top();
     [[nodiscard]] double potential(std::uint32_t node) const noexcept;
     Status step_forward(std::uint64_t slice_expansions);
     void unpack(std::uint32_t from, std::uint32_t to, std::vector<NavPoint>& out);
@@ -281,7 +285,7 @@ private:
     bool m_out_of_memory = false;
     bool m_forward = false;  // A* from the start (Landmarks)
     double m_best = 0.0;
-    double m_threshold = 0.0, m_band = 0.0;  // Landmarks: keys below the threshold are in the heap (m_open[0])
+    double m_threshold = 0.0, m_band = 0.0;  // Landmarks: keys below the threshold are kept ordered
     std::uint32_t m_meet = kNoNode;
     std::vector<Label> m_label[2];
     static constexpr std::size_t kActive = 4;  // landmarks used per query
@@ -292,6 +296,22 @@ private:
     std::vector<std::uint64_t> m_goal_bits;  // Landmarks: one bit per node, set for the goal's seeds
     std::vector<std::uint32_t> m_goal_seeds;  // Landmarks: the goal's seeds (bits to clear)
     std::vector<OpenEntry> m_open[2];
+    // Landmarks: the entries below the threshold, in kBuckets buckets of equal width over
+    // [m_base, threshold): the heap m_open[0] holds bucket m_cursor and any key below it, each later
+    // bucket is an unordered list (poured into the heap when the heap runs dry). The overflow, m_open[1],
+    // holds the keys at or above the threshold.
+    static constexpr std::size_t kBuckets = 4096;
+    static constexpr std::uint32_t kNoSlot = UINT32_MAX;
+    struct Slot {
+        OpenEntry entry;
+        std::uint32_t next;
+    };
+    std::vector<Slot> m_slots;  // the lists' entries; free ones chained from m_free_slot
+    std::vector<std::uint32_t> m_bucket;  // kBuckets: the first entry of each non-empty one
+    std::vector<std::uint64_t> m_bucket_bits;  // kBuckets / 64: which are non-empty
+    std::uint32_t m_free_slot = kNoSlot;
+    std::size_t m_cursor = 0, m_queued = 0;
+    double m_base = 0.0, m_per_bucket = 0.0;  // the band's start, and buckets per unit of key
     std::vector<detail::NavSweepPiece> m_pieces;
     std::vector<detail::NavSweepPiece> m_held;  // Landmarks: parts of the start's sweep set aside
     std::vector<double> m_held_bound;           // and a lower bound of the keys of the corners each shows
