@@ -855,6 +855,23 @@ inline void NavmeshHierarchyPathfinder::relax_forward(std::uint32_t node, double
     push_forward(OpenEntry{key, node, kStraight});
 }
 
+// Landmarks, a corner reached along an edge from a settled one: keyed by d plus the landmarks' bound at
+// once (`straight`: the straight line on to the goal), its landmark distances having been asked of the
+// cache with its label. A corner the goal cannot be reached from is closed.
+inline void NavmeshHierarchyPathfinder::relax_refined(std::uint32_t node, double d, double straight, std::uint32_t parent) {
+    Label& l = m_label[0][node];
+    if (l.stamp >= m_generation && l.dist <= d) return;  // open or closed, as short
+    if (over_memory(sizeof(OpenEntry))) return;
+    const double p = landmark_bound(node, straight);
+    ++m_stats.generated;
+    if (p == kInf) {
+        l = Label{d, parent, search::closed_stamp(m_generation)};
+        return;
+    }
+    l = Label{d, parent, search::open_stamp(m_generation)};
+    push_forward(OpenEntry{d + p, node, kRefined});
+}
+
 // Landmarks: an entry below the threshold goes into the heap, the others into the overflow (m_open[1]),
 // unordered: most entries A* generates are never settled (their key is above the best path's length),
 // and there they cost an append instead of a heap insertion.
@@ -947,21 +964,24 @@ inline NavmeshHierarchyPathfinder::OpenEntry& NavmeshHierarchyPathfinder::band_t
     return open.front();
 }
 
-// A lower bound of the distance from `node` to the goal: the straight line, or for each active landmark L
-// the difference |d(L, goal) - d(L, node)| (triangle inequality), less a margin for the float rounding of
-// the stored distances.
-inline double NavmeshHierarchyPathfinder::potential(std::uint32_t node) const noexcept {
-    const NavmeshHierarchy& hierarchy = *m_hierarchy;
-    const NavmeshHierarchy::Node& c = hierarchy.m_nodes[node];
-    const double dx = double(c.x) - m_goal.x, dy = double(c.y) - m_goal.y;
-    double h = std::sqrt(dx * dx + dy * dy);
-    const float* row = hierarchy.m_landmark_dist.data() + std::size_t(node) * hierarchy.m_landmarks.size();
+// A lower bound of the distance from `node` to the goal: `straight` (the straight line), or for each
+// active landmark L the difference |d(L, goal) - d(L, node)| (triangle inequality), less a margin for the
+// float rounding of the stored distances. +infinity when a landmark reaches the goal and not the node.
+inline double NavmeshHierarchyPathfinder::landmark_bound(std::uint32_t node, double straight) const noexcept {
+    const float* row = m_hierarchy->m_landmark_dist.data() + std::size_t(node) * m_hierarchy->m_landmarks.size();
+    double h = straight;
     for (std::size_t a = 0; a < m_active_count; ++a) {
         const double fv = row[m_active[a]], ft = m_active_goal[a];
         if (!(fv < kInf)) return kInf;
         h = std::max(h, std::abs(ft - fv) - (ft + fv) * 0x1p-20);
     }
     return h;
+}
+
+inline double NavmeshHierarchyPathfinder::potential(std::uint32_t node) const noexcept {
+    const NavmeshHierarchy::Node& c = m_hierarchy->m_nodes[node];
+    const double dx = double(c.x) - m_goal.x, dy = double(c.y) - m_goal.y;
+    return landmark_bound(node, std::sqrt(dx * dx + dy * dy));
 }
 
 void NavmeshHierarchyPathfinder::seed(int side, NavPoint from) {
@@ -1210,12 +1230,14 @@ void NavmeshHierarchyPathfinder::expand_forward(std::uint32_t x, double from_key
     const std::uint32_t first = h.m_edge_offsets[x], last = h.m_edge_offsets[x + 1];
     const std::uint16_t* angle = h.m_edge_angle.data();
     const Label* labels = m_label[0].data();
+    const float* landmark_dist = h.m_landmark_dist.data();
+    const std::size_t landmarks = h.m_landmarks.size();
     constexpr std::size_t kBatch = 32;
     std::uint32_t batch_edge[kBatch];
     double batch_dist[kBatch], batch_key[kBatch];
     std::size_t n = 0;
     const auto flush = [&] {
-        for (std::size_t i = 0; i < n; ++i) relax_forward(edges[batch_edge[i]].to, batch_dist[i], batch_key[i], x);
+        for (std::size_t i = 0; i < n; ++i) relax_refined(edges[batch_edge[i]].to, batch_dist[i], batch_key[i] - batch_dist[i], x);
         n = 0;
     };
     const auto scan = [&](double from, double to) {
@@ -1232,6 +1254,8 @@ void NavmeshHierarchyPathfinder::expand_forward(std::uint32_t x, double from_key
                 continue;
             }
             prefetch(labels + f.to);
+            const float* row = landmark_dist + std::size_t(f.to) * landmarks;
+            for (std::size_t a = 0; a < m_active_count; ++a) prefetch(row + m_active[a]);
             batch_edge[n] = e, batch_dist[n] = d, batch_key[n] = key;
             if (++n == kBatch) flush();
         }
@@ -1277,7 +1301,8 @@ Status NavmeshHierarchyPathfinder::step_forward(std::uint64_t slice_expansions) 
             continue;
         }
         if (top.kind == kStraight && m_active_count > 0) {
-            // Queued by the straight-line bound: now the landmarks' bound, queued again if it is larger.
+            // Queued by the straight-line bound (a start seed): now the landmarks' bound, queued again if
+            // it is larger.
             const double p = potential(top.node);
             if (p == kInf || label.dist + p > top.key) {
                 pop_open(0);

@@ -33,18 +33,20 @@
 /// before a corner need not be taut there). A query runs A* from the start's taut seeds: at a corner
 /// reached from p it reads only the edges whose direction lies between the straight continuation and
 /// the blocked cell's nearer side (the taut turns, found by binary search); a node is queued by
-/// g + |v goal| and, when it reaches the top, by g + max(|v goal|, |d(L, goal) - d(L, v)| over the 4
-/// landmarks that bound the start's distance best) less a margin for the float rounding (the ALT bound
-/// of Goldberg and Harrelson, 2005; d(L, goal) is read as the least over the goal's taut seeds u of
-/// d(L, u) + |u goal|: at least the exact distance, and never more than through the seed where a path
-/// from v ends, so the bound stays admissible). The sweeps read a compact copy of the mesh's edges (start
-/// point and node inline, 20 bytes per mesh edge); the edge range is found over 16-bit quantized angles.
-/// Only keys below |start goal| plus a band (0.2% of it, at least 1) are kept ordered, the others in an
-/// unordered overflow from which the next band is taken when the band runs dry (most corners generated
-/// are never settled). The band is cut into 4,096 buckets of equal width: a binary heap holds the current
-/// bucket, the later ones are lists poured into it in turn (the order stays exact). The goal's taut seeds (marked in a bitset) end it; it stops when the
-/// smallest key reaches the best path. A landmark that reaches the goal but not a node cuts that node off
-/// (it cannot reach the goal).
+/// g + max(|v goal|, |d(L, goal) - d(L, v)| over the 4 landmarks that bound the start's distance best)
+/// less a margin for the float rounding (the ALT bound of Goldberg and Harrelson, 2005; d(L, goal) is
+/// read as the least over the goal's taut seeds u of d(L, u) + |u goal|: at least the exact distance,
+/// and never more than through the seed where a path from v ends, so the bound stays admissible). A
+/// node's landmark distances are asked of the cache with its label; the start's seeds, swept before the
+/// landmarks are chosen, are queued by g + |v goal| and get the landmarks' bound when they reach the top.
+/// The sweeps read a compact copy of the mesh's edges (start point and node inline, 20 bytes per mesh
+/// edge); the edge range is found over 16-bit quantized angles. Only keys below |start goal| plus a band
+/// (0.2% of it, at least 1) are kept ordered, the others in an unordered overflow from which the next
+/// band is taken when the band runs dry (most corners generated are never settled). The band is cut into
+/// 4,096 buckets of equal width: a binary heap holds the current bucket, the later ones are lists poured
+/// into it in turn (the order stays exact). The goal's taut seeds (marked in a bitset) end it; it stops
+/// when the smallest key reaches the best path. A landmark that reaches the goal but not a node cuts that
+/// node off (it cannot reach the goal).
 ///
 /// Method::Auto (default) picks Landmarks when the graph averages 18 or more edges per corner, else
 /// Contraction: sparse single-cell noise (random512-10-0: 76,000 corners, 1.2 million edges, where
@@ -260,6 +262,7 @@ private:
     void relax(int side, std::uint32_t node, double dist, std::uint32_t parent);
     void relax_forward(std::uint32_t node, double dist, std::uint32_t parent, std::int32_t x, std::int32_t y);
     void relax_forward(std::uint32_t node, double dist, double key, std::uint32_t parent);
+    void relax_refined(std::uint32_t node, double dist, double straight, std::uint32_t parent);
     void expand_forward(std::uint32_t node, double from_key);
     [[nodiscard]] bool hold_piece(const detail::NavSweepPiece& piece, double limit);
     void queue_held();
@@ -269,6 +272,7 @@ private:
     void band_push(const OpenEntry& entry);
     OpenEntry& band_top();
     [[nodiscard]] double potential(std::uint32_t node) const noexcept;
+    [[nodiscard]] double landmark_bound(std::uint32_t node, double straight) const noexcept;
     Status step_forward(std::uint64_t slice_expansions);
     void unpack(std::uint32_t from, std::uint32_t to, std::vector<NavPoint>& out);
     [[nodiscard]] std::size_t search_bytes() const noexcept;
