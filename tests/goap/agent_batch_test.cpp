@@ -1,6 +1,7 @@
 // Frame budgets (resumable planning across ticks) and batch planning on executors: budgeted agents
 // adopt exactly the plans of unbudgeted ones, and traces are identical for any thread count.
 #include "agent_test_util.hpp"
+#include "test_data.hpp"
 
 #include <gameplan/goap/agent.hpp>
 #include <gameplan/goap/agent_batch.hpp>
@@ -274,6 +275,7 @@ WorldRun run_world(std::uint64_t seed, Executor* executor, std::size_t cache_ent
 
 TEST(AgentBatch, IdenticalTracesForAnyThreadCount) {
     for (const std::uint64_t seed : {7u, 8u}) {
+        if (seed == 8u && gameplan::test::kSanitizedBuild) break;  // (one world under the sanitizers)
         const WorldRun inline_run = run_world(seed, nullptr);
         EXPECT_GT(inline_run.totals.plans_found, 500u);
         EXPECT_GT(inline_run.totals.actions_failed, 10u);
