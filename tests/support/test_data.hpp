@@ -26,10 +26,10 @@ inline std::size_t scenario_stride() {
 #ifndef GAMEPLAN_TEST_SANITIZED
 #define GAMEPLAN_TEST_SANITIZED 0
 #endif
-/// True in the AddressSanitizer + UndefinedBehaviorSanitizer build (`scripts/test --sanitize`), where the
-/// library runs several times slower. The heaviest tests then repeat their checks on fewer seeds,
-/// scenarios or changes (the same code paths; a memory error shows on the first), to keep CI inside its
-/// time; the release suite runs them in full.
+/// True in the sanitizer builds (`scripts/test --sanitize`: AddressSanitizer + UndefinedBehaviorSanitizer;
+/// `--tsan`: ThreadSanitizer), where the library runs several times slower. The heaviest tests then
+/// repeat their checks on fewer seeds, scenarios or changes (the same code paths; an error shows on the
+/// first), to keep CI inside its time; the release suite runs them in full.
 inline constexpr bool kSanitizedBuild = GAMEPLAN_TEST_SANITIZED != 0;
 }  // namespace gameplan::test
 
