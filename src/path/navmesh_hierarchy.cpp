@@ -872,12 +872,12 @@ inline void NavmeshHierarchyPathfinder::relax_refined(std::uint32_t node, double
     push_forward(OpenEntry{d + p, node, kRefined});
 }
 
-// Landmarks: an entry below the threshold goes into the heap, the others into the overflow (m_open[1]),
-// unordered: most entries A* generates are never settled (their key is above the best path's length),
-// and there they cost an append instead of a heap insertion.
+// Landmarks: an entry below the threshold goes into the band (band_push), the others into the overflow
+// (m_open[1]), unordered: most entries A* generates are never settled (their key is above the best path's
+// length), and there they cost an append instead of an ordered insertion.
 inline void NavmeshHierarchyPathfinder::push_forward(const OpenEntry& entry) {
     if (entry.key < m_threshold) {
-        if (entry.kind == kStraight) {  // likely to reach the top: its landmark distances then (the bound)
+        if (entry.kind == kStraight) {  // a start seed, likely to reach the top: its landmark distances then (the bound)
             const float* row = m_hierarchy->m_landmark_dist.data() + std::size_t(entry.node) * m_hierarchy->m_landmarks.size();
             for (std::size_t a = 0; a < m_active_count; ++a) prefetch(row + m_active[a]);
         }
