@@ -840,36 +840,28 @@ inline void NavmeshHierarchyPathfinder::relax(int side, std::uint32_t node, doub
 inline void NavmeshHierarchyPathfinder::relax_forward(std::uint32_t node, double d, std::uint32_t parent, std::int32_t x,
                                                       std::int32_t y) {
     const double dx = double(x) - m_goal.x, dy = double(y) - m_goal.y;
-    relax_forward(node, d, d + std::sqrt(dx * dx + dy * dy), parent);
+    relax_forward(node, d, std::sqrt(dx * dx + dy * dy), parent, kStraight);
 }
 
-// `key`: d plus the straight line from the node to the goal.
-inline void NavmeshHierarchyPathfinder::relax_forward(std::uint32_t node, double d, double key, std::uint32_t parent) {
+// `straight`: the straight line from the node to the goal. `kind` kStraight (the start's seeds, swept
+// before the landmarks are chosen): keyed by d plus it, the landmarks' bound coming when it reaches the
+// top; kRefined (a corner reached along an edge): keyed by d plus the landmarks' bound at once, its
+// landmark distances having been asked of the cache with its label, and closed when the goal cannot be
+// reached from it. (Re)opened: a closed node is reached more cheaply only when rounding made the
+// potential a hair inconsistent.
+inline void NavmeshHierarchyPathfinder::relax_forward(std::uint32_t node, double d, double straight, std::uint32_t parent,
+                                                      std::uint32_t kind) {
     Label& l = m_label[0][node];
     if (l.stamp >= m_generation && l.dist <= d) return;  // open or closed, as short
     if (over_memory(sizeof(OpenEntry))) return;
-    // (Re)opened: a closed node is reached more cheaply only when rounding made the potential a hair
-    // inconsistent.
-    l = Label{d, parent, search::open_stamp(m_generation)};
+    const double h = kind == kRefined ? landmark_bound(node, straight) : straight;
     ++m_stats.generated;
-    push_forward(OpenEntry{key, node, kStraight});
-}
-
-// Landmarks, a corner reached along an edge from a settled one: keyed by d plus the landmarks' bound at
-// once (`straight`: the straight line on to the goal), its landmark distances having been asked of the
-// cache with its label. A corner the goal cannot be reached from is closed.
-inline void NavmeshHierarchyPathfinder::relax_refined(std::uint32_t node, double d, double straight, std::uint32_t parent) {
-    Label& l = m_label[0][node];
-    if (l.stamp >= m_generation && l.dist <= d) return;  // open or closed, as short
-    if (over_memory(sizeof(OpenEntry))) return;
-    const double p = landmark_bound(node, straight);
-    ++m_stats.generated;
-    if (p == kInf) {
+    if (h == kInf) {
         l = Label{d, parent, search::closed_stamp(m_generation)};
         return;
     }
     l = Label{d, parent, search::open_stamp(m_generation)};
-    push_forward(OpenEntry{d + p, node, kRefined});
+    push_forward(OpenEntry{d + h, node, kind});
 }
 
 // Landmarks: an entry below the threshold goes into the band (band_push), the others into the overflow
@@ -902,9 +894,7 @@ void NavmeshHierarchyPathfinder::refill_forward() {
     double least = kInf;
     for (const OpenEntry& e : over) least = std::min(least, e.key);
     if (!(least < m_best)) return;
-    m_threshold = least + m_band;
-    m_base = least;
-    m_cursor = 0;
+    start_band(least);
     std::size_t kept = 0;
     for (const OpenEntry& e : over) {
         if (e.key < m_threshold) band_push(e);
@@ -913,12 +903,18 @@ void NavmeshHierarchyPathfinder::refill_forward() {
     over.resize(kept);
 }
 
+// Landmarks: the band [base, base + band) becomes the one kept ordered (the heap and the buckets empty).
+inline void NavmeshHierarchyPathfinder::start_band(double base) {
+    m_threshold = base + m_band;
+    m_cursor = 0;
+}
+
 // Landmarks: queues an entry below the threshold. Its bucket is (key - base) / width; the heap holds the
 // current bucket and all below it, the later buckets are lists, each poured into the heap when it comes
 // up. The order is exact (a bucket's keys are all below the next one's), and a heap operation costs a
 // few levels instead of log2 of all entries in the band: keys on sparse noise crowd a band of width 1.
 inline void NavmeshHierarchyPathfinder::band_push(const OpenEntry& entry) {
-    const double at = (entry.key - m_base) * m_per_bucket;
+    const double at = (entry.key - (m_threshold - m_band)) * m_per_bucket;
     std::size_t b = at > 0.0 ? std::size_t(at) : 0;
     if (b <= m_cursor) {
         m_open[0].push_back(entry);
@@ -1108,9 +1104,8 @@ void NavmeshHierarchyPathfinder::seed_forward() {
     // above it.
     const double straight = dist(m_start, m_goal);
     m_band = std::max(1.0, 0.002 * straight);
-    m_threshold = straight + m_band;
-    m_base = straight;
     m_per_bucket = double(kBuckets) / m_band;
+    start_band(straight);
     seed(0, m_start);
     if (m_direct) return;
     // The landmarks that bound the start's distance best (any that reaches one end and not the other
@@ -1237,7 +1232,7 @@ void NavmeshHierarchyPathfinder::expand_forward(std::uint32_t x, double from_key
     double batch_dist[kBatch], batch_key[kBatch];
     std::size_t n = 0;
     const auto flush = [&] {
-        for (std::size_t i = 0; i < n; ++i) relax_refined(edges[batch_edge[i]].to, batch_dist[i], batch_key[i] - batch_dist[i], x);
+        for (std::size_t i = 0; i < n; ++i) relax_forward(edges[batch_edge[i]].to, batch_dist[i], batch_key[i] - batch_dist[i], x, kRefined);
         n = 0;
     };
     const auto scan = [&](double from, double to) {

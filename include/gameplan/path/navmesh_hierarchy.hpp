@@ -261,14 +261,14 @@ private:
     void seed_forward();
     void relax(int side, std::uint32_t node, double dist, std::uint32_t parent);
     void relax_forward(std::uint32_t node, double dist, std::uint32_t parent, std::int32_t x, std::int32_t y);
-    void relax_forward(std::uint32_t node, double dist, double key, std::uint32_t parent);
-    void relax_refined(std::uint32_t node, double dist, double straight, std::uint32_t parent);
+    void relax_forward(std::uint32_t node, double dist, double straight, std::uint32_t parent, std::uint32_t kind);
     void expand_forward(std::uint32_t node, double from_key);
     [[nodiscard]] bool hold_piece(const detail::NavSweepPiece& piece, double limit);
     void queue_held();
     void resume_start_sweep();
     void push_forward(const OpenEntry& entry);
     void refill_forward();
+    void start_band(double base);
     void band_push(const OpenEntry& entry);
     OpenEntry& band_top();
     [[nodiscard]] double potential(std::uint32_t node) const noexcept;
@@ -300,10 +300,10 @@ private:
     std::vector<std::uint64_t> m_goal_bits;  // Landmarks: one bit per node, set for the goal's seeds
     std::vector<std::uint32_t> m_goal_seeds;  // Landmarks: the goal's seeds (bits to clear)
     std::vector<OpenEntry> m_open[2];
-    // Landmarks: the entries below the threshold, in kBuckets buckets of equal width over
-    // [m_base, threshold): the heap m_open[0] holds bucket m_cursor and any key below it, each later
-    // bucket is an unordered list (poured into the heap when the heap runs dry). The overflow, m_open[1],
-    // holds the keys at or above the threshold.
+    // Landmarks: the entries below the threshold, in kBuckets buckets of equal width over [threshold -
+    // band, threshold): the heap m_open[0] holds bucket m_cursor and any key below it, each later bucket
+    // is an unordered list (poured into the heap when the heap runs dry). The overflow, m_open[1], holds
+    // the keys at or above the threshold.
     static constexpr std::size_t kBuckets = 4096;
     static constexpr std::uint32_t kNoSlot = UINT32_MAX;
     struct Slot {
@@ -315,7 +315,7 @@ private:
     std::vector<std::uint64_t> m_bucket_bits;  // kBuckets / 64: which are non-empty
     std::uint32_t m_free_slot = kNoSlot;
     std::size_t m_cursor = 0, m_queued = 0;
-    double m_base = 0.0, m_per_bucket = 0.0;  // the band's start, and buckets per unit of key
+    double m_per_bucket = 0.0;  // buckets per unit of key
     std::vector<detail::NavSweepPiece> m_pieces;
     std::vector<detail::NavSweepPiece> m_held;  // Landmarks: parts of the start's sweep set aside
     std::vector<double> m_held_bound;           // and a lower bound of the keys of the corners each shows
