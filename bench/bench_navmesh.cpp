@@ -18,6 +18,23 @@
 //                          repeated, as above); mean microseconds of each, the hierarchy's speedup over A*
 //                          and over Polyanya, and `mismatch`: queries whose hierarchy cost differs from
 //                          Polyanya's by more than 1e-6 (relative) or whose status differs (must be 0).
+//   navmesh_ch_bounds/<map>  (maps where the hierarchy picks landmarks) how many corners a query must
+//                          settle under each lower bound of the distance left, from exact distances: for
+//                          every k-th scenario (at most 100), Dijkstra over the whole graph from the
+//                          corners the start sees and from those the goal sees gives d(start, v) and
+//                          d(v, goal) for every corner v and the best length C. Counted per query: corners
+//                          with d(start, v) + bound(v) < C, which A* must settle, for the straight line
+//                          (`straight`), the query's four landmarks as the search uses them (`landmarks`,
+//                          beside `settled`, what the search settles), every landmark (`all_landmarks`);
+//                          a bidirectional search with the average of both sides' bounds (`bidirectional`
+//                          with the four landmarks, `bidirectional_all` with every one: corners within
+//                          half the best reduced length from either side, both counted); corners on a
+//                          shortest path (`on_best_path`: what an exact bound settles); and of the
+//                          `landmarks` corners those that reach-based pruning would keep even with reaches
+//                          measured from only 100 sampled corners (`reach_kept`: reach(v) >=
+//                          min(d(start, v), bound(v)); the true reaches are at least as large, so at least
+//                          as many are kept). `mismatch` (must be 0): queries whose Dijkstra length
+//                          differs from the search's. Takes about 30 s on random512-10-0.
 #include <gameplan/io/load_error.hpp>
 #include <gameplan/io/movingai.hpp>
 #include <gameplan/path/grid_map.hpp>
@@ -32,8 +49,11 @@
 #include <cmath>
 #include <ctime>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
+#include <numeric>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -228,6 +248,157 @@ void ch_summary(benchmark::State& state, MapArg arg) {
     }
 }
 
+}  // namespace
+
+// White-box reads of the hierarchy and of a query's seeds and landmarks (friend of both classes).
+struct gameplan::path::detail::NavmeshHierarchyInspector {
+    // Dijkstra over the whole graph from `seeds` (node, distance): `dist` per node, `order` settled order,
+    // `parent` per node (UINT32_MAX for a seed).
+    static void dijkstra(const NavmeshHierarchy& h, std::span<const std::pair<std::uint32_t, double>> seeds,
+                         std::vector<double>& dist, std::vector<std::uint32_t>& order, std::vector<std::uint32_t>& parent) {
+        const std::size_t n = h.node_count();
+        dist.assign(n, INFINITY);
+        parent.assign(n, UINT32_MAX);
+        order.clear();
+        using Entry = std::pair<double, std::uint32_t>;
+        std::vector<Entry> heap;
+        const auto push = [&](double d, std::uint32_t v) {
+            heap.emplace_back(d, v);
+            std::push_heap(heap.begin(), heap.end(), std::greater<>());
+        };
+        for (const auto& [v, d] : seeds)
+            if (d < dist[v]) dist[v] = d, push(d, v);
+        while (!heap.empty()) {
+            std::pop_heap(heap.begin(), heap.end(), std::greater<>());
+            const auto [d, v] = heap.back();
+            heap.pop_back();
+            if (d > dist[v]) continue;
+            order.push_back(v);
+            for (std::uint32_t e = h.m_edge_offsets[v]; e < h.m_edge_offsets[v + 1]; ++e) {
+                const auto& edge = h.m_edges[e];
+                const double to = d + std::sqrt(double(edge.dx) * edge.dx + double(edge.dy) * edge.dy);
+                if (to < dist[edge.to]) dist[edge.to] = to, parent[edge.to] = v, push(to, edge.to);
+            }
+        }
+    }
+    // The corners the query's goal sees and at which a path can turn, with their distances to it.
+    static std::vector<std::pair<std::uint32_t, double>> goal_seeds(const NavmeshHierarchyPathfinder& f) {
+        std::vector<std::pair<std::uint32_t, double>> seeds;
+        for (const std::uint32_t v : f.m_goal_seeds) seeds.emplace_back(v, f.m_label[1][v].dist);
+        return seeds;
+    }
+    static bool direct(const NavmeshHierarchyPathfinder& f) { return f.m_direct; }
+    // The landmarks' distances to the query's goal (as its sweep computed them: through the goal's seeds).
+    static const std::vector<double>& to_goal(const NavmeshHierarchyPathfinder& f) { return f.m_to_goal; }
+    // The landmarks the query uses.
+    static std::vector<std::size_t> active(const NavmeshHierarchyPathfinder& f) {
+        return {f.m_active, f.m_active + f.m_active_count};
+    }
+};
+
+namespace {
+
+double dist(NavPoint a, NavPoint b) { return std::hypot(a.x - b.x, a.y - b.y); }
+
+// A lower bound of d(v, end): the straight line `straight`, or for a landmark l of `use` the difference
+// |d(l, end) - d(l, v)|, `to_end` holding the d(l, end).
+double landmark_bound(const NavmeshHierarchy& h, const std::vector<double>& to_end, const std::vector<std::size_t>& use,
+                      std::uint32_t v, double straight) {
+    double b = straight;
+    for (const std::size_t l : use) {
+        const double fv = h.landmark_distance(l, v), fe = to_end[l];
+        if (fe < INFINITY && fv < INFINITY) b = std::max(b, std::abs(fe - fv));
+    }
+    return b;
+}
+
+void bounds(benchmark::State& state, MapArg arg) {
+    using Inspector = detail::NavmeshHierarchyInspector;
+    const MapData* data = load(arg.set, arg.name);
+    if (!data) return state.SkipWithError("benchmark data not found (GAMEPLAN_BENCHMARK_DATA_DIR)");
+    for (auto _ : state) {
+        NavmeshHierarchy h;
+        if (h.build(data->mesh) != JpsSupport::Ok) return state.SkipWithError("hierarchy build failed");
+        if (h.method() != NavmeshHierarchy::Method::Landmarks) return state.SkipWithError("the hierarchy is contracted on this map");
+        const std::size_t n = h.node_count();
+        std::vector<double> ds, dt, height(n);
+        std::vector<std::uint32_t> order, parent;
+        // Reach lower bounds: for each sampled source, each corner's min(distance from the source, height of
+        // its subtree in the shortest-path tree).
+        std::vector<double> reach(n, 0.0);
+        std::uint64_t rng = 0x9e3779b97f4a7c15u;
+        for (int sample = 0; sample < 100; ++sample) {
+            rng = rng * 6364136223846793005u + 1442695040888963407u;
+            const std::pair<std::uint32_t, double> source{std::uint32_t((rng >> 33) % n), 0.0};
+            Inspector::dijkstra(h, std::span(&source, 1), ds, order, parent);
+            for (const std::uint32_t v : order) height[v] = 0.0;
+            for (std::size_t k = order.size(); k-- > 0;) {
+                const std::uint32_t v = order[k];
+                reach[v] = std::max(reach[v], std::min(ds[v], height[v]));
+                if (parent[v] != UINT32_MAX) height[parent[v]] = std::max(height[parent[v]], height[v] + ds[v] - ds[parent[v]]);
+            }
+        }
+        std::vector<std::size_t> every(h.landmarks().size());
+        std::iota(every.begin(), every.end(), std::size_t(0));
+        NavmeshHierarchyPathfinder forward, backward;
+        NavmeshPath path;
+        double queries = 0, settled = 0, straight = 0, landmarks = 0, all_landmarks = 0, bidirectional = 0, bidirectional_all = 0, on_best = 0,
+               reach_kept = 0, mismatch = 0;
+        const std::size_t stride = std::max<std::size_t>(1, data->scenarios.size() / 100);
+        for (std::size_t i = 0; i < data->scenarios.size(); i += stride) {
+            const NavPoint s = cell_centre(data->scenarios[i].start), t = cell_centre(data->scenarios[i].goal);
+            if (forward.find_path(h, s, t, {}, path) != Status::Found || Inspector::direct(forward)) continue;
+            const double cost = path.cost;
+            settled += double(forward.stats().expanded);
+            (void)forward.begin(h, s, t, {});   // the goal's seeds, the landmarks used, their distances to the goal
+            (void)backward.begin(h, t, s, {});  // the start's seeds and the landmarks' distances to the start
+            const std::vector<std::size_t> use = Inspector::active(forward);
+            const std::vector<double>&to_t = Inspector::to_goal(forward), &to_s = Inspector::to_goal(backward);
+            const auto start_seeds = Inspector::goal_seeds(backward), goal_seeds = Inspector::goal_seeds(forward);
+            Inspector::dijkstra(h, goal_seeds, dt, order, parent);
+            Inspector::dijkstra(h, start_seeds, ds, order, parent);
+            double best = INFINITY;
+            for (const auto& [v, d] : goal_seeds) best = std::min(best, ds[v] + d);
+            if (std::abs(best - cost) > 1e-6 * cost) {
+                mismatch += 1;
+                continue;
+            }
+            const double half = (best - dist(s, t)) / 2;  // half the best length in reduced costs
+            queries += 1;
+            for (std::uint32_t v = 0; v < n; ++v) {
+                if (!(ds[v] < INFINITY)) continue;
+                const NavPoint p{double(h.nodes()[v].x), double(h.nodes()[v].y)};
+                const double to_goal = dist(p, t), to_start = dist(p, s);
+                const double b4 = landmark_bound(h, to_t, use, v, to_goal);
+                straight += ds[v] + to_goal < best;
+                if (ds[v] + b4 < best) {
+                    landmarks += 1;
+                    reach_kept += reach[v] >= std::min(ds[v], b4);
+                }
+                const double b_all = landmark_bound(h, to_t, every, v, to_goal);
+                all_landmarks += ds[v] + b_all < best;
+                // reduced lengths from the start and from the goal; the potential is dist(s, t) / 2 at the
+                // start and -dist(s, t) / 2 at the goal
+                const double p4 = (b4 - landmark_bound(h, to_s, use, v, to_start)) / 2;
+                bidirectional += (ds[v] + p4 - dist(s, t) / 2 < half) + (dt[v] - p4 - dist(s, t) / 2 < half);
+                const double p_all = (b_all - landmark_bound(h, to_s, every, v, to_start)) / 2;
+                bidirectional_all += (ds[v] + p_all - dist(s, t) / 2 < half) + (dt[v] - p_all - dist(s, t) / 2 < half);
+                on_best += ds[v] + dt[v] <= best * (1 + 1e-9);
+            }
+        }
+        state.counters["queries"] = queries;
+        state.counters["settled"] = settled / queries;
+        state.counters["straight"] = straight / queries;
+        state.counters["landmarks"] = landmarks / queries;
+        state.counters["all_landmarks"] = all_landmarks / queries;
+        state.counters["bidirectional"] = bidirectional / queries;
+        state.counters["bidirectional_all"] = bidirectional_all / queries;
+        state.counters["on_best_path"] = on_best / queries;
+        state.counters["reach_kept"] = reach_kept / queries;
+        state.counters["mismatch"] = mismatch;
+    }
+}
+
 void queries(benchmark::State& state, MapArg arg) {
     const MapData* data = load(arg.set, arg.name);
     if (!data) return state.SkipWithError("benchmark data not found (GAMEPLAN_BENCHMARK_DATA_DIR)");
@@ -266,6 +437,9 @@ const bool registered = [] {
             ->Iterations(1)
             ->Unit(benchmark::kMillisecond);
         benchmark::RegisterBenchmark((std::string("navmesh_ch_summary/") + m.name).c_str(), ch_summary, m)
+            ->Iterations(1)
+            ->Unit(benchmark::kMillisecond);
+        benchmark::RegisterBenchmark((std::string("navmesh_ch_bounds/") + m.name).c_str(), bounds, m)
             ->Iterations(1)
             ->Unit(benchmark::kMillisecond);
         benchmark::RegisterBenchmark((std::string("navmesh/") + m.name).c_str(), queries, m)->Unit(benchmark::kMicrosecond);

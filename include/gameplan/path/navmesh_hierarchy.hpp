@@ -86,6 +86,7 @@ struct NavSweepEdge {
     std::int32_t x, y;
     std::uint32_t node, neighbour, twin;
 };
+struct NavmeshHierarchyInspector;  // white-box reads for the benchmark that measures the search's bounds
 }  // namespace detail
 
 /// The sparse visibility graph of a mesh's corners, contracted into a hierarchy or prepared for a
@@ -173,6 +174,7 @@ public:
 
 private:
     friend class NavmeshHierarchyPathfinder;
+    friend struct detail::NavmeshHierarchyInspector;
     const Navmesh* m_mesh = nullptr;
     bool m_built = false;
     std::size_t m_graph_edges = 0, m_shortcuts = 0, m_core = 0;
@@ -240,6 +242,7 @@ public:
     [[nodiscard]] std::size_t memory_bytes() const noexcept;
 
 private:
+    friend struct detail::NavmeshHierarchyInspector;
     struct Label {
         double dist;
         std::uint32_t parent;  // node it was reached from, kNoNode for a seed
