@@ -25,7 +25,9 @@
 //                          d(v, goal) for every corner v and the best length C. Counted per query: corners
 //                          with d(start, v) + bound(v) < C, which A* must settle, for the straight line
 //                          (`straight`), the query's four landmarks as the search uses them (`landmarks`,
-//                          beside `settled`, what the search settles), every landmark (`all_landmarks`);
+//                          beside `settled`, what the search settles, and `landmark_ties`, corners whose
+//                          distance plus bound is C to 1e-6, which A* may settle or not: ties, and the
+//                          rounding of the stored landmark distances), every landmark (`all_landmarks`);
 //                          a bidirectional search with the average of both sides' bounds (`bidirectional`
 //                          with the four landmarks, `bidirectional_all` with every one: corners within
 //                          half the best reduced length from either side, both counted); corners on a
@@ -342,7 +344,7 @@ void bounds(benchmark::State& state, MapArg arg) {
         std::iota(every.begin(), every.end(), std::size_t(0));
         NavmeshHierarchyPathfinder forward, backward;
         NavmeshPath path;
-        double queries = 0, settled = 0, straight = 0, landmarks = 0, all_landmarks = 0, bidirectional = 0, bidirectional_all = 0, on_best = 0,
+        double queries = 0, settled = 0, straight = 0, landmarks = 0, all_landmarks = 0, landmark_ties = 0, bidirectional = 0, bidirectional_all = 0, on_best = 0,
                reach_kept = 0, mismatch = 0;
         const std::size_t stride = std::max<std::size_t>(1, data->scenarios.size() / 100);
         for (std::size_t i = 0; i < data->scenarios.size(); i += stride) {
@@ -371,9 +373,11 @@ void bounds(benchmark::State& state, MapArg arg) {
                 const double to_goal = dist(p, t), to_start = dist(p, s);
                 const double b4 = landmark_bound(h, to_t, use, v, to_goal);
                 straight += ds[v] + to_goal < best;
-                if (ds[v] + b4 < best) {
+                if (ds[v] + b4 < best * (1 - 1e-6)) {
                     landmarks += 1;
                     reach_kept += reach[v] >= std::min(ds[v], b4);
+                } else if (ds[v] + b4 <= best * (1 + 1e-6)) {
+                    landmark_ties += 1;
                 }
                 const double b_all = landmark_bound(h, to_t, every, v, to_goal);
                 all_landmarks += ds[v] + b_all < best;
@@ -390,6 +394,7 @@ void bounds(benchmark::State& state, MapArg arg) {
         state.counters["settled"] = settled / queries;
         state.counters["straight"] = straight / queries;
         state.counters["landmarks"] = landmarks / queries;
+        state.counters["landmark_ties"] = landmark_ties / queries;
         state.counters["all_landmarks"] = all_landmarks / queries;
         state.counters["bidirectional"] = bidirectional / queries;
         state.counters["bidirectional_all"] = bidirectional_all / queries;
