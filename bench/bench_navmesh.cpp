@@ -366,8 +366,10 @@ void bounds(benchmark::State& state, MapArg arg) {
                 continue;
             }
             // Below the best length by more than 1e-6 of it (closer: ties, counted apart for the four landmarks);
-            // half the best length in reduced costs, less the same.
-            const double below = best * (1 - 1e-6), half = (best - dist(s, t)) / 2 - best * 0.5e-6;
+            // half the best length in reduced costs, less the same. The bidirectional potential p is
+            // dist(s, t) / 2 at the start and -dist(s, t) / 2 at the goal.
+            const double p_start = dist(s, t) / 2;
+            const double below = best * (1 - 1e-6), half = best / 2 - p_start - best * 0.5e-6;
             queries += 1;
             for (std::uint32_t v = 0; v < n; ++v) {
                 if (!(ds[v] < INFINITY)) continue;
@@ -383,12 +385,11 @@ void bounds(benchmark::State& state, MapArg arg) {
                 }
                 const double b_all = landmark_bound(h, to_t, every, v, to_goal);
                 all_landmarks += ds[v] + b_all < below;
-                // reduced lengths from the start and from the goal; the potential is dist(s, t) / 2 at the
-                // start and -dist(s, t) / 2 at the goal
+                // reduced lengths from the start and from the goal
                 const double p4 = (b4 - landmark_bound(h, to_s, use, v, to_start)) / 2;
-                bidirectional += (ds[v] + p4 - dist(s, t) / 2 < half) + (dt[v] - p4 - dist(s, t) / 2 < half);
+                bidirectional += (ds[v] + p4 - p_start < half) + (dt[v] - p4 - p_start < half);
                 const double p_all = (b_all - landmark_bound(h, to_s, every, v, to_start)) / 2;
-                bidirectional_all += (ds[v] + p_all - dist(s, t) / 2 < half) + (dt[v] - p_all - dist(s, t) / 2 < half);
+                bidirectional_all += (ds[v] + p_all - p_start < half) + (dt[v] - p_all - p_start < half);
                 on_best += ds[v] + dt[v] <= best * (1 + 1e-9);
             }
         }

@@ -1229,10 +1229,10 @@ void NavmeshHierarchyPathfinder::expand_forward(std::uint32_t x, double from_key
     const std::size_t landmarks = h.m_landmarks.size();
     constexpr std::size_t kBatch = 32;
     std::uint32_t batch_edge[kBatch];
-    double batch_dist[kBatch], batch_key[kBatch];
+    double batch_dist[kBatch], batch_straight[kBatch];
     std::size_t n = 0;
     const auto flush = [&] {
-        for (std::size_t i = 0; i < n; ++i) relax_forward(edges[batch_edge[i]].to, batch_dist[i], batch_key[i] - batch_dist[i], x, kRefined);
+        for (std::size_t i = 0; i < n; ++i) relax_forward(edges[batch_edge[i]].to, batch_dist[i], batch_straight[i], x, kRefined);
         n = 0;
     };
     const auto scan = [&](double from, double to) {
@@ -1242,7 +1242,7 @@ void NavmeshHierarchyPathfinder::expand_forward(std::uint32_t x, double from_key
             const NavmeshHierarchy::FlatEdge& f = edges[e];
             const double d = g + std::sqrt(double(f.dx) * f.dx + double(f.dy) * f.dy);
             const double dx = double(v.x + f.dx) - m_goal.x, dy = double(v.y + f.dy) - m_goal.y;
-            const double key = d + std::sqrt(dx * dx + dy * dy);
+            const double straight = std::sqrt(dx * dx + dy * dy), key = d + straight;
             if (key < from_key) continue;  // relaxed by an earlier expansion
             if (key >= limit) {
                 if (key < m_best) deferred = std::min(deferred, key);
@@ -1251,7 +1251,7 @@ void NavmeshHierarchyPathfinder::expand_forward(std::uint32_t x, double from_key
             prefetch(labels + f.to);
             const float* row = landmark_dist + std::size_t(f.to) * landmarks;
             for (std::size_t a = 0; a < m_active_count; ++a) prefetch(row + m_active[a]);
-            batch_edge[n] = e, batch_dist[n] = d, batch_key[n] = key;
+            batch_edge[n] = e, batch_dist[n] = d, batch_straight[n] = straight;
             if (++n == kBatch) flush();
         }
     };
