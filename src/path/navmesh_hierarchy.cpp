@@ -13,6 +13,7 @@
 
 #include <gameplan/search/generation.hpp>
 
+#include "force_inline.hpp"
 #include "navmesh_geometry.hpp"
 #include "prefetch.hpp"
 
@@ -1221,7 +1222,9 @@ void NavmeshHierarchyPathfinder::expand_forward(std::uint32_t x, double from_key
     const double limit = std::min(m_threshold, m_best);
     double deferred = kInf;
     // The edges in range by their quantized angles (a few more at the ends: harmless), in batches: keys
-    // first, then the labels of those to relax asked for, then the relaxations.
+    // first, then the labels of those to relax asked for, then the relaxations. The scan is forced inline:
+    // called from two or three places, GCC kept it out of line, reloading every captured value per edge
+    // (about 6 % of a query on random noise).
     const std::uint32_t first = h.m_edge_offsets[x], last = h.m_edge_offsets[x + 1];
     const std::uint16_t* angle = h.m_edge_angle.data();
     const Label* labels = m_label[0].data();
@@ -1235,7 +1238,7 @@ void NavmeshHierarchyPathfinder::expand_forward(std::uint32_t x, double from_key
         for (std::size_t i = 0; i < n; ++i) relax_forward(edges[batch_edge[i]].to, batch_dist[i], batch_straight[i], x, kRefined);
         n = 0;
     };
-    const auto scan = [&](double from, double to) {
+    const auto scan = [&](double from, double to) GAMEPLAN_FORCE_INLINE {
         const std::uint16_t qf = quantized_angle(from), qt = quantized_angle(to);
         for (std::uint32_t e = static_cast<std::uint32_t>(std::lower_bound(angle + first, angle + last, qf) - angle);
              e != last && angle[e] <= qt; ++e) {
