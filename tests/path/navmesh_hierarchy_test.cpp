@@ -1,13 +1,15 @@
 // The navmesh contraction hierarchy: path costs equal the independent visibility-graph reference of
 // navmesh_reference.hpp (Dijkstra over every free grid point, exact segment tests) and Polyanya's on random
 // maps of several densities and sizes, diagonal squeeze patterns and map borders; every path is valid;
-// degenerate queries, unreachable goals, points outside the free space, budgets and resumed steps.
+// degenerate queries, unreachable goals, points outside the free space, budgets and resumed steps; the
+// landmark query's buckets of keys stay in order after every step.
 #include <gameplan/path/navmesh.hpp>
 #include <gameplan/path/navmesh_hierarchy.hpp>
 
 #include "navmesh_reference.hpp"
 #include <random_grid.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -87,6 +89,29 @@ NavPoint random_point(std::mt19937& rng, const GridMap& map) {
 }
 
 }  // namespace
+
+// White-box reads of the landmark query's band (a friend of the pathfinder; this test's own definition).
+struct gameplan::path::detail::NavmeshHierarchyInspector {
+    // True if the band is in order: the entries of the heap that holds the current bucket form a heap
+    // (the least key on top), and none of them has a key above a key in a later bucket. Counts in `later`
+    // the entries in later buckets.
+    static bool band_in_order(const NavmeshHierarchyPathfinder& f, std::size_t& later) {
+        using P = NavmeshHierarchyPathfinder;
+        const auto& heap = f.m_open[0];
+        const auto after = [](const P::OpenEntry& a, const P::OpenEntry& b) { return a.key > b.key; };
+        if (!std::is_heap(heap.begin(), heap.end(), after)) return false;
+        double highest = -kInf;
+        for (const P::OpenEntry& e : heap) highest = std::max(highest, e.key);
+        for (std::size_t b = f.m_cursor + 1; b < P::kBuckets; ++b) {
+            if (!(f.m_bucket_bits[b >> 6] >> (b & 63u) & 1u)) continue;
+            for (std::uint32_t s = f.m_bucket[b]; s != P::kNoSlot; s = f.m_slots[s].next) {
+                if (f.m_slots[s].entry.key < highest) return false;
+                ++later;
+            }
+        }
+        return true;
+    }
+};
 
 TEST(NavmeshHierarchy, RandomMapsMatchTheReferenceAndPolyanya) {
     std::mt19937 rng(2024);
@@ -509,4 +534,39 @@ TEST(NavmeshHierarchyLandmarks, DetoursFarLongerThanTheStraightLine) {
         }
     }
     EXPECT_GT(long_detours, 30);
+}
+
+// The landmark query keeps the keys below its threshold in buckets, the current one in a heap: checked
+// after every single step of queries across sparse noise (where keys crowd the buckets), so that corners
+// are settled in the order of their keys. (A bucket poured into the heap unordered still gives paths
+// within the tests' tolerance, at most a bucket's width longer, so only this check catches it.)
+TEST(NavmeshHierarchyLandmarks, TheBandKeepsItsKeysInOrder) {
+    std::mt19937 rng(77);
+    int steps = 0, queries = 0;
+    std::size_t later = 0;
+    for (int round = 0; round < 4; ++round) {
+        // Sparse noise, or a lattice of single blocked cells (with a little noise): keys tie there.
+        GridMap map = test::random_map(rng, 72, 72, round % 2 == 0 ? 0.1 : 0.01);
+        if (round % 2 == 1)
+            for (int y = 1; y < 72; y += 3)
+                for (int x = 1; x < 72; x += 3) map.set_passable({x, y}, false);
+        const Built b(std::move(map), 192, Method::Landmarks, 8);
+        NavmeshHierarchyPathfinder finder;
+        NavmeshPath path;
+        for (int q = 0; q < 20; ++q) {
+            const auto cells = test::free_cells(rng, b.map, 2);
+            if (finder.begin(b.hierarchy, cell_centre(cells[0]), cell_centre(cells[1])) != Status::InProgress) continue;
+            ++queries;
+            Status s = Status::InProgress;
+            while (s == Status::InProgress) {
+                s = finder.step(1);
+                ++steps;
+                ASSERT_TRUE(detail::NavmeshHierarchyInspector::band_in_order(finder, later)) << "after step " << steps;
+            }
+            EXPECT_EQ(finder.finish(path), Status::Found);
+        }
+    }
+    EXPECT_GT(queries, 50);
+    EXPECT_GT(steps, 1000);
+    EXPECT_GT(later, 1000u);  // entries were waiting in later buckets
 }

@@ -86,7 +86,7 @@ struct NavSweepEdge {
     std::int32_t x, y;
     std::uint32_t node, neighbour, twin;
 };
-struct NavmeshHierarchyInspector;  // white-box reads for the benchmark that measures the search's bounds
+struct NavmeshHierarchyInspector;  // white-box reads (the benchmark of the search's bounds, a test of its band)
 }  // namespace detail
 
 /// The sparse visibility graph of a mesh's corners, contracted into a hierarchy or prepared for a
