@@ -82,10 +82,11 @@ struct CompactEdges {
 
 // The rest of a sweep: the pieces on `stack` and those seen through them. hold(piece) may set a piece
 // aside instead (returns true): then neither it nor what is seen through it is swept, and the sweep can
-// go on from it later (the piece back on the stack).
-template <class Edges, class OnPolygon, class OnVertex, class Hold>
+// go on from it later (the piece back on the stack). room(stack) is asked before each push: false drops
+// the piece (a search out of memory).
+template <class Edges, class OnPolygon, class OnVertex, class Hold, class Room>
 void sweep_pieces(const Navmesh& mesh, const Edges& edges, NavPoint r, std::vector<Piece>& stack, double eps,
-                  OnPolygon&& on_polygon, OnVertex&& on_vertex, Hold&& hold) {
+                  OnPolygon&& on_polygon, OnVertex&& on_vertex, Hold&& hold, Room&& room) {
     const auto polygons = mesh.polygons();
     while (!stack.empty()) {
         const Piece piece = stack.back();
@@ -105,7 +106,7 @@ void sweep_pieces(const Navmesh& mesh, const Edges& edges, NavPoint r, std::vect
                     const NavPoint er = c > 0 ? v0 : v1, el = c > 0 ? v1 : v0;
                     const NavPoint nr = cross(r, piece.right, er) > 0 ? er : piece.right;
                     const NavPoint nl = cross(r, el, piece.left) > 0 ? el : piece.left;
-                    if (cross(r, nr, nl) > eps) {
+                    if (cross(r, nr, nl) > eps && room(stack)) {
                         stack.push_back(Piece{neighbour, edges.twin(e), nr, nl});
                         edges.prefetch(neighbour, stack.back().entry);
                     }
@@ -119,10 +120,10 @@ void sweep_pieces(const Navmesh& mesh, const Edges& edges, NavPoint r, std::vect
 // Sweeps the polygons seen from `r` (a point of the free space): calls on_polygon(polygon, piece) for each
 // polygon part seen (piece == nullptr: the whole polygon) and on_vertex(id) for every vertex seen
 // (possibly more than once; the id as `edges` gives it). `eps` is the tolerance of the orientation tests
-// (0 from a grid point). `hold` as in sweep_pieces (the polygons holding `r` are always swept).
-template <class Edges, class OnPolygon, class OnVertex, class Hold>
+// (0 from a grid point). `hold` and `room` as in sweep_pieces (the polygons holding `r` are always swept).
+template <class Edges, class OnPolygon, class OnVertex, class Hold, class Room>
 void sweep_edges(const Navmesh& mesh, const Edges& edges, NavPoint r, std::vector<Piece>& stack, double eps,
-                 OnPolygon&& on_polygon, OnVertex&& on_vertex, Hold&& hold) {
+                 OnPolygon&& on_polygon, OnVertex&& on_vertex, Hold&& hold, Room&& room) {
     stack.clear();
     const auto polygons = mesh.polygons();
     std::uint32_t seeded[4];
@@ -138,19 +139,19 @@ void sweep_edges(const Navmesh& mesh, const Edges& edges, NavPoint r, std::vecto
             const NavPoint v0 = edges.point(e);
             const NavPoint v1 = edges.point(j + 1 == poly.edge_count ? poly.first_edge : e + 1);
             const double c = cross(r, v0, v1);
-            if (c > eps) stack.push_back(Piece{neighbour, edges.twin(e), v0, v1});
-            else if (c < -eps) stack.push_back(Piece{neighbour, edges.twin(e), v1, v0});
+            if ((c > eps || c < -eps) && room(stack))
+                stack.push_back(c > eps ? Piece{neighbour, edges.twin(e), v0, v1} : Piece{neighbour, edges.twin(e), v1, v0});
         }
     }
-    sweep_pieces(mesh, edges, r, stack, eps, on_polygon, on_vertex, hold);
+    sweep_pieces(mesh, edges, r, stack, eps, on_polygon, on_vertex, hold, room);
 }
 
 // The sweep over the mesh's own arrays (on_vertex receives mesh vertices).
-template <class OnPolygon, class OnVertex>
+template <class OnPolygon, class OnVertex, class Room>
 void sweep(const Navmesh& mesh, NavPoint r, std::vector<Piece>& stack, double eps, OnPolygon&& on_polygon,
-           OnVertex&& on_vertex) {
+           OnVertex&& on_vertex, Room&& room) {
     sweep_edges(mesh, MeshEdges{mesh.edges().data(), mesh.vertices().data()}, r, stack, eps, on_polygon, on_vertex,
-                [](const Piece&) { return false; });
+                [](const Piece&) { return false; }, room);
 }
 
 // A monotone stand-in for the angle of direction (dx, dy), in [0, 4): the four axis directions map to 0,
@@ -171,7 +172,8 @@ inline std::uint16_t quantized_angle(double a) noexcept {
 // function pointer, so that the query's own sweeps stay as compact as they were.
 void sweep_vertices_of(const Navmesh& mesh, NavPoint r, std::vector<Piece>& stack, void* context,
                        void (*visit)(void*, std::uint32_t)) {
-    sweep(mesh, r, stack, 0.0, [](std::uint32_t, const Piece*) {}, [&](std::uint32_t vertex) { visit(context, vertex); });
+    sweep(mesh, r, stack, 0.0, [](std::uint32_t, const Piece*) {}, [&](std::uint32_t vertex) { visit(context, vertex); },
+          [](const std::vector<Piece>&) { return true; });
 }
 
 template <class Visit>
@@ -506,7 +508,7 @@ JpsSupport NavmeshHierarchy::build(const Navmesh& mesh, std::size_t max_memory_b
                 adj[i].push_back(Arc{w, j, kNoNode, j, i});
                 adj[j].push_back(Arc{w, i, kNoNode, i, j});
                 arcs += 2;
-            });
+            }, [](const std::vector<Piece>&) { return true; });
             if ((i & 63u) == 0 && bytes + arcs * sizeof(Arc) > max_memory_bytes) return fail(JpsSupport::MemoryBudget);
         }
         m_graph_edges = arcs / 2;
@@ -774,8 +776,13 @@ NavmeshHierarchyPathfinder::NavmeshHierarchyPathfinder(NavmeshHierarchyPathfinde
 NavmeshHierarchyPathfinder& NavmeshHierarchyPathfinder::operator=(NavmeshHierarchyPathfinder&&) noexcept = default;
 
 void NavmeshHierarchyPathfinder::reserve(const NavmeshHierarchy& hierarchy, std::size_t nodes) {
+    // (reserve before resize: exactly what fixed_growth() counts, never a doubling)
+    const std::size_t n = hierarchy.node_count();
     for (int side = 0; side < 2; ++side) {
-        if (m_label[side].size() < hierarchy.node_count()) m_label[side].resize(hierarchy.node_count(), Label{0.0, kNoNode, 0});
+        if (m_label[side].size() < n) {
+            m_label[side].reserve(n);
+            m_label[side].resize(n, Label{0.0, kNoNode, 0});
+        }
         m_open[side].reserve(nodes);
     }
     m_pieces.reserve(nodes);
@@ -783,9 +790,14 @@ void NavmeshHierarchyPathfinder::reserve(const NavmeshHierarchy& hierarchy, std:
         m_held.reserve(nodes);
         m_held_bound.reserve(nodes);
         m_slots.reserve(nodes);
+        m_bucket.reserve(kBuckets);
         m_bucket.resize(kBuckets);
+        m_bucket_bits.reserve(kBuckets / 64);
         m_bucket_bits.resize(kBuckets / 64);
-        if (m_goal_bits.size() < (hierarchy.node_count() + 63) / 64) m_goal_bits.resize((hierarchy.node_count() + 63) / 64, 0);
+        if (m_goal_bits.size() < (n + 63) / 64) {
+            m_goal_bits.reserve((n + 63) / 64);
+            m_goal_bits.resize((n + 63) / 64, 0);
+        }
         m_goal_seeds.reserve(nodes);
     }
     m_to_goal.reserve(hierarchy.landmarks().size());
@@ -794,25 +806,48 @@ void NavmeshHierarchyPathfinder::reserve(const NavmeshHierarchy& hierarchy, std:
     m_chain.reserve(256);
 }
 
-std::size_t NavmeshHierarchyPathfinder::search_bytes() const noexcept {
-    return (m_label[0].size() + m_label[1].size()) * sizeof(Label) +
-           (m_open[0].size() + m_open[1].size()) * sizeof(OpenEntry) + m_slots.size() * sizeof(Slot) +
-           (m_pieces.capacity() + m_held.capacity()) * sizeof(detail::NavSweepPiece) + m_held_bound.capacity() * sizeof(double);
-}
-
 std::size_t NavmeshHierarchyPathfinder::memory_bytes() const noexcept {
     return (m_label[0].capacity() + m_label[1].capacity()) * sizeof(Label) +
            (m_open[0].capacity() + m_open[1].capacity()) * sizeof(OpenEntry) + m_slots.capacity() * sizeof(Slot) +
-           (m_pieces.capacity() + m_held.capacity()) * sizeof(detail::NavSweepPiece) + m_held_bound.capacity() * sizeof(double) +
+           (m_pieces.capacity() + m_held.capacity()) * sizeof(detail::NavSweepPiece) +
+           (m_held_bound.capacity() + m_to_goal.capacity() + m_to_start.capacity()) * sizeof(double) +
            (m_unpack.capacity() + m_chain.capacity() + m_goal_seeds.capacity() + m_bucket.capacity()) * sizeof(std::uint32_t) +
            (m_goal_bits.capacity() + m_bucket_bits.capacity()) * sizeof(std::uint64_t);
 }
 
-// True, and the search marked out of memory (it stops at its next step), when `more` bytes of search
-// state would pass the budget.
-inline bool NavmeshHierarchyPathfinder::over_memory(std::size_t more) noexcept {
-    if (m_budget.max_memory_bytes == SIZE_MAX || search_bytes() + more <= m_budget.max_memory_bytes) return false;
+// Bytes reserve(hierarchy, 0) would add.
+std::size_t NavmeshHierarchyPathfinder::fixed_growth(const NavmeshHierarchy& hierarchy) const noexcept {
+    const auto more = [](const auto& v, std::size_t n) { return n > v.capacity() ? (n - v.capacity()) * sizeof(v[0]) : 0; };
+    const std::size_t n = hierarchy.node_count(), landmarks = hierarchy.landmarks().size();
+    std::size_t bytes = more(m_label[0], n) + more(m_label[1], n) + more(m_to_goal, landmarks) + more(m_to_start, landmarks) +
+                        more(m_unpack, 256) + more(m_chain, 256);
+    if (hierarchy.method() == NavmeshHierarchy::Method::Landmarks)
+        bytes += more(m_bucket, kBuckets) + more(m_bucket_bits, kBuckets / 64) + more(m_goal_bits, (n + 63) / 64);
+    return bytes;
+}
+
+// True, and the search marked out of memory (it stops at its next step), when holding `more` bytes on
+// top of what the pathfinder holds would pass the memory budget.
+bool NavmeshHierarchyPathfinder::over_budget(std::size_t more) noexcept {
+    const std::size_t held = memory_bytes();
+    if (held <= m_budget.max_memory_bytes && more <= m_budget.max_memory_bytes - held) return false;
     m_out_of_memory = true;
+    return true;
+}
+
+// Room for one more element in `v`: without a memory limit always (the vector grows by itself); with one,
+// when it has a free place or can double within the budget (grown here). Else the search is out of memory
+// (it stops at its next step) and the element is dropped.
+template <class T>
+inline bool NavmeshHierarchyPathfinder::room(std::vector<T>& v) {
+    return v.size() < v.capacity() || m_budget.max_memory_bytes == SIZE_MAX || grow(v);
+}
+
+template <class T>
+[[gnu::noinline]] bool NavmeshHierarchyPathfinder::grow(std::vector<T>& v) {
+    const std::size_t n = std::max<std::size_t>(16, 2 * v.capacity());
+    if (m_out_of_memory || over_budget((n - v.capacity()) * sizeof(T))) return false;
+    v.reserve(n);
     return true;
 }
 
@@ -826,7 +861,7 @@ double NavmeshHierarchyPathfinder::cost() const noexcept { return m_status == St
 inline void NavmeshHierarchyPathfinder::relax(int side, std::uint32_t node, double d, std::uint32_t parent) {
     Label& l = m_label[side][node];
     if (l.stamp == m_generation && l.dist <= d) return;
-    if (over_memory(sizeof(OpenEntry))) return;
+    if (!room(m_open[side])) return;
     l = Label{d, parent, m_generation};
     ++m_stats.generated;
     m_open[side].push_back(OpenEntry{d, node});
@@ -854,7 +889,6 @@ inline void NavmeshHierarchyPathfinder::relax_forward(std::uint32_t node, double
                                                       std::uint32_t kind) {
     Label& l = m_label[0][node];
     if (l.stamp >= m_generation && l.dist <= d) return;  // open or closed, as short
-    if (over_memory(sizeof(OpenEntry))) return;
     const double h = kind == kRefined ? landmark_bound(node, straight) : straight;
     ++m_stats.generated;
     if (h == kInf) {
@@ -883,7 +917,7 @@ inline void NavmeshHierarchyPathfinder::push_forward(const OpenEntry& entry) {
         detail::prefetch_range(m_hierarchy->m_edges.data() + at, std::min<std::size_t>(end - at, 64) * sizeof(NavmeshHierarchy::FlatEdge));
         prefetch(m_hierarchy->m_nodes.data() + entry.node);  // and the corner itself (point, quadrant)
         band_push(entry);
-    } else {
+    } else if (room(m_open[1])) {
         m_open[1].push_back(entry);
     }
 }
@@ -918,6 +952,7 @@ inline void NavmeshHierarchyPathfinder::band_push(const OpenEntry& entry) {
     const double at = (entry.key - (m_threshold - m_band)) * m_per_bucket;
     std::size_t b = at > 0.0 ? std::size_t(at) : 0;
     if (b <= m_cursor) {
+        if (!room(m_open[0])) return;
         m_open[0].push_back(entry);
         std::push_heap(m_open[0].begin(), m_open[0].end(), key_after);
         return;
@@ -927,6 +962,7 @@ inline void NavmeshHierarchyPathfinder::band_push(const OpenEntry& entry) {
     if (slot != kNoSlot) {
         m_free_slot = m_slots[slot].next;
     } else {
+        if (!room(m_slots)) return;
         slot = static_cast<std::uint32_t>(m_slots.size());
         m_slots.emplace_back();
     }
@@ -939,7 +975,8 @@ inline void NavmeshHierarchyPathfinder::band_push(const OpenEntry& entry) {
 }
 
 // Landmarks: the least entry below the threshold (some must be queued): the heap's top, after pouring
-// the next non-empty bucket into it if it is empty.
+// the next non-empty bucket into it if it is empty (m_none, keyed +infinity, if the heap cannot hold any
+// of the bucket within the memory budget).
 inline NavmeshHierarchyPathfinder::OpenEntry& NavmeshHierarchyPathfinder::band_top() {
     std::vector<OpenEntry>& open = m_open[0];
     if (open.empty()) {
@@ -949,6 +986,7 @@ inline NavmeshHierarchyPathfinder::OpenEntry& NavmeshHierarchyPathfinder::band_t
         m_cursor = (w << 6) + std::size_t(std::countr_zero(bits));
         m_bucket_bits[w] &= ~(std::uint64_t(1) << (m_cursor & 63u));
         for (std::uint32_t s = m_bucket[m_cursor]; s != kNoSlot;) {
+            if (!room(open)) break;  // (the search stops: the rest of the bucket is left)
             open.push_back(m_slots[s].entry);
             const std::uint32_t next = m_slots[s].next;
             m_slots[s].next = m_free_slot;
@@ -956,6 +994,7 @@ inline NavmeshHierarchyPathfinder::OpenEntry& NavmeshHierarchyPathfinder::band_t
             s = next;
             --m_queued;
         }
+        if (open.empty()) return m_none;
         std::make_heap(open.begin(), open.end(), key_after);
     }
     return open.front();
@@ -999,7 +1038,7 @@ void NavmeshHierarchyPathfinder::seed(int side, NavPoint from) {
             const double dx = double(c.x) - from.x, dy = double(c.y) - from.y;
             if (!taut_end(c.sx, c.sy, dx, dy)) return;
             relax(side, v, std::sqrt(dx * dx + dy * dy), kNoNode);
-        });
+        }, [&](std::vector<Piece>& stack) { return room(stack); });
         return;
     }
     // Landmarks: the sweep reads the hierarchy's compact copy of the mesh's edges (nodes inline). For each
@@ -1029,11 +1068,12 @@ void NavmeshHierarchyPathfinder::seed(int side, NavPoint from) {
         if (side == 0) {
             relax_forward(v, d, kNoNode, c.x, c.y);
         } else {
+            if (!room(m_goal_seeds)) return;
             m_goal_bits[v >> 6] |= std::uint64_t(1) << (v & 63u);
             m_goal_seeds.push_back(v);
             m_label[1][v] = Label{d, kNoNode, m_generation};
         }
-    }, hold);
+    }, hold, [&](std::vector<Piece>& stack) { return room(stack); });
     if (side == 0) queue_held();
 }
 
@@ -1051,7 +1091,7 @@ bool NavmeshHierarchyPathfinder::hold_piece(const Piece& piece, double limit) {
     };
     const double bound = box(m_start) + box(m_goal);
     if (bound < limit) return false;
-    if (over_memory(sizeof(Piece) + sizeof(double))) return true;  // (the part is dropped)
+    if (!room(m_held) || !room(m_held_bound)) return true;  // (the part is dropped)
     m_held.push_back(piece);
     m_held_bound.push_back(bound);
     return true;
@@ -1061,7 +1101,7 @@ bool NavmeshHierarchyPathfinder::hold_piece(const Piece& piece, double limit) {
 void NavmeshHierarchyPathfinder::queue_held() {
     double least = kInf;
     for (const double b : m_held_bound) least = std::min(least, b);
-    if (least < m_best) m_open[1].push_back(OpenEntry{least, kNoNode, kSweep});
+    if (least < m_best && room(m_open[1])) m_open[1].push_back(OpenEntry{least, kNoNode, kSweep});
 }
 
 // Landmarks: goes on with the start's sweep from the parts set aside below the limit (the others stay
@@ -1074,7 +1114,7 @@ void NavmeshHierarchyPathfinder::resume_start_sweep() {
     std::size_t kept = 0;
     for (std::size_t i = 0; i < m_held.size(); ++i) {
         if (m_held_bound[i] < limit) {
-            m_pieces.push_back(m_held[i]);
+            if (room(m_pieces)) m_pieces.push_back(m_held[i]);
         } else {
             m_held[kept] = m_held[i];
             m_held_bound[kept++] = m_held_bound[i];
@@ -1090,7 +1130,7 @@ void NavmeshHierarchyPathfinder::resume_start_sweep() {
             const double dx = double(c.x) - m_start.x, dy = double(c.y) - m_start.y;
             if (taut_end(c.sx, c.sy, dx, dy)) relax_forward(v, std::sqrt(dx * dx + dy * dy), kNoNode, c.x, c.y);
         },
-        [&](const Piece& piece) { return hold_piece(piece, limit); });
+        [&](const Piece& piece) { return hold_piece(piece, limit); }, [&](std::vector<Piece>& stack) { return room(stack); });
     queue_held();
 }
 
@@ -1170,9 +1210,15 @@ Status NavmeshHierarchyPathfinder::begin(const NavmeshHierarchy& hierarchy, NavP
         m_best = dist(start, goal);
         return m_status;
     }
+    // What the pathfinder holds counts against a memory budget (step() then stops at once); so do the
+    // per-node arrays before they are allocated.
+    const bool limited = m_budget.max_memory_bytes != SIZE_MAX;
+    if (limited && over_budget(0)) return m_status;
     if (m_label[0].size() < hierarchy.node_count() ||
-        (m_forward && (m_goal_bits.size() < (hierarchy.node_count() + 63) / 64 || m_bucket.empty())))
+        (m_forward && (m_goal_bits.size() < (hierarchy.node_count() + 63) / 64 || m_bucket.empty()))) {
+        if (limited && over_budget(fixed_growth(hierarchy))) return m_status;
         reserve(hierarchy, 0);
+    }
     search::advance_generation(m_generation, [&] {
         for (auto& labels : m_label)
             for (Label& l : labels) l.stamp = 0;
@@ -1262,8 +1308,7 @@ void NavmeshHierarchyPathfinder::expand_forward(std::uint32_t x, double from_key
     else if (hi >= 4.0) scan(lo, 4.0), scan(0.0, hi - 4.0);
     else scan(lo, hi);
     flush();
-    if (!(deferred < m_best)) return;
-    if (over_memory(sizeof(OpenEntry))) return;
+    if (!(deferred < m_best) || !room(m_open[1])) return;
     m_open[1].push_back(OpenEntry{deferred, x, kDeferred});
 }
 
@@ -1277,7 +1322,12 @@ Status NavmeshHierarchyPathfinder::step_forward(std::uint64_t slice_expansions) 
             return m_status = Status::BudgetExhausted;
         }
         if (none_below()) refill_forward();
-        if (none_below() || band_top().key >= m_best) return m_status = m_best < kInf ? Status::Found : Status::NoPath;
+        const bool done = none_below() || band_top().key >= m_best;
+        if (m_out_of_memory) {  // (an entry the refill or the pour could not hold)
+            m_limit = search::BudgetLimit::Memory;
+            return m_status = Status::BudgetExhausted;
+        }
+        if (done) return m_status = m_best < kInf ? Status::Found : Status::NoPath;
         const OpenEntry top = band_top();
         if (top.kind == kSweep) {  // parts of the start's sweep set aside
             pop_open(0);

@@ -184,15 +184,44 @@ bool detail::navmesh_straight_line_free(const Navmesh& mesh, std::uint32_t from,
 }
 
 void NavmeshPathfinder::reserve(const Navmesh& mesh, std::size_t nodes) {
-    if (m_roots.size() < mesh.vertices().size()) m_roots.resize(mesh.vertices().size(), RootRecord{0.0, 0});
-    if (m_door_stamp.size() < mesh.polygon_count()) m_door_stamp.resize(mesh.polygon_count(), 0);
+    // (reserve before resize: exactly what fixed_growth() counts, never a doubling)
+    if (m_roots.size() < mesh.vertices().size()) {
+        m_roots.reserve(mesh.vertices().size());
+        m_roots.resize(mesh.vertices().size(), RootRecord{0.0, 0});
+    }
+    if (m_door_stamp.size() < mesh.polygon_count()) {
+        m_door_stamp.reserve(mesh.polygon_count());
+        m_door_stamp.resize(mesh.polygon_count(), 0);
+    }
     m_nodes.reserve(nodes);
     m_open.reserve(nodes);
 }
 
-inline std::size_t NavmeshPathfinder::search_bytes() const noexcept {
-    return m_nodes.size() * sizeof(Node) + m_open.size() * sizeof(OpenEntry) +
-           m_roots.size() * sizeof(RootRecord) + m_door_stamp.size() * sizeof(std::uint32_t);
+// Bytes reserve(mesh, 0) would add.
+std::size_t NavmeshPathfinder::fixed_growth(const Navmesh& mesh) const noexcept {
+    const auto more = [](const auto& v, std::size_t n) { return n > v.capacity() ? (n - v.capacity()) * sizeof(v[0]) : 0; };
+    return more(m_roots, mesh.vertices().size()) + more(m_door_stamp, mesh.polygon_count());
+}
+
+// True, and the search marked out of memory (it stops at its next step), when holding `more` bytes on
+// top of what the pathfinder holds would pass the memory budget.
+bool NavmeshPathfinder::over_budget(std::size_t more) noexcept {
+    const std::size_t held = memory_bytes();
+    if (held <= m_budget.max_memory_bytes && more <= m_budget.max_memory_bytes - held) return false;
+    m_out_of_memory = true;
+    return true;
+}
+
+// With a memory limit, the node store full: doubles it, and the open list with it, unless that would pass
+// the budget (then the search is out of memory).
+[[gnu::noinline]] bool NavmeshPathfinder::grow_nodes() {
+    const std::size_t n = std::max<std::size_t>(64, 2 * m_nodes.capacity());
+    const std::size_t more = (n - m_nodes.capacity()) * sizeof(Node) +
+                             (n > m_open.capacity() ? (n - m_open.capacity()) * sizeof(OpenEntry) : 0);
+    if (over_budget(more)) return false;
+    m_nodes.reserve(n);
+    m_open.reserve(std::max(n, m_open.capacity()));
+    return true;
 }
 
 std::size_t NavmeshPathfinder::memory_bytes() const noexcept {
@@ -237,6 +266,10 @@ Status NavmeshPathfinder::begin(const Navmesh& mesh, NavPoint start, NavPoint go
     if (seeds == 0 || goals == 0) return m_status;
     const std::uint32_t from = seeded[0];
     m_status = Status::InProgress;
+    // What the pathfinder holds counts against a memory budget (step() then stops at once); so do the
+    // per-vertex arrays before they are allocated.
+    const bool limited = m_budget.max_memory_bytes != SIZE_MAX;
+    if (limited && over_budget(0)) return m_status;
     if (straight_line_free(mesh, from, start, goal, held, goals)) {
         // The straight line is the shortest path there is: the answer is a goal node, no search.
         Node direct{};
@@ -257,7 +290,10 @@ Status NavmeshPathfinder::begin(const Navmesh& mesh, NavPoint start, NavPoint go
         open_from(0);
         return m_status;
     }
-    if (m_roots.size() < mesh.vertices().size() || m_door_stamp.size() < mesh.polygon_count()) reserve(mesh, 0);
+    if (m_roots.size() < mesh.vertices().size() || m_door_stamp.size() < mesh.polygon_count()) {
+        if (limited && over_budget(fixed_growth(mesh))) return m_status;
+        reserve(mesh, 0);
+    }
     search::advance_generation(m_generation, [&] {
         for (RootRecord& r : m_roots) r.stamp = 0;
         std::fill(m_door_stamp.begin(), m_door_stamp.end(), 0u);
@@ -406,12 +442,8 @@ GAMEPLAN_FORCE_INLINE inline void NavmeshPathfinder::push(const Node& node) {
             best = RootRecord{node.g, m_generation};
         }
     }
-    // (Without a memory limit the sum is never needed: it was 3% of a query's instructions.)
-    if (m_budget.max_memory_bytes != SIZE_MAX &&
-        search_bytes() + sizeof(Node) + sizeof(OpenEntry) > m_budget.max_memory_bytes) {
-        m_out_of_memory = true;
-        return;
-    }
+    // A memory limit is checked only when the store must grow (the check sums the arrays' capacities).
+    if (m_budget.max_memory_bytes != SIZE_MAX && m_nodes.size() == m_nodes.capacity() && !grow_nodes()) return;
     ++m_stats.generated;
     // The open list never holds more entries than there are nodes: growing it with the node store keeps
     // a query that needs no more nodes than an earlier one allocation-free, however it is sliced (reserve()

@@ -280,6 +280,74 @@ TEST_P(NavmeshHierarchyMethods, BudgetsAndResumedSteps) {
     }
 }
 
+// A memory budget caps what the pathfinder holds (the capacities memory_bytes() reports, the unpacking of
+// the path in finish() aside): a fresh one grows up to the budget and no further, stopping with Memory when
+// the search needs more; a budget the search fits in changes nothing; storage held from an earlier query
+// counts.
+TEST_P(NavmeshHierarchyMethods, MemoryBudgetCapsWhatThePathfinderHolds) {
+    std::mt19937 rng(43);
+    const Built b(test::random_map(rng, 96, 96, 0.25), 192, GetParam());
+    NavmeshHierarchyPathfinder probe;
+    probe.reserve(b.hierarchy, 0);
+    const std::size_t fixed = probe.memory_bytes();  // the per-node arrays
+    ASSERT_GT(fixed, 0u);
+    NavmeshHierarchyPathfinder unlimited;
+    NavmeshPath path;
+    int stopped = 0, completed = 0, queries = 0;
+    while (queries < 6) {
+        const auto cells = test::free_cells(rng, b.map, 2);
+        const NavPoint s = cell_centre(cells[0]), t = cell_centre(cells[1]);
+        const Status full = unlimited.find_path(b.hierarchy, s, t, {}, path);
+        if (full != Status::Found || unlimited.stats().expanded < 30) continue;  // a search that grows
+        ++queries;
+        const double cost = path.cost;
+        // Budgets growing by an eighth up to the per-node arrays, then in finer steps (the search's own
+        // storage is small beside them).
+        const auto next = [&](std::size_t limit) {
+            return limit < fixed ? std::min(limit * 9 / 8, fixed) : limit + std::max<std::size_t>(64, (limit - fixed) / 4);
+        };
+        for (std::size_t limit = 64; limit < (std::size_t{64} << 20); limit = next(limit)) {
+            SCOPED_TRACE("limit " + std::to_string(limit));
+            NavmeshHierarchyPathfinder fresh;
+            NavmeshSearchOptions options;
+            options.budget.max_memory_bytes = limit;
+            Status status = fresh.begin(b.hierarchy, s, t, options);
+            while (status == Status::InProgress) status = fresh.step(3);
+            EXPECT_LE(fresh.memory_bytes(), limit) << "the pathfinder grew past its budget";
+            if (status == Status::BudgetExhausted) {
+                EXPECT_EQ(fresh.budget_limit(), search::BudgetLimit::Memory);
+                if (limit < fixed) {
+                    EXPECT_EQ(fresh.memory_bytes(), 0u) << "allocated arrays the budget cannot hold";
+                } else {
+                    ++stopped;
+                    EXPECT_GT(fresh.memory_bytes(), limit / 4) << "stopped far below its budget";
+                }
+                EXPECT_EQ(fresh.finish(path), Status::BudgetExhausted);
+                EXPECT_TRUE(path.points.empty());
+                continue;
+            }
+            ++completed;
+            ASSERT_EQ(status, Status::Found);
+            EXPECT_EQ(fresh.finish(path), Status::Found);
+            EXPECT_NEAR(path.cost, cost, 1e-9 * cost);
+            // What a search held counts in the next one: a budget below it stops the same query at once,
+            // and one at it lets the query through without growing.
+            const std::size_t held = fresh.memory_bytes();
+            options.budget.max_memory_bytes = held - 1;
+            EXPECT_EQ(fresh.find_path(b.hierarchy, s, t, options, path), Status::BudgetExhausted);
+            EXPECT_EQ(fresh.budget_limit(), search::BudgetLimit::Memory);
+            EXPECT_EQ(fresh.memory_bytes(), held);
+            options.budget.max_memory_bytes = held;
+            EXPECT_EQ(fresh.find_path(b.hierarchy, s, t, options, path), Status::Found);
+            EXPECT_NEAR(path.cost, cost, 1e-9 * cost);
+            EXPECT_EQ(fresh.memory_bytes(), held);
+            break;
+        }
+    }
+    EXPECT_GE(stopped, 6 * 4);
+    EXPECT_EQ(completed, 6);
+}
+
 TEST_P(NavmeshHierarchyMethods, BuildBudgetsAndCounts) {
     std::mt19937 rng(5);
     const GridMap map = test::random_map(rng, 64, 64, 0.2);

@@ -697,6 +697,70 @@ TEST(Navmesh, UnreachableInvalidAndBudget) {
     EXPECT_EQ(path.cost, whole.cost);
 }
 
+// A memory budget caps what the pathfinder holds (the capacities memory_bytes() reports): a fresh one grows
+// up to the budget and no further, stopping with Memory when the search needs more; a budget the search
+// fits in changes nothing; storage held from an earlier, larger query counts.
+TEST(Navmesh, MemoryBudgetCapsWhatThePathfinderHolds) {
+    std::mt19937 rng(41);
+    const GridMap map = random_map(rng, 120, 120, 0.3);
+    Navmesh mesh;
+    ASSERT_EQ(mesh.build(map), NavmeshBuild::Ok);
+    NavmeshPathfinder probe;
+    probe.reserve(mesh, 0);
+    const std::size_t fixed = probe.memory_bytes();  // the per-vertex and per-polygon arrays
+    ASSERT_GT(fixed, 0u);
+    NavmeshPathfinder unlimited;
+    NavmeshPath path;
+    int stopped = 0, completed = 0, queries = 0;
+    while (queries < 6) {
+        const auto cells = test::free_cells(rng, map, 2);
+        const NavPoint s = cell_centre(cells[0]), t = cell_centre(cells[1]);
+        const Status full = unlimited.find_path(mesh, s, t, {}, path);
+        if (full != Status::Found || unlimited.stats().expanded < 200) continue;  // a search that grows
+        ++queries;
+        const double cost = path.cost;
+        for (std::size_t limit = 64; limit < (std::size_t{64} << 20); limit = limit * 5 / 4) {
+            SCOPED_TRACE("limit " + std::to_string(limit));
+            NavmeshPathfinder fresh;
+            NavmeshSearchOptions options;
+            options.budget.max_memory_bytes = limit;
+            Status status = fresh.begin(mesh, s, t, options);
+            while (status == Status::InProgress) status = fresh.step(7);
+            EXPECT_LE(fresh.memory_bytes(), limit) << "the pathfinder grew past its budget";
+            if (status == Status::BudgetExhausted) {
+                ++stopped;
+                EXPECT_EQ(fresh.budget_limit(), search::BudgetLimit::Memory);
+                if (limit < fixed) {
+                    EXPECT_EQ(fresh.memory_bytes(), 0u) << "allocated arrays the budget cannot hold";
+                } else {
+                    EXPECT_GT(fresh.memory_bytes(), limit / 4) << "stopped far below its budget";
+                }
+                EXPECT_EQ(fresh.finish(path), Status::BudgetExhausted);
+                EXPECT_TRUE(path.points.empty());
+                continue;
+            }
+            ++completed;
+            ASSERT_EQ(status, Status::Found);
+            EXPECT_EQ(fresh.finish(path), Status::Found);
+            EXPECT_EQ(path.cost, cost);
+            // What a search held counts in the next one: a budget below it stops the same query at once,
+            // and one at it lets the query through without growing.
+            const std::size_t held = fresh.memory_bytes();
+            options.budget.max_memory_bytes = held - 1;
+            EXPECT_EQ(fresh.find_path(mesh, s, t, options, path), Status::BudgetExhausted);
+            EXPECT_EQ(fresh.budget_limit(), search::BudgetLimit::Memory);
+            EXPECT_EQ(fresh.memory_bytes(), held);
+            options.budget.max_memory_bytes = held;
+            EXPECT_EQ(fresh.find_path(mesh, s, t, options, path), Status::Found);
+            EXPECT_EQ(path.cost, cost);
+            EXPECT_EQ(fresh.memory_bytes(), held);
+            break;
+        }
+    }
+    EXPECT_GT(stopped, 6 * 10);
+    EXPECT_EQ(completed, 6);
+}
+
 // A free straight segment is answered by begin() without the open list when no budget applies: budgets,
 // slicing and the queries after it must behave as for any other search.
 TEST(Navmesh, StraightSegmentAnswerKeepsBudgetsSlicesAndLaterQueries) {

@@ -262,7 +262,9 @@ private:
     [[nodiscard]] bool holds_goal(std::uint32_t lo, std::uint32_t hi) const noexcept;
     [[nodiscard]] bool contains_goal(std::uint32_t polygon) const noexcept;
     [[nodiscard]] double heuristic(NavPoint root, NavPoint a, NavPoint b) const noexcept;
-    [[nodiscard]] std::size_t search_bytes() const noexcept;
+    [[nodiscard]] std::size_t fixed_growth(const Navmesh& mesh) const noexcept;
+    [[nodiscard]] bool over_budget(std::size_t more) noexcept;
+    [[nodiscard]] bool grow_nodes();
 
     const Navmesh* m_mesh = nullptr;
     NavPoint m_start{}, m_goal{};

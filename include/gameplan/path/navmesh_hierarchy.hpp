@@ -74,6 +74,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -278,8 +279,12 @@ private:
     [[nodiscard]] double landmark_bound(std::uint32_t node, double straight) const noexcept;
     Status step_forward(std::uint64_t slice_expansions);
     void unpack(std::uint32_t from, std::uint32_t to, std::vector<NavPoint>& out);
-    [[nodiscard]] std::size_t search_bytes() const noexcept;
-    [[nodiscard]] bool over_memory(std::size_t more) noexcept;
+    [[nodiscard]] std::size_t fixed_growth(const NavmeshHierarchy& hierarchy) const noexcept;
+    [[nodiscard]] bool over_budget(std::size_t more) noexcept;
+    template <class T>
+    [[nodiscard]] bool room(std::vector<T>& v);
+    template <class T>
+    [[nodiscard]] bool grow(std::vector<T>& v);
     void pop_open(int side);
 
     const NavmeshHierarchy* m_hierarchy = nullptr;
@@ -323,6 +328,7 @@ private:
     std::vector<detail::NavSweepPiece> m_held;  // Landmarks: parts of the start's sweep set aside
     std::vector<double> m_held_bound;           // and a lower bound of the keys of the corners each shows
     std::vector<std::uint32_t> m_unpack, m_chain;
+    OpenEntry m_none{std::numeric_limits<double>::infinity(), kNoNode};  // band_top() out of memory
     std::uint32_t m_generation = 0;
 };
 
