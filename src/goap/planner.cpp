@@ -1384,7 +1384,7 @@ Status detail::PlannerImpl::step(std::uint64_t slice) {
     if (status != Status::InProgress) return status;
     const Status s = with_space([&](auto& space, auto& engine) { return engine.step(space, slice); });
     stats = one_word ? word_search.stats() : context.stats();
-    limit = one_word ? word_search.exhausted() : context.exhausted();
+    limit = one_word ? word_search.budget_limit() : context.budget_limit();
     if (s == Status::Found) extract_plan();
     return status = s;
 }

@@ -156,7 +156,7 @@ public:
 
     [[nodiscard]] Status status() const noexcept { return m_status; }
     /// Which budget limit ended the search (None unless BudgetExhausted).
-    [[nodiscard]] search::BudgetLimit exhausted() const noexcept { return m_limit; }
+    [[nodiscard]] search::BudgetLimit budget_limit() const noexcept { return m_limit; }
     /// Bytes of the node records, hash slots and heap (at capacity).
     [[nodiscard]] std::size_t memory_bytes() const noexcept {
         return m_nodes.capacity() * sizeof(Node) + m_slots.capacity() * sizeof(Slot) + m_heap.memory_bytes();

@@ -246,7 +246,7 @@ TEST(SearchContext, MemoryBudgetStopsAnEndlessSearch) {
         Budget budget;
         budget.max_memory_bytes = limit;
         EXPECT_EQ(ctx.run(tree, 0, budget), Status::BudgetExhausted) << limit;
-        EXPECT_EQ(ctx.exhausted(), BudgetLimit::Memory);
+        EXPECT_EQ(ctx.budget_limit(), BudgetLimit::Memory);
         EXPECT_LE(ctx.memory_bytes(), limit) << "the engine grew past its budget";
         EXPECT_GT(ctx.memory_bytes(), limit / 4) << "the engine stopped far below its budget";
         EXPECT_GT(ctx.memory_bytes(), ctx.engine_bytes()) << "the space's storage was not counted";
@@ -258,9 +258,9 @@ TEST(SearchContext, MemoryBudgetStopsAnEndlessSearch) {
     Budget budget;
     budget.max_expansions = 1000;
     EXPECT_EQ(ctx.run(tree, 0, budget), Status::BudgetExhausted);
-    EXPECT_EQ(ctx.exhausted(), BudgetLimit::Expansions);
+    EXPECT_EQ(ctx.budget_limit(), BudgetLimit::Expansions);
     EXPECT_EQ(ctx.run(tree, 0, Budget{1000, std::chrono::steady_clock::now() - std::chrono::seconds(1)}), Status::BudgetExhausted);
-    EXPECT_EQ(ctx.exhausted(), BudgetLimit::Time);
+    EXPECT_EQ(ctx.budget_limit(), BudgetLimit::Time);
     EXPECT_EQ(ctx.stats().expanded, 0u);
 }
 
@@ -274,6 +274,6 @@ TEST(SearchContext, DeadlineWithSlowExpansions) {
     Budget budget;
     budget.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(10);
     EXPECT_EQ(ctx.run(tree, 0, budget), Status::BudgetExhausted);
-    EXPECT_EQ(ctx.exhausted(), BudgetLimit::Time);
+    EXPECT_EQ(ctx.budget_limit(), BudgetLimit::Time);
     EXPECT_LT(ctx.stats().expanded, 64u);  // 10 ms of 2 ms expansions: about 5, never a block of 64
 }

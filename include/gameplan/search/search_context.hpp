@@ -48,7 +48,7 @@ struct CostTraits {
 };
 
 /// Limits on one search. Defaults are unlimited. Running out of any of them ends the search with
-/// `Status::BudgetExhausted`; the search's `exhausted()` says which one ran out.
+/// `Status::BudgetExhausted`; the search's `budget_limit()` says which one ran out.
 struct Budget {
     /// Maximum number of node expansions over the whole search (all slices together).
     std::uint64_t max_expansions = UINT64_MAX;
@@ -286,7 +286,7 @@ public:
     [[nodiscard]] NodeIndex goal() const noexcept { return m_goal; }
     [[nodiscard]] const SearchStats& stats() const noexcept { return m_stats; }
     /// Which budget limit ended the search (`BudgetLimit::None` unless the status is BudgetExhausted).
-    [[nodiscard]] BudgetLimit exhausted() const noexcept { return m_limit; }
+    [[nodiscard]] BudgetLimit budget_limit() const noexcept { return m_limit; }
     /// Bytes of the search's storage as the memory budget counts them: the engine's arrays and heap
     /// at capacity, plus the space's `memory_bytes()` as last seen by begin() or step().
     [[nodiscard]] std::size_t memory_bytes() const noexcept {
