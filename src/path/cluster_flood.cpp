@@ -24,7 +24,11 @@ void ClusterFlood::run(const GridMap& map, const CellCosts& costs, const Rect& r
     m_stride = map.stride();
     const std::size_t cells = static_cast<std::size_t>(rect.w) * static_cast<std::size_t>(rect.h);
     if (m_state.size() < cells) {
+        // Exactly `cells` of each (growth_bytes() counts them so): the states reserved before they are
+        // resized, the heap made afresh (its position array then grows from empty).
+        m_state.reserve(cells);
         m_state.resize(cells, State{0.0, search::kNoNode, search::kUnvisitedStamp, search::kUnvisitedStamp, 0});
+        m_heap = search::IndexedHeap<Key>{};
         m_heap.reserve_nodes(cells);
         m_heap.reserve_entries(cells);
     }

@@ -17,6 +17,8 @@
 #include <gameplan/search/indexed_heap.hpp>
 #include <gameplan/search/search_context.hpp>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -87,6 +89,18 @@ public:
     [[nodiscard]] std::uint8_t direction(std::uint32_t local) const noexcept { return m_state[local].direction; }
     /// Counters of the last run.
     [[nodiscard]] const search::SearchStats& stats() const noexcept { return m_stats; }
+    /// Bytes held: the per-cell states and the heap, at capacity.
+    [[nodiscard]] std::size_t memory_bytes() const noexcept {
+        return m_state.capacity() * sizeof(State) + m_heap.memory_bytes();
+    }
+    /// Bytes a run over a rectangle of `cells` cells would add to memory_bytes().
+    [[nodiscard]] std::size_t growth_bytes(std::size_t cells) const noexcept {
+        if (m_state.size() >= cells) return 0;
+        const std::size_t after = std::max(m_state.capacity(), cells) * sizeof(State) +
+                                  cells * (sizeof(std::uint32_t) + sizeof(search::IndexedHeap<Key>::Entry));
+        const std::size_t now = memory_bytes();
+        return after > now ? after - now : 0;
+    }
 
 private:
     struct State {

@@ -89,6 +89,8 @@ struct CrowdSolver::Impl {
 
     // ---- state ----
     Status status = Status::NoPath;
+    search::BudgetLimit limit = search::BudgetLimit::None;  // which limit ended the solve (BudgetExhausted)
+    std::size_t memory_cap = 0;  // the smaller of options.max_memory_bytes and options.budget.max_memory_bytes
     CrowdStats stats;
     std::chrono::steady_clock::time_point first_time;
 
@@ -199,6 +201,12 @@ struct CrowdSolver::Impl {
     void end_run();
     std::uint64_t solution_cost(std::uint32_t h);
     [[nodiscard]] bool solved() const noexcept { return goal_node != kNil || lns; }
+    // Ends the solve on running out of `which`: Found with a solution (anytime), else BudgetExhausted.
+    Status exhausted(search::BudgetLimit which) noexcept {
+        if (solved()) return status = Status::Found;
+        limit = which;
+        return status = Status::BudgetExhausted;
+    }
 };
 
 void CrowdSolver::Impl::build_graph() {
@@ -304,7 +312,7 @@ void CrowdSolver::Impl::push_lnode(HNode& node, std::uint32_t parent, std::uint3
 
 bool CrowdSolver::Impl::add_hnode(const std::uint32_t* c, std::uint32_t parent, std::uint32_t g, std::uint32_t h,
                                   const float* prio) {
-    if ((hnodes.size() + 1) * bytes_per_config > options.max_memory_bytes) return false;
+    if ((hnodes.size() + 1) * bytes_per_config > memory_cap) return false;
     const auto id = static_cast<std::uint32_t>(hnodes.size());
     HNode node;
     node.hash = hash_config(c);
@@ -334,6 +342,8 @@ Status CrowdSolver::Impl::begin(const GridMap& m, std::span<const GridPoint> s, 
     t_begin = std::chrono::steady_clock::now();
     stats = CrowdStats{};
     options = o;
+    memory_cap = std::min(o.max_memory_bytes, o.budget.max_memory_bytes);
+    limit = search::BudgetLimit::None;
     map = &m;
     goal_node = kNil;
     lns = false;
@@ -397,6 +407,7 @@ Status CrowdSolver::Impl::begin(const GridMap& m, std::span<const GridPoint> s, 
                        5 * sizeof(LNode) + 2 * sizeof(std::uint32_t);
 
     if (!restart()) {
+        limit = search::BudgetLimit::Memory;
         status = Status::BudgetExhausted;
         return status;
     }
@@ -942,8 +953,8 @@ Status CrowdSolver::Impl::run(std::uint64_t slice) {
         }
         if (stats.search.expanded >= options.budget.max_expansions ||
             ((stats.search.expanded & 15) == 0 && out_of_time())) {
-            status = solved() ? Status::Found : Status::BudgetExhausted;
-            return status;
+            return exhausted(stats.search.expanded >= options.budget.max_expansions ? search::BudgetLimit::Expansions
+                                                                                    : search::BudgetLimit::Time);
         }
         if (goal_node == kNil && restarted_at == kNever) {
             if (prefer_free && (stats.search.expanded >= run_begin + kPreferFreeCalls || revisits >= kPreferFreeRevisits)) {
@@ -954,10 +965,7 @@ Status CrowdSolver::Impl::run(std::uint64_t slice) {
                 // still no solution: the configurations stored so far lead the search astray; start
                 // over from the start configuration, with random ties
                 restarted_at = stats.search.expanded;
-                if (!restart()) {
-                    status = solved() ? Status::Found : Status::BudgetExhausted;
-                    return status;
-                }
+                if (!restart()) return exhausted(search::BudgetLimit::Memory);
                 continue;
             }
         }
@@ -1027,10 +1035,7 @@ Status CrowdSolver::Impl::run(std::uint64_t slice) {
         }
         const std::uint32_t g = hnodes[h].g + edge_cost(ch, new_config.data());
         const std::uint32_t hv = h_value(new_config.data());
-        if (!add_hnode(new_config.data(), h, g, hv, new_prio.data())) {
-            status = solved() ? Status::Found : Status::BudgetExhausted;
-            return status;
-        }
+        if (!add_hnode(new_config.data(), h, g, hv, new_prio.data())) return exhausted(search::BudgetLimit::Memory);
         const auto id = static_cast<std::uint32_t>(hnodes.size() - 1);
         if (goal_node == kNil || g + hv < hnodes[goal_node].g) open.push_back(id);
     }
@@ -1112,11 +1117,13 @@ Status CrowdSolver::solve(const GridMap& map, std::span<const GridPoint> starts,
 }
 
 void CrowdSolver::stop() noexcept {
-    if (m_impl->status == Status::InProgress)
-        m_impl->status = m_impl->solved() ? Status::Found : Status::BudgetExhausted;
+    if (m_impl->status == Status::InProgress) (void)m_impl->exhausted(search::BudgetLimit::Time);
 }
 
 Status CrowdSolver::status() const noexcept { return m_impl->status; }
+search::BudgetLimit CrowdSolver::budget_limit() const noexcept {
+    return m_impl->status == Status::BudgetExhausted ? m_impl->limit : search::BudgetLimit::None;
+}
 bool CrowdSolver::has_solution() const noexcept { return m_impl->solved(); }
 std::uint64_t CrowdSolver::best_sum_of_costs() const noexcept {
     if (m_impl->lns) return m_impl->lns_soc;

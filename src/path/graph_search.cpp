@@ -3,17 +3,30 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 namespace gameplan::path {
 
 namespace {
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+// Grows `v` to `n` elements (zero), allocating exactly `n` when it must grow: the bytes a memory budget
+// checks are then the bytes allocated.
+void grow_exactly(std::vector<std::uint32_t>& v, std::size_t n) {
+    if (v.size() >= n) return;
+    v.reserve(n);
+    v.resize(n, 0);
 }
+// Bytes grow_exactly(v, n) would allocate.
+std::size_t growth_bytes(const std::vector<std::uint32_t>& v, std::size_t n) noexcept {
+    return n > v.capacity() ? (n - v.capacity()) * sizeof(std::uint32_t) : 0;
+}
+}  // namespace
 
 void GraphPathfinder::reserve(const Graph& graph) {
     m_context.reserve(graph.node_count(), graph.node_count());
-    if (m_goal_mark.size() < graph.node_count()) m_goal_mark.resize(graph.node_count(), 0);
+    grow_exactly(m_goal_mark, graph.node_count());
 }
 
 Status GraphPathfinder::begin(const Graph& graph, GraphNode start, GraphNode goal, const GraphSearchOptions& options) {
@@ -27,33 +40,53 @@ Status GraphPathfinder::begin(const Graph& graph, std::span<const GraphNode> sou
     m_multi_goal = false;
     m_h_goal_count = 0;
     m_h_scale = 0.0;
-    const auto invalid = [&] {
-        m_status = Status::InvalidQuery;
-        m_context.begin(m_space, std::span<const search::NodeIndex>{}, std::span<const double>{}, {});  // forget
-        m_status = Status::InvalidQuery;
-        return m_status;
+    m_pending_bytes = 0;
+    m_limit = search::BudgetLimit::None;
+    const std::size_t max_bytes = options.budget.max_memory_bytes;
+    // Forget the previous search (its stamps); the engine grows its arrays for the graph only as far as
+    // `grow_to` bytes allow.
+    const auto stop = [&](Status status, std::size_t grow_to) {
+        search::Budget forget;
+        forget.max_memory_bytes = grow_to;
+        m_context.begin(m_space, std::span<const search::NodeIndex>{}, std::span<const double>{}, forget);
+        return m_status = status;
     };
-    if (sources.empty() || !std::isfinite(options.weight) || options.weight < 1.0) return invalid();
+    if (sources.empty() || !std::isfinite(options.weight) || options.weight < 1.0)
+        return stop(Status::InvalidQuery, max_bytes);
     for (const GraphNode s : sources)
-        if (!graph.contains(s)) return invalid();
+        if (!graph.contains(s)) return stop(Status::InvalidQuery, max_bytes);
     for (const GraphNode t : goals)
-        if (!graph.contains(t)) return invalid();
+        if (!graph.contains(t)) return stop(Status::InvalidQuery, max_bytes);
 
-    if (goals.size() == 1) {
-        m_goal = goals[0];
-    } else if (goals.size() > 1) {
-        m_multi_goal = true;
-        if (m_goal_mark.size() < graph.node_count()) m_goal_mark.resize(graph.node_count(), 0);
-        search::advance_generation(m_goal_generation, [&] { std::fill(m_goal_mark.begin(), m_goal_mark.end(), 0u); });
-        for (const GraphNode t : goals) m_goal_mark[t] = m_goal_generation;
+    // The memory budget: what the pathfinder holds plus the goal marks this query adds must fit, else
+    // nothing is allocated. The engine checks its own growth, counting the goal marks still to come
+    // (m_pending_bytes, reported through Space::memory_bytes).
+    const std::size_t mark_bytes = goals.size() > 1 ? growth_bytes(m_goal_mark, graph.node_count()) : 0;
+    if (max_bytes != SIZE_MAX) {
+        const std::size_t held = memory_bytes();
+        if (held > max_bytes || mark_bytes > max_bytes - held) {
+            m_limit = search::BudgetLimit::Memory;
+            return stop(Status::BudgetExhausted, 0);
+        }
     }
     if (options.heuristic == GraphHeuristic::Auto && graph.has_positions() && !goals.empty() &&
         goals.size() <= kMaxHeuristicGoals && graph.heuristic_scale() > 0.0) {
         m_h_scale = options.weight * graph.heuristic_scale();
         for (const GraphNode t : goals) m_h_goals[m_h_goal_count++] = graph.position(t);
     }
+    m_pending_bytes = mark_bytes;
     m_context.begin(m_space, std::span<const search::NodeIndex>(sources.data(), sources.size()),
                     std::span<const double>{}, options.budget);
+    m_pending_bytes = 0;
+    if (m_context.status() == Status::BudgetExhausted) return m_status = Status::BudgetExhausted;  // engine: Memory
+    if (goals.size() == 1) {
+        m_goal = goals[0];
+    } else if (goals.size() > 1) {
+        m_multi_goal = true;
+        grow_exactly(m_goal_mark, graph.node_count());
+        search::advance_generation(m_goal_generation, [&] { std::fill(m_goal_mark.begin(), m_goal_mark.end(), 0u); });
+        for (const GraphNode t : goals) m_goal_mark[t] = m_goal_generation;
+    }
     m_status = Status::InProgress;
     return m_status;
 }

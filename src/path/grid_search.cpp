@@ -110,12 +110,79 @@ inline GridPathfinder::Key GridPathfinder::make_key(double f, double h, std::uin
 
 void GridPathfinder::ensure_capacity(std::size_t bound) {
     if (bound <= m_capacity) return;
+    // The old state is dropped first (a larger map starts afresh), so old and new are never held at once.
+    m_cells.reset();
+    m_capacity = 0;
     // calloc: the zero stamps mean "unvisited", and large blocks come straight from the kernel as
     // zero pages that are only materialised when a search touches them.
     auto* fresh = static_cast<CellState*>(std::calloc(bound, sizeof(CellState)));
     if (!fresh) throw std::bad_alloc();
     m_cells.reset(fresh);
     m_capacity = bound;
+}
+
+std::size_t GridPathfinder::memory_bytes() const noexcept {
+    return m_capacity * sizeof(CellState) + m_heap.memory_bytes() + m_goal_stamp.capacity() * sizeof(std::uint32_t) +
+           m_layers.capacity() * sizeof(ActiveLayer) + m_layer_data.capacity() * sizeof(const float*);
+}
+
+// True when holding `more` bytes on top of what the pathfinder holds would pass the memory budget.
+bool GridPathfinder::over_budget(std::size_t more) const noexcept {
+    const std::size_t held = memory_bytes();
+    return held > m_budget.max_memory_bytes || more > m_budget.max_memory_bytes - held;
+}
+
+// With a memory limit, the open list full: grows it as a push would (doubling), unless that passes the
+// budget (then the search is out of memory and nothing is allocated).
+[[gnu::noinline]] bool GridPathfinder::grow_open() {
+    const std::size_t capacity = m_heap.capacity();
+    const std::size_t n = capacity == 0 ? 1 : 2 * capacity;
+    if (over_budget((n - capacity) * sizeof(search::IndexedHeap<Key, kHeapArity>::Entry))) {
+        m_out_of_memory = true;
+        return false;
+    }
+    m_heap.reserve_entries(n);
+    return true;
+}
+
+// Ends the search for the memory budget: no path, nothing left to expand.
+Status GridPathfinder::out_of_memory() noexcept {
+    m_heap.clear();
+    m_held_node = search::kNoNode;
+    m_step = nullptr;
+    m_limit = search::BudgetLimit::Memory;
+    return m_status = Status::BudgetExhausted;
+}
+
+// Sizes the per-cell arrays for the map of the search (and the goal marks when `goal_marks`) and puts the
+// query's layers in force. With a memory limit, the bytes this adds are counted first: false, allocating
+// nothing, when what the pathfinder holds plus them passes the budget.
+bool GridPathfinder::allocate(const GridSearchOptions& options, bool goal_marks) {
+    const std::size_t bound = m_bound;
+    if (m_budget.max_memory_bytes != SIZE_MAX) {
+        const auto more = [](std::size_t have, std::size_t need, std::size_t size) {
+            return need > have ? (need - have) * size : 0;
+        };
+        const std::size_t bytes = more(m_capacity, bound, sizeof(CellState)) +
+                                  more(m_heap.node_capacity(), bound, sizeof(std::uint32_t)) +
+                                  (goal_marks ? more(m_goal_stamp.capacity(), bound, sizeof(std::uint32_t)) : 0) +
+                                  more(m_layers.capacity(), m_layer_count, sizeof(ActiveLayer)) +
+                                  more(m_layer_data.capacity(), m_layer_count, sizeof(const float*));
+        if (over_budget(bytes)) return false;
+    }
+    ensure_capacity(bound);
+    m_heap.reserve_nodes(bound);
+    if (goal_marks && m_goal_stamp.size() < bound) {
+        m_goal_stamp.reserve(bound);  // exactly: what the budget counted
+        m_goal_stamp.resize(bound, search::kUnvisitedStamp);
+    }
+    if (m_layer_count > 0) {
+        m_layers.reserve(m_layer_count);
+        m_layer_data.reserve(m_layer_count);  // run() sizes it to the layers without allocating
+        (void)detail::collect_cost_layers(*m_map, options.penalties, options.penalty_weight, options.layers,
+                                          [&](const PenaltyLayer* l, double w) { m_layers.push_back(ActiveLayer{l, w}); });
+    }
+    return true;
 }
 
 void GridPathfinder::reserve(const GridMap& map, std::size_t open_entries) {
@@ -125,6 +192,9 @@ void GridPathfinder::reserve(const GridMap& map, std::size_t open_entries) {
 }
 
 Status GridPathfinder::prepare(const GridMap& map, const GridSearchOptions& options) {
+    m_limit = search::BudgetLimit::None;
+    m_out_of_memory = false;
+    m_layer_count = 0;
     m_heap.clear();
     m_held_node = search::kNoNode;
     m_stats = {};
@@ -147,8 +217,9 @@ Status GridPathfinder::prepare(const GridMap& map, const GridSearchOptions& opti
     m_detail = options.detail;
     if (map.empty() || !(options.weight >= 1.0) || !std::isfinite(options.weight))
         return m_status = Status::InvalidQuery;
+    // The layers are only counted here; allocate() puts them in force once the budget allows it.
     if (!detail::collect_cost_layers(map, options.penalties, options.penalty_weight, options.layers,
-                                     [&](const PenaltyLayer* l, double w) { m_layers.push_back(ActiveLayer{l, w}); }))
+                                     [&](const PenaltyLayer*, double) { ++m_layer_count; }))
         return m_status = Status::InvalidQuery;
     if (options.areas != nullptr && !options.areas->matches(map)) return m_status = Status::InvalidQuery;
     double min_multiplier = 1.0;
@@ -180,14 +251,13 @@ Status GridPathfinder::prepare(const GridMap& map, const GridSearchOptions& opti
             min_multiplier = m_base_multiplier;
         }
     }
-    m_extras = m_areas != nullptr || m_base_multiplier != 1.0 || !m_layers.empty();
+    m_extras = m_areas != nullptr || m_base_multiplier != 1.0 || m_layer_count > 0;
 
     m_map = &map;
     m_bound = map.node_bound();
     m_stride = map.stride();
     m_map_version = map.version();
-    ensure_capacity(m_bound);
-    m_heap.reserve_nodes(m_bound);
+    // (The arrays are sized by allocate(), after the query is validated; cells it adds start unvisited.)
     search::advance_generation(m_generation, [&] {
         for (std::size_t i = 0; i < m_capacity; ++i) m_cells[i].stamp = search::kUnvisitedStamp;
         std::fill(m_goal_stamp.begin(), m_goal_stamp.end(), search::kUnvisitedStamp);
@@ -223,6 +293,9 @@ Status GridPathfinder::begin(const GridMap& map, std::span<const GridPoint> sour
         m_step = nullptr;
         return m_status = Status::NoPath;
     }
+    // Storage held from earlier queries counts, and so do the arrays this map needs, before they are
+    // allocated.
+    if (!allocate(options, goals.size() > 1)) return out_of_memory();
     if (options.dead_ends != nullptr && sources.size() == 1 && goals.size() == 1 && options.dead_ends->any() &&
         options.dead_ends->applies_to(map, options)) {
         m_dead_ends = options.dead_ends;
@@ -233,7 +306,6 @@ Status GridPathfinder::begin(const GridMap& map, std::span<const GridPoint> sour
         m_goal_node = map.index(goals[0]);
     } else if (!goals.empty()) {
         m_multi_goal = true;
-        if (m_goal_stamp.size() < m_bound) m_goal_stamp.resize(m_bound, search::kUnvisitedStamp);
         for (const GridPoint& p : goals) m_goal_stamp[map.index(p)] = m_generation;
     }
     if (goals.empty() || goals.size() > kMaxHeuristicGoals) m_heuristic = Heuristic::Zero;
@@ -254,10 +326,12 @@ Status GridPathfinder::begin(const GridMap& map, std::span<const GridPoint> sour
         case DiagonalRule::Always: m_step = pick_costs<DiagonalRule::Always>(terrain, extras, mode); break;
     }
 
+    const bool limited = m_budget.max_memory_bytes != SIZE_MAX;
     for (const GridPoint& p : sources) {
         const std::uint32_t node = map.index(p);
         CellState& cell = m_cells[node];
         if (cell.stamp == search::open_stamp(m_generation)) continue;  // duplicate source, already g = 0
+        if (limited && m_heap.size() == m_heap.capacity() && !grow_open()) return out_of_memory();
         const double h = heuristic_at(p.x + 1, p.y + 1);
         cell = CellState{0.0, search::kNoNode, search::open_stamp(m_generation)};
         m_heap.push(node, make_key(h, h, ++m_sequence));
@@ -367,7 +441,12 @@ Status GridPathfinder::run(std::uint64_t slice_expansions) {
     const std::uint32_t open = search::open_stamp(m_generation);
     const std::uint32_t closed = search::closed_stamp(m_generation);
     const bool has_deadline = m_budget.deadline != std::chrono::steady_clock::time_point::max();
-    const std::uint64_t max_expansions = m_budget.max_expansions;
+    // Zeroed when the open list cannot grow within the memory budget, so that the next turn of the loop
+    // stops (the out-of-memory flag then names the limit); the loop checks nothing else for memory.
+    std::uint64_t max_expansions = m_budget.max_expansions;
+    // The open list's size at which a push must first check the memory budget: its capacity with a
+    // limit, never without one (one compare per push).
+    std::size_t open_limit = m_budget.max_memory_bytes != SIZE_MAX ? m_heap.capacity() : SIZE_MAX;
     const std::int32_t goal_x = m_h_goals[0].x, goal_y = m_h_goals[0].y;
     const double h_scale = m_h_scale;
     CellState* const cells = m_cells.get();
@@ -381,6 +460,19 @@ Status GridPathfinder::run(std::uint64_t slice_expansions) {
         m_sequence = sequence;
         if (status != Status::InProgress) m_status = status;
         return status;
+    };
+    // Room for one more open-list entry: true, or false with the search out of memory (the entry is
+    // dropped and the search ends before its next expansion, so the dropped entry is never missed).
+    const auto room = [&]() GAMEPLAN_FORCE_INLINE -> bool {
+        if (m_heap.size() != open_limit) return true;
+        if (m_out_of_memory || !grow_open()) {
+            max_expansions = 0;
+            m_goal_node = search::kNoNode;  // no goal test can pass before the search stops
+            m_multi_goal = false;
+            return false;
+        }
+        open_limit = m_heap.capacity();
+        return true;
     };
     const auto heuristic = [&](std::int32_t x, std::int32_t y) GAMEPLAN_FORCE_INLINE -> double {
         if constexpr (kH == HMode::Zero) {
@@ -425,9 +517,18 @@ Status GridPathfinder::run(std::uint64_t slice_expansions) {
             m_found = node;
             return leave_held(Status::Found);
         }
-        if (expanded >= max_expansions) return leave_held(Status::BudgetExhausted);
-        if (has_deadline && (expanded & 63u) == 0 && std::chrono::steady_clock::now() >= m_budget.deadline)
+        if (expanded >= max_expansions) {
+            m_limit = m_out_of_memory ? search::BudgetLimit::Memory : search::BudgetLimit::Expansions;
+            if (m_out_of_memory) {
+                m_heap.clear();
+                held = search::kNoNode;
+            }
             return leave_held(Status::BudgetExhausted);
+        }
+        if (has_deadline && (expanded & 63u) == 0 && std::chrono::steady_clock::now() >= m_budget.deadline) {
+            m_limit = search::BudgetLimit::Time;
+            return leave_held(Status::BudgetExhausted);
+        }
         if (m_dead_ends != nullptr && m_dead_ends->prunable(node, m_dead_query)) {
             // a dead end holding neither end of the query: never on a shortest route
             if (from_held)
@@ -486,10 +587,12 @@ Status GridPathfinder::run(std::uint64_t slice_expansions) {
                 held = next;
                 held_key = key;
             } else if (key < held_key) {
+                if (!room()) return;
                 m_heap.push(held, held_key);
                 held = next;
                 held_key = key;
             } else {
+                if (!room()) return;
                 m_heap.push(next, key);
             }
         };
@@ -507,6 +610,10 @@ Status GridPathfinder::run(std::uint64_t slice_expansions) {
             if (enterable(down - 1) && diagonal_allowed(Rule, pass_down, pass_left)) relax(down - 1, x - 1, y + 1, kDiagonalStep);
             if (enterable(down + 1) && diagonal_allowed(Rule, pass_down, pass_right)) relax(down + 1, x + 1, y + 1, kDiagonalStep);
         }
+    }
+    if (m_out_of_memory) {  // (not reached: a full open list is not empty)
+        m_limit = search::BudgetLimit::Memory;
+        return leave_held(Status::BudgetExhausted);
     }
     return leave_held(Status::NoPath);
 }

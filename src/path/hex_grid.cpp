@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 namespace gameplan::path {
@@ -47,9 +48,23 @@ bool HexIslands::connected(GridPoint a, GridPoint b) const noexcept {
     return ia != kNoIsland && ia == island(b);
 }
 
+namespace {
+// Grows `v` to `n` elements (zero), allocating exactly `n` when it must grow: the bytes a memory budget
+// checks are then the bytes allocated.
+void grow_exactly(std::vector<std::uint32_t>& v, std::size_t n) {
+    if (v.size() >= n) return;
+    v.reserve(n);
+    v.resize(n, 0);
+}
+// Bytes grow_exactly(v, n) would allocate.
+std::size_t growth_bytes(const std::vector<std::uint32_t>& v, std::size_t n) noexcept {
+    return n > v.capacity() ? (n - v.capacity()) * sizeof(std::uint32_t) : 0;
+}
+}  // namespace
+
 void HexPathfinder::reserve(const GridMap& map) {
     m_context.reserve(map.node_bound(), 1u << 12);
-    if (m_goal_mark.size() < map.node_bound()) m_goal_mark.resize(map.node_bound(), 0);
+    grow_exactly(m_goal_mark, map.node_bound());
 }
 
 Status HexPathfinder::begin(const GridMap& map, GridPoint start, GridPoint goal, const HexSearchOptions& options) {
@@ -63,39 +78,61 @@ Status HexPathfinder::begin(const GridMap& map, std::span<const GridPoint> sourc
     m_multi_goal = false;
     m_h_goal_count = 0;
     m_h_scale = 0.0;
-    // Forget the previous search (its stamps), so reached()/g() answer for this one even when it ends early.
-    const auto stop = [&](Status status) {
-        m_context.begin(m_space, std::span<const search::NodeIndex>{}, std::span<const double>{}, {});
+    m_pending_bytes = 0;
+    m_limit = search::BudgetLimit::None;
+    const std::size_t max_bytes = options.budget.max_memory_bytes;
+    // Forget the previous search (its stamps), so reached()/g() answer for this one even when it ends
+    // early; the engine grows its arrays for the map only as far as `grow_to` bytes allow.
+    const auto stop = [&](Status status, std::size_t grow_to) {
+        search::Budget forget;
+        forget.max_memory_bytes = grow_to;
+        m_context.begin(m_space, std::span<const search::NodeIndex>{}, std::span<const double>{}, forget);
         return m_status = status;
     };
     if (map.empty() || sources.empty() || !std::isfinite(options.weight) || options.weight < 1.0)
-        return stop(Status::InvalidQuery);
+        return stop(Status::InvalidQuery, max_bytes);
     for (const GridPoint s : sources)
-        if (!map.passable(s)) return stop(Status::InvalidQuery);
+        if (!map.passable(s)) return stop(Status::InvalidQuery, max_bytes);
     for (const GridPoint t : goals)
-        if (!map.passable(t)) return stop(Status::InvalidQuery);
+        if (!map.passable(t)) return stop(Status::InvalidQuery, max_bytes);
     if (options.islands && options.islands->current(map) && !goals.empty()) {
         bool any = false;
         for (const GridPoint s : sources)
             for (const GridPoint t : goals) any = any || options.islands->connected(s, t);
-        if (!any) return stop(Status::NoPath);
+        if (!any) return stop(Status::NoPath, max_bytes);
     }
-    if (goals.size() == 1) {
-        m_goal = map.index(goals[0]);
-    } else if (goals.size() > 1) {
-        m_multi_goal = true;
-        if (m_goal_mark.size() < map.node_bound()) m_goal_mark.resize(map.node_bound(), 0);
-        search::advance_generation(m_goal_generation, [&] { std::fill(m_goal_mark.begin(), m_goal_mark.end(), 0u); });
-        for (const GridPoint t : goals) m_goal_mark[map.index(t)] = m_goal_generation;
+    // The memory budget: what the pathfinder holds plus the goal marks and sources this query adds must
+    // fit, else nothing is allocated. The engine's own growth is checked by the engine, counting the
+    // goal marks still to come (m_pending_bytes, reported through Space::memory_bytes).
+    const std::size_t mark_bytes = goals.size() > 1 ? growth_bytes(m_goal_mark, map.node_bound()) : 0;
+    if (max_bytes != SIZE_MAX) {
+        const std::size_t held = memory_bytes();
+        const std::size_t more = mark_bytes + growth_bytes(m_sources, sources.size());
+        if (held > max_bytes || more > max_bytes - held) {
+            m_limit = search::BudgetLimit::Memory;
+            return stop(Status::BudgetExhausted, 0);
+        }
     }
     if (options.heuristic == HexHeuristic::Auto && !goals.empty() && goals.size() <= kMaxHeuristicGoals) {
         m_h_scale = options.weight * static_cast<double>(map.min_cost());
         for (const GridPoint t : goals) m_h_goals[m_h_goal_count++] = t;
     }
     // The engine takes node indices; the buffer grows to the most sources seen (no allocation after).
+    if (m_sources.capacity() < sources.size()) m_sources.reserve(sources.size());
     m_sources.resize(sources.size());
     for (std::size_t i = 0; i < sources.size(); ++i) m_sources[i] = map.index(sources[i]);
+    m_pending_bytes = mark_bytes;
     m_context.begin(m_space, std::span<const search::NodeIndex>(m_sources), std::span<const double>{}, options.budget);
+    m_pending_bytes = 0;
+    if (m_context.status() == Status::BudgetExhausted) return m_status = Status::BudgetExhausted;  // engine: Memory
+    if (goals.size() == 1) {
+        m_goal = map.index(goals[0]);
+    } else if (goals.size() > 1) {
+        m_multi_goal = true;
+        grow_exactly(m_goal_mark, map.node_bound());
+        search::advance_generation(m_goal_generation, [&] { std::fill(m_goal_mark.begin(), m_goal_mark.end(), 0u); });
+        for (const GridPoint t : goals) m_goal_mark[map.index(t)] = m_goal_generation;
+    }
     return m_status = Status::InProgress;
 }
 

@@ -15,6 +15,7 @@
 #include "bit_cast.hpp"
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <utility>
@@ -150,7 +151,59 @@ struct HpaPathfinder::Impl {
     std::uint32_t sequence = 0;
     bool trivial = false;  // start == goal
     GridPath result;       // the refined (and smoothed) path, written by the final step
+    std::size_t heap_nodes = 0;  // capacity of the heap's position array (it is made afresh to grow)
+    bool out_of_memory = false;  // the search could not grow its open list within the memory budget
+
+    // Bytes held, as HpaPathfinder::memory_bytes() reports them; `refiners` = false leaves out the
+    // refinement windows' pathfinders.
+    [[nodiscard]] std::size_t memory_bytes(bool refiners = true) const noexcept {
+        const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
+        std::size_t b = bytes(state) + heap.memory_bytes() + start_flood.memory_bytes() + goal_flood.memory_bytes() +
+                        bytes(targets) + bytes(start_cost) + bytes(goal_cost);
+        if (refiners) b += search::space_memory_bytes(local) + jps.memory_bytes();
+        return b;
+    }
+    // Entries the open list holds room for.
+    [[nodiscard]] std::size_t open_capacity() const noexcept {
+        return (heap.memory_bytes() - heap_nodes * sizeof(std::uint32_t)) / sizeof(search::IndexedHeap<Key>::Entry);
+    }
+    // True if holding `more` bytes on top of what is held stays within `max_bytes`.
+    [[nodiscard]] bool fits(std::size_t more, std::size_t max_bytes) const noexcept {
+        const std::size_t held = memory_bytes();
+        return held <= max_bytes && more <= max_bytes - held;
+    }
+    [[nodiscard]] bool grow_open(std::size_t& capacity);
 };
+
+namespace {
+// Bytes growing `v` to hold `n` elements with an exact reserve adds.
+template <class T>
+std::size_t growth_bytes(const std::vector<T>& v, std::size_t n) noexcept {
+    return n > v.capacity() ? (n - v.capacity()) * sizeof(T) : 0;
+}
+// Grows `v` to `n` elements (value-initialised), allocating exactly `n` when it must grow.
+template <class T>
+void grow_exactly(std::vector<T>& v, std::size_t n, const T& value = T{}) {
+    if (v.size() >= n) return;
+    v.reserve(n);
+    v.resize(n, value);
+}
+}  // namespace
+
+// With a memory limit and the open list full: doubles its room (as push_back would), unless that passes
+// the budget (then the search is out of memory).
+[[gnu::noinline]] bool HpaPathfinder::Impl::grow_open(std::size_t& capacity) {
+    const std::size_t n = capacity == 0 ? 1 : 2 * capacity;
+    if (!fits((n - capacity) * sizeof(search::IndexedHeap<Key>::Entry), options.budget.max_memory_bytes)) {
+        out_of_memory = true;
+        return false;
+    }
+    heap.reserve_entries(n);
+    capacity = n;
+    return true;
+}
+
+std::size_t HpaPathfinder::memory_bytes() const noexcept { return m_impl ? m_impl->memory_bytes() : 0; }
 
 HpaPathfinder::HpaPathfinder() = default;
 HpaPathfinder::~HpaPathfinder() = default;
@@ -171,8 +224,10 @@ Status HpaPathfinder::begin(const HierarchicalMap& h, GridPoint start, GridPoint
     m_abstract_cost = kInfinity;
     m_cost = kInfinity;
     m_lower_bound = 0.0;
+    m_limit = search::BudgetLimit::None;
     s.h = nullptr;
     s.trivial = false;
+    s.out_of_memory = false;
     s.result.cells.clear();
     s.result.cost = kInfinity;
     if (!h.built() || h.m_map == nullptr) return m_status = Status::InvalidQuery;
@@ -199,7 +254,14 @@ Status HpaPathfinder::begin(const HierarchicalMap& h, GridPoint start, GridPoint
     s.metric = resolve_heuristic(h.m_movement, diagonal, Heuristic::Auto);
     const double min_cost = s.costs.h_scale;
     m_lower_bound = min_cost * heuristic_distance(s.metric, std::abs(goal.x - start.x), std::abs(goal.y - start.y));
+    const std::size_t max_bytes = options.budget.max_memory_bytes;
+    const auto out_of_memory = [&] {
+        s.h = nullptr;
+        m_limit = search::BudgetLimit::Memory;
+        return m_status = Status::BudgetExhausted;
+    };
     if (start == goal) {
+        if (max_bytes != SIZE_MAX && !s.fits(0, max_bytes)) return out_of_memory();
         s.trivial = true;
         return m_status = Status::InProgress;
     }
@@ -219,12 +281,33 @@ Status HpaPathfinder::begin(const HierarchicalMap& h, GridPoint start, GridPoint
     s.scells = static_cast<std::size_t>(scl.w) * static_cast<std::size_t>(scl.h);
     s.gcells = static_cast<std::size_t>(gcl.w) * static_cast<std::size_t>(gcl.h);
     const bool tables = h.m_options.distance_tables;
+    const bool start_flood = !tables || sc == gc, goal_flood = !tables;
+    const std::size_t target_count = std::max(start_flood ? (tables ? 0 : sk) + (sc == gc ? 1 : 0) : 0, goal_flood ? gk : 0);
+    const std::size_t state_count = std::size_t{h.node_bound()} + 2;  // hierarchy nodes, start, goal
+    // The memory budget: what this query adds to what is held (floods and buffers for its clusters, the
+    // abstract search's state and the heap's positions for the hierarchy, one open-list entry) must fit.
+    if (max_bytes != SIZE_MAX) {
+        std::size_t more = (start_flood ? s.start_flood.growth_bytes(s.scells) : 0) +
+                           (goal_flood ? s.goal_flood.growth_bytes(s.gcells) : 0) + growth_bytes(s.targets, target_count) +
+                           (s.start_cost.size() < sk ? growth_bytes(s.start_cost, std::max<std::size_t>(sk, 64)) : 0) +
+                           (s.goal_cost.size() < gk ? growth_bytes(s.goal_cost, std::max<std::size_t>(gk, 64)) : 0);
+        if (s.state.size() < state_count) {
+            const std::size_t after = std::max(s.state.capacity(), state_count) * sizeof(Impl::State) +
+                                      state_count * sizeof(std::uint32_t);  // the heap made afresh
+            const std::size_t now = s.state.capacity() * sizeof(Impl::State) + s.heap.memory_bytes();
+            more += (after > now ? after - now : 0) + sizeof(search::IndexedHeap<Impl::Key>::Entry);
+        } else if (s.open_capacity() == 0) {
+            more += sizeof(search::IndexedHeap<Impl::Key>::Entry);
+        }
+        if (!s.fits(more, max_bytes)) return out_of_memory();
+    }
     s.start_table = tables ? (scl.dist_to.empty() ? scl.dist_from.data() : scl.dist_to.data()) : nullptr;
     s.goal_table = tables ? gcl.dist_from.data() : nullptr;
-    if (s.start_cost.size() < sk) s.start_cost.resize(std::max<std::size_t>(sk, 64));
-    if (s.goal_cost.size() < gk) s.goal_cost.resize(std::max<std::size_t>(gk, 64));
+    if (s.start_cost.size() < sk) grow_exactly(s.start_cost, std::max<std::size_t>(sk, 64));
+    if (s.goal_cost.size() < gk) grow_exactly(s.goal_cost, std::max<std::size_t>(gk, 64));
+    if (s.targets.capacity() < target_count) s.targets.reserve(target_count);
     const auto node_local = [&](const Rect& r, std::uint32_t id) { return r.local(GridPoint{h.m_nodes[id].x, h.m_nodes[id].y}); };
-    if (!tables || sc == gc) {
+    if (start_flood) {
         s.targets.clear();
         if (!tables)
             for (std::uint32_t id : scl.nodes) s.targets.push_back(static_cast<std::uint32_t>(node_local(srect, id)));
@@ -234,7 +317,7 @@ Status HpaPathfinder::begin(const HierarchicalMap& h, GridPoint start, GridPoint
                           tables ? &goal : nullptr);
         m_insertion_expanded += s.start_flood.stats().expanded;
     }
-    if (!tables) {
+    if (goal_flood) {
         s.targets.clear();
         for (std::uint32_t id : gcl.nodes) s.targets.push_back(static_cast<std::uint32_t>(node_local(grect, id)));
         s.goal_flood.run(map, s.costs, {gcl.x0, gcl.y0, gcl.w, gcl.h}, diagonal, true, goal, s.targets);
@@ -263,9 +346,13 @@ Status HpaPathfinder::begin(const HierarchicalMap& h, GridPoint start, GridPoint
     // Abstract A*. Ids: hierarchy nodes, then start = bound, goal = bound + 1.
     s.start_id = h.node_bound();
     s.goal_id = s.start_id + 1;
-    if (s.state.size() < std::size_t{s.goal_id} + 1) {
-        s.state.resize(std::size_t{s.goal_id} + 1, Impl::State{0, 0, 0, 0, search::kUnvisitedStamp, 0});
-        s.heap.reserve_nodes(s.state.size());
+    if (s.state.size() < state_count) {
+        // Exactly state_count of each (the memory check counts them so): the states reserved before they
+        // are resized, the heap made afresh (its position array then grows from empty).
+        grow_exactly(s.state, state_count, Impl::State{0, 0, 0, 0, search::kUnvisitedStamp, 0});
+        s.heap = search::IndexedHeap<Impl::Key>{};
+        s.heap.reserve_nodes(state_count);
+        s.heap_nodes = state_count;
     }
     search::advance_generation(s.generation, [&] {
         for (Impl::State& st : s.state) st.stamp = search::kUnvisitedStamp;
@@ -318,8 +405,16 @@ Status HpaPathfinder::step(std::uint64_t slice_expansions) {
     const search::Budget& budget = s.options.budget;
 
     const bool has_deadline = budget.deadline != std::chrono::steady_clock::time_point::max();
+    // With a memory limit the open list grows only through grow_open (checked against the budget).
+    const bool limited = budget.max_memory_bytes != SIZE_MAX;
+    std::size_t open_room = limited ? s.open_capacity() : 0;
     Status status = Status::NoPath;
     for (std::uint64_t slice = 0;; ++slice) {
+        if (s.out_of_memory) {  // a successor was dropped: the search is not exact any more
+            status = Status::BudgetExhausted;
+            m_limit = search::BudgetLimit::Memory;
+            break;
+        }
         if (s.heap.empty()) {
             status = Status::NoPath;
             break;
@@ -329,9 +424,14 @@ Status HpaPathfinder::step(std::uint64_t slice_expansions) {
             status = Status::Found;
             break;
         }
-        if (stats.expanded >= budget.max_expansions ||
-            (has_deadline && (stats.expanded & 63u) == 0 && std::chrono::steady_clock::now() >= budget.deadline)) {
+        if (stats.expanded >= budget.max_expansions) {
             status = Status::BudgetExhausted;
+            m_limit = search::BudgetLimit::Expansions;
+            break;
+        }
+        if (has_deadline && (stats.expanded & 63u) == 0 && std::chrono::steady_clock::now() >= budget.deadline) {
+            status = Status::BudgetExhausted;
+            m_limit = search::BudgetLimit::Time;
             break;
         }
         if (slice >= slice_expansions) return m_status = Status::InProgress;
@@ -360,6 +460,7 @@ Status HpaPathfinder::step(std::uint64_t slice_expansions) {
                 return;
             }
             if (next.stamp == closed) return;  // consistent heuristic: closed means final
+            if (limited && s.heap.size() == open_room && !s.grow_open(open_room)) return;
             const double hn = to == goal_id ? 0.0 : heuristic(tx, ty);
             next = Impl::State{g_next, hn, node, label, open, via_intra};
             s.heap.push(to, Impl::Key{g_next + hn, hn, ++s.sequence});
@@ -491,6 +592,13 @@ void HpaPathfinder::refine(const HierarchicalMap& h, GridPath& out) {
     local.budget.max_expansions = 4 * window * window;
     const bool use_jps = h.m_movement == Movement::Eight && h.m_diagonal == DiagonalRule::NoCornerCutting &&
                          !map.has_terrain_costs() && !h.m_profiled;
+    // A memory limit: the window pathfinder may hold what the rest of the query object leaves of it.
+    const std::size_t max_bytes = s.options.budget.max_memory_bytes;
+    const auto window_memory = [&] {
+        if (max_bytes == SIZE_MAX) return max_bytes;
+        const std::size_t others = s.memory_bytes(false) + (use_jps ? search::space_memory_bytes(s.local) : s.jps.memory_bytes());
+        return max_bytes > others ? max_bytes - others : 0;
+    };
     const double min_cost = s.costs.h_scale;
     const auto segment_cost = [&](std::size_t from, std::size_t to) {
         double cost = 0.0;
@@ -506,6 +614,7 @@ void HpaPathfinder::refine(const HierarchicalMap& h, GridPath& out) {
                                                            std::abs(cells[end].y - cells[pos].y));
         if (before > bound * (1.0 + 1e-12)) {
             Status status;
+            local.budget.max_memory_bytes = window_memory();
             if (use_jps) {
                 status = s.jps.find_path(map, cells[pos], cells[end], local, s.segment);
                 m_refinement_expanded += s.jps.stats().expanded;

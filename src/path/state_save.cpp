@@ -108,8 +108,14 @@ Status GridPathfinder::restore_search(const GridMap& map, GridPoint start, GridP
     // Every open cell is on the open list exactly once (the held entry counts as on it).
     const auto key_of = [](const GridSearchState::OpenEntry& e) { return Key{e.f_bits, e.tie}; };
     if (state.open.size() + (state.has_held ? 1 : 0) != open_cells) return fail();
+    const bool limited = m_budget.max_memory_bytes != SIZE_MAX;
     for (const GridSearchState::OpenEntry& e : state.open) {
         if (e.node >= bound || m_cells[e.node].stamp != open) return fail();
+        // The open list grows as the search grew it (doubling) and only within the memory budget.
+        if (limited && m_heap.size() == m_heap.capacity() && !grow_open()) {
+            for (const auto& o : m_heap.entries()) m_cells[o.node].stamp = open;
+            return out_of_memory();
+        }
         m_cells[e.node].stamp = closed;  // temporarily: a second entry for the node is refused
         m_heap.push(e.node, key_of(e));
     }

@@ -18,10 +18,43 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 }  // namespace
 
 void ThetaStar::reserve(const GridMap& map, std::size_t open_entries) {
-    if (m_state.size() < map.node_bound())
+    if (m_state.size() < map.node_bound()) {
+        m_state.reserve(map.node_bound());  // exactly: what a memory budget counts
         m_state.resize(map.node_bound(), State{0.0, search::kNoNode, search::kUnvisitedStamp});
+    }
     m_heap.reserve_nodes(map.node_bound());
     m_heap.reserve_entries(std::min<std::size_t>(open_entries, map.node_bound()));
+}
+
+std::size_t ThetaStar::memory_bytes() const noexcept {
+    return m_state.capacity() * sizeof(State) + m_heap.memory_bytes() + m_layers.capacity() * sizeof(ActiveLayer) +
+           m_layer_data.capacity() * sizeof(const float*);
+}
+
+// True when holding `more` bytes on top of what the ThetaStar holds would pass the memory budget.
+bool ThetaStar::over_budget(std::size_t more) const noexcept {
+    const std::size_t held = memory_bytes();
+    return held > m_budget.max_memory_bytes || more > m_budget.max_memory_bytes - held;
+}
+
+// With a memory limit, the open list full: grows it as a push would (doubling), unless that passes the
+// budget (then the search is out of memory and nothing is allocated).
+[[gnu::noinline]] bool ThetaStar::grow_open() {
+    const std::size_t capacity = m_heap.capacity();
+    const std::size_t n = capacity == 0 ? 1 : 2 * capacity;
+    if (over_budget((n - capacity) * sizeof(search::IndexedHeap<Key>::Entry))) {
+        m_out_of_memory = true;
+        return false;
+    }
+    m_heap.reserve_entries(n);
+    return true;
+}
+
+// Ends the search for the memory budget: no path, nothing left to expand.
+Status ThetaStar::out_of_memory() noexcept {
+    m_heap.clear();
+    m_limit = search::BudgetLimit::Memory;
+    return m_status = Status::BudgetExhausted;
 }
 
 bool ThetaStar::uniform_areas() const noexcept {
@@ -39,6 +72,8 @@ bool ThetaStar::uniform_areas() const noexcept {
 }
 
 Status ThetaStar::begin(const GridMap& map, GridPoint start, GridPoint goal, const ThetaStarOptions& options) {
+    m_limit = search::BudgetLimit::None;
+    m_out_of_memory = false;
     m_stats = {};
     m_los_checks = 0;
     m_sequence = 0;
@@ -54,8 +89,10 @@ Status ThetaStar::begin(const GridMap& map, GridPoint start, GridPoint goal, con
     m_h_scale = 1.0;
     m_status = Status::InvalidQuery;
     if (map.empty() || !map.passable(start) || !map.passable(goal)) return m_status;
+    // The layers are only counted here; they are put in force once the memory budget allows it.
+    std::size_t layer_count = 0;
     if (!detail::collect_cost_layers(map, options.penalties, options.penalty_weight, options.layers,
-                                     [&](const PenaltyLayer* l, double w) { m_layers.push_back(ActiveLayer{l, w}); }))
+                                     [&](const PenaltyLayer*, double) { ++layer_count; }))
         return m_status;
     // Areas: forbidden cells block; each allowed area has its multiplier.
     double min_multiplier = 1.0;
@@ -72,7 +109,7 @@ Status ThetaStar::begin(const GridMap& map, GridPoint start, GridPoint goal, con
     };
     if (forbidden_at(map.index(start)) || forbidden_at(map.index(goal))) return m_status;
     // Uniform prices: classic Theta* with costs m x the Euclidean lengths.
-    m_costs = map.has_terrain_costs() || !m_layers.empty() || !uniform_areas();
+    m_costs = map.has_terrain_costs() || layer_count > 0 || !uniform_areas();
     m_multiplier = min_multiplier;
     m_h_scale = m_costs ? static_cast<double>(map.min_cost()) * min_multiplier : min_multiplier;
 
@@ -85,10 +122,29 @@ Status ThetaStar::begin(const GridMap& map, GridPoint start, GridPoint goal, con
     m_sight.filter = m_forbidden != 0 ? options.filter : nullptr;
     m_budget = options.budget;
 
-    if (m_state.size() < map.node_bound()) reserve(map, 0);
     search::advance_generation(m_generation, [&] {
         for (State& s : m_state) s.stamp = search::kUnvisitedStamp;
     });
+    // Storage held from earlier queries counts against a memory budget, and so do the arrays this map
+    // needs, before they are allocated.
+    const bool limited = m_budget.max_memory_bytes != SIZE_MAX;
+    if (limited) {
+        const auto more = [](std::size_t have, std::size_t need, std::size_t size) {
+            return need > have ? (need - have) * size : 0;
+        };
+        const std::size_t bytes = more(m_state.capacity(), map.node_bound(), sizeof(State)) +
+                                  more(m_heap.node_capacity(), map.node_bound(), sizeof(std::uint32_t)) +
+                                  more(m_layers.capacity(), layer_count, sizeof(ActiveLayer)) +
+                                  more(m_layer_data.capacity(), layer_count, sizeof(const float*));
+        if (over_budget(bytes)) return out_of_memory();
+    }
+    if (m_state.size() < map.node_bound()) reserve(map, 0);
+    if (layer_count > 0) {
+        m_layers.reserve(layer_count);
+        m_layer_data.reserve(layer_count);  // step() sizes it to the layers without allocating
+        (void)detail::collect_cost_layers(map, options.penalties, options.penalty_weight, options.layers,
+                                          [&](const PenaltyLayer* l, double w) { m_layers.push_back(ActiveLayer{l, w}); });
+    }
     m_map = &map;
     m_bound = map.node_bound();
     m_stride = map.stride();
@@ -99,6 +155,7 @@ Status ThetaStar::begin(const GridMap& map, GridPoint start, GridPoint goal, con
     m_goal = goal;
 
     const double h0 = m_h_scale * euclidean_distance(start, goal);
+    if (limited && m_heap.capacity() == 0 && !grow_open()) return out_of_memory();
     m_state[m_start_node] = State{0.0, m_start_node, search::open_stamp(m_generation)};  // its own parent
     m_heap.push(m_start_node, Key{h0, h0, ++m_sequence});
     return m_status = Status::InProgress;
@@ -169,6 +226,9 @@ Status ThetaStar::run(std::uint64_t slice_expansions) {
     };
 
     const bool has_deadline = m_budget.deadline != std::chrono::steady_clock::time_point::max();
+    // The open list's size at which a push must first check the memory budget: its capacity with a
+    // limit, never without one (one compare per push).
+    std::size_t open_limit = m_budget.max_memory_bytes != SIZE_MAX ? m_heap.capacity() : SIZE_MAX;
     std::uint64_t slice_left = slice_expansions;
     std::uint32_t sequence = m_sequence;
     const auto leave = [&](Status status) {
@@ -178,9 +238,14 @@ Status ThetaStar::run(std::uint64_t slice_expansions) {
     while (!m_heap.empty()) {
         const std::uint32_t node = m_heap.top().node;
         if (node == goal_node) return leave(Status::Found);
-        if (m_stats.expanded >= m_budget.max_expansions ||
-            (has_deadline && (m_stats.expanded & 63u) == 0 && std::chrono::steady_clock::now() >= m_budget.deadline))
+        if (m_stats.expanded >= m_budget.max_expansions) {
+            m_limit = search::BudgetLimit::Expansions;
             return leave(Status::BudgetExhausted);
+        }
+        if (has_deadline && (m_stats.expanded & 63u) == 0 && std::chrono::steady_clock::now() >= m_budget.deadline) {
+            m_limit = search::BudgetLimit::Time;
+            return leave(Status::BudgetExhausted);
+        }
         if (slice_left == 0) return leave(Status::InProgress);
         --slice_left;
         m_heap.pop();
@@ -247,6 +312,11 @@ Status ThetaStar::run(std::uint64_t slice_expansions) {
                 m_heap.decrease(next, Key{g_next + h, h, ++sequence});
                 return;
             }
+            if (m_heap.size() == open_limit) {
+                // the open list is full and the memory budget is in force: grow it only if that fits
+                if (m_out_of_memory || !grow_open()) return;  // (the search ends after this expansion)
+                open_limit = m_heap.capacity();
+            }
             const double h = heuristic(p);
             s = State{g_next, via, open};
             m_heap.push(next, Key{g_next + h, h, ++sequence});
@@ -264,6 +334,11 @@ Status ThetaStar::run(std::uint64_t slice_expansions) {
             if (pass(up + 1) && diagonal_allowed(rule, pass_up, pass_right)) relax(up + 1, kDiagonalStep);
             if (pass(down - 1) && diagonal_allowed(rule, pass_down, pass_left)) relax(down - 1, kDiagonalStep);
             if (pass(down + 1) && diagonal_allowed(rule, pass_down, pass_right)) relax(down + 1, kDiagonalStep);
+        }
+        if (m_out_of_memory) {  // a successor could not enter the open list: the search cannot go on
+            m_heap.clear();
+            m_limit = search::BudgetLimit::Memory;
+            return leave(Status::BudgetExhausted);
         }
     }
     return leave(Status::NoPath);

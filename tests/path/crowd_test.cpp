@@ -7,7 +7,11 @@
 #include <test_data.hpp>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdint>
 #include <random>
+#include <span>
+#include <string>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -376,4 +380,97 @@ TEST(Crowd, SharedMapfBenchmarkInstances) {
         ASSERT_EQ(solver.solve(map, starts, goals, anytime, again), Status::Found) << c.map;
         EXPECT_EQ(improved.cells, again.cells) << c.map;
     }
+}
+
+// The budget's memory limit caps the stored configurations as CrowdOptions::max_memory_bytes does: the
+// smaller of the two applies, a solve stopped by either says Memory, and a cap the solve fits in changes
+// nothing.
+TEST(Crowd, BudgetMemoryLimitCapsTheConfigurationsLikeMaxMemoryBytes) {
+    std::mt19937 rng(5);
+    const Instance inst = random_instance(rng, 16, 16, 0.25, 90);
+    CrowdSolver solver;
+    CrowdSolution whole, capped;
+    ASSERT_EQ(solver.solve(inst.map, inst.starts, inst.goals, CrowdOptions{}, whole), Status::Found);
+    EXPECT_EQ(solver.budget_limit(), search::BudgetLimit::None);
+    const std::uint64_t configurations = solver.stats().configurations;
+    ASSERT_GT(configurations, 20u);
+    int stopped = 0, through = 0;
+    for (std::size_t cap = 512; through < 3; cap = cap * 5 / 4) {
+        SCOPED_TRACE("cap " + std::to_string(cap));
+        CrowdOptions by_option;
+        by_option.max_memory_bytes = cap;
+        const Status expected = solver.solve(inst.map, inst.starts, inst.goals, by_option, capped);
+        const std::uint64_t stored = solver.stats().configurations;
+        EXPECT_EQ(solver.budget_limit(), expected == Status::BudgetExhausted ? search::BudgetLimit::Memory
+                                                                               : search::BudgetLimit::None);
+        for (const std::size_t other : {cap, cap + 1, std::size_t{2} << 30, SIZE_MAX}) {
+            CrowdOptions by_budget;
+            by_budget.budget.max_memory_bytes = cap;
+            by_budget.max_memory_bytes = other;
+            EXPECT_EQ(solver.solve(inst.map, inst.starts, inst.goals, by_budget, capped), expected);
+            EXPECT_EQ(solver.stats().configurations, stored);
+            EXPECT_EQ(solver.budget_limit(), expected == Status::BudgetExhausted ? search::BudgetLimit::Memory
+                                                                                   : search::BudgetLimit::None);
+            // ... and the option's cap still applies below the budget's.
+            CrowdOptions both = by_budget;
+            both.budget.max_memory_bytes = other;
+            both.max_memory_bytes = cap;
+            EXPECT_EQ(solver.solve(inst.map, inst.starts, inst.goals, both, capped), expected);
+            EXPECT_EQ(solver.stats().configurations, stored);
+        }
+        if (expected == Status::BudgetExhausted) {
+            ++stopped;
+            EXPECT_EQ(through, 0) << "a cap stopped a solve a smaller one let through";
+            continue;
+        }
+        ASSERT_EQ(expected, Status::Found);
+        ++through;
+        EXPECT_EQ(capped.cells, whole.cells);
+    }
+    EXPECT_GT(stopped, 5);
+    // A cap below the start configuration: begin stops at once.
+    CrowdOptions none;
+    none.budget.max_memory_bytes = 1;
+    EXPECT_EQ(solver.begin(inst.map, inst.starts, inst.goals, none), Status::BudgetExhausted);
+    EXPECT_EQ(solver.budget_limit(), search::BudgetLimit::Memory);
+    EXPECT_EQ(solver.finish(capped), Status::BudgetExhausted);
+}
+
+// budget_limit() names the limit that ended a solve, and is None otherwise (a solution kept by an anytime
+// solve included).
+TEST(Crowd, BudgetLimitNamesTheLimit) {
+    std::mt19937 rng(5);
+    const Instance inst = random_instance(rng, 16, 16, 0.25, 90);
+    CrowdSolver solver;
+    CrowdSolution solution;
+    CrowdOptions options;
+    options.budget.max_expansions = 2;
+    EXPECT_EQ(solver.solve(inst.map, inst.starts, inst.goals, options, solution), Status::BudgetExhausted);
+    EXPECT_EQ(solver.budget_limit(), search::BudgetLimit::Expansions);
+    options.budget = {};
+    options.budget.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+    EXPECT_EQ(solver.solve(inst.map, inst.starts, inst.goals, options, solution), Status::BudgetExhausted);
+    EXPECT_EQ(solver.budget_limit(), search::BudgetLimit::Time);
+    options.budget = {};
+    ASSERT_EQ(solver.begin(inst.map, inst.starts, inst.goals, options), Status::InProgress);
+    EXPECT_EQ(solver.budget_limit(), search::BudgetLimit::None);
+    solver.stop();
+    EXPECT_EQ(solver.status(), Status::BudgetExhausted);
+    EXPECT_EQ(solver.budget_limit(), search::BudgetLimit::Time);
+    EXPECT_EQ(solver.solve(inst.map, inst.starts, inst.goals, options, solution), Status::Found);
+    EXPECT_EQ(solver.budget_limit(), search::BudgetLimit::None);
+    const std::uint64_t configurations = solver.stats().configurations;
+    // An anytime solve that runs out of memory after its first solution keeps it: Found, no limit.
+    options.anytime = true;
+    options.budget.max_expansions = solver.stats().search.expanded + 200;
+    options.budget.max_memory_bytes = static_cast<std::size_t>(configurations + 1) * (90 * 10 + 140);
+    EXPECT_EQ(solver.solve(inst.map, inst.starts, inst.goals, options, solution), Status::Found);
+    EXPECT_EQ(solver.budget_limit(), search::BudgetLimit::None);
+    options.budget.max_memory_bytes = 1;
+    EXPECT_EQ(solver.solve(inst.map, inst.starts, inst.goals, options, solution), Status::BudgetExhausted);
+    EXPECT_EQ(solver.budget_limit(), search::BudgetLimit::Memory);
+    options.budget = {};
+    EXPECT_EQ(solver.begin(inst.map, inst.starts, std::span<const GridPoint>(inst.goals).first(3), options),
+              Status::InvalidQuery);
+    EXPECT_EQ(solver.budget_limit(), search::BudgetLimit::None);
 }

@@ -3,9 +3,11 @@
 #include <gameplan/path/graph.hpp>
 #include <gameplan/path/graph_search.hpp>
 
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -327,4 +329,114 @@ TEST(GraphSearch, BudgetWeightAndInvalidQueries) {
     // an empty graph
     const Graph empty;
     EXPECT_EQ(finder.find_path(empty, 0, 0, o, path), Status::InvalidQuery);
+}
+
+namespace {
+Status run_sliced(GraphPathfinder& finder, const Graph& graph, std::span<const GraphNode> sources,
+                  std::span<const GraphNode> goals, const GraphSearchOptions& options, GraphPath& path) {
+    Status status = finder.begin(graph, sources, goals, options);
+    while (status == Status::InProgress) status = finder.step(7);
+    EXPECT_EQ(finder.status(), status);
+    EXPECT_EQ(finder.finish(path), status);
+    return status;
+}
+}  // namespace
+
+// A memory budget caps what the pathfinder holds (memory_bytes(): the engine's arrays and open list, the
+// goal marks of a query with several goals): a fresh pathfinder under a budget the query does not fit in
+// stops with Memory without growing past it, a large enough budget changes nothing, and the storage held
+// from an earlier query counts (one byte less than it stops a query at once).
+TEST(GraphSearch, MemoryBudgetCapsWhatThePathfinderHolds) {
+    std::mt19937 rng(19);
+    const RandomGraph r = random_graph(rng, 3000, 9000, true);
+    int queries = 0, stopped = 0;
+    while (queries < 4) {
+        const bool several = queries % 2 == 1;  // several goals: the goal marks count too
+        const auto pick = [&] { return static_cast<GraphNode>(rng() % 3000); };
+        std::vector<GraphNode> sources{pick()}, goals{pick()};
+        if (several) {
+            sources.push_back(pick());
+            goals.push_back(pick());
+            goals.push_back(pick());
+        }
+        GraphPathfinder unlimited;
+        GraphPath path;
+        if (run_sliced(unlimited, r.graph, sources, goals, {}, path) != Status::Found || unlimited.stats().expanded < 100)
+            continue;
+        ++queries;
+        const double cost = path.cost;
+        const std::size_t held = unlimited.memory_bytes();
+        bool through = false;
+        for (std::size_t limit = 64; limit < 4 * held; limit = limit * 5 / 4) {
+            SCOPED_TRACE("limit " + std::to_string(limit) + (several ? ", several goals" : ""));
+            GraphPathfinder fresh;
+            GraphSearchOptions options;
+            options.budget.max_memory_bytes = limit;
+            const Status status = run_sliced(fresh, r.graph, sources, goals, options, path);
+            EXPECT_LE(fresh.memory_bytes(), limit) << "the pathfinder grew past its budget";
+            if (status == Status::BudgetExhausted) {
+                ++stopped;
+                EXPECT_FALSE(through) << "a budget stopped a query a smaller one let through";
+                EXPECT_EQ(fresh.budget_limit(), search::BudgetLimit::Memory);
+                EXPECT_TRUE(path.nodes.empty());
+                continue;
+            }
+            ASSERT_EQ(status, Status::Found);
+            through = true;
+            EXPECT_EQ(fresh.budget_limit(), search::BudgetLimit::None);
+            EXPECT_EQ(path.cost, cost);
+        }
+        EXPECT_TRUE(through) << "four times what the query holds did not let it through";
+        // What the pathfinder holds counts: a budget of exactly that lets the same query through without
+        // growing, one byte less stops this query and a one-node one at once.
+        GraphSearchOptions options;
+        options.budget.max_memory_bytes = held;
+        EXPECT_EQ(run_sliced(unlimited, r.graph, sources, goals, options, path), Status::Found);
+        EXPECT_EQ(path.cost, cost);
+        EXPECT_EQ(unlimited.memory_bytes(), held);
+        options.budget.max_memory_bytes = held - 1;
+        EXPECT_EQ(unlimited.begin(r.graph, sources, goals, options), Status::BudgetExhausted);
+        EXPECT_EQ(unlimited.status(), Status::BudgetExhausted);
+        EXPECT_EQ(unlimited.budget_limit(), search::BudgetLimit::Memory);
+        EXPECT_EQ(unlimited.stats().expanded, 0u);
+        EXPECT_FALSE(unlimited.reached(sources[0])) << "the previous search was not forgotten";
+        EXPECT_EQ(unlimited.finish(path), Status::BudgetExhausted);
+        EXPECT_TRUE(path.nodes.empty());
+        EXPECT_EQ(unlimited.find_path(r.graph, sources[0], sources[0], options, path), Status::BudgetExhausted);
+        EXPECT_EQ(unlimited.budget_limit(), search::BudgetLimit::Memory);
+        EXPECT_EQ(unlimited.memory_bytes(), held);
+        std::vector<double> field;
+        EXPECT_EQ(distance_field(r.graph, sources, unlimited, field, options.budget), Status::BudgetExhausted);
+        EXPECT_EQ(unlimited.budget_limit(), search::BudgetLimit::Memory);
+    }
+    EXPECT_GT(stopped, 4 * 10);
+}
+
+// budget_limit() names the limit that ended the search, and is None otherwise.
+TEST(GraphSearch, BudgetLimitNamesTheLimit) {
+    std::mt19937 rng(5);
+    const RandomGraph r = random_graph(rng, 400, 2400, true);
+    const std::vector<double> ref = reference_dijkstra(400, r.edges, {0});
+    GraphNode far = 0;
+    for (GraphNode v = 0; v < 400; ++v)
+        if (ref[v] < kInf && ref[v] > ref[far]) far = v;
+    ASSERT_NE(far, 0u);
+    GraphPathfinder finder;
+    GraphPath path;
+    GraphSearchOptions o;
+    o.budget.max_expansions = 2;
+    EXPECT_EQ(finder.find_path(r.graph, 0, far, o, path), Status::BudgetExhausted);
+    EXPECT_EQ(finder.budget_limit(), search::BudgetLimit::Expansions);
+    o.budget = {};
+    o.budget.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+    EXPECT_EQ(finder.find_path(r.graph, 0, far, o, path), Status::BudgetExhausted);
+    EXPECT_EQ(finder.budget_limit(), search::BudgetLimit::Time);
+    o.budget = {};
+    EXPECT_EQ(finder.find_path(r.graph, 0, far, o, path), Status::Found);
+    EXPECT_EQ(finder.budget_limit(), search::BudgetLimit::None);
+    o.budget.max_memory_bytes = 0;
+    EXPECT_EQ(finder.find_path(r.graph, 0, far, o, path), Status::BudgetExhausted);
+    EXPECT_EQ(finder.budget_limit(), search::BudgetLimit::Memory);
+    EXPECT_EQ(finder.find_path(r.graph, 0, 400, o, path), Status::InvalidQuery);  // validity first
+    EXPECT_EQ(finder.budget_limit(), search::BudgetLimit::None);
 }

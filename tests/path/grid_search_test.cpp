@@ -555,3 +555,238 @@ TEST(GridPathfinder, ExtremeShapes) {
         EXPECT_LE(std::abs(path.cells[i].y - path.cells[i - 1].y), 1);
     }
 }
+
+// ---- the memory budget ------------------------------------------------------------------------------
+
+namespace {
+
+// A 160 x 160 map with a quarter of its cells blocked, its corners open, and a penalty layer.
+struct BudgetWorld {
+    GridMap map;
+    PenaltyLayer penalties;
+    GridSearchState saved;  // a search of `query_single` stopped after 300 expansions
+    BudgetWorld() {
+        std::mt19937 rng(77);
+        EXPECT_EQ(map.reset(160, 160), GridSizeCheck::Ok);
+        for (int y = 0; y < 160; ++y)
+            for (int x = 0; x < 160; ++x)
+                if (rng() % 4 == 0) map.set_passable({x, y}, false);
+        for (const GridPoint p : {GridPoint{0, 0}, GridPoint{159, 159}, GridPoint{0, 159}, GridPoint{159, 0}, GridPoint{80, 80}})
+            map.set_passable(p, true);
+        penalties.reset(map);
+        for (int i = 0; i < 400; ++i) penalties.set({int(rng() % 160), int(rng() % 160)}, float(rng() % 4));
+        GridPathfinder finder;
+        EXPECT_EQ(finder.begin(map, {0, 0}, {159, 159}), Status::InProgress);
+        EXPECT_EQ(finder.step(300), Status::InProgress);
+        EXPECT_TRUE(finder.save_search(saved));
+    }
+};
+
+const BudgetWorld& budget_world() {
+    static const BudgetWorld world;
+    return world;
+}
+
+// One of the ways a grid search begins; every one of them must honour the memory budget.
+struct BudgetQuery {
+    const char* name;
+    Status (*begin)(GridPathfinder&, const BudgetWorld&, GridSearchOptions);
+};
+
+const BudgetQuery kBudgetQueries[] = {
+    {"single goal",
+     [](GridPathfinder& f, const BudgetWorld& w, GridSearchOptions o) { return f.begin(w.map, {0, 0}, {159, 159}, o); }},
+    {"layers",
+     [](GridPathfinder& f, const BudgetWorld& w, GridSearchOptions o) {
+         o.penalties = &w.penalties;
+         return f.begin(w.map, {0, 0}, {159, 159}, o);
+     }},
+    {"sources and goals",
+     [](GridPathfinder& f, const BudgetWorld& w, GridSearchOptions o) {
+         const GridPoint sources[] = {{0, 0}, {0, 159}};
+         const GridPoint goals[] = {{159, 159}, {159, 0}, {80, 80}};
+         return f.begin(w.map, sources, goals, o);
+     }},
+    {"flood",
+     [](GridPathfinder& f, const BudgetWorld& w, GridSearchOptions o) {
+         const GridPoint sources[] = {{80, 80}, {0, 0}};
+         return f.begin(w.map, sources, {}, o);
+     }},
+    {"restore",
+     [](GridPathfinder& f, const BudgetWorld& w, GridSearchOptions o) {
+         return f.restore_search(w.map, {0, 0}, {159, 159}, o, w.saved);
+     }},
+};
+
+GridSearchOptions with_memory(std::size_t bytes) {
+    GridSearchOptions o;
+    o.budget.max_memory_bytes = bytes;
+    return o;
+}
+
+// Begins `q` and steps it to its end in slices of `slice` (checking memory_bytes() <= `cap` after each).
+Status run_query(GridPathfinder& f, const BudgetQuery& q, const GridSearchOptions& o, std::uint64_t slice, std::size_t cap) {
+    Status s = q.begin(f, budget_world(), o);
+    EXPECT_LE(f.memory_bytes(), cap) << q.name;
+    while (s == Status::InProgress) {
+        s = f.step(slice);
+        EXPECT_LE(f.memory_bytes(), cap) << q.name;
+    }
+    return s;
+}
+
+// What a fresh pathfinder holds after an unlimited run of `q`, with the run's status and cost.
+struct Unlimited {
+    std::size_t bytes;
+    Status status;
+    double cost;
+};
+Unlimited unlimited_run(const BudgetQuery& q) {
+    GridPathfinder f;
+    const Status s = run_query(f, q, {}, UINT64_MAX, SIZE_MAX);
+    EXPECT_EQ(f.budget_limit(), search::BudgetLimit::None);
+    return {f.memory_bytes(), s, f.cost()};
+}
+
+}  // namespace
+
+TEST(GridPathfinder, MemoryBudgetBelowTheQueryStopsWithMemory) {
+    for (const BudgetQuery& q : kBudgetQueries) {
+        SCOPED_TRACE(q.name);
+        const Unlimited full = unlimited_run(q);
+        ASSERT_NE(full.status, Status::BudgetExhausted);
+        // Too small for the per-cell arrays (nothing allocated), and one byte short of the whole search
+        // (the arrays fit, the open list or the goal marks do not).
+        for (const std::size_t budget : {std::size_t{4096}, full.bytes / 2, full.bytes - 1}) {
+            GridPathfinder f;
+            const Status s = run_query(f, q, with_memory(budget), UINT64_MAX, budget);
+            EXPECT_EQ(s, Status::BudgetExhausted) << budget;
+            EXPECT_EQ(f.status(), Status::BudgetExhausted);
+            EXPECT_EQ(f.budget_limit(), search::BudgetLimit::Memory);
+            EXPECT_LE(f.memory_bytes(), budget);
+            EXPECT_EQ(f.step(), Status::BudgetExhausted);  // final
+            GridPath path;
+            path.cells.push_back({1, 1});
+            EXPECT_EQ(f.finish(path), Status::BudgetExhausted);
+            EXPECT_TRUE(path.cells.empty());
+            EXPECT_EQ(path.cost, kInf);
+            EXPECT_EQ(f.cost(), kInf);
+        }
+        GridPathfinder tiny;
+        EXPECT_EQ(q.begin(tiny, budget_world(), with_memory(4096)), Status::BudgetExhausted);  // begin says so at once
+        EXPECT_EQ(tiny.memory_bytes(), 0u);
+    }
+}
+
+TEST(GridPathfinder, MemoryBudgetOfWhatTheQueryHoldsLetsItThrough) {
+    for (const BudgetQuery& q : kBudgetQueries) {
+        SCOPED_TRACE(q.name);
+        const Unlimited full = unlimited_run(q);
+        for (const std::uint64_t slice : {std::uint64_t{UINT64_MAX}, std::uint64_t{7}}) {
+            GridPathfinder f;
+            const Status s = run_query(f, q, with_memory(full.bytes), slice, full.bytes);
+            EXPECT_EQ(s, full.status);
+            EXPECT_EQ(f.budget_limit(), search::BudgetLimit::None);
+            EXPECT_EQ(f.memory_bytes(), full.bytes);  // grown exactly as without a limit
+            if (s == Status::Found) {
+                EXPECT_EQ(f.cost(), full.cost);
+            }
+        }
+    }
+}
+
+TEST(GridPathfinder, MemoryBudgetCountsWhatThePathfinderAlreadyHolds) {
+    const BudgetWorld& w = budget_world();
+    GridMap small;
+    ASSERT_EQ(small.reset(20, 20), GridSizeCheck::Ok);
+    GridPathfinder f;
+    GridPath path;
+    ASSERT_EQ(f.find_path(w.map, {0, 0}, {159, 159}, {}, path), Status::Found);  // sized for the big map
+    const std::size_t held = f.memory_bytes();
+    ASSERT_GT(held, 160u * 160u * 16u);
+    const GridPoint sources[] = {{0, 0}, {5, 5}};
+    const GridPoint goals[] = {{19, 19}, {19, 0}};
+    // A budget below what it holds stops every form of query at once, allocating nothing.
+    const GridSearchOptions tight = with_memory(held - 1);
+    EXPECT_EQ(f.find_path(small, {0, 0}, {19, 19}, tight, path), Status::BudgetExhausted);
+    EXPECT_EQ(f.budget_limit(), search::BudgetLimit::Memory);
+    EXPECT_EQ(f.stats().expanded, 0u);
+    EXPECT_TRUE(path.cells.empty());
+    EXPECT_EQ(f.begin(small, sources, goals, tight), Status::BudgetExhausted);
+    EXPECT_EQ(f.budget_limit(), search::BudgetLimit::Memory);
+    EXPECT_EQ(f.begin(small, sources, {}, tight), Status::BudgetExhausted);
+    EXPECT_EQ(f.budget_limit(), search::BudgetLimit::Memory);
+    GridSearchState state;
+    {
+        GridPathfinder other;
+        ASSERT_EQ(other.begin(small, {0, 0}, {19, 19}), Status::InProgress);
+        ASSERT_EQ(other.step(5), Status::InProgress);
+        ASSERT_TRUE(other.save_search(state));
+    }
+    EXPECT_EQ(f.restore_search(small, {0, 0}, {19, 19}, tight, state), Status::BudgetExhausted);
+    EXPECT_EQ(f.budget_limit(), search::BudgetLimit::Memory);
+    EXPECT_EQ(f.memory_bytes(), held);
+    // Invalid queries are refused as such before the budget is looked at.
+    EXPECT_EQ(f.begin(small, {-1, 0}, {19, 19}, tight), Status::InvalidQuery);
+    EXPECT_EQ(f.budget_limit(), search::BudgetLimit::None);
+    // With room for what it holds, the small queries run without growing anything.
+    const GridSearchOptions roomy = with_memory(held);
+    EXPECT_EQ(f.find_path(small, {0, 0}, {19, 19}, roomy, path), Status::Found);
+    EXPECT_EQ(f.budget_limit(), search::BudgetLimit::None);
+    EXPECT_EQ(f.restore_search(small, {0, 0}, {19, 19}, roomy, state), Status::InProgress);
+    EXPECT_EQ(f.step(), Status::Found);
+    EXPECT_EQ(f.memory_bytes(), held);
+}
+
+TEST(GridPathfinder, BudgetLimitSaysWhichLimitRanOut) {
+    const BudgetWorld& w = budget_world();
+    GridPathfinder f;
+    GridPath path;
+    GridSearchOptions o;
+    o.budget.max_expansions = 3;
+    EXPECT_EQ(f.find_path(w.map, {0, 0}, {159, 159}, o, path), Status::BudgetExhausted);
+    EXPECT_EQ(f.budget_limit(), search::BudgetLimit::Expansions);
+    o.budget = {};
+    o.budget.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+    EXPECT_EQ(f.find_path(w.map, {0, 0}, {159, 159}, o, path), Status::BudgetExhausted);
+    EXPECT_EQ(f.budget_limit(), search::BudgetLimit::Time);
+    EXPECT_EQ(f.find_path(w.map, {0, 0}, {159, 159}, with_memory(1000), path), Status::BudgetExhausted);
+    EXPECT_EQ(f.budget_limit(), search::BudgetLimit::Memory);
+    EXPECT_EQ(f.find_path(w.map, {0, 0}, {159, 159}, {}, path), Status::Found);
+    EXPECT_EQ(f.budget_limit(), search::BudgetLimit::None);  // reset by begin
+    const GridPoint sources[] = {{0, 0}};
+    EXPECT_EQ(f.begin(w.map, sources, {}, {}), Status::InProgress);
+    EXPECT_EQ(f.step(), Status::NoPath);
+    EXPECT_EQ(f.budget_limit(), search::BudgetLimit::None);
+}
+
+TEST(GridPathfinder, MemoryBudgetCapsWhatThePathfinderHolds) {
+    // Budgets from far below the per-cell arrays to past the whole search, in steps of x1.25, and finely
+    // over the range where only the open list (and goal marks) grow: the pathfinder never holds more
+    // than the budget, and the query runs exactly when the budget covers what it holds without one.
+    for (const BudgetQuery& q : kBudgetQueries) {
+        SCOPED_TRACE(q.name);
+        const Unlimited full = unlimited_run(q);
+        GridPathfinder started;
+        (void)q.begin(started, budget_world(), {});
+        const std::size_t base = started.memory_bytes();  // what the search holds when it begins
+        ASSERT_LT(base, full.bytes);
+        std::vector<std::size_t> budgets;
+        for (double b = 256; b < 1.5 * double(full.bytes); b *= 1.25) budgets.push_back(std::size_t(b));
+        for (double r = 1.0 / 512; r < 1.5; r *= 1.25) budgets.push_back(base + std::size_t(r * double(full.bytes - base)));
+        for (const std::size_t budget : budgets) {
+            GridPathfinder f;
+            const Status s = run_query(f, q, with_memory(budget), 64, budget);
+            ASSERT_LE(f.memory_bytes(), budget);
+            if (budget >= full.bytes) {
+                EXPECT_EQ(s, full.status) << budget;
+                if (s == Status::Found) {
+                    EXPECT_EQ(f.cost(), full.cost);
+                }
+            } else {
+                EXPECT_EQ(s, Status::BudgetExhausted) << budget;
+                EXPECT_EQ(f.budget_limit(), search::BudgetLimit::Memory) << budget;
+            }
+        }
+    }
+}

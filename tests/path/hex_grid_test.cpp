@@ -3,10 +3,13 @@
 // islands against the BFS's reachability.
 #include <gameplan/path/hex_grid.hpp>
 
+#include <chrono>
 #include <cmath>
 #include <deque>
 #include <limits>
 #include <random>
+#include <span>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -241,4 +244,109 @@ TEST(HexGrid, IslandsNearestOfManyAndInvalidQueries) {
     EXPECT_EQ(path.cells.size(), 1u);
     EXPECT_EQ(path.cost, 0.0);
     EXPECT_EQ(finder.find_path(GridMap{}, {0, 0}, {0, 0}, o, path), Status::InvalidQuery);
+}
+
+namespace {
+Status run_sliced(HexPathfinder& finder, const GridMap& map, std::span<const GridPoint> sources,
+                  std::span<const GridPoint> goals, const HexSearchOptions& options, GridPath& path) {
+    Status status = finder.begin(map, sources, goals, options);
+    while (status == Status::InProgress) status = finder.step(7);
+    EXPECT_EQ(finder.status(), status);
+    EXPECT_EQ(finder.finish(path), status);
+    return status;
+}
+}  // namespace
+
+// A memory budget caps what the pathfinder holds (memory_bytes(): the engine's arrays and open list, the
+// goal marks of a query with several goals, the sources): a fresh pathfinder under a budget the query does
+// not fit in stops with Memory without growing past it, a large enough budget changes nothing, and the
+// storage held from an earlier query counts (one byte less than it stops a query at once).
+TEST(HexGrid, MemoryBudgetCapsWhatThePathfinderHolds) {
+    std::mt19937 rng(2024);
+    const GridMap map = random_map(rng, 90, 80, 0.2, false);
+    int queries = 0, stopped = 0;
+    while (queries < 4) {
+        const bool several = queries % 2 == 1;  // several goals: the goal marks count too
+        std::vector<GridPoint> sources{random_free(rng, map)}, goals{random_free(rng, map)};
+        if (several) {
+            sources.push_back(random_free(rng, map));
+            goals.push_back(random_free(rng, map));
+            goals.push_back(random_free(rng, map));
+        }
+        HexPathfinder unlimited;
+        GridPath path;
+        if (run_sliced(unlimited, map, sources, goals, {}, path) != Status::Found || unlimited.stats().expanded < 100) continue;
+        ++queries;
+        const double cost = path.cost;
+        const std::size_t held = unlimited.memory_bytes();
+        bool through = false;
+        for (std::size_t limit = 64; limit < 4 * held; limit = limit * 5 / 4) {
+            SCOPED_TRACE("limit " + std::to_string(limit) + (several ? ", several goals" : ""));
+            HexPathfinder fresh;
+            HexSearchOptions options;
+            options.budget.max_memory_bytes = limit;
+            const Status status = run_sliced(fresh, map, sources, goals, options, path);
+            EXPECT_LE(fresh.memory_bytes(), limit) << "the pathfinder grew past its budget";
+            if (status == Status::BudgetExhausted) {
+                ++stopped;
+                EXPECT_FALSE(through) << "a budget stopped a query a smaller one let through";
+                EXPECT_EQ(fresh.budget_limit(), search::BudgetLimit::Memory);
+                EXPECT_TRUE(path.cells.empty());
+                continue;
+            }
+            ASSERT_EQ(status, Status::Found);
+            through = true;
+            EXPECT_EQ(fresh.budget_limit(), search::BudgetLimit::None);
+            EXPECT_EQ(path.cost, cost);
+        }
+        EXPECT_TRUE(through) << "four times what the query holds did not let it through";
+        // What the pathfinder holds counts: a budget of exactly that lets the same query through without
+        // growing, one byte less stops this query and a one-step one at once.
+        HexSearchOptions options;
+        options.budget.max_memory_bytes = held;
+        EXPECT_EQ(run_sliced(unlimited, map, sources, goals, options, path), Status::Found);
+        EXPECT_EQ(path.cost, cost);
+        EXPECT_EQ(unlimited.memory_bytes(), held);
+        options.budget.max_memory_bytes = held - 1;
+        EXPECT_EQ(unlimited.begin(map, sources, goals, options), Status::BudgetExhausted);
+        EXPECT_EQ(unlimited.status(), Status::BudgetExhausted);
+        EXPECT_EQ(unlimited.budget_limit(), search::BudgetLimit::Memory);
+        EXPECT_EQ(unlimited.stats().expanded, 0u);
+        EXPECT_FALSE(unlimited.closed(sources[0])) << "the previous search was not forgotten";
+        EXPECT_EQ(unlimited.finish(path), Status::BudgetExhausted);
+        EXPECT_TRUE(path.cells.empty());
+        const GridPoint next = [&] {
+            for (const GridPoint q : hex_neighbours(sources[0]))
+                if (map.passable(q)) return q;
+            return sources[0];
+        }();
+        EXPECT_EQ(unlimited.find_path(map, sources[0], next, options, path), Status::BudgetExhausted);
+        EXPECT_EQ(unlimited.budget_limit(), search::BudgetLimit::Memory);
+        EXPECT_EQ(unlimited.memory_bytes(), held);
+    }
+    EXPECT_GT(stopped, 4 * 10);
+}
+
+// budget_limit() names the limit that ended the search, and is None otherwise.
+TEST(HexGrid, BudgetLimitNamesTheLimit) {
+    GridMap map;
+    ASSERT_EQ(map.reset(30, 30), GridSizeCheck::Ok);
+    HexPathfinder finder;
+    GridPath path;
+    HexSearchOptions options;
+    options.budget.max_expansions = 3;
+    EXPECT_EQ(finder.find_path(map, {0, 0}, {20, 20}, options, path), Status::BudgetExhausted);
+    EXPECT_EQ(finder.budget_limit(), search::BudgetLimit::Expansions);
+    options.budget = {};
+    options.budget.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+    EXPECT_EQ(finder.find_path(map, {0, 0}, {20, 20}, options, path), Status::BudgetExhausted);
+    EXPECT_EQ(finder.budget_limit(), search::BudgetLimit::Time);
+    options.budget = {};
+    EXPECT_EQ(finder.find_path(map, {0, 0}, {20, 20}, options, path), Status::Found);
+    EXPECT_EQ(finder.budget_limit(), search::BudgetLimit::None);
+    options.budget.max_memory_bytes = 0;
+    EXPECT_EQ(finder.find_path(map, {0, 0}, {20, 20}, options, path), Status::BudgetExhausted);
+    EXPECT_EQ(finder.budget_limit(), search::BudgetLimit::Memory);
+    EXPECT_EQ(finder.find_path(map, {0, 0}, {40, 20}, options, path), Status::InvalidQuery);  // validity first
+    EXPECT_EQ(finder.budget_limit(), search::BudgetLimit::None);
 }

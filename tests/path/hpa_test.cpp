@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <random>
@@ -310,6 +311,139 @@ TEST(HpaPathfinder, BudgetsAreHonouredAcrossSlices) {
         ++checked;
     }
     EXPECT_GT(checked, 10u);
+}
+
+namespace {
+Status run_sliced(HpaPathfinder& finder, const HierarchicalMap& h, GridPoint s, GridPoint g, const HpaQueryOptions& query,
+                  GridPath& path) {
+    Status status = finder.begin(h, s, g, query);
+    while (status == Status::InProgress) status = finder.step(3);
+    EXPECT_EQ(finder.status(), status);
+    EXPECT_EQ(finder.finish(path), status);
+    return status;
+}
+}  // namespace
+
+// A memory budget caps what the query object holds (memory_bytes(): the abstract search's state and open
+// list, the insertion floods and their buffers, the refinement windows' pathfinders): a fresh one under a
+// budget the query does not fit in stops with Memory without growing past it (the open list grows during
+// the search, so the budgets cut it there too), exactly what an unlimited query holds lets it through, and
+// the storage held from an earlier query counts.
+TEST(HpaPathfinder, MemoryBudgetCapsWhatTheQueryHolds) {
+    std::mt19937 rng(91);
+    const GridMap map = to_map(ref_random_grid(rng, 120, 100, 0.2, false, 1, 1));
+    int in_search = 0;  // stops after the first expansion (the open list could not grow)
+    for (const bool tables : {true, false}) {
+        SCOPED_TRACE(tables ? "distance tables" : "insertion floods");
+        HierarchicalMap h;
+        HierarchyOptions build;
+        build.cluster_size = 10;
+        build.distance_tables = tables;
+        ASSERT_EQ(h.build(map, GridSearchOptions{}, build), HierarchyBuild::Ok);
+        int queries = 0, stopped = 0;
+        while (queries < 3) {
+            const GridPoint s{static_cast<int>(rng() % 120), static_cast<int>(rng() % 100)};
+            const GridPoint g{static_cast<int>(rng() % 120), static_cast<int>(rng() % 100)};
+            if (!map.passable(s) || !map.passable(g)) continue;
+            HpaQueryOptions query = query_of(h);
+            query.refine = false;  // the windows' pathfinders are checked below
+            HpaPathfinder unlimited;
+            GridPath path;
+            if (run_sliced(unlimited, h, s, g, query, path) != Status::Found || unlimited.stats().expanded < 30) continue;
+            ++queries;
+            const double cost = path.cost;
+            const std::size_t held = unlimited.memory_bytes();
+            bool through = false;
+            for (std::size_t limit = 64; limit < 2 * held; limit = limit * 5 / 4) {
+                SCOPED_TRACE("limit " + std::to_string(limit));
+                HpaPathfinder fresh;
+                query.budget.max_memory_bytes = limit;
+                const Status status = run_sliced(fresh, h, s, g, query, path);
+                EXPECT_LE(fresh.memory_bytes(), limit) << "the query object grew past its budget";
+                if (status == Status::BudgetExhausted) {
+                    ++stopped;
+                    if (fresh.stats().expanded > 0) ++in_search;
+                    EXPECT_FALSE(through) << "a budget stopped a query a smaller one let through";
+                    EXPECT_EQ(fresh.budget_limit(), search::BudgetLimit::Memory);
+                    EXPECT_TRUE(path.cells.empty());
+                    continue;
+                }
+                ASSERT_EQ(status, Status::Found);
+                EXPECT_GE(limit, held) << "the query went through on less than an unlimited one holds";
+                through = true;
+                EXPECT_EQ(fresh.budget_limit(), search::BudgetLimit::None);
+                EXPECT_EQ(path.cost, cost);
+            }
+            EXPECT_TRUE(through);
+            // Exactly what the unlimited query holds: a fresh query object gets through and holds as much.
+            HpaPathfinder exact;
+            query.budget.max_memory_bytes = held;
+            EXPECT_EQ(run_sliced(exact, h, s, g, query, path), Status::Found);
+            EXPECT_EQ(path.cost, cost);
+            EXPECT_EQ(exact.memory_bytes(), held);
+            // One byte less than it holds: this query and a trivial one stop at once.
+            query.budget.max_memory_bytes = held - 1;
+            EXPECT_EQ(exact.begin(h, s, g, query), Status::BudgetExhausted);
+            EXPECT_EQ(exact.budget_limit(), search::BudgetLimit::Memory);
+            EXPECT_EQ(exact.stats().expanded, 0u);
+            EXPECT_EQ(exact.step(), Status::BudgetExhausted);
+            EXPECT_EQ(exact.finish(path), Status::BudgetExhausted);
+            EXPECT_TRUE(path.cells.empty());
+            EXPECT_EQ(exact.find_path(h, s, s, query, path), Status::BudgetExhausted);
+            EXPECT_EQ(exact.budget_limit(), search::BudgetLimit::Memory);
+            EXPECT_EQ(exact.memory_bytes(), held);
+            // With refinement the windows' pathfinder counts too; what an unlimited query holds lets a
+            // fresh one through without growing past it.
+            query.refine = true;
+            query.budget.max_memory_bytes = SIZE_MAX;
+            ASSERT_EQ(run_sliced(unlimited, h, s, g, query, path), Status::Found);
+            const double refined = path.cost;
+            EXPECT_LE(refined, cost);
+            const std::size_t held_refining = unlimited.memory_bytes();
+            if (unlimited.refinement_expanded() > 0) {
+                EXPECT_GT(held_refining, held);
+            }
+            HpaPathfinder refining;
+            query.budget.max_memory_bytes = held_refining;
+            EXPECT_EQ(run_sliced(refining, h, s, g, query, path), Status::Found);
+            EXPECT_LE(path.cost, cost);
+            EXPECT_LE(refining.memory_bytes(), held_refining);
+        }
+        EXPECT_GT(stopped, 3 * 10);
+    }
+    EXPECT_GT(in_search, 0) << "no budget cut the open list during the search";
+}
+
+// budget_limit() names the limit that ended the query, and is None otherwise.
+TEST(HpaPathfinder, BudgetLimitNamesTheLimit) {
+    std::mt19937 rng(57);
+    const GridMap map = to_map(ref_random_grid(rng, 60, 50, 0.1, false, 1, 1));
+    HierarchicalMap h;
+    ASSERT_EQ(h.build(map, 6), HierarchyBuild::Ok);
+    HpaPathfinder finder;
+    GridPath path;
+    GridPoint s{0, 0}, g{59, 49};
+    while (!map.passable(s)) ++s.x;
+    while (!map.passable(g)) --g.x;
+    HpaQueryOptions query = query_of(h);
+    ASSERT_EQ(finder.find_path(h, s, g, query, path), Status::Found);
+    EXPECT_EQ(finder.budget_limit(), search::BudgetLimit::None);
+    query.budget.max_expansions = 1;
+    EXPECT_EQ(finder.find_path(h, s, g, query, path), Status::BudgetExhausted);
+    EXPECT_EQ(finder.budget_limit(), search::BudgetLimit::Expansions);
+    query.budget = {};
+    query.budget.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+    EXPECT_EQ(finder.find_path(h, s, g, query, path), Status::BudgetExhausted);
+    EXPECT_EQ(finder.budget_limit(), search::BudgetLimit::Time);
+    query.budget = {};
+    query.budget.max_memory_bytes = 0;
+    EXPECT_EQ(finder.find_path(h, s, g, query, path), Status::BudgetExhausted);
+    EXPECT_EQ(finder.budget_limit(), search::BudgetLimit::Memory);
+    EXPECT_EQ(finder.find_path(h, s, {60, 0}, query, path), Status::InvalidQuery);  // validity first
+    EXPECT_EQ(finder.budget_limit(), search::BudgetLimit::None);
+    HpaPathfinder empty;
+    EXPECT_EQ(empty.memory_bytes(), 0u);
+    EXPECT_EQ(empty.budget_limit(), search::BudgetLimit::None);
 }
 
 TEST(HpaPathfinder, ChangeBetweenSlicesIsRefused) {

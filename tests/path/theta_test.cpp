@@ -7,8 +7,10 @@
 #include "hpa_test_support.hpp"
 #include "test_data.hpp"
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -148,5 +150,172 @@ TEST(ThetaStar, SmallSharedMaps) {
         }
         std::printf("[ Theta* %s ] %zu scenarios: mean cost / grid optimum %.4f\n", m.name, checked,
                     ratio / static_cast<double>(checked));
+    }
+}
+
+// ---- the memory budget ------------------------------------------------------------------------------
+
+namespace {
+
+// A 100 x 100 map with a quarter of its cells blocked (corners open) and a penalty layer.
+struct ThetaBudgetWorld {
+    GridMap map;
+    PenaltyLayer penalties;
+    ThetaBudgetWorld() {
+        std::mt19937 rng(91);
+        EXPECT_EQ(map.reset(100, 100), GridSizeCheck::Ok);
+        for (int y = 0; y < 100; ++y)
+            for (int x = 0; x < 100; ++x)
+                if (rng() % 4 == 0) map.set_passable({x, y}, false);
+        map.set_passable({0, 0}, true);
+        map.set_passable({99, 99}, true);
+        penalties.reset(map);
+        for (int i = 0; i < 300; ++i) penalties.set({int(rng() % 100), int(rng() % 100)}, float(rng() % 4));
+    }
+};
+
+const ThetaBudgetWorld& theta_world() {
+    static const ThetaBudgetWorld world;
+    return world;
+}
+
+// The query with uniform prices (classic Theta*) and with a penalty layer (links priced cell by cell).
+ThetaStarOptions theta_options(bool layers, std::size_t max_memory_bytes) {
+    ThetaStarOptions o;
+    if (layers) o.penalties = &theta_world().penalties;
+    o.budget.max_memory_bytes = max_memory_bytes;
+    return o;
+}
+
+// Runs the query in slices of `slice`, checking memory_bytes() <= `cap` throughout.
+Status theta_run(ThetaStar& t, const ThetaStarOptions& o, std::uint64_t slice, std::size_t cap) {
+    Status s = t.begin(theta_world().map, {0, 0}, {99, 99}, o);
+    EXPECT_LE(t.memory_bytes(), cap);
+    while (s == Status::InProgress) {
+        s = t.step(slice);
+        EXPECT_LE(t.memory_bytes(), cap);
+    }
+    return s;
+}
+
+struct ThetaUnlimited {
+    std::size_t bytes;
+    double cost;
+};
+ThetaUnlimited theta_unlimited(bool layers) {
+    ThetaStar t;
+    GridPath path;
+    EXPECT_EQ(theta_run(t, theta_options(layers, SIZE_MAX), UINT64_MAX, SIZE_MAX), Status::Found);
+    EXPECT_EQ(t.budget_limit(), search::BudgetLimit::None);
+    EXPECT_EQ(t.finish(path), Status::Found);
+    return {t.memory_bytes(), path.cost};
+}
+
+}  // namespace
+
+TEST(ThetaStar, MemoryBudgetBelowTheQueryStopsWithMemory) {
+    for (const bool layers : {false, true}) {
+        SCOPED_TRACE(layers ? "layers" : "uniform");
+        const ThetaUnlimited full = theta_unlimited(layers);
+        for (const std::size_t budget : {std::size_t{4096}, full.bytes / 2, full.bytes - 1}) {
+            ThetaStar t;
+            EXPECT_EQ(theta_run(t, theta_options(layers, budget), UINT64_MAX, budget), Status::BudgetExhausted) << budget;
+            EXPECT_EQ(t.status(), Status::BudgetExhausted);
+            EXPECT_EQ(t.budget_limit(), search::BudgetLimit::Memory);
+            EXPECT_LE(t.memory_bytes(), budget);
+            EXPECT_EQ(t.step(), Status::BudgetExhausted);  // final
+            GridPath path;
+            path.cells.push_back({1, 1});
+            EXPECT_EQ(t.finish(path), Status::BudgetExhausted);
+            EXPECT_TRUE(path.cells.empty());
+            EXPECT_EQ(path.cost, std::numeric_limits<double>::infinity());
+        }
+        ThetaStar tiny;  // begin says so at once, allocating nothing
+        EXPECT_EQ(tiny.begin(theta_world().map, {0, 0}, {99, 99}, theta_options(layers, 4096)), Status::BudgetExhausted);
+        EXPECT_EQ(tiny.memory_bytes(), 0u);
+    }
+}
+
+TEST(ThetaStar, MemoryBudgetOfWhatTheQueryHoldsLetsItThrough) {
+    for (const bool layers : {false, true}) {
+        SCOPED_TRACE(layers ? "layers" : "uniform");
+        const ThetaUnlimited full = theta_unlimited(layers);
+        for (const std::uint64_t slice : {std::uint64_t{UINT64_MAX}, std::uint64_t{7}}) {
+            ThetaStar t;
+            EXPECT_EQ(theta_run(t, theta_options(layers, full.bytes), slice, full.bytes), Status::Found);
+            EXPECT_EQ(t.budget_limit(), search::BudgetLimit::None);
+            EXPECT_EQ(t.memory_bytes(), full.bytes);  // grown exactly as without a limit
+            GridPath path;
+            EXPECT_EQ(t.finish(path), Status::Found);
+            EXPECT_EQ(path.cost, full.cost);
+        }
+    }
+}
+
+TEST(ThetaStar, MemoryBudgetCountsWhatItAlreadyHolds) {
+    GridMap small;
+    ASSERT_EQ(small.reset(20, 20), GridSizeCheck::Ok);
+    ThetaStar t;
+    GridPath path;
+    ASSERT_EQ(t.find_path(theta_world().map, {0, 0}, {99, 99}, path), Status::Found);  // sized for the big map
+    const std::size_t held = t.memory_bytes();
+    ASSERT_GT(held, 100u * 100u * 16u);
+    EXPECT_EQ(t.find_path(small, {0, 0}, {19, 19}, path, theta_options(false, held - 1)), Status::BudgetExhausted);
+    EXPECT_EQ(t.budget_limit(), search::BudgetLimit::Memory);
+    EXPECT_EQ(t.stats().expanded, 0u);
+    EXPECT_TRUE(path.cells.empty());
+    EXPECT_EQ(t.memory_bytes(), held);
+    // Invalid queries are refused as such before the budget is looked at.
+    EXPECT_EQ(t.find_path(small, {0, 0}, {20, 19}, path, theta_options(false, held - 1)), Status::InvalidQuery);
+    EXPECT_EQ(t.budget_limit(), search::BudgetLimit::None);
+    // With room for what it holds, the small query runs without growing anything.
+    EXPECT_EQ(t.find_path(small, {0, 0}, {19, 19}, path, theta_options(false, held)), Status::Found);
+    EXPECT_EQ(t.budget_limit(), search::BudgetLimit::None);
+    EXPECT_EQ(t.memory_bytes(), held);
+}
+
+TEST(ThetaStar, BudgetLimitSaysWhichLimitRanOut) {
+    const GridMap& map = theta_world().map;
+    ThetaStar t;
+    GridPath path;
+    ThetaStarOptions o;
+    o.budget.max_expansions = 3;
+    EXPECT_EQ(t.find_path(map, {0, 0}, {99, 99}, path, o), Status::BudgetExhausted);
+    EXPECT_EQ(t.budget_limit(), search::BudgetLimit::Expansions);
+    o.budget = {};
+    o.budget.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+    EXPECT_EQ(t.find_path(map, {0, 0}, {99, 99}, path, o), Status::BudgetExhausted);
+    EXPECT_EQ(t.budget_limit(), search::BudgetLimit::Time);
+    EXPECT_EQ(t.find_path(map, {0, 0}, {99, 99}, path, theta_options(false, 1000)), Status::BudgetExhausted);
+    EXPECT_EQ(t.budget_limit(), search::BudgetLimit::Memory);
+    EXPECT_EQ(t.find_path(map, {0, 0}, {99, 99}, path), Status::Found);
+    EXPECT_EQ(t.budget_limit(), search::BudgetLimit::None);  // reset by begin
+}
+
+TEST(ThetaStar, MemoryBudgetCapsWhatItHolds) {
+    // Budgets from far below the per-cell arrays to past the whole search (x1.25 steps), and finely over
+    // the range where only the open list grows: never more held than the budget, and the query runs
+    // exactly when the budget covers what it holds without one.
+    for (const bool layers : {false, true}) {
+        SCOPED_TRACE(layers ? "layers" : "uniform");
+        const ThetaUnlimited full = theta_unlimited(layers);
+        ThetaStar started;
+        ASSERT_EQ(started.begin(theta_world().map, {0, 0}, {99, 99}, theta_options(layers, SIZE_MAX)), Status::InProgress);
+        const std::size_t base = started.memory_bytes();
+        ASSERT_LT(base, full.bytes);
+        std::vector<std::size_t> budgets;
+        for (double b = 256; b < 1.5 * double(full.bytes); b *= 1.25) budgets.push_back(std::size_t(b));
+        for (double r = 1.0 / 512; r < 1.5; r *= 1.25) budgets.push_back(base + std::size_t(r * double(full.bytes - base)));
+        for (const std::size_t budget : budgets) {
+            ThetaStar t;
+            const Status s = theta_run(t, theta_options(layers, budget), 64, budget);
+            ASSERT_LE(t.memory_bytes(), budget);
+            if (budget >= full.bytes) {
+                EXPECT_EQ(s, Status::Found) << budget;
+            } else {
+                EXPECT_EQ(s, Status::BudgetExhausted) << budget;
+                EXPECT_EQ(t.budget_limit(), search::BudgetLimit::Memory) << budget;
+            }
+        }
     }
 }

@@ -58,12 +58,14 @@
 ///
 /// Statuses: `Found` (a solution; with anytime, the best one found in the time given), `NoPath` (proved
 /// unsolvable: an agent cannot reach its goal, or the configuration space was exhausted),
-/// `BudgetExhausted` (deadline, expansion cap or memory cap reached before any solution),
+/// `BudgetExhausted` (deadline, expansion cap or memory cap reached before any solution;
+/// `CrowdSolver::budget_limit()` says which),
 /// `InvalidQuery` (empty map, starts/goals count mismatch, more than kMaxCrowdAgents agents, a cell off
 /// the map or blocked, two agents sharing a start or a goal).
 ///
 /// Memory and speed: about 10 bytes per agent per stored configuration plus 4 bytes per agent per
-/// free cell for the distance tables. `CrowdOptions::max_memory_bytes` caps the configuration store.
+/// free cell for the distance tables. `CrowdOptions::max_memory_bytes` and the budget's
+/// `max_memory_bytes` (the smaller of the two) cap the configuration store.
 /// The anytime phase adds one path per agent and a reservation table (one entry per agent per
 /// step). After warm-up (a first solve of a same-sized instance; for an anytime solve capped by
 /// `max_expansions`, a first run of the same solve) a solve reuses its buffers.
@@ -101,7 +103,9 @@ inline constexpr std::size_t kMaxCrowdAgents = 16384;
 /// Options of a one-shot crowd solve.
 struct CrowdOptions {
     /// Whole-solve limits: `max_expansions` counts configuration-generator (PIBT) calls over all
-    /// slices; `deadline` is checked every 16 calls. Default: unlimited.
+    /// slices; `deadline` is checked every 16 calls; `max_memory_bytes` caps the stored configurations
+    /// as `max_memory_bytes` below does (the smaller cap applies; the distance tables and the anytime
+    /// phase's paths are not counted). Default: unlimited.
     search::Budget budget;
     /// Keep improving the sum of costs after the first solution (large neighbourhood search, see the
     /// overview) until the deadline, until `improve_for` has passed since the first solution, or until
@@ -111,8 +115,9 @@ struct CrowdOptions {
     std::chrono::steady_clock::duration improve_for = std::chrono::steady_clock::duration::max();
     /// Seed of the tie-breaking generator. Same seed, same instance: same solution.
     std::uint64_t seed = 0;
-    /// Cap on the memory of the stored configurations, in bytes; reaching it ends the search
-    /// (`BudgetExhausted` without a solution; with a solution in anytime mode, that solution).
+    /// Cap on the memory of the stored configurations, in bytes (about 10 bytes per agent and 140 bytes
+    /// more per configuration); reaching it ends the search (`BudgetExhausted`, budget_limit()
+    /// `Memory`, without a solution; with a solution in anytime mode, that solution).
     std::size_t max_memory_bytes = std::size_t{2} << 30;
     /// Use the PIBT "swap" operation (PIBT+, LaCAM2): lets two agents pass each other in corridors and
     /// helps dense instances a lot. Off only for experiments.
@@ -170,7 +175,7 @@ public:
     Status step(std::uint64_t slice_expansions = UINT64_MAX);
     /// Ends the solve now: the status becomes `Found` if a solution is known (an anytime search keeps
     /// its best one), else `BudgetExhausted`. For callers that budget by their own clock (e.g. CPU
-    /// time) between `step` slices. No effect on a finished solve.
+    /// time) between `step` slices; `budget_limit()` then says `Time`. No effect on a finished solve.
     void stop() noexcept;
     /// Writes the solution. Returns the final status; `out` is filled only when it is `Found`.
     Status finish(CrowdSolution& out) const;
@@ -180,6 +185,9 @@ public:
 
     /// Status of the current solve (`InProgress` until finished).
     [[nodiscard]] Status status() const noexcept;
+    /// Which limit ended the solve: `None` unless status() is `BudgetExhausted`; then `Expansions`
+    /// (`budget.max_expansions`), `Time` (the deadline, or `stop()`) or `Memory` (either memory cap).
+    [[nodiscard]] search::BudgetLimit budget_limit() const noexcept;
     /// True once a solution is known (also while an anytime search is still improving it).
     [[nodiscard]] bool has_solution() const noexcept;
     /// Sum of costs of the best solution so far (0 without one).

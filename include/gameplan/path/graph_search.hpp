@@ -25,10 +25,12 @@
 /// flood `graph.reversed()` from the target.
 ///
 /// Statuses: `Found`; `NoPath` (no goal reachable, or a flood finished); `BudgetExhausted`
-/// (options.budget ran out); `InvalidQuery` (a node index out of range, no source, weight < 1 or not
+/// (options.budget ran out; `budget_limit()` says which limit); `InvalidQuery` (a node index out of range, no source, weight < 1 or not
 /// finite). The graph must outlive the search and must not change between `begin` and `finish`.
 ///
-/// Complexity: O((V + E) log V) per query. Memory: about 40 bytes per node of the largest graph seen.
+/// Complexity: O((V + E) log V) per query. Memory: about 40 bytes per node of the largest graph seen
+/// (`memory_bytes()`; 4 more per node once a query had several goals), capped by the budget's
+/// `max_memory_bytes`.
 ///
 /// Thread-safety: one pathfinder per thread; any number may search the same const graph at once.
 
@@ -53,7 +55,10 @@ enum class GraphHeuristic : std::uint8_t {
 struct GraphSearchOptions {
     GraphHeuristic heuristic = GraphHeuristic::Auto;  ///< Auto = admissible distance heuristic; Zero = Dijkstra
     double weight = 1.0;                              ///< weighted A*: f = g + weight * h, weight >= 1
-    search::Budget budget{};                          ///< expansion / deadline limits (whole search)
+    /// Expansion, deadline and memory limits (whole search). The memory limit caps what the pathfinder
+    /// holds (`GraphPathfinder::memory_bytes()`: the engine's per-node arrays and open list, the goal
+    /// marks), checked before any of it grows; storage held from earlier queries counts.
+    search::Budget budget{};
 };
 
 /// A path on a graph: node indices from start to goal inclusive, and its cost.
@@ -74,10 +79,12 @@ public:
     /// Sizes the state for `graph` so that even the first query does not allocate. May throw bad_alloc.
     void reserve(const Graph& graph);
 
-    /// Starts a search from `start` to `goal`. Returns `InProgress` or `InvalidQuery`.
+    /// Starts a search from `start` to `goal`. Returns `InProgress`, `InvalidQuery`, or `BudgetExhausted`
+    /// (budget_limit() Memory: what the pathfinder holds, or would add for this graph, passes
+    /// `options.budget.max_memory_bytes`; nothing is allocated then).
     Status begin(const Graph& graph, GraphNode start, GraphNode goal, const GraphSearchOptions& options = {});
     /// Starts a search from every node of `sources` to the nearest node of `goals`; with empty `goals` a
-    /// flood (distance field). Returns `InProgress` or `InvalidQuery`.
+    /// flood (distance field). Returns as the single-goal form.
     Status begin(const Graph& graph, std::span<const GraphNode> sources, std::span<const GraphNode> goals,
                  const GraphSearchOptions& options = {});
     /// Expands at most `slice_expansions` nodes. Returns `InProgress` if the slice ran out first, else the
@@ -94,6 +101,15 @@ public:
     [[nodiscard]] Status status() const noexcept { return m_status; }
     /// Counters of the current search.
     [[nodiscard]] const search::SearchStats& stats() const noexcept { return m_context.stats(); }
+    /// Which limit of `options.budget` ended the search (`None` unless status() is `BudgetExhausted`).
+    [[nodiscard]] search::BudgetLimit budget_limit() const noexcept {
+        if (m_status != Status::BudgetExhausted) return search::BudgetLimit::None;
+        return m_limit != search::BudgetLimit::None ? m_limit : m_context.budget_limit();
+    }
+    /// Bytes the pathfinder holds, as the memory budget counts them: the capacities of the engine's
+    /// per-node arrays (28 bytes per node) and open list, and of the goal marks (4 bytes per node, once
+    /// a query had several goals). Not the graph's.
+    [[nodiscard]] std::size_t memory_bytes() const noexcept { return m_context.engine_bytes() + own_bytes(); }
     /// The goal reached (valid when status() == Found), else kNoGraphNode.
     [[nodiscard]] GraphNode goal_reached() const noexcept;
     /// Cost of the path found, or +infinity when none.
@@ -117,6 +133,8 @@ private:
         [[nodiscard]] std::size_t node_bound() const noexcept { return graph->node_count(); }
         [[nodiscard]] double heuristic(search::NodeIndex node) const noexcept { return owner->heuristic(node); }
         [[nodiscard]] bool is_goal(search::NodeIndex node) const noexcept { return owner->is_goal(node); }
+        // The pathfinder's goal marks (and those begin is about to add), for the engine's memory budget.
+        [[nodiscard]] std::size_t memory_bytes() const noexcept { return owner->own_bytes() + owner->m_pending_bytes; }
         template <class Sink>
         void expand(search::NodeIndex node, Sink&& sink) const {
             for (const GraphArc& a : graph->arcs(node)) sink(a.to, a.cost, 0u);
@@ -124,6 +142,7 @@ private:
     };
     [[nodiscard]] double heuristic(GraphNode node) const noexcept;
     [[nodiscard]] bool is_goal(GraphNode node) const noexcept;
+    [[nodiscard]] std::size_t own_bytes() const noexcept { return m_goal_mark.capacity() * sizeof(std::uint32_t); }
 
     search::SearchContext<double> m_context;
     Space m_space{};
@@ -134,6 +153,8 @@ private:
     std::array<GraphPosition, kMaxHeuristicGoals> m_h_goals{};
     std::size_t m_h_goal_count = 0;
     double m_h_scale = 0.0;  // weight * heuristic_scale, 0 for Dijkstra
+    std::size_t m_pending_bytes = 0;  // goal marks begin allocates once the engine has its arrays
+    search::BudgetLimit m_limit = search::BudgetLimit::None;  // a limit begin ran into itself
     Status m_status = Status::NoPath;
 };
 

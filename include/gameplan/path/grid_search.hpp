@@ -43,7 +43,8 @@
 /// span overload of `begin`; with no goals at all the search floods every reachable cell (a distance
 /// field readable through `g()`) and ends with `NoPath`.
 ///
-/// Statuses: `Found`; `NoPath` (the goal is not reachable); `BudgetExhausted` (options.budget ran out);
+/// Statuses: `Found`; `NoPath` (the goal is not reachable); `BudgetExhausted` (options.budget ran out:
+/// `budget_limit()` says whether expansions, time or memory);
 /// `InvalidQuery` (empty map, a point off the map, a blocked start or goal, weight < 1 or not finite, an
 /// area map or layer sized for another map shape, a start or goal in a forbidden area, a negative or
 /// non-finite layer weight, or the map was `reset` to another size during a sliced search).
@@ -54,8 +55,13 @@
 /// restart if they differ (the request queue, request_queue.hpp, does exactly that).
 ///
 /// Memory: about 20 bytes per map cell (16 bytes of state plus the heap's 4-byte position), allocated
-/// when a larger map is first seen, plus 32 bytes per open-list entry. State pages a search never touches
-/// are never written, so a short query on a huge map stays cheap.
+/// when a larger map is first seen, plus 4 bytes per cell of goal marks once a query has several goals,
+/// plus 24 bytes per open-list entry (its capacity, grown by doubling). `memory_bytes()` sums these
+/// capacities; a memory budget (`Budget::max_memory_bytes`) caps that sum: the per-cell arrays are
+/// allocated only if they fit, the open list grows only if its doubling fits, and otherwise the search
+/// ends with `BudgetExhausted` and `budget_limit() == Memory` (storage held from earlier queries
+/// counts). State pages a search never touches are never written, so a short query on a huge map
+/// stays cheap.
 ///
 /// Thread-safety: one pathfinder per thread; many pathfinders may search the same const map at once.
 
@@ -95,7 +101,9 @@ struct GridSearchOptions {
     DiagonalRule diagonal = DiagonalRule::NoCornerCutting;  ///< diagonal filter for Movement::Eight
     Heuristic heuristic = Heuristic::Auto;                   ///< Auto = tightest admissible; Zero = Dijkstra
     double weight = 1.0;                                     ///< weighted A*: f = g + weight * h, weight >= 1
-    search::Budget budget{};                                 ///< expansion / deadline limits (whole search)
+    /// Expansion / deadline / memory limits (whole search). The memory limit caps what the pathfinder
+    /// holds (`GridPathfinder::memory_bytes()`: per-cell state, heap positions, goal marks, open list).
+    search::Budget budget{};
     /// Optional unreachability precheck (islands.hpp): when the islands apply to the map and rule and no
     /// source shares an island with a goal, `begin` returns `NoPath` at once, expanding nothing. Ignored
     /// when stale or built for a stricter rule. Not owned; must outlive the search.
@@ -198,13 +206,16 @@ public:
     /// the first query does not allocate. Optional. May throw std::bad_alloc.
     void reserve(const GridMap& map, std::size_t open_entries = 1u << 14);
 
-    /// Starts a search from `start` to `goal`. Returns `InProgress`, or `InvalidQuery` (see overview).
+    /// Starts a search from `start` to `goal`. Returns `InProgress`, or `InvalidQuery` (see overview), or
+    /// `BudgetExhausted` (`budget_limit() == Memory`, nothing allocated) when the per-cell arrays for
+    /// `map` would take what the pathfinder holds past `options.budget.max_memory_bytes`.
     /// Any previous search is forgotten in O(1).
     Status begin(const GridMap& map, GridPoint start, GridPoint goal, const GridSearchOptions& options = {});
 
     /// Starts a search from every cell of `sources` (all with g = 0) to the nearest cell of `goals`.
     /// With empty `goals` the search floods all reachable cells and ends with `NoPath`.
-    /// Returns `InProgress`, or `InvalidQuery` (no source, or a source/goal off the map or blocked).
+    /// Returns `InProgress`, or `InvalidQuery` (no source, or a source/goal off the map or blocked), or
+    /// `BudgetExhausted` for the memory budget as the single-goal form.
     Status begin(const GridMap& map, std::span<const GridPoint> sources, std::span<const GridPoint> goals,
                  const GridSearchOptions& options = {});
 
@@ -228,7 +239,8 @@ public:
     bool save_search(GridSearchState& out) const;
     /// Continues a saved search: begins the query (`map`, `start`, `goal`, `options` as the saved search
     /// began it; the wall-clock deadline of `options.budget` starts afresh) and replaces its state by
-    /// `state`. Returns InProgress; InvalidQuery, leaving no search, when `state` does not fit the map
+    /// `state`. Returns InProgress; BudgetExhausted (`budget_limit() == Memory`, no search) when the
+    /// arrays or the saved open list would pass the memory budget; InvalidQuery, leaving no search, when `state` does not fit the map
     /// (a node off the map or blocked, a parent that was not reached or that forms a cycle, an open entry
     /// for a cell that is not open, a negative or non-finite g, a cell listed twice) or the query itself
     /// is invalid. When `state.map_version` differs from the map's version the cells are not checked
@@ -239,6 +251,13 @@ public:
 
     /// Counters of the current search.
     [[nodiscard]] const search::SearchStats& stats() const noexcept { return m_stats; }
+    /// Which limit of the budget ended the search: `None` unless status() is BudgetExhausted, then
+    /// `Expansions`, `Time` or `Memory`. Reset by every begin.
+    [[nodiscard]] search::BudgetLimit budget_limit() const noexcept { return m_limit; }
+    /// Bytes the pathfinder holds: the capacities of its per-cell state (16 bytes a cell), the heap's
+    /// position array (4) and entries (24 each), the goal marks (4 a cell, once a query had several
+    /// goals) and the active layer lists. Not the map's. What `Budget::max_memory_bytes` caps.
+    [[nodiscard]] std::size_t memory_bytes() const noexcept;
     /// The goal cell reached (valid when status() == Found).
     [[nodiscard]] GridPoint goal_reached() const noexcept;
     /// Cost of the path found, or +infinity when none.
@@ -306,7 +325,11 @@ private:
     [[nodiscard]] bool is_goal(std::uint32_t node) const noexcept;
     [[nodiscard]] bool reached_node(std::uint32_t node) const noexcept;
     Status prepare(const GridMap& map, const GridSearchOptions& options);
+    bool allocate(const GridSearchOptions& options, bool goal_marks);
     void ensure_capacity(std::size_t bound);
+    [[nodiscard]] bool over_budget(std::size_t more) const noexcept;
+    [[gnu::noinline]] bool grow_open();
+    Status out_of_memory() noexcept;
 
     std::unique_ptr<CellState[], FreeDeleter> m_cells;  // calloc'd: zero stamps, untouched pages stay lazy
     std::size_t m_capacity = 0;
@@ -348,6 +371,9 @@ private:
     search::Budget m_budget{};
     search::SearchStats m_stats{};
     Status m_status = Status::NoPath;
+    search::BudgetLimit m_limit = search::BudgetLimit::None;
+    bool m_out_of_memory = false;  // the open list could not grow within the memory budget
+    std::size_t m_layer_count = 0;  // layers (and penalties) of positive weight the query puts in force
     std::uint32_t m_found = search::kNoNode;
     std::uint32_t m_generation = search::kUnvisitedStamp;
     std::uint32_t m_sequence = 0;

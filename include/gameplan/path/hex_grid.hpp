@@ -23,8 +23,9 @@
 /// caller-owned `GridPath` (cells from start to goal). It runs the generic engine
 /// (`search::SearchContext<double>`); once sized for the largest map seen a query allocates nothing.
 ///
-/// Statuses: `Found`; `NoPath`; `BudgetExhausted`; `InvalidQuery` (empty map, a point off the map or
-/// blocked, no source, weight < 1 or not finite).
+/// Statuses: `Found`; `NoPath`; `BudgetExhausted` (`budget_limit()` says which limit: expansions, the
+/// deadline, or the memory the pathfinder would hold, `memory_bytes()`); `InvalidQuery` (empty map, a
+/// point off the map or blocked, no source, weight < 1 or not finite).
 ///
 /// Thread-safety: one pathfinder per thread; many may search the same const map at once. `HexIslands`
 /// is immutable after `build` (const members may be called from many threads).
@@ -94,7 +95,10 @@ enum class HexHeuristic : std::uint8_t {
 struct HexSearchOptions {
     HexHeuristic heuristic = HexHeuristic::Auto;
     double weight = 1.0;       ///< weighted A*: f = g + weight * h, weight >= 1
-    search::Budget budget{};   ///< expansion / deadline limits (whole search)
+    /// Expansion, deadline and memory limits (whole search). The memory limit caps what the pathfinder
+    /// holds (`HexPathfinder::memory_bytes()`: the engine's per-cell arrays and open list, the goal
+    /// marks, the sources), checked before any of it grows; storage held from earlier queries counts.
+    search::Budget budget{};
     /// Optional unreachability precheck: when current for the map and no source shares an island with a
     /// goal, `begin` returns `NoPath` at once. Not owned; must outlive the search.
     const HexIslands* islands = nullptr;
@@ -108,9 +112,12 @@ public:
 
     /// Sizes the state for `map` so even the first query does not allocate. May throw bad_alloc.
     void reserve(const GridMap& map);
-    /// Starts a search from `start` to `goal`. Returns `InProgress`, `InvalidQuery`, or `NoPath` (islands).
+    /// Starts a search from `start` to `goal`. Returns `InProgress`, `InvalidQuery`, `NoPath` (islands), or
+    /// `BudgetExhausted` (budget_limit() Memory: what the pathfinder holds, or would add for this map,
+    /// passes `options.budget.max_memory_bytes`; nothing is allocated then).
     Status begin(const GridMap& map, GridPoint start, GridPoint goal, const HexSearchOptions& options = {});
-    /// Starts from every source to the nearest goal; with no goals, floods (distances via g()).
+    /// Starts from every source to the nearest goal; with no goals, floods (distances via g()). Returns as
+    /// the single-goal form.
     Status begin(const GridMap& map, std::span<const GridPoint> sources, std::span<const GridPoint> goals,
                  const HexSearchOptions& options = {});
     /// Expands at most `slice_expansions` cells; `InProgress` if the slice ran out first, else the final status.
@@ -124,6 +131,15 @@ public:
     [[nodiscard]] Status status() const noexcept { return m_status; }
     /// Counters of the current search.
     [[nodiscard]] const search::SearchStats& stats() const noexcept { return m_context.stats(); }
+    /// Which limit of `options.budget` ended the search (`None` unless status() is `BudgetExhausted`).
+    [[nodiscard]] search::BudgetLimit budget_limit() const noexcept {
+        if (m_status != Status::BudgetExhausted) return search::BudgetLimit::None;
+        return m_limit != search::BudgetLimit::None ? m_limit : m_context.budget_limit();
+    }
+    /// Bytes the pathfinder holds, as the memory budget counts them: the capacities of the engine's
+    /// per-cell arrays (28 bytes per cell) and open list, the goal marks (4 bytes per cell, once a query
+    /// had several goals) and the source buffer. Not the map's.
+    [[nodiscard]] std::size_t memory_bytes() const noexcept { return m_context.engine_bytes() + own_bytes(); }
     /// The goal cell reached (valid when Found).
     [[nodiscard]] GridPoint goal_reached() const noexcept;
     /// True if the current search expanded `p` (its g() is then exact with weight 1).
@@ -140,6 +156,8 @@ private:
         [[nodiscard]] std::size_t node_bound() const noexcept { return map->node_bound(); }
         [[nodiscard]] double heuristic(search::NodeIndex node) const noexcept { return owner->heuristic(node); }
         [[nodiscard]] bool is_goal(search::NodeIndex node) const noexcept { return owner->is_goal(node); }
+        // The pathfinder's own arrays (and those begin is about to add), for the engine's memory budget.
+        [[nodiscard]] std::size_t memory_bytes() const noexcept { return owner->own_bytes() + owner->m_pending_bytes; }
         template <class Sink>
         void expand(search::NodeIndex node, Sink&& sink) const {
             const GridPoint p = map->point(node);
@@ -150,6 +168,9 @@ private:
     [[nodiscard]] double heuristic(search::NodeIndex node) const noexcept;
     [[nodiscard]] bool is_goal(search::NodeIndex node) const noexcept;
     [[nodiscard]] bool reached_cell(GridPoint p) const noexcept;
+    [[nodiscard]] std::size_t own_bytes() const noexcept {
+        return m_goal_mark.capacity() * sizeof(std::uint32_t) + m_sources.capacity() * sizeof(search::NodeIndex);
+    }
 
     search::SearchContext<double> m_context;
     Space m_space{};
@@ -161,6 +182,8 @@ private:
     std::size_t m_h_goal_count = 0;
     double m_h_scale = 0.0;
     std::vector<search::NodeIndex> m_sources;  // node indices of the current sources
+    std::size_t m_pending_bytes = 0;  // goal marks begin allocates once the engine has its arrays
+    search::BudgetLimit m_limit = search::BudgetLimit::None;  // a limit begin ran into itself
     Status m_status = Status::NoPath;
 };
 

@@ -355,8 +355,12 @@ private:
 /// be `Auto` (the abstract search uses the octile or Manhattan distance); `weight` >= 1 weights the
 /// abstract search's heuristic (fewer expansions, at most w times the abstract optimum); `budget`
 /// limits the abstract search's expansions and time over all slices (the in-cluster insertion is
-/// bounded by the cluster size and not counted; refinement windows have budgets of their own;
-/// `max_memory_bytes` does not apply: the state is sized by the hierarchy); `islands`, when they apply,
+/// bounded by the cluster size and not counted; refinement windows have expansion budgets of their
+/// own) and, with `max_memory_bytes`, what the query object holds (`HpaPathfinder::memory_bytes()`):
+/// `begin` checks the abstract search's state, the insertion floods and buffers before they grow, the
+/// search its open list, and each refinement window gets what is left as its own memory limit (a
+/// window stopped by it is kept, as one stopped by its expansions); storage held from earlier queries
+/// counts. The hierarchy's own memory is `HierarchyOptions::max_memory_bytes`'s; `islands`, when they apply,
 /// answer unreachable goals at once; `dead_ends` is ignored.
 /// Per-query costs (`penalties`, `areas` + `filter`, `layers`) must be those the hierarchy was built
 /// for (`HierarchicalMap::matches_costs`; see "Cost profiles" in the overview), else `InvalidQuery`:
@@ -395,7 +399,9 @@ public:
     /// links start and goal to the abstract graph (table lookups, or without distance tables two floods
     /// of at most cluster_size^2 cells; an in-cluster search when both share a cluster) and opens the
     /// abstract search. Returns `InProgress`; `NoPath` when `options.islands` proves the goal
-    /// unreachable; `InvalidQuery` (hierarchy not built, its map's size or version differs from the
+    /// unreachable; `BudgetExhausted` (budget_limit() `Memory`) when what the query object holds, or
+    /// would add for this query, passes `options.budget.max_memory_bytes` (nothing is allocated then);
+    /// `InvalidQuery` (hierarchy not built, its map's size or version differs from the
     /// build's, the version of its profile's area map or a layer differs from the one recorded, options
     /// not supported (see HpaQueryOptions), a point off the map, blocked or in a forbidden area). Any
     /// previous query is forgotten. `hierarchy` and its map must outlive the query and not change until
@@ -403,8 +409,9 @@ public:
     Status begin(const HierarchicalMap& hierarchy, GridPoint start, GridPoint goal, const HpaQueryOptions& options = {});
 
     /// Expands at most `slice_expansions` abstract nodes. Returns `InProgress` if the slice ran out first,
-    /// else the final status (`Found`, `NoPath`, `BudgetExhausted` when `options.budget` ran out; the
-    /// budget counts the expansions of all slices together), which later calls return again. The slice
+    /// else the final status (`Found`, `NoPath`, `BudgetExhausted` when `options.budget` ran out, see
+    /// budget_limit(); the budget counts the expansions of all slices together), which later calls
+    /// return again. The slice
     /// that finds the goal also turns the abstract path into cells, refines and smooths it (bounded:
     /// see HpaQueryOptions::refine).
     Status step(std::uint64_t slice_expansions = UINT64_MAX);
@@ -424,6 +431,16 @@ public:
 
     /// Counters of the last query's abstract search (`expanded` = abstract nodes expanded).
     [[nodiscard]] const search::SearchStats& stats() const noexcept { return m_stats; }
+    /// Which limit of `options.budget` ended the query (`None` unless status() is `BudgetExhausted`).
+    [[nodiscard]] search::BudgetLimit budget_limit() const noexcept {
+        return m_status == Status::BudgetExhausted ? m_limit : search::BudgetLimit::None;
+    }
+    /// Bytes the query object holds, as the memory budget counts them (capacities): the abstract
+    /// search's per-node state (32 bytes per abstract node of the largest hierarchy seen) and open list,
+    /// the insertion floods (about 60 bytes per cell of the largest cluster seen), their buffers, and the
+    /// refinement windows' pathfinders (as their own `memory_bytes()` reports). Not the hierarchy's, nor
+    /// the path buffers.
+    [[nodiscard]] std::size_t memory_bytes() const noexcept;
     /// Cells expanded by the last query's start and goal insertion floods (0 with distance tables).
     [[nodiscard]] std::uint64_t insertion_expanded() const noexcept { return m_insertion_expanded; }
     /// Cells expanded by the last query's refinement windows.
@@ -454,6 +471,7 @@ private:
     double m_abstract_cost = 0.0;
     double m_lower_bound = 0.0;
     double m_cost = 0.0;
+    search::BudgetLimit m_limit = search::BudgetLimit::None;
     Status m_status = Status::NoPath;
 };
 

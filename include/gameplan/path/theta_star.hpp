@@ -51,7 +51,9 @@
 /// Resumable form, as `GridPathfinder`: `begin` validates the query and seeds the open list; `step(n)`
 /// expands at most n cells and returns `InProgress` while unfinished; `finish` writes the path;
 /// `find_path` does all three. Stepping in slices of any size gives exactly the result and statistics of
-/// one `find_path`. The budget (`ThetaStarOptions::budget`) is for the whole search. The map, area map,
+/// one `find_path`. The budget (`ThetaStarOptions::budget`) is for the whole search: expansions, a
+/// deadline and the memory the ThetaStar holds (`memory_bytes()`); `budget_limit()` says which one ended
+/// a search with `BudgetExhausted`. The map, area map,
 /// filter and layers must outlive the search; a map `reset` to another shape between slices ends it
 /// with `InvalidQuery`, and other changes between slices mix old and new map states (compare
 /// `map_version()` with the map's `version()`).
@@ -59,7 +61,11 @@
 /// Engine reuse: the loop is specialised (a parent link is not expressible in `SearchContext`) but
 /// uses the engine's `IndexedHeap` and key (ties: smaller f, then smaller h, then LIFO), generation
 /// stamps, `Budget`, `SearchStats` and `Status`. After warm-up a query allocates nothing (the path
-/// buffer is the caller's). Memory: 16 bytes per map cell plus the open list.
+/// buffer is the caller's). Memory: 20 bytes per map cell (16 of state, 4 of heap position) plus 32 per
+/// open-list entry (its capacity, grown by doubling). With `Budget::max_memory_bytes` set, the per-cell
+/// arrays are allocated only if they fit and the open list grows only if its doubling fits; otherwise
+/// the search ends with `BudgetExhausted` and `budget_limit() == Memory` (storage held from earlier
+/// queries counts).
 ///
 /// Thread-safety: one ThetaStar per thread; any number may read one map.
 
@@ -86,7 +92,9 @@ namespace gameplan::path {
 struct ThetaStarOptions {
     Movement movement = Movement::Eight;                    ///< base moves: 4- or 8-connected
     DiagonalRule diagonal = DiagonalRule::NoCornerCutting;  ///< diagonal and corner rule
-    search::Budget budget{};                                ///< expansion / deadline limits (whole search)
+    /// Expansion / deadline / memory limits (whole search). The memory limit caps what the ThetaStar
+    /// holds (`ThetaStar::memory_bytes()`: per-cell state, heap positions, open list).
+    search::Budget budget{};
     /// Optional area type of every cell (area_filter.hpp), read with `filter`; without it every cell is
     /// in area 0. Must match the map (else `InvalidQuery`). Not owned; must outlive the search.
     const AreaMap* areas = nullptr;
@@ -111,7 +119,9 @@ public:
 
     /// Starts a search from `start` to `goal`. Returns `InProgress`, or `InvalidQuery` (empty map, a point
     /// off the map, blocked or in a forbidden area, an area map or layer sized for another map, a negative
-    /// or non-finite layer weight). Any previous search is forgotten in O(1).
+    /// or non-finite layer weight), or `BudgetExhausted` (`budget_limit() == Memory`, nothing allocated)
+    /// when the per-cell arrays for `map` would take what the ThetaStar holds past
+    /// `options.budget.max_memory_bytes`. Any previous search is forgotten in O(1).
     Status begin(const GridMap& map, GridPoint start, GridPoint goal, const ThetaStarOptions& options = {});
 
     /// Expands at most `slice_expansions` cells. Returns `InProgress` if the slice ran out first, else the
@@ -137,6 +147,13 @@ public:
     [[nodiscard]] Status status() const noexcept { return m_status; }
     /// Counters of the current search.
     [[nodiscard]] const search::SearchStats& stats() const noexcept { return m_stats; }
+    /// Which limit of the budget ended the search: `None` unless status() is BudgetExhausted, then
+    /// `Expansions`, `Time` or `Memory`. Reset by every begin.
+    [[nodiscard]] search::BudgetLimit budget_limit() const noexcept { return m_limit; }
+    /// Bytes the ThetaStar holds: the capacities of its per-cell state (16 bytes a cell), the heap's
+    /// position array (4) and entries (32 each) and the active layer lists. Not the map's. What
+    /// `Budget::max_memory_bytes` caps.
+    [[nodiscard]] std::size_t memory_bytes() const noexcept;
     /// The map's version() when the current search began.
     [[nodiscard]] std::uint64_t map_version() const noexcept { return m_map_version; }
     /// True if the current search expanded cell `p` (for pictures and debugging). False off the map.
@@ -161,6 +178,9 @@ private:
     template <bool kCosts>
     Status run(std::uint64_t slice_expansions);
     [[nodiscard]] bool uniform_areas() const noexcept;
+    [[nodiscard]] bool over_budget(std::size_t more) const noexcept;
+    [[gnu::noinline]] bool grow_open();
+    Status out_of_memory() noexcept;
 
     std::vector<State> m_state;
     search::IndexedHeap<Key> m_heap;
@@ -169,6 +189,8 @@ private:
     std::uint32_t m_generation = search::kUnvisitedStamp;
     std::uint32_t m_sequence = 0;
     Status m_status = Status::NoPath;
+    search::BudgetLimit m_limit = search::BudgetLimit::None;
+    bool m_out_of_memory = false;  // the open list could not grow within the memory budget
 
     const GridMap* m_map = nullptr;
     std::uint32_t m_bound = 0;   // map.node_bound() at begin; detects a reset map between slices

@@ -39,12 +39,21 @@ public:
         NodeIndex node;
     };
 
-    /// Makes `position()` valid for node indices below `bound`. Allocates only when growing.
+    /// Makes `position()` valid for node indices below `bound`. Allocates only when growing, and then
+    /// exactly `bound` positions (so a memory budget can count what it will hold).
     void reserve_nodes(std::size_t bound) {
-        if (m_position.size() < bound) m_position.resize(bound);
+        if (m_position.size() < bound) {
+            m_position.reserve(bound);
+            m_position.resize(bound);
+        }
     }
     /// Reserves room for `count` simultaneous entries. Allocates only when growing.
     void reserve_entries(std::size_t count) { m_entries.reserve(count); }
+    /// Entries the heap has room for: a push at this size allocates (for a caller that checks a memory
+    /// budget before the open list grows).
+    [[nodiscard]] std::size_t capacity() const noexcept { return m_entries.capacity(); }
+    /// Node indices the position array has room for (its capacity).
+    [[nodiscard]] std::size_t node_capacity() const noexcept { return m_position.capacity(); }
 
     /// Bytes held by the heap's storage (entries and the position array, at capacity).
     [[nodiscard]] std::size_t memory_bytes() const noexcept {
