@@ -1570,6 +1570,37 @@ struct SubgoalPathfinder::Impl {
         return true;
     }
 
+    // With a memory limit, a search that found its answer: reserves the route storage finish() will write
+    // (its chain and route edges, counted by the same walks), unless that would pass the budget.
+    [[gnu::noinline]] bool reserve_route() {
+        if (detail == PathDetail::CostOnly) return true;  // finish() writes no route
+        std::size_t need[3] = {0, 0, 0}, chain_need = 0;
+        if (meet != kNone) {
+            for (std::uint32_t x = meet; x < n; x = nodes[x].parent[0]) ++chain_need;
+            need[0] = chain_need > 0 ? chain_need - 1 : 0;
+            for (std::uint32_t x = meet, p = nodes[x].parent[1]; p < n; x = p, p = nodes[x].parent[1]) ++need[1];
+        } else if (via_table) {
+            walk_table_route([&need](int part, const RouteEdge&) { ++need[part]; });
+        } else {
+            return true;  // no route to write
+        }
+        std::size_t more = chain_need > chain.capacity() ? (chain_need - chain.capacity()) * sizeof(std::uint32_t) : 0;
+        for (int part = 0; part < 3; ++part)
+            if (need[part] > route_edges[part].capacity()) more += (need[part] - route_edges[part].capacity()) * sizeof(RouteEdge);
+        if (more == 0) return true;
+        const std::size_t held = memory_bytes();
+        if (held > budget.max_memory_bytes || more > budget.max_memory_bytes - held) return false;
+        chain.reserve(chain_need);
+        for (int part = 0; part < 3; ++part) route_edges[part].reserve(need[part]);
+        return true;
+    }
+    // The final status of a search that ended with `best` (NoPath when infinite).
+    Status conclude() {
+        if (std::isinf(best)) return state = Status::NoPath;
+        if (limited && !reserve_route()) return exhausted(search::BudgetLimit::Memory);
+        return state = Status::Found;
+    }
+
     Status exhausted(search::BudgetLimit which) noexcept {
         limit = which;
         return state = Status::BudgetExhausted;
@@ -1937,7 +1968,7 @@ struct SubgoalPathfinder::Impl {
             if (stats.expanded >= budget.max_expansions) return exhausted(search::BudgetLimit::Expansions);
             if (slice == 0) return Status::InProgress;
             ++stats.expanded;
-            return state = std::isinf(best) ? Status::NoPath : Status::Found;
+            return conclude();
         }
         if (!std::isinf(best) && meet == kNone && sides[0].heap.empty() && sides[1].heap.empty())
             return state = Status::Found;  // decided at begin (start == goal, or a direct segment)
@@ -1958,7 +1989,7 @@ struct SubgoalPathfinder::Impl {
                     side = s;
                 }
             }
-            if (side < 0) return state = std::isinf(best) ? Status::NoPath : Status::Found;
+            if (side < 0) return conclude();
             if (stats.expanded >= budget.max_expansions) return exhausted(search::BudgetLimit::Expansions);
             if (has_deadline && (stats.expanded & clock_mask) == 0) {
                 if (std::chrono::steady_clock::now() >= budget.deadline) return exhausted(search::BudgetLimit::Time);
@@ -2162,6 +2193,12 @@ struct SubgoalPathfinder::Impl {
     // one link of each per round, so that their cache misses overlap: a chain's link is the upward edge
     // and the entry each access entry came through; a hop is read from the first-hop table.
     void table_route() const {
+        for (std::vector<RouteEdge>& edges : route_edges) edges.clear();
+        walk_table_route([this](int part, const RouteEdge& e) { route_edges[part].push_back(e); });
+    }
+    // table_route()'s walk: calls add(part, edge) for each route edge, in order.
+    template <class Add>
+    void walk_table_route(Add&& add) const {
         const SubgoalGraph& g = *graph;
         const std::uint32_t t = g.transit_count();
         // Both ends' hints (their joins there were asked of the cache by take_pair()).
@@ -2177,20 +2214,19 @@ struct SubgoalPathfinder::Impl {
             if (join[side] < t) entry[side] = SubgoalGraph::kNoEntry;  // the join is the access node
         const std::uint32_t b = table_access[1].node();
         std::uint32_t x = table_access[0].node();
-        for (std::vector<RouteEdge>& edges : route_edges) edges.clear();
         for (;;) {
             bool more = false;
             for (int side = 0; side < 2; ++side) {
                 if (entry[side] == SubgoalGraph::kNoEntry) continue;
                 const SubgoalGraph::ClimbLink link = g.climb_link(entry[side]);
-                route_edges[2 * side].push_back(RouteEdge{link.edge, 0, side == 0 ? 1u : 0u});
+                add(2 * side, RouteEdge{link.edge, 0, side == 0 ? 1u : 0u});
                 entry[side] = link.next;
                 more = true;
             }
             if (x != b) {
                 // An upward edge of x, or one of y walked down.
                 const std::uint32_t hop = g.transit_hop(x, b), y = (hop >> 1) & 0x3ffu;
-                route_edges[1].push_back(RouteEdge{hop >> 11, g.transit_xy(y), (hop & 1u) ^ 1u});
+                add(1, RouteEdge{hop >> 11, g.transit_xy(y), (hop & 1u) ^ 1u});
                 x = y;
                 more = true;
             }

@@ -78,8 +78,9 @@
 /// graph, owned or shared (`graph().memory_bytes()`, its own budget is `build`'s `max_memory_bytes`),
 /// and the fallback's snapshot of the map (about 1.25 bytes per cell once used; see jps.hpp): they are
 /// preprocessing the query reads, as the jump table of JPS+ is, not the query's storage. The route
-/// scratch of finish() is reserved for 256 upward edges per part at sizing; a longer route (not seen on
-/// any map of the tests or benchmarks) still grows it in finish().
+/// scratch finish() writes is reserved for 256 upward edges per part at sizing; with a memory limit, a
+/// search that finds a longer route reserves it before it reports `Found`, within the budget (else it
+/// ends with Memory), so finish() never grows it.
 ///
 /// Cell changes: the graph is a snapshot of the map at `build`. `SubgoalPathfinder::begin(map, ...)` on a
 /// map whose version (or identity or size) differs from the snapshot answers with online JPS instead
