@@ -206,13 +206,21 @@ public:
     template <class Jumper>
     Status run(Jumper& jumper, std::uint64_t slice_expansions) {
         if (m_status != Status::InProgress || !m_active) return m_status;
+        // Two instances of the loop: without a memory limit it has no check of it at all.
+        if (m_budget.max_memory_bytes != SIZE_MAX) return run_loop<true>(jumper, slice_expansions);
+        return run_loop<false>(jumper, slice_expansions);
+    }
+
+private:
+    template <bool Limited, class Jumper>
+    Status run_loop(Jumper& jumper, std::uint64_t slice_expansions) {
         const std::uint8_t* const pass = m_pass;
         const std::uint32_t stride = m_stride;
         const std::uint32_t open = search::open_stamp(m_generation);
         const std::uint32_t closed = search::closed_stamp(m_generation);
         const bool has_deadline = m_budget.deadline != std::chrono::steady_clock::time_point::max();
         // With a memory limit, the open list grows only through grow_entries(), which checks the budget.
-        const bool limited = m_budget.max_memory_bytes != SIZE_MAX;
+        constexpr bool limited = Limited;
         CellState* const cells = m_cells.get();
         std::uint64_t slice_left = slice_expansions;
 
@@ -274,7 +282,8 @@ public:
                     m_heap.decrease(succ, make_key(g_next + h, h, ++m_sequence));
                     return;
                 }
-                if (limited && m_heap.size() == m_heap.entries().capacity() && !grow_entries()) return;
+                if constexpr (limited)
+                    if (m_heap.size() == m_heap.entries().capacity() && !grow_entries()) return;
                 const double h = heuristic(sx, sy);
                 cell = CellState{g_next, node, open};
                 m_heap.push(succ, make_key(g_next + h, h, ++m_sequence));
@@ -291,10 +300,13 @@ public:
                     jumper.straight(node, x, y, d, emit);
             }
             // A successor the open list had no room for is lost: the search cannot go on.
-            if (limited && m_out_of_memory) return exhausted(search::BudgetLimit::Memory);
+            if constexpr (limited)
+                if (m_out_of_memory) return exhausted(search::BudgetLimit::Memory);
         }
         return m_status = Status::NoPath;
     }
+
+public:
 
     /// Writes the path into `out` as options.detail asks; see JpsPathfinder::finish.
     Status finish(GridPath& out) const {

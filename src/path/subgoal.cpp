@@ -1972,10 +1972,17 @@ struct SubgoalPathfinder::Impl {
         }
         if (!std::isinf(best) && meet == kNone && sides[0].heap.empty() && sides[1].heap.empty())
             return state = Status::Found;  // decided at begin (start == goal, or a direct segment)
+        // Two instances of the search loop: without a memory limit it has no check of it at all.
+        return limited ? search_loop<true>(slice) : search_loop<false>(slice);
+    }
+
+    template <bool Limited>
+    Status search_loop(std::uint64_t slice) {
         const bool has_deadline = budget.deadline != std::chrono::steady_clock::time_point::max();
         for (;;) {
             // A relaxation the heap had no room for is lost: the search cannot go on.
-            if (out_of_memory) return exhausted(search::BudgetLimit::Memory);
+            if constexpr (Limited)
+                if (out_of_memory) return exhausted(search::BudgetLimit::Memory);
             // Pick the side with the smaller key; a side is done when its key cannot improve `best`.
             int side = -1;
             double key = std::numeric_limits<double>::infinity();
@@ -2015,12 +2022,12 @@ struct SubgoalPathfinder::Impl {
                 const SubgoalGraph& g = *graph;
                 stats.generated += sd.ends.size();
                 if (const std::uint16_t* id = sd.ends.narrow()) {
-                    relax(si, sd.ends.size(), x, [&](std::size_t i) {
+                    relax<Limited>(si, sd.ends.size(), x, [&](std::size_t i) {
                         return Relaxed{d + length[i], id[i], g.subgoal_xy(id[i])};
                     });
                 } else {
                     const std::uint32_t* wide = sd.ends.wide();
-                    relax(si, sd.ends.size(), x, [&](std::size_t i) {
+                    relax<Limited>(si, sd.ends.size(), x, [&](std::size_t i) {
                         return Relaxed{d + length[i], wide[i], g.subgoal_xy(wide[i])};
                     });
                 }
@@ -2029,7 +2036,7 @@ struct SubgoalPathfinder::Impl {
             const auto up = graph->up_edges(x);
             stats.generated += up.size();
             const SubgoalGraph::UpEdge* e = up.data();
-            relax(si, up.size(), x, [&](std::size_t i) { return Relaxed{d + e[i].length, e[i].target, e[i].xy}; });
+            relax<Limited>(si, up.size(), x, [&](std::size_t i) { return Relaxed{d + e[i].length, e[i].target, e[i].xy}; });
         }
     }
 
@@ -2048,7 +2055,7 @@ struct SubgoalPathfinder::Impl {
     // landmarks' upper bound of the optimum. Every test and bound is computed for every edge: a
     // data-dependent branch per test costs more in mispredictions than the arithmetic. The second pass
     // applies the kept relaxations.
-    template <class Edge>
+    template <bool Limited, class Edge>
     void relax(std::size_t si, std::size_t count, std::uint32_t parent, Edge edge) {
         Side& side = sides[si];
         struct Candidate {
@@ -2070,7 +2077,8 @@ struct SubgoalPathfinder::Impl {
             }
             for (std::size_t j = 0; j < m; ++j) {
                 const Candidate c = kept[j];
-                if (limited && side.heap.entries.size() == side.heap.entries.capacity() && !grow_heap(side.heap)) return;
+                if constexpr (Limited)
+                    if (side.heap.entries.size() == side.heap.entries.capacity() && !grow_heap(side.heap)) return;
                 NodeState& st = nodes[c.node];
                 // A settled node is opened again: the landmark bounds are admissible but, rounded, only
                 // consistent up to their slack, so a settled node may still improve by a little. As A*
