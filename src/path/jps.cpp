@@ -318,7 +318,7 @@ Status JpsPathfinder::begin(const GridMap& map, GridPoint start, GridPoint goal,
     if (s.non_unit != 0) return s.search.invalid();
     if (!map.contains(start) || !map.contains(goal)) return s.search.invalid();
     if (!s.pass[map.index(start)] || !s.pass[map.index(goal)]) return s.search.invalid();
-    s.search.begin(s.pass.data(), s.bound, s.stride, start, goal, options);
+    if (s.search.begin(s.pass.data(), s.bound, s.stride, start, goal, options) != Status::InProgress) return s.search.status();
     s.jumper.rows = s.rows.data();
     s.jumper.row_words = s.row_words;
     s.jumper.cols = s.cols.data();
@@ -340,6 +340,7 @@ Status JpsPathfinder::find_path(const GridMap& map, GridPoint start, GridPoint g
 }
 
 Status JpsPathfinder::status() const noexcept { return m_impl->search.status(); }
+search::BudgetLimit JpsPathfinder::budget_limit() const noexcept { return m_impl->search.budget_limit(); }
 const search::SearchStats& JpsPathfinder::stats() const noexcept { return m_impl->search.stats(); }
 bool JpsPathfinder::closed(GridPoint p) const noexcept {
     return m_impl && p.x < m_impl->width && p.y < m_impl->height && m_impl->search.closed(p.x, p.y);
@@ -348,9 +349,10 @@ double JpsPathfinder::cost() const noexcept { return m_impl->search.cost(); }
 std::size_t JpsPathfinder::jump_point_count() const noexcept { return m_impl->search.jump_point_count(); }
 std::uint64_t JpsPathfinder::map_version() const noexcept { return m_impl->version; }
 std::uint64_t JpsPathfinder::sync_count() const noexcept { return m_impl->syncs; }
-std::size_t JpsPathfinder::memory_bytes() const noexcept {
+std::size_t JpsPathfinder::memory_bytes() const noexcept { return m_impl->search.memory_bytes(); }
+std::size_t JpsPathfinder::snapshot_bytes() const noexcept {
     const Impl& s = *m_impl;
-    return s.pass.capacity() + (s.rows.capacity() + s.cols.capacity()) * sizeof(std::uint64_t) + s.search.memory_bytes();
+    return s.pass.capacity() + (s.rows.capacity() + s.cols.capacity()) * sizeof(std::uint64_t);
 }
 
 }  // namespace gameplan::path

@@ -133,7 +133,6 @@ public:
     /// page faults of memory the allocator handed out lazily.
     void reserve(std::uint32_t bound, std::size_t open_entries, bool prefault = false) {
         ensure_capacity(bound);
-        m_heap.reserve_nodes(bound);
         m_heap.reserve_entries(std::min<std::size_t>(open_entries, bound));
         if (prefault) {
             // Stamps are 0 ("unvisited") already: rewriting one per page keeps the state as it is.
@@ -152,26 +151,43 @@ public:
         m_stats = {};
         m_found = search::kNoNode;
         m_active = false;
+        m_limit = search::BudgetLimit::None;
         return m_status = Status::InvalidQuery;
     }
 
     /// Starts a search. Preconditions (checked by the callers): start and goal are passable cells of
-    /// the snapshot `pass` (padded, `bound` entries, rows of `stride`), options are supported.
+    /// the snapshot `pass` (padded, `bound` entries, rows of `stride`), options are supported. Returns
+    /// InProgress, or BudgetExhausted (budget_limit() Memory, nothing allocated) when the storage held
+    /// plus the per-cell arrays this search needs would pass `options.budget.max_memory_bytes`.
     Status begin(const std::uint8_t* pass, std::uint32_t bound, std::uint32_t stride, GridPoint start, GridPoint goal,
                  const GridSearchOptions& options) {
         m_heap.clear();
         m_stats = {};
         m_found = search::kNoNode;
         m_sequence = 0;
+        m_limit = search::BudgetLimit::None;
+        m_out_of_memory = false;
+        m_budget = options.budget;
+        if (m_budget.max_memory_bytes != SIZE_MAX) {
+            // The per-cell arrays this search needs (replacing smaller ones), and room for the start in
+            // the open list, on top of what is held: over the budget, nothing is allocated.
+            std::size_t after = memory_bytes();
+            if (bound > m_capacity) after = bound_bytes(bound);
+            if (m_heap.entries().capacity() == 0) after += sizeof(typename search::IndexedHeap<Key>::Entry);
+            if (after > m_budget.max_memory_bytes) {
+                m_active = false;
+                m_limit = search::BudgetLimit::Memory;
+                return m_status = Status::BudgetExhausted;
+            }
+            if (m_heap.entries().capacity() == 0) m_heap.reserve_entries(1);  // as the first push would
+        }
         ensure_capacity(bound);
-        m_heap.reserve_nodes(bound);
         search::advance_generation(m_generation, [&] {
             for (std::size_t i = 0; i < m_capacity; ++i) m_cells[i].stamp = search::kUnvisitedStamp;
         });
         m_pass = pass;
         m_stride = stride;
         for (int d = 0; d < 8; ++d) m_delta[d] = dir_delta(d, stride);
-        m_budget = options.budget;
         m_heuristic = resolve_heuristic(Movement::Eight, DiagonalRule::NoCornerCutting, options.heuristic);
         m_h_scale = options.weight;
         m_goal = JpsTarget{(static_cast<std::uint32_t>(goal.y) + 1) * stride + static_cast<std::uint32_t>(goal.x) + 1,
@@ -190,11 +206,21 @@ public:
     template <class Jumper>
     Status run(Jumper& jumper, std::uint64_t slice_expansions) {
         if (m_status != Status::InProgress || !m_active) return m_status;
+        // Two instances of the loop: without a memory limit it has no check of it at all.
+        if (m_budget.max_memory_bytes != SIZE_MAX) return run_loop<true>(jumper, slice_expansions);
+        return run_loop<false>(jumper, slice_expansions);
+    }
+
+private:
+    template <bool Limited, class Jumper>
+    Status run_loop(Jumper& jumper, std::uint64_t slice_expansions) {
         const std::uint8_t* const pass = m_pass;
         const std::uint32_t stride = m_stride;
         const std::uint32_t open = search::open_stamp(m_generation);
         const std::uint32_t closed = search::closed_stamp(m_generation);
         const bool has_deadline = m_budget.deadline != std::chrono::steady_clock::time_point::max();
+        // With a memory limit, the open list grows only through grow_entries(), which checks the budget.
+        constexpr bool limited = Limited;
         CellState* const cells = m_cells.get();
         std::uint64_t slice_left = slice_expansions;
 
@@ -204,9 +230,9 @@ public:
                 m_found = node;
                 return m_status = Status::Found;
             }
-            if (m_stats.expanded >= m_budget.max_expansions) return m_status = Status::BudgetExhausted;
+            if (m_stats.expanded >= m_budget.max_expansions) return exhausted(search::BudgetLimit::Expansions);
             if (has_deadline && (m_stats.expanded & 63u) == 0 && std::chrono::steady_clock::now() >= m_budget.deadline)
-                return m_status = Status::BudgetExhausted;
+                return exhausted(search::BudgetLimit::Time);
             if (slice_left == 0) return Status::InProgress;
             --slice_left;
             m_heap.pop();
@@ -256,6 +282,8 @@ public:
                     m_heap.decrease(succ, make_key(g_next + h, h, ++m_sequence));
                     return;
                 }
+                if constexpr (limited)
+                    if (m_heap.size() == m_heap.entries().capacity() && !grow_entries()) return;
                 const double h = heuristic(sx, sy);
                 cell = CellState{g_next, node, open};
                 m_heap.push(succ, make_key(g_next + h, h, ++m_sequence));
@@ -271,9 +299,14 @@ public:
                 else
                     jumper.straight(node, x, y, d, emit);
             }
+            // A successor the open list had no room for is lost: the search cannot go on.
+            if constexpr (limited)
+                if (m_out_of_memory) return exhausted(search::BudgetLimit::Memory);
         }
         return m_status = Status::NoPath;
     }
+
+public:
 
     /// Writes the path into `out` as options.detail asks; see JpsPathfinder::finish.
     Status finish(GridPath& out) const {
@@ -327,6 +360,8 @@ public:
     }
 
     [[nodiscard]] Status status() const noexcept { return m_status; }
+    /// Which limit ended the search (None unless status() is BudgetExhausted).
+    [[nodiscard]] search::BudgetLimit budget_limit() const noexcept { return m_limit; }
     [[nodiscard]] const search::SearchStats& stats() const noexcept { return m_stats; }
     [[nodiscard]] double cost() const noexcept {
         return m_status == Status::Found ? m_cells[m_found].g : std::numeric_limits<double>::infinity();
@@ -344,9 +379,9 @@ public:
         const std::size_t node = (static_cast<std::size_t>(y) + 1) * m_stride + static_cast<std::size_t>(x) + 1;
         return node < m_capacity && m_cells[node].stamp == search::closed_stamp(m_generation);
     }
-    [[nodiscard]] std::size_t memory_bytes() const noexcept {
-        return m_capacity * (sizeof(CellState) + sizeof(std::uint32_t));
-    }
+    /// Bytes held by the search state: the per-cell state and the open list (its entries and its
+    /// per-cell position array), at capacity. What the memory budget counts.
+    [[nodiscard]] std::size_t memory_bytes() const noexcept { return m_capacity * sizeof(CellState) + m_heap.memory_bytes(); }
 
 private:
     struct CellState {
@@ -358,6 +393,17 @@ private:
         void operator()(CellState* p) const noexcept { std::free(p); }
     };
 
+    using HeapEntry = typename search::IndexedHeap<Key>::Entry;
+
+    // Bytes held once the per-cell arrays are sized for `bound` > m_capacity (ensure_capacity replaces
+    // both; the open list's entries stay).
+    [[nodiscard]] std::size_t bound_bytes(std::size_t bound) const noexcept {
+        return bound * (sizeof(CellState) + sizeof(std::uint32_t)) + m_heap.entries().capacity() * sizeof(HeapEntry);
+    }
+
+    // Sizes the per-cell state and the open list's position array for `bound` padded node indices. The
+    // position array is allocated afresh at exactly `bound` (a resize from a smaller non-empty size could
+    // take more), keeping the entries' capacity; every search restarts from an empty open list anyway.
     void ensure_capacity(std::size_t bound) {
         if (bound <= m_capacity) return;
         // calloc: zero stamps mean "unvisited", and untouched pages of a large block stay lazy.
@@ -365,6 +411,29 @@ private:
         if (!fresh) throw std::bad_alloc();
         m_cells.reset(fresh);
         m_capacity = bound;
+        const std::size_t entries = m_heap.entries().capacity();
+        m_heap = search::IndexedHeap<Key>{};
+        m_heap.reserve_nodes(bound);
+        m_heap.reserve_entries(entries);
+    }
+
+    Status exhausted(search::BudgetLimit limit) noexcept {
+        m_limit = limit;
+        return m_status = Status::BudgetExhausted;
+    }
+
+    // With a memory limit, the open list full: doubles its entries (as push_back would) unless that
+    // would pass the budget; then the search is out of memory (it stops after the expansion).
+    [[gnu::noinline]] bool grow_entries() {
+        const std::size_t capacity = m_heap.entries().capacity();
+        const std::size_t n = capacity == 0 ? 1 : 2 * capacity;
+        const std::size_t held = memory_bytes(), more = (n - capacity) * sizeof(HeapEntry);
+        if (held > m_budget.max_memory_bytes || more > m_budget.max_memory_bytes - held) {
+            m_out_of_memory = true;
+            return false;
+        }
+        m_heap.reserve_entries(n);
+        return true;
     }
 
     // Length of the canonical line node -> goal ("diagonal first, then straight") if every cell on it
@@ -410,7 +479,9 @@ private:
     search::Budget m_budget{};
     search::SearchStats m_stats{};
     Status m_status = Status::NoPath;
+    search::BudgetLimit m_limit = search::BudgetLimit::None;
     bool m_active = false;
+    bool m_out_of_memory = false;  // a push found no room within the memory budget
     std::uint32_t m_found = search::kNoNode;
     std::uint32_t m_generation = search::kUnvisitedStamp;
     std::uint32_t m_sequence = 0;

@@ -255,7 +255,8 @@ struct JpsPlusPathfinder::Impl {
         if (detail::check_options(options) != JpsSupport::Ok || !t.built() || !t.uniform_costs())
             return search.invalid();
         if (!t.passable(start) || !t.passable(goal)) return search.invalid();
-        search.begin(t.passable_data(), t.node_bound(), t.stride(), start, goal, options);
+        if (search.begin(t.passable_data(), t.node_bound(), t.stride(), start, goal, options) != Status::InProgress)
+            return search.status();
         jumper.entries = t.entries();
         jumper.pass = t.passable_data();
         jumper.stride = t.stride();
@@ -311,13 +312,12 @@ Status JpsPlusPathfinder::find_path(const GridMap& map, GridPoint start, GridPoi
 }
 
 Status JpsPlusPathfinder::status() const noexcept { return m_impl->search.status(); }
+search::BudgetLimit JpsPlusPathfinder::budget_limit() const noexcept { return m_impl->search.budget_limit(); }
 const search::SearchStats& JpsPlusPathfinder::stats() const noexcept { return m_impl->search.stats(); }
 bool JpsPlusPathfinder::closed(GridPoint p) const noexcept { return m_impl && m_impl->search.closed(p.x, p.y); }
 double JpsPlusPathfinder::cost() const noexcept { return m_impl->search.cost(); }
 std::size_t JpsPlusPathfinder::jump_point_count() const noexcept { return m_impl->search.jump_point_count(); }
 std::uint64_t JpsPlusPathfinder::rebuild_count() const noexcept { return m_impl->rebuilds; }
-std::size_t JpsPlusPathfinder::memory_bytes() const noexcept {
-    return m_impl->table.memory_bytes() + m_impl->search.memory_bytes();
-}
+std::size_t JpsPlusPathfinder::memory_bytes() const noexcept { return m_impl->search.memory_bytes(); }
 
 }  // namespace gameplan::path

@@ -1472,6 +1472,9 @@ struct SubgoalPathfinder::Impl {
     // cost is known).
     double cut = std::numeric_limits<double>::infinity();
     search::Budget budget{};
+    bool limited = false;        // budget.max_memory_bytes is set: the heaps grow only through grow_heap()
+    bool out_of_memory = false;  // a heap push found no room within the budget: the search stops
+    search::BudgetLimit limit = search::BudgetLimit::None;
     PathDetail detail = PathDetail::Cells;
     search::SearchStats stats{};
     Status state = Status::InvalidQuery;
@@ -1505,28 +1508,107 @@ struct SubgoalPathfinder::Impl {
     bool use_fallback = false;
     std::uint64_t fallbacks = 0;
 
+    // Sizes the query's arrays for `g`. Each grows to exactly its new size (reserved first: a resize from
+    // a smaller non-empty size could take more), so size_for_bytes() is what it allocates.
+    static constexpr std::size_t kRouteReserve = 256;
+    template <class T>
+    static void fit(std::vector<T>& v, std::size_t count, const T& value = T{}) {
+        if (v.size() >= count) return;
+        v.reserve(count);
+        v.resize(count, value);
+    }
+    [[nodiscard]] static std::size_t heap_reserve(const SubgoalGraph& g) noexcept {
+        return std::min<std::size_t>(g.subgoal_count() + 2, 1u << 14);
+    }
     void size_for(const SubgoalGraph& g) {
-        for (std::vector<double>& lengths : join_length)
-            if (lengths.size() < g.max_joins()) lengths.resize(g.max_joins());
-        const std::size_t bound = g.subgoal_count() + 2;
-        if (nodes.size() < bound) nodes.resize(bound, NodeState{{0, 0}, {0, 0}, {0, 0}});
-        for (Side& s : sides) {
-            s.heap.entries.reserve(std::min<std::size_t>(bound, 1u << 14));
+        for (std::vector<double>& lengths : join_length) fit(lengths, g.max_joins());
+        fit(nodes, g.subgoal_count() + 2, NodeState{{0, 0}, {0, 0}, {0, 0}});
+        for (Side& s : sides) s.heap.entries.reserve(heap_reserve(g));
+        for (std::vector<double>* v : {&access_length, &access_bound, &access_row_bound}) fit(*v, g.max_access());
+        for (std::vector<std::uint32_t>* v : {&access_node, &access_index, &access_row}) fit(*v, g.max_access());
+        chain.reserve(kRouteReserve);
+        for (std::vector<RouteEdge>& edges : route_edges) edges.reserve(kRouteReserve);
+    }
+    // The bytes size_for(g) would add to what the query holds.
+    [[nodiscard]] std::size_t size_for_bytes(const SubgoalGraph& g) const noexcept {
+        const auto more = [](const auto& v, std::size_t count) {
+            return count > v.capacity() ? (count - v.capacity()) * sizeof(v[0]) : 0;
+        };
+        std::size_t bytes = more(nodes, g.subgoal_count() + 2) + more(chain, kRouteReserve);
+        for (const std::vector<double>& lengths : join_length) bytes += more(lengths, g.max_joins());
+        for (const Side& s : sides) bytes += more(s.heap.entries, heap_reserve(g));
+        for (const std::vector<double>* v : {&access_length, &access_bound, &access_row_bound}) bytes += more(*v, g.max_access());
+        for (const std::vector<std::uint32_t>* v : {&access_node, &access_index, &access_row}) bytes += more(*v, g.max_access());
+        for (const std::vector<RouteEdge>& edges : route_edges) bytes += more(edges, kRouteReserve);
+        return bytes;
+    }
+
+    // Bytes of the query's own storage at capacity (the graph and the fallback excluded).
+    [[nodiscard]] std::size_t query_bytes() const noexcept {
+        std::size_t bytes = nodes.capacity() * sizeof(NodeState);
+        for (const Side& s : sides) bytes += s.heap.entries.capacity() * sizeof(LazyHeap::Entry);
+        for (const std::vector<double>& lengths : join_length) bytes += lengths.capacity() * sizeof(double);
+        bytes += (access_length.capacity() + access_bound.capacity() + access_row_bound.capacity()) * sizeof(double) +
+                 (access_node.capacity() + access_index.capacity() + access_row.capacity()) * sizeof(std::uint32_t);
+        for (const std::vector<RouteEdge>& edges : route_edges) bytes += edges.capacity() * sizeof(RouteEdge);
+        return bytes + chain.capacity() * sizeof(std::uint32_t);
+    }
+    // What the memory budget counts: the query's storage and the online JPS fallback's search state.
+    [[nodiscard]] std::size_t memory_bytes() const noexcept { return query_bytes() + fallback.memory_bytes(); }
+
+    // With a memory limit, a side's heap full: doubles it (as push_back would) unless that would pass the
+    // budget; then the search is out of memory (it stops before its next expansion).
+    [[gnu::noinline]] bool grow_heap(LazyHeap& heap) {
+        const std::size_t capacity = heap.entries.capacity();
+        const std::size_t count = capacity == 0 ? 1 : 2 * capacity;
+        const std::size_t held = memory_bytes(), more = (count - capacity) * sizeof(LazyHeap::Entry);
+        if (held > budget.max_memory_bytes || more > budget.max_memory_bytes - held) {
+            out_of_memory = true;
+            return false;
         }
-        if (access_length.size() < g.max_access()) {
-            access_length.resize(g.max_access());
-            access_bound.resize(g.max_access());
-            access_node.resize(g.max_access());
-            access_index.resize(g.max_access());
-            access_row.resize(g.max_access());
-            access_row_bound.resize(g.max_access());
+        heap.entries.reserve(count);
+        return true;
+    }
+
+    // With a memory limit, a search that found its answer: reserves the route storage finish() will write
+    // (its chain and route edges, counted by the same walks), unless that would pass the budget.
+    [[gnu::noinline]] bool reserve_route() {
+        if (detail == PathDetail::CostOnly) return true;  // finish() writes no route
+        std::size_t need[3] = {0, 0, 0}, chain_need = 0;
+        if (meet != kNone) {
+            for (std::uint32_t x = meet; x < n; x = nodes[x].parent[0]) ++chain_need;
+            need[0] = chain_need > 0 ? chain_need - 1 : 0;
+            for (std::uint32_t x = meet, p = nodes[x].parent[1]; p < n; x = p, p = nodes[x].parent[1]) ++need[1];
+        } else if (via_table) {
+            walk_table_route([&need](int part, const RouteEdge&) { ++need[part]; });
+        } else {
+            return true;  // no route to write
         }
-        chain.reserve(256);
-        for (std::vector<RouteEdge>& edges : route_edges) edges.reserve(256);
+        std::size_t more = chain_need > chain.capacity() ? (chain_need - chain.capacity()) * sizeof(std::uint32_t) : 0;
+        for (int part = 0; part < 3; ++part)
+            if (need[part] > route_edges[part].capacity()) more += (need[part] - route_edges[part].capacity()) * sizeof(RouteEdge);
+        if (more == 0) return true;
+        const std::size_t held = memory_bytes();
+        if (held > budget.max_memory_bytes || more > budget.max_memory_bytes - held) return false;
+        chain.reserve(chain_need);
+        for (int part = 0; part < 3; ++part) route_edges[part].reserve(need[part]);
+        return true;
+    }
+    // The final status of a search that ended with `best` (NoPath when infinite).
+    Status conclude() {
+        if (std::isinf(best)) return state = Status::NoPath;
+        if (limited && !reserve_route()) return exhausted(search::BudgetLimit::Memory);
+        return state = Status::Found;
+    }
+
+    Status exhausted(search::BudgetLimit which) noexcept {
+        limit = which;
+        return state = Status::BudgetExhausted;
     }
 
     Status invalid() {
         use_fallback = false;
+        limit = search::BudgetLimit::None;
         return state = Status::InvalidQuery;
     }
 
@@ -1640,9 +1722,23 @@ struct SubgoalPathfinder::Impl {
         if (!g.passable(start) || !g.passable(goal)) return invalid();
         graph = &g;
         n = static_cast<std::uint32_t>(g.subgoal_count());
-        if (nodes.size() < std::size_t{n} + 2 || join_length[0].size() < g.max_joins() ||
-            access_length.size() < g.max_access())
-            size_for(g);
+        stats = {};
+        budget = options.budget;
+        limited = budget.max_memory_bytes != SIZE_MAX;
+        out_of_memory = false;
+        limit = search::BudgetLimit::None;
+        const bool grow = nodes.size() < std::size_t{n} + 2 || join_length[0].size() < g.max_joins() ||
+                          access_length.size() < g.max_access();
+        if (limited) {
+            // What the query holds, and the arrays this graph needs on top of it, before they are allocated.
+            const std::size_t held = memory_bytes(), more = grow ? size_for_bytes(g) : 0;
+            if (held > budget.max_memory_bytes || more > budget.max_memory_bytes - held) {
+                meet = kNone;
+                best = std::numeric_limits<double>::infinity();
+                return exhausted(search::BudgetLimit::Memory);
+            }
+        }
+        if (grow) size_for(g);
         if (generation >= UINT32_MAX - 3) {  // about to wrap: forget every stamp
             for (NodeState& st : nodes) st.stamp[0] = st.stamp[1] = 0;
             generation = 0;
@@ -1650,8 +1746,6 @@ struct SubgoalPathfinder::Impl {
         generation += 2;
         ends[0] = g.index(start);
         ends[1] = g.index(goal);
-        stats = {};
-        budget = options.budget;
         detail = options.detail;
         clock_mask = 0;
         meet = kNone;
@@ -1871,15 +1965,24 @@ struct SubgoalPathfinder::Impl {
     Status step(std::uint64_t slice) {
         if (state != Status::InProgress) return state;
         if (table_only) {
-            if (stats.expanded >= budget.max_expansions) return state = Status::BudgetExhausted;
+            if (stats.expanded >= budget.max_expansions) return exhausted(search::BudgetLimit::Expansions);
             if (slice == 0) return Status::InProgress;
             ++stats.expanded;
-            return state = std::isinf(best) ? Status::NoPath : Status::Found;
+            return conclude();
         }
         if (!std::isinf(best) && meet == kNone && sides[0].heap.empty() && sides[1].heap.empty())
             return state = Status::Found;  // decided at begin (start == goal, or a direct segment)
+        // Two instances of the search loop: without a memory limit it has no check of it at all.
+        return limited ? search_loop<true>(slice) : search_loop<false>(slice);
+    }
+
+    template <bool Limited>
+    Status search_loop(std::uint64_t slice) {
         const bool has_deadline = budget.deadline != std::chrono::steady_clock::time_point::max();
         for (;;) {
+            // A relaxation the heap had no room for is lost: the search cannot go on.
+            if constexpr (Limited)
+                if (out_of_memory) return exhausted(search::BudgetLimit::Memory);
             // Pick the side with the smaller key; a side is done when its key cannot improve `best`.
             int side = -1;
             double key = std::numeric_limits<double>::infinity();
@@ -1893,10 +1996,10 @@ struct SubgoalPathfinder::Impl {
                     side = s;
                 }
             }
-            if (side < 0) return state = std::isinf(best) ? Status::NoPath : Status::Found;
-            if (stats.expanded >= budget.max_expansions) return state = Status::BudgetExhausted;
+            if (side < 0) return conclude();
+            if (stats.expanded >= budget.max_expansions) return exhausted(search::BudgetLimit::Expansions);
             if (has_deadline && (stats.expanded & clock_mask) == 0) {
-                if (std::chrono::steady_clock::now() >= budget.deadline) return state = Status::BudgetExhausted;
+                if (std::chrono::steady_clock::now() >= budget.deadline) return exhausted(search::BudgetLimit::Time);
                 clock_mask = 63;
             }
             if (slice == 0) return Status::InProgress;
@@ -1919,12 +2022,12 @@ struct SubgoalPathfinder::Impl {
                 const SubgoalGraph& g = *graph;
                 stats.generated += sd.ends.size();
                 if (const std::uint16_t* id = sd.ends.narrow()) {
-                    relax(si, sd.ends.size(), x, [&](std::size_t i) {
+                    relax<Limited>(si, sd.ends.size(), x, [&](std::size_t i) {
                         return Relaxed{d + length[i], id[i], g.subgoal_xy(id[i])};
                     });
                 } else {
                     const std::uint32_t* wide = sd.ends.wide();
-                    relax(si, sd.ends.size(), x, [&](std::size_t i) {
+                    relax<Limited>(si, sd.ends.size(), x, [&](std::size_t i) {
                         return Relaxed{d + length[i], wide[i], g.subgoal_xy(wide[i])};
                     });
                 }
@@ -1933,7 +2036,7 @@ struct SubgoalPathfinder::Impl {
             const auto up = graph->up_edges(x);
             stats.generated += up.size();
             const SubgoalGraph::UpEdge* e = up.data();
-            relax(si, up.size(), x, [&](std::size_t i) { return Relaxed{d + e[i].length, e[i].target, e[i].xy}; });
+            relax<Limited>(si, up.size(), x, [&](std::size_t i) { return Relaxed{d + e[i].length, e[i].target, e[i].xy}; });
         }
     }
 
@@ -1952,7 +2055,7 @@ struct SubgoalPathfinder::Impl {
     // landmarks' upper bound of the optimum. Every test and bound is computed for every edge: a
     // data-dependent branch per test costs more in mispredictions than the arithmetic. The second pass
     // applies the kept relaxations.
-    template <class Edge>
+    template <bool Limited, class Edge>
     void relax(std::size_t si, std::size_t count, std::uint32_t parent, Edge edge) {
         Side& side = sides[si];
         struct Candidate {
@@ -1974,6 +2077,8 @@ struct SubgoalPathfinder::Impl {
             }
             for (std::size_t j = 0; j < m; ++j) {
                 const Candidate c = kept[j];
+                if constexpr (Limited)
+                    if (side.heap.entries.size() == side.heap.entries.capacity() && !grow_heap(side.heap)) return;
                 NodeState& st = nodes[c.node];
                 // A settled node is opened again: the landmark bounds are admissible but, rounded, only
                 // consistent up to their slack, so a settled node may still improve by a little. As A*
@@ -2096,6 +2201,12 @@ struct SubgoalPathfinder::Impl {
     // one link of each per round, so that their cache misses overlap: a chain's link is the upward edge
     // and the entry each access entry came through; a hop is read from the first-hop table.
     void table_route() const {
+        for (std::vector<RouteEdge>& edges : route_edges) edges.clear();
+        walk_table_route([this](int part, const RouteEdge& e) { route_edges[part].push_back(e); });
+    }
+    // table_route()'s walk: calls add(part, edge) for each route edge, in order.
+    template <class Add>
+    void walk_table_route(Add&& add) const {
         const SubgoalGraph& g = *graph;
         const std::uint32_t t = g.transit_count();
         // Both ends' hints (their joins there were asked of the cache by take_pair()).
@@ -2111,20 +2222,19 @@ struct SubgoalPathfinder::Impl {
             if (join[side] < t) entry[side] = SubgoalGraph::kNoEntry;  // the join is the access node
         const std::uint32_t b = table_access[1].node();
         std::uint32_t x = table_access[0].node();
-        for (std::vector<RouteEdge>& edges : route_edges) edges.clear();
         for (;;) {
             bool more = false;
             for (int side = 0; side < 2; ++side) {
                 if (entry[side] == SubgoalGraph::kNoEntry) continue;
                 const SubgoalGraph::ClimbLink link = g.climb_link(entry[side]);
-                route_edges[2 * side].push_back(RouteEdge{link.edge, 0, side == 0 ? 1u : 0u});
+                add(2 * side, RouteEdge{link.edge, 0, side == 0 ? 1u : 0u});
                 entry[side] = link.next;
                 more = true;
             }
             if (x != b) {
                 // An upward edge of x, or one of y walked down.
                 const std::uint32_t hop = g.transit_hop(x, b), y = (hop >> 1) & 0x3ffu;
-                route_edges[1].push_back(RouteEdge{hop >> 11, g.transit_xy(y), (hop & 1u) ^ 1u});
+                add(1, RouteEdge{hop >> 11, g.transit_xy(y), (hop & 1u) ^ 1u});
                 x = y;
                 more = true;
             }
@@ -2221,7 +2331,13 @@ Status SubgoalPathfinder::begin(const GridMap& map, GridPoint start, GridPoint g
     if (m_impl->owned.in_sync(map)) return m_impl->begin(m_impl->owned, start, goal, options);
     (void)m_impl->invalid();
     if (options.penalties != nullptr) return Status::InvalidQuery;
-    const Status s = m_impl->fallback.begin(map, start, goal, options);
+    // The fallback's search state shares the budget with what the query's own arrays hold.
+    GridSearchOptions fallback_options = options;
+    if (std::size_t& cap = fallback_options.budget.max_memory_bytes; cap != SIZE_MAX) {
+        const std::size_t own = m_impl->query_bytes();
+        cap = own > cap ? 0 : cap - own;
+    }
+    const Status s = m_impl->fallback.begin(map, start, goal, fallback_options);
     m_impl->use_fallback = true;
     ++m_impl->fallbacks;
     return s;
@@ -2248,6 +2364,10 @@ Status SubgoalPathfinder::status() const noexcept {
     return m_impl->use_fallback ? m_impl->fallback.status() : m_impl->state;
 }
 
+search::BudgetLimit SubgoalPathfinder::budget_limit() const noexcept {
+    return m_impl->use_fallback ? m_impl->fallback.budget_limit() : m_impl->limit;
+}
+
 const search::SearchStats& SubgoalPathfinder::stats() const noexcept {
     return m_impl->use_fallback ? m_impl->fallback.stats() : m_impl->stats;
 }
@@ -2260,17 +2380,6 @@ double SubgoalPathfinder::cost() const noexcept {
 
 std::uint64_t SubgoalPathfinder::fallback_count() const noexcept { return m_impl->fallbacks; }
 
-std::size_t SubgoalPathfinder::memory_bytes() const noexcept {
-    const Impl& impl = *m_impl;
-    std::size_t bytes = impl.owned.memory_bytes() + (impl.fallbacks ? impl.fallback.memory_bytes() : 0);
-    bytes += impl.nodes.capacity() * sizeof(Impl::NodeState);
-    for (const Impl::Side& s : impl.sides)
-        bytes += s.heap.entries.capacity() * sizeof(Impl::LazyHeap::Entry);
-    for (const std::vector<double>& lengths : impl.join_length) bytes += lengths.capacity() * sizeof(double);
-    bytes += (impl.access_length.capacity() + impl.access_bound.capacity() + impl.access_row_bound.capacity()) * sizeof(double) +
-             (impl.access_node.capacity() + impl.access_index.capacity() + impl.access_row.capacity()) * sizeof(std::uint32_t);
-    for (const std::vector<Impl::RouteEdge>& edges : impl.route_edges) bytes += edges.capacity() * sizeof(Impl::RouteEdge);
-    return bytes + impl.chain.capacity() * sizeof(std::uint32_t);
-}
+std::size_t SubgoalPathfinder::memory_bytes() const noexcept { return m_impl->memory_bytes(); }
 
 }  // namespace gameplan::path

@@ -8,10 +8,12 @@
 #include "test_data.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -540,6 +542,207 @@ TEST(JpsPlus, SharedTableServesSeveralPathfinders) {
     JumpTable unbuilt;
     EXPECT_EQ(a.begin(unbuilt, {0, 0}, {1, 1}), Status::InvalidQuery);
     EXPECT_EQ(a.begin(table, {-1, 0}, {1, 1}), Status::InvalidQuery);
+}
+
+// ---- memory budget ------------------------------------------------------------------------------------
+
+namespace {
+
+// One query with `options` on a pathfinder of either kind, sliced: begin, steps of 7, finish. JPS+ searches
+// the shared `table` (its memory is not the query's).
+template <class Finder>
+Status budget_query(Finder& finder, const GridMap& map, const JumpTable& table, GridPoint s, GridPoint t,
+                    const GridSearchOptions& options, GridPath& out) {
+    Status status;
+    if constexpr (std::is_same_v<Finder, JpsPlusPathfinder>) {
+        (void)map;
+        status = finder.begin(table, s, t, options);
+    } else {
+        (void)table;
+        status = finder.begin(map, s, t, options);
+    }
+    while (status == Status::InProgress) status = finder.step(7);
+    EXPECT_EQ(finder.status(), status);
+    return finder.finish(out);
+}
+
+// The memory budget caps what the pathfinder holds (memory_bytes(): the search state, not the snapshot or
+// table), and budget_limit() says which limit ended a search.
+template <class Finder>
+void check_memory_budget() {
+    std::mt19937 rng(17);
+    const ref::Grid g = ref::room_grid(rng, 160, 120, 50, 0.08);
+    const GridMap map = ref::to_map(g);
+    JumpTable table;
+    ASSERT_EQ(table.build(map), JpsSupport::Ok);
+    const std::size_t per_cell_arrays = std::size_t{map.node_bound()} * 20;  // 16 bytes of state, 4 of heap position
+    GridPath path;
+    int queries = 0, stopped = 0, grown_stops = 0;
+    for (int attempt = 0; attempt < 400 && queries < 4; ++attempt) {
+        const GridPoint s = ref::random_free(rng, g), t = ref::random_free(rng, g);
+        // The reference: a fresh pathfinder without a limit, and what it holds afterwards.
+        Finder unlimited;
+        if (budget_query(unlimited, map, table, s, t, {}, path) != Status::Found || unlimited.stats().expanded < 40) continue;
+        ++queries;
+        EXPECT_EQ(unlimited.budget_limit(), search::BudgetLimit::None);
+        const double cost = path.cost;
+        const std::size_t need = unlimited.memory_bytes();
+        ASSERT_GT(need, per_cell_arrays) << "the open list is counted";
+        SCOPED_TRACE("query " + std::to_string(queries) + ", needs " + std::to_string(need) + " bytes");
+
+        // (a) below what the query needs: stopped with Memory, nothing held past the budget, no path.
+        for (const std::size_t limit : {std::size_t{0}, per_cell_arrays - 1, need - 1}) {
+            Finder fresh;
+            GridSearchOptions options;
+            options.budget.max_memory_bytes = limit;
+            EXPECT_EQ(budget_query(fresh, map, table, s, t, options, path), Status::BudgetExhausted) << limit;
+            EXPECT_EQ(fresh.budget_limit(), search::BudgetLimit::Memory);
+            EXPECT_LE(fresh.memory_bytes(), limit);
+            if (limit < per_cell_arrays) {
+                EXPECT_EQ(fresh.memory_bytes(), 0u) << "allocated arrays the budget cannot hold";
+            }
+            EXPECT_TRUE(path.cells.empty());
+            EXPECT_EQ(path.cost, kInf);
+            EXPECT_EQ(fresh.cost(), kInf);
+        }
+        // (b) exactly what an unlimited run held: the same query goes through, and holds no more.
+        {
+            Finder fresh;
+            GridSearchOptions options;
+            options.budget.max_memory_bytes = need;
+            EXPECT_EQ(budget_query(fresh, map, table, s, t, options, path), Status::Found);
+            EXPECT_EQ(fresh.budget_limit(), search::BudgetLimit::None);
+            EXPECT_EQ(path.cost, cost);
+            EXPECT_LE(fresh.memory_bytes(), need);
+        }
+        // (c) a pathfinder that holds more than the budget stops at once, even for a query it needs no
+        // more for; at what it holds the query goes through without growing.
+        {
+            GridSearchOptions options;
+            options.budget.max_memory_bytes = need - 1;
+            EXPECT_EQ(budget_query(unlimited, map, table, s, t, options, path), Status::BudgetExhausted);
+            EXPECT_EQ(unlimited.budget_limit(), search::BudgetLimit::Memory);
+            EXPECT_EQ(unlimited.stats().expanded, 0u);
+            EXPECT_EQ(unlimited.memory_bytes(), need);
+            EXPECT_TRUE(path.cells.empty());
+            options.budget.max_memory_bytes = need;
+            EXPECT_EQ(budget_query(unlimited, map, table, s, t, options, path), Status::Found);
+            EXPECT_EQ(path.cost, cost);
+            EXPECT_EQ(unlimited.memory_bytes(), need);
+        }
+        // (e) sweeps of budgets, over the whole and over the open list's part (what grows during the
+        // search): never more held than allowed; stopped with Memory, or the same answer.
+        std::vector<std::size_t> limits;
+        for (std::size_t limit = per_cell_arrays / 2; limit < 2 * need; limit = limit * 5 / 4 + 1) limits.push_back(limit);
+        for (std::size_t open = 16; open < 2 * (need - per_cell_arrays); open = open * 5 / 4 + 1)
+            limits.push_back(per_cell_arrays + open);
+        for (const std::size_t limit : limits) {
+            SCOPED_TRACE("limit " + std::to_string(limit));
+            Finder fresh;
+            GridSearchOptions options;
+            options.budget.max_memory_bytes = limit;
+            const Status status = budget_query(fresh, map, table, s, t, options, path);
+            EXPECT_LE(fresh.memory_bytes(), limit) << "the pathfinder grew past its budget";
+            if (status == Status::BudgetExhausted) {
+                ++stopped;
+                EXPECT_EQ(fresh.budget_limit(), search::BudgetLimit::Memory);
+                if (limit >= per_cell_arrays + 64) {
+                    ++grown_stops;
+                    EXPECT_GT(fresh.stats().expanded, 0u) << "stopped while the open list grew";
+                }
+                EXPECT_TRUE(path.cells.empty());
+                continue;
+            }
+            ASSERT_EQ(status, Status::Found);
+            EXPECT_EQ(fresh.budget_limit(), search::BudgetLimit::None);
+            EXPECT_EQ(path.cost, cost);
+        }
+    }
+    EXPECT_EQ(queries, 4);
+    EXPECT_GT(stopped, 4 * 3);
+    EXPECT_GT(grown_stops, 0);
+
+    // The storage held from a query on a larger map counts in a query on a smaller one.
+    const ref::Grid small_grid = ref::room_grid(rng, 20, 20, 0, 0.0);
+    const GridMap small = ref::to_map(small_grid);
+    JumpTable small_table;
+    ASSERT_EQ(small_table.build(small), JpsSupport::Ok);
+    Finder big;
+    ASSERT_NE(budget_query(big, map, table, ref::random_free(rng, g), ref::random_free(rng, g), {}, path), Status::InvalidQuery);
+    const std::size_t held = big.memory_bytes();
+    GridSearchOptions options;
+    options.budget.max_memory_bytes = held - 1;
+    EXPECT_EQ(budget_query(big, small, small_table, {1, 1}, {15, 12}, options, path), Status::BudgetExhausted);
+    EXPECT_EQ(big.budget_limit(), search::BudgetLimit::Memory);
+    EXPECT_EQ(big.memory_bytes(), held);
+    Finder fresh;
+    EXPECT_EQ(budget_query(fresh, small, small_table, {1, 1}, {15, 12}, options, path), Status::Found);
+    EXPECT_LE(fresh.memory_bytes(), held - 1);
+}
+
+// budget_limit() names the limit that ended the search; None otherwise, and after every begin.
+template <class Finder>
+void check_budget_limits() {
+    std::mt19937 rng(23);
+    const ref::Grid g = ref::room_grid(rng, 120, 90, 40, 0.05);
+    const GridMap map = ref::to_map(g);
+    JumpTable table;
+    ASSERT_EQ(table.build(map), JpsSupport::Ok);
+    Finder finder;
+    GridPath path;
+    int checked = 0;
+    for (int attempt = 0; attempt < 200 && checked < 3; ++attempt) {
+        const GridPoint s = ref::random_free(rng, g), t = ref::random_free(rng, g);
+        if (budget_query(finder, map, table, s, t, {}, path) != Status::Found || finder.stats().expanded < 3) continue;
+        ++checked;
+        EXPECT_EQ(finder.budget_limit(), search::BudgetLimit::None);
+        GridSearchOptions options;
+        options.budget.max_expansions = 1;
+        EXPECT_EQ(budget_query(finder, map, table, s, t, options, path), Status::BudgetExhausted);
+        EXPECT_EQ(finder.budget_limit(), search::BudgetLimit::Expansions);
+        options = {};
+        options.budget.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+        EXPECT_EQ(budget_query(finder, map, table, s, t, options, path), Status::BudgetExhausted);
+        EXPECT_EQ(finder.budget_limit(), search::BudgetLimit::Time);
+        // A new search forgets it: in progress, then found.
+        if constexpr (std::is_same_v<Finder, JpsPlusPathfinder>) {
+            ASSERT_EQ(finder.begin(table, s, t), Status::InProgress);
+        } else {
+            ASSERT_EQ(finder.begin(map, s, t), Status::InProgress);
+        }
+        EXPECT_EQ(finder.budget_limit(), search::BudgetLimit::None);
+        EXPECT_EQ(finder.step(), Status::Found);
+        EXPECT_EQ(finder.budget_limit(), search::BudgetLimit::None);
+        options = {};
+        options.budget.max_memory_bytes = 0;
+        EXPECT_EQ(budget_query(finder, map, table, s, t, options, path), Status::BudgetExhausted);
+        EXPECT_EQ(finder.budget_limit(), search::BudgetLimit::Memory);
+        // An invalid query is not a budget stop.
+        EXPECT_EQ(budget_query(finder, map, table, {-1, 0}, t, {}, path), Status::InvalidQuery);
+        EXPECT_EQ(finder.budget_limit(), search::BudgetLimit::None);
+    }
+    EXPECT_EQ(checked, 3);
+}
+
+}  // namespace
+
+TEST(Jps, MemoryBudgetCapsTheSearchState) { check_memory_budget<JpsPathfinder>(); }
+TEST(JpsPlus, MemoryBudgetCapsTheSearchState) { check_memory_budget<JpsPlusPathfinder>(); }
+TEST(Jps, BudgetLimitSaysWhichLimitEndedTheSearch) { check_budget_limits<JpsPathfinder>(); }
+TEST(JpsPlus, BudgetLimitSaysWhichLimitEndedTheSearch) { check_budget_limits<JpsPlusPathfinder>(); }
+
+TEST(Jps, MemoryBytesIsTheSearchStateAndNotTheSnapshot) {
+    std::mt19937 rng(29);
+    const ref::Grid g = ref::room_grid(rng, 100, 80, 20, 0.05);
+    const GridMap map = ref::to_map(g);
+    JpsPathfinder jps;
+    jps.sync(map, 256);
+    EXPECT_GT(jps.snapshot_bytes(), std::size_t{map.node_bound()});
+    EXPECT_EQ(jps.memory_bytes(), std::size_t{map.node_bound()} * 20 + 256 * 24);
+    JpsPlusPathfinder plus;
+    ASSERT_EQ(plus.build(map, 256), JpsSupport::Ok);
+    EXPECT_EQ(plus.memory_bytes(), std::size_t{map.node_bound()} * 20 + 256 * 24);
+    EXPECT_GT(plus.table().memory_bytes(), 16u * map.node_bound());
 }
 
 // ---- shared MovingAI scenarios of the small maps --------------------------------------------------

@@ -297,6 +297,160 @@ TEST(Subgoal, SlicedSearchSharedGraphAndBudget) {
     EXPECT_GT(sliced, 10);
 }
 
+// The memory budget caps the query's storage (memory_bytes(): search state, heaps, scratch; not the graph):
+// over it nothing is allocated and the search ends with BudgetExhausted / Memory.
+TEST(Subgoal, MemoryBudgetCapsTheQueryStorage) {
+    std::mt19937 rng(37);
+    const ref::Grid g = ref::room_grid(rng, 90, 70, 16, 0.04);
+    const GridMap map = ref::to_map(g);
+    SubgoalGraph graph;
+    ASSERT_EQ(graph.build(map, SIZE_MAX, 0), JpsSupport::Ok);  // no transit nodes: every query searches
+    GridPath path;
+    const auto run = [&](SubgoalPathfinder& f, GridPoint s, GridPoint t, std::size_t limit) {
+        GridSearchOptions options;
+        options.budget.max_memory_bytes = limit;
+        Status status = f.begin(graph, s, t, options);
+        while (status == Status::InProgress) status = f.step(5);
+        EXPECT_EQ(f.status(), status);
+        return f.finish(path);
+    };
+    int queries = 0, stopped = 0;
+    for (int attempt = 0; attempt < 300 && queries < 4; ++attempt) {
+        const GridPoint s = ref::random_free(rng, g), t = ref::random_free(rng, g);
+        SubgoalPathfinder unlimited;
+        if (run(unlimited, s, t, SIZE_MAX) != Status::Found || unlimited.stats().expanded < 4) continue;
+        ++queries;
+        EXPECT_EQ(unlimited.budget_limit(), search::BudgetLimit::None);
+        const double cost = path.cost;
+        const std::size_t need = unlimited.memory_bytes();
+        ASSERT_GT(need, 32 * graph.subgoal_count());
+        ASSERT_LT(need, graph.memory_bytes()) << "the graph is not the query's storage";
+        // (a) below it: stopped, nothing allocated, no path.
+        for (const std::size_t limit : {std::size_t{0}, need / 2, need - 1}) {
+            SubgoalPathfinder fresh;
+            EXPECT_EQ(run(fresh, s, t, limit), Status::BudgetExhausted) << limit;
+            EXPECT_EQ(fresh.budget_limit(), search::BudgetLimit::Memory);
+            EXPECT_EQ(fresh.memory_bytes(), 0u);
+            EXPECT_TRUE(path.cells.empty());
+            EXPECT_TRUE(std::isinf(path.cost));
+            EXPECT_TRUE(std::isinf(fresh.cost()));
+        }
+        // (b) exactly what an unlimited run held: the same answer, no more held.
+        SubgoalPathfinder fresh;
+        EXPECT_EQ(run(fresh, s, t, need), Status::Found);
+        EXPECT_EQ(fresh.budget_limit(), search::BudgetLimit::None);
+        EXPECT_EQ(path.cost, cost);
+        EXPECT_EQ(fresh.memory_bytes(), need);
+        // (c) holding more than the budget stops at once; at what it holds, through.
+        EXPECT_EQ(run(fresh, s, t, need - 1), Status::BudgetExhausted);
+        EXPECT_EQ(fresh.budget_limit(), search::BudgetLimit::Memory);
+        EXPECT_EQ(fresh.stats().expanded, 0u);
+        EXPECT_EQ(fresh.memory_bytes(), need);
+        EXPECT_EQ(run(fresh, s, t, need), Status::Found);
+        EXPECT_EQ(path.cost, cost);
+        // (e) a sweep: never more held than allowed.
+        for (std::size_t limit = 64; limit < 2 * need; limit = limit * 5 / 4 + 1) {
+            SCOPED_TRACE("limit " + std::to_string(limit));
+            SubgoalPathfinder swept;
+            const Status status = run(swept, s, t, limit);
+            EXPECT_LE(swept.memory_bytes(), limit);
+            if (status == Status::BudgetExhausted) {
+                ++stopped;
+                EXPECT_EQ(swept.budget_limit(), search::BudgetLimit::Memory);
+                continue;
+            }
+            ASSERT_EQ(status, Status::Found);
+            EXPECT_EQ(path.cost, cost);
+        }
+    }
+    EXPECT_EQ(queries, 4);
+    EXPECT_GT(stopped, 4 * 10);
+
+    // What build() sizes counts, the owned graph does not: a pathfinder that built its graph holds what one
+    // sized by a query on the same graph holds.
+    SubgoalPathfinder owner;
+    ASSERT_EQ(owner.build(map, SIZE_MAX, 0), JpsSupport::Ok);
+    SubgoalPathfinder user;
+    (void)run(user, ref::random_free(rng, g), ref::random_free(rng, g), SIZE_MAX);
+    EXPECT_EQ(owner.memory_bytes(), user.memory_bytes());
+    const GridPoint s = ref::random_free(rng, g), t = ref::random_free(rng, g);
+    GridSearchOptions options;
+    options.budget.max_memory_bytes = owner.memory_bytes() - 1;
+    EXPECT_EQ(owner.find_path(map, s, t, options, path), Status::BudgetExhausted);
+    EXPECT_EQ(owner.budget_limit(), search::BudgetLimit::Memory);
+    options.budget.max_memory_bytes = owner.memory_bytes();
+    EXPECT_NE(owner.find_path(map, s, t, options, path), Status::BudgetExhausted);
+    EXPECT_EQ(owner.budget_limit(), search::BudgetLimit::None);
+}
+
+// budget_limit() names the limit that ended the search, on the graph and on the JPS fallback.
+TEST(Subgoal, BudgetLimitSaysWhichLimitEndedTheSearch) {
+    std::mt19937 rng(41);
+    ref::Grid g = ref::room_grid(rng, 80, 60, 14, 0.03);
+    GridMap map = ref::to_map(g);
+    SubgoalPathfinder sg;
+    ASSERT_EQ(sg.build(map, SIZE_MAX, 0), JpsSupport::Ok);
+    GridPath path;
+    int checked = 0;
+    GridPoint s{}, t{};
+    for (int attempt = 0; attempt < 300 && checked < 3; ++attempt) {
+        s = ref::random_free(rng, g);
+        t = ref::random_free(rng, g);
+        if (sg.find_path(map, s, t, {}, path) != Status::Found || sg.stats().expanded < 4) continue;
+        ++checked;
+        EXPECT_EQ(sg.budget_limit(), search::BudgetLimit::None);
+        GridSearchOptions options;
+        options.budget.max_expansions = 1;
+        EXPECT_EQ(sg.find_path(map, s, t, options, path), Status::BudgetExhausted);
+        EXPECT_EQ(sg.budget_limit(), search::BudgetLimit::Expansions);
+        options = {};
+        options.budget.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+        EXPECT_EQ(sg.find_path(map, s, t, options, path), Status::BudgetExhausted);
+        EXPECT_EQ(sg.budget_limit(), search::BudgetLimit::Time);
+        ASSERT_EQ(sg.begin(map, s, t), Status::InProgress);
+        EXPECT_EQ(sg.budget_limit(), search::BudgetLimit::None);
+        EXPECT_EQ(sg.step(), Status::Found);
+        EXPECT_EQ(sg.budget_limit(), search::BudgetLimit::None);
+        EXPECT_EQ(sg.find_path(map, {-1, 0}, t, {}, path), Status::InvalidQuery);
+        EXPECT_EQ(sg.budget_limit(), search::BudgetLimit::None);
+    }
+    ASSERT_EQ(checked, 3);
+
+    // A stale graph: the JPS fallback answers, with the budget left after what the pathfinder holds.
+    for (int x = 0; x < 80; ++x)
+        if (x != s.x && x != t.x && g.free(x, 0)) {
+            g.set(x, 0, false);
+            ASSERT_TRUE(map.set_passable({x, 0}, false));
+            break;
+        }
+    ASSERT_FALSE(sg.graph().in_sync(map));
+    ASSERT_EQ(sg.find_path(map, s, t, {}, path), Status::Found);
+    const double cost = path.cost;
+    const std::size_t held = sg.memory_bytes();  // the query's arrays and now the fallback's search state
+    GridSearchOptions options;
+    options.budget.max_expansions = 1;
+    EXPECT_EQ(sg.find_path(map, s, t, options, path), Status::BudgetExhausted);
+    EXPECT_EQ(sg.budget_limit(), search::BudgetLimit::Expansions);
+    options = {};
+    options.budget.max_memory_bytes = held - 1;
+    EXPECT_EQ(sg.find_path(map, s, t, options, path), Status::BudgetExhausted);
+    EXPECT_EQ(sg.budget_limit(), search::BudgetLimit::Memory);
+    EXPECT_EQ(sg.memory_bytes(), held);
+    EXPECT_TRUE(path.cells.empty());
+    options.budget.max_memory_bytes = held;
+    EXPECT_EQ(sg.find_path(map, s, t, options, path), Status::Found);
+    EXPECT_EQ(sg.budget_limit(), search::BudgetLimit::None);
+    EXPECT_EQ(path.cost, cost);
+    EXPECT_EQ(sg.memory_bytes(), held);
+    // A fresh pathfinder on the stale map holds only the fallback's state, and within the budget.
+    SubgoalPathfinder fresh;
+    options.budget.max_memory_bytes = 1000;
+    EXPECT_EQ(fresh.find_path(map, s, t, options, path), Status::BudgetExhausted);
+    EXPECT_EQ(fresh.budget_limit(), search::BudgetLimit::Memory);
+    EXPECT_LE(fresh.memory_bytes(), 1000u);
+    EXPECT_EQ(fresh.fallback_count(), 1u);
+}
+
 TEST(Subgoal, CellChangesFallBackToJpsUntilRebuilt) {
     std::mt19937 rng(4);
     ref::Grid g = ref::room_grid(rng, 50, 40, 8, 0.02);

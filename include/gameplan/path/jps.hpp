@@ -54,13 +54,26 @@
 /// same meaning as for `GridPathfinder` (Auto = octile; weight > 1 gives bounded-suboptimal paths).
 ///
 /// Search machinery: the engine's `search::IndexedHeap` with `SearchContext<double>::Key` (tie-break
-/// smallest f, then smallest h, then last pushed), generation stamps, `search::Budget` (counted in jump
-/// point expansions), `search::SearchStats` (`expanded` = jump points expanded, `generated` = successors
-/// relaxed) and `gameplan::Status`. After warm-up a query performs no heap allocation. Resumable:
-/// `begin`, `step(n)`, `finish`.
+/// smallest f, then smallest h, then last pushed), generation stamps, `search::Budget`,
+/// `search::SearchStats` (`expanded` = jump points expanded, `generated` = successors relaxed) and
+/// `gameplan::Status`. After warm-up a query performs no heap allocation. Resumable: `begin`, `step(n)`,
+/// `finish`.
+///
+/// Budget (`GridSearchOptions::budget`, whole search; `budget_limit()` says which limit ended it):
+/// `max_expansions` counts jump points expanded; the deadline is read every 64 of them;
+/// `max_memory_bytes` caps the search state, `memory_bytes()`: the per-cell state (16 bytes per padded
+/// cell), the open list's position array (4 bytes per padded cell) and its entries (24 bytes each, at
+/// capacity). `begin` checks what the pathfinder holds plus the per-cell arrays it would add before
+/// allocating them and, over the budget, allocates nothing and returns `BudgetExhausted` (storage held
+/// from earlier, larger queries or from `sync` counts: a pathfinder that already holds more stops at
+/// once); the open list grows only within the budget, else the search stops after that expansion. The
+/// snapshot is not counted (`snapshot_bytes()`): like JPS+'s jump table and the subgoal graph it is the
+/// pathfinder's copy of the map, not the query's storage, and a query on a changed map rebuilds it
+/// whatever the budget. Without a memory limit nothing of this costs more than one predictable compare
+/// per open-list push.
 ///
 /// Memory: the snapshot (about 1.25 bytes per cell) plus the search state (about 20 bytes per cell,
-/// only touched where the search goes).
+/// only touched where the search goes, plus the open list).
 ///
 /// Thread-safety: one pathfinder per thread; the map is only read (at synchronisation).
 
@@ -120,8 +133,10 @@ public:
     bool update_cell(const GridMap& map, GridPoint p) noexcept;
 
     /// Starts a search from `start` to `goal` (resynchronising the snapshot first if it is stale).
-    /// Returns `InProgress`, or `InvalidQuery`: unsupported options or map (see check_jps_support),
-    /// a point off the map, or a blocked start or goal.
+    /// Returns `InProgress`; `InvalidQuery`: unsupported options or map (see check_jps_support), a point
+    /// off the map, or a blocked start or goal; or `BudgetExhausted` with `budget_limit()` Memory: the
+    /// search state held plus what this query must add passes `options.budget.max_memory_bytes`
+    /// (nothing is allocated; see the overview).
     Status begin(const GridMap& map, GridPoint start, GridPoint goal, const GridSearchOptions& options = {});
 
     /// Expands at most `slice_expansions` jump points. Returns `InProgress` if the slice ran out first,
@@ -141,6 +156,9 @@ public:
 
     /// Status of the current search (`InProgress` until finished).
     [[nodiscard]] Status status() const noexcept;
+    /// Which limit of the budget ended the current search: `None` unless status() is
+    /// `BudgetExhausted`, then `Expansions`, `Time` or `Memory`. Reset by every `begin`.
+    [[nodiscard]] search::BudgetLimit budget_limit() const noexcept;
     /// Counters of the current search (expansions count jump points).
     [[nodiscard]] const search::SearchStats& stats() const noexcept;
     /// Cost of the path found, or +infinity.
@@ -155,8 +173,11 @@ public:
     [[nodiscard]] std::uint64_t map_version() const noexcept;
     /// Number of full snapshot rebuilds so far (explicit `sync` calls and automatic ones).
     [[nodiscard]] std::uint64_t sync_count() const noexcept;
-    /// Bytes held by the snapshot (passability copies) and by the search state.
+    /// Bytes held by the search state (per-cell state and open list, at capacity): what the memory
+    /// budget counts. The snapshot is not included (snapshot_bytes()).
     [[nodiscard]] std::size_t memory_bytes() const noexcept;
+    /// Bytes held by the snapshot (the passability copies, about 1.25 bytes per cell).
+    [[nodiscard]] std::size_t snapshot_bytes() const noexcept;
 
 private:
     struct Impl;

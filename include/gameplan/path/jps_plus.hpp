@@ -43,7 +43,14 @@
 /// costs; otherwise `InvalidQuery`. Maps up to kMaxGridSide fit the 16-bit entries.
 ///
 /// Memory: 16 bytes of entries plus 1 byte of passability per padded cell, plus the search state of
-/// each pathfinder (about 20 bytes per cell).
+/// each pathfinder (about 20 bytes per cell, plus the open list).
+///
+/// Budget: as for JpsPathfinder (jps.hpp, "Budget"): `max_expansions` counts jump points, and
+/// `max_memory_bytes` caps the search state, `JpsPlusPathfinder::memory_bytes()` (the per-cell state,
+/// the open list's positions and entries), checked before each part is allocated or grows. The jump
+/// table is not counted, whether shared or owned (`table().memory_bytes()`): it is the preprocessing
+/// the query reads, built by `build` (or rebuilt by `begin(map, ...)` for a changed map, whatever the
+/// budget), not the query's storage.
 ///
 /// Thread-safety: a built table is read-only during searches, so many `JpsPlusPathfinder`s (one per
 /// thread) may search one shared const table at once (`begin(const JumpTable&, ...)`). `build` and
@@ -156,13 +163,15 @@ public:
     [[nodiscard]] const JumpTable& table() const noexcept;
 
     /// Starts a search on `map` with the owned table, rebuilding it first if it is not in step with
-    /// `map`. Returns `InProgress`, or `InvalidQuery` (unsupported options or map, a point off the map,
-    /// a blocked start or goal).
+    /// `map`. Returns `InProgress`, `InvalidQuery` (unsupported options or map, a point off the map,
+    /// a blocked start or goal), or `BudgetExhausted` (`budget_limit()` Memory: the search state held
+    /// plus what this query must add passes the memory budget; nothing is allocated).
     Status begin(const GridMap& map, GridPoint start, GridPoint goal, const GridSearchOptions& options = {});
 
     /// Starts a search on a shared, already built `table` (which must outlive the search and not change
-    /// during it). The table's snapshot is the map. Returns `InProgress` or `InvalidQuery` (table not
-    /// built, unsupported options, a point off the map, a blocked start or goal).
+    /// during it). The table's snapshot is the map. Returns `InProgress`, `InvalidQuery` (table not
+    /// built, unsupported options, a point off the map, a blocked start or goal), or `BudgetExhausted`
+    /// as begin(map, ...).
     Status begin(const JumpTable& table, GridPoint start, GridPoint goal, const GridSearchOptions& options = {});
 
     /// Expands at most `slice_expansions` jump points; see JpsPathfinder::step.
@@ -177,6 +186,9 @@ public:
 
     /// Status of the current search.
     [[nodiscard]] Status status() const noexcept;
+    /// Which limit of the budget ended the current search: `None` unless status() is
+    /// `BudgetExhausted`, then `Expansions`, `Time` or `Memory`. Reset by every `begin`.
+    [[nodiscard]] search::BudgetLimit budget_limit() const noexcept;
     /// Counters of the current search (expansions count jump points).
     [[nodiscard]] const search::SearchStats& stats() const noexcept;
     /// Cost of the path found, or +infinity.
@@ -188,7 +200,8 @@ public:
     [[nodiscard]] std::size_t jump_point_count() const noexcept;
     /// Number of automatic rebuilds of the owned table (stale table at begin).
     [[nodiscard]] std::uint64_t rebuild_count() const noexcept;
-    /// Bytes held by the owned table and the search state.
+    /// Bytes held by the search state (per-cell state and open list, at capacity): what the memory
+    /// budget counts. The jump table is not included (table().memory_bytes()).
     [[nodiscard]] std::size_t memory_bytes() const noexcept;
 
 private:

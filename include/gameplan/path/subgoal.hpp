@@ -62,10 +62,25 @@
 /// Supported queries: those of JPS (jps.hpp): `Movement::Eight`, `DiagonalRule::NoCornerCutting` (the
 /// MovingAI / GPPC rules), uniform costs; anything else returns `Status::InvalidQuery`. The heuristic and
 /// weight of `GridSearchOptions` are accepted (a weight must be finite and >= 1) and do not change the
-/// answer, which is always optimal. `budget.max_expansions` counts hierarchy nodes settled (a table
-/// answer counts one), a deadline is checked every 64 of them; the memory budget does not apply (the
-/// search state is sized by `build`). A penalty layer returns `InvalidQuery`; `islands` and `dead_ends`
+/// answer, which is always optimal. A penalty layer returns `InvalidQuery`; `islands` and `dead_ends`
 /// are ignored.
+///
+/// Budget (`GridSearchOptions::budget`, whole search; `SubgoalPathfinder::budget_limit()` says which
+/// limit ended it): `max_expansions` counts hierarchy nodes settled (a table answer counts one), a
+/// deadline is checked every 64 of them; `max_memory_bytes` caps the query's storage,
+/// `SubgoalPathfinder::memory_bytes()`: the per-subgoal search state, the two heaps, the per-join and
+/// per-access-node scratch, the route scratch and the online JPS fallback's search state (see "Memory"
+/// below). `begin` checks what the pathfinder holds plus the arrays a graph needs before allocating them
+/// and, over the budget, allocates nothing and returns `BudgetExhausted` (storage held from `build` or
+/// earlier queries on a larger graph counts: a pathfinder that already holds more stops at once, even
+/// for a query the graph would answer without search); a heap grows only within the budget, else the
+/// search stops before its next expansion; the fallback gets what the rest leaves. Not counted: the
+/// graph, owned or shared (`graph().memory_bytes()`, its own budget is `build`'s `max_memory_bytes`),
+/// and the fallback's snapshot of the map (about 1.25 bytes per cell once used; see jps.hpp): they are
+/// preprocessing the query reads, as the jump table of JPS+ is, not the query's storage. The route
+/// scratch finish() writes is reserved for 256 upward edges per part at sizing; with a memory limit, a
+/// search that finds a longer route reserves it before it reports `Found`, within the budget (else it
+/// ends with Memory), so finish() never grows it.
 ///
 /// Cell changes: the graph is a snapshot of the map at `build`. `SubgoalPathfinder::begin(map, ...)` on a
 /// map whose version (or identity or size) differs from the snapshot answers with online JPS instead
@@ -79,9 +94,9 @@
 /// them); per subgoal about 50 (cell, rank, offsets, landmark distances); the transit-node tables: 8
 /// bytes per pair of transit nodes, 8 per padded cell, 4.5 per access node (its entry and a 4-bit join
 /// hint) and 2 per top of each passable cell, 12 per access entry of each subgoal below them (its entry
-/// and its climb link); each pathfinder's search state is about 32 bytes
-/// per subgoal plus its heaps, 16 bytes per join of the cell with the most joins and 12 per access node
-/// of the cell with the most.
+/// and its climb link); each pathfinder's search state (its memory_bytes()) is 32 bytes per subgoal plus
+/// its two heaps (16 bytes per entry, each reserved for up to 16,384), 16 bytes per join of the cell
+/// with the most joins, 36 per access node of the cell with the most and about 10 KB of route scratch.
 ///
 /// Thread-safety: a built graph is read-only during searches, so many pathfinders (one per thread) may
 /// search one const graph at once (`begin(const SubgoalGraph&, ...)`). `build` must not overlap a search.
@@ -510,12 +525,14 @@ public:
 
     /// Starts a search on `map` with the owned graph; when the graph is not in step with `map` (never
     /// built, or the map changed since), the query runs on online JPS instead (see the overview).
-    /// Returns `InProgress`, or `InvalidQuery` (unsupported options or map, a point off the map, a
-    /// blocked start or goal).
+    /// Returns `InProgress`, `InvalidQuery` (unsupported options or map, a point off the map, a
+    /// blocked start or goal), or `BudgetExhausted` with `budget_limit()` Memory (what the pathfinder
+    /// holds plus what the query must add passes the memory budget; nothing is allocated).
     Status begin(const GridMap& map, GridPoint start, GridPoint goal, const GridSearchOptions& options = {});
 
     /// Starts a search on a shared, built `graph` (which must outlive the search and not change during
-    /// it); its snapshot is the map. Returns `InProgress` or `InvalidQuery`.
+    /// it); its snapshot is the map. Returns `InProgress`, `InvalidQuery` or `BudgetExhausted` as
+    /// begin(map, ...).
     Status begin(const SubgoalGraph& graph, GridPoint start, GridPoint goal, const GridSearchOptions& options = {});
 
     /// Expands at most `slice_expansions` subgoals (or JPS jump points on the fallback). Returns
@@ -538,6 +555,9 @@ public:
 
     /// Status of the current search.
     [[nodiscard]] Status status() const noexcept;
+    /// Which limit of the budget ended the current search (the fallback's, on the fallback): `None`
+    /// unless status() is `BudgetExhausted`, then `Expansions`, `Time` or `Memory`. Reset by every `begin`.
+    [[nodiscard]] search::BudgetLimit budget_limit() const noexcept;
     /// Counters of the current search (`expanded` = subgoal-graph nodes expanded, including the start; 1
     /// for an answer from the transit-node table, 0 for a freespace answer; `generated` includes the
     /// access-node pairs compared).
@@ -546,7 +566,9 @@ public:
     [[nodiscard]] double cost() const noexcept;
     /// Number of queries answered by the online JPS fallback because the graph was stale.
     [[nodiscard]] std::uint64_t fallback_count() const noexcept;
-    /// Bytes held by the owned graph and the search state (the fallback's too once used).
+    /// Bytes held by the query's storage (search state, heaps, scratch, and the fallback's search state
+    /// once used), at capacity: what the memory budget counts. The graph is not included
+    /// (graph().memory_bytes()), nor the fallback's snapshot.
     [[nodiscard]] std::size_t memory_bytes() const noexcept;
 
 private:
