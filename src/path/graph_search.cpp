@@ -1,6 +1,8 @@
 // GraphPathfinder (path/graph_search.hpp): the generic engine over a Graph's arcs.
 #include <gameplan/path/graph_search.hpp>
 
+#include "exact_growth.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -11,17 +13,8 @@ namespace gameplan::path {
 namespace {
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
-// Grows `v` to `n` elements (zero), allocating exactly `n` when it must grow: the bytes a memory budget
-// checks are then the bytes allocated.
-void grow_exactly(std::vector<std::uint32_t>& v, std::size_t n) {
-    if (v.size() >= n) return;
-    v.reserve(n);
-    v.resize(n, 0);
-}
-// Bytes grow_exactly(v, n) would allocate.
-std::size_t growth_bytes(const std::vector<std::uint32_t>& v, std::size_t n) noexcept {
-    return n > v.capacity() ? (n - v.capacity()) * sizeof(std::uint32_t) : 0;
-}
+using detail::grow_exactly;
+using detail::growth_bytes;
 }  // namespace
 
 void GraphPathfinder::reserve(const Graph& graph) {

@@ -1,6 +1,8 @@
 // Hex grids (path/hex_grid.hpp): islands and the HexPathfinder on the generic engine.
 #include <gameplan/path/hex_grid.hpp>
 
+#include "exact_growth.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -49,17 +51,8 @@ bool HexIslands::connected(GridPoint a, GridPoint b) const noexcept {
 }
 
 namespace {
-// Grows `v` to `n` elements (zero), allocating exactly `n` when it must grow: the bytes a memory budget
-// checks are then the bytes allocated.
-void grow_exactly(std::vector<std::uint32_t>& v, std::size_t n) {
-    if (v.size() >= n) return;
-    v.reserve(n);
-    v.resize(n, 0);
-}
-// Bytes grow_exactly(v, n) would allocate.
-std::size_t growth_bytes(const std::vector<std::uint32_t>& v, std::size_t n) noexcept {
-    return n > v.capacity() ? (n - v.capacity()) * sizeof(std::uint32_t) : 0;
-}
+using detail::grow_exactly;
+using detail::growth_bytes;
 }  // namespace
 
 void HexPathfinder::reserve(const GridMap& map) {

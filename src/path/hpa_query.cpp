@@ -4,6 +4,7 @@
 #include <gameplan/path/jps.hpp>
 #include <gameplan/path/smoothing.hpp>
 
+#include "exact_growth.hpp"
 #include "hpa_internal.hpp"
 #include "path_output.hpp"
 
@@ -175,20 +176,8 @@ struct HpaPathfinder::Impl {
     [[nodiscard]] bool grow_open(std::size_t& capacity);
 };
 
-namespace {
-// Bytes growing `v` to hold `n` elements with an exact reserve adds.
-template <class T>
-std::size_t growth_bytes(const std::vector<T>& v, std::size_t n) noexcept {
-    return n > v.capacity() ? (n - v.capacity()) * sizeof(T) : 0;
-}
-// Grows `v` to `n` elements (value-initialised), allocating exactly `n` when it must grow.
-template <class T>
-void grow_exactly(std::vector<T>& v, std::size_t n, const T& value = T{}) {
-    if (v.size() >= n) return;
-    v.reserve(n);
-    v.resize(n, value);
-}
-}  // namespace
+using detail::grow_exactly;
+using detail::growth_bytes;
 
 // With a memory limit and the open list full: doubles its room (as push_back would), unless that passes
 // the budget (then the search is out of memory).

@@ -13,6 +13,7 @@
 
 #include <gameplan/search/generation.hpp>
 
+#include "exact_growth.hpp"
 #include "force_inline.hpp"
 #include "navmesh_geometry.hpp"
 #include "prefetch.hpp"
@@ -776,13 +777,10 @@ NavmeshHierarchyPathfinder::NavmeshHierarchyPathfinder(NavmeshHierarchyPathfinde
 NavmeshHierarchyPathfinder& NavmeshHierarchyPathfinder::operator=(NavmeshHierarchyPathfinder&&) noexcept = default;
 
 void NavmeshHierarchyPathfinder::reserve(const NavmeshHierarchy& hierarchy, std::size_t nodes) {
-    // (reserve before resize: exactly what fixed_growth() counts, never a doubling)
+    // (exactly what fixed_growth() counts, never a doubling)
     const std::size_t n = hierarchy.node_count();
     for (int side = 0; side < 2; ++side) {
-        if (m_label[side].size() < n) {
-            m_label[side].reserve(n);
-            m_label[side].resize(n, Label{0.0, kNoNode, 0});
-        }
+        detail::grow_exactly(m_label[side], n, Label{0.0, kNoNode, 0});
         m_open[side].reserve(nodes);
     }
     m_pieces.reserve(nodes);
@@ -790,14 +788,9 @@ void NavmeshHierarchyPathfinder::reserve(const NavmeshHierarchy& hierarchy, std:
         m_held.reserve(nodes);
         m_held_bound.reserve(nodes);
         m_slots.reserve(nodes);
-        m_bucket.reserve(kBuckets);
-        m_bucket.resize(kBuckets);
-        m_bucket_bits.reserve(kBuckets / 64);
-        m_bucket_bits.resize(kBuckets / 64);
-        if (m_goal_bits.size() < (n + 63) / 64) {
-            m_goal_bits.reserve((n + 63) / 64);
-            m_goal_bits.resize((n + 63) / 64, 0);
-        }
+        detail::grow_exactly(m_bucket, kBuckets);
+        detail::grow_exactly(m_bucket_bits, kBuckets / 64);
+        detail::grow_exactly(m_goal_bits, (n + 63) / 64);
         m_goal_seeds.reserve(nodes);
     }
     m_to_goal.reserve(hierarchy.landmarks().size());
@@ -817,7 +810,7 @@ std::size_t NavmeshHierarchyPathfinder::memory_bytes() const noexcept {
 
 // Bytes reserve(hierarchy, 0) would add.
 std::size_t NavmeshHierarchyPathfinder::fixed_growth(const NavmeshHierarchy& hierarchy) const noexcept {
-    const auto more = [](const auto& v, std::size_t n) { return n > v.capacity() ? (n - v.capacity()) * sizeof(v[0]) : 0; };
+    const auto more = [](const auto& v, std::size_t count) { return detail::growth_bytes(v, count); };
     const std::size_t n = hierarchy.node_count(), landmarks = hierarchy.landmarks().size();
     std::size_t bytes = more(m_label[0], n) + more(m_label[1], n) + more(m_to_goal, landmarks) + more(m_to_start, landmarks) +
                         more(m_unpack, 256) + more(m_chain, 256);

@@ -11,6 +11,7 @@
 // the path turns at the edge's near end if that is a corner, which becomes the root of a fan node.
 #include <gameplan/path/navmesh.hpp>
 
+#include "exact_growth.hpp"
 #include "force_inline.hpp"
 #include "navmesh_geometry.hpp"
 
@@ -184,23 +185,16 @@ bool detail::navmesh_straight_line_free(const Navmesh& mesh, std::uint32_t from,
 }
 
 void NavmeshPathfinder::reserve(const Navmesh& mesh, std::size_t nodes) {
-    // (reserve before resize: exactly what fixed_growth() counts, never a doubling)
-    if (m_roots.size() < mesh.vertices().size()) {
-        m_roots.reserve(mesh.vertices().size());
-        m_roots.resize(mesh.vertices().size(), RootRecord{0.0, 0});
-    }
-    if (m_door_stamp.size() < mesh.polygon_count()) {
-        m_door_stamp.reserve(mesh.polygon_count());
-        m_door_stamp.resize(mesh.polygon_count(), 0);
-    }
+    // (exactly what fixed_growth() counts, never a doubling)
+    detail::grow_exactly(m_roots, mesh.vertices().size(), RootRecord{0.0, 0});
+    detail::grow_exactly(m_door_stamp, mesh.polygon_count(), 0u);
     m_nodes.reserve(nodes);
     m_open.reserve(nodes);
 }
 
 // Bytes reserve(mesh, 0) would add.
 std::size_t NavmeshPathfinder::fixed_growth(const Navmesh& mesh) const noexcept {
-    const auto more = [](const auto& v, std::size_t n) { return n > v.capacity() ? (n - v.capacity()) * sizeof(v[0]) : 0; };
-    return more(m_roots, mesh.vertices().size()) + more(m_door_stamp, mesh.polygon_count());
+    return detail::growth_bytes(m_roots, mesh.vertices().size()) + detail::growth_bytes(m_door_stamp, mesh.polygon_count());
 }
 
 // True, and the search marked out of memory (it stops at its next step), when holding `more` bytes on

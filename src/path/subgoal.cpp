@@ -3,6 +3,7 @@
 #include <gameplan/path/grid_rules.hpp>
 #include <gameplan/path/subgoal.hpp>
 
+#include "exact_growth.hpp"
 #include "prefetch.hpp"
 
 #include <algorithm>
@@ -1531,9 +1532,7 @@ struct SubgoalPathfinder::Impl {
     }
     // The bytes size_for(g) would add to what the query holds.
     [[nodiscard]] std::size_t size_for_bytes(const SubgoalGraph& g) const noexcept {
-        const auto more = [](const auto& v, std::size_t count) {
-            return count > v.capacity() ? (count - v.capacity()) * sizeof(v[0]) : 0;
-        };
+        const auto more = [](const auto& v, std::size_t count) { return detail::growth_bytes(v, count); };
         std::size_t bytes = more(nodes, g.subgoal_count() + 2) + more(chain, kRouteReserve);
         for (const std::vector<double>& lengths : join_length) bytes += more(lengths, g.max_joins());
         for (const Side& s : sides) bytes += more(s.heap.entries, heap_reserve(g));

@@ -1,0 +1,27 @@
+// Growing a search's arrays to exactly the size its memory budget counted (internal).
+//
+// A search that honours `search::Budget::max_memory_bytes` counts the bytes an array will add before it
+// allocates them. `std::vector::resize` from a smaller non-empty size may take more than asked (it can
+// double), so the arrays are grown with an exact `reserve` first; `growth_bytes` is what that adds.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace gameplan::path::detail {
+
+/// Bytes growing `v` to room for `n` elements with an exact reserve adds (0 if it has the room).
+template <class T>
+[[nodiscard]] std::size_t growth_bytes(const std::vector<T>& v, std::size_t n) noexcept {
+    return n > v.capacity() ? (n - v.capacity()) * sizeof(T) : 0;
+}
+
+/// Grows `v` to `n` elements (new ones `value`), allocating exactly `n` when it must grow.
+template <class T>
+void grow_exactly(std::vector<T>& v, std::size_t n, const T& value = T{}) {
+    if (v.size() >= n) return;
+    v.reserve(n);
+    v.resize(n, value);
+}
+
+}  // namespace gameplan::path::detail
