@@ -10,10 +10,15 @@
 
 namespace gameplan::path::detail {
 
+/// Bytes growing an array with room for `have` elements of `element` bytes to room for `need` adds.
+[[nodiscard]] constexpr std::size_t growth_bytes(std::size_t have, std::size_t need, std::size_t element) noexcept {
+    return need > have ? (need - have) * element : 0;
+}
+
 /// Bytes growing `v` to room for `n` elements with an exact reserve adds (0 if it has the room).
 template <class T>
 [[nodiscard]] std::size_t growth_bytes(const std::vector<T>& v, std::size_t n) noexcept {
-    return n > v.capacity() ? (n - v.capacity()) * sizeof(T) : 0;
+    return growth_bytes(v.capacity(), n, sizeof(T));
 }
 
 /// Grows `v` to `n` elements (new ones `value`), allocating exactly `n` when it must grow.

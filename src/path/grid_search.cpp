@@ -9,6 +9,7 @@
 #include <algorithm>
 #include "bit_cast.hpp"
 #include "cost_layers.hpp"
+#include "exact_growth.hpp"
 #include "force_inline.hpp"
 #include <chrono>
 #include <cmath>
@@ -160,22 +161,16 @@ Status GridPathfinder::out_of_memory() noexcept {
 bool GridPathfinder::allocate(const GridSearchOptions& options, bool goal_marks) {
     const std::size_t bound = m_bound;
     if (m_budget.max_memory_bytes != SIZE_MAX) {
-        const auto more = [](std::size_t have, std::size_t need, std::size_t size) {
-            return need > have ? (need - have) * size : 0;
-        };
-        const std::size_t bytes = more(m_capacity, bound, sizeof(CellState)) +
-                                  more(m_heap.node_capacity(), bound, sizeof(std::uint32_t)) +
-                                  (goal_marks ? more(m_goal_stamp.capacity(), bound, sizeof(std::uint32_t)) : 0) +
-                                  more(m_layers.capacity(), m_layer_count, sizeof(ActiveLayer)) +
-                                  more(m_layer_data.capacity(), m_layer_count, sizeof(const float*));
+        using detail::growth_bytes;
+        const std::size_t bytes = growth_bytes(m_capacity, bound, sizeof(CellState)) +
+                                  growth_bytes(m_heap.node_capacity(), bound, sizeof(std::uint32_t)) +
+                                  (goal_marks ? growth_bytes(m_goal_stamp, bound) : 0) + growth_bytes(m_layers, m_layer_count) +
+                                  growth_bytes(m_layer_data, m_layer_count);
         if (over_budget(bytes)) return false;
     }
     ensure_capacity(bound);
     m_heap.reserve_nodes(bound);
-    if (goal_marks && m_goal_stamp.size() < bound) {
-        m_goal_stamp.reserve(bound);  // exactly: what the budget counted
-        m_goal_stamp.resize(bound, search::kUnvisitedStamp);
-    }
+    if (goal_marks) detail::grow_exactly(m_goal_stamp, bound, search::kUnvisitedStamp);
     if (m_layer_count > 0) {
         m_layers.reserve(m_layer_count);
         m_layer_data.reserve(m_layer_count);  // run() sizes it to the layers without allocating

@@ -4,6 +4,7 @@
 
 #include "sight_walk.hpp"
 #include "cost_layers.hpp"
+#include "exact_growth.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -18,10 +19,7 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 }  // namespace
 
 void ThetaStar::reserve(const GridMap& map, std::size_t open_entries) {
-    if (m_state.size() < map.node_bound()) {
-        m_state.reserve(map.node_bound());  // exactly: what a memory budget counts
-        m_state.resize(map.node_bound(), State{0.0, search::kNoNode, search::kUnvisitedStamp});
-    }
+    detail::grow_exactly(m_state, map.node_bound(), State{0.0, search::kNoNode, search::kUnvisitedStamp});
     m_heap.reserve_nodes(map.node_bound());
     m_heap.reserve_entries(std::min<std::size_t>(open_entries, map.node_bound()));
 }
@@ -129,13 +127,10 @@ Status ThetaStar::begin(const GridMap& map, GridPoint start, GridPoint goal, con
     // needs, before they are allocated.
     const bool limited = m_budget.max_memory_bytes != SIZE_MAX;
     if (limited) {
-        const auto more = [](std::size_t have, std::size_t need, std::size_t size) {
-            return need > have ? (need - have) * size : 0;
-        };
-        const std::size_t bytes = more(m_state.capacity(), map.node_bound(), sizeof(State)) +
-                                  more(m_heap.node_capacity(), map.node_bound(), sizeof(std::uint32_t)) +
-                                  more(m_layers.capacity(), layer_count, sizeof(ActiveLayer)) +
-                                  more(m_layer_data.capacity(), layer_count, sizeof(const float*));
+        using detail::growth_bytes;
+        const std::size_t bytes = growth_bytes(m_state, map.node_bound()) +
+                                  growth_bytes(m_heap.node_capacity(), map.node_bound(), sizeof(std::uint32_t)) +
+                                  growth_bytes(m_layers, layer_count) + growth_bytes(m_layer_data, layer_count);
         if (over_budget(bytes)) return out_of_memory();
     }
     if (m_state.size() < map.node_bound()) reserve(map, 0);
