@@ -1,4 +1,5 @@
-// Growing a search's arrays to exactly the size its memory budget counted (internal).
+// Growing a search's arrays to exactly the size its memory budget counted, and the budget test itself
+// (internal).
 //
 // A search that honours `search::Budget::max_memory_bytes` counts the bytes an array will add before it
 // allocates them. `std::vector::resize` from a smaller non-empty size may take more than asked (it can
@@ -9,6 +10,12 @@
 #include <vector>
 
 namespace gameplan::path::detail {
+
+/// True when holding `more` bytes on top of `held` would pass a memory budget of `limit` bytes (written so
+/// that neither the sum nor the difference can wrap).
+[[nodiscard]] constexpr bool passes_budget(std::size_t held, std::size_t more, std::size_t limit) noexcept {
+    return held > limit || more > limit - held;
+}
 
 /// Bytes growing an array with room for `have` elements of `element` bytes to room for `need` adds.
 [[nodiscard]] constexpr std::size_t growth_bytes(std::size_t have, std::size_t need, std::size_t element) noexcept {

@@ -57,7 +57,7 @@ Status GraphPathfinder::begin(const Graph& graph, std::span<const GraphNode> sou
     const std::size_t mark_bytes = goals.size() > 1 ? growth_bytes(m_goal_mark, graph.node_count()) : 0;
     if (max_bytes != SIZE_MAX) {
         const std::size_t held = memory_bytes();
-        if (held > max_bytes || mark_bytes > max_bytes - held) {
+        if (detail::passes_budget(held, mark_bytes, max_bytes)) {
             m_limit = search::BudgetLimit::Memory;
             return stop(Status::BudgetExhausted, 0);
         }

@@ -101,7 +101,7 @@ Status HexPathfinder::begin(const GridMap& map, std::span<const GridPoint> sourc
     if (max_bytes != SIZE_MAX) {
         const std::size_t held = memory_bytes();
         const std::size_t more = mark_bytes + growth_bytes(m_sources, sources.size());
-        if (held > max_bytes || more > max_bytes - held) {
+        if (detail::passes_budget(held, more, max_bytes)) {
             m_limit = search::BudgetLimit::Memory;
             return stop(Status::BudgetExhausted, 0);
         }

@@ -24,6 +24,7 @@
 // the shape of every JPS edge) is free, and if so emits the goal directly: U is then known before the
 // first scan, and on short open queries almost every scan stops at its first step.
 
+#include "exact_growth.hpp"
 #include "grid_key.hpp"
 
 #include <gameplan/path/grid_map.hpp>
@@ -428,7 +429,7 @@ private:
         const std::size_t capacity = m_heap.entries().capacity();
         const std::size_t n = capacity == 0 ? 1 : 2 * capacity;
         const std::size_t held = memory_bytes(), more = (n - capacity) * sizeof(HeapEntry);
-        if (held > m_budget.max_memory_bytes || more > m_budget.max_memory_bytes - held) {
+        if (detail::passes_budget(held, more, m_budget.max_memory_bytes)) {
             m_out_of_memory = true;
             return false;
         }

@@ -201,7 +201,7 @@ std::size_t NavmeshPathfinder::fixed_growth(const Navmesh& mesh) const noexcept 
 // top of what the pathfinder holds would pass the memory budget.
 bool NavmeshPathfinder::over_budget(std::size_t more) noexcept {
     const std::size_t held = memory_bytes();
-    if (held <= m_budget.max_memory_bytes && more <= m_budget.max_memory_bytes - held) return false;
+    if (!detail::passes_budget(held, more, m_budget.max_memory_bytes)) return false;
     m_out_of_memory = true;
     return true;
 }

@@ -1561,7 +1561,7 @@ struct SubgoalPathfinder::Impl {
         const std::size_t capacity = heap.entries.capacity();
         const std::size_t count = capacity == 0 ? 1 : 2 * capacity;
         const std::size_t held = memory_bytes(), more = (count - capacity) * sizeof(LazyHeap::Entry);
-        if (held > budget.max_memory_bytes || more > budget.max_memory_bytes - held) {
+        if (detail::passes_budget(held, more, budget.max_memory_bytes)) {
             out_of_memory = true;
             return false;
         }
@@ -1588,7 +1588,7 @@ struct SubgoalPathfinder::Impl {
             if (need[part] > route_edges[part].capacity()) more += (need[part] - route_edges[part].capacity()) * sizeof(RouteEdge);
         if (more == 0) return true;
         const std::size_t held = memory_bytes();
-        if (held > budget.max_memory_bytes || more > budget.max_memory_bytes - held) return false;
+        if (detail::passes_budget(held, more, budget.max_memory_bytes)) return false;
         chain.reserve(chain_need);
         for (int part = 0; part < 3; ++part) route_edges[part].reserve(need[part]);
         return true;
@@ -1731,7 +1731,7 @@ struct SubgoalPathfinder::Impl {
         if (limited) {
             // What the query holds, and the arrays this graph needs on top of it, before they are allocated.
             const std::size_t held = memory_bytes(), more = grow ? size_for_bytes(g) : 0;
-            if (held > budget.max_memory_bytes || more > budget.max_memory_bytes - held) {
+            if (detail::passes_budget(held, more, budget.max_memory_bytes)) {
                 meet = kNone;
                 best = std::numeric_limits<double>::infinity();
                 return exhausted(search::BudgetLimit::Memory);

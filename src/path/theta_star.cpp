@@ -32,7 +32,7 @@ std::size_t ThetaStar::memory_bytes() const noexcept {
 // True when holding `more` bytes on top of what the ThetaStar holds would pass the memory budget.
 bool ThetaStar::over_budget(std::size_t more) const noexcept {
     const std::size_t held = memory_bytes();
-    return held > m_budget.max_memory_bytes || more > m_budget.max_memory_bytes - held;
+    return detail::passes_budget(held, more, m_budget.max_memory_bytes);
 }
 
 // With a memory limit, the open list full: grows it as a push would (doubling), unless that passes the
