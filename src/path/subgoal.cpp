@@ -1509,24 +1509,18 @@ struct SubgoalPathfinder::Impl {
     bool use_fallback = false;
     std::uint64_t fallbacks = 0;
 
-    // Sizes the query's arrays for `g`. Each grows to exactly its new size (reserved first: a resize from
-    // a smaller non-empty size could take more), so size_for_bytes() is what it allocates.
+    // Sizes the query's arrays for `g`. Each grows to exactly its new size (detail::grow_exactly), so
+    // size_for_bytes() is what it allocates.
     static constexpr std::size_t kRouteReserve = 256;
-    template <class T>
-    static void fit(std::vector<T>& v, std::size_t count, const T& value = T{}) {
-        if (v.size() >= count) return;
-        v.reserve(count);
-        v.resize(count, value);
-    }
     [[nodiscard]] static std::size_t heap_reserve(const SubgoalGraph& g) noexcept {
         return std::min<std::size_t>(g.subgoal_count() + 2, 1u << 14);
     }
     void size_for(const SubgoalGraph& g) {
-        for (std::vector<double>& lengths : join_length) fit(lengths, g.max_joins());
-        fit(nodes, g.subgoal_count() + 2, NodeState{{0, 0}, {0, 0}, {0, 0}});
+        for (std::vector<double>& lengths : join_length) detail::grow_exactly(lengths, g.max_joins());
+        detail::grow_exactly(nodes, g.subgoal_count() + 2, NodeState{{0, 0}, {0, 0}, {0, 0}});
         for (Side& s : sides) s.heap.entries.reserve(heap_reserve(g));
-        for (std::vector<double>* v : {&access_length, &access_bound, &access_row_bound}) fit(*v, g.max_access());
-        for (std::vector<std::uint32_t>* v : {&access_node, &access_index, &access_row}) fit(*v, g.max_access());
+        for (std::vector<double>* v : {&access_length, &access_bound, &access_row_bound}) detail::grow_exactly(*v, g.max_access());
+        for (std::vector<std::uint32_t>* v : {&access_node, &access_index, &access_row}) detail::grow_exactly(*v, g.max_access());
         chain.reserve(kRouteReserve);
         for (std::vector<RouteEdge>& edges : route_edges) edges.reserve(kRouteReserve);
     }
