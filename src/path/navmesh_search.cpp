@@ -241,6 +241,7 @@ inline bool NavmeshPathfinder::contains_goal(std::uint32_t polygon) const noexce
 Status NavmeshPathfinder::begin(const Navmesh& mesh, NavPoint start, NavPoint goal, const NavmeshSearchOptions& options) {
     m_mesh = &mesh;
     m_direct = false;
+    m_corridor = kNoNode;
     m_stats = {};
     m_limit = search::BudgetLimit::None;
     m_found = kNoNode;
@@ -330,26 +331,35 @@ Status NavmeshPathfinder::step(std::uint64_t slice_expansions) {
             m_limit = search::BudgetLimit::Memory;
             return m_status = Status::BudgetExhausted;
         }
-        if (m_open.empty()) return m_status = Status::NoPath;
-        if (const auto limit = search::expansion_limit(m_budget, m_stats.expanded, has_deadline); limit != search::BudgetLimit::None) {
-            m_limit = limit;
-            return m_status = Status::BudgetExhausted;
+        std::uint32_t at;
+        Node current;
+        if (m_corridor != kNoNode) {
+            // The last slice ended inside a corridor: go on with its next polygon, as a search run at once
+            // would have (no check comes between two polygons of a corridor), so the slicing changes nothing.
+            at = m_corridor;
+            current = m_corridor_node;
+            m_corridor = kNoNode;
+        } else {
+            if (m_open.empty()) return m_status = Status::NoPath;
+            if (const auto limit = search::expansion_limit(m_budget, m_stats.expanded, has_deadline); limit != search::BudgetLimit::None) {
+                m_limit = limit;
+                return m_status = Status::BudgetExhausted;
+            }
+            std::pop_heap(m_open.begin(), m_open.end(), OpenOrder{});
+            at = m_open.back().node;
+            m_open.pop_back();
+            current = m_nodes[at];
+            if (current.kind == Kind::Goal) {
+                m_found = at;
+                return m_status = Status::Found;
+            }
+            if (current.root != kNoNode && m_roots[current.root].stamp == m_generation &&
+                current.g > m_roots[current.root].g + kEps)
+                continue;  // the root was reached more cheaply since this node was pushed
         }
-        std::pop_heap(m_open.begin(), m_open.end(), OpenOrder{});
-        const std::uint32_t index = m_open.back().node;
-        m_open.pop_back();
-        Node current = m_nodes[index];
-        if (current.kind == Kind::Goal) {
-            m_found = index;
-            return m_status = Status::Found;
-        }
-        if (current.root != kNoNode && m_roots[current.root].stamp == m_generation &&
-            current.g > m_roots[current.root].g + kEps)
-            continue;  // the root was reached more cheaply since this node was pushed
         // Intermediate pruning: while an expansion makes a single successor (a corridor of polygons), that
         // successor is the only continuation of the path, so it is expanded at once instead of going
         // through the open list. Goal nodes always do, so the first goal popped is still optimal.
-        std::uint32_t at = index;
         for (;;) {
             ++m_stats.expanded;
             const std::size_t first = m_nodes.size();
@@ -357,9 +367,8 @@ Status NavmeshPathfinder::step(std::uint64_t slice_expansions) {
             m_expanding_g = current.g;
             if (current.kind == Kind::Fan) expand_fan(current, at);
             else expand_interval(current, at);
-            if (m_nodes.size() == first + 1 && m_nodes[first].kind != Kind::Goal && slice + 1 < slice_expansions &&
+            if (m_nodes.size() == first + 1 && m_nodes[first].kind != Kind::Goal &&
                 m_stats.expanded < m_budget.max_expansions && !m_out_of_memory) {
-                ++slice;
                 const Node& next = m_nodes[first];
                 if (at + 1 == first && next.root == current.root && next.g == current.g && next.via == kNoNode &&
                     next.kind == current.kind) {
@@ -377,7 +386,10 @@ Status NavmeshPathfinder::step(std::uint64_t slice_expansions) {
                     current = next;
                     at = static_cast<std::uint32_t>(first);
                 }
-                continue;
+                if (++slice < slice_expansions) continue;
+                m_corridor = at;  // the slice ends inside the corridor: the next step goes on from here
+                m_corridor_node = current;
+                return m_status;
             }
             open_from(first);
             break;

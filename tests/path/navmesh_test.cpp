@@ -697,6 +697,45 @@ TEST(Navmesh, UnreachableInvalidAndBudget) {
     EXPECT_EQ(path.cost, whole.cost);
 }
 
+// How a search is sliced changes nothing: stepping one node, or a few, at a time gives the status, turning
+// points, cost and expansion count of one call, with and without an expansion budget (a corridor cut by
+// the end of a slice goes on at the next step instead of waiting in the open list).
+TEST(Navmesh, SlicingChangesNothing) {
+    std::mt19937 rng(17);
+    const GridMap map = random_map(rng, 60, 45, 0.25);
+    Navmesh mesh;
+    ASSERT_EQ(mesh.build(map), NavmeshBuild::Ok);
+    NavmeshPathfinder whole, sliced;
+    NavmeshPath a, b;
+    int searched = 0, budgeted = 0;
+    for (int q = 0; q < 120; ++q) {
+        GridPoint s{}, t{};
+        do s = {int(rng() % 60u), int(rng() % 45u)}; while (!map.passable(s));
+        do t = {int(rng() % 60u), int(rng() % 45u)}; while (!map.passable(t));
+        NavmeshSearchOptions options;
+        if (q % 3 == 1) options.budget.max_expansions = 1 + rng() % 40;
+        const Status expect = whole.find_path(mesh, cell_centre(s), cell_centre(t), options, a);
+        const std::uint64_t slice = 1 + q % 4;
+        Status st = sliced.begin(mesh, cell_centre(s), cell_centre(t), options);
+        while (st == Status::InProgress) {
+            const std::uint64_t before = sliced.stats().expanded;
+            st = sliced.step(slice);
+            EXPECT_LE(sliced.stats().expanded - before, slice);
+        }
+        SCOPED_TRACE("query " + std::to_string(q));
+        EXPECT_EQ(st, expect);
+        EXPECT_EQ(sliced.finish(b), expect);
+        EXPECT_EQ(b.points, a.points);
+        EXPECT_EQ(b.cost, a.cost);
+        EXPECT_EQ(sliced.stats().expanded, whole.stats().expanded);
+        EXPECT_EQ(sliced.stats().generated, whole.stats().generated);
+        searched += whole.stats().expanded > 4;
+        budgeted += expect == Status::BudgetExhausted;
+    }
+    EXPECT_GT(searched, 60);
+    EXPECT_GT(budgeted, 10);
+}
+
 // A memory budget caps what the pathfinder holds (the capacities memory_bytes() reports): a fresh one grows
 // up to the budget and no further, stopping with Memory when the search needs more; a budget the search
 // fits in changes nothing; storage held from an earlier, larger query counts.

@@ -201,7 +201,8 @@ public:
     Status begin(const Navmesh& mesh, NavPoint start, NavPoint goal, const NavmeshSearchOptions& options = {});
 
     /// Expands at most `slice_expansions` search nodes. Returns `InProgress` if the slice ran out first,
-    /// else the final status (`Found`, `NoPath`, `BudgetExhausted`), which later calls return again.
+    /// else the final status (`Found`, `NoPath`, `BudgetExhausted`), which later calls return again. How a
+    /// search is sliced changes nothing: the same nodes are expanded in the same order as by one call.
     Status step(std::uint64_t slice_expansions = UINT64_MAX);
 
     /// Writes the path found into `out` (points cleared and cost +infinity when there is none) and
@@ -281,6 +282,8 @@ private:
     std::vector<std::uint32_t> m_door_stamp;  // per polygon: m_generation if a door around the goal
     std::uint32_t m_goal_orders[4] = {};  // NavPolygon::order of each polygon holding the goal
     std::uint32_t m_goal_polygons = 0;
+    std::uint32_t m_corridor = kNoNode;  // a step ended inside a corridor: the stored node it goes on from
+    Node m_corridor_node{};              // and the corridor's next polygon (see step())
     std::uint32_t m_expanding_root = kNoNode;  // root and g of the node being expanded
     double m_expanding_g = 0.0;
     std::uint32_t m_generation = 0;
