@@ -41,6 +41,7 @@
 #include <gameplan/path/graph_search.hpp>
 #include <gameplan/path/hex_grid.hpp>
 #include <gameplan/path/request_queue_graph.hpp>
+#include <gameplan/path/request_queue_navmesh.hpp>
 #include <gameplan/path/waypoints.hpp>
 #include <gameplan/goap/blackboard.hpp>
 #include <gameplan/goap/behaviour.hpp>

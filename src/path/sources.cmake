@@ -18,6 +18,8 @@ set(GAMEPLAN_PATH_SOURCES
   navmesh_build.cpp navmesh_search.cpp
   # a contraction hierarchy over the sparse visibility graph of a mesh's corners (any-angle, preprocessed)
   navmesh_hierarchy.cpp
+  # frame-budgeted request queues of the two navmesh searches
+  request_queue_navmesh.cpp
   # area types, per-query filters, cost layers; influence maps; fog of war (per-team knowledge, explore)
   area_filter.cpp influence.cpp fog.cpp
   # saving and restoring running state (searches in progress, request queues, movement, map metadata)

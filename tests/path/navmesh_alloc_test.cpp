@@ -1,9 +1,10 @@
 // Proves "no heap allocation per query after warm-up" for the two navmesh searches, NavmeshPathfinder
 // (Polyanya) and NavmeshHierarchyPathfinder, with the counting operator new, in both the one-call and the
-// resumable form.
+// resumable form, and for their request queues (submit, update, take).
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/navmesh.hpp>
 #include <gameplan/path/navmesh_hierarchy.hpp>
+#include <gameplan/path/request_queue_navmesh.hpp>
 
 #include <alloc_counter.hpp>
 
@@ -37,8 +38,7 @@ void expect_no_allocation_per_query(Build&& build) {
     }
     Finder finder;
     NavmeshPath path;
-    // Warm-up: the same calls as below (a search sliced into small steps may keep more nodes than the
-    // same search run at once, as it does not expand a corridor's single successors straight away).
+    // Warm-up: the same calls as below.
     const auto sliced = [&](std::size_t i) {
         if (finder.begin(searched, points[i], points[i + 1]) == Status::InProgress)
             while (finder.step(4) == Status::InProgress) {
@@ -96,6 +96,55 @@ const NavmeshHierarchy& a_landmark_hierarchy(const Navmesh& mesh) {
     return hierarchy;
 }
 
+// A queue over `searched` on a 120 x 90 map with random obstacles: after warm-up (reserve, then one round
+// of the same requests), a round of submitting, updating and taking into the same results allocates nothing.
+template <class Queue, class Build>
+void expect_queue_allocates_nothing(Build&& build) {
+    std::mt19937 rng(6);
+    GridMap map;
+    ASSERT_EQ(map.reset(120, 90), GridSizeCheck::Ok);
+    std::uniform_real_distribution<double> u(0, 1);
+    for (int y = 0; y < 90; ++y)
+        for (int x = 0; x < 120; ++x)
+            if (u(rng) < 0.25) map.set_passable({x, y}, false);
+    Navmesh mesh;
+    ASSERT_EQ(mesh.build(map), NavmeshBuild::Ok);
+    const auto& searched = build(mesh);
+    std::vector<NavmeshRequest> requests;
+    while (requests.size() < 40) {
+        const GridPoint s{int(rng() % 120u), int(rng() % 90u)}, g{int(rng() % 120u), int(rng() % 90u)};
+        if (map.passable(s) && map.passable(g)) requests.push_back(NavmeshRequest{cell_centre(s), cell_centre(g), {}, int(rng() % 3)});
+    }
+    QueueOptions qo;
+    qo.lanes = 3;
+    Queue queue(searched, qo);
+    queue.reserve(requests.size(), 256);
+    std::vector<NavmeshRequestResult> out(5);
+    for (NavmeshRequestResult& r : out) r.path.points.reserve(256);
+    const auto round = [&] {
+        std::uint64_t found = 0;
+        for (const NavmeshRequest& r : requests) (void)queue.submit(r);
+        std::size_t taken = 0;
+        for (int frame = 0; frame < 100000 && taken < requests.size(); ++frame) {
+            (void)queue.update(16);
+            for (const PathHandle h : queue.completed()) {
+                NavmeshRequestResult& result = out[taken % out.size()];
+                if (queue.take(h, result)) {
+                    ++taken;
+                    found += result.status == Status::Found;
+                }
+            }
+        }
+        return found;
+    };
+    const std::uint64_t warm = round();
+    EXPECT_GT(warm, 30u);
+    gameplan::test::AllocationScope scope;
+    const std::uint64_t again = round();
+    EXPECT_EQ(scope.count(), 0u);
+    EXPECT_EQ(again, warm);
+}
+
 }  // namespace
 
 TEST(NavmeshAlloc, NoAllocationPerQueryAfterWarmUp) { expect_no_allocation_per_query<NavmeshPathfinder>(the_mesh); }
@@ -116,4 +165,10 @@ TEST(NavmeshHierarchyAlloc, LandmarksNoAllocationPerQueryAfterWarmUp) {
 
 TEST(NavmeshHierarchyAlloc, LandmarksReserveMakesTheFirstQueryAllocationFree) {
     expect_reserved_first_query<NavmeshHierarchyPathfinder>(a_landmark_hierarchy);
+}
+
+TEST(NavmeshRequestQueueAlloc, BothQueuesAllocateNothingAfterWarmUp) {
+    expect_queue_allocates_nothing<NavmeshRequestQueue>(the_mesh);
+    expect_queue_allocates_nothing<NavmeshHierarchyRequestQueue>(a_hierarchy);
+    expect_queue_allocates_nothing<NavmeshHierarchyRequestQueue>(a_landmark_hierarchy);
 }

@@ -58,14 +58,14 @@ struct HexRequest {
     std::int32_t priority = 0;     ///< higher runs first
 };
 
-/// A finished graph or hex request.
+/// A finished graph, hex or navmesh request (navmesh: request_queue_navmesh.hpp).
 template <class Path>
 struct SearchRequestResult {
     Status status = Status::NoPath;     ///< Found, NoPath, BudgetExhausted (per-request budget), InvalidQuery
     Path path;                          ///< the path and its cost (empty when not found)
     std::uint64_t expanded = 0;         ///< expansions spent on this request, restarts included
-    std::uint32_t restarts = 0;         ///< restarts because the map changed while it ran (hex only)
-    std::uint64_t map_version = 0;      ///< the map version the result was computed on (hex; 0 for graphs)
+    std::uint32_t restarts = 0;         ///< restarts because the map changed (hex) or the mesh was rebuilt while it ran
+    std::uint64_t map_version = 0;      ///< the map version the result was computed on (hex, mesh; 0 for graphs)
     std::uint64_t submitted_frame = 0;  ///< value of `frame()` when submitted
     std::uint64_t completed_frame = 0;  ///< value of `frame()` in the update that finished it
 };
