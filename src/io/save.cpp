@@ -199,6 +199,7 @@ Json queue_json(const path::PathRequestQueueState& q) {
         if (r.uses_layers) o["layers"] = true;
         Json res;
         res["status"] = static_cast<unsigned>(r.result.status);
+        if (r.result.limit != search::BudgetLimit::None) res["limit"] = static_cast<unsigned>(r.result.limit);  // optional
         Json cells = Json::array();
         for (const path::GridPoint p : r.result.path.cells) cells.push_back(point(p));
         res["cells"] = std::move(cells);
@@ -614,8 +615,13 @@ public:
             r.uses_layers = o.contains("layers") && boolean(o["layers"], p / "layers");
             const Json& res = member(o, p, "result");
             const JsonPath rp = p / "result";
-            object(res, rp, {"status", "cells", "cost", "expanded", "restarts", "map_version", "submitted_frame", "completed_frame"});
+            object(res, rp, {"status", "limit", "cells", "cost", "expanded", "restarts", "map_version", "submitted_frame", "completed_frame"});
             r.result.status = enumeration(member(res, rp, "status"), rp / "status", Status::InProgress);
+            // optional: written only when a budget limit ended the request
+            r.result.limit = res.contains("limit") ? enumeration(res["limit"], rp / "limit", search::BudgetLimit::Memory)
+                                                   : search::BudgetLimit::None;
+            if (r.result.limit != search::BudgetLimit::None && r.result.status != Status::BudgetExhausted)
+                fail(rp / "limit", "only a request that ran out of budget (status BudgetExhausted) has a limit");
             r.result.path.cells = vec<path::GridPoint>(member(res, rp, "cells"), rp / "cells",
                                                        [&](const Json& v, const JsonPath& q2) { return point(v, q2); });
             r.result.path.cost = dbl(member(res, rp, "cost"), rp / "cost", true);

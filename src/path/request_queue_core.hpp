@@ -111,6 +111,7 @@ PathHandle SearchRequestQueue<Traits>::submit(const Request& request) {
     Slot& slot = m_slots[index];
     slot.request = request;
     slot.result.status = Status::NoPath;
+    slot.result.limit = search::BudgetLimit::None;
     Traits::buffer(slot.result.path).clear();  // keeps the buffer
     slot.result.path.cost = 0.0;
     slot.result.expanded = 0;
@@ -161,6 +162,7 @@ bool SearchRequestQueue<Traits>::take(PathHandle handle, Result& out) noexcept {
     if (!live || live->state != RequestState::Done) return false;
     Slot& slot = m_slots[handle.index];
     out.status = slot.result.status;
+    out.limit = slot.result.limit;
     out.path.cost = slot.result.path.cost;
     Traits::buffer(out.path).swap(Traits::buffer(slot.result.path));  // the caller's old buffer comes back
     out.expanded = slot.result.expanded;
@@ -196,6 +198,7 @@ void SearchRequestQueue<Traits>::complete(Lane& lane, Status status, QueueUpdate
     Slot& slot = m_slots[index];
     (void)lane.finder.finish(slot.result.path);
     slot.result.status = status;
+    slot.result.limit = lane.finder.budget_limit();
     slot.result.map_version = version();  // the search began on it: update() restarts stale ones first
     slot.result.completed_frame = m_frame;
     slot.state = RequestState::Done;

@@ -108,6 +108,51 @@ TEST(SaveQueue, RoundTripWithSearchesInProgressMatchesTheUninterruptedQueue) {
     EXPECT_EQ(second.map.version(), straight.map.version());
 }
 
+// Finished results keep the budget limit that ended them through a save; a limit on a result that did not
+// run out of budget is refused, naming the field.
+TEST(SaveQueue, FinishedResultsKeepTheirBudgetLimit) {
+    const path::GridMap map = random_map(40, 30, 3, 10);
+    path::PathRequestQueue queue(map, {});
+    std::vector<path::PathHandle> handles;
+    for (int kind = 0; kind < 3; ++kind) {
+        path::PathRequest r{random_free(map, 1), random_free(map, 2), {}, 0};
+        if (kind == 1) r.options.budget.max_expansions = 2;
+        if (kind == 2) r.options.budget.max_memory_bytes = 64;
+        handles.push_back(queue.submit(r));
+    }
+    for (int frame = 0; frame < 1000 && queue.pending_count() + queue.running_count() > 0; ++frame) (void)queue.update(50);
+    io::SaveFile save;
+    save.maps.push_back(map);
+    queue.save_state(save.queues.emplace_back());
+    const io::SaveFile loaded = io::parse_save(io::write_save(save), "limits.save");
+    path::PathRequestQueue restored(map, {});
+    io::restore(restored, loaded, 0);
+    const search::BudgetLimit expected[] = {search::BudgetLimit::None, search::BudgetLimit::Expansions,
+                                            search::BudgetLimit::Memory};
+    for (std::size_t i = 0; i < handles.size(); ++i) {
+        path::PathResult before, after;
+        ASSERT_TRUE(queue.take(handles[i], before));
+        ASSERT_TRUE(restored.take(handles[i], after));
+        EXPECT_EQ(before.limit, expected[i]) << i;
+        EXPECT_EQ(after.limit, before.limit) << i;
+        EXPECT_EQ(after.status, before.status) << i;
+    }
+    // The first result was found: a limit on it does not fit.
+    std::string text = io::write_save(save);
+    const std::size_t at = text.find("\"status\"");
+    ASSERT_NE(at, std::string::npos);
+    text.insert(at, "\"limit\": 1, ");
+    try {
+        path::PathRequestQueue target(map, {});
+        io::restore(target, io::parse_save(text, "limits.save"), 0);
+        FAIL() << "restored a found result with a budget limit";
+    } catch (const io::LoadError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("limits.save:"), std::string::npos) << what;
+        EXPECT_NE(what.find(".result.limit"), std::string::npos) << what;
+    }
+}
+
 // ---- the movement layer ----------------------------------------------------------------------------
 
 struct Walkers {

@@ -107,6 +107,7 @@ TEST(GraphRequestQueue, ResultsEqualDirectCallsAndTheReference) {
     for (std::size_t i = 0; i < requests.size(); ++i) {
         const Status st = direct.find_path(t.graph, requests[i].start, requests[i].goal, requests[i].options, path);
         EXPECT_EQ(results[i].status, st) << i;
+        EXPECT_EQ(results[i].limit, direct.budget_limit()) << i;
         EXPECT_EQ(results[i].path.nodes, path.nodes) << i;
         EXPECT_EQ(results[i].expanded, direct.stats().expanded) << i;
         if (st == Status::Found) {
@@ -208,6 +209,7 @@ TEST(HexRequestQueue, ResultsEqualDirectCallsAndMapChangesRestart) {
     for (std::size_t i = 0; i < requests.size(); ++i) {
         const Status st = direct.find_path(map, requests[i].start, requests[i].goal, requests[i].options, path);
         EXPECT_EQ(results[i].status, st) << i;
+        EXPECT_EQ(results[i].limit, direct.budget_limit()) << i;
         EXPECT_EQ(results[i].path.cells, path.cells) << i;
         EXPECT_EQ(results[i].map_version, map.version()) << i;
         EXPECT_GE(results[i].expanded, direct.stats().expanded) << i;  // restarts and re-runs included

@@ -104,6 +104,7 @@ void expect_direct_and_reference(const Space& space, const GridMap& map, const s
         const NavmeshRequest& r = requests[i];
         const Status st = direct.find_path(space, r.start, r.goal, r.options, path);
         EXPECT_EQ(results[i].status, st);
+        EXPECT_EQ(results[i].limit, direct.budget_limit());
         EXPECT_EQ(results[i].path.points, path.points);
         EXPECT_EQ(results[i].map_version, map.version());
         if (exact_expansions) {

@@ -7,6 +7,7 @@
 #include "scale_support.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <map>
 #include <random>
@@ -116,6 +117,43 @@ TEST(PathRequestQueue, BudgetIsNeverExceededAndCountsAreExact) {
             }
             EXPECT_EQ(sum_of_requests, total);
         }
+}
+
+// A result says which of its request's own limits ended it, as a direct search with the same options does.
+TEST(PathRequestQueue, ResultsSayWhichBudgetLimitEndedThem) {
+    RefGrid g{40, 30, std::vector<int>(1200, 1)};
+    for (int x = 0; x < 36; ++x) g.cost[std::size_t(15) * 40 + x] = 0;  // a wall to go around
+    const GridMap map = gameplan::test::to_grid_map(g);
+    PathRequestQueue queue(map, QueueOptions{2, 0, true});
+    std::vector<PathRequest> requests;
+    for (int kind = 0; kind < 4; ++kind) {
+        PathRequest r{{2, 2}, {3 + kind, 27}, {}, 0};
+        if (kind == 1) r.options.budget.max_expansions = 5;
+        if (kind == 2) r.options.budget.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+        if (kind == 3) r.options.budget.max_memory_bytes = 64;
+        requests.push_back(r);
+    }
+    std::vector<PathHandle> handles;
+    for (const PathRequest& r : requests) handles.push_back(queue.submit(r));
+    for (int frame = 0; frame < 1000 && queue.size() > 0; ++frame) {
+        (void)queue.update(7);
+        for (const PathHandle h : queue.completed()) {
+            const auto i = std::size_t(std::find(handles.begin(), handles.end(), h) - handles.begin());
+            ASSERT_LT(i, requests.size());
+            PathResult result;
+            ASSERT_TRUE(queue.take(h, result));
+            GridPathfinder direct;
+            GridPath path;
+            const Status alone = direct.find_path(map, requests[i].start, requests[i].goal, requests[i].options, path);
+            EXPECT_EQ(result.status, alone) << i;
+            EXPECT_EQ(result.limit, direct.budget_limit()) << i;
+            const search::BudgetLimit expected[] = {search::BudgetLimit::None, search::BudgetLimit::Expansions,
+                                                    search::BudgetLimit::Time, search::BudgetLimit::Memory};
+            EXPECT_EQ(result.limit, expected[i]) << i;
+            EXPECT_EQ(result.status, i == 0 ? Status::Found : Status::BudgetExhausted) << i;
+        }
+    }
+    EXPECT_EQ(queue.size(), 0u);
 }
 
 TEST(PathRequestQueue, OneExpansionBudgets) {

@@ -94,6 +94,7 @@ struct QueueOptions {
 /// A finished request.
 struct PathResult {
     Status status = Status::NoPath;  ///< Found, NoPath, BudgetExhausted (per-request budget), InvalidQuery
+    search::BudgetLimit limit = search::BudgetLimit::None;  ///< the limit that ended it (None unless BudgetExhausted)
     GridPath path;                   ///< cells start..goal and cost (empty / +infinity when not found)
     std::uint64_t expanded = 0;      ///< cell expansions spent on this request, restarts included
     std::uint32_t restarts = 0;      ///< restarts because the map changed while it ran

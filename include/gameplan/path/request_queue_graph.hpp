@@ -62,6 +62,7 @@ struct HexRequest {
 template <class Path>
 struct SearchRequestResult {
     Status status = Status::NoPath;     ///< Found, NoPath, BudgetExhausted (per-request budget), InvalidQuery
+    search::BudgetLimit limit = search::BudgetLimit::None;  ///< the limit that ended it (None unless BudgetExhausted)
     Path path;                          ///< the path and its cost (empty when not found)
     std::uint64_t expanded = 0;         ///< expansions spent on this request, restarts included
     std::uint32_t restarts = 0;         ///< restarts because the map changed (hex) or the mesh was rebuilt while it ran
