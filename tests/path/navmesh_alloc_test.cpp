@@ -7,6 +7,7 @@
 #include <gameplan/path/request_queue_navmesh.hpp>
 
 #include <alloc_counter.hpp>
+#include <random_grid.hpp>
 
 #include <random>
 #include <vector>
@@ -22,12 +23,7 @@ namespace {
 template <class Finder, class Build>
 void expect_no_allocation_per_query(Build&& build) {
     std::mt19937 rng(8);
-    GridMap map;
-    ASSERT_EQ(map.reset(160, 120), GridSizeCheck::Ok);
-    std::uniform_real_distribution<double> u(0, 1);
-    for (int y = 0; y < 120; ++y)
-        for (int x = 0; x < 160; ++x)
-            if (u(rng) < 0.25) map.set_passable({x, y}, false);
+    const GridMap map = test::random_map(rng, 160, 120, 0.25);
     Navmesh mesh;
     ASSERT_EQ(mesh.build(map), NavmeshBuild::Ok);
     const auto& searched = build(mesh);
@@ -101,12 +97,7 @@ const NavmeshHierarchy& a_landmark_hierarchy(const Navmesh& mesh) {
 template <class Queue, class Build>
 void expect_queue_allocates_nothing(Build&& build) {
     std::mt19937 rng(6);
-    GridMap map;
-    ASSERT_EQ(map.reset(120, 90), GridSizeCheck::Ok);
-    std::uniform_real_distribution<double> u(0, 1);
-    for (int y = 0; y < 90; ++y)
-        for (int x = 0; x < 120; ++x)
-            if (u(rng) < 0.25) map.set_passable({x, y}, false);
+    const GridMap map = test::random_map(rng, 120, 90, 0.25);
     Navmesh mesh;
     ASSERT_EQ(mesh.build(map), NavmeshBuild::Ok);
     const auto& searched = build(mesh);

@@ -7,6 +7,8 @@
 #include <gameplan/path/navmesh_hierarchy.hpp>
 #include <gameplan/path/request_queue_navmesh.hpp>
 
+#include <random_grid.hpp>
+
 #include "navmesh_reference.hpp"
 
 #include <algorithm>
@@ -23,22 +25,9 @@ namespace navref = gameplan::test::navref;
 
 namespace {
 
-GridMap random_map(std::mt19937& rng, int width, int height, double density) {
-    GridMap map;
-    EXPECT_EQ(map.reset(width, height), GridSizeCheck::Ok);
-    std::uniform_real_distribution<double> u(0, 1);
-    for (int y = 0; y < height; ++y)
-        for (int x = 0; x < width; ++x)
-            if (u(rng) < density) map.set_passable({x, y}, false);
-    return map;
-}
+using test::random_map;
 
-NavPoint random_free_point(std::mt19937& rng, const GridMap& map) {
-    for (;;) {
-        const GridPoint p{int(rng() % std::uint32_t(map.width())), int(rng() % std::uint32_t(map.height()))};
-        if (map.passable(p)) return cell_centre(p);
-    }
-}
+NavPoint random_free_point(std::mt19937& rng, const GridMap& map) { return cell_centre(test::free_cells(rng, map, 1)[0]); }
 
 // Requests of every kind: random cell centres, a few points outside the free space (InvalidQuery), a few
 // with a budget of 3 expansions (BudgetExhausted unless found within 3), random priorities.
