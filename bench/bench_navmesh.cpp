@@ -12,6 +12,12 @@
 //                          and generated nodes per query and a cost checksum (so a speedup cannot
 //                          silently change paths).
 //   navmesh_build/<map>    one full mesh build per iteration.
+//   navmesh_queue/<map>/<lanes>  every k-th scenario (at most 400) through a NavmeshRequestQueue with 256
+//                          expansions per update and 1 or 4 lanes, then the same requests by direct
+//                          find_path calls, alternately in each iteration (thread CPU time): microseconds
+//                          per request each way, their ratio (`queue_cost`), updates per request, and
+//                          `updates_over_budget` and `mismatch` (a result whose status, cost or
+//                          expansions differ from the direct call's), both must be 0.
 //   navmesh_ch_summary/<map>  the preprocessed tier (NavmeshHierarchy): its build (CPU time, MiB, nodes,
 //                          edges, shortcuts), then the same sampled scenarios answered by grid A*, Polyanya
 //                          and the hierarchy back to back in thread CPU time (short triples timed again,
@@ -43,6 +49,7 @@
 #include <gameplan/path/grid_search.hpp>
 #include <gameplan/path/navmesh.hpp>
 #include <gameplan/path/navmesh_hierarchy.hpp>
+#include <gameplan/path/request_queue_navmesh.hpp>
 
 #include <benchmark/benchmark.h>
 
@@ -439,6 +446,49 @@ void build(benchmark::State& state, MapArg arg) {
     state.counters["polygons"] = double(mesh.polygon_count());
 }
 
+void queue(benchmark::State& state, MapArg arg, std::uint32_t lanes) {
+    const MapData* data = load(arg.set, arg.name);
+    if (!data) return state.SkipWithError("benchmark data not found (GAMEPLAN_BENCHMARK_DATA_DIR)");
+    constexpr std::uint64_t kBudget = 256;
+    const std::size_t step = std::max<std::size_t>(1, data->scenarios.size() / 400);
+    std::vector<NavmeshRequest> requests;
+    for (std::size_t i = 0; i < data->scenarios.size(); i += step)
+        requests.push_back({cell_centre(data->scenarios[i].start), cell_centre(data->scenarios[i].goal), {}, 0});
+    NavmeshRequestQueue q(data->mesh, QueueOptions{lanes, 0, true});
+    q.reserve(requests.size(), 256);
+    std::vector<NavmeshRequestResult> results(requests.size());
+    NavmeshPathfinder direct;
+    NavmeshPath path;
+    double queue_us = 0, direct_us = 0, updates = 0, over_budget = 0, mismatch = 0, count = 0;
+    for (auto _ : state) {
+        double t0 = cpu_micros();
+        std::vector<PathHandle> handles;
+        handles.reserve(requests.size());
+        for (const NavmeshRequest& r : requests) handles.push_back(q.submit(r));
+        while (q.size() > 0) {
+            const QueueUpdateStats stats = q.update(kBudget);
+            over_budget += stats.expanded > kBudget;
+            ++updates;
+            for (const PathHandle h : q.completed()) (void)q.take(h, results[h.index]);
+        }
+        queue_us += cpu_micros() - t0;
+        t0 = cpu_micros();
+        for (std::size_t i = 0; i < requests.size(); ++i) {
+            const Status st = direct.find_path(data->mesh, requests[i].start, requests[i].goal, {}, path);
+            const NavmeshRequestResult& r = results[handles[i].index];
+            mismatch += st != r.status || path.cost != r.path.cost || direct.stats().expanded != r.expanded;
+        }
+        direct_us += cpu_micros() - t0;
+        count += double(requests.size());
+    }
+    state.counters["queue_us"] = queue_us / count;
+    state.counters["direct_us"] = direct_us / count;
+    state.counters["queue_cost"] = queue_us / direct_us;
+    state.counters["updates_per_request"] = updates / count;
+    state.counters["updates_over_budget"] = over_budget;
+    state.counters["mismatch"] = mismatch;
+}
+
 const bool registered = [] {
     for (const MapArg& m : kMaps) {
         benchmark::RegisterBenchmark((std::string("navmesh_summary/") + m.name).c_str(), summary, m)
@@ -452,6 +502,10 @@ const bool registered = [] {
             ->Unit(benchmark::kMillisecond);
         benchmark::RegisterBenchmark((std::string("navmesh/") + m.name).c_str(), queries, m)->Unit(benchmark::kMicrosecond);
         benchmark::RegisterBenchmark((std::string("navmesh_build/") + m.name).c_str(), build, m)->Unit(benchmark::kMillisecond);
+        for (const std::uint32_t lanes : {1u, 4u})
+            benchmark::RegisterBenchmark((std::string("navmesh_queue/") + m.name + "/" + std::to_string(lanes)).c_str(), queue, m, lanes)
+                ->Iterations(3)
+                ->Unit(benchmark::kMillisecond);
     }
     return true;
 }();
