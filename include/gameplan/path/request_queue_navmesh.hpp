@@ -61,28 +61,27 @@ struct NavmeshRequest {
 using NavmeshRequestResult = SearchRequestResult<NavmeshPath>;
 
 namespace detail {
-struct NavmeshQueueTraits {
-    using Space = Navmesh;
+// What the two navmesh queues share: requests, paths and results; a finished result is searched again
+// after its mesh was rebuilt (never kept).
+struct NavmeshQueueTraitsBase {
     using Request = NavmeshRequest;
     using Path = NavmeshPath;
     using Result = NavmeshRequestResult;
+    static std::vector<NavPoint>& buffer(NavmeshPath& path) noexcept { return path.points; }
+    template <class Space>
+    static bool still_valid(const Space&, const NavmeshRequest&, const Result&) noexcept { return false; }
+};
+struct NavmeshQueueTraits : NavmeshQueueTraitsBase {
+    using Space = Navmesh;
     using Finder = NavmeshPathfinder;
     static std::uint64_t version(const Navmesh& mesh) noexcept { return mesh.map_version(); }
-    static std::vector<NavPoint>& buffer(NavmeshPath& path) noexcept { return path.points; }
-    /// A finished result is searched again after its mesh was rebuilt (never kept).
-    static bool still_valid(const Navmesh&, const NavmeshRequest&, const Result&) noexcept { return false; }
 };
-struct NavmeshHierarchyQueueTraits {
+struct NavmeshHierarchyQueueTraits : NavmeshQueueTraitsBase {
     using Space = NavmeshHierarchy;
-    using Request = NavmeshRequest;
-    using Path = NavmeshPath;
-    using Result = NavmeshRequestResult;
     using Finder = NavmeshHierarchyPathfinder;
     static std::uint64_t version(const NavmeshHierarchy& hierarchy) noexcept {
         return hierarchy.mesh() != nullptr ? hierarchy.mesh()->map_version() : 0;
     }
-    static std::vector<NavPoint>& buffer(NavmeshPath& path) noexcept { return path.points; }
-    static bool still_valid(const NavmeshHierarchy&, const NavmeshRequest&, const Result&) noexcept { return false; }
 };
 }  // namespace detail
 
