@@ -9,6 +9,8 @@
 #include <alloc_counter.hpp>
 #include <random_grid.hpp>
 
+#include "queue_round.hpp"
+
 #include <random>
 #include <vector>
 
@@ -112,26 +114,10 @@ void expect_queue_allocates_nothing(Build&& build) {
     queue.reserve(requests.size(), 256);
     std::vector<NavmeshRequestResult> out(5);
     for (NavmeshRequestResult& r : out) r.path.points.reserve(256);
-    const auto round = [&] {
-        std::uint64_t found = 0;
-        for (const NavmeshRequest& r : requests) (void)queue.submit(r);
-        std::size_t taken = 0;
-        for (int frame = 0; frame < 100000 && taken < requests.size(); ++frame) {
-            (void)queue.update(16);
-            for (const PathHandle h : queue.completed()) {
-                NavmeshRequestResult& result = out[taken % out.size()];
-                if (queue.take(h, result)) {
-                    ++taken;
-                    found += result.status == Status::Found;
-                }
-            }
-        }
-        return found;
-    };
-    const std::uint64_t warm = round();
+    const std::uint64_t warm = test::run_queue_round(queue, requests, out, 16);
     EXPECT_GT(warm, 30u);
     gameplan::test::AllocationScope scope;
-    const std::uint64_t again = round();
+    const std::uint64_t again = test::run_queue_round(queue, requests, out, 16);
     EXPECT_EQ(scope.count(), 0u);
     EXPECT_EQ(again, warm);
 }

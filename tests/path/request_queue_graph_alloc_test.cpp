@@ -7,6 +7,8 @@
 
 #include <alloc_counter.hpp>
 
+#include "queue_round.hpp"
+
 #include <random>
 #include <string>
 #include <vector>
@@ -15,26 +17,6 @@
 
 using namespace gameplan;
 using namespace gameplan::path;
-
-namespace {
-template <class Queue, class Request, class Result>
-std::uint64_t run_round(Queue& queue, const std::vector<Request>& requests, std::vector<Result>& out) {
-    std::uint64_t found = 0;
-    for (const Request& r : requests) (void)queue.submit(r);
-    std::size_t taken = 0;
-    for (int frame = 0; frame < 100000 && taken < requests.size(); ++frame) {
-        (void)queue.update(64);
-        for (const PathHandle h : queue.completed()) {
-            Result& result = out[taken % out.size()];
-            if (queue.take(h, result)) {
-                ++taken;
-                found += result.status == Status::Found;
-            }
-        }
-    }
-    return found;
-}
-}  // namespace
 
 TEST(RequestQueueGraphAlloc, GraphAndHexQueuesAllocateNothingAfterWarmUp) {
     std::mt19937 rng(4);
@@ -66,13 +48,13 @@ TEST(RequestQueueGraphAlloc, GraphAndHexQueuesAllocateNothingAfterWarmUp) {
     std::vector<HexRequestResult> hex_out(5);
     for (auto& r : hex_out) r.path.cells.reserve(4096);
 
-    const std::uint64_t warm_graph = run_round(graph_queue, graph_requests, graph_out);
-    const std::uint64_t warm_hex = run_round(hex_queue, hex_requests, hex_out);
+    const std::uint64_t warm_graph = test::run_queue_round(graph_queue, graph_requests, graph_out, 64);
+    const std::uint64_t warm_hex = test::run_queue_round(hex_queue, hex_requests, hex_out, 64);
     EXPECT_GT(warm_graph, 20u);
     EXPECT_GT(warm_hex, 20u);
     test::AllocationScope scope;
-    const std::uint64_t graph_again = run_round(graph_queue, graph_requests, graph_out);
-    const std::uint64_t hex_again = run_round(hex_queue, hex_requests, hex_out);
+    const std::uint64_t graph_again = test::run_queue_round(graph_queue, graph_requests, graph_out, 64);
+    const std::uint64_t hex_again = test::run_queue_round(hex_queue, hex_requests, hex_out, 64);
     EXPECT_EQ(scope.count(), 0u);
     EXPECT_EQ(graph_again, warm_graph);
     EXPECT_EQ(hex_again, warm_hex);
