@@ -57,9 +57,9 @@ void BM_Layered(benchmark::State& state) {
             PlanOptions po;
             po.heuristic = heuristic;
             po.direction = direction == 0 ? Direction::Forward : direction == 3 ? Direction::BySize : Direction::Backward;
-            po.deadline = std::chrono::steady_clock::now() +
+            po.budget.deadline = std::chrono::steady_clock::now() +
                           std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(kLimitSeconds));
-            po.max_memory_bytes = std::size_t{500} << 20;
+            po.budget.max_memory_bytes = std::size_t{500} << 20;
             const double c0 = thread_seconds();
             PlanResult r;
             const char* chosen = names[direction];

@@ -58,7 +58,7 @@ void plan_task(benchmark::State& state, Row& row, goap::Heuristic heuristic) {
         goap::PlanOptions o;
         o.direction = goap::Direction::Forward;
         o.heuristic = heuristic;
-        o.deadline = t1 + std::chrono::seconds(kWallLimitSeconds);
+        o.budget.deadline = t1 + std::chrono::seconds(kWallLimitSeconds);
         const goap::PlanResult r = planner.plan(task.start, task.goal, o);
         const double c2 = thread_cpu_seconds();
         row.ran = true;

@@ -38,7 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             (void)goap::analyze_no_plan(file.domain, file.start, *goal);
             goap::Planner planner(file.domain);
             goap::PlanOptions options;
-            options.max_expansions = 2000;
+            options.budget.max_expansions = 2000;
             const goap::PlanResult r = planner.plan(file.start, *goal, options);
             if (r.status == Status::Found) {
                 goap::WorldState s = file.start;

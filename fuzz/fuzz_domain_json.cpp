@@ -18,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             for (const auto dir : {gameplan::goap::Direction::Forward, gameplan::goap::Direction::Backward}) {
                 gameplan::goap::PlanOptions options;
                 options.direction = dir;
-                options.max_expansions = 2000;
+                options.budget.max_expansions = 2000;
                 const gameplan::goap::PlanResult r = planner.plan(file.start, *goal, options);
                 if (r.status == gameplan::Status::Found) {
                     gameplan::goap::WorldState s = file.start;

@@ -31,7 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 gameplan::goap::PlanOptions o;
                 o.heuristic = h;
                 o.direction = dir;
-                o.max_expansions = 200;
+                o.budget.max_expansions = 200;
                 const auto r = planner.plan(task.start, task.goal, o);
                 if (r.status == gameplan::Status::InvalidQuery) __builtin_trap();  // grounding made a bad task
             }

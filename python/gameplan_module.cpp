@@ -235,7 +235,7 @@ struct PyPlan {
     std::vector<std::string> plan;
     std::uint64_t expanded = 0;
     std::uint64_t generated = 0;
-    std::string exhausted;
+    std::string limit;
 };
 
 PyPlan py_plan(const goap::Domain& d, const goap::PlanResult& r) {
@@ -248,7 +248,7 @@ PyPlan py_plan(const goap::Domain& d, const goap::PlanResult& r) {
     }
     out.expanded = r.stats.expanded;
     out.generated = r.stats.generated;
-    if (r.status == Status::BudgetExhausted) out.exhausted = std::string(search::to_string(r.exhausted));
+    if (r.status == Status::BudgetExhausted) out.limit = std::string(search::to_string(r.limit));
     return out;
 }
 
@@ -305,7 +305,7 @@ py::dict plan_file(const std::string& file, const std::optional<std::string>& go
     out["plan"] = plan;
     out["expanded"] = r.stats.expanded;
     out["generated"] = r.stats.generated;
-    if (r.status == Status::BudgetExhausted) out["exhausted"] = std::string(search::to_string(r.exhausted));
+    if (r.status == Status::BudgetExhausted) out["limit"] = std::string(search::to_string(r.limit));
     out["micros"] = r.micros;
     if (automatic) out["direction"] = std::string(goap::to_string(both->direction()));
     if (r.status == Status::NoPath) {
@@ -727,7 +727,7 @@ PYBIND11_MODULE(gameplan, m) {
                         std::optional<std::uint64_t> max_expansions) {
             goap::PlanOptions o;
             o.direction = direction_of(direction);
-            if (max_expansions) o.max_expansions = *max_expansions;
+            if (max_expansions) o.budget.max_expansions = *max_expansions;
             goap::Planner planner(*f.domain);
             return py_plan(*f.domain, planner.plan(f.file->start, choose_goal(*f.file, goal, "domain"), o));
         }, py::arg("goal") = py::none(), py::arg("direction") = "by-size", py::arg("max_expansions") = py::none(),
@@ -746,7 +746,7 @@ PYBIND11_MODULE(gameplan, m) {
         .def_readonly("plan", &PyPlan::plan)
         .def_readonly("expanded", &PyPlan::expanded)
         .def_readonly("generated", &PyPlan::generated)
-        .def_readonly("exhausted", &PyPlan::exhausted)
+        .def_readonly("limit", &PyPlan::limit)
         .def("__repr__", [](const PyPlan& p) { return "<PlanResult " + p.status + " cost " + std::to_string(p.cost) + ">"; });
 
     struct PyPlanner {
@@ -765,7 +765,7 @@ PYBIND11_MODULE(gameplan, m) {
             goap::PlanOptions o;
             const bool automatic = direction == "auto";  // both directions at once, the first answer wins
             o.direction = automatic ? goap::kDefaultDirection : direction_of(direction);
-            if (max_expansions) o.max_expansions = *max_expansions;
+            if (max_expansions) o.budget.max_expansions = *max_expansions;
             const goap::Condition g = goal_of(d, goal);
             if (automatic && !p.both) p.both = std::make_unique<goap::AutoDirectionPlanner>(d);
             PyPlan out;

@@ -208,7 +208,9 @@ def test_domain_file_plan():
     assert r.status == "found" and r.cost == 39 and len(r.plan) == 21
     assert r.plan[0] == "walk_to_forest" and set(r.plan[1:]) == {"chop_2"}
     assert f.domain.has_variables
-    assert f.plan(max_expansions=1).status == "budget_exhausted"
+    capped = f.plan(max_expansions=1)
+    assert capped.status == "budget_exhausted" and capped.limit == "expansions"
+    assert r.limit == ""
 
 
 # ---- grids ----

@@ -260,11 +260,13 @@ goap::PlanOptions plan_options_of(const gameplan_plan_options* o) {
     require(o->direction == GAMEPLAN_BACKWARD || o->direction == GAMEPLAN_FORWARD || o->direction == GAMEPLAN_AUTO,
             "direction must be GAMEPLAN_BACKWARD, GAMEPLAN_FORWARD or GAMEPLAN_AUTO");
     out.direction = o->direction == GAMEPLAN_FORWARD ? goap::Direction::Forward : goap::Direction::Backward;
-    if (o->max_expansions > 0) out.max_expansions = o->max_expansions;
+    if (o->max_expansions > 0) out.budget.max_expansions = o->max_expansions;
     require(!(o->time_limit_seconds < 0) && !std::isnan(o->time_limit_seconds), "time_limit_seconds must be >= 0");
     if (o->time_limit_seconds > 0 && o->time_limit_seconds < 1e9)
-        out.deadline = std::chrono::steady_clock::now() +
+        out.budget.deadline = std::chrono::steady_clock::now() +
                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(o->time_limit_seconds));
+    if (o->max_memory_bytes > 0)
+        out.budget.max_memory_bytes = o->max_memory_bytes > SIZE_MAX ? SIZE_MAX : static_cast<std::size_t>(o->max_memory_bytes);
     return out;
 }
 
@@ -616,7 +618,7 @@ gameplan_error gameplan_domain_builder_build(const gameplan_domain_builder* b, g
 
 // ---- planning ----------------------------------------------------------------------------------------
 
-gameplan_plan_options gameplan_plan_options_default(void) { return gameplan_plan_options{GAMEPLAN_BACKWARD, 0, 0.0}; }
+gameplan_plan_options gameplan_plan_options_default(void) { return gameplan_plan_options{GAMEPLAN_BACKWARD, 0, 0.0, 0}; }
 
 gameplan_error gameplan_planner_create(const gameplan_domain* domain, gameplan_planner** out) {
     return guarded("gameplan_planner_create", [&] {

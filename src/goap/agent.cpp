@@ -518,8 +518,8 @@ void Agent::continue_selection(PlannerSlot slot, std::uint64_t tick) {
         if (!m_search_active) {
             PlanOptions options;
             prepare_query(g, tick, options);
-            options.max_memory_bytes = slot.system->m_options.max_search_memory_bytes;
-            options.deadline = slot.system->m_search_deadline;
+            options.budget.max_memory_bytes = slot.system->m_options.max_search_memory_bytes;
+            options.budget.deadline = slot.system->m_search_deadline;
             ++m_stats.searches;
             m_search_mask = options.enabled.empty() ? 0 : options.enabled.data() == m_enabled.data() ? 2 : 1;
             m_search_start = m_view;  // same size: no allocation

@@ -23,9 +23,9 @@ Status AutoDirectionPlanner::begin(const WorldState& start, const Condition& goa
         m_direction = Direction::Forward;
         return m_status = m_forward.begin(start, goal, o);
     }
-    m_budget = options.max_expansions;
-    o.max_expansions = UINT64_MAX;  // the pair's budget is enforced here, slice by slice
-    if (options.max_memory_bytes != SIZE_MAX) o.max_memory_bytes = options.max_memory_bytes / 2;
+    m_budget = options.budget.max_expansions;
+    o.budget.max_expansions = UINT64_MAX;  // the pair's budget is enforced here, slice by slice
+    if (options.budget.max_memory_bytes != SIZE_MAX) o.budget.max_memory_bytes = options.budget.max_memory_bytes / 2;
     PlanOptions fo = o, bo = o;
     fo.direction = Direction::Forward;
     bo.direction = Direction::Backward;
@@ -91,23 +91,34 @@ Status AutoDirectionPlanner::step(std::uint64_t max_expansions) {
     }
 }
 
+search::BudgetLimit AutoDirectionPlanner::budget_limit() const noexcept {
+    if (m_mode == Mode::ForwardOnly) return m_forward.budget_limit();
+    if (m_mode == Mode::BackwardOnly) return m_backward.budget_limit();
+    if (m_status != Status::BudgetExhausted) return search::BudgetLimit::None;
+    if (m_used >= m_budget) return search::BudgetLimit::Expansions;
+    const search::BudgetLimit b = m_backward.budget_limit();
+    return b != search::BudgetLimit::None ? b : m_forward.budget_limit();
+}
+
+search::SearchStats AutoDirectionPlanner::stats() const noexcept {
+    if (m_mode == Mode::ForwardOnly) return m_forward.stats();
+    if (m_mode == Mode::BackwardOnly) return m_backward.stats();
+    const search::SearchStats f = m_forward.stats(), b = m_backward.stats();
+    return {f.expanded + b.expanded, f.generated + b.generated, f.reopened + b.reopened};
+}
+
 PlanResult AutoDirectionPlanner::result() const noexcept {
     if (m_mode == Mode::ForwardOnly) return m_forward.result();
     if (m_mode == Mode::BackwardOnly) return m_backward.result();
     const PlanResult f = m_forward.result(), b = m_backward.result();
     PlanResult out = m_direction == Direction::Forward ? f : b;
     out.status = m_status;
-    out.stats.expanded = f.stats.expanded + b.stats.expanded;
-    out.stats.generated = f.stats.generated + b.stats.generated;
-    out.stats.reopened = f.stats.reopened + b.stats.reopened;
+    out.stats = stats();
     out.micros = f.micros + b.micros;
     if (m_status != Status::Found && m_status != Status::NoPath) {
         out.cost = 0;
         out.plan = {};
-        out.exhausted = m_status != Status::BudgetExhausted ? search::BudgetLimit::None
-                        : m_used >= m_budget                ? search::BudgetLimit::Expansions
-                        : b.exhausted != search::BudgetLimit::None ? b.exhausted
-                                                                  : f.exhausted;
+        out.limit = budget_limit();
     }
     return out;
 }

@@ -21,6 +21,10 @@ struct NumericSpace {
     [[nodiscard]] std::size_t node_bound() const noexcept { return p.registry.size(); }
     [[nodiscard]] bool is_goal(search::NodeIndex node) const noexcept { return p.is_goal(p.registry.state(node)); }
     [[nodiscard]] PlanCost heuristic(search::NodeIndex node) { return PlanCost{p.h_max(p.registry.state(node), true), 0}; }
+    // The registry's bytes as the engine's memory budget sees them: past any limit once it refused a state.
+    [[nodiscard]] std::size_t memory_bytes() const noexcept {
+        return p.registry.full() ? SIZE_MAX : p.registry.memory_bytes();
+    }
 
     template <class Sink>
     void expand(search::NodeIndex node, Sink&& sink) {
@@ -59,6 +63,7 @@ struct NumericSpace {
             }
             if (!ok || !changed) continue;  // out of bounds, or a self-loop (never improves a path)
             const std::uint32_t id = p.registry.intern<0>(next);
+            if (id == StateRegistry::kFull) return;  // out of memory: the engine stops
             sink(id, PlanCost{sa.cost, 1}, sa.id);
         }
     }
@@ -396,6 +401,7 @@ Status NumericPlanner::begin(const WorldState& start, const Condition& goal, con
     unreachable.clear();
     unreachable_cmps.clear();
     stats = {};
+    limit = search::BudgetLimit::None;
     cost = 0;
     const Domain& d = *domain;
     bool valid = start.atom_count() == atoms && goal.atom_count() == atoms && start.var_count() == vars &&
@@ -438,9 +444,16 @@ Status NumericPlanner::begin(const WorldState& start, const Condition& goal, con
     if (!unreachable.empty() || !unreachable_cmps.empty()) return status = Status::NoPath;
 
     registry.reset(width);
+    registry.set_memory_limit(
+        options.budget.max_memory_bytes,
+        [](const void* c) { return static_cast<const search::SearchContext<PlanCost>*>(c)->engine_bytes(); }, &context);
     const std::uint32_t root_id = registry.intern<0>(root);
+    if (root_id == StateRegistry::kFull) {
+        limit = search::BudgetLimit::Memory;
+        return status = Status::BudgetExhausted;
+    }
     NumericSpace space{*this};
-    context.begin(space, root_id, search::Budget{options.max_expansions, options.deadline});
+    context.begin(space, root_id, options.budget);
     return status = Status::InProgress;
 }
 
@@ -449,6 +462,7 @@ Status NumericPlanner::step(std::uint64_t slice) {
     NumericSpace space{*this};
     const Status s = context.step(space, slice);
     stats = context.stats();
+    limit = context.budget_limit();
     if (s == Status::Found) {
         const search::NodeIndex goal_node = context.goal();
         cost = context.g(goal_node).cost;

@@ -103,6 +103,7 @@ struct NumericPlanner {
 
     // Result.
     Status status = Status::InvalidQuery;
+    search::BudgetLimit limit = search::BudgetLimit::None;
     search::SearchStats stats;
     double cost = 0;
     std::vector<ActionId> plan;

@@ -1342,7 +1342,7 @@ Status detail::PlannerImpl::begin(const WorldState& start, const Condition& goal
         for (std::size_t i = 0; i < search_count; ++i) largest = std::max(largest, search_cost[i]);
         length_scale = largest > 0 ? 1 / largest : 0;
     }
-    const search::Budget budget{options.max_expansions, options.deadline, options.max_memory_bytes};
+    const search::Budget& budget = options.budget;
     if (one_word) {
         if (direction == Direction::Forward) {
             ForwardWordSpace space{*this, goal_care[0], goal_values[0]};
@@ -1356,7 +1356,7 @@ Status detail::PlannerImpl::begin(const WorldState& start, const Condition& goal
     const std::size_t W = words;
     registry.reset(direction == Direction::Forward ? W : 2 * W);
     registry.set_memory_limit(
-        options.max_memory_bytes,
+        options.budget.max_memory_bytes,
         [](const void* c) { return static_cast<const search::SearchContext<PlanCost>*>(c)->engine_bytes(); }, &context);
     std::uint64_t* root = scratch.data();
     if (direction == Direction::Forward) {
@@ -1471,6 +1471,7 @@ PlanResult Planner::result() const noexcept {
         const detail::NumericPlanner& n = *p.numeric;
         r.status = n.status;
         r.stats = n.stats;
+        r.limit = n.limit;
         r.micros = p.micros;
         if (n.status == Status::Found) {
             r.cost = n.cost;
@@ -1480,13 +1481,24 @@ PlanResult Planner::result() const noexcept {
     }
     r.status = p.status;
     r.stats = p.stats;
-    r.exhausted = p.limit;
+    r.limit = p.limit;
     r.micros = p.micros;
     if (p.status == Status::Found) {
         r.cost = p.cost;
         r.plan = p.plan;
     }
     return r;
+}
+
+Status Planner::status() const noexcept { return m_impl->numeric ? m_impl->numeric->status : m_impl->status; }
+search::SearchStats Planner::stats() const noexcept { return m_impl->numeric ? m_impl->numeric->stats : m_impl->stats; }
+search::BudgetLimit Planner::budget_limit() const noexcept {
+    return m_impl->numeric ? m_impl->numeric->limit : m_impl->limit;
+}
+std::size_t Planner::memory_bytes() const noexcept {
+    const detail::PlannerImpl& p = *m_impl;
+    if (p.numeric) return p.numeric->registry.memory_bytes() + p.numeric->context.engine_bytes();
+    return p.registry.memory_bytes() + p.context.engine_bytes() + p.word_search.memory_bytes();
 }
 
 std::span<const Literal> Planner::unreachable_goals() const noexcept {
@@ -1500,7 +1512,7 @@ double Planner::estimate(const WorldState& state, const Condition& goal, const P
     if (p.numeric) return std::numeric_limits<double>::quiet_NaN();
     PlanOptions o = options;
     o.direction = Direction::Forward;
-    o.max_expansions = 0;
+    o.budget.max_expansions = 0;
     const Status s = p.begin(state, goal, o);
     if (s == Status::NoPath) return kInf;
     if (s != Status::InProgress) return std::numeric_limits<double>::quiet_NaN();

@@ -244,7 +244,7 @@ void check_domain(const detail::TolerantDomain& t, const LintOptions& options, s
             return;
         }
         goap::PlanOptions o;
-        o.max_expansions = options.plan_budget;
+        o.budget.max_expansions = options.plan_budget;
         o.measure_time = false;
         if (planner.plan(f.start, c, o).status == Status::NoPath)
             out.push_back(finding(LintKind::UnreachableGoal, at,

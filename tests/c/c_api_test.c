@@ -217,6 +217,18 @@ static void test_domain_files(const char* dir) {
     gameplan_planner_destroy(p);
     gameplan_domain_destroy(d);
 
+    /* Three counters to raise to 1,000 (a billion states): a memory budget of 2 MiB stops the search. */
+    CHECK_OK(gameplan_domain_load(source_path(dir, "tests/cli/data/counters_3x1000.json"), &d));
+    CHECK_OK(gameplan_planner_create(d, &p));
+    o = gameplan_plan_options_default();
+    CHECK(o.max_memory_bytes == 0);
+    o.max_memory_bytes = (uint64_t)2 << 20;
+    o.max_expansions = 5000000; /* a backstop: without the memory budget the search would end here */
+    CHECK_OK(gameplan_plan_goal(p, NULL, &o, &r));
+    CHECK(r.status == GAMEPLAN_STATUS_BUDGET_EXHAUSTED && r.expanded > 1000 && r.expanded < 5000000);
+    gameplan_planner_destroy(p);
+    gameplan_domain_destroy(d);
+
     /* Errors: a missing file and a broken text name the place; nothing is returned. */
     d = NULL;
     CHECK(gameplan_domain_load(source_path(dir, "no/such/domain.json"), &d) == GAMEPLAN_ERROR_LOAD && d == NULL);

@@ -43,13 +43,18 @@ struct Outcome {
     std::vector<ActionId> plan;
     std::uint64_t expanded = 0, generated = 0, reopened = 0, forward = 0, backward = 0;
     Direction direction = Direction::Backward;
-    search::BudgetLimit exhausted = search::BudgetLimit::None;
+    search::BudgetLimit limit = search::BudgetLimit::None;
     bool operator==(const Outcome&) const = default;
 };
 
 Outcome outcome_of(const AutoDirectionPlanner& p, const PlanResult& r) {
+    // The accessors every search has say what the result says.
+    EXPECT_EQ(p.status(), r.status);
+    EXPECT_EQ(p.budget_limit(), r.limit);
+    EXPECT_EQ(p.stats().expanded, r.stats.expanded);
+    EXPECT_EQ(p.stats().generated, r.stats.generated);
     return {r.status, r.cost, std::vector<ActionId>(r.plan.begin(), r.plan.end()), r.stats.expanded, r.stats.generated,
-            r.stats.reopened, p.forward_expanded(), p.backward_expanded(), p.direction(), r.exhausted};
+            r.stats.reopened, p.forward_expanded(), p.backward_expanded(), p.direction(), r.limit};
 }
 
 // begin() then step(k) until final; each step may spend at most k expansions of the pair.
@@ -228,10 +233,10 @@ TEST(AutoDirection, BudgetsAndAllocations) {
     const GeneratedTask t = generate_layered_task(o);
     AutoDirectionPlanner automatic(t.domain);
     PlanOptions tight;
-    tight.max_expansions = 100;
+    tight.budget.max_expansions = 100;
     const PlanResult r = automatic.plan(t.start, t.goal, tight);
     EXPECT_EQ(r.status, Status::BudgetExhausted);
-    EXPECT_EQ(r.exhausted, search::BudgetLimit::Expansions);
+    EXPECT_EQ(r.limit, search::BudgetLimit::Expansions);
     EXPECT_LE(r.stats.expanded, 100u);
     EXPECT_TRUE(r.plan.empty());
     // After a warm-up query, the same queries allocate nothing.
@@ -293,7 +298,7 @@ TEST(AutoDirection, SteppedEqualsPlanWithBudgets) {
     AutoDirectionPlanner automatic(t.domain);
     for (const std::uint64_t budget : {std::uint64_t{0}, std::uint64_t{100}, std::uint64_t{1000}, std::uint64_t{3001}, UINT64_MAX}) {
         PlanOptions po;
-        po.max_expansions = budget;
+        po.budget.max_expansions = budget;
         const Outcome whole = outcome_of(automatic, automatic.plan(t.start, t.goal, po));
         if (budget == UINT64_MAX) {
             ASSERT_EQ(whole.status, Status::Found);
@@ -302,7 +307,7 @@ TEST(AutoDirection, SteppedEqualsPlanWithBudgets) {
         } else {
             ASSERT_EQ(whole.status, Status::BudgetExhausted) << budget;
             EXPECT_EQ(whole.expanded, budget);
-            EXPECT_EQ(whole.exhausted, search::BudgetLimit::Expansions);
+            EXPECT_EQ(whole.limit, search::BudgetLimit::Expansions);
         }
         for (const std::uint64_t k : kSliceSizes)
             EXPECT_TRUE(stepped(automatic, t, po, k) == whole) << "budget " << budget << ", k " << k;

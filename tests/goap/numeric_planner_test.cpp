@@ -277,7 +277,7 @@ TEST(NumericPlanner, ResumableAndBudgetedEqualOneShot) {
         EXPECT_EQ(q.stats.expanded, r.stats.expanded);
         if (r.status == Status::Found && r.stats.expanded > 1) {
             PlanOptions o;
-            o.max_expansions = r.stats.expanded - 1;
+            o.budget.max_expansions = r.stats.expanded - 1;
             EXPECT_EQ(one.plan(b.start, b.goal, o).status, Status::BudgetExhausted) << iter;
         }
     }

@@ -80,7 +80,7 @@ TEST(PlannerAlloc, ZeroAllocationsOnVariedQueriesBothRepresentations) {
             for (int k = 0; k < 3; ++k) query.goal.set(AtomId(static_cast<std::uint32_t>(rng() % atoms)), rng() % 2 == 0);
             query.options.direction = q % 2 ? Direction::Forward : Direction::Backward;
             query.options.force_generic_representation = q % 4 >= 2;
-            query.options.max_expansions = 200;
+            query.options.budget.max_expansions = 200;
             queries.push_back(std::move(query));
         }
         Planner planner(d);
@@ -133,7 +133,7 @@ TEST(PlannerAlloc, ZeroAllocationsOnLargeOneWordSearches) {
                 for (const Direction dir : {Direction::Forward, Direction::Backward}) {
                     PlanOptions o;
                     o.direction = dir;
-                    o.max_expansions = 5000;
+                    o.budget.max_expansions = 5000;
                     const PlanResult r = planner.plan(start, goal, o);
                     most = std::max<std::uint64_t>(most, r.stats.expanded);
                 }

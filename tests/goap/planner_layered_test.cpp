@@ -23,7 +23,7 @@ TEST(LayeredTasks, HundredByFiveHundredWithinBudget) {
         const GeneratedTask t = generate_layered_task(lo);
         Planner planner(t.domain);
         PlanOptions o;
-        o.max_expansions = 5000;
+        o.budget.max_expansions = 5000;
         const PlanResult r = planner.plan(t.start, t.goal, o);
         ASSERT_EQ(r.status, Status::Found) << seed;
         EXPECT_GT(planner.relevant_atom_count(), kSizeThresholdAtoms) << seed;
@@ -34,7 +34,7 @@ TEST(LayeredTasks, HundredByFiveHundredWithinBudget) {
         PlanOptions back;
         back.direction = Direction::Backward;
         back.heuristic = Heuristic::LmCut;
-        back.max_expansions = 200;
+        back.budget.max_expansions = 200;
         const double cost = r.cost;
         const PlanResult b = planner.plan(t.start, t.goal, back);
         if (b.status == Status::Found) {

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -49,19 +50,72 @@ TEST(PlannerLimits, MemoryBudgetStopsExponentialSearch) {
             PlanOptions o;
             o.direction = dir;
             o.force_generic_representation = generic;
-            o.max_memory_bytes = std::size_t{4} << 20;
+            o.budget.max_memory_bytes = std::size_t{4} << 20;
             const PlanResult r = planner.plan(p.start, p.goal, o);
             EXPECT_EQ(r.status, Status::BudgetExhausted) << to_string(dir) << generic;
-            EXPECT_EQ(r.exhausted, search::BudgetLimit::Memory) << to_string(dir) << generic;
+            EXPECT_EQ(r.limit, search::BudgetLimit::Memory) << to_string(dir) << generic;
+            EXPECT_EQ(planner.budget_limit(), search::BudgetLimit::Memory);
+            EXPECT_EQ(planner.status(), Status::BudgetExhausted);
+            EXPECT_EQ(planner.stats().expanded, r.stats.expanded);
             EXPECT_GT(r.stats.expanded, 100u);
+            EXPECT_LE(planner.memory_bytes(), o.budget.max_memory_bytes) << to_string(dir) << generic;
+            EXPECT_GT(planner.memory_bytes(), o.budget.max_memory_bytes / 4) << to_string(dir) << generic;
             // Within budget the same planner still finds plans (8 goals: 256 states).
             const Independent small(8);
             Planner planner2(small.domain);
             const PlanResult ok = planner2.plan(small.start, small.goal, o);
             EXPECT_EQ(ok.status, Status::Found);
             EXPECT_EQ(ok.cost, 8.0);
-            EXPECT_EQ(ok.exhausted, search::BudgetLimit::None);
+            EXPECT_EQ(ok.limit, search::BudgetLimit::None);
         }
+}
+
+// A domain with variables searches its own way (numeric_planner) and honours the same budget: three
+// counters to raise from 0 to 1,000 one step at a time, a billion states below the goal, nearly all
+// of them under the optimal cost. The search stops at the memory budget (not at the expansion cap set
+// as a backstop) holding no more than it, and the same planner then plans a small goal.
+TEST(PlannerLimits, MemoryBudgetStopsSearchWithVariables) {
+    DomainBuilder b;
+    std::vector<VarId> vars;
+    for (const char* name : {"x", "y", "z"}) {
+        const VarId v = b.add_integer_variable(name, 0, 1000);
+        vars.push_back(v);
+        const NumericEffect inc[] = {{v, EffectOp::Add, 1}};
+        std::string action = "inc_";
+        action += name;
+        ASSERT_EQ(b.add_action(action, 1, {}, {}, {}, inc), DomainError::None);
+    }
+    const Domain d = b.build();
+    Condition far = d.make_condition();
+    for (const VarId v : vars) far.require(Comparison{v, CompareOp::Eq, 1000});
+    Planner planner(d);
+    PlanOptions o;
+    o.budget.max_memory_bytes = std::size_t{4} << 20;
+    o.budget.max_expansions = 5'000'000;
+    const PlanResult r = planner.plan(d.make_state(), far, o);
+    EXPECT_EQ(r.status, Status::BudgetExhausted);
+    EXPECT_EQ(r.limit, search::BudgetLimit::Memory);
+    EXPECT_EQ(planner.budget_limit(), search::BudgetLimit::Memory);
+    EXPECT_GT(r.stats.expanded, 1000u);
+    EXPECT_LE(planner.memory_bytes(), o.budget.max_memory_bytes);
+    EXPECT_GT(planner.memory_bytes(), o.budget.max_memory_bytes / 4);
+
+    Condition near = d.make_condition();
+    near.require(Comparison{vars[0], CompareOp::Ge, 3});
+    near.require(Comparison{vars[1], CompareOp::Ge, 2});
+    const PlanResult ok = planner.plan(d.make_state(), near, o);
+    EXPECT_EQ(ok.status, Status::Found);
+    EXPECT_EQ(ok.cost, 5.0);
+    EXPECT_EQ(ok.limit, search::BudgetLimit::None);
+    EXPECT_EQ(planner.budget_limit(), search::BudgetLimit::None);
+
+    // The expansion limit is named as well.
+    o.budget.max_memory_bytes = SIZE_MAX;
+    o.budget.max_expansions = 50;
+    const PlanResult capped = planner.plan(d.make_state(), far, o);
+    EXPECT_EQ(capped.status, Status::BudgetExhausted);
+    EXPECT_EQ(capped.limit, search::BudgetLimit::Expansions);
+    EXPECT_EQ(capped.stats.expanded, 50u);
 }
 
 TEST(PlannerLimits, DeadlineStopsExponentialSearch) {
@@ -70,10 +124,10 @@ TEST(PlannerLimits, DeadlineStopsExponentialSearch) {
         Planner planner(p.domain);
         PlanOptions o;
         o.direction = dir;
-        o.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
+        o.budget.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
         const PlanResult r = planner.plan(p.start, p.goal, o);
         EXPECT_EQ(r.status, Status::BudgetExhausted);
-        EXPECT_EQ(r.exhausted, search::BudgetLimit::Time);
+        EXPECT_EQ(r.limit, search::BudgetLimit::Time);
     }
 }
 

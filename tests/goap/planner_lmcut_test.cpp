@@ -177,7 +177,7 @@ TEST(LmCut, ZeroAllocationsPerPlanAfterWarmUp) {
             PlanOptions o;
             o.direction = dir;
             o.heuristic = Heuristic::LmCut;
-            o.max_expansions = 2000;
+            o.budget.max_expansions = 2000;
             for (int q = 0; q < 20; ++q) (void)planner.plan(starts[q], goals[q], o);  // warm-up
             test::AllocationScope scope;
             for (int q = 0; q < 20; ++q) (void)planner.plan(starts[q], goals[q], o);

@@ -190,7 +190,7 @@ TEST(Pruning, SizeRuleChoosesPerQuery) {
         for (int i = 0; i < kGoals; ++i) goal.set(AtomId(static_cast<std::uint32_t>(i)), true);
         Planner planner(d);
         PlanOptions o;
-        o.max_expansions = 10 * kGoals;  // linear: backward h_max would need about 2^70
+        o.budget.max_expansions = 10 * kGoals;  // linear: backward h_max would need about 2^70
         const PlanResult r = planner.plan(d.make_state(), goal, o);
         ASSERT_EQ(r.status, Status::Found);
         EXPECT_EQ(r.cost, kGoals);

@@ -303,13 +303,13 @@ TEST(Planner, BudgetExhaustedThenResumableMatchesUnbudgeted) {
         const std::vector<ActionId> full_plan(full.plan.begin(), full.plan.end());
         ASSERT_GT(full.stats.expanded, 10u);
 
-        o.max_expansions = 5;
+        o.budget.max_expansions = 5;
         const PlanResult cut = planner.plan(start, goal, o);
         EXPECT_EQ(cut.status, Status::BudgetExhausted);
         EXPECT_TRUE(cut.plan.empty());
         EXPECT_EQ(cut.stats.expanded, 5u);
 
-        o.max_expansions = UINT64_MAX;
+        o.budget.max_expansions = UINT64_MAX;
         ASSERT_EQ(planner.begin(start, goal, o), Status::InProgress);
         int slices = 0;
         Status s = Status::InProgress;
@@ -336,7 +336,7 @@ TEST(Planner, DeadlineInThePastExhaustsBudget) {
     goal.set(d.find_atom("a59"), true);
     Planner planner(d);
     PlanOptions o;
-    o.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+    o.budget.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
     EXPECT_EQ(planner.plan(start, goal, o).status, Status::BudgetExhausted);
 }
 

@@ -55,7 +55,7 @@ TEST(PlannerThreads, SharedDomainSameResultsAsSequential) {
     const auto run = [&](Planner& planner, std::size_t q) {
         PlanOptions o;
         o.direction = q % 2 ? Direction::Forward : Direction::Backward;
-        o.max_expansions = 2000;
+        o.budget.max_expansions = 2000;
         const PlanResult r = planner.plan(starts[q], goals[q], o);
         return Outcome{r.status, r.cost, {r.plan.begin(), r.plan.end()}, r.stats.expanded};
     };

@@ -200,12 +200,12 @@ std::uint64_t check_stream(std::mt19937& rng, const Domain& d, int queries, bool
         const bool use_mask = rng() % 3 != 0, use_costs = rng() % 3 != 0;
         if (use_mask) o.enabled = enabled;
         if (use_costs) o.costs = costs;
-        if (rng() % 5 == 0) o.max_expansions = rng() % 20;
-        else if (cap) o.max_expansions = cap;
+        if (rng() % 5 == 0) o.budget.max_expansions = rng() % 20;
+        else if (cap) o.budget.max_expansions = cap;
         const std::uint64_t slice = rng() % 4 == 0 ? 1 + rng() % 5 : 0;
         std::string where = cat("query ", q);
         where += std::string(" ") + std::string(to_string(o.direction));
-        where += cat(" budget ", o.max_expansions == UINT64_MAX ? -1LL : static_cast<long long>(o.max_expansions));
+        where += cat(" budget ", o.budget.max_expansions == UINT64_MAX ? -1LL : static_cast<long long>(o.budget.max_expansions));
         where += cat(" slice ", static_cast<long long>(slice));
 
         const Outcome word = run(reused, start, goal, o, slice);
@@ -226,7 +226,7 @@ std::uint64_t check_stream(std::mt19937& rng, const Domain& d, int queries, bool
             if (::testing::Test::HasFatalFailure()) return max_expanded;
         }
         max_expanded = std::max<std::uint64_t>(max_expanded, word.stats.expanded);
-        if (brute_force && o.max_expansions == UINT64_MAX) {  // (cap is 0 whenever brute_force is set)
+        if (brute_force && o.budget.max_expansions == UINT64_MAX) {  // (cap is 0 whenever brute_force is set)
             const double ref = brute_force_cost(d, start, goal, use_mask ? enabled : std::vector<std::uint8_t>{},
                                                 use_costs ? costs : std::vector<double>{});
             if (ref < 0) {

@@ -77,7 +77,7 @@ int run_explain(const ExplainArgs& args) {
     const goap::Domain& d = file.domain;
 
     goap::PlanOptions options;
-    if (args.max_nodes > 0) options.max_expansions = args.max_nodes;
+    if (args.max_nodes > 0) options.budget.max_expansions = args.max_nodes;
     goap::Planner planner(d);
     const goap::PlanResult r = planner.plan(file.start, *goal.condition, options);
 

@@ -68,6 +68,7 @@ void run_graph(const GraphArgs& args, int& exit_code) {
         for (const path::GraphNode n : result.nodes) ids.push_back(graph.id(n));
         j["path"] = std::move(ids);
         j["expanded"] = finder.stats().expanded;
+        if (status == Status::BudgetExhausted) j["limit"] = std::string(search::to_string(finder.budget_limit()));
         j["micros"] = std::round(micros * 10.0) / 10.0;
         std::cout << j.dump() << '\n';
     } else {

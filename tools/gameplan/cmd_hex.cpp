@@ -126,6 +126,7 @@ int run_hex_path(const HexPathRequest& r) {
         for (const auto& c : result.cells) cells.push_back({c.x, c.y});
         j["path"] = std::move(cells);
         j["expanded"] = finder.stats().expanded;
+        if (status == Status::BudgetExhausted) j["limit"] = std::string(search::to_string(finder.budget_limit()));
         j["micros"] = std::round(micros * 10.0) / 10.0;
         j["topology"] = "hex";
         if (!problem.empty()) j["error"] = problem;

@@ -206,7 +206,7 @@ int run_navmesh_path(const NavmeshPathRequest& request) {
                   : !map.passable(request.to) ? "goal " + request.to_text + " is blocked"
                                               : "invalid query";
     if (request.json) {
-        write_navmesh_path_json(std::cout, status, route, expanded, micros, build_ms, mesh.polygon_count(), problem,
+        write_navmesh_path_json(std::cout, status, request.hierarchy ? ch.budget_limit() : polyanya.budget_limit(), route, expanded, micros, build_ms, mesh.polygon_count(), problem,
                                 preprocess_ms, request.hierarchy ? hierarchy.memory_bytes() : 0);
     } else {
         std::cout << "status: " << to_string(status) << '\n';

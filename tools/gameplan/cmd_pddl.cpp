@@ -51,9 +51,9 @@ int run_pddl_plan(const PddlPlanRequest& rq) {
     options.heuristic = rq.heuristic == "hmax"    ? goap::Heuristic::HMax
                         : rq.heuristic == "blind" ? goap::Heuristic::Blind
                                                   : goap::Heuristic::LmCut;
-    if (rq.max_nodes > 0) options.max_expansions = rq.max_nodes;
-    options.deadline = rq.limits.deadline(t0);
-    options.max_memory_bytes = rq.limits.max_memory_bytes();
+    if (rq.max_nodes > 0) options.budget.max_expansions = rq.max_nodes;
+    options.budget.deadline = rq.limits.deadline(t0);
+    options.budget.max_memory_bytes = rq.limits.max_memory_bytes();
     goap::Planner planner(task.domain);
     const bool automatic = rq.direction == "auto";  // both directions at once (goap/auto_direction.hpp)
     std::optional<goap::AutoDirectionPlanner> both;
@@ -80,7 +80,7 @@ int run_pddl_plan(const PddlPlanRequest& rq) {
         out["plan"] = plan;
         out["expanded"] = r.stats.expanded;
         out["generated"] = r.stats.generated;
-        if (r.status == Status::BudgetExhausted) out["exhausted"] = std::string(search::to_string(r.exhausted));
+        if (r.status == Status::BudgetExhausted) out["limit"] = std::string(search::to_string(r.limit));
         out["micros"] = r.micros;
         out["grounding_ms"] = grounding_ms;
         out["atoms"] = task.domain.atom_count();
@@ -106,7 +106,7 @@ int run_pddl_plan(const PddlPlanRequest& rq) {
                 std::cout << "  unreachable: " << (l.value ? "" : "(not ") << printable(task.domain.atom_name(l.atom))
                           << (l.value ? "" : ")") << '\n';
         } else {
-            std::cout << "no plan: " << status << " (" << search::to_string(r.exhausted) << " limit)\n";
+            std::cout << "no plan: " << status << " (" << search::to_string(r.limit) << " limit)\n";
         }
         std::cout << "heuristic " << goap::to_string(options.heuristic) << ", direction " << (automatic ? "auto: " : "")
                   << goap::to_string(options.direction)

@@ -168,9 +168,9 @@ int run_plan(const PlanArgs& args) {
                         : args.heuristic == "hmax"  ? goap::Heuristic::HMax
                                                     : goap::Heuristic::BySize;
     options.pruning = parse_pruning(args.pruning);
-    if (args.max_nodes > 0) options.max_expansions = args.max_nodes;
-    options.deadline = args.limits.deadline(t0);
-    options.max_memory_bytes = args.limits.max_memory_bytes();
+    if (args.max_nodes > 0) options.budget.max_expansions = args.max_nodes;
+    options.budget.deadline = args.limits.deadline(t0);
+    options.budget.max_memory_bytes = args.limits.max_memory_bytes();
     goap::Planner planner(file.domain);
     std::optional<goap::AutoDirectionPlanner> both;
     if (automatic) both.emplace(file.domain);
@@ -222,7 +222,7 @@ int run_plan(const PlanArgs& args) {
             std::cout << "every goal atom is reachable on its own, but not all of them together\n";
         }
     } else {
-        std::cout << "no plan: " << plan_status_name(r.status) << " (the search used up its " << budget_text(args, r.exhausted)
+        std::cout << "no plan: " << plan_status_name(r.status) << " (the search used up its " << budget_text(args, r.limit)
                   << ")\n";
     }
     if (!args.json)

@@ -164,26 +164,31 @@ GridRun GridRunner::run(path::GridPoint from, path::GridPoint to, path::GridPath
         case GridAlgorithm::Dijkstra:
             result.status = m_astar.find_path(m_map, from, to, m_options, out);
             result.expanded = m_astar.stats().expanded;
+            result.limit = m_astar.budget_limit();
             break;
         case GridAlgorithm::Jps:
             result.status = m_jps.find_path(m_map, from, to, m_options, out);
             result.expanded = m_jps.stats().expanded;
+            result.limit = m_jps.budget_limit();
             break;
         case GridAlgorithm::JpsPlus:
             if (m_jps_plus.begin(m_prepared->jump_table, from, to, m_options) == Status::InProgress) (void)m_jps_plus.step();
             result.status = m_jps_plus.finish(out);
             result.expanded = m_jps_plus.stats().expanded;
+            result.limit = m_jps_plus.budget_limit();
             break;
         case GridAlgorithm::Subgoal:
             if (m_subgoal.begin(m_prepared->subgoal, from, to, m_options) == Status::InProgress) (void)m_subgoal.step();
             result.status = m_subgoal.finish(out);
             result.expanded = m_subgoal.stats().expanded;
+            result.limit = m_subgoal.budget_limit();
             break;
         case GridAlgorithm::Hpa: {
             path::HpaQueryOptions q;
             static_cast<path::GridSearchOptions&>(q) = m_options;
             result.status = m_hpa.find_path(m_prepared->hierarchy, from, to, q, out);
             result.expanded = m_hpa.stats().expanded;
+            result.limit = m_hpa.budget_limit();
             break;
         }
         case GridAlgorithm::Theta: {
@@ -198,6 +203,7 @@ GridRun GridRunner::run(path::GridPoint from, path::GridPoint to, path::GridPath
             t.layers = m_options.layers;
             result.status = m_theta.find_path(m_map, from, to, t, out);
             result.expanded = m_theta.stats().expanded;
+            result.limit = m_theta.budget_limit();
             break;
         }
     }

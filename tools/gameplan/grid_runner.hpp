@@ -69,6 +69,7 @@ struct GridRun {
     Status status = Status::NoPath;
     std::uint64_t expanded = 0;  ///< cells expanded (jump points for JPS; abstract nodes for HPA*)
     double micros = 0.0;         ///< wall-clock time of the search alone (smoothing included)
+    search::BudgetLimit limit = search::BudgetLimit::None;  ///< the budget limit that ended it, if any
 };
 
 /// Default of `--preprocess-time-limit`: seconds a subgoal graph's build may take before the command gives

@@ -99,6 +99,7 @@ void write_grid_path_json(std::ostream& out, const GridRun& run, const path::Gri
     }
     nlohmann::ordered_json j;
     j["expanded"] = run.expanded;
+    if (run.status == Status::BudgetExhausted) j["limit"] = std::string(search::to_string(run.limit));
     j["micros"] = std::round(run.micros * 10.0) / 10.0;
     if (setup_micros > 0) j["setup_micros"] = std::round(setup_micros * 10.0) / 10.0;
     if (suboptimality) j["suboptimality"] = *suboptimality;
@@ -107,8 +108,8 @@ void write_grid_path_json(std::ostream& out, const GridRun& run, const path::Gri
     out << ',' << std::string_view(rest).substr(1) << '\n';
 }
 
-void write_navmesh_path_json(std::ostream& out, Status status, const path::NavmeshPath& route, std::uint64_t expanded,
-                             double micros, double build_ms, std::size_t polygons, const std::string& problem,
+void write_navmesh_path_json(std::ostream& out, Status status, search::BudgetLimit limit, const path::NavmeshPath& route,
+                             std::uint64_t expanded, double micros, double build_ms, std::size_t polygons, const std::string& problem,
                              double preprocess_ms, std::size_t hierarchy_bytes) {
     const std::string cost_text = status == Status::Found ? nlohmann::json(route.cost).dump() : std::string("null");
     out << "{\"status\":\"" << to_string(status) << "\",\"cost\":" << cost_text << ",\"path\":";
@@ -118,6 +119,7 @@ void write_navmesh_path_json(std::ostream& out, Status status, const path::Navme
     out << ']';
     nlohmann::ordered_json j;
     j["expanded"] = expanded;
+    if (status == Status::BudgetExhausted) j["limit"] = std::string(search::to_string(limit));
     j["micros"] = std::round(micros * 10.0) / 10.0;
     j["setup_micros"] = std::round(build_ms * 10000.0) / 10.0;
     j["polygons"] = polygons;
@@ -213,7 +215,7 @@ nlohmann::ordered_json plan_json(const io::DomainFile& file, const goap::Conditi
     out["plan"] = plan;
     out["expanded"] = r.stats.expanded;
     out["generated"] = r.stats.generated;
-    if (r.status == Status::BudgetExhausted) out["exhausted"] = std::string(search::to_string(r.exhausted));
+    if (r.status == Status::BudgetExhausted) out["limit"] = std::string(search::to_string(r.limit));
     out["micros"] = r.micros;
     if (direction) out["direction"] = std::string(direction);  // `plan --direction auto`: the one that answered
     if (r.status == Status::NoPath) {

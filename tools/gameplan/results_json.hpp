@@ -47,16 +47,17 @@ nlohmann::ordered_json cost_json(double cost);
                                                        const GridRun& run, const path::GridPath& result);
 
 /// One grid query as `gameplan path --json` prints it (one line): status, cost, path, [corners],
-/// expanded, micros, [setup_micros], [suboptimality], [error]. Streamed cell by cell.
+/// expanded, [limit] (budget_exhausted: the limit that ran out), micros, [setup_micros], [suboptimality],
+/// [error]. Streamed cell by cell.
 void write_grid_path_json(std::ostream& out, const GridRun& run, const path::GridPath& result, double setup_micros,
                           std::optional<double> suboptimality, const std::vector<path::GridPoint>* corners,
                           const std::string& problem);
 
 /// One `gameplan path --algorithm navmesh --json` line: status, cost, path (turning points), expanded,
-/// micros, setup_micros (the mesh build), polygons, [preprocess_ms, hierarchy_bytes] (navmesh-ch: the
-/// hierarchy build), [error].
-void write_navmesh_path_json(std::ostream& out, Status status, const path::NavmeshPath& route, std::uint64_t expanded,
-                             double micros, double build_ms, std::size_t polygons, const std::string& problem,
+/// [limit] (budget_exhausted: the limit that ran out), micros, setup_micros (the mesh build), polygons,
+/// [preprocess_ms, hierarchy_bytes] (navmesh-ch: the hierarchy build), [error].
+void write_navmesh_path_json(std::ostream& out, Status status, search::BudgetLimit limit, const path::NavmeshPath& route,
+                             std::uint64_t expanded, double micros, double build_ms, std::size_t polygons, const std::string& problem,
                              double preprocess_ms = -1.0, std::size_t hierarchy_bytes = 0);
 
 /// The GOAP name of a status ("no_plan" rather than the engine's generic "no_path").

@@ -62,7 +62,7 @@
       for (const c of r.cycles || []) h += `<p>These only need each other: ${items(c)}</p>`;
       a.innerHTML = h;
     } else {
-      a.innerHTML = `<p>No answer: ${esc(r.status)}${r.exhausted ? " (" + esc(r.exhausted) + " budget)" : ""}</p>`;
+      a.innerHTML = `<p>No answer: ${esc(r.status)}${r.limit ? " (" + esc(r.limit) + " budget)" : ""}</p>`;
     }
     return text;
   }

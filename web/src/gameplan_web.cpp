@@ -353,8 +353,8 @@ EMSCRIPTEN_KEEPALIVE const char* gp_plan(const char* goal_name, const char* dire
         goap::PlanOptions options;
         const std::string dir(direction);
         options.direction = dir.empty() ? goap::Direction::BySize : dir == "forward" ? goap::Direction::Forward : goap::Direction::Backward;
-        options.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(kPlanTimeLimitS));
-        options.max_memory_bytes = std::size_t{512} << 20;
+        options.budget.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(kPlanTimeLimitS));
+        options.budget.max_memory_bytes = std::size_t{512} << 20;
         goap::Planner planner(file.domain);
         const goap::PlanResult r = planner.plan(file.start, *chosen.condition, options);
         if (r.status == Status::InvalidQuery) throw cli::UsageError("the planner refused the query");

@@ -224,6 +224,8 @@ typedef struct gameplan_plan_options {
     gameplan_direction direction;  /**< default GAMEPLAN_BACKWARD */
     uint64_t max_expansions;       /**< node budget; 0 = unlimited */
     double time_limit_seconds;     /**< wall-clock budget; 0 = unlimited */
+    uint64_t max_memory_bytes;     /**< search memory (states, node records, open list); 0 = unlimited.
+                                        Running out of any of the three gives GAMEPLAN_STATUS_BUDGET_EXHAUSTED */
 } gameplan_plan_options;
 
 /** A plan. `actions` is owned by the planner: valid until its next query or destruction. */

@@ -22,8 +22,8 @@
 /// - backward starts because it is the default and the cheaper one on game domains: a query backward
 ///   solves within its first slice costs one forward slice at most.
 ///
-/// Budgets apply to the pair: `max_expansions` to the sum of both searches' expansions, the deadline
-/// to both, and `max_memory_bytes` is split in half between them. Domains with variables are planned
+/// Budgets (`PlanOptions::budget`) apply to the pair: `max_expansions` to the sum of both searches'
+/// expansions, the deadline to both, and `max_memory_bytes` is split in half between them. Domains with variables are planned
 /// forward (their only direction), by the forward planner alone.
 ///
 /// Resumable, like `Planner`: `begin()` then `step(n)` (at most n expansions of the pair per call)
@@ -37,6 +37,7 @@
 
 #include <gameplan/goap/planner.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 
@@ -67,6 +68,16 @@ public:
     /// The current query's result: the winner's plan and cost once Found, statistics summed over both
     /// searches (so far, while InProgress).
     [[nodiscard]] PlanResult result() const noexcept;
+
+    /// Status of the current query (the pair's; InProgress until it is decided).
+    [[nodiscard]] Status status() const noexcept { return m_status; }
+    /// Statistics of the current query, summed over both searches (so far, while InProgress).
+    [[nodiscard]] search::SearchStats stats() const noexcept;
+    /// Which limit of the budget ended the current query: None unless status() is BudgetExhausted; the
+    /// pair's expansions when they ran out, otherwise the limit that stopped the searches.
+    [[nodiscard]] search::BudgetLimit budget_limit() const noexcept;
+    /// Bytes of search storage both planners hold (what the halves of `Budget::max_memory_bytes` cap).
+    [[nodiscard]] std::size_t memory_bytes() const noexcept { return m_forward.memory_bytes() + m_backward.memory_bytes(); }
 
     /// The direction whose answer the current query returned (for BudgetExhausted, and while
     /// InProgress: the one that searched last).

@@ -155,14 +155,12 @@ struct PlanOptions {
     Heuristic heuristic = Heuristic::BySize;
     /// Successor pruning of forward search (see Pruning).
     Pruning pruning = Pruning::Auto;
-    /// Maximum number of node expansions over the whole query; exceeding it returns BudgetExhausted.
-    std::uint64_t max_expansions = UINT64_MAX;
-    /// Wall-clock deadline (checked every 64 expansions); passing it returns BudgetExhausted.
-    std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
-    /// Memory budget of the search in bytes (see search::Budget::max_memory_bytes): the interned
-    /// states, the node records and the open list. The search stops with BudgetExhausted rather than
-    /// grow its storage past it (storage kept from earlier, larger queries counts). Default: unlimited.
-    std::size_t max_memory_bytes = SIZE_MAX;
+    /// Limits of the whole query, as for every search of the library (search::Budget): node expansions
+    /// over all slices, a wall-clock deadline, and the memory of the search (the interned states, the
+    /// node records and the open list; storage kept from earlier, larger queries counts). Running out
+    /// of one ends the query with BudgetExhausted; `PlanResult::limit` and `Planner::budget_limit()`
+    /// say which. Default: unlimited.
+    search::Budget budget{};
     /// Per-call enable mask, one byte per action (0 = disabled); empty = all enabled. Read during
     /// begin()/plan() only, so the caller may reuse the buffer afterwards.
     std::span<const std::uint8_t> enabled = {};
@@ -191,8 +189,9 @@ struct PlanResult {
     std::span<const ActionId> plan;
     /// Expanded / generated / reopened nodes of the search.
     search::SearchStats stats;
-    /// Which limit ended the query when status is BudgetExhausted (expansions, time or memory).
-    search::BudgetLimit exhausted = search::BudgetLimit::None;
+    /// Which limit of `PlanOptions::budget` ended the query: None unless status is BudgetExhausted,
+    /// then Expansions, Time or Memory (as `budget_limit()` of every search).
+    search::BudgetLimit limit = search::BudgetLimit::None;
     /// Wall-clock time spent in begin() and step() for this query, in microseconds; 0 when
     /// PlanOptions::measure_time is false.
     double micros = 0;
@@ -229,6 +228,15 @@ public:
     [[nodiscard]] Status step(std::uint64_t max_expansions = UINT64_MAX);
     /// The current query's result (plan and cost once Found; statistics so far otherwise).
     [[nodiscard]] PlanResult result() const noexcept;
+    /// Status of the current query (InProgress until it is decided; InvalidQuery before the first).
+    [[nodiscard]] Status status() const noexcept;
+    /// Expanded / generated / reopened nodes of the current query so far.
+    [[nodiscard]] search::SearchStats stats() const noexcept;
+    /// Which limit of the budget ended the current query: None unless status() is BudgetExhausted.
+    [[nodiscard]] search::BudgetLimit budget_limit() const noexcept;
+    /// Bytes of search storage the planner holds (state registry, node records, open list): what
+    /// `Budget::max_memory_bytes` caps. Only grows; not the per-domain tables.
+    [[nodiscard]] std::size_t memory_bytes() const noexcept;
 
     /// Failure explanation of the current query: the goal literals that cannot be reached even when
     /// delete effects are ignored, using only enabled actions (no relevant action can ever set them from
