@@ -1131,5 +1131,22 @@ std::uint64_t CrowdSolver::best_sum_of_costs() const noexcept {
 }
 std::uint64_t CrowdSolver::lower_bound() const noexcept { return m_impl->lower_bound; }
 const CrowdStats& CrowdSolver::stats() const noexcept { return m_impl->stats; }
+std::size_t CrowdSolver::memory_bytes() const noexcept {
+    const Impl& m = *m_impl;
+    const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
+    const auto nested = [&](const std::vector<std::vector<std::uint32_t>>& v) {
+        std::size_t sum = bytes(v);
+        for (const auto& inner : v) sum += bytes(inner);
+        return sum;
+    };
+    return bytes(m.vertex_of_node) + bytes(m.node_of_vertex) + bytes(m.nbr) + bytes(m.degree) + bytes(m.starts) +
+           bytes(m.goals) + bytes(m.dist) + bytes(m.bfs_queue) + bytes(m.hnodes) + bytes(m.configs) +
+           bytes(m.priorities) + bytes(m.orders) + bytes(m.lnodes) + bytes(m.table) + bytes(m.open) +
+           bytes(m.occ_now) + bytes(m.occ_next) + bytes(m.v_now) + bytes(m.v_next) + bytes(m.cand) + bytes(m.tie) +
+           bytes(m.new_config) + bytes(m.new_prio) + bytes(m.sort_scratch) + nested(m.lpaths) + bytes(m.costs) +
+           m.reserved.memory_bytes() + m.sipp.memory_bytes() + nested(m.saved) + bytes(m.saved_costs) + bytes(m.chosen) +
+           bytes(m.plan_order) + bytes(m.in_set) + bytes(m.tabu) + bytes(m.intersections) + bytes(m.seen) +
+           bytes(m.bfs_list) + bytes(m.sweep_order) + bytes(m.pp_order);
+}
 
 }  // namespace gameplan::path

@@ -19,6 +19,7 @@
 //
 // Memory: all buffers are kept between searches (node pool, heap, per-vertex stamps); per-vertex
 // entry lists keep their capacity, so after warm-up neither planning nor (un)reserving allocates.
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -50,6 +51,14 @@ public:
     /// Step from which an agent is parked on v (kSippNone: nobody).
     [[nodiscard]] std::uint32_t park_time(std::uint32_t v) const noexcept { return m_park_time[v]; }
     [[nodiscard]] std::uint32_t park_agent(std::uint32_t v) const noexcept { return m_park_agent[v]; }
+    /// Bytes held (capacities, the per-vertex lists included).
+    [[nodiscard]] std::size_t memory_bytes() const noexcept {
+        std::size_t bytes = (m_steps.capacity() + m_at.capacity()) * sizeof(m_steps[0]) +
+                            (m_park_time.capacity() + m_park_agent.capacity()) * sizeof(std::uint32_t);
+        for (const auto& s : m_steps) bytes += s.capacity() * sizeof(std::uint32_t);
+        for (const auto& a : m_at) bytes += a.capacity() * sizeof(Entry);
+        return bytes;
+    }
 
 private:
     std::vector<std::vector<std::uint32_t>> m_steps;
@@ -80,6 +89,10 @@ public:
                        std::uint64_t max_expanded = UINT64_MAX);
     /// States expanded by the last plan().
     [[nodiscard]] std::uint64_t expanded() const noexcept { return m_expanded; }
+    /// Bytes held (capacities).
+    [[nodiscard]] std::size_t memory_bytes() const noexcept {
+        return m_nodes.capacity() * sizeof(Node) + m_heap.capacity() * sizeof(HeapItem) + m_here.capacity() * sizeof(Here);
+    }
 
 private:
     struct Node {

@@ -436,6 +436,31 @@ TEST(Crowd, BudgetMemoryLimitCapsTheConfigurationsLikeMaxMemoryBytes) {
     EXPECT_EQ(solver.finish(capped), Status::BudgetExhausted);
 }
 
+// memory_bytes() reports what the solver holds, as every search does: at least the distance tables
+// (4 bytes per agent and free cell) and one stored configuration per configuration counted; a fresh
+// solver holds nothing; a smaller solve after a larger one keeps the storage (it only grows).
+TEST(Crowd, MemoryBytesCoversTablesAndConfigurations) {
+    std::mt19937 rng(11);
+    const Instance inst = random_instance(rng, 16, 16, 0.25, 90);
+    std::size_t free_cells = 0;
+    for (std::int32_t y = 0; y < inst.map.height(); ++y)
+        for (std::int32_t x = 0; x < inst.map.width(); ++x) free_cells += inst.map.passable({x, y}) ? 1 : 0;
+    CrowdSolver solver;
+    EXPECT_EQ(solver.memory_bytes(), 0u);
+    CrowdSolution out;
+    ASSERT_EQ(solver.solve(inst.map, inst.starts, inst.goals, CrowdOptions{}, out), Status::Found);
+    const std::size_t agents = inst.starts.size();
+    const std::size_t tables = agents * free_cells * sizeof(std::uint32_t);
+    const std::size_t configurations = solver.stats().configurations * agents * sizeof(std::uint32_t);
+    const std::size_t held = solver.memory_bytes();
+    EXPECT_GE(held, tables + configurations);
+    EXPECT_LT(held, 64 * (tables + configurations));  // nothing absurd either
+    const std::vector<GridPoint> one_start(inst.starts.begin(), inst.starts.begin() + 1);
+    const std::vector<GridPoint> one_goal(inst.goals.begin(), inst.goals.begin() + 1);
+    ASSERT_EQ(solver.solve(inst.map, one_start, one_goal, CrowdOptions{}, out), Status::Found);
+    EXPECT_EQ(solver.memory_bytes(), held);
+}
+
 // budget_limit() names the limit that ended a solve, and is None otherwise (a solution kept by an anytime
 // solve included).
 TEST(Crowd, BudgetLimitNamesTheLimit) {

@@ -196,6 +196,9 @@ public:
     [[nodiscard]] std::uint64_t lower_bound() const noexcept;
     /// Counters of the current solve.
     [[nodiscard]] const CrowdStats& stats() const noexcept;
+    /// Bytes the solver holds: the per-agent distance tables (4 bytes per agent and free cell), the
+    /// configuration store (what the memory caps limit) and scratch. Only grows between solves.
+    [[nodiscard]] std::size_t memory_bytes() const noexcept;
 
 private:
     struct Impl;
