@@ -238,6 +238,19 @@ struct PyPlan {
     std::string limit;
 };
 
+// The budget of a planning call from Python's keyword arguments (0 = no time or memory limit), checked
+// before any search starts.
+search::Budget plan_budget(std::optional<std::uint64_t> max_expansions, double time_limit, std::uint64_t max_memory) {
+    if (!(time_limit >= 0) || !std::isfinite(time_limit)) throw py::value_error("time_limit must be a number >= 0");
+    search::Budget b;
+    if (max_expansions) b.max_expansions = *max_expansions;
+    if (time_limit > 0)
+        b.deadline = std::chrono::steady_clock::now() +
+                     std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(time_limit));
+    if (max_memory > 0) b.max_memory_bytes = max_memory > SIZE_MAX ? SIZE_MAX : static_cast<std::size_t>(max_memory);
+    return b;
+}
+
 PyPlan py_plan(const goap::Domain& d, const goap::PlanResult& r) {
     PyPlan out;
     out.status = r.status == Status::NoPath ? "no_plan" : status_text(r.status);
@@ -724,14 +737,17 @@ PYBIND11_MODULE(gameplan, m) {
             return v;
         })
         .def("plan", [](const PyDomainFile& f, const std::optional<std::string>& goal, const std::string& direction,
-                        std::optional<std::uint64_t> max_expansions) {
+                        std::optional<std::uint64_t> max_expansions, double time_limit, std::uint64_t max_memory) {
             goap::PlanOptions o;
             o.direction = direction_of(direction);
-            if (max_expansions) o.budget.max_expansions = *max_expansions;
+            o.budget = plan_budget(max_expansions, time_limit, max_memory);
             goap::Planner planner(*f.domain);
             return py_plan(*f.domain, planner.plan(f.file->start, choose_goal(*f.file, goal, "domain"), o));
         }, py::arg("goal") = py::none(), py::arg("direction") = "by-size", py::arg("max_expansions") = py::none(),
-           "Plans from the file's start to one of its goals (as `gameplan plan`).");
+           py::arg("time_limit") = 0.0, py::arg("max_memory") = 0,
+           "Plans from the file's start to one of its goals (as `gameplan plan`). Budgets: max_expansions, "
+           "time_limit (seconds, 0 = none), max_memory (bytes of search storage, 0 = none); the result's "
+           "`limit` names the one that ran out.");
     m.def("load_domain", [](const std::string& path) {
         auto file = std::make_shared<io::DomainFile>(io::load_domain(path));
         auto domain = std::shared_ptr<goap::Domain>(file, &file->domain);  // aliases the file
@@ -757,15 +773,15 @@ PYBIND11_MODULE(gameplan, m) {
     };
     py::class_<PyPlanner>(m, "Planner", "A reusable cost-optimal planner for one domain (one per thread).")
         .def(py::init<std::shared_ptr<goap::Domain>>(), py::arg("domain"))
-        .def("plan", [](PyPlanner& p, const py::dict& start, const py::dict& goal,
-                        const std::string& direction, std::optional<std::uint64_t> max_expansions) {
+        .def("plan", [](PyPlanner& p, const py::dict& start, const py::dict& goal, const std::string& direction,
+                        std::optional<std::uint64_t> max_expansions, double time_limit, std::uint64_t max_memory) {
             const goap::Domain& d = *p.domain;
             goap::WorldState s = d.make_state();
             assign_state(d, s, start);
             goap::PlanOptions o;
             const bool automatic = direction == "auto";  // both directions at once, the first answer wins
             o.direction = automatic ? goap::kDefaultDirection : direction_of(direction);
-            if (max_expansions) o.budget.max_expansions = *max_expansions;
+            o.budget = plan_budget(max_expansions, time_limit, max_memory);
             const goap::Condition g = goal_of(d, goal);
             if (automatic && !p.both) p.both = std::make_unique<goap::AutoDirectionPlanner>(d);
             PyPlan out;
@@ -775,8 +791,11 @@ PYBIND11_MODULE(gameplan, m) {
             }
             return out;
         }, py::arg("start"), py::arg("goal"), py::arg("direction") = "by-size", py::arg("max_expansions") = py::none(),
+           py::arg("time_limit") = 0.0, py::arg("max_memory") = 0,
            "start: {atom: bool, variable: value} (unlisted atoms false, variables at their minimum); goal: "
-           "{atom: bool, variable: value or (op, value)}. Values: ints, or an enumeration's value names.");
+           "{atom: bool, variable: value or (op, value)}. Values: ints, or an enumeration's value names. "
+           "Budgets: max_expansions, time_limit (seconds, 0 = none), max_memory (bytes of search storage, "
+           "0 = none); the result's `limit` names the one that ran out.");
 
     // ---- agents ----
     py::enum_<goap::ActionStatus>(m, "ActionStatus")

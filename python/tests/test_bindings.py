@@ -211,6 +211,17 @@ def test_domain_file_plan():
     capped = f.plan(max_expansions=1)
     assert capped.status == "budget_exhausted" and capped.limit == "expansions"
     assert r.limit == ""
+    # Three counters to raise to 1,000 (a billion states): the memory and time budgets stop the search.
+    counters = gameplan.load_domain(os.path.join(SOURCE, "tests", "cli", "data", "counters_3x1000.json"))
+    small = counters.plan(max_memory=2 << 20, max_expansions=5_000_000)
+    assert small.status == "budget_exhausted" and small.limit == "memory"
+    late = counters.plan(time_limit=0.05)
+    assert late.status == "budget_exhausted" and late.limit == "time"
+    planner = gameplan.Planner(counters.domain)
+    r2 = planner.plan({}, {"x": 1000, "y": 1000, "z": 1000}, max_memory=2 << 20, max_expansions=5_000_000)
+    assert r2.status == "budget_exhausted" and r2.limit == "memory"
+    with pytest.raises(ValueError):
+        counters.plan(time_limit=-1)
 
 
 # ---- grids ----
