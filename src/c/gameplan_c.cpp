@@ -84,6 +84,11 @@ gameplan_error guarded(const char* function, Body&& body) noexcept {
 }
 
 gameplan_status to_c(Status s) noexcept { return static_cast<gameplan_status>(static_cast<int>(s)); }
+static_assert(static_cast<int>(search::BudgetLimit::None) == GAMEPLAN_LIMIT_NONE &&
+              static_cast<int>(search::BudgetLimit::Expansions) == GAMEPLAN_LIMIT_EXPANSIONS &&
+              static_cast<int>(search::BudgetLimit::Time) == GAMEPLAN_LIMIT_TIME &&
+              static_cast<int>(search::BudgetLimit::Memory) == GAMEPLAN_LIMIT_MEMORY);
+gameplan_budget_limit to_c(search::BudgetLimit l) noexcept { return static_cast<gameplan_budget_limit>(static_cast<int>(l)); }
 
 }  // namespace
 
@@ -290,6 +295,7 @@ void fill_plan(gameplan_planner& p, const goap::PlanResult& r, gameplan_plan_res
     out->action_count = p.actions.size();
     out->expanded = r.stats.expanded;
     out->generated = r.stats.generated;
+    out->limit = to_c(r.limit);
 }
 
 path::GridSearchOptions path_options_of(const gameplan_path_options* o) {
@@ -305,8 +311,8 @@ path::GridSearchOptions path_options_of(const gameplan_path_options* o) {
     return out;
 }
 
-void fill_path(const path::GridPath& path, Status status, std::uint64_t expanded, std::vector<gameplan_point>& cells,
-               gameplan_path_result* out) {
+void fill_path(const path::GridPath& path, Status status, std::uint64_t expanded, search::BudgetLimit limit,
+               std::vector<gameplan_point>& cells, gameplan_path_result* out) {
     cells.clear();
     for (const path::GridPoint& c : path.cells) cells.push_back(gameplan_point{c.x, c.y});
     out->status = to_c(status);
@@ -314,6 +320,7 @@ void fill_path(const path::GridPath& path, Status status, std::uint64_t expanded
     out->cells = cells.empty() ? nullptr : cells.data();
     out->cell_count = cells.size();
     out->expanded = expanded;
+    out->limit = to_c(status == Status::BudgetExhausted ? limit : search::BudgetLimit::None);
 }
 
 path::GridPoint to_cpp(gameplan_point p) noexcept { return path::GridPoint{p.x, p.y}; }
@@ -356,6 +363,16 @@ gameplan_error bind_result(goap::BindErrorKind kind, const char* action) {
 extern "C" {
 
 const char* gameplan_last_error(void) { return t_last_error.c_str(); }
+
+const char* gameplan_budget_limit_name(gameplan_budget_limit limit) {
+    switch (limit) {
+        case GAMEPLAN_LIMIT_NONE: return "none";
+        case GAMEPLAN_LIMIT_EXPANSIONS: return "expansions";
+        case GAMEPLAN_LIMIT_TIME: return "time";
+        case GAMEPLAN_LIMIT_MEMORY: return "memory";
+    }
+    return "unknown";
+}
 
 const char* gameplan_status_name(gameplan_status status) {
     switch (status) {
@@ -1043,14 +1060,17 @@ gameplan_error gameplan_find_path(gameplan_pathfinder* f, const gameplan_map* ma
         const path::GridSearchOptions o = finder_options(f, map, options);
         Status s;
         std::uint64_t expanded;
+        search::BudgetLimit limit;
         if (f->algorithm == GAMEPLAN_JPS) {
             s = f->jps.find_path(map->map, to_cpp(start), to_cpp(goal), o, f->path);
             expanded = f->jps.stats().expanded;
+            limit = f->jps.budget_limit();
         } else {
             s = f->astar.find_path(map->map, to_cpp(start), to_cpp(goal), o, f->path);
             expanded = f->astar.stats().expanded;
+            limit = f->astar.budget_limit();
         }
-        fill_path(f->path, s, expanded, f->cells, out);
+        fill_path(f->path, s, expanded, limit, f->cells, out);
     });
 }
 
@@ -1076,7 +1096,9 @@ gameplan_error gameplan_pathfinder_finish(gameplan_pathfinder* f, gameplan_path_
     return guarded("gameplan_pathfinder_finish", [&] {
         require(f != nullptr && out != nullptr, "pathfinder and out must not be NULL");
         const Status s = f->algorithm == GAMEPLAN_JPS ? f->jps.finish(f->path) : f->astar.finish(f->path);
-        fill_path(f->path, s, f->algorithm == GAMEPLAN_JPS ? f->jps.stats().expanded : f->astar.stats().expanded, f->cells, out);
+        const bool jps = f->algorithm == GAMEPLAN_JPS;
+        fill_path(f->path, s, jps ? f->jps.stats().expanded : f->astar.stats().expanded,
+                  jps ? f->jps.budget_limit() : f->astar.budget_limit(), f->cells, out);
     });
 }
 
@@ -1119,7 +1141,7 @@ gameplan_error gameplan_request_queue_take(gameplan_request_queue* q, gameplan_p
         require(q != nullptr && out != nullptr, "queue and out must not be NULL");
         if (!q->queue.take(path::PathHandle{h.index, h.generation}, q->taken))
             raise(GAMEPLAN_ERROR_NOT_FOUND, "the request is not done (or the handle is unknown)");
-        fill_path(q->taken.path, q->taken.status, q->taken.expanded, q->cells, out);
+        fill_path(q->taken.path, q->taken.status, q->taken.expanded, q->taken.limit, q->cells, out);
     });
 }
 
@@ -1189,7 +1211,7 @@ gameplan_error gameplan_hpa_find_path(gameplan_hpa_pathfinder* f, const gameplan
         q.smooth = o.smooth != 0;
         if (o.max_expansions > 0) q.budget.max_expansions = o.max_expansions;
         const Status st = f->finder.find_path(h->hierarchy, to_cpp(start), to_cpp(goal), q, f->path);
-        fill_path(f->path, st, f->finder.stats().expanded, f->cells, out);
+        fill_path(f->path, st, f->finder.stats().expanded, f->finder.budget_limit(), f->cells, out);
     });
 }
 
@@ -1247,7 +1269,8 @@ gameplan_error gameplan_crowd_solve(gameplan_crowd_solver* c, const gameplan_map
                                      st == Status::InvalidQuery ? 0 : c->solver.lower_bound(),
                                      found && !c->solution.costs.empty() ? c->solution.costs.data() : nullptr,
                                      c->cells.empty() ? nullptr : c->cells.data(),
-                                     c->solver.stats().search.expanded};
+                                     c->solver.stats().search.expanded,
+                                     to_c(c->solver.budget_limit())};
     });
 }
 

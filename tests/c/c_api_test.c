@@ -204,7 +204,7 @@ static void test_domain_files(const char* dir) {
     o.max_expansions = 1;
     o.direction = GAMEPLAN_FORWARD;
     CHECK_OK(gameplan_plan_goal(p, NULL, &o, &r));
-    CHECK(r.status == GAMEPLAN_STATUS_BUDGET_EXHAUSTED);
+    CHECK(r.status == GAMEPLAN_STATUS_BUDGET_EXHAUSTED && r.limit == GAMEPLAN_LIMIT_EXPANSIONS);
     gameplan_planner_destroy(p);
     gameplan_domain_destroy(d);
 
@@ -213,7 +213,7 @@ static void test_domain_files(const char* dir) {
     CHECK(gameplan_domain_has_variables(d) == 1);
     CHECK_OK(gameplan_planner_create(d, &p));
     CHECK_OK(gameplan_plan_goal(p, NULL, NULL, &r));
-    CHECK(r.status == GAMEPLAN_STATUS_FOUND && r.cost == 39.0 && r.action_count == 21);
+    CHECK(r.status == GAMEPLAN_STATUS_FOUND && r.cost == 39.0 && r.action_count == 21 && r.limit == GAMEPLAN_LIMIT_NONE);
     gameplan_planner_destroy(p);
     gameplan_domain_destroy(d);
 
@@ -226,6 +226,7 @@ static void test_domain_files(const char* dir) {
     o.max_expansions = 5000000; /* a backstop: without the memory budget the search would end here */
     CHECK_OK(gameplan_plan_goal(p, NULL, &o, &r));
     CHECK(r.status == GAMEPLAN_STATUS_BUDGET_EXHAUSTED && r.expanded > 1000 && r.expanded < 5000000);
+    CHECK(r.limit == GAMEPLAN_LIMIT_MEMORY);
     gameplan_planner_destroy(p);
     gameplan_domain_destroy(d);
 
@@ -338,7 +339,7 @@ static void test_built_map(void) {
             CHECK(r.status == GAMEPLAN_STATUS_NO_PATH && r.cell_count == 0);
         } else {
             size_t i;
-            CHECK(r.status == GAMEPLAN_STATUS_FOUND);
+            CHECK(r.status == GAMEPLAN_STATUS_FOUND && r.limit == GAMEPLAN_LIMIT_NONE);
             CHECK(fabs(r.cost - ref) < 1e-9);
             CHECK(r.cell_count == (size_t)ref + 1);
             CHECK(r.cells[0].x == s.x && r.cells[0].y == s.y);
@@ -347,6 +348,19 @@ static void test_built_map(void) {
                 CHECK(abs(r.cells[i].x - r.cells[i - 1].x) + abs(r.cells[i].y - r.cells[i - 1].y) == 1 &&
                       gameplan_map_passable(m, r.cells[i]));
         }
+    }
+    {  /* An open map and a budget of 3 expansions: the result says which limit ran out. */
+        gameplan_point s, g, c;
+        gameplan_path_result r;
+        for (c.y = 0; c.y < 16; ++c.y)
+            for (c.x = 0; c.x < 24; ++c.x) CHECK_OK(gameplan_map_set_passable(m, c, 1));
+        s.x = 0, s.y = 0, g.x = 23, g.y = 15;
+        o.max_expansions = 3;
+        CHECK_OK(gameplan_find_path(f, m, s, g, &o, &r));
+        CHECK(r.status == GAMEPLAN_STATUS_BUDGET_EXHAUSTED && r.limit == GAMEPLAN_LIMIT_EXPANSIONS && r.expanded == 3);
+        o.max_expansions = 0;
+        CHECK_OK(gameplan_find_path(f, m, s, g, &o, &r));
+        CHECK(r.status == GAMEPLAN_STATUS_FOUND && r.limit == GAMEPLAN_LIMIT_NONE);
     }
     {
         gameplan_point out;
@@ -935,7 +949,7 @@ static void test_crowd(const char* dir) {
             bound += (uint64_t)ref_bfs(m, starts[i], p);
         }
         CHECK_OK(gameplan_crowd_solve(c, m, starts, goals, (size_t)agents, NULL, &r));
-        CHECK(r.status == GAMEPLAN_STATUS_FOUND);
+        CHECK(r.status == GAMEPLAN_STATUS_FOUND && r.limit == GAMEPLAN_LIMIT_NONE);
         if (r.status != GAMEPLAN_STATUS_FOUND) continue;
         CHECK(r.agents == (uint32_t)agents);
         CHECK(r.lower_bound == bound);
@@ -1078,6 +1092,10 @@ int main(int argc, char** argv) {
         return 2;
     }
     CHECK(strcmp(gameplan_status_name(GAMEPLAN_STATUS_BUDGET_EXHAUSTED), "budget_exhausted") == 0);
+    CHECK(strcmp(gameplan_budget_limit_name(GAMEPLAN_LIMIT_NONE), "none") == 0);
+    CHECK(strcmp(gameplan_budget_limit_name(GAMEPLAN_LIMIT_EXPANSIONS), "expansions") == 0);
+    CHECK(strcmp(gameplan_budget_limit_name(GAMEPLAN_LIMIT_TIME), "time") == 0);
+    CHECK(strcmp(gameplan_budget_limit_name(GAMEPLAN_LIMIT_MEMORY), "memory") == 0);
     CHECK(strlen(gameplan_version()) >= 5);
     test_random_domains();
     test_domain_files(argv[1]);

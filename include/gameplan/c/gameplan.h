@@ -68,10 +68,21 @@ typedef enum gameplan_status {
     GAMEPLAN_STATUS_IN_PROGRESS = 4       /**< a resumable search paused after its slice: call step again */
 } gameplan_status;
 
+/** Which limit of a search's budget ended it with GAMEPLAN_STATUS_BUDGET_EXHAUSTED; same meaning and order
+ *  as C++ `gameplan::search::BudgetLimit`. Results carry it as `limit` (NONE for every other status). */
+typedef enum gameplan_budget_limit {
+    GAMEPLAN_LIMIT_NONE = 0,       /**< the search did not run out of budget */
+    GAMEPLAN_LIMIT_EXPANSIONS = 1, /**< max_expansions */
+    GAMEPLAN_LIMIT_TIME = 2,       /**< the time limit */
+    GAMEPLAN_LIMIT_MEMORY = 3      /**< the memory limit */
+} gameplan_budget_limit;
+
 /** The calling thread's message for its last failing call ("" if none). Owned by the library. */
 GAMEPLAN_C_API const char* gameplan_last_error(void);
 /** Stable lower-case name of a status: "found", "no_path", "budget_exhausted", ... */
 GAMEPLAN_C_API const char* gameplan_status_name(gameplan_status status);
+/** Stable lower-case name of a budget limit: "none", "expansions", "time", "memory" (as `--json` prints it). */
+GAMEPLAN_C_API const char* gameplan_budget_limit_name(gameplan_budget_limit limit);
 /** The library version, "MAJOR.MINOR.PATCH". */
 GAMEPLAN_C_API const char* gameplan_version(void);
 
@@ -236,6 +247,7 @@ typedef struct gameplan_plan_result {
     size_t action_count;
     uint64_t expanded;        /**< states expanded */
     uint64_t generated;       /**< states generated */
+    gameplan_budget_limit limit; /**< the limit that ran out (BUDGET_EXHAUSTED), else NONE */
 } gameplan_plan_result;
 
 /** Default options: backward, no budget. */
@@ -490,6 +502,7 @@ typedef struct gameplan_path_result {
     const gameplan_point* cells; /**< start first, goal last; NULL when none */
     size_t cell_count;
     uint64_t expanded;
+    gameplan_budget_limit limit; /**< the limit that ran out (BUDGET_EXHAUSTED), else NONE */
 } gameplan_path_result;
 
 /** A reusable search context (C++ GridPathfinder / JpsPathfinder); allocates nothing per query after
@@ -613,6 +626,7 @@ typedef struct gameplan_crowd_result {
     const uint32_t* costs;    /**< per agent: the step at which it reaches its goal for the last time */
     const gameplan_point* cells; /**< step-major: the cell of agent i at step t is cells[t * agents + i] */
     uint64_t expanded;        /**< configurations expanded */
+    gameplan_budget_limit limit; /**< the limit that ran out (BUDGET_EXHAUSTED), else NONE */
 } gameplan_crowd_result;
 
 GAMEPLAN_C_API gameplan_crowd_options gameplan_crowd_options_default(void);
