@@ -96,6 +96,8 @@ void run_crowd(const CrowdArgs& args, int& exit_code) {
     if (args.json) {
         nlohmann::ordered_json out;
         out["status"] = status_name(status);
+        // "timeout" is any budget that ran out: the time limit, or the memory cap of the configurations.
+        if (status == Status::BudgetExhausted) out["limit"] = std::string(search::to_string(solver.budget_limit()));
         out["agents"] = args.agents;
         out["sum_of_costs"] = solved ? solution.sum_of_costs : 0;
         out["makespan"] = solved ? solution.makespan : 0;
@@ -118,7 +120,9 @@ void run_crowd(const CrowdArgs& args, int& exit_code) {
         }
         std::cout << out.dump() << '\n';
     } else {
-        std::cout << status_name(status) << ": " << args.agents << " agents on " << args.map_file;
+        std::cout << status_name(status);
+        if (status == Status::BudgetExhausted) std::cout << " (" << search::to_string(solver.budget_limit()) << " limit)";
+        std::cout << ": " << args.agents << " agents on " << args.map_file;
         if (solved) {
             std::cout << ", sum of costs " << solution.sum_of_costs << " (lower bound " << solver.lower_bound() << ", ratio "
                       << static_cast<double>(solution.sum_of_costs) / static_cast<double>(std::max<std::uint64_t>(1, solver.lower_bound()))
