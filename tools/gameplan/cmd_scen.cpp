@@ -234,6 +234,7 @@ void run_scen(const ScenArgs& args, int& exit_code) {
             if (suboptimality) j["suboptimality"] = *suboptimality;
             j["match"] = match;
             if (!found) j["status"] = to_string(o.run.status);
+            if (o.run.status == Status::BudgetExhausted) j["limit"] = std::string(search::to_string(o.run.limit));
             std::cout << j.dump() << '\n';
         }
     }
