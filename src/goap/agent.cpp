@@ -475,7 +475,7 @@ void Agent::end_selection_without_plan(std::uint64_t tick) {
 }
 
 void Agent::record_failure(std::uint32_t goal, std::uint64_t expanded, std::span<const Literal> unreachable, std::uint64_t tick,
-                           Status status) {
+                           Status status, search::BudgetLimit limit) {
     ++m_stats.plans_failed;
     m_any_failed = true;
     PendingEvent& e = emit(AgentEventKind::PlanFailed, tick);
@@ -483,6 +483,7 @@ void Agent::record_failure(std::uint32_t goal, std::uint64_t expanded, std::span
     e.event.priority = m_priority[goal];
     e.event.expanded = expanded;
     e.event.search_status = status;
+    e.event.search_limit = status == Status::BudgetExhausted ? limit : search::BudgetLimit::None;
     const std::uint32_t budget = m_system->m_options.explain_no_plan;
     if (m_record && status == Status::NoPath && budget > 0) {
         if (m_analysis_tick != tick) {
@@ -582,7 +583,7 @@ void Agent::continue_selection(PlannerSlot slot, std::uint64_t tick) {
         // NoPath; or BudgetExhausted (the system's search memory or deadline), InvalidQuery (e.g. costs
         // that overflow): whether a plan exists is then unknown, and no unreachable literals are reported.
         if (status == Status::NoPath) record_failure(g, result.stats.expanded, planner.unreachable_goals(), tick);
-        else record_failure(g, result.stats.expanded, {}, tick, status);
+        else record_failure(g, result.stats.expanded, {}, tick, status, result.limit);
         m_search_active = false;
         ++m_candidate;
     }

@@ -85,7 +85,10 @@ std::string describe(const Agent& agent, const AgentEvent& e) {
         case AgentEventKind::PlanFailed: {
             std::string s = "no plan for " + goal_name(agent, e.goal);
             if (e.search_status == Status::BudgetExhausted)
-                return s + ": the search budget ran out after " + std::to_string(e.expanded) + " expansions";
+                return s + ": the search budget ran out after " + std::to_string(e.expanded) + " expansions" +
+                       (e.search_limit != search::BudgetLimit::None
+                            ? std::string(" (") + std::string(search::to_string(e.search_limit)) + " limit)"
+                            : std::string());
             if (e.search_status == Status::InvalidQuery) return s + ": the query is invalid";
             const auto comparisons = [&](std::span<const Comparison> cs) {
                 std::string out;

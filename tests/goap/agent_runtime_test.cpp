@@ -695,9 +695,11 @@ TEST(AgentBrakes, SearchMemoryBudgetFailsTheGoalAndTheAgentFallsBack) {
     ASSERT_EQ(failed.size(), 1u);
     EXPECT_EQ(failed[0].goal, "all");
     EXPECT_EQ(failed[0].search_status, Status::BudgetExhausted);
+    EXPECT_EQ(failed[0].search_limit, search::BudgetLimit::Memory);
     EXPECT_TRUE(failed[0].unreachable.empty());
     EXPECT_GT(failed[0].expanded, 0u);
     EXPECT_NE(failed[0].text.find("the search budget ran out"), std::string::npos) << failed[0].text;
+    EXPECT_NE(failed[0].text.find("(memory limit)"), std::string::npos) << failed[0].text;
     const auto found = rec.of("w", AgentEventKind::PlanFound);
     ASSERT_EQ(found.size(), 1u);
     EXPECT_EQ(found[0].goal, "rest");
@@ -716,6 +718,7 @@ TEST(AgentBrakes, PassedDeadlineStopsEverySearchAtOnce) {
     ASSERT_EQ(failed.size(), 2u);  // both goals: the deadline had passed before either search began
     for (const auto& f : failed) {
         EXPECT_EQ(f.search_status, Status::BudgetExhausted);
+        EXPECT_EQ(f.search_limit, search::BudgetLimit::Time);
         EXPECT_LE(f.expanded, 64u);  // the deadline is checked every 64 expansions
     }
     EXPECT_TRUE(rec.of("w", AgentEventKind::PlanFound).empty());
@@ -737,6 +740,7 @@ TEST(AgentBrakes, WithoutBrakesAnUnreachableGoalIsNoPathWithItsLiterals) {
     const auto failed = rec.of("w", AgentEventKind::PlanFailed);
     ASSERT_EQ(failed.size(), 1u);
     EXPECT_EQ(failed[0].search_status, Status::NoPath);
+    EXPECT_EQ(failed[0].search_limit, search::BudgetLimit::None);
     ASSERT_EQ(failed[0].unreachable.size(), 1u);
 }
 

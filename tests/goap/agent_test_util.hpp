@@ -98,6 +98,7 @@ struct Recorded {
     std::uint64_t expanded = 0;
     std::uint64_t ticks = 0;
     Status search_status = Status::NoPath;
+    search::BudgetLimit search_limit = search::BudgetLimit::None;
     std::string text;
 };
 
@@ -122,6 +123,7 @@ public:
         r.expanded = e.expanded;
         r.ticks = e.ticks;
         r.search_status = e.search_status;
+        r.search_limit = e.search_limit;
         r.text = "tick " + std::to_string(e.tick) + " " + agent.name() + " " + describe(agent, e);
         events.push_back(std::move(r));
     }

@@ -374,7 +374,7 @@ private:
     void continue_selection(PlannerSlot slot, std::uint64_t tick);
     void prepare_query(std::uint32_t goal, std::uint64_t tick, PlanOptions& options);
     void record_failure(std::uint32_t goal, std::uint64_t expanded, std::span<const Literal> unreachable, std::uint64_t tick,
-                        Status status = Status::NoPath);
+                        Status status = Status::NoPath, search::BudgetLimit limit = search::BudgetLimit::None);
     void adopt_plan(std::uint32_t goal, const PlanResult& result, std::uint64_t tick);
     void end_selection_without_plan(std::uint64_t tick);
     void finish_search(PlannerSlot slot);

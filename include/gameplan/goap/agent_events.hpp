@@ -30,6 +30,7 @@
 
 #include <gameplan/goap/behaviour.hpp>
 #include <gameplan/goap/world_state.hpp>
+#include <gameplan/search/search_context.hpp>
 #include <gameplan/status.hpp>
 
 #include <cstddef>
@@ -148,6 +149,9 @@ struct AgentEvent {
     /// (AgentSystemOptions::max_search_memory_bytes or AgentSystem::set_search_deadline stopped it: whether
     /// a plan exists is unknown), InvalidQuery (the query could not be searched, e.g. costs that overflow).
     Status search_status = Status::NoPath;
+    /// PlanFailed with `search_status` BudgetExhausted: which limit stopped the search (Memory or Time);
+    /// None otherwise.
+    search::BudgetLimit search_limit = search::BudgetLimit::None;
 };
 
 /// Receives events. Called on the thread that runs `AgentSystem::tick`, never concurrently.
