@@ -168,7 +168,8 @@ std::string navmesh_json(const PathQuery& q, int repeat, double* mean_micros) {
                                         : "invalid query";
     g_path.expanded.clear();
     std::ostringstream out;
-    cli::write_navmesh_path_json(out, status, route, finder.stats().expanded, first, build_ms, mesh.polygon_count(), problem);
+    cli::write_navmesh_path_json(out, status, finder.budget_limit(), route, finder.stats().expanded, first, build_ms,
+                                 mesh.polygon_count(), problem);
     return out.str();
 }
 
