@@ -251,6 +251,33 @@ TEST(AutoDirection, BudgetsAndAllocations) {
     EXPECT_EQ(scope.count(), 0u);
 }
 
+// A memory budget stops both directions: 40 independent goals (2^40 states either way). The pair holds
+// no more than the budget (each half no more than its half), and says the memory ran out.
+TEST(AutoDirection, MemoryBudgetStopsBothDirections) {
+    DomainBuilder b;
+    for (int i = 0; i < 40; ++i) {
+        std::string atom = "g", action = "set";
+        atom += std::to_string(i);
+        action += std::to_string(i);
+        ASSERT_EQ(b.add_action(action, 1.0, {}, {{atom, true}}), DomainError::None);
+    }
+    const Domain d = b.build();
+    Condition goal = d.make_condition();
+    for (std::uint32_t i = 0; i < 40; ++i) goal.set(AtomId(i), true);
+    AutoDirectionPlanner automatic(d);
+    PlanOptions o;
+    o.budget.max_memory_bytes = std::size_t{8} << 20;
+    const PlanResult r = automatic.plan(d.make_state(), goal, o);
+    EXPECT_EQ(r.status, Status::BudgetExhausted);
+    EXPECT_EQ(r.limit, search::BudgetLimit::Memory);
+    EXPECT_EQ(automatic.budget_limit(), search::BudgetLimit::Memory);
+    EXPECT_EQ(automatic.status(), Status::BudgetExhausted);
+    EXPECT_GT(automatic.forward_expanded(), 100u);
+    EXPECT_GT(automatic.backward_expanded(), 100u);
+    EXPECT_LE(automatic.memory_bytes(), o.budget.max_memory_bytes);
+    EXPECT_GT(automatic.memory_bytes(), o.budget.max_memory_bytes / 4);
+}
+
 // The resumable form: begin() + step(k) for any k returns what plan() returns (plan, cost, status,
 // statistics, direction), and that is the brute-force optimum. On these tasks (16 atoms, 3-4 goal
 // atoms) many queries, blind ones above all, outlast backward's first slice, so the slice schedule is

@@ -23,8 +23,8 @@
 ///   solves within its first slice costs one forward slice at most.
 ///
 /// Budgets (`PlanOptions::budget`) apply to the pair: `max_expansions` to the sum of both searches'
-/// expansions, the deadline to both, and `max_memory_bytes` is split in half between them. Domains with variables are planned
-/// forward (their only direction), by the forward planner alone.
+/// expansions, the deadline to both, and `max_memory_bytes` is split in half between them. Domains
+/// with variables are planned forward (their only direction), by the forward planner alone.
 ///
 /// Resumable, like `Planner`: `begin()` then `step(n)` (at most n expansions of the pair per call)
 /// until it returns a final status, then `result()`. The turn and the part of the current slice already
