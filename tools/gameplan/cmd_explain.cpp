@@ -1,5 +1,6 @@
-// `gameplan explain DOMAIN [--goal NAME] [--json] [--max-nodes N]`: the plan step by step with the
-// reason for every action, or, when there is none, why (unreachable goal items, root causes, cycles).
+// `gameplan explain DOMAIN [--goal NAME] [--json] [--max-nodes N] [--time-limit S] [--max-memory MB]`: the plan
+// step by step with the reason for every action, or, when there is none, why (unreachable goal items, root
+// causes, cycles).
 #include "commands.hpp"
 #include "cli_support.hpp"
 #include "domain_util.hpp"
@@ -10,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cstdint>
 #include <iostream>
 #include <memory>
@@ -24,6 +26,7 @@ struct ExplainArgs {
     std::string file;
     std::string goal;
     std::uint64_t max_nodes = 0;
+    ResourceLimits limits;  // --time-limit (default 5 s, as plan) and --max-memory
     bool json = false;
 };
 
@@ -78,6 +81,8 @@ int run_explain(const ExplainArgs& args) {
 
     goap::PlanOptions options;
     if (args.max_nodes > 0) options.budget.max_expansions = args.max_nodes;
+    options.budget.deadline = args.limits.deadline(std::chrono::steady_clock::now());
+    options.budget.max_memory_bytes = args.limits.max_memory_bytes();
     goap::Planner planner(d);
     const goap::PlanResult r = planner.plan(file.start, *goal.condition, options);
 
@@ -182,10 +187,21 @@ int run_explain(const ExplainArgs& args) {
         nlohmann::ordered_json out;
         out["status"] = std::string(to_string(r.status));
         out["expanded"] = r.stats.expanded;
+        if (r.status == Status::BudgetExhausted) out["limit"] = std::string(search::to_string(r.limit));
         std::cout << out.dump() << '\n';
     } else {
-        std::cout << "goal: " << goal.description << '\n'
-                  << "no answer: " << to_string(r.status) << " after " << r.stats.expanded << " expansions\n";
+        std::cout << "goal: " << goal.description << '\n' << "no answer: " << to_string(r.status);
+        switch (r.status == Status::BudgetExhausted ? r.limit : search::BudgetLimit::None) {
+            case search::BudgetLimit::Expansions: std::cout << " (--max-nodes " << args.max_nodes << ")"; break;
+            case search::BudgetLimit::Time:
+                std::cout << " (time limit of " << human_number(args.limits.time_limit_s) << " s, --time-limit)";
+                break;
+            case search::BudgetLimit::Memory:
+                std::cout << " (memory budget of " << args.limits.max_memory_mb << " MiB, --max-memory)";
+                break;
+            case search::BudgetLimit::None: break;
+        }
+        std::cout << " after " << r.stats.expanded << " expansions\n";
     }
     return 1;
 }
@@ -199,6 +215,7 @@ void add_explain_command(CLI::App& app, int& exit_code) {
     cmd->add_option("domain", args->file, "Domain file, JSON or CSV ('-' = standard input)")->required();
     cmd->add_option("--goal", args->goal, "Explain this named goal from \"goals\" (default: \"goal\", else the highest priority)");
     cmd->add_option("--max-nodes", args->max_nodes, "Node expansion budget (default: unlimited)")->check(CLI::PositiveNumber);
+    add_limit_options(cmd, args->limits, kDefaultPlanTimeLimitS, "the search");
     cmd->add_flag("--json", args->json,
                   "One JSON object: {status: found, goal, cost, steps: [{action, cost, changes, needed_for, state}]} or "
                   "{status: no_plan, unreachable, root_causes, cycles, [numeric]}");
