@@ -90,7 +90,9 @@ struct CrowdSolver::Impl {
     // ---- state ----
     Status status = Status::NoPath;
     search::BudgetLimit limit = search::BudgetLimit::None;  // which limit ended the solve (BudgetExhausted)
-    std::size_t memory_cap = 0;  // the smaller of options.max_memory_bytes and options.budget.max_memory_bytes
+    // The smaller of options.max_memory_bytes and options.budget.max_memory_bytes, less the distance
+    // tables once begin has counted them: the room left for the stored configurations.
+    std::size_t memory_cap = 0;
     CrowdStats stats;
     std::chrono::steady_clock::time_point first_time;
 
@@ -385,6 +387,14 @@ Status CrowdSolver::Impl::begin(const GridMap& m, std::span<const GridPoint> s, 
     }
     std::fill(occ_now.begin(), occ_now.end(), kNil);
     std::fill(occ_next.begin(), occ_next.end(), kNil);
+    // The distance tables count against the memory cap: refused before they are built when they alone
+    // would pass it (16,384 agents on an open 4096 x 4096 map would need 1.1 TB).
+    const std::size_t table_bytes = static_cast<std::size_t>(n) * vcount * sizeof(std::uint32_t);
+    if (table_bytes > memory_cap) {
+        limit = search::BudgetLimit::Memory;
+        return status = Status::BudgetExhausted;
+    }
+    memory_cap -= table_bytes;
     dist.resize(static_cast<std::size_t>(n) * vcount);
     status = Status::NoPath;
     for (std::uint32_t i = 0; i < n; ++i) {

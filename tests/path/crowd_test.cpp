@@ -461,6 +461,31 @@ TEST(Crowd, MemoryBytesCoversTablesAndConfigurations) {
     EXPECT_EQ(solver.memory_bytes(), held);
 }
 
+// The distance tables count against the memory cap, before they are built: a cap one byte below them
+// refuses the instance at begin (BudgetExhausted, Memory) holding none of them; the tables plus room
+// for the configurations solve it. (The tables are the fixed part: 16,384 agents on an open 4096 x 4096
+// map would need 1.1 TB.)
+TEST(Crowd, DistanceTablesCountAgainstTheMemoryCap) {
+    std::mt19937 rng(12);
+    const Instance inst = random_instance(rng, 16, 16, 0.25, 60);
+    std::size_t free_cells = 0;
+    for (std::int32_t y = 0; y < inst.map.height(); ++y)
+        for (std::int32_t x = 0; x < inst.map.width(); ++x) free_cells += inst.map.passable({x, y}) ? 1 : 0;
+    const std::size_t tables = inst.starts.size() * free_cells * sizeof(std::uint32_t);
+    for (const bool by_budget : {false, true}) {
+        CrowdSolver solver;
+        CrowdOptions o;
+        (by_budget ? o.budget.max_memory_bytes : o.max_memory_bytes) = tables - 1;
+        EXPECT_EQ(solver.begin(inst.map, inst.starts, inst.goals, o), Status::BudgetExhausted);
+        EXPECT_EQ(solver.budget_limit(), search::BudgetLimit::Memory);
+        EXPECT_LT(solver.memory_bytes(), tables);
+        (by_budget ? o.budget.max_memory_bytes : o.max_memory_bytes) = tables + (std::size_t{4} << 20);
+        CrowdSolution out;
+        EXPECT_EQ(solver.solve(inst.map, inst.starts, inst.goals, o, out), Status::Found);
+        EXPECT_GE(solver.memory_bytes(), tables);
+    }
+}
+
 // budget_limit() names the limit that ended a solve, and is None otherwise (a solution kept by an anytime
 // solve included).
 TEST(Crowd, BudgetLimitNamesTheLimit) {
@@ -485,10 +510,15 @@ TEST(Crowd, BudgetLimitNamesTheLimit) {
     EXPECT_EQ(solver.solve(inst.map, inst.starts, inst.goals, options, solution), Status::Found);
     EXPECT_EQ(solver.budget_limit(), search::BudgetLimit::None);
     const std::uint64_t configurations = solver.stats().configurations;
-    // An anytime solve that runs out of memory after its first solution keeps it: Found, no limit.
+    // An anytime solve that runs out of memory after its first solution keeps it: Found, no limit. (The
+    // cap holds the distance tables, 4 bytes per agent and free cell, and the configurations.)
+    std::size_t free_cells = 0;
+    for (std::int32_t y = 0; y < inst.map.height(); ++y)
+        for (std::int32_t x = 0; x < inst.map.width(); ++x) free_cells += inst.map.passable({x, y}) ? 1 : 0;
     options.anytime = true;
     options.budget.max_expansions = solver.stats().search.expanded + 200;
-    options.budget.max_memory_bytes = static_cast<std::size_t>(configurations + 1) * (90 * 10 + 140);
+    options.budget.max_memory_bytes =
+        90 * free_cells * sizeof(std::uint32_t) + static_cast<std::size_t>(configurations + 1) * (90 * 10 + 140);
     EXPECT_EQ(solver.solve(inst.map, inst.starts, inst.goals, options, solution), Status::Found);
     EXPECT_EQ(solver.budget_limit(), search::BudgetLimit::None);
     options.budget.max_memory_bytes = 1;

@@ -141,7 +141,7 @@ void require_memory(const ResourceLimits& limits, double bytes, const std::strin
     const double mb = std::ceil(bytes / (1024.0 * 1024.0));
     throw UsageError(what + " needs about " + human_bytes(bytes) + ", more than --max-memory " +
                      std::to_string(limits.max_memory_mb) + " (MiB) allows; raise it to at least " +
-                     human_number(mb) + " to try");
+                     std::to_string(static_cast<std::uint64_t>(mb)) + " to try");
 }
 
 void finish_output() {

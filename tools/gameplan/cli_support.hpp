@@ -51,6 +51,9 @@ struct ResourceLimits {
 /// Default --max-memory of every command, in MiB: large enough for any shipped example and every
 /// benchmark map, small enough that a runaway search stops well before a desktop runs out of memory.
 inline constexpr std::uint64_t kDefaultMaxMemoryMb = 512;
+/// Default --max-memory of `crowd`, in MiB: the library's default cap (CrowdOptions::max_memory_bytes,
+/// 2 GiB), which holds the distance tables of 1,000 agents on the largest MAPF benchmark maps.
+inline constexpr std::uint64_t kDefaultCrowdMemoryMb = 2048;
 /// Default --time-limit of `plan`, in seconds (a game plans in microseconds; a search still running
 /// after this long is exponential, and a larger limit only moves the wait).
 inline constexpr double kDefaultPlanTimeLimitS = 5;

@@ -1,5 +1,6 @@
 // `gameplan crowd MAP SCEN --agents N [--time-limit SECONDS] [--improve SECONDS] [--seed S] [--paths] [--json]`:
 // the classic multi-agent pathfinding benchmark (MovingAI MAPF scenarios) solved by path::CrowdSolver.
+#include "cli_support.hpp"
 #include "commands.hpp"
 
 #include <gameplan/io/load_error.hpp>
@@ -28,6 +29,7 @@ struct CrowdArgs {
     double time_limit = 60.0;
     double improve = 0.0;
     std::uint64_t seed = 0;
+    std::uint64_t max_memory_mb = kDefaultCrowdMemoryMb;
     bool paths = false;
     bool json = false;
 };
@@ -76,7 +78,19 @@ void run_crowd(const CrowdArgs& args, int& exit_code) {
         goals.push_back(s.goal);
     }
 
+    // The distance tables (4 bytes per agent and free cell) are the solve's fixed part: refuse an instance
+    // whose tables alone pass --max-memory before building anything, naming what it would need.
+    std::size_t free_cells = 0;
+    for (std::int32_t y = 0; y < map.height(); ++y)
+        for (std::int32_t x = 0; x < map.width(); ++x) free_cells += map.passable({x, y}) ? 1 : 0;
+    ResourceLimits limits;
+    limits.max_memory_mb = args.max_memory_mb;
+    require_memory(limits, static_cast<double>(args.agents) * static_cast<double>(free_cells) * sizeof(std::uint32_t),
+                   "a crowd of " + std::to_string(args.agents) + " agents on " + args.map_file + " (distance tables for " +
+                       std::to_string(free_cells) + " free cells)");
+
     path::CrowdOptions options;
+    options.max_memory_bytes = limits.max_memory_bytes();  // tables and stored configurations together
     const auto t0 = std::chrono::steady_clock::now();
     options.budget.deadline = t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                        std::chrono::duration<double>(args.time_limit));
@@ -156,6 +170,10 @@ void add_crowd_command(CLI::App& app, int& exit_code) {
                     "After the first solution, keep lowering the sum of costs for up to this many seconds (within --time-limit)")
         ->capture_default_str();
     cmd->add_option("--seed", args->seed, "Seed of the tie-breaking generator")->capture_default_str();
+    add_integer_option(cmd, "--max-memory", args->max_memory_mb, 1, std::uint64_t{1} << 30,
+                       "Memory budget in MiB for the distance tables (4 bytes per agent and free cell) and the stored "
+                       "configurations; tables past it are refused (exit 2), configurations past it end the solve "
+                       "(status timeout, limit memory) (default " + std::to_string(kDefaultCrowdMemoryMb) + ")");
     cmd->add_flag("--paths", args->paths, "Print every agent's path (one cell per time step)");
     cmd->add_flag("--json", args->json, "One JSON object");
     cmd->callback([args, &exit_code] { run_crowd(*args, exit_code); });

@@ -613,7 +613,8 @@ typedef struct gameplan_crowd_options {
     int anytime;               /**< nonzero: improve the first solution until improve_seconds run out */
     double improve_seconds;    /**< with anytime: time spent improving (0 = until the time limit) */
     uint64_t seed;             /**< tie-breaking seed; the same instance and seed give the same answer */
-    uint64_t max_memory_bytes; /**< cap of the configuration store (default 2 GiB) */
+    uint64_t max_memory_bytes; /**< cap of the distance tables (4 bytes per agent and free cell) and the
+                                    configuration store together (default 2 GiB) */
 } gameplan_crowd_options;
 
 /** A solution. Arrays are owned by the solver: valid until its next solve or destruction. */

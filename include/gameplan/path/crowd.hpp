@@ -65,7 +65,7 @@
 ///
 /// Memory and speed: about 10 bytes per agent per stored configuration plus 4 bytes per agent per
 /// free cell for the distance tables. `CrowdOptions::max_memory_bytes` and the budget's
-/// `max_memory_bytes` (the smaller of the two) cap the configuration store.
+/// `max_memory_bytes` (the smaller of the two) cap the tables and the configuration store together.
 /// The anytime phase adds one path per agent and a reservation table (one entry per agent per
 /// step). After warm-up (a first solve of a same-sized instance; for an anytime solve capped by
 /// `max_expansions`, a first run of the same solve) a solve reuses its buffers.
@@ -103,8 +103,8 @@ inline constexpr std::size_t kMaxCrowdAgents = 16384;
 /// Options of a one-shot crowd solve.
 struct CrowdOptions {
     /// Whole-solve limits: `max_expansions` counts configuration-generator (PIBT) calls over all
-    /// slices; `deadline` is checked every 16 calls; `max_memory_bytes` caps the stored configurations
-    /// as `max_memory_bytes` below does (the smaller cap applies; the distance tables and the anytime
+    /// slices; `deadline` is checked every 16 calls; `max_memory_bytes` caps the distance tables and
+    /// the stored configurations as `max_memory_bytes` below does (the smaller cap applies; the anytime
     /// phase's paths are not counted). Default: unlimited.
     search::Budget budget;
     /// Keep improving the sum of costs after the first solution (large neighbourhood search, see the
@@ -115,9 +115,11 @@ struct CrowdOptions {
     std::chrono::steady_clock::duration improve_for = std::chrono::steady_clock::duration::max();
     /// Seed of the tie-breaking generator. Same seed, same instance: same solution.
     std::uint64_t seed = 0;
-    /// Cap on the memory of the stored configurations, in bytes (about 10 bytes per agent and 140 bytes
-    /// more per configuration); reaching it ends the search (`BudgetExhausted`, budget_limit()
-    /// `Memory`, without a solution; with a solution in anytime mode, that solution).
+    /// Cap on the memory of the distance tables (4 bytes per agent and free cell, counted first: tables
+    /// past the cap make `begin` return `BudgetExhausted` before they are built) and of the stored
+    /// configurations (about 10 bytes per agent and 140 bytes more per configuration); reaching it ends
+    /// the search (`BudgetExhausted`, budget_limit() `Memory`, without a solution; with a solution in
+    /// anytime mode, that solution).
     std::size_t max_memory_bytes = std::size_t{2} << 30;
     /// Use the PIBT "swap" operation (PIBT+, LaCAM2): lets two agents pass each other in corridors and
     /// helps dense instances a lot. Off only for experiments.
@@ -197,7 +199,8 @@ public:
     /// Counters of the current solve.
     [[nodiscard]] const CrowdStats& stats() const noexcept;
     /// Bytes the solver holds: the per-agent distance tables (4 bytes per agent and free cell), the
-    /// configuration store (what the memory caps limit) and scratch. Only grows between solves.
+    /// configuration store (what the memory caps limit, with the tables) and scratch. Only grows between
+    /// solves.
     [[nodiscard]] std::size_t memory_bytes() const noexcept;
 
 private:
