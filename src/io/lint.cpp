@@ -245,6 +245,7 @@ void check_domain(const detail::TolerantDomain& t, const LintOptions& options, s
         }
         goap::PlanOptions o;
         o.budget.max_expansions = options.plan_budget;
+        o.budget.max_memory_bytes = options.plan_memory_bytes;
         o.measure_time = false;
         if (planner.plan(f.start, c, o).status == Status::NoPath)
             out.push_back(finding(LintKind::UnreachableGoal, at,

@@ -297,3 +297,29 @@ TEST(Lint, ReportsEveryErrorInVariablesWhenAndRetry) {
     EXPECT_EQ(f->suggestion, "gold");
     EXPECT_EQ(find(r, io::LintKind::UnknownField, ""), nullptr);
 }
+
+// Two goal items that undo each other: each is reachable, both together never (the relaxation cannot
+// tell). The planning check proves it and says so; with an expansion or memory budget too small to
+// decide, it says nothing (running out is not a finding), so both budgets reach the search.
+TEST(Lint, GoalItemsThatUndoEachOtherHaveNoPlanWithinTheBudgets) {
+    const char* const text = R"({
+  "actions": [
+    {"name": "open", "cost": 1, "effects": {"door_open": true, "door_locked": false}},
+    {"name": "lock", "cost": 1, "effects": {"door_locked": true, "door_open": false}}
+  ],
+  "start": {},
+  "goal": {"door_open": true, "door_locked": true}
+})";
+    const std::string needle = "has no plan: each of its items can be reached, but not all together";
+    const io::LintReport whole = io::lint_domain_text(text, io::DomainFormat::Json, "door.json");
+    EXPECT_NE(find(whole, io::LintKind::UnreachableGoal, needle), nullptr);
+    io::LintOptions no_memory;
+    no_memory.plan_memory_bytes = 1;
+    EXPECT_EQ(find(io::lint_domain_text(text, io::DomainFormat::Json, "door.json", no_memory), io::LintKind::UnreachableGoal,
+                   needle),
+              nullptr);
+    io::LintOptions lots;
+    lots.plan_memory_bytes = std::size_t{1} << 30;
+    EXPECT_NE(find(io::lint_domain_text(text, io::DomainFormat::Json, "door.json", lots), io::LintKind::UnreachableGoal, needle),
+              nullptr);
+}

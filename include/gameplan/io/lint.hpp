@@ -24,7 +24,8 @@
 ///
 /// Complexity: linear in the file plus O(atoms^2 * name length) for the typo check and one relaxed
 /// analysis per goal; goals whose items are all relaxed-reachable are planned with a budget of
-/// `LintOptions::plan_budget` expansions. Thread-safety: reentrant.
+/// `LintOptions::plan_budget` expansions and `plan_memory_bytes` of search storage. Thread-safety:
+/// reentrant.
 
 #include <gameplan/io/domain_file.hpp>
 #include <gameplan/io/load_error.hpp>
@@ -68,6 +69,10 @@ struct LintOptions {
     /// Expansion budget of the planning check of a goal whose items are all relaxed-reachable
     /// (a budget that runs out is not a finding).
     std::uint64_t plan_budget = 200'000;
+    /// Memory budget of that check's search (`search::Budget::max_memory_bytes`): 512 MiB, the CLI's
+    /// default `--max-memory`. A domain with thousands of actions can generate that much within the
+    /// expansion budget; running out is not a finding either.
+    std::size_t plan_memory_bytes = std::size_t{512} << 20;
 };
 
 /// The findings of one file.
