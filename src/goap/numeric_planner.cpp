@@ -21,10 +21,7 @@ struct NumericSpace {
     [[nodiscard]] std::size_t node_bound() const noexcept { return p.registry.size(); }
     [[nodiscard]] bool is_goal(search::NodeIndex node) const noexcept { return p.is_goal(p.registry.state(node)); }
     [[nodiscard]] PlanCost heuristic(search::NodeIndex node) { return PlanCost{p.h_max(p.registry.state(node), true), 0}; }
-    // The registry's bytes as the engine's memory budget sees them: past any limit once it refused a state.
-    [[nodiscard]] std::size_t memory_bytes() const noexcept {
-        return p.registry.full() ? SIZE_MAX : p.registry.memory_bytes();
-    }
+    [[nodiscard]] std::size_t memory_bytes() const noexcept { return p.registry.budget_bytes(); }
 
     template <class Sink>
     void expand(search::NodeIndex node, Sink&& sink) {
@@ -444,9 +441,7 @@ Status NumericPlanner::begin(const WorldState& start, const Condition& goal, con
     if (!unreachable.empty() || !unreachable_cmps.empty()) return status = Status::NoPath;
 
     registry.reset(width);
-    registry.set_memory_limit(
-        options.budget.max_memory_bytes,
-        [](const void* c) { return static_cast<const search::SearchContext<PlanCost>*>(c)->engine_bytes(); }, &context);
+    registry.set_memory_limit(options.budget.max_memory_bytes, context);
     const std::uint32_t root_id = registry.intern<0>(root);
     if (root_id == StateRegistry::kFull) {
         limit = search::BudgetLimit::Memory;

@@ -221,11 +221,6 @@ struct detail::PlannerImpl {
     bool stubborn_set(const std::uint64_t* state);
     [[nodiscard]] bool pruned(std::size_t s) const noexcept { return ss_mark[s] != ss_stamp; }
 
-    // The registry's bytes as the engine's memory budget sees them: past any limit once it refused
-    // a state.
-    [[nodiscard]] std::size_t registry_bytes() const noexcept {
-        return registry.full() ? SIZE_MAX : registry.memory_bytes();
-    }
     // Set by compile_goal(): some relevant action costs more than kMaxActionCost.
     bool cost_too_large = false;
 
@@ -274,7 +269,7 @@ struct ForwardSpace {
 
     [[nodiscard]] std::size_t width() const noexcept { return kW ? kW : p.words; }
     [[nodiscard]] std::size_t node_bound() const noexcept { return p.registry.size(); }
-    [[nodiscard]] std::size_t memory_bytes() const noexcept { return p.registry_bytes(); }
+    [[nodiscard]] std::size_t memory_bytes() const noexcept { return p.registry.budget_bytes(); }
 
     [[nodiscard]] bool is_goal(search::NodeIndex node) const noexcept {
         const std::uint64_t* s = p.registry.state(node);
@@ -334,7 +329,7 @@ struct BackwardSpace {
 
     [[nodiscard]] std::size_t width() const noexcept { return kW ? kW : p.words; }
     [[nodiscard]] std::size_t node_bound() const noexcept { return p.registry.size(); }
-    [[nodiscard]] std::size_t memory_bytes() const noexcept { return p.registry_bytes(); }
+    [[nodiscard]] std::size_t memory_bytes() const noexcept { return p.registry.budget_bytes(); }
 
     [[nodiscard]] bool is_goal(search::NodeIndex node) const noexcept {
         const std::size_t W = width();
@@ -1355,9 +1350,7 @@ Status detail::PlannerImpl::begin(const WorldState& start, const Condition& goal
     }
     const std::size_t W = words;
     registry.reset(direction == Direction::Forward ? W : 2 * W);
-    registry.set_memory_limit(
-        options.budget.max_memory_bytes,
-        [](const void* c) { return static_cast<const search::SearchContext<PlanCost>*>(c)->engine_bytes(); }, &context);
+    registry.set_memory_limit(options.budget.max_memory_bytes, context);
     std::uint64_t* root = scratch.data();
     if (direction == Direction::Forward) {
         std::copy(start_words.begin(), start_words.end(), root);

@@ -59,8 +59,15 @@ public:
         m_other_arg = other_arg;
         m_full = false;
     }
-    /// True once intern() has refused a state for lack of memory (until the next set_memory_limit).
-    [[nodiscard]] bool full() const noexcept { return m_full; }
+    /// The same, with the rest of the search's storage reported by `engine.engine_bytes()` (the
+    /// planners' search::SearchContext), which must outlive the query.
+    template <class Engine>
+    void set_memory_limit(std::size_t limit, const Engine& engine) noexcept {
+        set_memory_limit(limit, [](const void* e) { return static_cast<const Engine*>(e)->engine_bytes(); }, &engine);
+    }
+    /// The registry's bytes as the engine's memory budget sees them (a search space's `memory_bytes()`):
+    /// past any limit once intern() has refused a state, so that the engine stops too.
+    [[nodiscard]] std::size_t budget_bytes() const noexcept { return m_full ? SIZE_MAX : memory_bytes(); }
     /// Bytes held by the registry (at capacity).
     [[nodiscard]] std::size_t memory_bytes() const noexcept {
         return m_words.capacity() * sizeof(std::uint64_t) + m_hashes.capacity() * sizeof(std::uint32_t) +
@@ -130,7 +137,7 @@ private:
         return true;
     }
 
-    // False (and full() from now on) if growing for one more state of `width` words would exceed the limit.
+    // False (and budget_bytes() SIZE_MAX from now on) if growing for one more state of `width` words would exceed the limit.
     bool room_for_one_more(std::size_t width) noexcept {
         if (m_limit == SIZE_MAX) return true;
         std::size_t words = m_words.size(), hashes = m_hashes.size(), slots = m_table.size();
