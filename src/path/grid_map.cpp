@@ -42,6 +42,13 @@ GridSizeCheck GridMap::reset(std::int64_t width, std::int64_t height, bool passa
     return GridSizeCheck::Ok;
 }
 
+std::size_t GridMap::passable_count() const noexcept {
+    std::size_t count = 0;
+    for (std::int32_t y = 0; y < m_height; ++y)
+        for (std::int32_t x = 0; x < m_width; ++x) count += m_passable[index({x, y})] != 0;
+    return count;
+}
+
 bool GridMap::set_passable(GridPoint p, bool passable) noexcept {
     if (!contains(p)) return false;
     std::uint8_t& cell = m_passable[index(p)];

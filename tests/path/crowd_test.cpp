@@ -442,9 +442,7 @@ TEST(Crowd, BudgetMemoryLimitCapsTheConfigurationsLikeMaxMemoryBytes) {
 TEST(Crowd, MemoryBytesCoversTablesAndConfigurations) {
     std::mt19937 rng(11);
     const Instance inst = random_instance(rng, 16, 16, 0.25, 90);
-    std::size_t free_cells = 0;
-    for (std::int32_t y = 0; y < inst.map.height(); ++y)
-        for (std::int32_t x = 0; x < inst.map.width(); ++x) free_cells += inst.map.passable({x, y}) ? 1 : 0;
+    const std::size_t free_cells = inst.map.passable_count();
     CrowdSolver solver;
     EXPECT_EQ(solver.memory_bytes(), 0u);
     CrowdSolution out;
@@ -468,9 +466,7 @@ TEST(Crowd, MemoryBytesCoversTablesAndConfigurations) {
 TEST(Crowd, DistanceTablesCountAgainstTheMemoryCap) {
     std::mt19937 rng(12);
     const Instance inst = random_instance(rng, 16, 16, 0.25, 60);
-    std::size_t free_cells = 0;
-    for (std::int32_t y = 0; y < inst.map.height(); ++y)
-        for (std::int32_t x = 0; x < inst.map.width(); ++x) free_cells += inst.map.passable({x, y}) ? 1 : 0;
+    const std::size_t free_cells = inst.map.passable_count();
     const std::size_t tables = inst.starts.size() * free_cells * sizeof(std::uint32_t);
     for (const bool by_budget : {false, true}) {
         CrowdSolver solver;
@@ -512,9 +508,7 @@ TEST(Crowd, BudgetLimitNamesTheLimit) {
     const std::uint64_t configurations = solver.stats().configurations;
     // An anytime solve that runs out of memory after its first solution keeps it: Found, no limit. (The
     // cap holds the distance tables, 4 bytes per agent and free cell, and the configurations.)
-    std::size_t free_cells = 0;
-    for (std::int32_t y = 0; y < inst.map.height(); ++y)
-        for (std::int32_t x = 0; x < inst.map.width(); ++x) free_cells += inst.map.passable({x, y}) ? 1 : 0;
+    const std::size_t free_cells = inst.map.passable_count();
     options.anytime = true;
     options.budget.max_expansions = solver.stats().search.expanded + 200;
     options.budget.max_memory_bytes =

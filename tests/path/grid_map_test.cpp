@@ -13,6 +13,27 @@ TEST(GridMap, DefaultIsEmpty) {
     EXPECT_FALSE(map.passable({0, 0}));
 }
 
+// passable_count() counts what passable() says, cell by cell, on maps blocked at random.
+TEST(GridMap, PassableCountMatchesTheCells) {
+    GridMap map;
+    EXPECT_EQ(map.passable_count(), 0u);
+    ASSERT_EQ(map.reset(13, 6), GridSizeCheck::Ok);
+    EXPECT_EQ(map.passable_count(), 78u);
+    unsigned seed = 1;
+    for (int round = 0; round < 20; ++round) {
+        for (int k = 0; k < 10; ++k) {
+            seed = seed * 1103515245u + 12345u;
+            (void)map.set_passable({static_cast<int>((seed >> 8) % 13), static_cast<int>((seed >> 20) % 6)}, (seed >> 30) & 1u);
+        }
+        std::size_t expected = 0;
+        for (int y = 0; y < 6; ++y)
+            for (int x = 0; x < 13; ++x) expected += map.passable({x, y}) ? 1 : 0;
+        EXPECT_EQ(map.passable_count(), expected) << "round " << round;
+    }
+    ASSERT_EQ(map.reset(4, 4, false), GridSizeCheck::Ok);
+    EXPECT_EQ(map.passable_count(), 0u);
+}
+
 TEST(GridMap, ResetAndCells) {
     GridMap map;
     ASSERT_EQ(map.reset(7, 3), GridSizeCheck::Ok);

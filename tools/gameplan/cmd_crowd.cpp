@@ -80,9 +80,7 @@ void run_crowd(const CrowdArgs& args, int& exit_code) {
 
     // The distance tables (4 bytes per agent and free cell) are the solve's fixed part: refuse an instance
     // whose tables alone pass --max-memory before building anything, naming what it would need.
-    std::size_t free_cells = 0;
-    for (std::int32_t y = 0; y < map.height(); ++y)
-        for (std::int32_t x = 0; x < map.width(); ++x) free_cells += map.passable({x, y}) ? 1 : 0;
+    const std::size_t free_cells = map.passable_count();
     ResourceLimits limits;
     limits.max_memory_mb = args.max_memory_mb;
     require_memory(limits, static_cast<double>(args.agents) * static_cast<double>(free_cells) * sizeof(std::uint32_t),

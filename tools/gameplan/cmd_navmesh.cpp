@@ -142,9 +142,7 @@ void run_navmesh(const NavmeshArgs& args, int& exit_code) {
     const double build_ms = millis_since(t0);
     std::size_t traversable = 0;
     for (const path::NavEdge& e : mesh.edges()) traversable += e.neighbour != path::kNoPolygon;
-    std::size_t free_cells = 0;
-    for (std::int32_t y = 0; y < map.height(); ++y)
-        for (std::int32_t x = 0; x < map.width(); ++x) free_cells += map.passable({x, y});
+    const std::size_t free_cells = map.passable_count();
     if (args.json) {
         nlohmann::ordered_json j;
         j["width"] = map.width();

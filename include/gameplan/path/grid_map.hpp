@@ -103,6 +103,8 @@ public:
     /// True if `p` lies on the map.
     [[nodiscard]] bool contains(GridPoint p) const noexcept { return contains(p.x, p.y); }
 
+    /// Number of passable cells. O(cells).
+    [[nodiscard]] std::size_t passable_count() const noexcept;
     /// True if the cell is passable; false for blocked cells and for points off the map.
     [[nodiscard]] bool passable(GridPoint p) const noexcept { return contains(p) && m_passable[index(p)] != 0; }
     /// Terrain cost of entering the cell (1 when the map has no costs). Precondition: contains(p).
