@@ -2,6 +2,7 @@
 // the classic multi-agent pathfinding benchmark (MovingAI MAPF scenarios) solved by path::CrowdSolver.
 #include "cli_support.hpp"
 #include "commands.hpp"
+#include "results_json.hpp"
 
 #include <gameplan/io/load_error.hpp>
 #include <gameplan/io/movingai.hpp>
@@ -109,7 +110,7 @@ void run_crowd(const CrowdArgs& args, int& exit_code) {
         nlohmann::ordered_json out;
         out["status"] = status_name(status);
         // "timeout" is any budget that ran out: the time limit, or the memory cap of the configurations.
-        if (status == Status::BudgetExhausted) out["limit"] = std::string(search::to_string(solver.budget_limit()));
+        add_budget_limit(out, status, solver.budget_limit());
         out["agents"] = args.agents;
         out["sum_of_costs"] = solved ? solution.sum_of_costs : 0;
         out["makespan"] = solved ? solution.makespan : 0;

@@ -2,6 +2,7 @@
 // step by step with the reason for every action, or, when there is none, why (unreachable goal items, root
 // causes, cycles).
 #include "commands.hpp"
+#include "results_json.hpp"
 #include "cli_support.hpp"
 #include "domain_util.hpp"
 
@@ -187,7 +188,7 @@ int run_explain(const ExplainArgs& args) {
         nlohmann::ordered_json out;
         out["status"] = std::string(to_string(r.status));
         out["expanded"] = r.stats.expanded;
-        if (r.status == Status::BudgetExhausted) out["limit"] = std::string(search::to_string(r.limit));
+        add_budget_limit(out, r.status, r.limit);
         std::cout << out.dump() << '\n';
     } else {
         std::cout << "goal: " << goal.description << '\n' << "no answer: " << to_string(r.status);

@@ -1,5 +1,6 @@
 // `gameplan graph GRAPH.json|GRAPH.csv --from ID --to ID [--to ID ...] ...`: one query on a weighted graph.
 #include "commands.hpp"
+#include "results_json.hpp"
 
 #include <gameplan/io/graph_io.hpp>
 #include <gameplan/path/graph.hpp>
@@ -68,7 +69,7 @@ void run_graph(const GraphArgs& args, int& exit_code) {
         for (const path::GraphNode n : result.nodes) ids.push_back(graph.id(n));
         j["path"] = std::move(ids);
         j["expanded"] = finder.stats().expanded;
-        if (status == Status::BudgetExhausted) j["limit"] = std::string(search::to_string(finder.budget_limit()));
+        add_budget_limit(j, status, finder.budget_limit());
         j["micros"] = std::round(micros * 10.0) / 10.0;
         std::cout << j.dump() << '\n';
     } else {

@@ -1,6 +1,7 @@
 // `gameplan path MAP --topology hex ...`: one query on a hex map (odd-r offset rows), with the same
 // output as the square-grid path command. Called from cmd_path.cpp.
 #include "commands.hpp"
+#include "results_json.hpp"
 
 #include <gameplan/io/image.hpp>
 #include <gameplan/io/map_image.hpp>
@@ -126,7 +127,7 @@ int run_hex_path(const HexPathRequest& r) {
         for (const auto& c : result.cells) cells.push_back({c.x, c.y});
         j["path"] = std::move(cells);
         j["expanded"] = finder.stats().expanded;
-        if (status == Status::BudgetExhausted) j["limit"] = std::string(search::to_string(finder.budget_limit()));
+        add_budget_limit(j, status, finder.budget_limit());
         j["micros"] = std::round(micros * 10.0) / 10.0;
         j["topology"] = "hex";
         if (!problem.empty()) j["error"] = problem;

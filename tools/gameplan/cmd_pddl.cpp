@@ -2,6 +2,7 @@
 #include "pddl_cli.hpp"
 
 #include "commands.hpp"
+#include "results_json.hpp"
 #include "domain_util.hpp"
 
 #include <gameplan/goap/auto_direction.hpp>
@@ -80,7 +81,7 @@ int run_pddl_plan(const PddlPlanRequest& rq) {
         out["plan"] = plan;
         out["expanded"] = r.stats.expanded;
         out["generated"] = r.stats.generated;
-        if (r.status == Status::BudgetExhausted) out["limit"] = std::string(search::to_string(r.limit));
+        add_budget_limit(out, r.status, r.limit);
         out["micros"] = r.micros;
         out["grounding_ms"] = grounding_ms;
         out["atoms"] = task.domain.atom_count();

@@ -3,6 +3,7 @@
 // last printed digit); inexact algorithms report their suboptimality instead.
 #include "cli_support.hpp"
 #include "commands.hpp"
+#include "results_json.hpp"
 #include "progress.hpp"
 #include "navmesh_cli.hpp"
 
@@ -234,7 +235,7 @@ void run_scen(const ScenArgs& args, int& exit_code) {
             if (suboptimality) j["suboptimality"] = *suboptimality;
             j["match"] = match;
             if (!found) j["status"] = to_string(o.run.status);
-            if (o.run.status == Status::BudgetExhausted) j["limit"] = std::string(search::to_string(o.run.limit));
+            add_budget_limit(j, o.run.status, o.run.limit);
             std::cout << j.dump() << '\n';
         }
     }

@@ -81,7 +81,7 @@ public:
                 j["unreachable"] = unreachable;
                 j["expanded"] = e.expanded;
                 j["search"] = std::string(to_string(e.search_status));
-                if (e.search_status == Status::BudgetExhausted) j["limit"] = std::string(search::to_string(e.search_limit));
+                add_budget_limit(j, e.search_status, e.search_limit);
                 if (e.analyzed) {
                     // The analysis of `gameplan explain`, items in the CSV cell syntax (atom / !atom).
                     const auto items = [&](std::span<const goap::Literal> ls) {

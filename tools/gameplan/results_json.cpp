@@ -81,6 +81,10 @@ std::optional<double> grid_suboptimality(const path::GridMap& map, path::GridPoi
     return suboptimality_of(result.cost, optimal.cost);
 }
 
+void add_budget_limit(nlohmann::ordered_json& j, Status status, search::BudgetLimit limit) {
+    if (status == Status::BudgetExhausted) j["limit"] = std::string(search::to_string(limit));
+}
+
 void write_grid_path_json(std::ostream& out, const GridRun& run, const path::GridPath& result, double setup_micros,
                           std::optional<double> suboptimality, const std::vector<path::GridPoint>* corners,
                           const std::string& problem) {
@@ -99,7 +103,7 @@ void write_grid_path_json(std::ostream& out, const GridRun& run, const path::Gri
     }
     nlohmann::ordered_json j;
     j["expanded"] = run.expanded;
-    if (run.status == Status::BudgetExhausted) j["limit"] = std::string(search::to_string(run.limit));
+    add_budget_limit(j, run.status, run.limit);
     j["micros"] = std::round(run.micros * 10.0) / 10.0;
     if (setup_micros > 0) j["setup_micros"] = std::round(setup_micros * 10.0) / 10.0;
     if (suboptimality) j["suboptimality"] = *suboptimality;
@@ -119,7 +123,7 @@ void write_navmesh_path_json(std::ostream& out, Status status, search::BudgetLim
     out << ']';
     nlohmann::ordered_json j;
     j["expanded"] = expanded;
-    if (status == Status::BudgetExhausted) j["limit"] = std::string(search::to_string(limit));
+    add_budget_limit(j, status, limit);
     j["micros"] = std::round(micros * 10.0) / 10.0;
     j["setup_micros"] = std::round(build_ms * 10000.0) / 10.0;
     j["polygons"] = polygons;
@@ -215,7 +219,7 @@ nlohmann::ordered_json plan_json(const io::DomainFile& file, const goap::Conditi
     out["plan"] = plan;
     out["expanded"] = r.stats.expanded;
     out["generated"] = r.stats.generated;
-    if (r.status == Status::BudgetExhausted) out["limit"] = std::string(search::to_string(r.limit));
+    add_budget_limit(out, r.status, r.limit);
     out["micros"] = r.micros;
     if (direction) out["direction"] = std::string(direction);  // `plan --direction auto`: the one that answered
     if (r.status == Status::NoPath) {

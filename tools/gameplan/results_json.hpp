@@ -21,6 +21,10 @@
 
 namespace gameplan::cli {
 
+/// Adds `"limit"`, the budget limit that ran out (`"expansions"`, `"time"` or `"memory"`), to `j` when
+/// `status` is BudgetExhausted: the field every command's --json names it with.
+void add_budget_limit(nlohmann::ordered_json& j, Status status, search::BudgetLimit limit);
+
 /// The goal a command plans for.
 struct ChosenGoal {
     const goap::Condition* condition = nullptr;
