@@ -238,10 +238,10 @@ struct PyPlan {
     std::string limit;
 };
 
-// The budget of a planning call from Python's keyword arguments (0 = no time or memory limit), checked
-// before any search starts.
-search::Budget plan_budget(std::optional<std::uint64_t> max_expansions, double time_limit, std::uint64_t max_memory) {
-    if (!(time_limit >= 0) || !std::isfinite(time_limit)) throw py::value_error("time_limit must be a number >= 0");
+// The budget of a search from Python's keyword arguments (0 = no time or memory limit), checked before
+// any search starts.
+search::Budget budget_of(std::optional<std::uint64_t> max_expansions, double time_limit, std::uint64_t max_memory) {
+    if (!(time_limit >= 0) || !std::isfinite(time_limit)) throw py::value_error("time_limit must be >= 0");
     search::Budget b;
     if (max_expansions) b.max_expansions = *max_expansions;
     if (time_limit > 0)
@@ -740,7 +740,7 @@ PYBIND11_MODULE(gameplan, m) {
                         std::optional<std::uint64_t> max_expansions, double time_limit, std::uint64_t max_memory) {
             goap::PlanOptions o;
             o.direction = direction_of(direction);
-            o.budget = plan_budget(max_expansions, time_limit, max_memory);
+            o.budget = budget_of(max_expansions, time_limit, max_memory);
             goap::Planner planner(*f.domain);
             return py_plan(*f.domain, planner.plan(f.file->start, choose_goal(*f.file, goal, "domain"), o));
         }, py::arg("goal") = py::none(), py::arg("direction") = "by-size", py::arg("max_expansions") = py::none(),
@@ -781,7 +781,7 @@ PYBIND11_MODULE(gameplan, m) {
             goap::PlanOptions o;
             const bool automatic = direction == "auto";  // both directions at once, the first answer wins
             o.direction = automatic ? goap::kDefaultDirection : direction_of(direction);
-            o.budget = plan_budget(max_expansions, time_limit, max_memory);
+            o.budget = budget_of(max_expansions, time_limit, max_memory);
             const goap::Condition g = goal_of(d, goal);
             if (automatic && !p.both) p.both = std::make_unique<goap::AutoDirectionPlanner>(d);
             PyPlan out;
@@ -1114,15 +1114,11 @@ PYBIND11_MODULE(gameplan, m) {
                          const std::vector<std::pair<std::int32_t, std::int32_t>>& goals, std::optional<std::uint64_t> max_expansions,
                          double time_limit, bool anytime, std::uint64_t seed) {
             if (starts.size() != goals.size()) throw py::value_error("starts and goals differ in length");
-            if (!(time_limit >= 0) || !std::isfinite(time_limit)) throw py::value_error("time_limit must be >= 0");
             std::vector<path::GridPoint> s, g;
             for (const auto& p : starts) s.push_back(point_of(p));
             for (const auto& p : goals) g.push_back(point_of(p));
             path::CrowdOptions o;
-            if (max_expansions) o.budget.max_expansions = *max_expansions;
-            if (time_limit > 0)
-                o.budget.deadline = std::chrono::steady_clock::now() +
-                                    std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(time_limit));
+            o.budget = budget_of(max_expansions, time_limit, 0);
             o.anytime = anytime;
             o.seed = seed;
             path::CrowdSolution sol;
