@@ -1,6 +1,7 @@
 #include <gameplan/path/fog.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 namespace gameplan::path {
@@ -86,6 +87,7 @@ Status Explorer::explore(const GridMap& truth, TeamKnowledge& team, GridPoint st
     out.steps = 0;
     out.replans = 0;
     out.expanded = 0;
+    out.limit = search::BudgetLimit::None;
     if (!team.matches(truth) || !truth.passable(start) || !truth.contains(goal) || options.sight < 1 ||
         options.sight > kMaxSightRadius || !(options.unknown_multiplier > 0.0) ||
         !(options.unknown_multiplier <= kMaxAreaMultiplier))
@@ -102,6 +104,9 @@ Status Explorer::explore(const GridMap& truth, TeamKnowledge& team, GridPoint st
     search.movement = options.movement;
     search.diagonal = options.diagonal;
     search.layers = options.layers;
+    search.budget.deadline = options.budget.deadline;
+    search.budget.max_memory_bytes = options.budget.max_memory_bytes;
+    const bool has_deadline = options.budget.deadline != std::chrono::steady_clock::time_point::max();
     const bool filtered = options.filter != nullptr;
     if (options.unknown_multiplier != 1.0 || filtered) {
         // the unit's filter over the team's areas, plus the price of unknown cells
@@ -123,8 +128,23 @@ Status Explorer::explore(const GridMap& truth, TeamKnowledge& team, GridPoint st
         // plan on what the team knows now
         if (!first) ++out.replans;
         first = false;
+        // the walk's budget: what its plans expanded so far counts, and the deadline holds between plans too
+        if (out.expanded >= options.budget.max_expansions) {
+            out.limit = search::BudgetLimit::Expansions;
+            return Status::BudgetExhausted;
+        }
+        if (has_deadline && std::chrono::steady_clock::now() >= options.budget.deadline) {
+            out.limit = search::BudgetLimit::Time;
+            return Status::BudgetExhausted;
+        }
+        search.budget.max_expansions = options.budget.max_expansions == UINT64_MAX ? UINT64_MAX
+                                                                                  : options.budget.max_expansions - out.expanded;
         const Status planned = m_finder.find_path(team.belief(), at, goal, search, m_plan);
         out.expanded += m_finder.stats().expanded;
+        if (planned == Status::BudgetExhausted) {
+            out.limit = m_finder.budget_limit();
+            return Status::BudgetExhausted;
+        }
         if (planned == Status::InvalidQuery && !enterable(goal)) return Status::NoPath;  // goal seen blocked or forbidden
         if (planned != Status::Found) return planned == Status::InvalidQuery ? Status::InvalidQuery : Status::NoPath;
         // follow it while the rest of it stays legal

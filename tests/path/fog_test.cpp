@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <deque>
 #include <functional>
@@ -156,6 +158,73 @@ TEST(Fog, WallDiscoveredOnTheWayForcesAReplan) {
     EXPECT_GE(result.replans, 1u);
     EXPECT_GT(result.travelled, reference_distance(truth, {0, 0}, {10, 0}, Movement::Eight, DiagonalRule::NoCornerCutting) - 1e-9);
     for (const GridPoint& p : result.path) EXPECT_TRUE(truth.passable(p));
+}
+
+// A serpentine: walls across every other row with the gap at alternate ends. A unit that sees one cell
+// walks into every dead end first, so the walk replans many times, each plan a search of the belief.
+GridMap serpentine(int w, int h) {
+    GridMap m;
+    EXPECT_EQ(m.reset(w, h), GridSizeCheck::Ok);
+    for (int y = 1; y < h; y += 2)
+        for (int x = 0; x < w; ++x)
+            if (x != ((y / 2) % 2 == 0 ? w - 1 : 0)) m.set_passable({x, y}, false);
+    return m;
+}
+
+TEST(Fog, TheWalksBudgetStopsItWhereTheUnitStandsAndNamesTheLimit) {
+    const GridMap truth = serpentine(30, 21);
+    const GridPoint start{0, 0}, goal{0, 20};
+    ExploreOptions options;
+    options.sight = 1;
+    Explorer explorer;
+    ExploreResult full;
+    {
+        TeamKnowledge team(truth);
+        ASSERT_EQ(explorer.explore(truth, team, start, goal, options, full), Status::Found);
+        EXPECT_EQ(full.limit, search::BudgetLimit::None);
+        ASSERT_GT(full.replans, 5u);
+    }
+    // The expansions of all plans count together: any budget below the walk's total stops it (the plans
+    // before the last within the budget), the total itself lets the same walk arrive.
+    for (const std::uint64_t budget : {std::uint64_t{1}, full.expanded / 3, full.expanded - 1, full.expanded}) {
+        TeamKnowledge team(truth);
+        ExploreResult result;
+        options.budget = {};
+        options.budget.max_expansions = budget;
+        const Status status = explorer.explore(truth, team, start, goal, options, result);
+        EXPECT_LE(result.expanded, budget);
+        if (budget == full.expanded) {
+            EXPECT_EQ(status, Status::Found);
+            EXPECT_EQ(result.path, full.path);
+            EXPECT_EQ(result.limit, search::BudgetLimit::None);
+            continue;
+        }
+        ASSERT_EQ(status, Status::BudgetExhausted) << "budget " << budget;
+        EXPECT_EQ(result.limit, search::BudgetLimit::Expansions);
+        // stopped part way along the same walk
+        ASSERT_LT(result.path.size(), full.path.size());
+        EXPECT_TRUE(std::equal(result.path.begin(), result.path.end(), full.path.begin()));
+    }
+    {  // a deadline already past: no plan is made, the unit has not moved
+        TeamKnowledge team(truth);
+        ExploreResult result;
+        options.budget = {};
+        options.budget.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+        ASSERT_EQ(explorer.explore(truth, team, start, goal, options, result), Status::BudgetExhausted);
+        EXPECT_EQ(result.limit, search::BudgetLimit::Time);
+        EXPECT_EQ(result.path, std::vector<GridPoint>{start});
+        EXPECT_EQ(result.expanded, 0u);
+    }
+    {  // the pathfinder's state for this map does not fit in 1 KiB (a fresh explorer: nothing held yet)
+        Explorer fresh;
+        TeamKnowledge team(truth);
+        ExploreResult result;
+        options.budget = {};
+        options.budget.max_memory_bytes = 1024;
+        ASSERT_EQ(fresh.explore(truth, team, start, goal, options, result), Status::BudgetExhausted);
+        EXPECT_EQ(result.limit, search::BudgetLimit::Memory);
+        EXPECT_EQ(result.path, std::vector<GridPoint>{start});
+    }
 }
 
 TEST(Fog, TwoTeamsSeeDifferentThings) {

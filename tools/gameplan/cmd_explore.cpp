@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <charconv>
+#include <chrono>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -30,9 +31,14 @@ struct ExploreArgs {
     std::string movement = "8";
     std::string diagonal = "no-corner-cutting";
     bool json = false;
+    std::uint64_t max_expansions = 0;
     AreaArgs area;
     ResourceLimits limits;
 };
+
+// A walk replans once per wall it meets, each plan a search of the whole map: on a large maze, many
+// thousands of searches. Unless --time-limit says otherwise, it stops after this long.
+constexpr double kDefaultExploreTimeLimitS = 60;
 
 path::GridPoint parse_cell(const std::string& text, const char* option, const path::GridMap& map) {
     const auto comma = text.find(',');
@@ -78,6 +84,9 @@ void run_explore(const ExploreArgs& args, int& exit_code) {
         options.filter = &area.filter;
     }
     options.layers = area.cost_layers;
+    options.budget.max_expansions = args.max_expansions == 0 ? UINT64_MAX : args.max_expansions;
+    options.budget.deadline = args.limits.deadline(std::chrono::steady_clock::now());
+    options.budget.max_memory_bytes = args.limits.max_memory_bytes();
     path::TeamKnowledge team(truth);
     path::Explorer explorer;
     path::ExploreResult result;
@@ -93,16 +102,31 @@ void run_explore(const ExploreArgs& args, int& exit_code) {
                            finder.find_path(truth, from, to, full, optimal) == Status::Found;
 
     const char* name = status == Status::Found ? "arrived" : status == Status::NoPath ? "unreachable" : "budget_exhausted";
+    // Which limit stopped the walk: one of the budget's, or the step budget (4 x cells + 16).
+    const std::string limit = result.limit != search::BudgetLimit::None ? std::string(search::to_string(result.limit)) : "steps";
     if (args.json) {
         std::ostream& out = std::cout;
-        out << "{\"status\":\"" << name << "\",\"travelled\":" << nlohmann::json(result.travelled).dump()
+        out << "{\"status\":\"" << name << '"';
+        if (status == Status::BudgetExhausted) out << ",\"limit\":\"" << limit << '"';
+        out << ",\"travelled\":" << nlohmann::json(result.travelled).dump()
             << ",\"optimal\":" << (reachable ? nlohmann::json(optimal.cost).dump() : std::string("null"))
             << ",\"replans\":" << result.replans << ",\"steps\":" << result.steps << ",\"path\":[";
         for (std::size_t i = 0; i < result.path.size(); ++i)
             out << (i ? ",[" : "[") << result.path[i].x << ',' << result.path[i].y << ']';
         out << "],\"known_cells\":" << team.known_count() << ",\"team_bytes\":" << team.memory_bytes() << "}\n";
     } else {
-        std::cout << "status: " << name << '\n'
+        std::cout << "status: " << name;
+        if (status == Status::BudgetExhausted) {
+            switch (result.limit) {
+                case search::BudgetLimit::Time:
+                    std::cout << " (time limit of " << human_number(args.limits.time_limit_s) << " s, --time-limit)";
+                    break;
+                case search::BudgetLimit::Expansions: std::cout << " (" << args.max_expansions << " expansions, --max-expansions)"; break;
+                case search::BudgetLimit::Memory: std::cout << " (memory budget of " << args.limits.max_memory_mb << " MiB, --max-memory)"; break;
+                case search::BudgetLimit::None: std::cout << " (step limit of 4 x cells + 16)"; break;
+            }
+        }
+        std::cout << '\n'
                   << "travelled: " << std::setprecision(10) << result.travelled << '\n'
                   << "optimal: " << (reachable ? std::to_string(optimal.cost) : std::string("none")) << '\n'
                   << "replans: " << result.replans << '\n'
@@ -131,10 +155,12 @@ void add_explore_command(CLI::App& app, int& exit_code) {
         ->check(CLI::IsMember({"never", "no-corner-cutting", "one-obstacle", "always"}))
         ->capture_default_str();
     add_area_options(cmd, args->area);
-    add_limit_options(cmd, args->limits, 0, "the walk");
+    add_integer_option(cmd, "--max-expansions", args->max_expansions, 0, UINT64_MAX,
+                       "Expansion budget of the walk: cells expanded by all its plans together (0 = unlimited)");
+    add_limit_options(cmd, args->limits, kDefaultExploreTimeLimitS, "the walk (all its plans)");
     cmd->add_flag("--json", args->json,
-                  "Print one JSON object: status (arrived|unreachable), travelled, optimal, replans, steps, path, "
-                  "known_cells, team_bytes");
+                  "Print one JSON object: status (arrived|unreachable|budget_exhausted), limit (when budget_exhausted: "
+                  "expansions|time|memory|steps), travelled, optimal, replans, steps, path, known_cells, team_bytes");
     cmd->callback([args, &exit_code] { run_explore(*args, exit_code); });
 }
 

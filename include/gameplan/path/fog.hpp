@@ -26,6 +26,11 @@
 /// `NoPath` once the team's knowledge proves the goal unreachable. The travelled cost (true costs:
 /// length x terrain of the cell entered) is at least the optimal cost with full knowledge.
 ///
+/// A walk can replan once per wall it meets, each plan a search of the whole belief: on a large maze,
+/// thousands of searches. `ExploreOptions::budget` bounds the whole walk (its plans' expansions
+/// together, a deadline, the pathfinder's memory); when it runs out the walk stops where the unit stands
+/// with `BudgetExhausted` and `ExploreResult::limit` naming the limit.
+///
 /// Per-unit costs. `ExploreOptions` may carry the true areas, the unit's `AreaFilter` and weighted cost
 /// layers (area_filter.hpp). A cell's area is learnt with the cell; the unit never enters (nor cuts the
 /// corner of) a seen cell of a forbidden area and replans as soon as its route meets one; the travelled
@@ -110,6 +115,11 @@ struct ExploreOptions {
     /// Planning cost multiplier of unknown cells, in (0, kMaxAreaMultiplier] (1 = optimistic).
     double unknown_multiplier = 1.0;
     std::uint64_t max_steps = 0;     ///< step budget (0 = 4 x cells + 16); then BudgetExhausted
+    /// Budget of the whole walk: `max_expansions` counts the cells all its plans expand together,
+    /// `deadline` is read before each plan and by the plan's search, `max_memory_bytes` bounds the
+    /// pathfinder's state (the search's per-cell arrays and open list). Then BudgetExhausted, with
+    /// ExploreResult::limit naming the limit. Default: unlimited.
+    search::Budget budget{};
     /// Optional true area of every cell (matching the true map). A cell's area becomes known when the
     /// cell is seen; unknown cells are in `kAreaUnknown`. Not owned; must outlive the walk.
     const AreaMap* areas = nullptr;
@@ -130,6 +140,9 @@ struct ExploreResult {
     std::uint64_t steps = 0;      ///< cells moved
     std::uint64_t replans = 0;    ///< plans made after the first one
     std::uint64_t expanded = 0;   ///< cells expanded by all plans
+    /// The limit of ExploreOptions::budget that ended the walk (`None` unless explore returned
+    /// BudgetExhausted because of it; a walk stopped by `max_steps` leaves it `None`).
+    search::BudgetLimit limit = search::BudgetLimit::None;
 };
 
 /// Walks units of a team toward goals on a true map (see the overview). Reusable: it keeps its
@@ -139,7 +152,7 @@ public:
     /// Walks a unit of `team` from `start` to `goal` on `truth`. `team` must match `truth` and keeps
     /// what the walk revealed (other units of the team profit from it). Returns `Found` (arrived),
     /// `NoPath` (the team's knowledge proves the goal unreachable), `BudgetExhausted`
-    /// (options.max_steps), or `InvalidQuery` (a point off the map, a blocked start, a team for another
+    /// (options.max_steps or options.budget; `out.limit` tells which), or `InvalidQuery` (a point off the map, a blocked start, a team for another
     /// map shape, sight or multiplier out of range, areas or a layer for another map shape, a negative or
     /// non-finite layer weight, a start in a forbidden area). Allocates only to grow `out.path` and its buffers.
     Status explore(const GridMap& truth, TeamKnowledge& team, GridPoint start, GridPoint goal,
