@@ -120,11 +120,15 @@ std::size_t ResourceLimits::max_memory_bytes() const noexcept {
 
 void add_limit_options(CLI::App* cmd, ResourceLimits& limits, double default_time_s, const std::string& what) {
     limits.time_limit_s = default_time_s;
-    limits.max_memory_mb = kDefaultMaxMemoryMb;
     add_real_option(cmd, "--time-limit", limits.time_limit_s, 0.001, 86400.0,
                     "Stop " + what + " after this many seconds, with status budget_exhausted (0 = no limit; default " +
                         (default_time_s > 0 ? human_number(default_time_s) : std::string("none")) + ")",
                     true);
+    add_memory_option(cmd, limits, what);
+}
+
+void add_memory_option(CLI::App* cmd, ResourceLimits& limits, const std::string& what) {
+    limits.max_memory_mb = kDefaultMaxMemoryMb;
     add_integer_option(cmd, "--max-memory", limits.max_memory_mb, 1, std::uint64_t{1} << 30,
                        "Memory budget in MiB for " + what + " (default " + std::to_string(kDefaultMaxMemoryMb) + ")");
 }

@@ -60,6 +60,8 @@ inline constexpr double kDefaultPlanTimeLimitS = 5;
 
 /// Registers --time-limit and --max-memory on `cmd`, with the given defaults (0 s = no time limit).
 void add_limit_options(CLI::App* cmd, ResourceLimits& limits, double default_time_s, const std::string& what);
+/// Registers --max-memory alone (commands whose work is linear in their input: no time limit to set).
+void add_memory_option(CLI::App* cmd, ResourceLimits& limits, const std::string& what);
 
 /// Throws UsageError unless `bytes` (what building `what` would take) fits `limits`: the message names
 /// what, the memory it needs and the --max-memory that would allow it.

@@ -412,7 +412,7 @@ void add_navmesh_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--png", args->png, "Write a picture of the map and its polygons (PNG)");
     add_integer_option(cmd, "--png-scale", args->png_scale, 0, 64,
                        "Pixels per cell in the --png picture, at most 8192 x 8192 pixels in all (0 = fit to ~2048 px)");
-    add_limit_options(cmd, args->limits, 0, "the build");
+    add_memory_option(cmd, args->limits, "the build (linear in the map's size: no time limit)");
     cmd->add_flag("--json", args->json, "Print one JSON object");
     cmd->callback([args, &exit_code] { run_navmesh(*args, exit_code); });
 }
