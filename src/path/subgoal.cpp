@@ -2320,6 +2320,10 @@ JpsSupport SubgoalPathfinder::build(const GridMap& map, std::size_t max_memory_b
 
 const SubgoalGraph& SubgoalPathfinder::graph() const noexcept { return m_impl->owned; }
 
+void SubgoalPathfinder::reserve(const SubgoalGraph& graph) {
+    if (graph.built()) m_impl->size_for(graph);
+}
+
 Status SubgoalPathfinder::begin(const GridMap& map, GridPoint start, GridPoint goal, const GridSearchOptions& options) {
     if (m_impl->owned.in_sync(map)) return m_impl->begin(m_impl->owned, start, goal, options);
     (void)m_impl->invalid();

@@ -1,6 +1,6 @@
 // Proves "no heap allocation per query after warm-up" for the subgoal tier with the counting operator new:
 // find_path (answered by the transit-node table or by the search), the resumable form on a shared graph, and
-// (after build) even the first query.
+// (after build, or reserve for a shared graph) even the first query.
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/subgoal.hpp>
 
@@ -59,4 +59,31 @@ TEST(SubgoalAlloc, BuildMakesTheFirstQueryAllocationFree) {
     gameplan::test::AllocationScope scope;
     (void)sg.find_path(map, cells[0], cells[1], {}, path);
     EXPECT_EQ(scope.count(), 0u);
+}
+
+// A second pathfinder on the first one's graph (shared, as threads would): reserve sizes it, so its first
+// query allocates nothing; the same first query on a fresh pathfinder does allocate (what reserve saves).
+TEST(SubgoalAlloc, ReserveMakesTheFirstQueryOnASharedGraphAllocationFree) {
+    std::mt19937 rng(5);
+    const GridMap map = random_map(rng, 120, 90, 0.2);
+    const auto cells = free_cells(rng, map, 2);
+    SubgoalPathfinder owner;
+    ASSERT_EQ(owner.build(map), JpsSupport::Ok);
+    const SubgoalGraph& graph = owner.graph();
+    GridPath path;
+    path.cells.reserve(1024);
+    const auto first_query = [&](SubgoalPathfinder& sg) {
+        gameplan::test::AllocationScope scope;
+        if (sg.begin(graph, cells[0], cells[1]) == Status::InProgress)
+            while (sg.step(4) == Status::InProgress) {
+            }
+        EXPECT_EQ(sg.finish(path), Status::Found);
+        return scope.count();
+    };
+    SubgoalPathfinder fresh;
+    EXPECT_GT(first_query(fresh), 0u);
+    SubgoalPathfinder reserved;
+    reserved.reserve(graph);
+    EXPECT_EQ(first_query(reserved), 0u);
+    EXPECT_EQ(reserved.cost(), fresh.cost());
 }

@@ -523,6 +523,12 @@ public:
     /// The owned graph.
     [[nodiscard]] const SubgoalGraph& graph() const noexcept;
 
+    /// Sizes the search state for queries on a shared, built `graph` (begin(graph, ...)), so that even
+    /// the first one does not allocate (the path written by `finish` aside: `out.cells` grows as it
+    /// must). `build` does this for the owned graph. Optional; a graph not built sizes nothing. May
+    /// throw std::bad_alloc.
+    void reserve(const SubgoalGraph& graph);
+
     /// Starts a search on `map` with the owned graph; when the graph is not in step with `map` (never
     /// built, or the map changed since), the query runs on online JPS instead (see the overview).
     /// Returns `InProgress`, `InvalidQuery` (unsupported options or map, a point off the map, a
