@@ -12,6 +12,17 @@ double ClusterFlood::heuristic(std::uint32_t local) const noexcept {
     return m_h_scale * (m_four ? dx + dy : std::max(dx, dy) + (kDiagonalStep - 1.0) * std::min(dx, dy));
 }
 
+void ClusterFlood::reserve(std::size_t cells) {
+    if (m_state.size() >= cells) return;
+    // Exactly `cells` of each (growth_bytes() counts them so): the states reserved before they are
+    // resized, the heap made afresh (its position array then grows from empty).
+    m_state.reserve(cells);
+    m_state.resize(cells, State{0.0, search::kNoNode, search::kUnvisitedStamp, search::kUnvisitedStamp, 0});
+    m_heap = search::IndexedHeap<Key>{};
+    m_heap.reserve_nodes(cells);
+    m_heap.reserve_entries(cells);
+}
+
 void ClusterFlood::run(const GridMap& map, const CellCosts& costs, const Rect& rect, DiagonalRule rule, bool reverse,
                        GridPoint source, std::span<const std::uint32_t> targets, const GridPoint* aim) {
     m_map = &map;
@@ -22,16 +33,7 @@ void ClusterFlood::run(const GridMap& map, const CellCosts& costs, const Rect& r
     m_four = rule == DiagonalRule::Never;
     m_rect = rect;
     m_stride = map.stride();
-    const std::size_t cells = static_cast<std::size_t>(rect.w) * static_cast<std::size_t>(rect.h);
-    if (m_state.size() < cells) {
-        // Exactly `cells` of each (growth_bytes() counts them so): the states reserved before they are
-        // resized, the heap made afresh (its position array then grows from empty).
-        m_state.reserve(cells);
-        m_state.resize(cells, State{0.0, search::kNoNode, search::kUnvisitedStamp, search::kUnvisitedStamp, 0});
-        m_heap = search::IndexedHeap<Key>{};
-        m_heap.reserve_nodes(cells);
-        m_heap.reserve_entries(cells);
-    }
+    reserve(static_cast<std::size_t>(rect.w) * static_cast<std::size_t>(rect.h));
     search::advance_generation(m_generation, [&] {
         for (State& s : m_state) s.stamp = s.target_stamp = search::kUnvisitedStamp;
     });

@@ -68,6 +68,10 @@ public:
     void run(const GridMap& map, const CellCosts& costs, const Rect& rect, DiagonalRule rule, bool reverse, GridPoint source,
              std::span<const std::uint32_t> targets, const GridPoint* aim = nullptr);
 
+    /// Sizes the state for rectangles of up to `cells` cells (as a run over one would; growth_bytes()
+    /// counts it), so that such runs do not allocate.
+    void reserve(std::size_t cells);
+
     [[nodiscard]] std::uint32_t local(GridPoint p) const noexcept {
         return static_cast<std::uint32_t>((p.y - m_rect.y0) * m_rect.w + (p.x - m_rect.x0));
     }

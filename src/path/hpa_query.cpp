@@ -205,6 +205,43 @@ double HpaPathfinder::suboptimality_bound() const noexcept {
     return std::max(0.0, m_cost / m_lower_bound - 1.0);
 }
 
+void HpaPathfinder::reserve(const HierarchicalMap& h) {
+    if (!h.built() || h.m_map == nullptr) return;
+    if (!m_impl) m_impl = std::make_unique<Impl>();
+    Impl& s = *m_impl;
+    const GridMap& map = *h.m_map;
+    std::size_t cells = 0, nodes = 0;
+    for (const HierarchicalMap::Cluster& c : h.m_clusters) {
+        cells = std::max(cells, static_cast<std::size_t>(c.w) * static_cast<std::size_t>(c.h));
+        nodes = std::max(nodes, c.nodes.size());
+    }
+    // As begin sizes them: the start's flood (without tables, or for start and goal in one cluster), the
+    // goal's (without tables), their targets and the costs of a cluster's nodes.
+    s.start_flood.reserve(cells);
+    if (!h.m_options.distance_tables) s.goal_flood.reserve(cells);
+    if (s.targets.capacity() < nodes + 1) s.targets.reserve(nodes + 1);
+    if (s.start_cost.size() < nodes) grow_exactly(s.start_cost, std::max<std::size_t>(nodes, 64));
+    if (s.goal_cost.size() < nodes) grow_exactly(s.goal_cost, std::max<std::size_t>(nodes, 64));
+    const std::size_t state_count = std::size_t{h.node_bound()} + 2;
+    if (s.state.size() < state_count) {
+        grow_exactly(s.state, state_count, Impl::State{0, 0, 0, 0, search::kUnvisitedStamp, 0});
+        s.heap = search::IndexedHeap<Impl::Key>{};
+        s.heap.reserve_nodes(state_count);
+        s.heap_nodes = state_count;
+    }
+    s.heap.reserve_entries(state_count);
+    // The refinement windows search the whole map: JPS where the rules allow it (as refine decides).
+    if (h.m_movement == Movement::Eight && h.m_diagonal == DiagonalRule::NoCornerCutting && !map.has_terrain_costs() &&
+        !h.m_profiled)
+        s.jps.sync(map);
+    else
+        s.local.reserve(map);
+    const std::size_t path_cells = 2 * (static_cast<std::size_t>(map.width()) + static_cast<std::size_t>(map.height()));
+    s.result.cells.reserve(path_cells);
+    s.segment.cells.reserve(path_cells);
+    s.node_path.reserve(state_count);
+}
+
 Status HpaPathfinder::begin(const HierarchicalMap& h, GridPoint start, GridPoint goal, const HpaQueryOptions& options) {
     if (!m_impl) m_impl = std::make_unique<Impl>();
     Impl& s = *m_impl;

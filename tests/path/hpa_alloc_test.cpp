@@ -73,6 +73,43 @@ TEST(HpaAlloc, QueriesAndSmoothingAllocateNothingAfterWarmUp) {
         }
 }
 
+// reserve sizes a query object for a hierarchy: its first query (refined by JPS or, with terrain, by A*;
+// with and without distance tables; smoothed or not) allocates nothing, where the same first query on a
+// fresh object does (what reserve saves), and finds the same path.
+TEST(HpaAlloc, ReserveMakesTheFirstQueryAllocationFree) {
+    std::mt19937 rng(21);
+    for (bool terrain : {false, true})
+        for (bool tables : {true, false}) {
+            const GridMap map = random_map(rng, 140, 100, 0.2, terrain);
+            HierarchyOptions options;
+            options.cluster_size = 16;
+            options.distance_tables = tables;
+            HierarchicalMap h;
+            ASSERT_EQ(h.build(map, {}, options), HierarchyBuild::Ok);
+            const std::vector<GridPoint> cells = passable_cells(rng, map, 12);
+            GridPath path;
+            path.cells.reserve(4096);
+            for (std::size_t i = 0; i + 1 < cells.size(); i += 2) {
+                HpaQueryOptions query;
+                query.smooth = i % 4 == 0;
+                const auto first_query = [&](HpaPathfinder& finder) {
+                    test::AllocationScope scope;
+                    (void)finder.find_path(h, cells[i], cells[i + 1], query, path);
+                    return scope.count();
+                };
+                HpaPathfinder fresh;
+                EXPECT_GT(first_query(fresh), 0u);
+                const double cost = path.cost;
+                HpaPathfinder reserved;
+                reserved.reserve(h);
+                const std::size_t held = reserved.memory_bytes();
+                EXPECT_EQ(first_query(reserved), 0u) << "terrain " << terrain << " tables " << tables << " query " << i;
+                EXPECT_EQ(path.cost, cost);
+                EXPECT_EQ(reserved.memory_bytes(), held);  // nothing grew
+            }
+        }
+}
+
 TEST(HpaAlloc, SlicedQueriesAllocateNothingAfterWarmUp) {
     // begin / step(slice) / finish, refined (JPS windows on this map: 8-connected, no corner cutting,
     // uniform costs) and unrefined, with budgets that run out.

@@ -381,8 +381,8 @@ struct HpaQueryOptions : GridSearchOptions {
 
 /// Reusable HPA* query object (one per thread). See the file overview.
 ///
-/// After warm-up (the first queries on a hierarchy of a given size) a query performs no heap
-/// allocation, refinement and smoothing included; the path is written into a caller-owned `GridPath`.
+/// After warm-up (the first queries on a hierarchy of a given size, or `reserve`) a query performs no
+/// heap allocation, refinement and smoothing included; the path is written into a caller-owned `GridPath`.
 class HpaPathfinder {
 public:
     /// An empty query object; its buffers are made and sized by the first queries. Never allocates.
@@ -394,6 +394,16 @@ public:
     HpaPathfinder& operator=(HpaPathfinder&&) noexcept;
     HpaPathfinder(const HpaPathfinder&) = delete;
     HpaPathfinder& operator=(const HpaPathfinder&) = delete;
+
+    /// Sizes the query object for `hierarchy` (built), so that even the first query allocates nothing:
+    /// the abstract search's state and open list for all its nodes, the insertion floods and their
+    /// buffers for its largest cluster, the refinement windows' pathfinder for its map (per-cell state,
+    /// and an open list of 4,096 entries for JPS, 16,384 for A*), and the path buffers for paths of up
+    /// to 2 x (width + height) cells. A query that needs more (a longer path, a larger open list) grows
+    /// them as it would have. Optional; a hierarchy not built sizes nothing. What it sizes counts in
+    /// memory_bytes() and against a query's memory budget, as if queries had grown it. May throw
+    /// std::bad_alloc.
+    void reserve(const HierarchicalMap& hierarchy);
 
     /// Starts a query from `start` to `goal` on the map of `hierarchy` (`hierarchy.map()`): checks it,
     /// links start and goal to the abstract graph (table lookups, or without distance tables two floods
