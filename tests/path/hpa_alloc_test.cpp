@@ -40,6 +40,14 @@ std::vector<GridPoint> passable_cells(std::mt19937& rng, const GridMap& map, int
     }
     return cells;
 }
+
+// A hierarchy of 16-cell clusters over `map`, with or without distance tables.
+void build_16(HierarchicalMap& h, const GridMap& map, bool tables) {
+    HierarchyOptions options;
+    options.cluster_size = 16;
+    options.distance_tables = tables;
+    ASSERT_EQ(h.build(map, {}, options), HierarchyBuild::Ok);
+}
 }  // namespace
 
 TEST(HpaAlloc, QueriesAndSmoothingAllocateNothingAfterWarmUp) {
@@ -47,11 +55,8 @@ TEST(HpaAlloc, QueriesAndSmoothingAllocateNothingAfterWarmUp) {
     for (bool terrain : {false, true})
         for (bool tables : {true, false}) {
             const GridMap map = random_map(rng, 150, 110, 0.2, terrain);
-            HierarchyOptions options;
-            options.cluster_size = 16;
-            options.distance_tables = tables;
             HierarchicalMap h;
-            ASSERT_EQ(h.build(map, {}, options), HierarchyBuild::Ok);
+            ASSERT_NO_FATAL_FAILURE(build_16(h, map, tables));
             const std::vector<GridPoint> cells = passable_cells(rng, map, 120);
             HpaPathfinder finder;
             GridPath path;
@@ -81,11 +86,8 @@ TEST(HpaAlloc, ReserveMakesTheFirstQueryAllocationFree) {
     for (bool terrain : {false, true})
         for (bool tables : {true, false}) {
             const GridMap map = random_map(rng, 140, 100, 0.2, terrain);
-            HierarchyOptions options;
-            options.cluster_size = 16;
-            options.distance_tables = tables;
             HierarchicalMap h;
-            ASSERT_EQ(h.build(map, {}, options), HierarchyBuild::Ok);
+            ASSERT_NO_FATAL_FAILURE(build_16(h, map, tables));
             const std::vector<GridPoint> cells = passable_cells(rng, map, 12);
             GridPath path;
             path.cells.reserve(4096);
