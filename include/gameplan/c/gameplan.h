@@ -24,6 +24,10 @@
  * - Threads: no global state except the per-thread error message. Immutable objects (a built domain, a
  *   map that is not being changed) may be shared between threads; planners, pathfinders, queues and
  *   agent systems are used by one thread at a time.
+ * - Compatibility: before version 1.0 a minor version may add fields to structs, which changes the ABI;
+ *   the shared library's soname carries the minor version (libgameplan_c.so.0.1), so a program only
+ *   loads the version whose header it was built with. Zero-initialised input structs and options from
+ *   their `*_default()` function keep the sources compatible. `gameplan_version()` names the library.
  */
 #ifndef GAMEPLAN_C_GAMEPLAN_H
 #define GAMEPLAN_C_GAMEPLAN_H
