@@ -24,6 +24,10 @@
 //                          repeated, as above); mean microseconds of each, the hierarchy's speedup over A*
 //                          and over Polyanya, and `mismatch`: queries whose hierarchy cost differs from
 //                          Polyanya's by more than 1e-6 (relative) or whose status differs (must be 0).
+//   navmesh_ch_landmarks/<map>/<count>  the same as navmesh_ch_summary with `count` landmarks (16, 32, 64,
+//                          128; the default is 32) on maps where the hierarchy picks landmarks (elsewhere the
+//                          count changes nothing): how settled corners, query time, build time and memory
+//                          trade against each other.
 //   navmesh_ch_bounds/<map>  (maps where the hierarchy picks landmarks) how many corners a query must
 //                          settle under each lower bound of the distance left, from exact distances: for
 //                          every k-th scenario (at most 100), Dijkstra over the whole graph from the
@@ -204,11 +208,13 @@ void summary(benchmark::State& state, MapArg arg) {
     }
 }
 
-void ch_summary(benchmark::State& state, MapArg arg) {
+// `landmarks`: the landmark count of the build (0: the default).
+void ch_summary(benchmark::State& state, MapArg arg, std::uint32_t landmarks) {
     const MapData* data = load(arg.set, arg.name);
     if (!data) return state.SkipWithError("benchmark data not found (GAMEPLAN_BENCHMARK_DATA_DIR)");
     for (auto _ : state) {
         NavmeshHierarchy hierarchy;
+        if (landmarks > 0) hierarchy.set_landmark_count(landmarks);
         const double b0 = cpu_micros();
         if (hierarchy.build(data->mesh) != JpsSupport::Ok) return state.SkipWithError("hierarchy build failed");
         const double build_ms = (cpu_micros() - b0) / 1e3;
@@ -494,9 +500,14 @@ const bool registered = [] {
         benchmark::RegisterBenchmark((std::string("navmesh_summary/") + m.name).c_str(), summary, m)
             ->Iterations(1)
             ->Unit(benchmark::kMillisecond);
-        benchmark::RegisterBenchmark((std::string("navmesh_ch_summary/") + m.name).c_str(), ch_summary, m)
+        benchmark::RegisterBenchmark((std::string("navmesh_ch_summary/") + m.name).c_str(), ch_summary, m, 0u)
             ->Iterations(1)
             ->Unit(benchmark::kMillisecond);
+        for (const std::uint32_t landmarks : {16u, 32u, 64u, 128u})
+            benchmark::RegisterBenchmark((std::string("navmesh_ch_landmarks/") + m.name + "/" + std::to_string(landmarks)).c_str(),
+                                         ch_summary, m, landmarks)
+                ->Iterations(1)
+                ->Unit(benchmark::kMillisecond);
         benchmark::RegisterBenchmark((std::string("navmesh_ch_bounds/") + m.name).c_str(), bounds, m)
             ->Iterations(1)
             ->Unit(benchmark::kMillisecond);
