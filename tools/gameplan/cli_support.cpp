@@ -133,6 +133,19 @@ void add_memory_option(CLI::App* cmd, ResourceLimits& limits, const std::string&
                        "Memory budget in MiB for " + what + " (default " + std::to_string(kDefaultMaxMemoryMb) + ")");
 }
 
+std::string budget_text(search::BudgetLimit limit, const ResourceLimits& limits, std::uint64_t max_expansions,
+                        const std::string& expansions_option) {
+    switch (limit) {
+        case search::BudgetLimit::Expansions:
+            return "budget of " + std::to_string(max_expansions) + (max_expansions == 1 ? " expansion (" : " expansions (") +
+                   expansions_option + ")";
+        case search::BudgetLimit::Time: return "time limit of " + human_number(limits.time_limit_s) + " s (--time-limit)";
+        case search::BudgetLimit::Memory: return "memory budget of " + std::to_string(limits.max_memory_mb) + " MiB (--max-memory)";
+        case search::BudgetLimit::None: break;
+    }
+    return "budget";
+}
+
 void add_preprocess_time_option(CLI::App* cmd, double& seconds) {
     add_real_option(cmd, "--preprocess-time-limit", seconds, 0.001, 86400.0,
                     "Give up building --algorithm subgoal's graph (navmesh-ch's hierarchy) after this many seconds (exit 2; 0 = no limit; default " +

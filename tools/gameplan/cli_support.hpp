@@ -2,6 +2,8 @@
 /// Helpers shared by the `gameplan` subcommands: strict numeric options, the resource limits of a
 /// search (--time-limit, --max-memory), escaping of names before they reach a terminal, and the
 /// memory estimates behind the map-size checks.
+#include <gameplan/search/search_context.hpp>
+
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
@@ -62,6 +64,12 @@ inline constexpr double kDefaultPlanTimeLimitS = 5;
 void add_limit_options(CLI::App* cmd, ResourceLimits& limits, double default_time_s, const std::string& what);
 /// Registers --max-memory alone (commands whose work is linear in their input: no time limit to set).
 void add_memory_option(CLI::App* cmd, ResourceLimits& limits, const std::string& what);
+
+/// Which budget a search used up, for text output: "time limit of 5 s (--time-limit)", "memory budget of
+/// 512 MiB (--max-memory)", or for the expansions "budget of N expansions (OPTION)", N and OPTION the
+/// command's (`--max-nodes`, `--max-expansions`). "budget" for BudgetLimit::None.
+std::string budget_text(search::BudgetLimit limit, const ResourceLimits& limits, std::uint64_t max_expansions,
+                        const std::string& expansions_option);
 
 /// Throws UsageError unless `bytes` (what building `what` would take) fits `limits`: the message names
 /// what, the memory it needs and the --max-memory that would allow it.

@@ -192,16 +192,8 @@ int run_explain(const ExplainArgs& args) {
         std::cout << out.dump() << '\n';
     } else {
         std::cout << "goal: " << goal.description << '\n' << "no answer: " << to_string(r.status);
-        switch (r.status == Status::BudgetExhausted ? r.limit : search::BudgetLimit::None) {
-            case search::BudgetLimit::Expansions: std::cout << " (--max-nodes " << args.max_nodes << ")"; break;
-            case search::BudgetLimit::Time:
-                std::cout << " (time limit of " << human_number(args.limits.time_limit_s) << " s, --time-limit)";
-                break;
-            case search::BudgetLimit::Memory:
-                std::cout << " (memory budget of " << args.limits.max_memory_mb << " MiB, --max-memory)";
-                break;
-            case search::BudgetLimit::None: break;
-        }
+        if (r.status == Status::BudgetExhausted)
+            std::cout << " (the search used up its " << budget_text(r.limit, args.limits, args.max_nodes, "--max-nodes") << ')';
         std::cout << " after " << r.stats.expanded << " expansions\n";
     }
     return 1;

@@ -117,14 +117,11 @@ void run_explore(const ExploreArgs& args, int& exit_code) {
     } else {
         std::cout << "status: " << name;
         if (status == Status::BudgetExhausted) {
-            switch (result.limit) {
-                case search::BudgetLimit::Time:
-                    std::cout << " (time limit of " << human_number(args.limits.time_limit_s) << " s, --time-limit)";
-                    break;
-                case search::BudgetLimit::Expansions: std::cout << " (" << args.max_expansions << " expansions, --max-expansions)"; break;
-                case search::BudgetLimit::Memory: std::cout << " (memory budget of " << args.limits.max_memory_mb << " MiB, --max-memory)"; break;
-                case search::BudgetLimit::None: std::cout << " (step limit of 4 x cells + 16)"; break;
-            }
+            std::cout << " (the walk used up its "
+                      << (result.limit == search::BudgetLimit::None
+                              ? std::string("step limit of 4 x cells + 16")
+                              : budget_text(result.limit, args.limits, args.max_expansions, "--max-expansions"))
+                      << ')';
         }
         std::cout << '\n'
                   << "travelled: " << std::setprecision(10) << result.travelled << '\n'

@@ -116,17 +116,6 @@ std::string format_cost(double c) {
     return buf;
 }
 
-// Why a search ran out of budget, for the text output.
-std::string budget_text(const PlanArgs& args, search::BudgetLimit limit) {
-    switch (limit) {
-        case search::BudgetLimit::Expansions: return "node budget of " + std::to_string(args.max_nodes) + " expansions (--max-nodes)";
-        case search::BudgetLimit::Time: return "time limit of " + human_number(args.limits.time_limit_s) + " s (--time-limit)";
-        case search::BudgetLimit::Memory:
-            return "memory budget of " + std::to_string(args.limits.max_memory_mb) + " MiB (--max-memory)";
-        case search::BudgetLimit::None: break;
-    }
-    return "budget";
-}
 
 int run_plan(const PlanArgs& args) {
     if (args.pddl) {
@@ -222,7 +211,7 @@ int run_plan(const PlanArgs& args) {
             std::cout << "every goal atom is reachable on its own, but not all of them together\n";
         }
     } else {
-        std::cout << "no plan: " << plan_status_name(r.status) << " (the search used up its " << budget_text(args, r.limit)
+        std::cout << "no plan: " << plan_status_name(r.status) << " (the search used up its " << budget_text(r.limit, args.limits, args.max_nodes, "--max-nodes")
                   << ")\n";
     }
     if (!args.json)
