@@ -156,8 +156,7 @@ py::object cost_object(double cost) {  // as the CLI's JSON: an integer when it 
 path::GridPoint point_of(const std::pair<std::int32_t, std::int32_t>& p) { return path::GridPoint{p.first, p.second}; }
 path::PathHandle handle_of(const std::pair<std::uint32_t, std::uint32_t>& h) { return path::PathHandle{h.first, h.second}; }
 
-path::GridSearchOptions path_options(int movement, const std::string& diagonal, const std::string& heuristic, double weight,
-                                     std::optional<std::uint64_t> max_expansions) {
+path::GridSearchOptions path_options(int movement, const std::string& diagonal, const std::string& heuristic, double weight) {
     path::GridSearchOptions o;
     if (movement != 4 && movement != 8) throw py::value_error("movement must be 4 or 8");
     o.movement = movement == 4 ? path::Movement::Four : path::Movement::Eight;
@@ -169,7 +168,6 @@ path::GridSearchOptions path_options(int movement, const std::string& diagonal, 
     o.heuristic = *h;
     if (!(weight >= 1.0) || !std::isfinite(weight)) throw py::value_error("weight must be a finite number >= 1");
     o.weight = weight;
-    if (max_expansions) o.budget.max_expansions = *max_expansions;
     return o;
 }
 
@@ -179,16 +177,19 @@ struct PyPath {
     double cost = 0;
     std::vector<std::pair<std::int32_t, std::int32_t>> cells;
     std::uint64_t expanded = 0;
+    std::string limit;  // the budget that ran out ("" unless status is budget_exhausted)
 };
 
-PyPath py_path(Status s, const path::GridPath& p, std::uint64_t expanded) {
-    PyPath out{status_text(s), p.cost, {}, expanded};
+PyPath py_path(Status s, const path::GridPath& p, std::uint64_t expanded, search::BudgetLimit limit) {
+    PyPath out{status_text(s), p.cost, {}, expanded, {}};
     out.cells.reserve(p.cells.size());
     for (const path::GridPoint& c : p.cells) out.cells.emplace_back(c.x, c.y);
+    if (s == Status::BudgetExhausted) out.limit = std::string(search::to_string(limit));
     return out;
 }
 
-// Runs `search(path)` (a pathfinder's find_path) without the GIL; the result with `finder`'s expansions.
+// Runs `search(path)` (a pathfinder's find_path) without the GIL; the result with `finder`'s expansions
+// and the budget that ran out.
 template <class Finder, class Search>
 PyPath search_released(const Finder& finder, Search&& search) {
     path::GridPath out;
@@ -197,7 +198,7 @@ PyPath search_released(const Finder& finder, Search&& search) {
         py::gil_scoped_release release;
         s = search(out);
     }
-    return py_path(s, out, finder.stats().expanded);
+    return py_path(s, out, finder.stats().expanded, finder.budget_limit());
 }
 
 // Each pair (name, value) of `values` as a literal of the builder's atom `name`.
@@ -1018,29 +1019,36 @@ PYBIND11_MODULE(gameplan, m) {
         .def_readonly("cost", &PyPath::cost)
         .def_readonly("cells", &PyPath::cells)
         .def_readonly("expanded", &PyPath::expanded)
+        .def_readonly("limit", &PyPath::limit)
         .def("__repr__", [](const PyPath& p) { return "<PathResult " + p.status + " cost " + std::to_string(p.cost) + ">"; });
 
     py::class_<path::GridPathfinder>(m, "GridPathfinder", "A* / Dijkstra on grid maps (a reusable context).")
         .def(py::init<>())
         .def("find_path", [](path::GridPathfinder& f, const path::GridMap& map, std::pair<std::int32_t, std::int32_t> start,
                              std::pair<std::int32_t, std::int32_t> goal, int movement, const std::string& diagonal,
-                             const std::string& heuristic, double weight, std::optional<std::uint64_t> max_expansions) {
-            const path::GridSearchOptions o = path_options(movement, diagonal, heuristic, weight, max_expansions);
+                             const std::string& heuristic, double weight, std::optional<std::uint64_t> max_expansions,
+                             double time_limit, std::uint64_t max_memory) {
+            path::GridSearchOptions o = path_options(movement, diagonal, heuristic, weight);
+            o.budget = budget_of(max_expansions, time_limit, max_memory);
             return search_released(f, [&](path::GridPath& out) { return f.find_path(map, point_of(start), point_of(goal), o, out); });
         }, py::arg("map"), py::arg("start"), py::arg("goal"), py::arg("movement") = 8,
            py::arg("diagonal") = "no-corner-cutting", py::arg("heuristic") = "auto", py::arg("weight") = 1.0,
-           py::arg("max_expansions") = py::none());
+           py::arg("max_expansions") = py::none(), py::arg("time_limit") = 0.0, py::arg("max_memory") = 0,
+           "Budgets: max_expansions, time_limit (seconds, 0 = none), max_memory (bytes of search state, 0 = none); "
+           "the result's `limit` names the one that ran out.");
 
     py::class_<path::JpsPathfinder>(m, "JpsPathfinder", "Jump point search (8-connected, no corner cutting, uniform costs).")
         .def(py::init<>())
         .def("find_path", [](path::JpsPathfinder& f, const path::GridMap& map, std::pair<std::int32_t, std::int32_t> start,
-                             std::pair<std::int32_t, std::int32_t> goal, std::optional<std::uint64_t> max_expansions) {
+                             std::pair<std::int32_t, std::int32_t> goal, std::optional<std::uint64_t> max_expansions,
+                             double time_limit, std::uint64_t max_memory) {
             path::GridSearchOptions o;
-            if (max_expansions) o.budget.max_expansions = *max_expansions;
+            o.budget = budget_of(max_expansions, time_limit, max_memory);
             const path::JpsSupport support = path::check_jps_support(map, o);
             if (support != path::JpsSupport::Ok) throw py::value_error("JPS: " + std::string(path::describe(support)));
             return search_released(f, [&](path::GridPath& out) { return f.find_path(map, point_of(start), point_of(goal), o, out); });
-        }, py::arg("map"), py::arg("start"), py::arg("goal"), py::arg("max_expansions") = py::none());
+        }, py::arg("map"), py::arg("start"), py::arg("goal"), py::arg("max_expansions") = py::none(), py::arg("time_limit") = 0.0,
+           py::arg("max_memory") = 0, "Budgets as GridPathfinder.find_path.");
 
     struct PyQueue {
         std::shared_ptr<path::GridMap> map;
@@ -1052,7 +1060,7 @@ PYBIND11_MODULE(gameplan, m) {
         .def(py::init<std::shared_ptr<path::GridMap>, std::uint32_t>(), py::arg("map"), py::arg("lanes") = 1)
         .def("submit", [](PyQueue& q, std::pair<std::int32_t, std::int32_t> start, std::pair<std::int32_t, std::int32_t> goal,
                           std::int32_t priority, int movement, const std::string& diagonal) {
-            path::PathRequest r{point_of(start), point_of(goal), path_options(movement, diagonal, "auto", 1.0, std::nullopt), priority};
+            path::PathRequest r{point_of(start), point_of(goal), path_options(movement, diagonal, "auto", 1.0), priority};
             const path::PathHandle h = q.queue.submit(r);
             return std::make_pair(h.index, h.generation);
         }, py::arg("start"), py::arg("goal"), py::arg("priority") = 0, py::arg("movement") = 8,
@@ -1065,7 +1073,7 @@ PYBIND11_MODULE(gameplan, m) {
         .def("take", [](PyQueue& q, std::pair<std::uint32_t, std::uint32_t> h) -> std::optional<PyPath> {
             path::PathResult r;
             if (!q.queue.take(handle_of(h), r)) return std::nullopt;
-            return py_path(r.status, r.path, r.expanded);
+            return py_path(r.status, r.path, r.expanded, r.limit);
         })
         .def("cancel", [](PyQueue& q, std::pair<std::uint32_t, std::uint32_t> h) { return q.queue.cancel(handle_of(h)); })
         .def("__len__", [](const PyQueue& q) { return q.queue.size(); });
@@ -1083,7 +1091,7 @@ PYBIND11_MODULE(gameplan, m) {
             h->map = std::move(map);
             path::HierarchyOptions o;
             o.cluster_size = cluster_size;
-            const path::HierarchyBuild built = h->hierarchy.build(*h->map, path_options(movement, diagonal, "auto", 1.0, std::nullopt), o);
+            const path::HierarchyBuild built = h->hierarchy.build(*h->map, path_options(movement, diagonal, "auto", 1.0), o);
             if (built != path::HierarchyBuild::Ok) throw py::value_error(std::string(path::describe(built)));
             return h;
         }), py::arg("map"), py::arg("cluster_size") = 64, py::arg("movement") = 8, py::arg("diagonal") = "no-corner-cutting")
@@ -1096,16 +1104,18 @@ PYBIND11_MODULE(gameplan, m) {
     py::class_<path::HpaPathfinder>(m, "HpaPathfinder", "HPA* queries (near-optimal; a reusable context).")
         .def(py::init<>())
         .def("find_path", [](path::HpaPathfinder& f, const PyHierarchy& h, std::pair<std::int32_t, std::int32_t> start,
-                             std::pair<std::int32_t, std::int32_t> goal, bool refine, bool smooth, std::optional<std::uint64_t> max_expansions) {
+                             std::pair<std::int32_t, std::int32_t> goal, bool refine, bool smooth, std::optional<std::uint64_t> max_expansions,
+                             double time_limit, std::uint64_t max_memory) {
             path::HpaQueryOptions q;
             q.movement = h.hierarchy.movement();
             q.diagonal = h.hierarchy.diagonal();
             q.refine = refine;
             q.smooth = smooth;
-            if (max_expansions) q.budget.max_expansions = *max_expansions;
+            q.budget = budget_of(max_expansions, time_limit, max_memory);
             return search_released(f, [&](path::GridPath& out) { return f.find_path(h.hierarchy, point_of(start), point_of(goal), q, out); });
         }, py::arg("hierarchy"), py::arg("start"), py::arg("goal"), py::arg("refine") = true, py::arg("smooth") = false,
-           py::arg("max_expansions") = py::none());
+           py::arg("max_expansions") = py::none(), py::arg("time_limit") = 0.0, py::arg("max_memory") = 0,
+           "Budgets as GridPathfinder.find_path (the expansions are the abstract search's).");
 
     // ---- crowds ----
     py::class_<path::CrowdSolver>(m, "CrowdSolver", "Collision-free paths for many agents at once (docs/crowds.md).")
@@ -1158,7 +1168,7 @@ PYBIND11_MODULE(gameplan, m) {
         .def(py::init([](std::shared_ptr<path::GridMap> map, int movement, const std::string& diagonal, std::uint64_t path_budget,
                          std::uint32_t give_up_ticks, const std::string& resolver) {
             path::MovementOptions o;
-            const path::GridSearchOptions r = path_options(movement, diagonal, "auto", 1.0, std::nullopt);
+            const path::GridSearchOptions r = path_options(movement, diagonal, "auto", 1.0);
             o.movement = r.movement;
             o.diagonal = r.diagonal;
             o.path_budget = path_budget;

@@ -282,6 +282,36 @@ def test_pathfinders_and_queue_reach_the_scenario_optima():
         assert results[i].status == "found" and results[i].cost == pytest.approx(optimal, abs=1e-4)
 
 
+def test_pathfinder_budgets_name_the_limit():
+    # An open 300 x 300 map: corner to corner takes A* hundreds of expansions and its state far more than 1 KiB.
+    m = gameplan.GridMap(300, 300)
+    s, g = (0, 0), (299, 299)
+    full = gameplan.GridPathfinder().find_path(m, s, g)
+    assert full.status == "found" and full.limit == "" and full.expanded > 100
+    for kwargs, limit in (({"max_expansions": 5}, "expansions"), ({"max_memory": 1024}, "memory"),
+                          ({"time_limit": 1e-9}, "time")):
+        r = gameplan.GridPathfinder().find_path(m, s, g, **kwargs)
+        assert r.status == "budget_exhausted" and r.limit == limit and r.cells == [], kwargs
+    # JPS and HPA* take the same budgets.
+    rng = random.Random(9)
+    walls = gameplan.GridMap(120, 120)
+    for _ in range(3000):
+        walls.set_passable(rng.randrange(1, 119), rng.randrange(1, 119), False)
+    jps = gameplan.JpsPathfinder()
+    assert jps.find_path(walls, (0, 0), (119, 119)).status == "found"
+    r = jps.find_path(walls, (0, 0), (119, 119), max_expansions=2)
+    assert r.status == "budget_exhausted" and r.limit == "expansions"
+    r = gameplan.JpsPathfinder().find_path(walls, (0, 0), (119, 119), max_memory=1024)
+    assert r.status == "budget_exhausted" and r.limit == "memory"
+    h = gameplan.HierarchicalMap(walls, cluster_size=10)
+    hpa = gameplan.HpaPathfinder()
+    assert hpa.find_path(h, (0, 0), (119, 119)).limit == ""
+    r = hpa.find_path(h, (0, 0), (119, 119), max_expansions=1)
+    assert r.status == "budget_exhausted" and r.limit == "expansions"
+    with pytest.raises(ValueError):
+        gameplan.GridPathfinder().find_path(m, s, g, time_limit=-1)
+
+
 # ---- agents ----
 
 def woodcutter(threads, cheap_hands=None):
