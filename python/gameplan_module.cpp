@@ -1122,13 +1122,13 @@ PYBIND11_MODULE(gameplan, m) {
         .def(py::init<>())
         .def("solve", [](path::CrowdSolver& c, const path::GridMap& map, const std::vector<std::pair<std::int32_t, std::int32_t>>& starts,
                          const std::vector<std::pair<std::int32_t, std::int32_t>>& goals, std::optional<std::uint64_t> max_expansions,
-                         double time_limit, bool anytime, std::uint64_t seed) {
+                         double time_limit, bool anytime, std::uint64_t seed, std::uint64_t max_memory) {
             if (starts.size() != goals.size()) throw py::value_error("starts and goals differ in length");
             std::vector<path::GridPoint> s, g;
             for (const auto& p : starts) s.push_back(point_of(p));
             for (const auto& p : goals) g.push_back(point_of(p));
             path::CrowdOptions o;
-            o.budget = budget_of(max_expansions, time_limit, 0);
+            o.budget = budget_of(max_expansions, time_limit, max_memory);
             o.anytime = anytime;
             o.seed = seed;
             path::CrowdSolution sol;
@@ -1153,11 +1153,13 @@ PYBIND11_MODULE(gameplan, m) {
             out["sum_of_costs"] = st == Status::Found ? sol.sum_of_costs : 0;
             out["lower_bound"] = st == Status::InvalidQuery ? 0 : c.lower_bound();
             out["expanded"] = c.stats().search.expanded;
+            out["limit"] = st == Status::BudgetExhausted ? std::string(search::to_string(c.budget_limit())) : std::string();
             return out;
         }, py::arg("map"), py::arg("starts"), py::arg("goals"), py::arg("max_expansions") = py::none(),
-           py::arg("time_limit") = 0.0, py::arg("anytime") = false, py::arg("seed") = 0,
+           py::arg("time_limit") = 0.0, py::arg("anytime") = false, py::arg("seed") = 0, py::arg("max_memory") = 0,
            "paths[i] holds agent i's cell at every step 0 .. makespan (4-connected moves or waits; no two agents "
-           "on one cell, no swaps).");
+           "on one cell, no swaps). max_memory: bytes of distance tables and stored configurations (0: the "
+           "library's 2 GiB); `limit` names the budget that ran out (empty unless budget_exhausted).");
 
     // ---- the movement layer ----
     struct PyMovement {

@@ -549,7 +549,10 @@ def test_crowd_solver_paths_are_conflict_free():
     for agents in (5, 15):
         starts, goals = free_cells(m, rng, agents), free_cells(m, rng, agents)
         r = solver.solve(m, starts, goals)
-        assert r["status"] == "found"
+        assert r["status"] == "found" and r["limit"] == ""
+        # the agents' distance tables alone take more than 1 KiB
+        small = gameplan.CrowdSolver().solve(m, starts, goals, max_memory=1024)
+        assert small["status"] == "budget_exhausted" and small["limit"] == "memory"
         assert r["lower_bound"] == sum(bfs_distance(m, s, g) for s, g in zip(starts, goals))
         assert r["sum_of_costs"] == sum(r["costs"]) >= r["lower_bound"]
         paths = r["paths"]
