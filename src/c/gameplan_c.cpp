@@ -259,19 +259,25 @@ void set_values(const goap::Domain& d, goap::WorldState& state, const std::int32
     }
 }
 
+// The budget of a search from an options struct's three fields (0 = no limit), its deadline counted from now.
+search::Budget budget_of(std::uint64_t max_expansions, double time_limit_seconds, std::uint64_t max_memory_bytes) {
+    require(!(time_limit_seconds < 0) && !std::isnan(time_limit_seconds), "time_limit_seconds must be >= 0");
+    search::Budget b;
+    if (max_expansions > 0) b.max_expansions = max_expansions;
+    if (time_limit_seconds > 0 && time_limit_seconds < 1e9)
+        b.deadline = std::chrono::steady_clock::now() +
+                     std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(time_limit_seconds));
+    if (max_memory_bytes > 0) b.max_memory_bytes = max_memory_bytes > SIZE_MAX ? SIZE_MAX : static_cast<std::size_t>(max_memory_bytes);
+    return b;
+}
+
 goap::PlanOptions plan_options_of(const gameplan_plan_options* o) {
     goap::PlanOptions out;
     if (!o) return out;
     require(o->direction == GAMEPLAN_BACKWARD || o->direction == GAMEPLAN_FORWARD || o->direction == GAMEPLAN_AUTO,
             "direction must be GAMEPLAN_BACKWARD, GAMEPLAN_FORWARD or GAMEPLAN_AUTO");
     out.direction = o->direction == GAMEPLAN_FORWARD ? goap::Direction::Forward : goap::Direction::Backward;
-    if (o->max_expansions > 0) out.budget.max_expansions = o->max_expansions;
-    require(!(o->time_limit_seconds < 0) && !std::isnan(o->time_limit_seconds), "time_limit_seconds must be >= 0");
-    if (o->time_limit_seconds > 0 && o->time_limit_seconds < 1e9)
-        out.budget.deadline = std::chrono::steady_clock::now() +
-                       std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(o->time_limit_seconds));
-    if (o->max_memory_bytes > 0)
-        out.budget.max_memory_bytes = o->max_memory_bytes > SIZE_MAX ? SIZE_MAX : static_cast<std::size_t>(o->max_memory_bytes);
+    out.budget = budget_of(o->max_expansions, o->time_limit_seconds, o->max_memory_bytes);
     return out;
 }
 
@@ -307,7 +313,7 @@ path::GridSearchOptions path_options_of(const gameplan_path_options* o) {
     out.diagonal = static_cast<path::DiagonalRule>(static_cast<int>(o->diagonal));
     require(std::isfinite(o->weight) && o->weight >= 1.0, "weight must be a finite number >= 1");
     out.weight = o->weight;
-    if (o->max_expansions > 0) out.budget.max_expansions = o->max_expansions;
+    out.budget = budget_of(o->max_expansions, o->time_limit_seconds, o->max_memory_bytes);
     return out;
 }
 
@@ -1023,7 +1029,7 @@ gameplan_error gameplan_map_set_cost(gameplan_map* m, gameplan_point cell, uint3
 // ---- pathfinding -------------------------------------------------------------------------------------
 
 gameplan_path_options gameplan_path_options_default(void) {
-    return gameplan_path_options{8, GAMEPLAN_DIAGONAL_NO_CORNER_CUTTING, 1.0, 0};
+    return gameplan_path_options{8, GAMEPLAN_DIAGONAL_NO_CORNER_CUTTING, 1.0, 0, 0.0, 0};
 }
 
 gameplan_error gameplan_pathfinder_create(gameplan_algorithm algorithm, gameplan_pathfinder** out) {
@@ -1185,7 +1191,7 @@ gameplan_error gameplan_hierarchy_update_cell(gameplan_hierarchy* h, const gamep
 size_t gameplan_hierarchy_cluster_count(const gameplan_hierarchy* h) { return h ? h->hierarchy.cluster_count() : 0; }
 size_t gameplan_hierarchy_node_count(const gameplan_hierarchy* h) { return h ? h->hierarchy.node_count() : 0; }
 
-gameplan_hpa_options gameplan_hpa_options_default(void) { return gameplan_hpa_options{1, 0, 1.0, 0}; }
+gameplan_hpa_options gameplan_hpa_options_default(void) { return gameplan_hpa_options{1, 0, 1.0, 0, 0.0, 0}; }
 
 gameplan_error gameplan_hpa_pathfinder_create(gameplan_hpa_pathfinder** out) {
     return guarded("gameplan_hpa_pathfinder_create", [&] {
@@ -1209,7 +1215,7 @@ gameplan_error gameplan_hpa_find_path(gameplan_hpa_pathfinder* f, const gameplan
         q.weight = o.weight;
         q.refine = o.refine != 0;
         q.smooth = o.smooth != 0;
-        if (o.max_expansions > 0) q.budget.max_expansions = o.max_expansions;
+        q.budget = budget_of(o.max_expansions, o.time_limit_seconds, o.max_memory_bytes);
         const Status st = f->finder.find_path(h->hierarchy, to_cpp(start), to_cpp(goal), q, f->path);
         fill_path(f->path, st, f->finder.stats().expanded, f->finder.budget_limit(), f->cells, out);
     });
@@ -1246,9 +1252,7 @@ gameplan_error gameplan_crowd_solve(gameplan_crowd_solver* c, const gameplan_map
         require(std::isfinite(o.time_limit_seconds) && o.time_limit_seconds >= 0, "time_limit_seconds must be >= 0");
         require(std::isfinite(o.improve_seconds) && o.improve_seconds >= 0, "improve_seconds must be >= 0");
         path::CrowdOptions co;
-        if (o.max_expansions > 0) co.budget.max_expansions = o.max_expansions;
-        if (o.time_limit_seconds > 0 && o.time_limit_seconds < 1e9)
-            co.budget.deadline = std::chrono::steady_clock::now() + seconds(o.time_limit_seconds);
+        co.budget = budget_of(o.max_expansions, o.time_limit_seconds, 0);  // (the memory cap: max_memory_bytes below)
         co.anytime = o.anytime != 0;
         if (o.improve_seconds > 0 && o.improve_seconds < 1e9) co.improve_for = seconds(o.improve_seconds);
         co.seed = o.seed;

@@ -361,6 +361,18 @@ static void test_built_map(void) {
         o.max_expansions = 0;
         CHECK_OK(gameplan_find_path(f, m, s, g, &o, &r));
         CHECK(r.status == GAMEPLAN_STATUS_FOUND && r.limit == GAMEPLAN_LIMIT_NONE);
+        /* the pathfinder's state for this map (24 x 16 cells) already holds more than 1 KiB */
+        o.max_memory_bytes = 1024;
+        CHECK_OK(gameplan_find_path(f, m, s, g, &o, &r));
+        CHECK(r.status == GAMEPLAN_STATUS_BUDGET_EXHAUSTED && r.limit == GAMEPLAN_LIMIT_MEMORY);
+        o.max_memory_bytes = 0;
+        /* a nanosecond: over before the first expansion is counted */
+        o.time_limit_seconds = 1e-9;
+        CHECK_OK(gameplan_find_path(f, m, s, g, &o, &r));
+        CHECK(r.status == GAMEPLAN_STATUS_BUDGET_EXHAUSTED && r.limit == GAMEPLAN_LIMIT_TIME);
+        o.time_limit_seconds = -1;
+        CHECK(gameplan_find_path(f, m, s, g, &o, &r) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+        o.time_limit_seconds = 0;
     }
     {
         gameplan_point out;
@@ -914,6 +926,17 @@ static void test_hpa(const char* dir) {
         CHECK_OK(gameplan_hierarchy_update_cell(h, m, blocked));
         CHECK_OK(gameplan_hpa_find_path(f, h, scen[0].start, blocked, NULL, &r));
         CHECK(r.status == GAMEPLAN_STATUS_INVALID_QUERY);
+    }
+    {  /* the query's budgets: what the query object holds after the queries above passes 1 KiB */
+        gameplan_path_result r;
+        gameplan_hpa_options o = gameplan_hpa_options_default();
+        o.max_memory_bytes = 1024;
+        CHECK_OK(gameplan_hpa_find_path(f, h, scen[1].start, scen[1].goal, &o, &r));
+        CHECK(r.status == GAMEPLAN_STATUS_BUDGET_EXHAUSTED && r.limit == GAMEPLAN_LIMIT_MEMORY);
+        o.max_memory_bytes = 0;
+        o.max_expansions = 1;
+        CHECK_OK(gameplan_hpa_find_path(f, h, scen[1].start, scen[1].goal, &o, &r));
+        CHECK(r.status == GAMEPLAN_STATUS_BUDGET_EXHAUSTED && r.limit == GAMEPLAN_LIMIT_EXPANSIONS);
     }
     gameplan_hierarchy_destroy(h);
     gameplan_hpa_pathfinder_destroy(f);

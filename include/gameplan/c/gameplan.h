@@ -496,6 +496,12 @@ typedef struct gameplan_path_options {
     gameplan_diagonal diagonal;    /**< for 8-connected movement */
     double weight;                 /**< weighted A*: >= 1 (default 1, optimal) */
     uint64_t max_expansions;       /**< 0 = unlimited */
+    double time_limit_seconds;     /**< wall-clock budget from the call (a queued request: from its
+                                        submission); 0 = unlimited */
+    uint64_t max_memory_bytes;     /**< the search state (per-cell arrays and open list, as the pathfinder
+                                        holds them); 0 = unlimited. Running out of any of the three gives
+                                        GAMEPLAN_STATUS_BUDGET_EXHAUSTED and the result's `limit`. Building a
+                                        hierarchy reads only the movement rules. */
 } gameplan_path_options;
 
 /** A path. `cells` is owned by whoever produced it (pathfinder or queue): valid until its next query,
@@ -582,6 +588,8 @@ typedef struct gameplan_hpa_options {
     int smooth;              /**< nonzero: string-pull the result (default 0) */
     double weight;           /**< >= 1 weights the abstract search (default 1) */
     uint64_t max_expansions; /**< abstract nodes; 0 = unlimited */
+    double time_limit_seconds; /**< wall-clock budget of the query; 0 = unlimited */
+    uint64_t max_memory_bytes; /**< what the query object holds (search state, floods, refinement); 0 = unlimited */
 } gameplan_hpa_options;
 
 /** Builds the hierarchy for the movement rule of `rules` (movement and diagonal; NULL = 8-connected, no
