@@ -161,6 +161,8 @@ Status HexPathfinder::find_path(const GridMap& map, GridPoint start, GridPoint g
     return finish(out);
 }
 
+double HexPathfinder::cost() const noexcept { return m_status == Status::Found ? m_context.g(m_context.goal()) : kInfinity; }
+
 GridPoint HexPathfinder::goal_reached() const noexcept {
     return m_status == Status::Found ? m_space.map->point(m_context.goal()) : GridPoint{-1, -1};
 }

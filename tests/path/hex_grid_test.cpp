@@ -152,11 +152,13 @@ TEST(HexGrid, AStarAndDijkstraEqualBfsOnRandomMaps) {
                 const Status st = finder.find_path(map, s, t, o, path);
                 if (want == kInf) {
                     EXPECT_EQ(st, Status::NoPath);
+                    EXPECT_EQ(finder.cost(), kInf);
                     ++unreachable;
                     continue;
                 }
                 ASSERT_EQ(st, Status::Found);
                 expect_valid(map, path, s, t, want);
+                EXPECT_EQ(finder.cost(), want);
                 EXPECT_EQ(finder.stats().reopened, 0u);
                 ++found;
             }

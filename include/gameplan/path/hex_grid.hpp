@@ -142,6 +142,8 @@ public:
     [[nodiscard]] std::size_t memory_bytes() const noexcept { return m_context.engine_bytes() + own_bytes(); }
     /// The goal cell reached (valid when Found).
     [[nodiscard]] GridPoint goal_reached() const noexcept;
+    /// Cost of the path found, or +infinity when none.
+    [[nodiscard]] double cost() const noexcept;
     /// True if the current search expanded `p` (its g() is then exact with weight 1).
     [[nodiscard]] bool closed(GridPoint p) const noexcept;
     /// Best known cost from the nearest source, +infinity if not reached.
