@@ -205,6 +205,13 @@ double HpaPathfinder::suboptimality_bound() const noexcept {
     return std::max(0.0, m_cost / m_lower_bound - 1.0);
 }
 
+// True if refinement windows on `h` are searched by JPS (8-connected, no corner cutting, uniform costs),
+// else by A*.
+bool HpaPathfinder::refines_with_jps(const HierarchicalMap& h) noexcept {
+    return h.m_movement == Movement::Eight && h.m_diagonal == DiagonalRule::NoCornerCutting && !h.m_map->has_terrain_costs() &&
+           !h.m_profiled;
+}
+
 void HpaPathfinder::reserve(const HierarchicalMap& h) {
     if (!h.built() || h.m_map == nullptr) return;
     if (!m_impl) m_impl = std::make_unique<Impl>();
@@ -230,9 +237,8 @@ void HpaPathfinder::reserve(const HierarchicalMap& h) {
         s.heap_nodes = state_count;
     }
     s.heap.reserve_entries(state_count);
-    // The refinement windows search the whole map: JPS where the rules allow it (as refine decides).
-    if (h.m_movement == Movement::Eight && h.m_diagonal == DiagonalRule::NoCornerCutting && !map.has_terrain_costs() &&
-        !h.m_profiled)
+    // The refinement windows search the whole map, by JPS where the rules allow it.
+    if (refines_with_jps(h))
         s.jps.sync(map);
     else
         s.local.reserve(map);
@@ -616,8 +622,7 @@ void HpaPathfinder::refine(const HierarchicalMap& h, GridPath& out) {
     const std::size_t window = static_cast<std::size_t>(std::max(8, 2 * h.m_options.cluster_size));
     GridSearchOptions local = s.cost_options;  // the rules and the hierarchy's cost profile
     local.budget.max_expansions = 4 * window * window;
-    const bool use_jps = h.m_movement == Movement::Eight && h.m_diagonal == DiagonalRule::NoCornerCutting &&
-                         !map.has_terrain_costs() && !h.m_profiled;
+    const bool use_jps = refines_with_jps(h);
     // A memory limit: the window pathfinder may hold what the rest of the query object leaves of it.
     const std::size_t max_bytes = s.options.budget.max_memory_bytes;
     const auto window_memory = [&] {

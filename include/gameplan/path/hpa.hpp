@@ -473,6 +473,7 @@ private:
     struct Impl;
     void write_path();
     void refine(const HierarchicalMap& hierarchy, GridPath& out);
+    [[nodiscard]] static bool refines_with_jps(const HierarchicalMap& hierarchy) noexcept;
     std::unique_ptr<Impl> m_impl;  // search contexts and buffers, made by the first query
     search::SearchStats m_stats{};
     std::uint64_t m_insertion_expanded = 0;
