@@ -259,6 +259,24 @@ Status run_sliced(HexPathfinder& finder, const GridMap& map, std::span<const Gri
 }
 }  // namespace
 
+// reserve sizes the state for exactly the map's cells: the engine's arrays (28 bytes a padded cell), the
+// open list's positions (4) and the goal marks (4), and an open list of 4,096 entries (32 bytes each).
+// A 64 x 64 map has 4,356 padded cells: sized by doubling from 64, as the engine grows later, it would
+// hold 8,192 of each.
+TEST(HexGrid, ReserveSizesTheStateForExactlyTheMap) {
+    for (const int side : {64, 100}) {
+        GridMap map;
+        ASSERT_EQ(map.reset(side, side), GridSizeCheck::Ok);
+        HexPathfinder finder;
+        finder.reserve(map);
+        EXPECT_EQ(finder.memory_bytes(), map.node_bound() * 36 + 4096 * 32) << side;
+        GridPath path;
+        ASSERT_EQ(finder.find_path(map, {0, 0}, {side - 1, side - 1}, {}, path), Status::Found);
+        // the query added only its source buffer (one source)
+        EXPECT_EQ(finder.memory_bytes(), map.node_bound() * 36 + 4096 * 32 + sizeof(search::NodeIndex)) << side;
+    }
+}
+
 // A memory budget caps what the pathfinder holds (memory_bytes(): the engine's arrays and open list, the
 // goal marks of a query with several goals, the sources): a fresh pathfinder under a budget the query does
 // not fit in stops with Memory without growing past it, a large enough budget changes nothing, and the

@@ -137,8 +137,10 @@ public:
         return m_limit != search::BudgetLimit::None ? m_limit : m_context.budget_limit();
     }
     /// Bytes the pathfinder holds, as the memory budget counts them: the capacities of the engine's
-    /// per-cell arrays (28 bytes per cell) and open list, the goal marks (4 bytes per cell, once a query
-    /// had several goals) and the source buffer. Not the map's.
+    /// per-cell arrays (28 bytes per padded cell), the open list (4 bytes per padded cell of positions,
+    /// 32 per entry), the goal marks (4 bytes per padded cell, after `reserve` or once a query had several
+    /// goals) and the source buffer. Not the map's. `reserve` sizes the per-cell parts for exactly the
+    /// map (a first query does too; a later, larger map grows them by doubling).
     [[nodiscard]] std::size_t memory_bytes() const noexcept { return m_context.engine_bytes() + own_bytes(); }
     /// The goal cell reached (valid when Found).
     [[nodiscard]] GridPoint goal_reached() const noexcept;

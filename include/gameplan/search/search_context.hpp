@@ -29,6 +29,7 @@
 #include <gameplan/search/indexed_heap.hpp>
 #include <gameplan/status.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <concepts>
 #include <cstdint>
@@ -394,9 +395,11 @@ private:
     // Grows the per-node arrays to cover `bound` (doubling). Returns false, and grows nothing, when
     // the grown storage (counting a full open list) would exceed the memory budget.
     bool grow(std::size_t bound) { return grow(bound, m_budget.max_memory_bytes); }
+    // The first sizing (reserve, or the first search) takes exactly the bound asked for (a grid's or a
+    // graph's node count is final); later growth doubles (a GOAP state registry grows query by query).
     bool grow(std::size_t bound, std::size_t max_bytes) {
         if (bound <= m_stamp.size()) return true;
-        std::size_t n = m_stamp.empty() ? 64 : m_stamp.size();
+        std::size_t n = m_stamp.empty() ? std::max<std::size_t>(bound, 64) : m_stamp.size();
         while (n < bound) n *= 2;
         if (max_bytes != SIZE_MAX) {
             const std::size_t entry = sizeof(typename IndexedHeap<Key>::Entry) + sizeof(std::uint32_t);
