@@ -87,9 +87,13 @@ namespace {
 // What the search state and the preprocessing of `args` take on `map` (the map itself excluded).
 void check_path_memory(const PathArgs& args, GridAlgorithm algorithm, const path::GridMap& map) {
     const double cells = double(map.width()) * double(map.height());
-    double bytes = grid_memory_estimate(map, algorithm, args.cluster_size, args.islands, args.dead_ends, 1);
-    std::string what = "searching this " + std::to_string(map.width()) + " x " + std::to_string(map.height()) +
-                       " map with --algorithm " + std::string(to_string(algorithm));
+    const bool hex = args.topology == "hex";
+    // A hex search holds 36 bytes a padded cell (hex_grid.hpp: the engine's arrays, the open list's
+    // positions, the goal marks); its islands 4 a cell, and up to 8 more while they are built.
+    double bytes = hex ? 36.0 * double(map.node_bound()) + (args.islands ? 12.0 * cells : 0.0)
+                       : grid_memory_estimate(map, algorithm, args.cluster_size, args.islands, args.dead_ends, 1);
+    std::string what = "searching this " + std::to_string(map.width()) + " x " + std::to_string(map.height()) + " map with " +
+                       (hex ? std::string("--topology hex") : "--algorithm " + std::string(to_string(algorithm)));
     if (args.islands) what += " --islands";
     if (args.dead_ends) what += " --dead-ends";
     if (args.area.any()) bytes += (1.0 + 9.0 * double(args.area.layers.size())) * cells, what += " with areas and layers";
@@ -228,7 +232,8 @@ void run_path(const PathArgs& args, int& exit_code) {
             throw UsageError("--topology hex: --smooth, --corners and --dead-ends apply to square grids");
         exit_code = run_hex_path(HexPathRequest{&map, from, to, args.from, args.to,
                                                 algorithm == GridAlgorithm::Dijkstra || args.heuristic == "zero", args.weight,
-                                                args.max_expansions, args.islands, args.json, args.render, args.png,
+                                                args.max_expansions, args.limits.time_limit_s, args.limits.max_memory_bytes(),
+                                                args.islands, args.json, args.render, args.png,
                                                 args.png.empty() ? 0 : picture_scale(args.png_scale, map)});
         return;
     }
@@ -238,7 +243,6 @@ void run_path(const PathArgs& args, int& exit_code) {
     options.heuristic = *path::parse_heuristic(args.heuristic);
     options.weight = args.weight;
     if (args.max_expansions > 0) options.budget.max_expansions = args.max_expansions;
-    options.budget.deadline = args.limits.deadline(std::chrono::steady_clock::now());
     area.apply(options);
 
     path::Islands islands;
@@ -255,7 +259,7 @@ void run_path(const PathArgs& args, int& exit_code) {
     const std::int32_t png_scale = args.png.empty() ? 0 : picture_scale(args.png_scale, map);
     GridRunner runner(map, algorithm, options,
                       GridRunnerSettings{args.smooth, static_cast<std::int32_t>(args.cluster_size), args.limits.max_memory_bytes(),
-                                         args.preprocess_time_limit_s});
+                                         args.preprocess_time_limit_s, args.limits.time_limit_s});
     path::GridPath result;
     const GridRun run = runner.run(from, to, result);
     // Inexact results are compared with the optimum of an exact search under the same rules.

@@ -55,6 +55,8 @@ struct HexPathRequest {
     bool dijkstra = false;           ///< zero heuristic
     double weight = 1.0;
     std::uint64_t max_expansions = 0;  ///< 0 = unlimited
+    double time_limit_s = 0.0;         ///< --time-limit of the search (0 = none)
+    std::size_t max_memory_bytes = SIZE_MAX;  ///< --max-memory: what the pathfinder may hold
     bool islands = false;              ///< answer unreachable goals from hex islands without searching
     bool json = false;
     bool render = false;

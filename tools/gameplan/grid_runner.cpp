@@ -159,6 +159,9 @@ GridRunner::GridRunner(const path::GridMap& map, GridAlgorithm algorithm, const 
 GridRun GridRunner::run(path::GridPoint from, path::GridPoint to, path::GridPath& out) {
     GridRun result;
     const auto t0 = std::chrono::steady_clock::now();
+    if (m_settings.time_limit_s > 0)
+        m_options.budget.deadline =
+            t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(m_settings.time_limit_s));
     switch (m_algorithm) {
         case GridAlgorithm::AStar:
         case GridAlgorithm::Dijkstra:

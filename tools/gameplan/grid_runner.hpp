@@ -86,6 +86,9 @@ struct GridRunnerSettings {
     std::int32_t cluster_size = 64;    ///< HPA* cluster side
     std::size_t max_memory_bytes = 0;  ///< HPA*, subgoal: refuse a hierarchy / graph larger than this (0 = no cap)
     double preprocess_time_limit_s = kDefaultPreprocessSeconds;  ///< subgoal: give up building after this (0 = none)
+    /// Each run's search stops after this many seconds (`--time-limit`; 0 = none), counted from the start
+    /// of the run: the preprocessing has its own limit and does not use it up.
+    double time_limit_s = 0.0;
 };
 
 /// Estimated bytes of an HPA* hierarchy with clusters of side `cluster_size` on `map`, plus the query's
