@@ -28,9 +28,10 @@
 /// (options.budget ran out; `budget_limit()` says which limit); `InvalidQuery` (a node index out of range, no source, weight < 1 or not
 /// finite). The graph must outlive the search and must not change between `begin` and `finish`.
 ///
-/// Complexity: O((V + E) log V) per query. Memory: about 40 bytes per node of the largest graph seen
-/// (`memory_bytes()`; 4 more per node once a query had several goals), capped by the budget's
-/// `max_memory_bytes`.
+/// Complexity: O((V + E) log V) per query. Memory: 32 bytes per node of the largest graph seen and 32
+/// per open-list entry, about 40 bytes per node in practice (`memory_bytes()`; 4 more per node once a
+/// query had several goals; after `reserve`, 68: room in the open list for every node), capped by the
+/// budget's `max_memory_bytes`.
 ///
 /// Thread-safety: one pathfinder per thread; any number may search the same const graph at once.
 
@@ -76,7 +77,8 @@ public:
     /// An empty pathfinder; it sizes itself on the first query (or `reserve`).
     GraphPathfinder() = default;
 
-    /// Sizes the state for `graph` so that even the first query does not allocate. May throw bad_alloc.
+    /// Sizes the state for `graph` so that even the first query does not allocate (the open list with
+    /// room for every node: 68 bytes per node in all). May throw bad_alloc.
     void reserve(const Graph& graph);
 
     /// Starts a search from `start` to `goal`. Returns `InProgress`, `InvalidQuery`, or `BudgetExhausted`
