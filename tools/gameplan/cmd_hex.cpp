@@ -111,10 +111,8 @@ int run_hex_path(const HexPathRequest& r) {
     path::HexPathfinder finder;
     finder.reserve(map);
     path::GridPath result;
+    options.budget.deadline = deadline_in(r.time_limit_s);
     const auto t0 = std::chrono::steady_clock::now();
-    if (r.time_limit_s > 0)
-        options.budget.deadline =
-            t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(r.time_limit_s));
     const Status status = finder.find_path(map, r.from, r.to, options, result);
     const double micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
     std::string problem;

@@ -10,7 +10,7 @@
 
 namespace gameplan::cli {
 
-std::chrono::steady_clock::time_point preprocess_deadline(double seconds) {
+std::chrono::steady_clock::time_point deadline_in(double seconds) {
     if (!(seconds > 0)) return std::chrono::steady_clock::time_point::max();
     return std::chrono::steady_clock::now() +
            std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
@@ -92,7 +92,7 @@ std::shared_ptr<const GridPreparation> prepare_grid(const path::GridMap& map, Gr
             // The graph's edges and joins are known only while it is built: the build itself keeps to the
             // budget (25 bytes per padded cell were counted before it, docs/subgoal.md).
             const std::size_t budget = settings.max_memory_bytes ? settings.max_memory_bytes : SIZE_MAX;  // 0 = no cap
-            const auto deadline = preprocess_deadline(settings.preprocess_time_limit_s);
+            const auto deadline = deadline_in(settings.preprocess_time_limit_s);
             const path::JpsSupport built = prepared->subgoal.build(map, budget, path::SubgoalGraph::kAutoTransit, deadline);
             const std::string size = std::to_string(map.width()) + " x " + std::to_string(map.height());
             if (built == path::JpsSupport::MemoryBudget)
@@ -159,9 +159,7 @@ GridRunner::GridRunner(const path::GridMap& map, GridAlgorithm algorithm, const 
 GridRun GridRunner::run(path::GridPoint from, path::GridPoint to, path::GridPath& out) {
     GridRun result;
     const auto t0 = std::chrono::steady_clock::now();
-    if (m_settings.time_limit_s > 0)
-        m_options.budget.deadline =
-            t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(m_settings.time_limit_s));
+    if (m_settings.time_limit_s > 0) m_options.budget.deadline = deadline_in(m_settings.time_limit_s);
     switch (m_algorithm) {
         case GridAlgorithm::AStar:
         case GridAlgorithm::Dijkstra:
