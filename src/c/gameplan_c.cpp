@@ -259,14 +259,16 @@ void set_values(const goap::Domain& d, goap::WorldState& state, const std::int32
     }
 }
 
+std::chrono::steady_clock::duration seconds(double s) {
+    return std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(s));
+}
+
 // The budget of a search from an options struct's three fields (0 = no limit), its deadline counted from now.
 search::Budget budget_of(std::uint64_t max_expansions, double time_limit_seconds, std::uint64_t max_memory_bytes) {
     require(!(time_limit_seconds < 0) && !std::isnan(time_limit_seconds), "time_limit_seconds must be >= 0");
     search::Budget b;
     if (max_expansions > 0) b.max_expansions = max_expansions;
-    if (time_limit_seconds > 0 && time_limit_seconds < 1e9)
-        b.deadline = std::chrono::steady_clock::now() +
-                     std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(time_limit_seconds));
+    if (time_limit_seconds > 0 && time_limit_seconds < 1e9) b.deadline = std::chrono::steady_clock::now() + seconds(time_limit_seconds);
     if (max_memory_bytes > 0) b.max_memory_bytes = max_memory_bytes > SIZE_MAX ? SIZE_MAX : static_cast<std::size_t>(max_memory_bytes);
     return b;
 }
@@ -1056,6 +1058,13 @@ path::GridSearchOptions finder_options(const gameplan_pathfinder* f, const gamep
     }
     return o;
 }
+
+// The path of `f`'s last search into `out`, with the expansions and the limit of whichever search ran it.
+void fill_finder_path(gameplan_pathfinder& f, Status status, gameplan_path_result* out) {
+    const bool jps = f.algorithm == GAMEPLAN_JPS;
+    fill_path(f.path, status, jps ? f.jps.stats().expanded : f.astar.stats().expanded,
+              jps ? f.jps.budget_limit() : f.astar.budget_limit(), f.cells, out);
+}
 }  // namespace
 }  // extern "C++"
 
@@ -1064,19 +1073,9 @@ gameplan_error gameplan_find_path(gameplan_pathfinder* f, const gameplan_map* ma
     return guarded("gameplan_find_path", [&] {
         require(out != nullptr, "out must not be NULL");
         const path::GridSearchOptions o = finder_options(f, map, options);
-        Status s;
-        std::uint64_t expanded;
-        search::BudgetLimit limit;
-        if (f->algorithm == GAMEPLAN_JPS) {
-            s = f->jps.find_path(map->map, to_cpp(start), to_cpp(goal), o, f->path);
-            expanded = f->jps.stats().expanded;
-            limit = f->jps.budget_limit();
-        } else {
-            s = f->astar.find_path(map->map, to_cpp(start), to_cpp(goal), o, f->path);
-            expanded = f->astar.stats().expanded;
-            limit = f->astar.budget_limit();
-        }
-        fill_path(f->path, s, expanded, limit, f->cells, out);
+        const Status s = f->algorithm == GAMEPLAN_JPS ? f->jps.find_path(map->map, to_cpp(start), to_cpp(goal), o, f->path)
+                                                      : f->astar.find_path(map->map, to_cpp(start), to_cpp(goal), o, f->path);
+        fill_finder_path(*f, s, out);
     });
 }
 
@@ -1101,10 +1100,7 @@ gameplan_error gameplan_pathfinder_step(gameplan_pathfinder* f, uint64_t slice, 
 gameplan_error gameplan_pathfinder_finish(gameplan_pathfinder* f, gameplan_path_result* out) {
     return guarded("gameplan_pathfinder_finish", [&] {
         require(f != nullptr && out != nullptr, "pathfinder and out must not be NULL");
-        const Status s = f->algorithm == GAMEPLAN_JPS ? f->jps.finish(f->path) : f->astar.finish(f->path);
-        const bool jps = f->algorithm == GAMEPLAN_JPS;
-        fill_path(f->path, s, jps ? f->jps.stats().expanded : f->astar.stats().expanded,
-                  jps ? f->jps.budget_limit() : f->astar.budget_limit(), f->cells, out);
+        fill_finder_path(*f, f->algorithm == GAMEPLAN_JPS ? f->jps.finish(f->path) : f->astar.finish(f->path), out);
     });
 }
 
@@ -1235,12 +1231,6 @@ gameplan_error gameplan_crowd_solver_create(gameplan_crowd_solver** out) {
 }
 
 void gameplan_crowd_solver_destroy(gameplan_crowd_solver* solver) { delete solver; }
-
-namespace {
-std::chrono::steady_clock::duration seconds(double s) {
-    return std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(s));
-}
-}  // namespace
 
 gameplan_error gameplan_crowd_solve(gameplan_crowd_solver* c, const gameplan_map* map, const gameplan_point* starts,
                                     const gameplan_point* goals, size_t agent_count, const gameplan_crowd_options* options,
