@@ -180,11 +180,16 @@ struct PyPath {
     std::string limit;  // the budget that ran out ("" unless status is budget_exhausted)
 };
 
+// The budget limit that ended a search as results name it ("expansions", "time", "memory"), or "" when
+// the search did not run out of budget.
+std::string limit_name(Status s, search::BudgetLimit limit) {
+    return s == Status::BudgetExhausted ? std::string(search::to_string(limit)) : std::string();
+}
+
 PyPath py_path(Status s, const path::GridPath& p, std::uint64_t expanded, search::BudgetLimit limit) {
-    PyPath out{status_text(s), p.cost, {}, expanded, {}};
+    PyPath out{status_text(s), p.cost, {}, expanded, limit_name(s, limit)};
     out.cells.reserve(p.cells.size());
     for (const path::GridPoint& c : p.cells) out.cells.emplace_back(c.x, c.y);
-    if (s == Status::BudgetExhausted) out.limit = std::string(search::to_string(limit));
     return out;
 }
 
@@ -262,7 +267,7 @@ PyPlan py_plan(const goap::Domain& d, const goap::PlanResult& r) {
     }
     out.expanded = r.stats.expanded;
     out.generated = r.stats.generated;
-    if (r.status == Status::BudgetExhausted) out.limit = std::string(search::to_string(r.limit));
+    out.limit = limit_name(r.status, r.limit);
     return out;
 }
 
@@ -319,7 +324,7 @@ py::dict plan_file(const std::string& file, const std::optional<std::string>& go
     out["plan"] = plan;
     out["expanded"] = r.stats.expanded;
     out["generated"] = r.stats.generated;
-    if (r.status == Status::BudgetExhausted) out["limit"] = std::string(search::to_string(r.limit));
+    if (r.status == Status::BudgetExhausted) out["limit"] = limit_name(r.status, r.limit);
     out["micros"] = r.micros;
     if (automatic) out["direction"] = std::string(goap::to_string(both->direction()));
     if (r.status == Status::NoPath) {
@@ -1153,7 +1158,7 @@ PYBIND11_MODULE(gameplan, m) {
             out["sum_of_costs"] = st == Status::Found ? sol.sum_of_costs : 0;
             out["lower_bound"] = st == Status::InvalidQuery ? 0 : c.lower_bound();
             out["expanded"] = c.stats().search.expanded;
-            out["limit"] = st == Status::BudgetExhausted ? std::string(search::to_string(c.budget_limit())) : std::string();
+            out["limit"] = limit_name(st, c.budget_limit());
             return out;
         }, py::arg("map"), py::arg("starts"), py::arg("goals"), py::arg("max_expansions") = py::none(),
            py::arg("time_limit") = 0.0, py::arg("anytime") = false, py::arg("seed") = 0, py::arg("max_memory") = 0,
