@@ -174,10 +174,29 @@ struct HpaPathfinder::Impl {
         return held <= max_bytes && more <= max_bytes - held;
     }
     [[nodiscard]] bool grow_open(std::size_t& capacity);
+    // Sizes the cost arrays for clusters of `start_nodes` and `goal_nodes` nodes (at least 64 each).
+    void size_costs(std::size_t start_nodes, std::size_t goal_nodes);
+    // Sizes the abstract search for `state_count` nodes: exactly that many of each (the memory check
+    // counts them so), the states reserved before they are resized, the heap made afresh (its position
+    // array then grows from empty).
+    void size_search(std::size_t state_count);
 };
 
 using detail::grow_exactly;
 using detail::growth_bytes;
+
+void HpaPathfinder::Impl::size_costs(std::size_t start_nodes, std::size_t goal_nodes) {
+    if (start_cost.size() < start_nodes) grow_exactly(start_cost, std::max<std::size_t>(start_nodes, 64));
+    if (goal_cost.size() < goal_nodes) grow_exactly(goal_cost, std::max<std::size_t>(goal_nodes, 64));
+}
+
+void HpaPathfinder::Impl::size_search(std::size_t state_count) {
+    if (state.size() >= state_count) return;
+    grow_exactly(state, state_count, State{0, 0, 0, 0, search::kUnvisitedStamp, 0});
+    heap = search::IndexedHeap<Key>{};
+    heap.reserve_nodes(state_count);
+    heap_nodes = state_count;
+}
 
 // With a memory limit and the open list full: doubles its room (as push_back would), unless that passes
 // the budget (then the search is out of memory).
@@ -227,15 +246,9 @@ void HpaPathfinder::reserve(const HierarchicalMap& h) {
     s.start_flood.reserve(cells);
     if (!h.m_options.distance_tables) s.goal_flood.reserve(cells);
     if (s.targets.capacity() < nodes + 1) s.targets.reserve(nodes + 1);
-    if (s.start_cost.size() < nodes) grow_exactly(s.start_cost, std::max<std::size_t>(nodes, 64));
-    if (s.goal_cost.size() < nodes) grow_exactly(s.goal_cost, std::max<std::size_t>(nodes, 64));
+    s.size_costs(nodes, nodes);
     const std::size_t state_count = std::size_t{h.node_bound()} + 2;
-    if (s.state.size() < state_count) {
-        grow_exactly(s.state, state_count, Impl::State{0, 0, 0, 0, search::kUnvisitedStamp, 0});
-        s.heap = search::IndexedHeap<Impl::Key>{};
-        s.heap.reserve_nodes(state_count);
-        s.heap_nodes = state_count;
-    }
+    s.size_search(state_count);
     s.heap.reserve_entries(state_count);
     // The refinement windows search the whole map, by JPS where the rules allow it.
     if (refines_with_jps(h))
@@ -335,8 +348,7 @@ Status HpaPathfinder::begin(const HierarchicalMap& h, GridPoint start, GridPoint
     }
     s.start_table = tables ? (scl.dist_to.empty() ? scl.dist_from.data() : scl.dist_to.data()) : nullptr;
     s.goal_table = tables ? gcl.dist_from.data() : nullptr;
-    if (s.start_cost.size() < sk) grow_exactly(s.start_cost, std::max<std::size_t>(sk, 64));
-    if (s.goal_cost.size() < gk) grow_exactly(s.goal_cost, std::max<std::size_t>(gk, 64));
+    s.size_costs(sk, gk);
     if (s.targets.capacity() < target_count) s.targets.reserve(target_count);
     const auto node_local = [&](const Rect& r, std::uint32_t id) { return r.local(GridPoint{h.m_nodes[id].x, h.m_nodes[id].y}); };
     if (start_flood) {
@@ -378,14 +390,7 @@ Status HpaPathfinder::begin(const HierarchicalMap& h, GridPoint start, GridPoint
     // Abstract A*. Ids: hierarchy nodes, then start = bound, goal = bound + 1.
     s.start_id = h.node_bound();
     s.goal_id = s.start_id + 1;
-    if (s.state.size() < state_count) {
-        // Exactly state_count of each (the memory check counts them so): the states reserved before they
-        // are resized, the heap made afresh (its position array then grows from empty).
-        grow_exactly(s.state, state_count, Impl::State{0, 0, 0, 0, search::kUnvisitedStamp, 0});
-        s.heap = search::IndexedHeap<Impl::Key>{};
-        s.heap.reserve_nodes(state_count);
-        s.heap_nodes = state_count;
-    }
+    s.size_search(state_count);
     search::advance_generation(s.generation, [&] {
         for (Impl::State& st : s.state) st.stamp = search::kUnvisitedStamp;
     });
