@@ -198,13 +198,14 @@ int run_navmesh_path(const NavmeshPathRequest& request) {
                                             : polyanya.find_path(mesh, from, to, options, route);
     const double micros = millis_since(t0) * 1000.0;
     const std::uint64_t expanded = request.hierarchy ? ch.stats().expanded : polyanya.stats().expanded;
+    const search::BudgetLimit limit = request.hierarchy ? ch.budget_limit() : polyanya.budget_limit();
     std::string problem;
     if (status == Status::InvalidQuery)
         problem = !map.passable(request.from) ? "start " + request.from_text + " is blocked"
                   : !map.passable(request.to) ? "goal " + request.to_text + " is blocked"
                                               : "invalid query";
     if (request.json) {
-        write_navmesh_path_json(std::cout, status, request.hierarchy ? ch.budget_limit() : polyanya.budget_limit(), route, expanded, micros, build_ms, mesh.polygon_count(), problem,
+        write_navmesh_path_json(std::cout, status, limit, route, expanded, micros, build_ms, mesh.polygon_count(), problem,
                                 preprocess_ms, request.hierarchy ? hierarchy.memory_bytes() : 0);
     } else {
         std::cout << "status: " << to_string(status) << '\n';
