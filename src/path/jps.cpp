@@ -298,6 +298,14 @@ void JpsPathfinder::sync(const GridMap& map, std::size_t open_entries, bool pref
     m_impl->search.reserve(map.node_bound(), open_entries, prefault);
 }
 
+void JpsPathfinder::reserve(const GridMap& map, std::size_t open_entries, bool prefault) {
+    if (!m_impl->in_sync(map)) {
+        sync(map, open_entries, prefault);
+        return;
+    }
+    m_impl->search.reserve(map.node_bound(), open_entries, prefault);
+}
+
 bool JpsPathfinder::update_cell(const GridMap& map, GridPoint p) noexcept {
     Impl& s = *m_impl;
     if (!s.same_map(map) || !map.contains(p)) return false;

@@ -64,6 +64,37 @@ TEST(JpsAlloc, SyncAndBuildMakeEvenTheFirstQueryAllocationFree) {
     EXPECT_EQ(scope.count(), 0u);
 }
 
+TEST(JpsAlloc, ReserveSizesLikeSyncAndKeepsASnapshotInStep) {
+    std::mt19937 rng(5);
+    GridMap map = random_map(rng, 100, 100, 0.1);
+    const auto cells = free_cells(rng, map, 2);
+    JpsPathfinder jps;
+    GridPath path;
+    path.cells.reserve(1024);
+    jps.reserve(map, 100 * 100);  // no snapshot yet: takes one
+    EXPECT_EQ(jps.sync_count(), 1u);
+    {
+        gameplan::test::AllocationScope scope;
+        const Status found = jps.find_path(map, cells[0], cells[1], {}, path);
+        const auto allocations = scope.count();
+        EXPECT_EQ(found, Status::Found);
+        EXPECT_EQ(allocations, 0u) << "the first query after reserve allocated";
+    }
+    jps.reserve(map, 100 * 100);  // in step: the snapshot stays
+    EXPECT_EQ(jps.sync_count(), 1u);
+    GridPoint wall{0, 0};
+    while (wall == cells[0] || wall == cells[1]) ++wall.x;
+    map.set_passable(wall, !map.passable(wall));  // an unreported change
+    jps.reserve(map, 100 * 100);
+    EXPECT_EQ(jps.sync_count(), 2u);
+    gameplan::test::AllocationScope scope;
+    const Status found = jps.find_path(map, cells[0], cells[1], {}, path);
+    const auto allocations = scope.count();
+    EXPECT_EQ(found, Status::Found);
+    EXPECT_EQ(allocations, 0u);
+    EXPECT_EQ(jps.sync_count(), 2u) << "the query resynchronised: reserve left a stale snapshot";
+}
+
 TEST(JpsAlloc, ChangesAndResyncsOfTheSameMapDoNotAllocate) {
     std::mt19937 rng(17);
     GridMap map = random_map(rng, 128, 128, 0.2);

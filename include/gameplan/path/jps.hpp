@@ -126,6 +126,13 @@ public:
     /// std::bad_alloc.
     void sync(const GridMap& map, std::size_t open_entries = 1u << 12, bool prefault = false);
 
+    /// Sizes the search state and the open list (`open_entries` entries) for queries on `map`, so that
+    /// even the first of them does not allocate, like every other pathfinder's `reserve`; takes a
+    /// snapshot of `map` only when the one held is not of it (a map in step keeps its snapshot, and
+    /// sync_count() does not move). `prefault` as for sync. O(cells) when it takes a snapshot or with
+    /// `prefault`, else O(1) amortised. May throw std::bad_alloc.
+    void reserve(const GridMap& map, std::size_t open_entries = 1u << 12, bool prefault = false);
+
     /// Reports that cell `p` of `map` may have changed passability. Updates the snapshot in O(1) if it
     /// is a snapshot of `map` and the cell differs from it; returns true when it changed something.
     /// Call it once per changed cell to keep the snapshot in step with `map.version()`; a query after
