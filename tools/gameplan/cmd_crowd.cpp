@@ -134,7 +134,10 @@ void run_crowd(const CrowdArgs& args, int& exit_code) {
         std::cout << out.dump() << '\n';
     } else {
         std::cout << status_name(status);
-        if (status == Status::BudgetExhausted) std::cout << " (" << search::to_string(solver.budget_limit()) << " limit)";
+        if (status == Status::BudgetExhausted) {
+            limits.time_limit_s = args.time_limit;
+            std::cout << " (the solver used up its " << budget_text(solver.budget_limit(), limits, 0, "") << ')';
+        }
         std::cout << ": " << args.agents << " agents on " << args.map_file;
         if (solved) {
             std::cout << ", sum of costs " << solution.sum_of_costs << " (lower bound " << solver.lower_bound() << ", ratio "

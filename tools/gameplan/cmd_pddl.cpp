@@ -107,7 +107,8 @@ int run_pddl_plan(const PddlPlanRequest& rq) {
                 std::cout << "  unreachable: " << (l.value ? "" : "(not ") << printable(task.domain.atom_name(l.atom))
                           << (l.value ? "" : ")") << '\n';
         } else {
-            std::cout << "no plan: " << status << " (" << search::to_string(r.limit) << " limit)\n";
+            std::cout << "no plan: " << status << " (the search used up its "
+                      << budget_text(r.limit, rq.limits, rq.max_nodes, "--max-nodes") << ")\n";
         }
         std::cout << "heuristic " << goap::to_string(options.heuristic) << ", direction " << (automatic ? "auto: " : "")
                   << goap::to_string(options.direction)
