@@ -293,16 +293,19 @@ int run_navmesh_scen(const NavmeshScenRequest& request) {
         double cost = 0;
         std::uint64_t expanded = 0;
         double micros = 0;
+        bool ran = false;  // run to the end (not skipped or cut off by --time-limit)
     };
     std::vector<Outcome> outcomes(scen.scenarios.size());
     std::atomic<std::size_t> next{0};
     path::NavmeshSearchOptions options;
     options.budget.max_memory_bytes = request.limits.max_memory_bytes();
+    options.budget.deadline = request.deadline;
     const auto solve = [&] {
         path::NavmeshPathfinder finder;
         path::NavmeshHierarchyPathfinder ch;
         path::NavmeshPath route;
         for (std::size_t i = next.fetch_add(1); i < scen.scenarios.size(); i = next.fetch_add(1)) {
+            if (Clock::now() >= request.deadline) break;  // --time-limit: the rest is left out
             const io::Scenario& s = scen.scenarios[i];
             const auto t0 = Clock::now();
             Outcome& o = outcomes[i];
@@ -312,6 +315,7 @@ int run_navmesh_scen(const NavmeshScenRequest& request) {
             o.micros = millis_since(t0) * 1000.0;
             o.cost = route.cost;
             o.expanded = request.hierarchy ? ch.stats().expanded : finder.stats().expanded;
+            o.ran = !cut_off(o.status, request.hierarchy ? ch.budget_limit() : finder.budget_limit(), request.deadline);
         }
     };
     {
@@ -324,9 +328,12 @@ int run_navmesh_scen(const NavmeshScenRequest& request) {
     std::size_t mismatches = 0, found_count = 0;
     double total_micros = 0, total_expanded = 0, total_shorter = 0, max_shorter = 0;
     std::vector<std::string> mismatch_lines;
+    std::size_t completed = 0;
     for (std::size_t i = 0; i < scen.scenarios.size(); ++i) {
         const io::Scenario& s = scen.scenarios[i];
         const Outcome& o = outcomes[i];
+        if (!o.ran) continue;
+        ++completed;
         const path::NavPoint from = path::cell_centre(s.start), to = path::cell_centre(s.goal);
         const Status status = o.status;
         const double micros = o.micros;
@@ -367,8 +374,9 @@ int run_navmesh_scen(const NavmeshScenRequest& request) {
             std::cout << j.dump() << '\n';
         }
     }
-    const double n = scen.scenarios.empty() ? 1.0 : double(scen.scenarios.size());
+    const double n = completed == 0 ? 1.0 : double(completed);
     const double mean_shorter = found_count ? total_shorter / double(found_count) : 0.0;
+    const bool stopped = completed < scen.scenarios.size();
     if (request.json) {
         nlohmann::ordered_json summary;
         summary["summary"] = true;
@@ -386,13 +394,15 @@ int run_navmesh_scen(const NavmeshScenRequest& request) {
         summary["polygons"] = polygons;
         summary["preprocess_ms"] = std::round((build_ms + preprocess_ms) * 100.0) / 100.0;
         if (request.hierarchy) summary["hierarchy_bytes"] = hierarchy_bytes;
+        add_scen_stop(summary, stopped, completed);
         std::cout << summary.dump() << '\n';
     } else {
         for (const auto& line : mismatch_lines) std::cout << line << '\n';
         if (mismatches > mismatch_lines.size()) std::cout << "... and " << mismatches - mismatch_lines.size() << " more\n";
         for (const auto& [name, loaded] : maps) std::cout << "map: " << name << '\n';
-        std::cout << "scenarios: " << scen.scenarios.size() << '\n'
-                  << "mismatches: " << mismatches << '\n'
+        std::cout << "scenarios: " << scen.scenarios.size() << '\n';
+        if (stopped) std::cout << scen_stop_text(request.limits, completed) << '\n';
+        std::cout << "mismatches: " << mismatches << '\n'
                   << "mean µs: " << std::fixed << std::setprecision(2) << total_micros / n << '\n'
                   << "mean expansions: " << std::setprecision(1) << total_expanded / n << std::defaultfloat << '\n'
                   << "algorithm: " << (request.hierarchy ? "navmesh-ch" : "navmesh") << '\n'
@@ -403,7 +413,7 @@ int run_navmesh_scen(const NavmeshScenRequest& request) {
                   << "preprocessing ms: " << std::fixed << std::setprecision(2) << build_ms + preprocess_ms << std::defaultfloat << '\n';
         if (request.hierarchy) std::cout << "hierarchy bytes: " << hierarchy_bytes << '\n';
     }
-    return mismatches == 0 ? 0 : 1;
+    return mismatches == 0 && !stopped ? 0 : 1;
 }
 
 void add_navmesh_command(CLI::App& app, int& exit_code) {

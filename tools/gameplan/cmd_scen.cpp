@@ -49,10 +49,15 @@ struct ScenArgs {
     bool json = false;
     std::uint64_t max_memory_mb = kDefaultMaxMemoryMb;
     double preprocess_time_limit_s = kDefaultPreprocessSeconds;
+    double time_limit_s = 0;  // the whole run; 0 = none
     ProgressMode progress = ProgressMode::Auto;
 };
 
 void run_scen(const ScenArgs& args, int& exit_code) {
+    ResourceLimits limits;
+    limits.max_memory_mb = args.max_memory_mb;
+    limits.time_limit_s = args.time_limit_s;
+    const auto deadline = limits.deadline(std::chrono::steady_clock::now());
     if (args.algorithm == kNavmeshAlgorithm || args.algorithm == kNavmeshChAlgorithm) {
         if (args.smooth || args.islands || args.dead_ends)
             throw UsageError("--algorithm navmesh: takes no --smooth, --islands or --dead-ends");
@@ -62,7 +67,8 @@ void run_scen(const ScenArgs& args, int& exit_code) {
         request.scen_file = args.scen_file;
         request.map_file = args.map_file;
         request.json = args.json;
-        request.limits.max_memory_mb = args.max_memory_mb;
+        request.limits = limits;
+        request.deadline = deadline;
         request.hierarchy = args.algorithm == kNavmeshChAlgorithm;
         request.preprocess_time_limit_s = args.preprocess_time_limit_s;
         exit_code = run_navmesh_scen(request);
@@ -70,9 +76,8 @@ void run_scen(const ScenArgs& args, int& exit_code) {
     }
     const GridAlgorithm algorithm = *parse_grid_algorithm(args.algorithm);
     require_supported(algorithm, args.smooth);
-    ResourceLimits limits;
-    limits.max_memory_mb = args.max_memory_mb;
-    const GridRunnerSettings settings{args.smooth, args.cluster_size, limits.max_memory_bytes(), args.preprocess_time_limit_s};
+    const GridRunnerSettings settings{args.smooth, args.cluster_size, limits.max_memory_bytes(), args.preprocess_time_limit_s, 0.0,
+                                      deadline};
     if (args.threads < 1 || args.threads > 256) throw UsageError("--threads must be in [1, 256], got " + std::to_string(args.threads));
     const std::filesystem::path scen_path(args.scen_file);
     const io::ScenarioFile scen = io::load_movingai_scenarios(scen_path);
@@ -162,6 +167,7 @@ void run_scen(const ScenArgs& args, int& exit_code) {
         GridRun run;
         double cost = 0;
         bool exact = true;
+        bool ran = false;  // run to the end (not skipped or cut off by --time-limit)
     };
     std::vector<Outcome> outcomes(scen.scenarios.size());
     std::atomic<std::size_t> next{0}, done{0};
@@ -171,6 +177,7 @@ void run_scen(const ScenArgs& args, int& exit_code) {
         std::unique_ptr<GridRunner> runner;
         const LoadedMap* runner_map = nullptr;
         for (std::size_t i = next.fetch_add(1); i < scen.scenarios.size(); i = next.fetch_add(1)) {
+            if (std::chrono::steady_clock::now() >= deadline) break;  // --time-limit: the rest is left out
             if (map_of[i] != runner_map) {
                 runner_map = map_of[i];
                 runner = std::make_unique<GridRunner>(runner_map->map, algorithm, runner_map->options, settings,
@@ -183,6 +190,7 @@ void run_scen(const ScenArgs& args, int& exit_code) {
             outcomes[i].run = runner->run(s.start, s.goal, result);
             outcomes[i].cost = result.cost;
             outcomes[i].exact = runner->exact();
+            outcomes[i].ran = !cut_off(outcomes[i].run.status, outcomes[i].run.limit, deadline);
             const std::size_t finished = done.fetch_add(1) + 1;
             if (report_progress) progress.update(finished);
         }
@@ -197,9 +205,12 @@ void run_scen(const ScenArgs& args, int& exit_code) {
     double total_micros = 0, total_suboptimality = 0, max_suboptimality = 0;
     std::uint64_t total_expanded = 0;
     std::vector<std::string> mismatch_lines;
+    std::size_t completed = 0;
     for (std::size_t i = 0; i < scen.scenarios.size(); ++i) {
         const io::Scenario& s = scen.scenarios[i];
         const Outcome& o = outcomes[i];
+        if (!o.ran) continue;
+        ++completed;
         const bool found = o.run.status == Status::Found;
         // Exact algorithms must hit the optimum; inexact ones must find a path no shorter than it
         // (smoothed, any-angle paths may be shorter than the grid optimum and are only measured).
@@ -240,8 +251,9 @@ void run_scen(const ScenArgs& args, int& exit_code) {
         }
     }
 
-    const double n = scen.scenarios.empty() ? 1.0 : double(scen.scenarios.size());
+    const double n = completed == 0 ? 1.0 : double(completed);
     const double mean_suboptimality = inexact ? total_suboptimality / double(inexact) : 0.0;
+    const bool stopped = completed < scen.scenarios.size();
     if (args.json) {
         nlohmann::ordered_json summary;
         summary["summary"] = true;
@@ -266,13 +278,15 @@ void run_scen(const ScenArgs& args, int& exit_code) {
         std::size_t preprocess_bytes = 0;
         for (const auto& m : maps) preprocess_bytes += m->prepared->bytes;
         if (preprocess_bytes > 0) summary["preprocess_bytes"] = preprocess_bytes;
+        add_scen_stop(summary, stopped, completed);
         std::cout << summary.dump() << '\n';
     } else {
         for (const auto& line : mismatch_lines) std::cout << line << '\n';
         if (mismatches > mismatch_lines.size()) std::cout << "... and " << mismatches - mismatch_lines.size() << " more\n";
         for (const auto& m : maps) std::cout << "map: " << m->name << '\n';
-        std::cout << "scenarios: " << scen.scenarios.size() << '\n'
-                  << "mismatches: " << mismatches << '\n'
+        std::cout << "scenarios: " << scen.scenarios.size() << '\n';
+        if (stopped) std::cout << scen_stop_text(limits, completed) << '\n';
+        std::cout << "mismatches: " << mismatches << '\n'
                   << "mean µs: " << std::fixed << std::setprecision(2) << total_micros / n << '\n'
                   << "mean expansions: " << std::setprecision(1) << double(total_expanded) / n << std::defaultfloat << '\n';
         if (algorithm != GridAlgorithm::AStar) std::cout << "algorithm: " << to_string(algorithm) << '\n';
@@ -291,7 +305,7 @@ void run_scen(const ScenArgs& args, int& exit_code) {
         if (preprocess_bytes > 0) std::cout << "preprocessing bytes: " << preprocess_bytes << '\n';
         if (args.threads > 1) std::cout << "threads: " << args.threads << '\n';
     }
-    exit_code = mismatches == 0 ? 0 : 1;
+    exit_code = mismatches == 0 && !stopped ? 0 : 1;
 }
 
 }  // namespace
@@ -320,6 +334,10 @@ void add_scen_command(CLI::App& app, int& exit_code) {
                        "dead ends) and one search state per thread, estimated before anything is built (default " +
                            std::to_string(kDefaultMaxMemoryMb) + ")");
     add_preprocess_time_option(cmd, args->preprocess_time_limit_s);
+    add_real_option(cmd, "--time-limit", args->time_limit_s, 0.001, 86400.0,
+                    "Stop the run after this many seconds: the scenarios not finished by then are left out of the "
+                    "report, which says how many were (status time_limit, exit 1; 0 = no limit, the default)",
+                    true);
     cmd->callback([args, &exit_code] { run_scen(*args, exit_code); });
 }
 

@@ -159,7 +159,8 @@ GridRunner::GridRunner(const path::GridMap& map, GridAlgorithm algorithm, const 
 GridRun GridRunner::run(path::GridPoint from, path::GridPoint to, path::GridPath& out) {
     GridRun result;
     const auto t0 = std::chrono::steady_clock::now();
-    if (m_settings.time_limit_s > 0) m_options.budget.deadline = deadline_in(m_settings.time_limit_s);
+    m_options.budget.deadline = m_settings.time_limit_s > 0 ? std::min(m_settings.deadline, deadline_in(m_settings.time_limit_s))
+                                                            : m_settings.deadline;
     switch (m_algorithm) {
         case GridAlgorithm::AStar:
         case GridAlgorithm::Dijkstra:

@@ -90,6 +90,8 @@ struct GridRunnerSettings {
     /// Each run's search stops after this many seconds (`--time-limit`; 0 = none), counted from the start
     /// of the run: the preprocessing has its own limit and does not use it up.
     double time_limit_s = 0.0;
+    /// Every run's search also stops at this instant (`scen --time-limit`: the whole run's end).
+    std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
 /// Estimated bytes of an HPA* hierarchy with clusters of side `cluster_size` on `map`, plus the query's

@@ -9,6 +9,7 @@
 #include <gameplan/path/grid_map.hpp>
 
 #include <cstdint>
+#include <chrono>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,6 +39,8 @@ struct NavmeshPathRequest {
     std::uint64_t png_scale = 0;        ///< 0 = fit
     bool hierarchy = false;             ///< navmesh-ch: query a NavmeshHierarchy built first
     double preprocess_time_limit_s = kDefaultPreprocessSeconds;  ///< navmesh-ch: give up building after this (0 = none)
+    /// --time-limit: the run stops here; the scenarios not finished by then are left out of the report.
+    std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 /// Runs the query and prints it like `gameplan path` (path = turning points as [x, y]). Returns the exit
 /// code (0 found, 1 none, 2 invalid).
@@ -52,6 +55,8 @@ struct NavmeshScenRequest {
     unsigned threads = 1;  ///< solve on this many threads (each with its own pathfinder); same results for any count
     bool hierarchy = false;  ///< navmesh-ch: query a NavmeshHierarchy built first
     double preprocess_time_limit_s = kDefaultPreprocessSeconds;  ///< navmesh-ch: give up building after this (0 = none)
+    /// --time-limit: the run stops here; the scenarios not finished by then are left out of the report.
+    std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 /// Runs every scenario between cell centres; each must be found and no longer than the file's
 /// 8-connected optimum. Reports how much shorter the any-angle paths are. Returns the exit code.
