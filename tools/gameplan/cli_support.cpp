@@ -173,4 +173,14 @@ void finish_output() {
                      (err != 0 ? std::string(": ") + std::strerror(err) : std::string()));
 }
 
+bool cut_off(Status status, search::BudgetLimit limit, std::chrono::steady_clock::time_point deadline) {
+    return status == Status::BudgetExhausted && limit == search::BudgetLimit::Time &&
+           std::chrono::steady_clock::now() >= deadline;
+}
+
+std::string scen_stop_text(const ResourceLimits& limits, std::size_t completed) {
+    return "stopped: time limit of " + human_number(limits.time_limit_s) + " s (--time-limit) after " +
+           std::to_string(completed) + (completed == 1 ? " scenario" : " scenarios") + "; the figures below cover those";
+}
+
 }  // namespace gameplan::cli

@@ -79,4 +79,10 @@ void require_memory(const ResourceLimits& limits, double bytes, const std::strin
 /// failed (a full disk, a closed pipe, a closed descriptor). Every command calls it last.
 void finish_output();
 
+/// `scen --time-limit`: true when a scenario's search was stopped by the run's own `deadline` (it is then
+/// no result and is left out of the report, like the scenarios never started).
+[[nodiscard]] bool cut_off(Status status, search::BudgetLimit limit, std::chrono::steady_clock::time_point deadline);
+/// The text report's line for a `scen` run stopped by --time-limit after `completed` scenarios.
+[[nodiscard]] std::string scen_stop_text(const ResourceLimits& limits, std::size_t completed);
+
 }  // namespace gameplan::cli

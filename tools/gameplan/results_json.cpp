@@ -85,20 +85,11 @@ void add_budget_limit(nlohmann::ordered_json& j, Status status, search::BudgetLi
     if (status == Status::BudgetExhausted) j["limit"] = std::string(search::to_string(limit));
 }
 
-bool cut_off(Status status, search::BudgetLimit limit, std::chrono::steady_clock::time_point deadline) {
-    return status == Status::BudgetExhausted && limit == search::BudgetLimit::Time &&
-           std::chrono::steady_clock::now() >= deadline;
-}
-
 void add_scen_stop(nlohmann::ordered_json& summary, bool stopped, std::size_t completed) {
     summary["status"] = stopped ? "time_limit" : "completed";
     summary["completed"] = completed;
 }
 
-std::string scen_stop_text(const ResourceLimits& limits, std::size_t completed) {
-    return "stopped: time limit of " + human_number(limits.time_limit_s) + " s (--time-limit) after " +
-           std::to_string(completed) + (completed == 1 ? " scenario" : " scenarios") + "; the figures below cover those";
-}
 
 void write_grid_path_json(std::ostream& out, const GridRun& run, const path::GridPath& result, double setup_micros,
                           std::optional<double> suboptimality, const std::vector<path::GridPoint>* corners,

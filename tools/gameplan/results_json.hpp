@@ -2,7 +2,6 @@
 /// The `--json` objects of `gameplan path` and `gameplan plan`, written by one piece of code that the
 /// CLI and the WebAssembly pages (web/) both link (target gameplan_cli_core), so a page's result is
 /// byte for byte the CLI's.
-#include "cli_support.hpp"
 #include "grid_runner.hpp"
 
 #include <gameplan/goap/domain.hpp>
@@ -27,14 +26,9 @@ namespace gameplan::cli {
 /// `status` is BudgetExhausted: the field every command's --json names it with.
 void add_budget_limit(nlohmann::ordered_json& j, Status status, search::BudgetLimit limit);
 
-/// `scen --time-limit`: true when a scenario's search was stopped by the run's own `deadline` (it is then
-/// no result and is left out of the report, like the scenarios never started).
-[[nodiscard]] bool cut_off(Status status, search::BudgetLimit limit, std::chrono::steady_clock::time_point deadline);
 /// A `scen --json` summary's "status" ("completed", or "time_limit" when `stopped` by --time-limit) and
 /// "completed" (the scenarios run to the end, which the means and counts cover).
 void add_scen_stop(nlohmann::ordered_json& summary, bool stopped, std::size_t completed);
-/// The text report's line for a run stopped by --time-limit.
-[[nodiscard]] std::string scen_stop_text(const ResourceLimits& limits, std::size_t completed);
 
 /// The goal a command plans for.
 struct ChosenGoal {
