@@ -11,15 +11,20 @@
 #include <gameplan/io/domain_file.hpp>
 #include <gameplan/io/load_error.hpp>
 #include <gameplan/io/movingai.hpp>
+#include <gameplan/io/graph_io.hpp>
 #include <gameplan/path/crowd.hpp>
+#include <gameplan/path/graph.hpp>
+#include <gameplan/path/graph_search.hpp>
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/grid_rules.hpp>
 #include <gameplan/path/grid_search.hpp>
+#include <gameplan/path/hex_grid.hpp>
 #include <gameplan/path/hpa.hpp>
 #include <gameplan/path/jps.hpp>
 #include <gameplan/path/jps_plus.hpp>
 #include <gameplan/path/movement.hpp>
 #include <gameplan/path/navmesh.hpp>
+#include <gameplan/path/navmesh_hierarchy.hpp>
 #include <gameplan/path/request_queue.hpp>
 #include <gameplan/path/smoothing.hpp>
 #include <gameplan/path/subgoal.hpp>
@@ -1121,6 +1126,212 @@ PYBIND11_MODULE(gameplan, m) {
         }, py::arg("hierarchy"), py::arg("start"), py::arg("goal"), py::arg("refine") = true, py::arg("smooth") = false,
            py::arg("max_expansions") = py::none(), py::arg("time_limit") = 0.0, py::arg("max_memory") = 0,
            "Budgets as GridPathfinder.find_path (the expansions are the abstract search's).");
+
+    // ---- hex grids ----
+    py::class_<path::HexPathfinder>(m, "HexPathfinder",
+                                    "A* / Dijkstra on a grid map read as a hex map (odd-r rows, six neighbours; docs/graphs.md).")
+        .def(py::init<>())
+        .def("find_path", [](path::HexPathfinder& f, const path::GridMap& map, std::pair<std::int32_t, std::int32_t> start,
+                             std::pair<std::int32_t, std::int32_t> goal, const std::string& heuristic, double weight,
+                             std::optional<std::uint64_t> max_expansions, double time_limit, std::uint64_t max_memory) {
+            path::HexSearchOptions o;
+            if (heuristic != "auto" && heuristic != "zero") throw py::value_error("heuristic must be 'auto' or 'zero'");
+            o.heuristic = heuristic == "zero" ? path::HexHeuristic::Zero : path::HexHeuristic::Auto;
+            if (!(weight >= 1.0) || !std::isfinite(weight)) throw py::value_error("weight must be a finite number >= 1");
+            o.weight = weight;
+            o.budget = budget_of(max_expansions, time_limit, max_memory);
+            return search_released(f, [&](path::GridPath& out) { return f.find_path(map, point_of(start), point_of(goal), o, out); });
+        }, py::arg("map"), py::arg("start"), py::arg("goal"), py::arg("heuristic") = "auto", py::arg("weight") = 1.0,
+           py::arg("max_expansions") = py::none(), py::arg("time_limit") = 0.0, py::arg("max_memory") = 0,
+           "heuristic 'zero' is Dijkstra. Budgets as GridPathfinder.find_path.");
+
+    // ---- graphs ----
+    py::class_<path::Graph, std::shared_ptr<path::Graph>>(m, "Graph", "A weighted directed graph with optional positions (docs/graphs.md).")
+        .def_property_readonly("node_count", &path::Graph::node_count)
+        .def_property_readonly("arc_count", &path::Graph::arc_count)
+        .def_property_readonly("has_positions", &path::Graph::has_positions)
+        .def("node_id", [](const path::Graph& g, std::uint32_t node) {
+            if (!g.contains(node)) throw py::index_error("no node " + std::to_string(node));
+            return g.id(node);
+        })
+        .def("find", [](const path::Graph& g, const std::string& id) -> std::optional<std::uint32_t> {
+            const path::GraphNode n = g.find(id);
+            if (!g.contains(n)) return std::nullopt;
+            return n;
+        }, "The index of the node with this id, or None.");
+    m.def("load_graph", [](const std::string& p) { return std::make_shared<path::Graph>(io::load_graph(p)); }, py::arg("path"),
+          "Loads a graph file: JSON ({\"nodes\": [{\"id\", \"x\", \"y\"}], \"edges\": [{\"from\", \"to\", \"cost\"}]}) or a CSV "
+          "edge list (by its extension).");
+    m.def("graph_from_edges", [](const std::vector<std::tuple<std::string, std::string, double>>& edges, bool undirected,
+                                 const std::map<std::string, std::pair<double, double>>& positions) {
+        path::GraphBuilder b;
+        path::GraphError error = path::GraphError::None;
+        const auto node = [&](const std::string& id) {
+            const path::GraphNode n = b.find(id);
+            if (n != path::kNoGraphNode) return n;
+            const auto at = positions.find(id);
+            const path::GraphNode added = at == positions.end() ? b.add_node(id, &error)
+                                                                : b.add_node(id, at->second.first, at->second.second, &error);
+            if (error != path::GraphError::None) throw py::value_error("node '" + id + "': " + std::string(path::describe(error)));
+            return added;
+        };
+        for (const auto& [id, xy] : positions) (void)node(id);
+        for (const auto& [from, to, cost] : edges) {
+            const path::GraphError e = b.add_edge(node(from), node(to), cost, undirected);
+            if (e != path::GraphError::None)
+                throw py::value_error("edge " + from + " -> " + to + ": " + std::string(path::describe(e)));
+        }
+        return std::make_shared<path::Graph>(b.build());
+    }, py::arg("edges"), py::arg("undirected") = false, py::arg("positions") = std::map<std::string, std::pair<double, double>>{},
+       "A graph from (from, to, cost) triples; `positions` maps ids to (x, y) for the distance heuristic (all nodes or none).");
+
+    struct PyGraphPath {
+        std::string status;
+        double cost = 0;
+        std::vector<std::string> nodes;
+        std::uint64_t expanded = 0;
+        std::string limit;
+    };
+    py::class_<PyGraphPath>(m, "GraphPathResult")
+        .def_readonly("status", &PyGraphPath::status)
+        .def_readonly("cost", &PyGraphPath::cost)
+        .def_readonly("nodes", &PyGraphPath::nodes, "The node ids from start to goal")
+        .def_readonly("expanded", &PyGraphPath::expanded)
+        .def_readonly("limit", &PyGraphPath::limit)
+        .def("__repr__", [](const PyGraphPath& p) { return "<GraphPathResult " + p.status + " cost " + std::to_string(p.cost) + ">"; });
+    py::class_<path::GraphPathfinder>(m, "GraphPathfinder", "A* / Dijkstra on a Graph (a reusable context).")
+        .def(py::init<>())
+        .def("find_path", [](path::GraphPathfinder& f, const path::Graph& g, const std::string& start, const std::string& goal,
+                             const std::string& algorithm, std::optional<std::uint64_t> max_expansions, double time_limit,
+                             std::uint64_t max_memory) {
+            if (algorithm != "astar" && algorithm != "dijkstra") throw py::value_error("algorithm must be 'astar' or 'dijkstra'");
+            const path::GraphNode from = g.find(start), to = g.find(goal);
+            if (!g.contains(from)) throw py::key_error("no node with id '" + start + "'");
+            if (!g.contains(to)) throw py::key_error("no node with id '" + goal + "'");
+            path::GraphSearchOptions o;
+            if (algorithm == "dijkstra") o.heuristic = path::GraphHeuristic::Zero;
+            o.budget = budget_of(max_expansions, time_limit, max_memory);
+            path::GraphPath out;
+            Status s;
+            {
+                py::gil_scoped_release release;
+                s = f.find_path(g, from, to, o, out);
+            }
+            PyGraphPath r{status_text(s), out.cost, {}, f.stats().expanded, limit_name(s, f.budget_limit())};
+            for (const path::GraphNode n : out.nodes) r.nodes.push_back(g.id(n));
+            return r;
+        }, py::arg("graph"), py::arg("start"), py::arg("goal"), py::arg("algorithm") = "astar",
+           py::arg("max_expansions") = py::none(), py::arg("time_limit") = 0.0, py::arg("max_memory") = 0,
+           "start and goal are node ids. Budgets as GridPathfinder.find_path.");
+
+    // ---- navigation meshes ----
+    struct PyNavmesh {
+        path::Navmesh mesh;
+    };
+    py::class_<PyNavmesh, std::shared_ptr<PyNavmesh>>(m, "Navmesh",
+                                                       "A map's free space as convex polygons, for Euclidean-optimal any-angle paths "
+                                                       "(docs/navmesh.md). Point (x, y) is in grid units: cell (x, y) is the square "
+                                                       "[x, x+1] x [y, y+1], its centre (x + 0.5, y + 0.5).")
+        .def(py::init([](const path::GridMap& map) {
+            if (map.has_terrain_costs())
+                throw py::value_error("the map has terrain costs (any-angle lengths are defined on uniform maps)");
+            auto n = std::make_shared<PyNavmesh>();
+            if (n->mesh.build(map) != path::NavmeshBuild::Ok) throw py::value_error("the map is empty");
+            return n;
+        }), py::arg("map"))
+        .def_property_readonly("polygon_count", [](const PyNavmesh& n) { return n.mesh.polygon_count(); })
+        .def_property_readonly("vertex_count", [](const PyNavmesh& n) { return n.mesh.vertices().size(); })
+        .def_property_readonly("memory_bytes", [](const PyNavmesh& n) { return n.mesh.memory_bytes(); });
+
+    struct PyNavPath {
+        std::string status;
+        double cost = 0;
+        std::vector<std::pair<double, double>> points;
+        std::uint64_t expanded = 0;
+        std::string limit;
+    };
+    py::class_<PyNavPath>(m, "NavmeshPathResult")
+        .def_readonly("status", &PyNavPath::status)
+        .def_readonly("cost", &PyNavPath::cost, "The Euclidean length")
+        .def_readonly("points", &PyNavPath::points, "The start, every turning point (an obstacle corner) and the goal")
+        .def_readonly("expanded", &PyNavPath::expanded)
+        .def_readonly("limit", &PyNavPath::limit)
+        .def("__repr__", [](const PyNavPath& p) { return "<NavmeshPathResult " + p.status + " cost " + std::to_string(p.cost) + ">"; });
+    // Runs `search(route)` without the GIL; the result with `finder`'s expansions and the budget that ran out.
+    const auto nav_search = [](const auto& finder, auto&& search) {
+        path::NavmeshPath route;
+        Status s;
+        {
+            py::gil_scoped_release release;
+            s = search(route);
+        }
+        PyNavPath r{status_text(s), s == Status::Found ? route.cost : 0.0, {}, finder.stats().expanded, limit_name(s, finder.budget_limit())};
+        if (s == Status::Found)
+            for (const path::NavPoint& q : route.points) r.points.emplace_back(q.x, q.y);
+        return r;
+    };
+    const auto nav_point = [](std::pair<double, double> p) {
+        if (!std::isfinite(p.first) || !std::isfinite(p.second)) throw py::value_error("points must be finite");
+        return path::NavPoint{p.first, p.second};
+    };
+    const auto nav_options = [](std::optional<std::uint64_t> max_expansions, double time_limit, std::uint64_t max_memory) {
+        path::NavmeshSearchOptions o;
+        o.budget = budget_of(max_expansions, time_limit, max_memory);
+        return o;
+    };
+    py::class_<path::NavmeshPathfinder>(m, "NavmeshPathfinder", "Euclidean-optimal any-angle paths on a Navmesh (a reusable context).")
+        .def(py::init<>())
+        .def("find_path", [nav_search, nav_point, nav_options](path::NavmeshPathfinder& f, const PyNavmesh& n,
+                                                              std::pair<double, double> start, std::pair<double, double> goal,
+                                                              std::optional<std::uint64_t> max_expansions, double time_limit,
+                                                              std::uint64_t max_memory) {
+            const path::NavmeshSearchOptions o = nav_options(max_expansions, time_limit, max_memory);
+            const path::NavPoint a = nav_point(start), b = nav_point(goal);
+            return nav_search(f, [&](path::NavmeshPath& out) { return f.find_path(n.mesh, a, b, o, out); });
+        }, py::arg("mesh"), py::arg("start"), py::arg("goal"), py::arg("max_expansions") = py::none(), py::arg("time_limit") = 0.0,
+           py::arg("max_memory") = 0,
+           "start and goal are points (x, y); a point in a blocked cell or off the mesh is an invalid_query. Budgets as "
+           "GridPathfinder.find_path.");
+
+    struct PyNavHierarchy {
+        std::shared_ptr<PyNavmesh> mesh;  // the hierarchy reads it at every query
+        path::NavmeshHierarchy hierarchy;
+    };
+    py::class_<PyNavHierarchy, std::shared_ptr<PyNavHierarchy>>(m, "NavmeshHierarchy",
+                                                                 "A preprocessed Navmesh: the same paths, faster queries "
+                                                                 "(docs/navmesh.md).")
+        .def(py::init([](std::shared_ptr<PyNavmesh> mesh, double time_limit, std::uint64_t max_memory) {
+            if (!(time_limit >= 0) || !std::isfinite(time_limit)) throw py::value_error("time_limit must be >= 0");
+            auto h = std::make_shared<PyNavHierarchy>();
+            h->mesh = std::move(mesh);
+            const auto deadline = time_limit > 0 ? std::chrono::steady_clock::now() +
+                                                       std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                           std::chrono::duration<double>(time_limit))
+                                                 : std::chrono::steady_clock::time_point::max();
+            path::JpsSupport built;
+            {
+                py::gil_scoped_release release;
+                built = h->hierarchy.build(h->mesh->mesh, max_memory > 0 ? static_cast<std::size_t>(max_memory) : SIZE_MAX, deadline);
+            }
+            if (built != path::JpsSupport::Ok) throw py::value_error("navmesh hierarchy: " + std::string(path::describe(built)));
+            return h;
+        }), py::arg("mesh"), py::arg("time_limit") = 0.0, py::arg("max_memory") = 0,
+           "Builds the hierarchy (time_limit in seconds and max_memory in bytes bound the build; 0 = none).")
+        .def_property_readonly("node_count", [](const PyNavHierarchy& h) { return h.hierarchy.node_count(); })
+        .def_property_readonly("memory_bytes", [](const PyNavHierarchy& h) { return h.hierarchy.memory_bytes(); })
+        .def_property_readonly("build_ms", [](const PyNavHierarchy& h) { return h.hierarchy.build_ms(); });
+    py::class_<path::NavmeshHierarchyPathfinder>(m, "NavmeshHierarchyPathfinder",
+                                                 "Queries on a NavmeshHierarchy: NavmeshPathfinder's paths (a reusable context).")
+        .def(py::init<>())
+        .def("find_path", [nav_search, nav_point, nav_options](path::NavmeshHierarchyPathfinder& f, const PyNavHierarchy& h,
+                                                              std::pair<double, double> start, std::pair<double, double> goal,
+                                                              std::optional<std::uint64_t> max_expansions, double time_limit,
+                                                              std::uint64_t max_memory) {
+            const path::NavmeshSearchOptions o = nav_options(max_expansions, time_limit, max_memory);
+            const path::NavPoint a = nav_point(start), b = nav_point(goal);
+            return nav_search(f, [&](path::NavmeshPath& out) { return f.find_path(h.hierarchy, a, b, o, out); });
+        }, py::arg("hierarchy"), py::arg("start"), py::arg("goal"), py::arg("max_expansions") = py::none(),
+           py::arg("time_limit") = 0.0, py::arg("max_memory") = 0, "As NavmeshPathfinder.find_path.");
 
     // ---- crowds ----
     py::class_<path::CrowdSolver>(m, "CrowdSolver", "Collision-free paths for many agents at once (docs/crowds.md).")

@@ -598,3 +598,218 @@ def test_movement_units_arrive_without_collisions(resolver):
     assert len(arrived) == len(units)
     assert mv.stats["arrivals"] == len(units)
     assert not mv.move_to(units[0], (0, 0)) and mv.failure(units[0]) == "invalid_goal"
+
+
+# ---- hex grids, graphs and navigation meshes ----
+
+def hex_bfs(m, s, g):
+    """Hex steps from s to g on m read as an odd-r hex map (None when unreachable)."""
+    def neighbours(x, y):
+        odd = y & 1
+        for dx, dy in ((1, 0), (-1, 0), (odd - 1, -1), (odd, -1), (odd - 1, 1), (odd, 1)):
+            yield x + dx, y + dy
+    dist = {s: 0}
+    frontier = [s]
+    while frontier:
+        nxt = []
+        for c in frontier:
+            if c == g:
+                return dist[c]
+            for n in neighbours(*c):
+                if 0 <= n[0] < m.width and 0 <= n[1] < m.height and m.passable(*n) and n not in dist:
+                    dist[n] = dist[c] + 1
+                    nxt.append(n)
+        frontier = nxt
+    return None
+
+
+def random_grid(rng, w, h, density):
+    m = gameplan.GridMap(w, h)
+    for y in range(h):
+        for x in range(w):
+            if rng.random() < density:
+                m.set_passable(x, y, False)
+    return m
+
+
+def free_cell(rng, m):
+    while True:
+        c = (rng.randrange(m.width), rng.randrange(m.height))
+        if m.passable(*c):
+            return c
+
+
+def test_hex_pathfinder_matches_hex_bfs():
+    rng = random.Random(12)
+    finder = gameplan.HexPathfinder()
+    found = 0
+    for _ in range(6):
+        m = random_grid(rng, 24, 18, 0.25)
+        for _ in range(15):
+            s, g = free_cell(rng, m), free_cell(rng, m)
+            ref = hex_bfs(m, s, g)
+            for heuristic in ("auto", "zero"):
+                r = finder.find_path(m, s, g, heuristic=heuristic)
+                if ref is None:
+                    assert r.status == "no_path"
+                    continue
+                found += 1
+                assert r.status == "found" and r.cost == ref
+                assert r.cells[0] == s and r.cells[-1] == g and len(r.cells) == ref + 1
+                for (ax, ay), (bx, by) in zip(r.cells, r.cells[1:]):
+                    assert (bx, by) in {(ax + dx, ay + dy) for dx, dy in
+                                        ((1, 0), (-1, 0), ((ay & 1) - 1, -1), (ay & 1, -1), ((ay & 1) - 1, 1), (ay & 1, 1))}
+                    assert m.passable(bx, by)
+    assert found > 50
+
+
+def dijkstra_ids(edges, undirected, s, g):
+    adjacent = {}
+    for a, b, c in edges:
+        adjacent.setdefault(a, []).append((b, c))
+        if undirected:
+            adjacent.setdefault(b, []).append((a, c))
+    dist, heap = {s: 0.0}, [(0.0, s)]
+    while heap:
+        d, u = heapq.heappop(heap)
+        if u == g:
+            return d
+        if d > dist[u]:
+            continue
+        for v, c in adjacent.get(u, []):
+            if d + c < dist.get(v, math.inf):
+                dist[v] = d + c
+                heapq.heappush(heap, (d + c, v))
+    return None
+
+
+def test_graph_pathfinder_matches_dijkstra():
+    rng = random.Random(5)
+    finder = gameplan.GraphPathfinder()
+    found = 0
+    for trial in range(8):
+        n = 40
+        pos = {f"n{i}": (rng.uniform(0, 100), rng.uniform(0, 100)) for i in range(n)}
+        edges = []
+        for _ in range(90):
+            a, b = rng.sample(sorted(pos), 2)
+            # at least the straight distance: the positions' heuristic stays admissible
+            edges.append((a, b, math.dist(pos[a], pos[b]) * rng.uniform(1.0, 2.0)))
+        undirected = trial % 2 == 0
+        graph = gameplan.graph_from_edges(edges, undirected=undirected, positions=pos)
+        assert graph.node_count == n and graph.has_positions
+        assert graph.arc_count == len(edges) * (2 if undirected else 1)
+        for _ in range(20):
+            s, g = rng.sample(sorted(pos), 2)
+            ref = dijkstra_ids(edges, undirected, s, g)
+            for algorithm in ("astar", "dijkstra"):
+                r = finder.find_path(graph, s, g, algorithm=algorithm)
+                if ref is None:
+                    assert r.status == "no_path"
+                    continue
+                found += 1
+                assert r.status == "found" and r.cost == pytest.approx(ref, rel=1e-12)
+                assert r.nodes[0] == s and r.nodes[-1] == g
+    assert found > 100
+    with pytest.raises(KeyError):
+        finder.find_path(graph, "n0", "nowhere")
+    with pytest.raises(ValueError, match="cost"):
+        gameplan.graph_from_edges([("a", "b", -1.0)])
+
+
+def test_load_graph_and_budget(tmp_path):
+    csv = tmp_path / "line.csv"
+    csv.write_text("from,to,cost\n" + "".join(f"v{i},v{i + 1},1.5\n" for i in range(30)))
+    graph = gameplan.load_graph(str(csv))
+    assert graph.node_count == 31 and graph.node_id(graph.find("v7")) == "v7" and graph.find("x") is None
+    finder = gameplan.GraphPathfinder()
+    r = finder.find_path(graph, "v0", "v30")
+    assert r.status == "found" and r.cost == pytest.approx(45.0) and len(r.nodes) == 31
+    r = finder.find_path(graph, "v0", "v30", max_expansions=3)
+    assert r.status == "budget_exhausted" and r.limit == "expansions" and r.nodes == []
+    assert finder.find_path(graph, "v30", "v0").status == "no_path"  # edges of a CSV list are directed
+    bad = tmp_path / "bad.csv"
+    bad.write_text("from,to,cost\na,b,nan\n")
+    with pytest.raises(Exception, match="bad.csv:2"):
+        gameplan.load_graph(str(bad))
+
+
+def grid_optimum(m, s, g):
+    """8-connected, no corner cutting: the grid searches' rules (a reference Dijkstra)."""
+    dist, heap = {s: 0.0}, [(0.0, s)]
+    while heap:
+        d, (x, y) = heapq.heappop(heap)
+        if (x, y) == g:
+            return d
+        if d > dist[(x, y)]:
+            continue
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                nx, ny = x + dx, y + dy
+                if (dx, dy) == (0, 0) or not (0 <= nx < m.width and 0 <= ny < m.height) or not m.passable(nx, ny):
+                    continue
+                if dx and dy and not (m.passable(x + dx, y) and m.passable(x, y + dy)):
+                    continue
+                nd = d + (math.sqrt(2) if dx and dy else 1.0)
+                if nd < dist.get((nx, ny), math.inf):
+                    dist[(nx, ny)] = nd
+                    heapq.heappush(heap, (nd, (nx, ny)))
+    return None
+
+
+def test_navmesh_paths():
+    # One blocked cell in a 3 x 3 map: from the left cell's centre to the right one's, around a side of the
+    # block through two of its corners: 1 + sqrt(2).
+    m = gameplan.GridMap(3, 3)
+    m.set_passable(1, 1, False)
+    mesh = gameplan.Navmesh(m)
+    hierarchy = gameplan.NavmeshHierarchy(mesh)
+    assert mesh.polygon_count > 0 and mesh.memory_bytes > 0 and hierarchy.node_count == 4
+    for r in (gameplan.NavmeshPathfinder().find_path(mesh, (0.5, 1.5), (2.5, 1.5)),
+              gameplan.NavmeshHierarchyPathfinder().find_path(hierarchy, (0.5, 1.5), (2.5, 1.5))):
+        assert r.status == "found" and r.cost == pytest.approx(1 + math.sqrt(2), rel=1e-12)
+        assert r.points[0] == (0.5, 1.5) and r.points[-1] == (2.5, 1.5)
+        assert r.points[1:3] in ([(1.0, 1.0), (2.0, 1.0)], [(1.0, 2.0), (2.0, 2.0)])
+    assert gameplan.NavmeshPathfinder().find_path(mesh, (1.5, 1.5), (0.5, 0.5)).status == "invalid_query"
+
+    # Random maps: both tiers agree, never shorter than the straight line nor longer than the 8-connected
+    # optimum between the same cell centres (itself an any-angle path); on an open map, the straight line.
+    rng = random.Random(9)
+    finder, fast = gameplan.NavmeshPathfinder(), gameplan.NavmeshHierarchyPathfinder()
+    found = 0
+    for density in (0.0, 0.15, 0.3):
+        m = random_grid(rng, 30, 20, density)
+        mesh = gameplan.Navmesh(m)
+        hierarchy = gameplan.NavmeshHierarchy(mesh)
+        for _ in range(25):
+            s, g = free_cell(rng, m), free_cell(rng, m)
+            a, b = (s[0] + 0.5, s[1] + 0.5), (g[0] + 0.5, g[1] + 0.5)
+            r, q = finder.find_path(mesh, a, b), fast.find_path(hierarchy, a, b)
+            optimum = grid_optimum(m, s, g)
+            if optimum is None:
+                assert r.status == q.status == "no_path"
+                continue
+            found += 1
+            assert r.status == q.status == "found"
+            assert q.cost == pytest.approx(r.cost, rel=1e-9)
+            assert math.dist(a, b) - 1e-9 <= r.cost <= optimum + 1e-9
+            assert sum(math.dist(p, n) for p, n in zip(r.points, r.points[1:])) == pytest.approx(r.cost, rel=1e-12)
+            if density == 0.0:
+                assert r.cost == pytest.approx(math.dist(a, b), rel=1e-12) and len(r.points) == (1 if a == b else 2)
+    assert found > 50
+
+    # Budgets, and the limit that ran out.
+    serpentine = gameplan.GridMap(20, 21)  # walls with a gap at alternate ends: the way down winds
+    for y in range(1, 21, 2):
+        for x in range(20):
+            serpentine.set_passable(x, y, x == (19 if y % 4 == 1 else 0))
+    mesh = gameplan.Navmesh(serpentine)
+    hierarchy = gameplan.NavmeshHierarchy(mesh)
+    for search, world in ((finder, mesh), (fast, hierarchy)):
+        r = search.find_path(world, (0.5, 0.5), (0.5, 20.5), max_expansions=1)
+        assert r.status == "budget_exhausted" and r.limit == "expansions" and r.points == []
+        assert search.find_path(world, (0.5, 0.5), (0.5, 20.5)).status == "found"
+    terrain = gameplan.GridMap(4, 4)
+    terrain.set_cost(1, 1, 3)
+    with pytest.raises(ValueError, match="terrain costs"):
+        gameplan.Navmesh(terrain)
