@@ -18,6 +18,8 @@
 #include <gameplan/path/hpa.hpp>
 #include <gameplan/path/jps.hpp>
 #include <gameplan/path/movement.hpp>
+#include <gameplan/path/navmesh.hpp>
+#include <gameplan/path/navmesh_hierarchy.hpp>
 #include <gameplan/path/request_queue.hpp>
 
 #include <chrono>
@@ -172,6 +174,22 @@ struct gameplan_hpa_pathfinder {
     path::HpaPathfinder finder;
     path::GridPath path;
     std::vector<gameplan_point> cells;
+};
+
+struct gameplan_navmesh {
+    gameplan::path::Navmesh mesh;
+};
+
+struct gameplan_navmesh_hierarchy {
+    gameplan::path::NavmeshHierarchy hierarchy;
+};
+
+struct gameplan_navmesh_pathfinder {
+    gameplan::path::NavmeshPathfinder mesh_finder;
+    gameplan::path::NavmeshHierarchyPathfinder hierarchy_finder;
+    bool on_hierarchy = false;  // which of the two ran the last begin or find_path
+    gameplan::path::NavmeshPath route;
+    std::vector<gameplan_vec2> points;
 };
 
 struct gameplan_crowd_solver {
@@ -1214,6 +1232,139 @@ gameplan_error gameplan_hpa_find_path(gameplan_hpa_pathfinder* f, const gameplan
         q.budget = budget_of(o.max_expansions, o.time_limit_seconds, o.max_memory_bytes);
         const Status st = f->finder.find_path(h->hierarchy, to_cpp(start), to_cpp(goal), q, f->path);
         fill_path(f->path, st, f->finder.stats().expanded, f->finder.budget_limit(), f->cells, out);
+    });
+}
+
+// ---- navigation meshes -------------------------------------------------------------------------------
+
+gameplan_error gameplan_navmesh_build(const gameplan_map* map, gameplan_navmesh** out) {
+    return guarded("gameplan_navmesh_build", [&] {
+        require(map != nullptr && out != nullptr, "map and out must not be NULL");
+        require(!map->map.has_terrain_costs(), "the map has terrain costs (any-angle lengths are defined on uniform maps)");
+        auto result = std::make_unique<gameplan_navmesh>();
+        require(result->mesh.build(map->map) == path::NavmeshBuild::Ok, "the map is empty");
+        *out = result.release();
+    });
+}
+
+void gameplan_navmesh_destroy(gameplan_navmesh* mesh) { delete mesh; }
+size_t gameplan_navmesh_polygon_count(const gameplan_navmesh* mesh) { return mesh ? mesh->mesh.polygon_count() : 0; }
+size_t gameplan_navmesh_memory_bytes(const gameplan_navmesh* mesh) { return mesh ? mesh->mesh.memory_bytes() : 0; }
+
+gameplan_error gameplan_navmesh_hierarchy_build(const gameplan_navmesh* mesh, double time_limit_seconds, uint64_t max_memory_bytes,
+                                                gameplan_navmesh_hierarchy** out) {
+    return guarded("gameplan_navmesh_hierarchy_build", [&] {
+        require(mesh != nullptr && out != nullptr, "mesh and out must not be NULL");
+        const search::Budget b = budget_of(0, time_limit_seconds, max_memory_bytes);
+        auto result = std::make_unique<gameplan_navmesh_hierarchy>();
+        const path::JpsSupport built = result->hierarchy.build(mesh->mesh, b.max_memory_bytes, b.deadline);
+        if (built != path::JpsSupport::Ok) raise(GAMEPLAN_ERROR_UNSUPPORTED, "navmesh hierarchy: " + std::string(path::describe(built)));
+        *out = result.release();
+    });
+}
+
+void gameplan_navmesh_hierarchy_destroy(gameplan_navmesh_hierarchy* hierarchy) { delete hierarchy; }
+size_t gameplan_navmesh_hierarchy_memory_bytes(const gameplan_navmesh_hierarchy* hierarchy) {
+    return hierarchy ? hierarchy->hierarchy.memory_bytes() : 0;
+}
+
+gameplan_navmesh_options gameplan_navmesh_options_default(void) { return gameplan_navmesh_options{0, 0.0, 0}; }
+
+gameplan_error gameplan_navmesh_pathfinder_create(gameplan_navmesh_pathfinder** out) {
+    return guarded("gameplan_navmesh_pathfinder_create", [&] {
+        require(out != nullptr, "out must not be NULL");
+        *out = new gameplan_navmesh_pathfinder();
+    });
+}
+
+void gameplan_navmesh_pathfinder_destroy(gameplan_navmesh_pathfinder* finder) { delete finder; }
+
+extern "C++" {  // C++ helpers inside the extern "C" block: C++ linkage
+namespace {
+path::NavmeshSearchOptions navmesh_options_of(const gameplan_navmesh_options* options) {
+    const gameplan_navmesh_options o = options ? *options : gameplan_navmesh_options_default();
+    path::NavmeshSearchOptions out;
+    out.budget = budget_of(o.max_expansions, o.time_limit_seconds, o.max_memory_bytes);
+    return out;
+}
+
+path::NavPoint nav_point_of(gameplan_vec2 p) {
+    require(std::isfinite(p.x) && std::isfinite(p.y), "points must be finite");
+    return path::NavPoint{p.x, p.y};
+}
+
+// The route of `f`'s last search into `out`, with the expansions and the limit of the tier that ran it.
+void fill_navmesh_path(gameplan_navmesh_pathfinder& f, Status status, gameplan_navmesh_path_result* out) {
+    f.points.clear();
+    if (status == Status::Found)
+        for (const path::NavPoint& q : f.route.points) f.points.push_back(gameplan_vec2{q.x, q.y});
+    const search::BudgetLimit limit = f.on_hierarchy ? f.hierarchy_finder.budget_limit() : f.mesh_finder.budget_limit();
+    out->status = to_c(status);
+    out->cost = status == Status::Found ? f.route.cost : 0.0;
+    out->points = f.points.empty() ? nullptr : f.points.data();
+    out->point_count = f.points.size();
+    out->expanded = f.on_hierarchy ? f.hierarchy_finder.stats().expanded : f.mesh_finder.stats().expanded;
+    out->limit = to_c(status == Status::BudgetExhausted ? limit : search::BudgetLimit::None);
+}
+}  // namespace
+}  // extern "C++"
+
+gameplan_error gameplan_navmesh_begin(gameplan_navmesh_pathfinder* f, const gameplan_navmesh* mesh, gameplan_vec2 start,
+                                      gameplan_vec2 goal, const gameplan_navmesh_options* options, gameplan_status* out) {
+    return guarded("gameplan_navmesh_begin", [&] {
+        require(f != nullptr && mesh != nullptr && out != nullptr, "pathfinder, mesh and out must not be NULL");
+        const path::NavmeshSearchOptions o = navmesh_options_of(options);
+        f->on_hierarchy = false;
+        *out = to_c(f->mesh_finder.begin(mesh->mesh, nav_point_of(start), nav_point_of(goal), o));
+    });
+}
+
+gameplan_error gameplan_navmesh_hierarchy_begin(gameplan_navmesh_pathfinder* f, const gameplan_navmesh_hierarchy* h,
+                                                gameplan_vec2 start, gameplan_vec2 goal, const gameplan_navmesh_options* options,
+                                                gameplan_status* out) {
+    return guarded("gameplan_navmesh_hierarchy_begin", [&] {
+        require(f != nullptr && h != nullptr && out != nullptr, "pathfinder, hierarchy and out must not be NULL");
+        const path::NavmeshSearchOptions o = navmesh_options_of(options);
+        f->on_hierarchy = true;
+        *out = to_c(f->hierarchy_finder.begin(h->hierarchy, nav_point_of(start), nav_point_of(goal), o));
+    });
+}
+
+gameplan_error gameplan_navmesh_step(gameplan_navmesh_pathfinder* f, uint64_t slice, gameplan_status* out) {
+    return guarded("gameplan_navmesh_step", [&] {
+        require(f != nullptr && out != nullptr, "pathfinder and out must not be NULL");
+        require(slice > 0, "the slice must be at least 1 expansion");
+        *out = to_c(f->on_hierarchy ? f->hierarchy_finder.step(slice) : f->mesh_finder.step(slice));
+    });
+}
+
+gameplan_error gameplan_navmesh_finish(gameplan_navmesh_pathfinder* f, gameplan_navmesh_path_result* out) {
+    return guarded("gameplan_navmesh_finish", [&] {
+        require(f != nullptr && out != nullptr, "pathfinder and out must not be NULL");
+        fill_navmesh_path(*f, f->on_hierarchy ? f->hierarchy_finder.finish(f->route) : f->mesh_finder.finish(f->route), out);
+    });
+}
+
+gameplan_error gameplan_navmesh_find_path(gameplan_navmesh_pathfinder* f, const gameplan_navmesh* mesh, gameplan_vec2 start,
+                                          gameplan_vec2 goal, const gameplan_navmesh_options* options,
+                                          gameplan_navmesh_path_result* out) {
+    return guarded("gameplan_navmesh_find_path", [&] {
+        require(f != nullptr && mesh != nullptr && out != nullptr, "pathfinder, mesh and out must not be NULL");
+        const path::NavmeshSearchOptions o = navmesh_options_of(options);
+        f->on_hierarchy = false;
+        fill_navmesh_path(*f, f->mesh_finder.find_path(mesh->mesh, nav_point_of(start), nav_point_of(goal), o, f->route), out);
+    });
+}
+
+gameplan_error gameplan_navmesh_hierarchy_find_path(gameplan_navmesh_pathfinder* f, const gameplan_navmesh_hierarchy* h,
+                                                    gameplan_vec2 start, gameplan_vec2 goal,
+                                                    const gameplan_navmesh_options* options, gameplan_navmesh_path_result* out) {
+    return guarded("gameplan_navmesh_hierarchy_find_path", [&] {
+        require(f != nullptr && h != nullptr && out != nullptr, "pathfinder, hierarchy and out must not be NULL");
+        const path::NavmeshSearchOptions o = navmesh_options_of(options);
+        f->on_hierarchy = true;
+        fill_navmesh_path(*f, f->hierarchy_finder.find_path(h->hierarchy, nav_point_of(start), nav_point_of(goal), o, f->route),
+                          out);
     });
 }
 

@@ -85,6 +85,34 @@ int main(int argc, char** argv) {
         gameplan_hierarchy_destroy(h);
     }
 
+    {  // navmesh queries, on the mesh and on its hierarchy, whole and resumed
+        gameplan_navmesh* mesh = nullptr;
+        gameplan_navmesh_hierarchy* h = nullptr;
+        gameplan_navmesh_pathfinder* f = nullptr;
+        check(gameplan_navmesh_build(map, &mesh) == GAMEPLAN_OK, "navmesh");
+        check(gameplan_navmesh_hierarchy_build(mesh, 0.0, 0, &h) == GAMEPLAN_OK, "navmesh hierarchy");
+        check(gameplan_navmesh_pathfinder_create(&f) == GAMEPLAN_OK, "navmesh pathfinder");
+        gameplan_navmesh_path_result r{};
+        const auto queries = [&](const char* what) {
+            for (const auto& e : ends) {
+                const gameplan_vec2 a{e[0].x + 0.5, e[0].y + 0.5}, b{e[1].x + 0.5, e[1].y + 0.5};
+                check(gameplan_navmesh_find_path(f, mesh, a, b, nullptr, &r) == GAMEPLAN_OK && r.status == GAMEPLAN_STATUS_FOUND, what);
+                check(gameplan_navmesh_hierarchy_find_path(f, h, a, b, nullptr, &r) == GAMEPLAN_OK && r.status == GAMEPLAN_STATUS_FOUND, what);
+                gameplan_status st = GAMEPLAN_STATUS_IN_PROGRESS;
+                check(gameplan_navmesh_begin(f, mesh, a, b, nullptr, &st) == GAMEPLAN_OK, what);
+                while (st == GAMEPLAN_STATUS_IN_PROGRESS) check(gameplan_navmesh_step(f, 2, &st) == GAMEPLAN_OK, what);
+                check(gameplan_navmesh_finish(f, &r) == GAMEPLAN_OK && r.status == GAMEPLAN_STATUS_FOUND, what);
+            }
+        };
+        for (int round = 0; round < 2; ++round) queries("warm-up navmesh");
+        const gameplan::test::AllocationScope scope;
+        for (int round = 0; round < 3; ++round) queries("navmesh query");
+        check(scope.count() == 0, "navmesh queries allocate nothing");
+        gameplan_navmesh_pathfinder_destroy(f);
+        gameplan_navmesh_hierarchy_destroy(h);
+        gameplan_navmesh_destroy(mesh);
+    }
+
     {  // plans over variables (gold in [0, 9]; work: gold += 1)
         gameplan_domain_builder* b = nullptr;
         gameplan_domain* d = nullptr;

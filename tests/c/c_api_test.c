@@ -1109,6 +1109,116 @@ static void test_movement(const char* dir, gameplan_step_resolver resolver) {
     gameplan_map_destroy(m);
 }
 
+static gameplan_vec2 vec2(double x, double y) {
+    gameplan_vec2 v;
+    v.x = x, v.y = y;
+    return v;
+}
+
+/* Navigation meshes: an analytic case, the straight line on an open map, both tiers agreeing between the
+ * straight line and the 8-connected optimum on a winding map, the resumable form, budgets and refusals. */
+static void test_navmesh(void) {
+    gameplan_map *m = NULL, *open = NULL, *snake = NULL;
+    gameplan_navmesh *mesh = NULL, *open_mesh = NULL, *snake_mesh = NULL;
+    gameplan_navmesh_hierarchy *h = NULL, *snake_h = NULL;
+    gameplan_navmesh_pathfinder* f = NULL;
+    gameplan_pathfinder* grid = NULL;
+    gameplan_navmesh_path_result r;
+    gameplan_navmesh_options o = gameplan_navmesh_options_default();
+    gameplan_point c;
+    gameplan_status st;
+    int i, x, y, steps;
+    double mesh_cost;
+    CHECK_OK(gameplan_navmesh_pathfinder_create(&f));
+    /* One blocked cell in 3 x 3: around a side of it, through two of its corners: 1 + sqrt(2). */
+    CHECK_OK(gameplan_map_create(3, 3, 1, &m));
+    c.x = 1, c.y = 1;
+    CHECK_OK(gameplan_map_set_passable(m, c, 0));
+    CHECK_OK(gameplan_navmesh_build(m, &mesh));
+    CHECK(gameplan_navmesh_polygon_count(mesh) > 0 && gameplan_navmesh_memory_bytes(mesh) > 0);
+    CHECK_OK(gameplan_navmesh_hierarchy_build(mesh, 0.0, 0, &h));
+    CHECK(gameplan_navmesh_hierarchy_memory_bytes(h) > 0);
+    for (i = 0; i < 2; ++i) {
+        if (i == 0) CHECK_OK(gameplan_navmesh_find_path(f, mesh, vec2(0.5, 1.5), vec2(2.5, 1.5), NULL, &r));
+        else CHECK_OK(gameplan_navmesh_hierarchy_find_path(f, h, vec2(0.5, 1.5), vec2(2.5, 1.5), NULL, &r));
+        CHECK(r.status == GAMEPLAN_STATUS_FOUND && fabs(r.cost - (1.0 + sqrt(2.0))) < 1e-12);
+        CHECK(r.point_count == 4 && r.points[0].x == 0.5 && r.points[3].x == 2.5 && r.points[1].x == 1.0 && r.points[2].x == 2.0);
+        CHECK(r.limit == GAMEPLAN_LIMIT_NONE);
+    }
+    CHECK_OK(gameplan_navmesh_find_path(f, mesh, vec2(1.5, 1.5), vec2(0.5, 0.5), NULL, &r));
+    CHECK(r.status == GAMEPLAN_STATUS_INVALID_QUERY && r.points == NULL && r.point_count == 0);
+    CHECK(gameplan_navmesh_find_path(f, mesh, vec2(NAN, 0.5), vec2(0.5, 0.5), NULL, &r) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+    /* An open map: the straight line, between any two points. */
+    CHECK_OK(gameplan_map_create(8, 6, 1, &open));
+    CHECK_OK(gameplan_navmesh_build(open, &open_mesh));
+    for (i = 0; i < 50; ++i) {
+        const gameplan_vec2 a = vec2(rnd(8000) / 1000.0, rnd(6000) / 1000.0), b = vec2(rnd(8000) / 1000.0, rnd(6000) / 1000.0);
+        CHECK_OK(gameplan_navmesh_find_path(f, open_mesh, a, b, NULL, &r));
+        CHECK(r.status == GAMEPLAN_STATUS_FOUND && fabs(r.cost - hypot(b.x - a.x, b.y - a.y)) < 1e-12);
+        CHECK(r.point_count == ((a.x == b.x && a.y == b.y) ? 1u : 2u));
+    }
+    /* A serpentine (walls with a gap at alternate ends): both tiers, whole and resumed, give one length
+     * between the straight line and the 8-connected optimum of the cell centres. */
+    CHECK_OK(gameplan_map_create(20, 21, 1, &snake));
+    for (y = 1; y < 21; y += 2)
+        for (x = 0; x < 20; ++x) {
+            c.x = x, c.y = y;
+            CHECK_OK(gameplan_map_set_passable(snake, c, x == (y % 4 == 1 ? 19 : 0)));
+        }
+    CHECK_OK(gameplan_navmesh_build(snake, &snake_mesh));
+    CHECK_OK(gameplan_navmesh_hierarchy_build(snake_mesh, 10.0, 0, &snake_h));
+    CHECK_OK(gameplan_pathfinder_create(GAMEPLAN_ASTAR, &grid));
+    {
+        gameplan_path_result g;
+        gameplan_point s, t;
+        s.x = 0, s.y = 0, t.x = 0, t.y = 20;
+        CHECK_OK(gameplan_find_path(grid, snake, s, t, NULL, &g));
+        CHECK(g.status == GAMEPLAN_STATUS_FOUND);
+        CHECK_OK(gameplan_navmesh_find_path(f, snake_mesh, vec2(0.5, 0.5), vec2(0.5, 20.5), NULL, &r));
+        CHECK(r.status == GAMEPLAN_STATUS_FOUND && r.cost >= 20.0 - 1e-9 && r.cost <= g.cost + 1e-9 && r.point_count > 2);
+        mesh_cost = r.cost;
+        CHECK_OK(gameplan_navmesh_hierarchy_find_path(f, snake_h, vec2(0.5, 0.5), vec2(0.5, 20.5), NULL, &r));
+        CHECK(r.status == GAMEPLAN_STATUS_FOUND && fabs(r.cost - mesh_cost) < 1e-9 * mesh_cost);
+        for (i = 0; i < 2; ++i) {
+            if (i == 0) CHECK_OK(gameplan_navmesh_begin(f, snake_mesh, vec2(0.5, 0.5), vec2(0.5, 20.5), NULL, &st));
+            else CHECK_OK(gameplan_navmesh_hierarchy_begin(f, snake_h, vec2(0.5, 0.5), vec2(0.5, 20.5), NULL, &st));
+            for (steps = 0; st == GAMEPLAN_STATUS_IN_PROGRESS && steps < 100000; ++steps) CHECK_OK(gameplan_navmesh_step(f, 1, &st));
+            CHECK(st == GAMEPLAN_STATUS_FOUND && steps > 1);
+            CHECK_OK(gameplan_navmesh_finish(f, &r));
+            CHECK(r.status == GAMEPLAN_STATUS_FOUND && fabs(r.cost - mesh_cost) < 1e-9 * mesh_cost);
+        }
+        CHECK(gameplan_navmesh_step(f, 0, &st) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+        o.max_expansions = 1;
+        CHECK_OK(gameplan_navmesh_find_path(f, snake_mesh, vec2(0.5, 0.5), vec2(0.5, 20.5), &o, &r));
+        CHECK(r.status == GAMEPLAN_STATUS_BUDGET_EXHAUSTED && r.limit == GAMEPLAN_LIMIT_EXPANSIONS && r.points == NULL);
+        CHECK_OK(gameplan_navmesh_hierarchy_find_path(f, snake_h, vec2(0.5, 0.5), vec2(0.5, 20.5), &o, &r));
+        CHECK(r.status == GAMEPLAN_STATUS_BUDGET_EXHAUSTED && r.limit == GAMEPLAN_LIMIT_EXPANSIONS && r.points == NULL);
+        o.max_expansions = 0;
+        o.time_limit_seconds = -1.0;
+        CHECK(gameplan_navmesh_find_path(f, snake_mesh, vec2(0.5, 0.5), vec2(0.5, 20.5), &o, &r) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+    }
+    /* Refusals: a map with terrain costs; a hierarchy past its memory budget (nothing built). */
+    c.x = 0, c.y = 0;
+    CHECK_OK(gameplan_map_set_cost(open, c, 3));
+    {
+        gameplan_navmesh* refused = NULL;
+        gameplan_navmesh_hierarchy* too_big = NULL;
+        CHECK(gameplan_navmesh_build(open, &refused) == GAMEPLAN_ERROR_INVALID_ARGUMENT && refused == NULL);
+        CHECK(strstr(gameplan_last_error(), "terrain costs") != NULL);
+        CHECK(gameplan_navmesh_hierarchy_build(snake_mesh, 0.0, 1, &too_big) == GAMEPLAN_ERROR_UNSUPPORTED && too_big == NULL);
+    }
+    gameplan_pathfinder_destroy(grid);
+    gameplan_navmesh_hierarchy_destroy(snake_h);
+    gameplan_navmesh_hierarchy_destroy(h);
+    gameplan_navmesh_destroy(snake_mesh);
+    gameplan_navmesh_destroy(open_mesh);
+    gameplan_navmesh_destroy(mesh);
+    gameplan_navmesh_pathfinder_destroy(f);
+    gameplan_map_destroy(snake);
+    gameplan_map_destroy(open);
+    gameplan_map_destroy(m);
+}
+
 int main(int argc, char** argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: c_api_test SOURCE_DIR [BENCHMARK_DATA_DIR]\n");
@@ -1127,6 +1237,7 @@ int main(int argc, char** argv) {
     test_agents();
     test_numeric_domains();
     test_hpa(argv[1]);
+    test_navmesh();
     test_crowd(argv[1]);
     test_movement(argv[1], GAMEPLAN_RESOLVER_BUILTIN);
     test_movement(argv[1], GAMEPLAN_RESOLVER_CROWD);

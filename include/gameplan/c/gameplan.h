@@ -614,6 +614,83 @@ GAMEPLAN_C_API gameplan_error gameplan_hpa_find_path(gameplan_hpa_pathfinder* fi
                                                      gameplan_point goal, const gameplan_hpa_options* options,
                                                      gameplan_path_result* out);
 
+/* ---- navigation meshes: Euclidean-optimal any-angle paths (docs/navmesh.md) ------------------------- */
+
+/** A point in grid units: cell (x, y) is the square [x, x+1] x [y, y+1], its centre (x + 0.5, y + 0.5). */
+typedef struct gameplan_vec2 {
+    double x;
+    double y;
+} gameplan_vec2;
+
+/** A map's free space as convex polygons (C++ path::Navmesh). It copies what it needs: the map may change or
+ *  go afterwards, and the mesh does not follow (build a new one). */
+typedef struct gameplan_navmesh gameplan_navmesh;
+/** A preprocessed mesh (C++ path::NavmeshHierarchy): the same paths, faster queries. The mesh must outlive it. */
+typedef struct gameplan_navmesh_hierarchy gameplan_navmesh_hierarchy;
+/** A reusable query object for both (C++ NavmeshPathfinder and NavmeshHierarchyPathfinder); allocates
+ *  nothing per query after warm-up. */
+typedef struct gameplan_navmesh_pathfinder gameplan_navmesh_pathfinder;
+
+typedef struct gameplan_navmesh_options {
+    uint64_t max_expansions;   /**< search nodes popped (corners settled on a hierarchy); 0 = unlimited */
+    double time_limit_seconds; /**< wall-clock budget from begin or find_path; 0 = unlimited */
+    uint64_t max_memory_bytes; /**< what the pathfinder holds; 0 = unlimited. Running out of any of the three
+                                    gives GAMEPLAN_STATUS_BUDGET_EXHAUSTED and the result's `limit`. */
+} gameplan_navmesh_options;
+
+/** An any-angle path. `points` is owned by the pathfinder: valid until its next query or destruction. */
+typedef struct gameplan_navmesh_path_result {
+    gameplan_status status;
+    double cost;                 /**< the Euclidean length (0 unless FOUND) */
+    const gameplan_vec2* points; /**< the start, every turning point (an obstacle corner) and the goal; just
+                                      the start when start == goal; NULL unless FOUND */
+    size_t point_count;
+    uint64_t expanded;
+    gameplan_budget_limit limit; /**< the limit that ran out (BUDGET_EXHAUSTED), else NONE */
+} gameplan_navmesh_path_result;
+
+/** Builds the mesh of `map` (passability). INVALID_ARGUMENT for an empty map or one with terrain costs
+ *  (any-angle lengths are defined on uniform maps). */
+GAMEPLAN_C_API gameplan_error gameplan_navmesh_build(const gameplan_map* map, gameplan_navmesh** out);
+GAMEPLAN_C_API void gameplan_navmesh_destroy(gameplan_navmesh* mesh);
+GAMEPLAN_C_API size_t gameplan_navmesh_polygon_count(const gameplan_navmesh* mesh);
+GAMEPLAN_C_API size_t gameplan_navmesh_memory_bytes(const gameplan_navmesh* mesh);
+
+/** Builds the hierarchy of `mesh` within `time_limit_seconds` and `max_memory_bytes` (0 = none):
+ *  UNSUPPORTED, naming the budget, when the build would pass either (nothing is built). */
+GAMEPLAN_C_API gameplan_error gameplan_navmesh_hierarchy_build(const gameplan_navmesh* mesh, double time_limit_seconds,
+                                                               uint64_t max_memory_bytes, gameplan_navmesh_hierarchy** out);
+GAMEPLAN_C_API void gameplan_navmesh_hierarchy_destroy(gameplan_navmesh_hierarchy* hierarchy);
+GAMEPLAN_C_API size_t gameplan_navmesh_hierarchy_memory_bytes(const gameplan_navmesh_hierarchy* hierarchy);
+
+GAMEPLAN_C_API gameplan_navmesh_options gameplan_navmesh_options_default(void);
+GAMEPLAN_C_API gameplan_error gameplan_navmesh_pathfinder_create(gameplan_navmesh_pathfinder** out);
+GAMEPLAN_C_API void gameplan_navmesh_pathfinder_destroy(gameplan_navmesh_pathfinder* finder);
+/** One whole query on the mesh. A start or goal in a blocked cell or off the map gives status
+ *  INVALID_QUERY (not an error). `options` may be NULL. */
+GAMEPLAN_C_API gameplan_error gameplan_navmesh_find_path(gameplan_navmesh_pathfinder* finder, const gameplan_navmesh* mesh,
+                                                         gameplan_vec2 start, gameplan_vec2 goal,
+                                                         const gameplan_navmesh_options* options,
+                                                         gameplan_navmesh_path_result* out);
+/** The same on a hierarchy: the same statuses and paths. */
+GAMEPLAN_C_API gameplan_error gameplan_navmesh_hierarchy_find_path(gameplan_navmesh_pathfinder* finder,
+                                                                   const gameplan_navmesh_hierarchy* hierarchy,
+                                                                   gameplan_vec2 start, gameplan_vec2 goal,
+                                                                   const gameplan_navmesh_options* options,
+                                                                   gameplan_navmesh_path_result* out);
+/** A query spread over frames: begin on a mesh or on a hierarchy, then step with a slice of expansions until
+ *  it returns anything but IN_PROGRESS, then finish. The mesh or hierarchy must not go in between. */
+GAMEPLAN_C_API gameplan_error gameplan_navmesh_begin(gameplan_navmesh_pathfinder* finder, const gameplan_navmesh* mesh,
+                                                     gameplan_vec2 start, gameplan_vec2 goal,
+                                                     const gameplan_navmesh_options* options, gameplan_status* out);
+GAMEPLAN_C_API gameplan_error gameplan_navmesh_hierarchy_begin(gameplan_navmesh_pathfinder* finder,
+                                                               const gameplan_navmesh_hierarchy* hierarchy,
+                                                               gameplan_vec2 start, gameplan_vec2 goal,
+                                                               const gameplan_navmesh_options* options, gameplan_status* out);
+GAMEPLAN_C_API gameplan_error gameplan_navmesh_step(gameplan_navmesh_pathfinder* finder, uint64_t slice_expansions,
+                                                    gameplan_status* out);
+GAMEPLAN_C_API gameplan_error gameplan_navmesh_finish(gameplan_navmesh_pathfinder* finder, gameplan_navmesh_path_result* out);
+
 /* ---- crowds: one-shot multi-agent pathfinding (docs/crowds.md) ------------------------------------ */
 
 /** A reusable collision-free crowd solver (C++ path::CrowdSolver: LaCAM over PIBT, 4-connected). */
