@@ -10,11 +10,15 @@
 #include <gameplan/goap/domain.hpp>
 #include <gameplan/goap/planner.hpp>
 #include <gameplan/io/domain_file.hpp>
+#include <gameplan/io/graph_io.hpp>
 #include <gameplan/io/load_error.hpp>
 #include <gameplan/io/movingai.hpp>
 #include <gameplan/path/crowd.hpp>
+#include <gameplan/path/graph.hpp>
+#include <gameplan/path/graph_search.hpp>
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/grid_search.hpp>
+#include <gameplan/path/hex_grid.hpp>
 #include <gameplan/path/hpa.hpp>
 #include <gameplan/path/jps.hpp>
 #include <gameplan/path/movement.hpp>
@@ -154,6 +158,7 @@ struct gameplan_pathfinder {
     gameplan_algorithm algorithm;
     path::GridPathfinder astar;
     path::JpsPathfinder jps;
+    path::HexPathfinder hex;
     std::vector<gameplan_point> cells;
     path::GridPath path;
 };
@@ -174,6 +179,19 @@ struct gameplan_hpa_pathfinder {
     path::HpaPathfinder finder;
     path::GridPath path;
     std::vector<gameplan_point> cells;
+};
+
+struct gameplan_graph {
+    gameplan::path::Graph graph;
+};
+
+struct gameplan_graph_builder {
+    gameplan::path::GraphBuilder builder;
+};
+
+struct gameplan_graph_pathfinder {
+    gameplan::path::GraphPathfinder finder;
+    gameplan::path::GraphPath path;
 };
 
 struct gameplan_navmesh {
@@ -1055,7 +1073,8 @@ gameplan_path_options gameplan_path_options_default(void) {
 gameplan_error gameplan_pathfinder_create(gameplan_algorithm algorithm, gameplan_pathfinder** out) {
     return guarded("gameplan_pathfinder_create", [&] {
         require(out != nullptr, "out must not be NULL");
-        require(algorithm == GAMEPLAN_ASTAR || algorithm == GAMEPLAN_DIJKSTRA || algorithm == GAMEPLAN_JPS, "unknown algorithm");
+        require(algorithm == GAMEPLAN_ASTAR || algorithm == GAMEPLAN_DIJKSTRA || algorithm == GAMEPLAN_JPS || algorithm == GAMEPLAN_HEX,
+                "unknown algorithm");
         auto f = std::make_unique<gameplan_pathfinder>();
         f->algorithm = algorithm;
         *out = f.release();
@@ -1077,11 +1096,27 @@ path::GridSearchOptions finder_options(const gameplan_pathfinder* f, const gamep
     return o;
 }
 
+// The hex search's options from the grid ones: the weight and the budget (hex has no movement rule).
+path::HexSearchOptions hex_options_of(const path::GridSearchOptions& o) {
+    path::HexSearchOptions h;
+    h.weight = o.weight;
+    h.budget = o.budget;
+    return h;
+}
+
+// Calls `run(search, options)` with the search `f` runs (A* for Dijkstra too) and its options.
+template <class Run>
+decltype(auto) with_search(gameplan_pathfinder& f, const path::GridSearchOptions& o, Run&& run) {
+    if (f.algorithm == GAMEPLAN_JPS) return run(f.jps, o);
+    if (f.algorithm == GAMEPLAN_HEX) return run(f.hex, hex_options_of(o));
+    return run(f.astar, o);
+}
+
 // The path of `f`'s last search into `out`, with the expansions and the limit of whichever search ran it.
 void fill_finder_path(gameplan_pathfinder& f, Status status, gameplan_path_result* out) {
-    const bool jps = f.algorithm == GAMEPLAN_JPS;
-    fill_path(f.path, status, jps ? f.jps.stats().expanded : f.astar.stats().expanded,
-              jps ? f.jps.budget_limit() : f.astar.budget_limit(), f.cells, out);
+    with_search(f, path::GridSearchOptions{}, [&](const auto& search, const auto&) {
+        fill_path(f.path, status, search.stats().expanded, search.budget_limit(), f.cells, out);
+    });
 }
 }  // namespace
 }  // extern "C++"
@@ -1091,8 +1126,9 @@ gameplan_error gameplan_find_path(gameplan_pathfinder* f, const gameplan_map* ma
     return guarded("gameplan_find_path", [&] {
         require(out != nullptr, "out must not be NULL");
         const path::GridSearchOptions o = finder_options(f, map, options);
-        const Status s = f->algorithm == GAMEPLAN_JPS ? f->jps.find_path(map->map, to_cpp(start), to_cpp(goal), o, f->path)
-                                                      : f->astar.find_path(map->map, to_cpp(start), to_cpp(goal), o, f->path);
+        const Status s = with_search(*f, o, [&](auto& search, const auto& so) {
+            return search.find_path(map->map, to_cpp(start), to_cpp(goal), so, f->path);
+        });
         fill_finder_path(*f, s, out);
     });
 }
@@ -1102,8 +1138,7 @@ gameplan_error gameplan_pathfinder_begin(gameplan_pathfinder* f, const gameplan_
     return guarded("gameplan_pathfinder_begin", [&] {
         require(out != nullptr, "out must not be NULL");
         const path::GridSearchOptions o = finder_options(f, map, options);
-        *out = to_c(f->algorithm == GAMEPLAN_JPS ? f->jps.begin(map->map, to_cpp(start), to_cpp(goal), o)
-                                                 : f->astar.begin(map->map, to_cpp(start), to_cpp(goal), o));
+        *out = to_c(with_search(*f, o, [&](auto& search, const auto& so) { return search.begin(map->map, to_cpp(start), to_cpp(goal), so); }));
     });
 }
 
@@ -1111,14 +1146,15 @@ gameplan_error gameplan_pathfinder_step(gameplan_pathfinder* f, uint64_t slice, 
     return guarded("gameplan_pathfinder_step", [&] {
         require(f != nullptr && out != nullptr, "pathfinder and out must not be NULL");
         require(slice > 0, "the slice must be at least 1 expansion");
-        *out = to_c(f->algorithm == GAMEPLAN_JPS ? f->jps.step(slice) : f->astar.step(slice));
+        *out = to_c(with_search(*f, path::GridSearchOptions{}, [&](auto& search, const auto&) { return search.step(slice); }));
     });
 }
 
 gameplan_error gameplan_pathfinder_finish(gameplan_pathfinder* f, gameplan_path_result* out) {
     return guarded("gameplan_pathfinder_finish", [&] {
         require(f != nullptr && out != nullptr, "pathfinder and out must not be NULL");
-        fill_finder_path(*f, f->algorithm == GAMEPLAN_JPS ? f->jps.finish(f->path) : f->astar.finish(f->path), out);
+        fill_finder_path(*f, with_search(*f, path::GridSearchOptions{}, [&](auto& search, const auto&) { return search.finish(f->path); }),
+                         out);
     });
 }
 
@@ -1232,6 +1268,143 @@ gameplan_error gameplan_hpa_find_path(gameplan_hpa_pathfinder* f, const gameplan
         q.budget = budget_of(o.max_expansions, o.time_limit_seconds, o.max_memory_bytes);
         const Status st = f->finder.find_path(h->hierarchy, to_cpp(start), to_cpp(goal), q, f->path);
         fill_path(f->path, st, f->finder.stats().expanded, f->finder.budget_limit(), f->cells, out);
+    });
+}
+
+// ---- graphs ------------------------------------------------------------------------------------------
+
+gameplan_error gameplan_graph_load(const char* path, gameplan_graph** out) {
+    return guarded("gameplan_graph_load", [&] {
+        require(path != nullptr && out != nullptr, "path and out must not be NULL");
+        auto g = std::make_unique<gameplan_graph>();
+        g->graph = io::load_graph(path);
+        *out = g.release();
+    });
+}
+
+gameplan_error gameplan_graph_builder_create(gameplan_graph_builder** out) {
+    return guarded("gameplan_graph_builder_create", [&] {
+        require(out != nullptr, "out must not be NULL");
+        *out = new gameplan_graph_builder();
+    });
+}
+
+void gameplan_graph_builder_destroy(gameplan_graph_builder* builder) { delete builder; }
+
+gameplan_error gameplan_graph_builder_add_node(gameplan_graph_builder* b, const char* id, const gameplan_vec2* position,
+                                               uint32_t* out) {
+    return guarded("gameplan_graph_builder_add_node", [&] {
+        require(b != nullptr && id != nullptr, "builder and id must not be NULL");
+        path::GraphError error = path::GraphError::None;
+        const path::GraphNode n = position ? b->builder.add_node(id, position->x, position->y, &error) : b->builder.add_node(id, &error);
+        if (n == path::kNoGraphNode) raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, "node '" + std::string(id) + "': " + std::string(path::describe(error)));
+        if (out) *out = n;
+    });
+}
+
+gameplan_error gameplan_graph_builder_add_edge(gameplan_graph_builder* b, uint32_t from, uint32_t to, double cost, int undirected) {
+    return guarded("gameplan_graph_builder_add_edge", [&] {
+        require(b != nullptr, "builder must not be NULL");
+        const path::GraphError e = b->builder.add_edge(from, to, cost, undirected != 0);
+        if (e != path::GraphError::None)
+            raise(GAMEPLAN_ERROR_INVALID_ARGUMENT,
+                  "edge " + std::to_string(from) + " -> " + std::to_string(to) + ": " + std::string(path::describe(e)));
+    });
+}
+
+gameplan_error gameplan_graph_builder_build(const gameplan_graph_builder* b, gameplan_graph** out) {
+    return guarded("gameplan_graph_builder_build", [&] {
+        require(b != nullptr && out != nullptr, "builder and out must not be NULL");
+        auto g = std::make_unique<gameplan_graph>();
+        g->graph = b->builder.build();
+        *out = g.release();
+    });
+}
+
+void gameplan_graph_destroy(gameplan_graph* graph) { delete graph; }
+size_t gameplan_graph_node_count(const gameplan_graph* graph) { return graph ? graph->graph.node_count() : 0; }
+size_t gameplan_graph_arc_count(const gameplan_graph* graph) { return graph ? graph->graph.arc_count() : 0; }
+
+gameplan_error gameplan_graph_find_node(const gameplan_graph* graph, const char* id, uint32_t* out) {
+    return guarded("gameplan_graph_find_node", [&] {
+        require(graph != nullptr && id != nullptr && out != nullptr, "graph, id and out must not be NULL");
+        const path::GraphNode n = graph->graph.find(id);
+        if (!graph->graph.contains(n)) raise(GAMEPLAN_ERROR_NOT_FOUND, "no node with id '" + std::string(id) + "'");
+        *out = n;
+    });
+}
+
+const char* gameplan_graph_node_id(const gameplan_graph* graph, uint32_t node) {
+    return graph && graph->graph.contains(node) ? graph->graph.id(node).c_str() : nullptr;
+}
+
+gameplan_graph_options gameplan_graph_options_default(void) { return gameplan_graph_options{0, 1.0, 0, 0.0, 0}; }
+
+gameplan_error gameplan_graph_pathfinder_create(gameplan_graph_pathfinder** out) {
+    return guarded("gameplan_graph_pathfinder_create", [&] {
+        require(out != nullptr, "out must not be NULL");
+        *out = new gameplan_graph_pathfinder();
+    });
+}
+
+void gameplan_graph_pathfinder_destroy(gameplan_graph_pathfinder* finder) { delete finder; }
+
+extern "C++" {  // C++ helpers inside the extern "C" block: C++ linkage
+namespace {
+path::GraphSearchOptions graph_options_of(const gameplan_graph* g, uint32_t start, uint32_t goal, const gameplan_graph_options* options) {
+    require(g != nullptr, "graph must not be NULL");
+    require(g->graph.contains(start) && g->graph.contains(goal), "start and goal must be node indices of the graph");
+    const gameplan_graph_options o = options ? *options : gameplan_graph_options_default();
+    require(std::isfinite(o.weight) && o.weight >= 1.0, "weight must be a finite number >= 1");
+    path::GraphSearchOptions out;
+    if (o.dijkstra != 0) out.heuristic = path::GraphHeuristic::Zero;
+    out.weight = o.weight;
+    out.budget = budget_of(o.max_expansions, o.time_limit_seconds, o.max_memory_bytes);
+    return out;
+}
+
+void fill_graph_path(gameplan_graph_pathfinder& f, Status status, gameplan_graph_path_result* out) {
+    const bool found = status == Status::Found && !f.path.nodes.empty();
+    out->status = to_c(status);
+    out->cost = status == Status::Found ? f.path.cost : 0.0;
+    out->nodes = found ? f.path.nodes.data() : nullptr;
+    out->node_count = found ? f.path.nodes.size() : 0;
+    out->expanded = f.finder.stats().expanded;
+    out->limit = to_c(status == Status::BudgetExhausted ? f.finder.budget_limit() : search::BudgetLimit::None);
+}
+}  // namespace
+}  // extern "C++"
+
+gameplan_error gameplan_graph_find_path(gameplan_graph_pathfinder* f, const gameplan_graph* g, uint32_t start, uint32_t goal,
+                                        const gameplan_graph_options* options, gameplan_graph_path_result* out) {
+    return guarded("gameplan_graph_find_path", [&] {
+        require(f != nullptr && out != nullptr, "pathfinder and out must not be NULL");
+        const path::GraphSearchOptions o = graph_options_of(g, start, goal, options);
+        fill_graph_path(*f, f->finder.find_path(g->graph, start, goal, o, f->path), out);
+    });
+}
+
+gameplan_error gameplan_graph_begin(gameplan_graph_pathfinder* f, const gameplan_graph* g, uint32_t start, uint32_t goal,
+                                    const gameplan_graph_options* options, gameplan_status* out) {
+    return guarded("gameplan_graph_begin", [&] {
+        require(f != nullptr && out != nullptr, "pathfinder and out must not be NULL");
+        const path::GraphSearchOptions o = graph_options_of(g, start, goal, options);
+        *out = to_c(f->finder.begin(g->graph, start, goal, o));
+    });
+}
+
+gameplan_error gameplan_graph_step(gameplan_graph_pathfinder* f, uint64_t slice, gameplan_status* out) {
+    return guarded("gameplan_graph_step", [&] {
+        require(f != nullptr && out != nullptr, "pathfinder and out must not be NULL");
+        require(slice > 0, "the slice must be at least 1 expansion");
+        *out = to_c(f->finder.step(slice));
+    });
+}
+
+gameplan_error gameplan_graph_finish(gameplan_graph_pathfinder* f, gameplan_graph_path_result* out) {
+    return guarded("gameplan_graph_finish", [&] {
+        require(f != nullptr && out != nullptr, "pathfinder and out must not be NULL");
+        fill_graph_path(*f, f->finder.finish(f->path), out);
     });
 }
 

@@ -5,6 +5,7 @@
 
 #include "alloc_counter.hpp"
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
@@ -31,7 +32,7 @@ int main(int argc, char** argv) {
     gameplan_map* map = nullptr;
     check(gameplan_map_load((dir + "/examples/maps/rooms.map").c_str(), &map) == GAMEPLAN_OK, "map loads");
     const gameplan_point ends[4][2] = {{{24, 7}, {30, 3}}, {{9, 9}, {28, 14}}, {{1, 1}, {30, 18}}, {{30, 18}, {2, 2}}};
-    for (const gameplan_algorithm algorithm : {GAMEPLAN_ASTAR, GAMEPLAN_JPS}) {
+    for (const gameplan_algorithm algorithm : {GAMEPLAN_ASTAR, GAMEPLAN_JPS, GAMEPLAN_HEX}) {
         gameplan_pathfinder* finder = nullptr;
         check(gameplan_pathfinder_create(algorithm, &finder) == GAMEPLAN_OK, "pathfinder");
         gameplan_path_result r{};
@@ -39,7 +40,9 @@ int main(int argc, char** argv) {
         const gameplan::test::AllocationScope scope;
         for (int round = 0; round < 3; ++round)
             for (const auto& e : ends) check(gameplan_find_path(finder, map, e[0], e[1], nullptr, &r) == GAMEPLAN_OK, "query");
-        check(scope.count() == 0, algorithm == GAMEPLAN_ASTAR ? "A* queries allocate nothing" : "JPS queries allocate nothing");
+        check(scope.count() == 0, algorithm == GAMEPLAN_ASTAR ? "A* queries allocate nothing"
+                                  : algorithm == GAMEPLAN_JPS ? "JPS queries allocate nothing"
+                                                              : "hex queries allocate nothing");
         gameplan_pathfinder_destroy(finder);
     }
 
@@ -83,6 +86,31 @@ int main(int argc, char** argv) {
         check(scope.count() == 0, "HPA* queries allocate nothing");
         gameplan_hpa_pathfinder_destroy(hpa);
         gameplan_hierarchy_destroy(h);
+    }
+
+    {  // graph queries, whole and resumed
+        gameplan_graph* g = nullptr;
+        gameplan_graph_pathfinder* f = nullptr;
+        check(gameplan_graph_load((dir + "/examples/graphs/dungeon.json").c_str(), &g) == GAMEPLAN_OK, "graph loads");
+        check(gameplan_graph_pathfinder_create(&f) == GAMEPLAN_OK, "graph pathfinder");
+        const auto n = static_cast<std::uint32_t>(gameplan_graph_node_count(g));
+        gameplan_graph_path_result r{};
+        const auto queries = [&](const char* what) {
+            for (std::uint32_t s = 0; s < n; ++s) {
+                check(gameplan_graph_find_path(f, g, s, n - 1 - s, nullptr, &r) == GAMEPLAN_OK, what);
+                gameplan_status st = GAMEPLAN_STATUS_IN_PROGRESS;
+                check(gameplan_graph_begin(f, g, n - 1 - s, s, nullptr, &st) == GAMEPLAN_OK, what);
+                while (st == GAMEPLAN_STATUS_IN_PROGRESS) check(gameplan_graph_step(f, 1, &st) == GAMEPLAN_OK, what);
+                check(gameplan_graph_finish(f, &r) == GAMEPLAN_OK, what);
+            }
+        };
+        for (int round = 0; round < 2; ++round) queries("warm-up graph");
+        const gameplan::test::AllocationScope scope;
+        for (int round = 0; round < 3; ++round) queries("graph query");
+        check(scope.count() == 0, "graph queries allocate nothing");
+        check(n > 3, "the graph has nodes");
+        gameplan_graph_pathfinder_destroy(f);
+        gameplan_graph_destroy(g);
     }
 
     {  // navmesh queries, on the mesh and on its hierarchy, whole and resumed

@@ -311,6 +311,206 @@ static int ref_bfs(const gameplan_map* m, gameplan_point s, gameplan_point g) {
     return result;
 }
 
+/* The six odd-r neighbours of `c` (odd rows sit half a cell right). */
+static void hex_neighbours(gameplan_point c, gameplan_point out[6]) {
+    const int odd = c.y & 1, dx[6] = {1, -1, odd - 1, odd, odd - 1, odd}, dy[6] = {0, 0, -1, -1, 1, 1};
+    int k;
+    for (k = 0; k < 6; ++k) out[k].x = c.x + dx[k], out[k].y = c.y + dy[k];
+}
+
+/* Hex steps from s to g (-1: unreachable), breadth first. */
+static int ref_hex_bfs(const gameplan_map* m, gameplan_point s, gameplan_point g) {
+    const int w = gameplan_map_width(m), h = gameplan_map_height(m);
+    int* dist = malloc((size_t)(w * h) * sizeof *dist);
+    int* queue = malloc((size_t)(w * h) * sizeof *queue);
+    int head = 0, tail = 0, i, result;
+    for (i = 0; i < w * h; ++i) dist[i] = -1;
+    if (gameplan_map_passable(m, s)) {
+        dist[s.y * w + s.x] = 0;
+        queue[tail++] = s.y * w + s.x;
+    }
+    while (head < tail) {
+        const int u = queue[head++];
+        gameplan_point c, n[6];
+        int k;
+        c.x = u % w, c.y = u / w;
+        hex_neighbours(c, n);
+        for (k = 0; k < 6; ++k) {
+            if (!gameplan_map_passable(m, n[k]) || dist[n[k].y * w + n[k].x] >= 0) continue;
+            dist[n[k].y * w + n[k].x] = dist[u] + 1;
+            queue[tail++] = n[k].y * w + n[k].x;
+        }
+    }
+    result = dist[g.y * w + g.x];
+    free(dist);
+    free(queue);
+    return result;
+}
+
+static gameplan_vec2 vec2(double x, double y) {
+    gameplan_vec2 v;
+    v.x = x, v.y = y;
+    return v;
+}
+
+#define GRAPH_NODES 40
+#define GRAPH_EDGES 100
+
+/* Cheapest cost from s to g over the arcs (-1 when unreachable): Dijkstra by repeated minimum. */
+static double ref_graph_dijkstra(const int* from, const int* to, const double* cost, int arcs, int s, int g) {
+    double dist[GRAPH_NODES];
+    int done[GRAPH_NODES], i, k;
+    for (i = 0; i < GRAPH_NODES; ++i) dist[i] = -1.0, done[i] = 0;
+    dist[s] = 0.0;
+    for (;;) {
+        int u = -1;
+        for (i = 0; i < GRAPH_NODES; ++i)
+            if (!done[i] && dist[i] >= 0.0 && (u < 0 || dist[i] < dist[u])) u = i;
+        if (u < 0) return -1.0;
+        if (u == g) return dist[u];
+        done[u] = 1;
+        for (k = 0; k < arcs; ++k)
+            if (from[k] == u && (dist[to[k]] < 0.0 || dist[u] + cost[k] < dist[to[k]])) dist[to[k]] = dist[u] + cost[k];
+    }
+}
+
+/* Graphs built in code (with positions: A* with the distance heuristic) against a reference Dijkstra,
+ * whole and resumed; a graph file; budgets and refusals. */
+static void test_graphs(const char* dir) {
+    int from[2 * GRAPH_EDGES], to[2 * GRAPH_EDGES], trial, found = 0;
+    double cost[2 * GRAPH_EDGES];
+    gameplan_graph_pathfinder* f = NULL;
+    CHECK_OK(gameplan_graph_pathfinder_create(&f));
+    for (trial = 0; trial < 6; ++trial) {
+        gameplan_graph_builder* b = NULL;
+        gameplan_graph* g = NULL;
+        gameplan_vec2 pos[GRAPH_NODES];
+        int i, arcs = 0, q;
+        char id[16];
+        CHECK_OK(gameplan_graph_builder_create(&b));
+        for (i = 0; i < GRAPH_NODES; ++i) {
+            uint32_t index = 0;
+            pos[i] = vec2(rnd(1000) / 10.0, rnd(1000) / 10.0);
+            snprintf(id, sizeof id, "n%d", i);
+            CHECK_OK(gameplan_graph_builder_add_node(b, id, &pos[i], &index));
+            CHECK(index == (uint32_t)i);
+        }
+        for (i = 0; i < GRAPH_EDGES; ++i) {
+            const int a = (int)rnd(GRAPH_NODES), c = (int)rnd(GRAPH_NODES), undirected = (int)rnd(2);
+            /* at least the straight distance: the heuristic stays admissible */
+            const double w = hypot(pos[a].x - pos[c].x, pos[a].y - pos[c].y) * (1.0 + rnd(1000) / 1000.0);
+            CHECK_OK(gameplan_graph_builder_add_edge(b, (uint32_t)a, (uint32_t)c, w, undirected));
+            from[arcs] = a, to[arcs] = c, cost[arcs++] = w;
+            if (undirected) from[arcs] = c, to[arcs] = a, cost[arcs++] = w;
+        }
+        CHECK(gameplan_graph_builder_add_node(b, "n0", NULL, NULL) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+        CHECK(gameplan_graph_builder_add_edge(b, 0, 1, -1.0, 0) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+        CHECK_OK(gameplan_graph_builder_build(b, &g));
+        CHECK(gameplan_graph_node_count(g) == GRAPH_NODES && gameplan_graph_arc_count(g) == (size_t)arcs);
+        for (q = 0; q < 25; ++q) {
+            const uint32_t s = rnd(GRAPH_NODES), t = rnd(GRAPH_NODES);
+            const double ref = ref_graph_dijkstra(from, to, cost, arcs, (int)s, (int)t);
+            gameplan_graph_options o = gameplan_graph_options_default();
+            gameplan_graph_path_result r;
+            gameplan_status st;
+            int dijkstra;
+            for (dijkstra = 0; dijkstra < 2; ++dijkstra) {
+                o.dijkstra = dijkstra;
+                CHECK_OK(gameplan_graph_find_path(f, g, s, t, &o, &r));
+                if (ref < 0.0) {
+                    CHECK(r.status == GAMEPLAN_STATUS_NO_PATH && r.nodes == NULL);
+                    continue;
+                }
+                ++found;
+                CHECK(r.status == GAMEPLAN_STATUS_FOUND && fabs(r.cost - ref) <= 1e-9 * (1.0 + ref));
+                CHECK(r.node_count >= 1 && r.nodes[0] == s && r.nodes[r.node_count - 1] == t);
+                CHECK_OK(gameplan_graph_begin(f, g, s, t, &o, &st));
+                while (st == GAMEPLAN_STATUS_IN_PROGRESS) CHECK_OK(gameplan_graph_step(f, 2, &st));
+                CHECK_OK(gameplan_graph_finish(f, &r));
+                CHECK(r.status == GAMEPLAN_STATUS_FOUND && fabs(r.cost - ref) <= 1e-9 * (1.0 + ref));
+            }
+        }
+        {
+            gameplan_graph_path_result r;
+            CHECK(gameplan_graph_find_path(f, g, 0, GRAPH_NODES, NULL, &r) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+            CHECK(strcmp(gameplan_graph_node_id(g, 7), "n7") == 0 && gameplan_graph_node_id(g, GRAPH_NODES) == NULL);
+        }
+        gameplan_graph_destroy(g);
+        gameplan_graph_builder_destroy(b);
+    }
+    CHECK(found > 100);
+    {  /* a file (a CSV edge list), ids and budgets */
+        char path[1024];
+        gameplan_graph* g = NULL;
+        uint32_t a = 0, z = 0;
+        gameplan_graph_options o = gameplan_graph_options_default();
+        gameplan_graph_path_result r;
+        snprintf(path, sizeof path, "%s/examples/graphs/risk.csv", dir);
+        CHECK_OK(gameplan_graph_load(path, &g));
+        CHECK_OK(gameplan_graph_find_node(g, "Alaska", &a));
+        CHECK_OK(gameplan_graph_find_node(g, "Venezuela", &z));
+        CHECK(gameplan_graph_find_node(g, "Atlantis", &a) == GAMEPLAN_ERROR_NOT_FOUND);
+        CHECK_OK(gameplan_graph_find_path(f, g, a, z, NULL, &r));
+        CHECK(r.status == GAMEPLAN_STATUS_FOUND && r.cost > 0 && strcmp(gameplan_graph_node_id(g, r.nodes[0]), "Alaska") == 0);
+        o.max_expansions = 1;
+        CHECK_OK(gameplan_graph_find_path(f, g, a, z, &o, &r));
+        CHECK(r.status == GAMEPLAN_STATUS_BUDGET_EXHAUSTED && r.limit == GAMEPLAN_LIMIT_EXPANSIONS && r.nodes == NULL);
+        gameplan_graph_destroy(g);
+        snprintf(path, sizeof path, "%s/examples/graphs/no_such_file.csv", dir);
+        CHECK(gameplan_graph_load(path, &g) == GAMEPLAN_ERROR_LOAD);
+    }
+    gameplan_graph_pathfinder_destroy(f);
+}
+
+/* GAMEPLAN_HEX against the hex BFS, whole and resumed, on random maps. */
+static void test_hex(void) {
+    gameplan_map* m = NULL;
+    gameplan_pathfinder* f = NULL;
+    int trial, found = 0;
+    CHECK_OK(gameplan_map_create(24, 16, 1, &m));
+    CHECK_OK(gameplan_pathfinder_create(GAMEPLAN_HEX, &f));
+    for (trial = 0; trial < 80; ++trial) {
+        gameplan_point s, g, c;
+        gameplan_path_result r;
+        gameplan_status st;
+        int ref, k;
+        size_t i;
+        for (k = 0; k < 40; ++k) {
+            c.x = (int32_t)rnd(24);
+            c.y = (int32_t)rnd(16);
+            CHECK_OK(gameplan_map_set_passable(m, c, rnd(3) != 0));
+        }
+        s.x = (int32_t)rnd(24), s.y = (int32_t)rnd(16);
+        g.x = (int32_t)rnd(24), g.y = (int32_t)rnd(16);
+        ref = ref_hex_bfs(m, s, g);
+        CHECK_OK(gameplan_find_path(f, m, s, g, NULL, &r));
+        if (!gameplan_map_passable(m, s) || !gameplan_map_passable(m, g)) {
+            CHECK(r.status == GAMEPLAN_STATUS_INVALID_QUERY);
+            continue;
+        }
+        if (ref < 0) {
+            CHECK(r.status == GAMEPLAN_STATUS_NO_PATH && r.cell_count == 0);
+            continue;
+        }
+        ++found;
+        CHECK(r.status == GAMEPLAN_STATUS_FOUND && r.cost == (double)ref && r.cell_count == (size_t)ref + 1);
+        for (i = 1; i < r.cell_count; ++i) {  /* each step to one of the six neighbours, a free cell */
+            gameplan_point n[6];
+            int adjacent = 0;
+            hex_neighbours(r.cells[i - 1], n);
+            for (k = 0; k < 6; ++k) adjacent |= n[k].x == r.cells[i].x && n[k].y == r.cells[i].y;
+            CHECK(adjacent && gameplan_map_passable(m, r.cells[i]));
+        }
+        CHECK_OK(gameplan_pathfinder_begin(f, m, s, g, NULL, &st));
+        while (st == GAMEPLAN_STATUS_IN_PROGRESS) CHECK_OK(gameplan_pathfinder_step(f, 3, &st));
+        CHECK_OK(gameplan_pathfinder_finish(f, &r));
+        CHECK(r.status == GAMEPLAN_STATUS_FOUND && r.cost == (double)ref);
+    }
+    CHECK(found > 20);
+    gameplan_pathfinder_destroy(f);
+    gameplan_map_destroy(m);
+}
+
 static void test_built_map(void) {
     gameplan_map* m = NULL;
     gameplan_pathfinder* f = NULL;
@@ -1109,11 +1309,6 @@ static void test_movement(const char* dir, gameplan_step_resolver resolver) {
     gameplan_map_destroy(m);
 }
 
-static gameplan_vec2 vec2(double x, double y) {
-    gameplan_vec2 v;
-    v.x = x, v.y = y;
-    return v;
-}
 
 /* Navigation meshes: an analytic case, the straight line on an open map, both tiers agreeing between the
  * straight line and the 8-connected optimum on a winding map, the resumable form, budgets and refusals. */
@@ -1233,6 +1428,8 @@ int main(int argc, char** argv) {
     test_random_domains();
     test_domain_files(argv[1]);
     test_built_map();
+    test_hex();
+    test_graphs(argv[1]);
     test_scenarios(argv[1]);
     test_agents();
     test_numeric_domains();

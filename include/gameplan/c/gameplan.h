@@ -481,7 +481,10 @@ GAMEPLAN_C_API gameplan_error gameplan_map_set_cost(gameplan_map* map, gameplan_
 typedef enum gameplan_algorithm {
     GAMEPLAN_ASTAR = 0,    /**< A* (optimal) */
     GAMEPLAN_DIJKSTRA = 1, /**< A* with a zero heuristic (optimal) */
-    GAMEPLAN_JPS = 2       /**< jump point search (optimal; 8-connected, no corner cutting, uniform costs) */
+    GAMEPLAN_JPS = 2,      /**< jump point search (optimal; 8-connected, no corner cutting, uniform costs) */
+    GAMEPLAN_HEX = 3       /**< A* on the map read as a hex map (optimal; odd-r rows: odd rows sit half a cell
+                                right, six neighbours, a step costs the terrain cost of the cell entered; the
+                                options' movement and diagonal rule do not apply) */
 } gameplan_algorithm;
 
 typedef enum gameplan_diagonal {
@@ -614,13 +617,78 @@ GAMEPLAN_C_API gameplan_error gameplan_hpa_find_path(gameplan_hpa_pathfinder* fi
                                                      gameplan_point goal, const gameplan_hpa_options* options,
                                                      gameplan_path_result* out);
 
-/* ---- navigation meshes: Euclidean-optimal any-angle paths (docs/navmesh.md) ------------------------- */
+/* ---- graphs: waypoints, regions, any weighted directed graph (docs/graphs.md) ------------------------ */
 
-/** A point in grid units: cell (x, y) is the square [x, x+1] x [y, y+1], its centre (x + 0.5, y + 0.5). */
+/** A point: for meshes in grid units (cell (x, y) is the square [x, x+1] x [y, y+1], its centre
+ *  (x + 0.5, y + 0.5)); for graphs, a node's position in any unit. */
 typedef struct gameplan_vec2 {
     double x;
     double y;
 } gameplan_vec2;
+
+/** An immutable weighted directed graph (C++ path::Graph): nodes with string ids and optional positions. */
+typedef struct gameplan_graph gameplan_graph;
+/** Collects nodes and edges, then builds a graph (C++ path::GraphBuilder). */
+typedef struct gameplan_graph_builder gameplan_graph_builder;
+/** A reusable A* / Dijkstra query object for graphs (C++ path::GraphPathfinder). */
+typedef struct gameplan_graph_pathfinder gameplan_graph_pathfinder;
+
+/** Loads a graph file: JSON (`{"nodes": [{"id", "x", "y"}], "edges": [{"from", "to", "cost"}]}`) or a CSV
+ *  edge list, by its extension. GAMEPLAN_ERROR_LOAD names file, line, column and field. */
+GAMEPLAN_C_API gameplan_error gameplan_graph_load(const char* path, gameplan_graph** out);
+GAMEPLAN_C_API gameplan_error gameplan_graph_builder_create(gameplan_graph_builder** out);
+GAMEPLAN_C_API void gameplan_graph_builder_destroy(gameplan_graph_builder* builder);
+/** Adds a node named `id` (non-empty, unique) at `position` (x, y; NULL = none; the distance heuristic
+ *  needs every node to have one). `out` (may be NULL) receives its index: 0, 1, ... in the order added. */
+GAMEPLAN_C_API gameplan_error gameplan_graph_builder_add_node(gameplan_graph_builder* builder, const char* id,
+                                                              const gameplan_vec2* position, uint32_t* out);
+/** Adds an arc `from` -> `to` of `cost` (finite, >= 0); nonzero `undirected` adds `to` -> `from` too. */
+GAMEPLAN_C_API gameplan_error gameplan_graph_builder_add_edge(gameplan_graph_builder* builder, uint32_t from, uint32_t to,
+                                                              double cost, int undirected);
+/** Builds the graph; the builder keeps its contents. */
+GAMEPLAN_C_API gameplan_error gameplan_graph_builder_build(const gameplan_graph_builder* builder, gameplan_graph** out);
+GAMEPLAN_C_API void gameplan_graph_destroy(gameplan_graph* graph);
+GAMEPLAN_C_API size_t gameplan_graph_node_count(const gameplan_graph* graph);
+GAMEPLAN_C_API size_t gameplan_graph_arc_count(const gameplan_graph* graph);
+/** The index of the node named `id`: NOT_FOUND when there is none. */
+GAMEPLAN_C_API gameplan_error gameplan_graph_find_node(const gameplan_graph* graph, const char* id, uint32_t* out);
+/** The id of node `node` (owned by the graph), or NULL when out of range. */
+GAMEPLAN_C_API const char* gameplan_graph_node_id(const gameplan_graph* graph, uint32_t node);
+
+typedef struct gameplan_graph_options {
+    int dijkstra;              /**< nonzero: no heuristic (default 0: the distance heuristic when every node has
+                                    a position, else none) */
+    double weight;             /**< weighted A*: >= 1 (default 1, optimal) */
+    uint64_t max_expansions;   /**< 0 = unlimited */
+    double time_limit_seconds; /**< wall-clock budget from begin or find_path; 0 = unlimited */
+    uint64_t max_memory_bytes; /**< what the pathfinder holds; 0 = unlimited */
+} gameplan_graph_options;
+
+/** A graph path. `nodes` is owned by the pathfinder: valid until its next query or destruction. */
+typedef struct gameplan_graph_path_result {
+    gameplan_status status;
+    double cost;           /**< sum of the arc costs (0 unless FOUND) */
+    const uint32_t* nodes; /**< start first, goal last; NULL unless FOUND */
+    size_t node_count;
+    uint64_t expanded;
+    gameplan_budget_limit limit; /**< the limit that ran out (BUDGET_EXHAUSTED), else NONE */
+} gameplan_graph_path_result;
+
+GAMEPLAN_C_API gameplan_graph_options gameplan_graph_options_default(void);
+GAMEPLAN_C_API gameplan_error gameplan_graph_pathfinder_create(gameplan_graph_pathfinder** out);
+GAMEPLAN_C_API void gameplan_graph_pathfinder_destroy(gameplan_graph_pathfinder* finder);
+/** One whole query between node indices (INVALID_ARGUMENT when out of range). `options` may be NULL. */
+GAMEPLAN_C_API gameplan_error gameplan_graph_find_path(gameplan_graph_pathfinder* finder, const gameplan_graph* graph,
+                                                       uint32_t start, uint32_t goal, const gameplan_graph_options* options,
+                                                       gameplan_graph_path_result* out);
+/** The same query spread over frames: begin, step until not IN_PROGRESS, finish. */
+GAMEPLAN_C_API gameplan_error gameplan_graph_begin(gameplan_graph_pathfinder* finder, const gameplan_graph* graph, uint32_t start,
+                                                   uint32_t goal, const gameplan_graph_options* options, gameplan_status* out);
+GAMEPLAN_C_API gameplan_error gameplan_graph_step(gameplan_graph_pathfinder* finder, uint64_t slice_expansions,
+                                                  gameplan_status* out);
+GAMEPLAN_C_API gameplan_error gameplan_graph_finish(gameplan_graph_pathfinder* finder, gameplan_graph_path_result* out);
+
+/* ---- navigation meshes: Euclidean-optimal any-angle paths (docs/navmesh.md) ------------------------- */
 
 /** A map's free space as convex polygons (C++ path::Navmesh). It copies what it needs: the map may change or
  *  go afterwards, and the mesh does not follow (build a new one). */
