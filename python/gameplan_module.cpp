@@ -211,6 +211,36 @@ PyPath search_released(const Finder& finder, Search&& search) {
     return py_path(s, out, finder.stats().expanded, finder.budget_limit());
 }
 
+// The result of one navmesh query, as Python sees it.
+struct PyNavPath {
+    std::string status;
+    double cost = 0;
+    std::vector<std::pair<double, double>> points;
+    std::uint64_t expanded = 0;
+    std::string limit;
+};
+
+// One query of `finder` (either navmesh tier) on `world` without the GIL: the route, the expansions and the
+// budget that ran out. Points must be finite.
+template <class Finder, class World>
+PyNavPath navmesh_query(Finder& finder, const World& world, std::pair<double, double> start, std::pair<double, double> goal,
+                        const search::Budget& budget) {
+    for (const double v : {start.first, start.second, goal.first, goal.second})
+        if (!std::isfinite(v)) throw py::value_error("points must be finite");
+    path::NavmeshSearchOptions options;
+    options.budget = budget;
+    path::NavmeshPath route;
+    Status s;
+    {
+        py::gil_scoped_release release;
+        s = finder.find_path(world, path::NavPoint{start.first, start.second}, path::NavPoint{goal.first, goal.second}, options, route);
+    }
+    PyNavPath r{status_text(s), s == Status::Found ? route.cost : 0.0, {}, finder.stats().expanded, limit_name(s, finder.budget_limit())};
+    if (s == Status::Found)
+        for (const path::NavPoint& q : route.points) r.points.emplace_back(q.x, q.y);
+    return r;
+}
+
 // Each pair (name, value) of `values` as a literal of the builder's atom `name`.
 std::vector<goap::Literal> builder_literals(const goap::DomainBuilder& b, const std::map<std::string, bool>& values) {
     std::vector<goap::Literal> out;
@@ -1243,13 +1273,6 @@ PYBIND11_MODULE(gameplan, m) {
         .def_property_readonly("vertex_count", [](const PyNavmesh& n) { return n.mesh.vertices().size(); })
         .def_property_readonly("memory_bytes", [](const PyNavmesh& n) { return n.mesh.memory_bytes(); });
 
-    struct PyNavPath {
-        std::string status;
-        double cost = 0;
-        std::vector<std::pair<double, double>> points;
-        std::uint64_t expanded = 0;
-        std::string limit;
-    };
     py::class_<PyNavPath>(m, "NavmeshPathResult")
         .def_readonly("status", &PyNavPath::status)
         .def_readonly("cost", &PyNavPath::cost, "The Euclidean length")
@@ -1257,37 +1280,12 @@ PYBIND11_MODULE(gameplan, m) {
         .def_readonly("expanded", &PyNavPath::expanded)
         .def_readonly("limit", &PyNavPath::limit)
         .def("__repr__", [](const PyNavPath& p) { return "<NavmeshPathResult " + p.status + " cost " + std::to_string(p.cost) + ">"; });
-    // Runs `search(route)` without the GIL; the result with `finder`'s expansions and the budget that ran out.
-    const auto nav_search = [](const auto& finder, auto&& search) {
-        path::NavmeshPath route;
-        Status s;
-        {
-            py::gil_scoped_release release;
-            s = search(route);
-        }
-        PyNavPath r{status_text(s), s == Status::Found ? route.cost : 0.0, {}, finder.stats().expanded, limit_name(s, finder.budget_limit())};
-        if (s == Status::Found)
-            for (const path::NavPoint& q : route.points) r.points.emplace_back(q.x, q.y);
-        return r;
-    };
-    const auto nav_point = [](std::pair<double, double> p) {
-        if (!std::isfinite(p.first) || !std::isfinite(p.second)) throw py::value_error("points must be finite");
-        return path::NavPoint{p.first, p.second};
-    };
-    const auto nav_options = [](std::optional<std::uint64_t> max_expansions, double time_limit, std::uint64_t max_memory) {
-        path::NavmeshSearchOptions o;
-        o.budget = budget_of(max_expansions, time_limit, max_memory);
-        return o;
-    };
     py::class_<path::NavmeshPathfinder>(m, "NavmeshPathfinder", "Euclidean-optimal any-angle paths on a Navmesh (a reusable context).")
         .def(py::init<>())
-        .def("find_path", [nav_search, nav_point, nav_options](path::NavmeshPathfinder& f, const PyNavmesh& n,
-                                                              std::pair<double, double> start, std::pair<double, double> goal,
-                                                              std::optional<std::uint64_t> max_expansions, double time_limit,
-                                                              std::uint64_t max_memory) {
-            const path::NavmeshSearchOptions o = nav_options(max_expansions, time_limit, max_memory);
-            const path::NavPoint a = nav_point(start), b = nav_point(goal);
-            return nav_search(f, [&](path::NavmeshPath& out) { return f.find_path(n.mesh, a, b, o, out); });
+        .def("find_path", [](path::NavmeshPathfinder& f, const PyNavmesh& n, std::pair<double, double> start,
+                             std::pair<double, double> goal, std::optional<std::uint64_t> max_expansions, double time_limit,
+                             std::uint64_t max_memory) {
+            return navmesh_query(f, n.mesh, start, goal, budget_of(max_expansions, time_limit, max_memory));
         }, py::arg("mesh"), py::arg("start"), py::arg("goal"), py::arg("max_expansions") = py::none(), py::arg("time_limit") = 0.0,
            py::arg("max_memory") = 0,
            "start and goal are points (x, y); a point in a blocked cell or off the mesh is an invalid_query. Budgets as "
@@ -1323,13 +1321,10 @@ PYBIND11_MODULE(gameplan, m) {
     py::class_<path::NavmeshHierarchyPathfinder>(m, "NavmeshHierarchyPathfinder",
                                                  "Queries on a NavmeshHierarchy: NavmeshPathfinder's paths (a reusable context).")
         .def(py::init<>())
-        .def("find_path", [nav_search, nav_point, nav_options](path::NavmeshHierarchyPathfinder& f, const PyNavHierarchy& h,
-                                                              std::pair<double, double> start, std::pair<double, double> goal,
-                                                              std::optional<std::uint64_t> max_expansions, double time_limit,
-                                                              std::uint64_t max_memory) {
-            const path::NavmeshSearchOptions o = nav_options(max_expansions, time_limit, max_memory);
-            const path::NavPoint a = nav_point(start), b = nav_point(goal);
-            return nav_search(f, [&](path::NavmeshPath& out) { return f.find_path(h.hierarchy, a, b, o, out); });
+        .def("find_path", [](path::NavmeshHierarchyPathfinder& f, const PyNavHierarchy& h, std::pair<double, double> start,
+                             std::pair<double, double> goal, std::optional<std::uint64_t> max_expansions, double time_limit,
+                             std::uint64_t max_memory) {
+            return navmesh_query(f, h.hierarchy, start, goal, budget_of(max_expansions, time_limit, max_memory));
         }, py::arg("hierarchy"), py::arg("start"), py::arg("goal"), py::arg("max_expansions") = py::none(),
            py::arg("time_limit") = 0.0, py::arg("max_memory") = 0, "As NavmeshPathfinder.find_path.");
 

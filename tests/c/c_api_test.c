@@ -281,45 +281,16 @@ static void test_benchmark_domains(const char* data_dir) {
 
 /* ---- grids ---- */
 
-/* Breadth-first distances on a 4-connected unit-cost grid (reference for built maps). */
-static int ref_bfs(const gameplan_map* m, gameplan_point s, gameplan_point g) {
-    const int w = gameplan_map_width(m), h = gameplan_map_height(m);
-    int* dist = malloc((size_t)(w * h) * sizeof *dist);
-    int* queue = malloc((size_t)(w * h) * sizeof *queue);
-    int head = 0, tail = 0, i, result = -1;
-    for (i = 0; i < w * h; ++i) dist[i] = -1;
-    if (gameplan_map_passable(m, s)) {
-        dist[s.y * w + s.x] = 0;
-        queue[tail++] = s.y * w + s.x;
-    }
-    while (head < tail) {
-        const int u = queue[head++];
-        static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
-        int k;
-        for (k = 0; k < 4; ++k) {
-            gameplan_point n;
-            n.x = u % w + dx[k];
-            n.y = u / w + dy[k];
-            if (!gameplan_map_passable(m, n) || dist[n.y * w + n.x] >= 0) continue;
-            dist[n.y * w + n.x] = dist[u] + 1;
-            queue[tail++] = n.y * w + n.x;
-        }
-    }
-    result = dist[g.y * w + g.x];
-    free(dist);
-    free(queue);
-    return result;
-}
-
-/* The six odd-r neighbours of `c` (odd rows sit half a cell right). */
-static void hex_neighbours(gameplan_point c, gameplan_point out[6]) {
-    const int odd = c.y & 1, dx[6] = {1, -1, odd - 1, odd, odd - 1, odd}, dy[6] = {0, 0, -1, -1, 1, 1};
+/* The four 4-connected neighbours of `c`; returns their count. */
+static int square_neighbours(gameplan_point c, gameplan_point out[6]) {
+    static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
     int k;
-    for (k = 0; k < 6; ++k) out[k].x = c.x + dx[k], out[k].y = c.y + dy[k];
+    for (k = 0; k < 4; ++k) out[k].x = c.x + dx[k], out[k].y = c.y + dy[k];
+    return 4;
 }
 
-/* Hex steps from s to g (-1: unreachable), breadth first. */
-static int ref_hex_bfs(const gameplan_map* m, gameplan_point s, gameplan_point g) {
+/* Unit steps from s to g (-1: unreachable), breadth first over `neighbours`. */
+static int ref_bfs_over(const gameplan_map* m, gameplan_point s, gameplan_point g, int (*neighbours)(gameplan_point, gameplan_point[6])) {
     const int w = gameplan_map_width(m), h = gameplan_map_height(m);
     int* dist = malloc((size_t)(w * h) * sizeof *dist);
     int* queue = malloc((size_t)(w * h) * sizeof *queue);
@@ -332,10 +303,10 @@ static int ref_hex_bfs(const gameplan_map* m, gameplan_point s, gameplan_point g
     while (head < tail) {
         const int u = queue[head++];
         gameplan_point c, n[6];
-        int k;
+        int k, count;
         c.x = u % w, c.y = u / w;
-        hex_neighbours(c, n);
-        for (k = 0; k < 6; ++k) {
+        count = neighbours(c, n);
+        for (k = 0; k < count; ++k) {
             if (!gameplan_map_passable(m, n[k]) || dist[n[k].y * w + n[k].x] >= 0) continue;
             dist[n[k].y * w + n[k].x] = dist[u] + 1;
             queue[tail++] = n[k].y * w + n[k].x;
@@ -346,6 +317,20 @@ static int ref_hex_bfs(const gameplan_map* m, gameplan_point s, gameplan_point g
     free(queue);
     return result;
 }
+
+/* Breadth-first distances on a 4-connected unit-cost grid (reference for built maps). */
+static int ref_bfs(const gameplan_map* m, gameplan_point s, gameplan_point g) { return ref_bfs_over(m, s, g, square_neighbours); }
+
+/* The six odd-r neighbours of `c` (odd rows sit half a cell right); returns their count. */
+static int hex_neighbours(gameplan_point c, gameplan_point out[6]) {
+    const int odd = c.y & 1, dx[6] = {1, -1, odd - 1, odd, odd - 1, odd}, dy[6] = {0, 0, -1, -1, 1, 1};
+    int k;
+    for (k = 0; k < 6; ++k) out[k].x = c.x + dx[k], out[k].y = c.y + dy[k];
+    return 6;
+}
+
+/* Hex steps from s to g (-1: unreachable), breadth first. */
+static int ref_hex_bfs(const gameplan_map* m, gameplan_point s, gameplan_point g) { return ref_bfs_over(m, s, g, hex_neighbours); }
 
 static gameplan_vec2 vec2(double x, double y) {
     gameplan_vec2 v;
