@@ -408,20 +408,32 @@ std::string blocked_problem(const path::GridMap& map, path::GridPoint from, path
                                : std::string("invalid query");
 }
 
-// `gameplan path MAP --from X,Y --to X,Y --algorithm navmesh --json`: the turning points between cell centres.
-py::dict navmesh_path_file(const path::GridMap& map, path::GridPoint from, path::GridPoint to) {
+// `gameplan path MAP --from X,Y --to X,Y --algorithm navmesh|navmesh-ch --json`: the turning points between
+// cell centres (navmesh-ch: after building the hierarchy, within the CLI's default budgets).
+py::dict navmesh_path_file(const path::GridMap& map, path::GridPoint from, path::GridPoint to, bool on_hierarchy) {
     if (map.has_terrain_costs())
         throw py::value_error("algorithm navmesh: the map has terrain costs (any-angle lengths are defined on uniform maps)");
+    constexpr std::size_t kMemory = std::size_t{512} << 20;  // the CLI's default --max-memory
     path::Navmesh mesh;
     const auto b0 = std::chrono::steady_clock::now();
     (void)mesh.build(map);
     const double build_micros = elapsed_micros(b0);
+    path::NavmeshHierarchy hierarchy;
+    double preprocess_micros = 0;
+    if (on_hierarchy) {
+        const auto p0 = std::chrono::steady_clock::now();
+        const path::JpsSupport built = hierarchy.build(mesh, kMemory, p0 + std::chrono::seconds(120));  // --preprocess-time-limit
+        if (built != path::JpsSupport::Ok) throw py::value_error("algorithm navmesh-ch: " + std::string(path::describe(built)));
+        preprocess_micros = elapsed_micros(p0);
+    }
     path::NavmeshPathfinder finder;
+    path::NavmeshHierarchyPathfinder fast;
     path::NavmeshSearchOptions options;
-    options.budget.max_memory_bytes = std::size_t{512} << 20;  // the CLI's default --max-memory
+    options.budget.max_memory_bytes = kMemory;
     path::NavmeshPath route;
     const auto t0 = std::chrono::steady_clock::now();
-    const Status status = finder.find_path(mesh, path::cell_centre(from), path::cell_centre(to), options, route);
+    const Status status = on_hierarchy ? fast.find_path(hierarchy, path::cell_centre(from), path::cell_centre(to), options, route)
+                                       : finder.find_path(mesh, path::cell_centre(from), path::cell_centre(to), options, route);
     const double micros = elapsed_micros(t0);
     py::dict out;
     out["status"] = status_text(status);
@@ -434,21 +446,25 @@ py::dict navmesh_path_file(const path::GridMap& map, path::GridPoint from, path:
         points.append(xy);
     }
     out["path"] = points;
-    out["expanded"] = finder.stats().expanded;
+    out["expanded"] = on_hierarchy ? fast.stats().expanded : finder.stats().expanded;
     out["micros"] = tenth(micros);
     out["setup_micros"] = tenth(build_micros);
     out["polygons"] = mesh.polygon_count();
+    if (on_hierarchy) {
+        out["preprocess_ms"] = std::round(preprocess_micros / 10.0) / 100.0;
+        out["hierarchy_bytes"] = hierarchy.memory_bytes();
+    }
     if (status == Status::InvalidQuery) out["error"] = blocked_problem(map, from, to);
     return out;
 }
 
 // `gameplan path MAP --from X,Y --to X,Y --algorithm A [--cluster-size N] --json`, as a dict, for every
-// algorithm of the CLI: astar, dijkstra, jps, jps-plus, subgoal, hpa, theta, navmesh.
+// algorithm of the CLI: astar, dijkstra, jps, jps-plus, subgoal, hpa, theta, navmesh, navmesh-ch.
 py::dict path_file(const std::string& map_file, const std::pair<std::int32_t, std::int32_t>& start,
                    const std::pair<std::int32_t, std::int32_t>& goal, const std::string& algorithm, std::int32_t cluster_size) {
-    static const char* const known[] = {"astar", "dijkstra", "jps", "jps-plus", "hpa", "theta", "subgoal", "navmesh"};
+    static const char* const known[] = {"astar", "dijkstra", "jps", "jps-plus", "hpa", "theta", "subgoal", "navmesh", "navmesh-ch"};
     if (std::find(std::begin(known), std::end(known), algorithm) == std::end(known))
-        throw py::value_error("algorithm must be one of astar, dijkstra, jps, jps-plus, hpa, theta, subgoal, navmesh (got '" +
+        throw py::value_error("algorithm must be one of astar, dijkstra, jps, jps-plus, hpa, theta, subgoal, navmesh, navmesh-ch (got '" +
                               algorithm + "')");
     if (cluster_size < path::kMinClusterSize || cluster_size > path::kMaxClusterSize)
         throw py::value_error("cluster_size must be in [1, 256], got " + std::to_string(cluster_size));
@@ -458,7 +474,7 @@ py::dict path_file(const std::string& map_file, const std::pair<std::int32_t, st
         if (!map.contains(p))
             throw py::value_error("(" + std::to_string(p.x) + ", " + std::to_string(p.y) + ") is outside the map (" +
                                   std::to_string(map.width()) + " x " + std::to_string(map.height()) + ")");
-    if (algorithm == "navmesh") return navmesh_path_file(map, from, to);
+    if (algorithm == "navmesh" || algorithm == "navmesh-ch") return navmesh_path_file(map, from, to, algorithm == "navmesh-ch");
     path::GridSearchOptions options;
     path::GridPath result;
     Status status = Status::InvalidQuery;
@@ -1468,5 +1484,5 @@ PYBIND11_MODULE(gameplan, m) {
     m.def("path_file", &path_file, py::arg("map_path"), py::arg("start"), py::arg("goal"), py::arg("algorithm") = "astar",
           py::arg("cluster_size") = 64,
           "What `gameplan path MAP --from X,Y --to X,Y --algorithm A [--cluster-size N] --json` prints, as a dict "
-          "(algorithms astar, dijkstra, jps, jps-plus, subgoal, hpa, theta, navmesh).");
+          "(algorithms astar, dijkstra, jps, jps-plus, subgoal, hpa, theta, navmesh, navmesh-ch).");
 }

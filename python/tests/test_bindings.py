@@ -29,7 +29,7 @@ BENCH_GOAP = os.path.join(os.environ.get("GAMEPLAN_BENCHMARK_DATA_DIR", ""), "go
 if os.path.isdir(BENCH_GOAP):
     DOMAINS += sorted(os.path.join(BENCH_GOAP, f) for f in os.listdir(BENCH_GOAP) if f.endswith(".json"))
 ROOMS = os.path.join(SOURCE, "examples", "maps", "rooms.map")
-TIMING = {"micros", "setup_micros"}
+TIMING = {"micros", "setup_micros", "preprocess_ms"}
 
 
 def run_cli(*args):
@@ -84,7 +84,7 @@ def test_plan_file_auto_direction_equals_cli(domain):
 # Every algorithm of `gameplan path`: the exact ones return the scenario file's optimum, HPA* never less,
 # the any-angle ones (Theta*, navmesh) never more.
 PATH_ALGORITHMS = [("astar", []), ("dijkstra", []), ("jps", []), ("jps-plus", []), ("subgoal", []), ("hpa", []),
-                   ("hpa", ["--cluster-size", "8"]), ("theta", []), ("navmesh", [])]
+                   ("hpa", ["--cluster-size", "8"]), ("theta", []), ("navmesh", []), ("navmesh-ch", [])]
 
 
 @needs_cli
@@ -101,14 +101,14 @@ def test_path_file_equals_cli(algorithm, extra):
         assert got["status"] == "found"
         if algorithm == "hpa":
             assert got["cost"] >= optimal - 1e-4
-        elif algorithm in ("theta", "navmesh"):
+        elif algorithm in ("theta", "navmesh", "navmesh-ch"):
             assert got["cost"] <= optimal + 1e-4
         else:
             assert abs(got["cost"] - optimal) < 1e-4
 
 
 @needs_cli
-@pytest.mark.parametrize("algorithm", ["hpa", "theta", "subgoal", "navmesh"])
+@pytest.mark.parametrize("algorithm", ["hpa", "theta", "subgoal", "navmesh", "navmesh-ch"])
 def test_path_file_blocked_goal_equals_cli(algorithm):
     m = gameplan.load_map(ROOMS)
     blocked = next((x, y) for y in range(m.height) for x in range(m.width) if not m.passable(x, y))
