@@ -460,8 +460,35 @@ py::dict navmesh_path_file(const path::GridMap& map, path::GridPoint from, path:
 
 // `gameplan path MAP --from X,Y --to X,Y --algorithm A [--cluster-size N] --json`, as a dict, for every
 // algorithm of the CLI: astar, dijkstra, jps, jps-plus, subgoal, hpa, theta, navmesh, navmesh-ch.
+// `gameplan path MAP --from X,Y --to X,Y --topology hex [--algorithm dijkstra] --json`.
+py::dict hex_path_file(const path::GridMap& map, path::GridPoint from, path::GridPoint to, bool dijkstra) {
+    path::HexSearchOptions options;
+    options.heuristic = dijkstra ? path::HexHeuristic::Zero : path::HexHeuristic::Auto;
+    options.budget.max_memory_bytes = std::size_t{512} << 20;  // the CLI's default --max-memory
+    path::HexPathfinder finder;
+    finder.reserve(map);
+    path::GridPath result;
+    const auto t0 = std::chrono::steady_clock::now();
+    const Status status = finder.find_path(map, from, to, options, result);
+    const double micros = elapsed_micros(t0);
+    py::dict out;
+    out["status"] = status_text(status);
+    out["cost"] = status == Status::Found ? py::object(py::float_(result.cost)) : py::object(py::none());
+    out["path"] = xy_list(result.cells);
+    out["expanded"] = finder.stats().expanded;
+    if (status == Status::BudgetExhausted) out["limit"] = limit_name(status, finder.budget_limit());
+    out["micros"] = tenth(micros);
+    out["topology"] = "hex";
+    if (status == Status::InvalidQuery) out["error"] = blocked_problem(map, from, to);
+    return out;
+}
+
 py::dict path_file(const std::string& map_file, const std::pair<std::int32_t, std::int32_t>& start,
-                   const std::pair<std::int32_t, std::int32_t>& goal, const std::string& algorithm, std::int32_t cluster_size) {
+                   const std::pair<std::int32_t, std::int32_t>& goal, const std::string& algorithm, std::int32_t cluster_size,
+                   const std::string& topology) {
+    if (topology != "square" && topology != "hex") throw py::value_error("topology must be 'square' or 'hex' (got '" + topology + "')");
+    if (topology == "hex" && algorithm != "astar" && algorithm != "dijkstra")
+        throw py::value_error("topology hex: algorithm must be astar or dijkstra (got '" + algorithm + "')");
     static const char* const known[] = {"astar", "dijkstra", "jps", "jps-plus", "hpa", "theta", "subgoal", "navmesh", "navmesh-ch"};
     if (std::find(std::begin(known), std::end(known), algorithm) == std::end(known))
         throw py::value_error("algorithm must be one of astar, dijkstra, jps, jps-plus, hpa, theta, subgoal, navmesh, navmesh-ch (got '" +
@@ -474,6 +501,7 @@ py::dict path_file(const std::string& map_file, const std::pair<std::int32_t, st
         if (!map.contains(p))
             throw py::value_error("(" + std::to_string(p.x) + ", " + std::to_string(p.y) + ") is outside the map (" +
                                   std::to_string(map.width()) + " x " + std::to_string(map.height()) + ")");
+    if (topology == "hex") return hex_path_file(map, from, to, algorithm == "dijkstra");
     if (algorithm == "navmesh" || algorithm == "navmesh-ch") return navmesh_path_file(map, from, to, algorithm == "navmesh-ch");
     path::GridSearchOptions options;
     path::GridPath result;
@@ -1482,7 +1510,8 @@ PYBIND11_MODULE(gameplan, m) {
           "What `gameplan plan PATH [--goal G] [--direction D] --json` prints, as a dict (direction 'forward', "
           "'backward' or 'auto').");
     m.def("path_file", &path_file, py::arg("map_path"), py::arg("start"), py::arg("goal"), py::arg("algorithm") = "astar",
-          py::arg("cluster_size") = 64,
-          "What `gameplan path MAP --from X,Y --to X,Y --algorithm A [--cluster-size N] --json` prints, as a dict "
-          "(algorithms astar, dijkstra, jps, jps-plus, subgoal, hpa, theta, navmesh, navmesh-ch).");
+          py::arg("cluster_size") = 64, py::arg("topology") = "square",
+          "What `gameplan path MAP --from X,Y --to X,Y --algorithm A [--cluster-size N] [--topology T] --json` prints, as a "
+          "dict (algorithms astar, dijkstra, jps, jps-plus, subgoal, hpa, theta, navmesh, navmesh-ch; topology square, or hex "
+          "with astar and dijkstra).");
 }

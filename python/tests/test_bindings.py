@@ -119,6 +119,24 @@ def test_path_file_blocked_goal_equals_cli(algorithm):
 
 
 @needs_cli
+@pytest.mark.parametrize("algorithm", ["astar", "dijkstra"])
+def test_path_file_hex_equals_cli(algorithm):
+    m = gameplan.load_map(ROOMS)
+    blocked = next((x, y) for y in range(m.height) for x in range(m.width) if not m.passable(x, y))
+    cases = [(start, goal) for start, goal, _ in scenarios(ROOMS + ".scen")[::8]] + [((5, 5), blocked)]
+    for start, goal in cases:
+        expected = run_cli("path", ROOMS, "--from", "%d,%d" % start, "--to", "%d,%d" % goal, "--topology", "hex",
+                           "--algorithm", algorithm, "--json")
+        got = gameplan.path_file(ROOMS, start, goal, algorithm=algorithm, topology="hex")
+        assert list(k for k in got if k not in TIMING) == list(k for k in expected if k not in TIMING)
+        assert without_timing(got) == without_timing(expected)
+        if goal != blocked:
+            assert got["status"] == "found" and got["cost"] == hex_bfs(m, start, goal)
+    with pytest.raises(ValueError, match="astar or dijkstra"):
+        gameplan.path_file(ROOMS, (1, 1), (2, 2), algorithm="jps", topology="hex")
+
+
+@needs_cli
 def test_path_file_blocked_start_equals_cli():
     m = gameplan.load_map(ROOMS)
     blocked = next((x, y) for y in range(m.height) for x in range(m.width) if not m.passable(x, y))
