@@ -681,7 +681,8 @@ GAMEPLAN_C_API void gameplan_graph_pathfinder_destroy(gameplan_graph_pathfinder*
 GAMEPLAN_C_API gameplan_error gameplan_graph_find_path(gameplan_graph_pathfinder* finder, const gameplan_graph* graph,
                                                        uint32_t start, uint32_t goal, const gameplan_graph_options* options,
                                                        gameplan_graph_path_result* out);
-/** The same query spread over frames: begin, step until not IN_PROGRESS, finish. */
+/** The same query spread over frames: begin, step until not IN_PROGRESS, finish. The graph must not go in
+ *  between. */
 GAMEPLAN_C_API gameplan_error gameplan_graph_begin(gameplan_graph_pathfinder* finder, const gameplan_graph* graph, uint32_t start,
                                                    uint32_t goal, const gameplan_graph_options* options, gameplan_status* out);
 GAMEPLAN_C_API gameplan_error gameplan_graph_step(gameplan_graph_pathfinder* finder, uint64_t slice_expansions,
