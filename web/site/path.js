@@ -116,7 +116,7 @@
     }
     const done = !st.expanded || st.shown >= st.expanded.length / 2;
     if (done && st.path.length) {
-      const navmesh = st.pathKind === "navmesh";  // navmesh points are positions; others are cells
+      const navmesh = (st.pathKind || "").startsWith("navmesh");  // navmesh points are positions; others are cells
       const px = (p) => (navmesh ? p[0] : p[0] + 0.5) * cs, py = (p) => (navmesh ? p[1] : p[1] + 0.5) * cs;
       ctx.strokeStyle = "#d33a2c"; ctx.lineWidth = Math.max(2, cs / 3); ctx.lineJoin = "round"; ctx.beginPath();
       st.path.forEach((p, i) => (i ? ctx.lineTo(px(p), py(p)) : ctx.moveTo(px(p), py(p))));
@@ -169,7 +169,8 @@
       micros = JSON.parse(gp.text("gp_path", types, values.slice(0, -1).concat([32]))).mean_micros;
     }
     $("f-time").textContent = gp.fmt(micros);
-    $("f-setup").textContent = r.setup_micros ? gp.fmt(r.setup_micros, 0) : "-";
+    const setup = (r.setup_micros || 0) + (r.preprocess_ms || 0) * 1000;  // navmesh-ch: the mesh and its hierarchy
+    $("f-setup").textContent = setup ? gp.fmt(setup, 0) : "-";
     $("f-cells").textContent = st.path.length || "-";
     return text;
   }

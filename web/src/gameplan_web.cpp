@@ -19,6 +19,7 @@
 #include <gameplan/path/grid_rules.hpp>
 #include <gameplan/path/influence.hpp>
 #include <gameplan/path/navmesh.hpp>
+#include <gameplan/path/navmesh_hierarchy.hpp>
 #include <gameplan_village/generate.hpp>
 #include <gameplan_village/village.hpp>
 
@@ -120,7 +121,7 @@ PathQuery make_query(const char* algorithm, int fx, int fy, int tx, int ty, cons
     where("--from", q.from);
     where("--to", q.to);
     if (!(weight >= 1.0 && weight <= 1e6)) throw cli::UsageError("--weight must be in [1, 1e6]");
-    if (q.algorithm == cli::kNavmeshAlgorithm) return q;
+    if (q.algorithm == cli::kNavmeshAlgorithm || q.algorithm == cli::kNavmeshChAlgorithm) return q;
     const auto m = path::parse_movement(movement);
     const auto d = path::parse_diagonal_rule(diagonal);
     const auto h = path::parse_heuristic(heuristic);
@@ -139,7 +140,7 @@ PathQuery make_query(const char* algorithm, int fx, int fy, int tx, int ty, cons
 
 std::string point_text(path::GridPoint p) { return std::to_string(p.x) + "," + std::to_string(p.y); }
 
-// `gameplan path --algorithm navmesh --json` (cmd_navmesh.cpp, run_navmesh_path).
+// `gameplan path --algorithm navmesh|navmesh-ch --json` (cmd_navmesh.cpp, run_navmesh_path).
 std::string navmesh_json(const PathQuery& q, int repeat, double* mean_micros) {
     const path::GridMap& map = *g_path.map;
     if (map.has_terrain_costs())
@@ -148,14 +149,24 @@ std::string navmesh_json(const PathQuery& q, int repeat, double* mean_micros) {
     const auto b0 = Clock::now();
     (void)mesh.build(map);
     const double build_ms = std::chrono::duration<double, std::milli>(Clock::now() - b0).count();
+    const bool on_hierarchy = q.algorithm == cli::kNavmeshChAlgorithm;
+    path::NavmeshHierarchy hierarchy;
+    double preprocess_ms = -1.0;
+    if (on_hierarchy) {  // within the CLI's default --max-memory and --preprocess-time-limit
+        const auto p0 = Clock::now();
+        const path::JpsSupport built = hierarchy.build(mesh, std::size_t{512} << 20, cli::deadline_in(cli::kDefaultPreprocessSeconds));
+        if (built != path::JpsSupport::Ok) throw cli::UsageError("algorithm navmesh-ch: " + std::string(path::describe(built)));
+        preprocess_ms = std::chrono::duration<double, std::milli>(Clock::now() - p0).count();
+    }
     path::NavmeshPathfinder finder;
+    path::NavmeshHierarchyPathfinder fast;
     const path::NavPoint from = path::cell_centre(q.from), to = path::cell_centre(q.to);
     path::NavmeshPath route;
     double total = 0, first = 0;
     Status status = Status::NoPath;
     for (int i = 0; i < std::max(1, repeat); ++i) {
         const auto t0 = Clock::now();
-        status = finder.find_path(mesh, from, to, {}, route);
+        status = on_hierarchy ? fast.find_path(hierarchy, from, to, {}, route) : finder.find_path(mesh, from, to, {}, route);
         const double us = std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
         if (i == 0) first = us;
         total += us;
@@ -168,8 +179,9 @@ std::string navmesh_json(const PathQuery& q, int repeat, double* mean_micros) {
                                         : "invalid query";
     g_path.expanded.clear();
     std::ostringstream out;
-    cli::write_navmesh_path_json(out, status, finder.budget_limit(), route, finder.stats().expanded, first, build_ms,
-                                 mesh.polygon_count(), problem);
+    cli::write_navmesh_path_json(out, status, on_hierarchy ? fast.budget_limit() : finder.budget_limit(), route,
+                                 on_hierarchy ? fast.stats().expanded : finder.stats().expanded, first, build_ms,
+                                 mesh.polygon_count(), problem, preprocess_ms, on_hierarchy ? hierarchy.memory_bytes() : 0);
     return out.str();
 }
 
@@ -281,7 +293,8 @@ EMSCRIPTEN_KEEPALIVE const char* gp_path(const char* algorithm, int fx, int fy, 
     try {
         const PathQuery q = make_query(algorithm, fx, fy, tx, ty, movement, diagonal, heuristic, weight, smooth);
         double mean = 0;
-        std::string line = q.algorithm == cli::kNavmeshAlgorithm ? navmesh_json(q, repeat, &mean) : grid_json(q, repeat, &mean);
+        const bool navmesh = q.algorithm == cli::kNavmeshAlgorithm || q.algorithm == cli::kNavmeshChAlgorithm;
+        std::string line = navmesh ? navmesh_json(q, repeat, &mean) : grid_json(q, repeat, &mean);
         while (!line.empty() && line.back() == '\n') line.pop_back();
         if (repeat > 1) {
             line.pop_back();  // the closing brace
