@@ -10,7 +10,7 @@ domain x goal of `gameplan plan`, loads the page's automation URL and compares t
 dens with the dens of the CLI's picture (`--png-every`), and its canvas with the danger, map, places and
 villagers of the CLI's save file at the same tick (the heat overlay and the dens drawn, and gone when the
 "wolves and danger" box is unchecked). Inputs the CLI refuses (exit 2) must be refused by the page with
-the same message. Saves a screenshot of each page.
+the same message. Saves a screenshot of each page (and of the path page on hexes).
 
 Usage: run_web_tests.py --site build-web/site --cli build/bin/gameplan --repo . --out build-web
        [--perf]   also time a 512 x 512 A* query (browser vs native) and the village's frame time
@@ -34,6 +34,7 @@ import urllib.request
 import zlib
 
 ALGORITHMS = ["astar", "dijkstra", "jps", "jps-plus", "hpa", "theta", "subgoal", "navmesh", "navmesh-ch"]
+HEX_ALGORITHMS = ["astar", "dijkstra", "jps"]  # (the CLI refuses jps on hexes: so must the page)
 TIMING_KEYS = {"micros", "setup_micros", "preprocess_ms", "mean_micros", "repeat"}
 
 
@@ -298,6 +299,17 @@ def main():
                 ok = compare(f"map {m['name']} --algorithm {alg}", page, code, out, err, failures)
                 checked += 1
                 print(f"{'ok  ' if ok else 'FAIL'} path {m['name']} {alg}: " + (f"cost {json.loads(page).get('cost')}" if ok and code != 2 else "refused" if ok else ""))
+            # The hex reading of the same map (and an algorithm the CLI refuses on hexes).
+            for alg in HEX_ALGORITHMS:
+                url = base + "index.html?" + urllib.parse.urlencode(
+                    {"map": m["name"], "from": f"{fx},{fy}", "to": f"{tx},{ty}", "algorithm": alg, "topology": "hex", "replay": 0})
+                driver.get(url)
+                page = driver.result()
+                code, out, err = run_cli(a.cli, ["path", file, "--from", f"{fx},{fy}", "--to", f"{tx},{ty}",
+                                                 "--topology", "hex", "--algorithm", alg, "--json"])
+                ok = compare(f"map {m['name']} --topology hex --algorithm {alg}", page, code, out, err, failures)
+                checked += 1
+                print(f"{'ok  ' if ok else 'FAIL'} path {m['name']} hex {alg}: " + (f"cost {json.loads(page).get('cost')}" if ok and code != 2 else "refused" if ok else ""))
 
         # Plans: every example domain x every goal (the default one and each named goal).
         domains = json.load(open(os.path.join(site, "domains", "index.json")))
@@ -325,6 +337,10 @@ def main():
             {"map": first["name"], "from": f"{fx},{fy}", "to": f"{tx},{ty}", "algorithm": "astar", "replay": 0}))
         driver.result()
         driver.screenshot(os.path.join(shots, "web-path.png"))
+        driver.get(base + "index.html?" + urllib.parse.urlencode(
+            {"map": first["name"], "from": f"{fx},{fy}", "to": f"{tx},{ty}", "algorithm": "astar", "topology": "hex", "replay": 0}))
+        driver.result()
+        driver.screenshot(os.path.join(shots, "web-path-hex.png"))
         driver.get(base + "planner.html?domain=guard_numbers&goal=goal")
         driver.result()
         driver.screenshot(os.path.join(shots, "web-planner.png"))

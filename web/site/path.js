@@ -89,26 +89,39 @@
 
   // ---- drawing ----------------------------------------------------------------------------------
   const off = document.createElement("canvas"), offCtx = off.getContext("2d");
+  // Hex topology (odd-r): odd rows sit half a cell right, so the picture is half a cell wider; a cell is
+  // two half-cell pixels of the offscreen image, shifted by one on odd rows.
+  const isHex = () => $("topology").value === "hex";
+  const centreX = (x, y) => x + 0.5 + (isHex() ? (y & 1) * 0.5 : 0);
   function draw() {
     const { w, h, cs } = st;
     if (!w) return;
-    off.width = w; off.height = h;
-    const img = offCtx.createImageData(w, h), d = img.data;
+    const hex = isHex(), sub = hex ? 2 : 1, ow = hex ? 2 * w + 1 : w;
+    const width = Math.round((hex ? w + 0.5 : w) * cs);
+    if (canvas.width !== width) canvas.width = width;
+    off.width = ow; off.height = h;
+    const img = offCtx.createImageData(ow, h), d = img.data;
+    const put = (i, rgb) => {
+      const x = i % w, y = Math.floor(i / w), first = y * ow + sub * x + (hex ? y & 1 : 0);
+      for (let k = 0; k < sub; k++) {
+        const j = 4 * (first + k);
+        d[j] = rgb[0]; d[j + 1] = rgb[1]; d[j + 2] = rgb[2]; d[j + 3] = 255;
+      }
+    };
     for (let i = 0; i < w * h; i++) {
       const c = st.cells[i];
-      const rgb = c === 0 ? [60, 70, 80] : c === 1 ? [250, 250, 246] : COST_COLOUR[c] || [200, 190, 160 - Math.min(c, 60)];
-      d[4 * i] = rgb[0]; d[4 * i + 1] = rgb[1]; d[4 * i + 2] = rgb[2]; d[4 * i + 3] = 255;
+      put(i, c === 0 ? [60, 70, 80] : c === 1 ? [250, 250, 246] : COST_COLOUR[c] || [200, 190, 160 - Math.min(c, 60)]);
     }
     if (st.expanded)
       for (let k = 0; k < st.shown; k++) {
         const i = st.expanded[2 * k + 1] * w + st.expanded[2 * k];
-        const base = st.cells[i] === 1 ? [255, 210, 122] : [240, 180, 90];
-        d[4 * i] = base[0]; d[4 * i + 1] = base[1]; d[4 * i + 2] = base[2];
+        put(i, st.cells[i] === 1 ? [255, 210, 122] : [240, 180, 90]);
       }
     offCtx.putImageData(img, 0, 0);
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
     ctx.imageSmoothingEnabled = false;
-    ctx.drawImage(off, 0, 0, w * cs, h * cs);
-    if (cs >= 6) {
+    ctx.drawImage(off, 0, 0, width, h * cs);
+    if (cs >= 6 && !hex) {
       ctx.strokeStyle = "rgba(0,0,0,0.06)"; ctx.lineWidth = 1; ctx.beginPath();
       for (let x = 0; x <= w; x++) { ctx.moveTo(x * cs + 0.5, 0); ctx.lineTo(x * cs + 0.5, h * cs); }
       for (let y = 0; y <= h; y++) { ctx.moveTo(0, y * cs + 0.5); ctx.lineTo(w * cs, y * cs + 0.5); }
@@ -117,7 +130,7 @@
     const done = !st.expanded || st.shown >= st.expanded.length / 2;
     if (done && st.path.length) {
       const navmesh = (st.pathKind || "").startsWith("navmesh");  // navmesh points are positions; others are cells
-      const px = (p) => (navmesh ? p[0] : p[0] + 0.5) * cs, py = (p) => (navmesh ? p[1] : p[1] + 0.5) * cs;
+      const px = (p) => (navmesh ? p[0] : centreX(p[0], p[1])) * cs, py = (p) => (navmesh ? p[1] : p[1] + 0.5) * cs;
       ctx.strokeStyle = "#d33a2c"; ctx.lineWidth = Math.max(2, cs / 3); ctx.lineJoin = "round"; ctx.beginPath();
       st.path.forEach((p, i) => (i ? ctx.lineTo(px(p), py(p)) : ctx.moveTo(px(p), py(p))));
       ctx.stroke();
@@ -125,7 +138,7 @@
     const marker = (p, colour) => {
       const r = Math.max(3, cs * 0.45);
       ctx.fillStyle = colour; ctx.strokeStyle = "#fff"; ctx.lineWidth = 1.5;
-      ctx.beginPath(); ctx.arc((p[0] + 0.5) * cs, (p[1] + 0.5) * cs, r, 0, 2 * Math.PI); ctx.fill(); ctx.stroke();
+      ctx.beginPath(); ctx.arc(centreX(p[0], p[1]) * cs, (p[1] + 0.5) * cs, r, 0, 2 * Math.PI); ctx.fill(); ctx.stroke();
     };
     marker(st.from, "#1f9d55");
     marker(st.to, "#cc2222");
@@ -147,9 +160,9 @@
   // ---- queries ----------------------------------------------------------------------------------
   function query(repeat) {
     const alg = $("algorithm").value;
-    const types = ["string", "number", "number", "number", "number", "string", "string", "string", "number", "number", "number"];
+    const types = ["string", "number", "number", "number", "number", "string", "string", "string", "number", "number", "string", "number"];
     const values = [alg, st.from[0], st.from[1], st.to[0], st.to[1], $("movement").value, $("diagonal").value, $("heuristic").value,
-      Number($("weight").value), $("smooth").checked ? 1 : 0, repeat || 1];
+      Number($("weight").value), $("smooth").checked ? 1 : 0, $("topology").value, repeat || 1];
     const text = gp.text("gp_path", types, values);
     const r = JSON.parse(text);
     $("message").textContent = r.error ? r.error : "";
@@ -180,7 +193,9 @@
   let drag = null, painted = false;
   const cellAt = (e) => {
     const b = canvas.getBoundingClientRect();
-    return [Math.floor(((e.clientX - b.left) * canvas.width) / b.width / st.cs), Math.floor(((e.clientY - b.top) * canvas.height) / b.height / st.cs)];
+    const y = Math.floor(((e.clientY - b.top) * canvas.height) / b.height / st.cs);
+    const x = ((e.clientX - b.left) * canvas.width) / b.width / st.cs - (isHex() ? (y & 1) * 0.5 : 0);
+    return [Math.floor(x), y];
   };
   const paint = (c) => {
     if (c[0] < 0 || c[1] < 0 || c[0] >= st.w || c[1] >= st.h) return;
@@ -212,7 +227,7 @@
   gp.option($("map"), "gen:rooms", "generated: rooms");
   gp.option($("map"), "gen:random", "generated: scattered");
   $("run").onclick = run;
-  for (const id of ["algorithm", "movement", "diagonal", "heuristic", "weight", "smooth"]) $(id).onchange = run;
+  for (const id of ["algorithm", "movement", "diagonal", "heuristic", "weight", "smooth", "topology"]) $(id).onchange = run;
   for (const id of ["map", "seed", "size"]) $(id).onchange = async () => { await loadSelected(); run(); };
   $("clear").onclick = () => { st.cells = st.cells.map((c) => (c === 0 ? 1 : c)); loadText(st.name, gridText(st.cells, st.w, st.h)); run(); };
   $("file").onchange = async (e) => {
@@ -222,7 +237,7 @@
     catch (err) { $("message").textContent = err.message; $("message").className = "error"; }
   };
 
-  // Automation: ?map=NAME&from=X,Y&to=X,Y&algorithm=ALG[&movement&diagonal&heuristic&weight&smooth&repeat=N]
+  // Automation: ?map=NAME&from=X,Y&to=X,Y&algorithm=ALG[&movement&diagonal&heuristic&weight&smooth&topology&repeat=N]
   const p = gp.params;
   try {
     if (p.has("map")) {
@@ -231,7 +246,7 @@
       await loadShipped(name);
       st.from = p.has("from") ? p.get("from").split(",").map(Number) : firstFree(false);
       st.to = p.has("to") ? p.get("to").split(",").map(Number) : firstFree(true);
-      for (const k of ["algorithm", "movement", "diagonal", "heuristic", "weight"]) if (p.has(k)) $(k).value = p.get(k);
+      for (const k of ["algorithm", "movement", "diagonal", "heuristic", "weight", "topology"]) if (p.has(k)) $(k).value = p.get(k);
       $("smooth").checked = p.get("smooth") === "1";
       if (p.has("replay")) $("speed").value = p.get("replay");
       const text = query(Number(p.get("repeat") || 1));

@@ -17,6 +17,7 @@
 #include <gameplan/io/movingai.hpp>
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/grid_rules.hpp>
+#include <gameplan/path/hex_grid.hpp>
 #include <gameplan/path/influence.hpp>
 #include <gameplan/path/navmesh.hpp>
 #include <gameplan/path/navmesh_hierarchy.hpp>
@@ -100,11 +101,12 @@ struct PathQuery {
     path::GridPoint from, to;
     path::GridSearchOptions options;
     bool smooth = false;
+    bool hex = false;  // --topology hex
 };
 
 // Checks and options as `gameplan path` applies them (cmd_path.cpp, run_path). Throws UsageError.
 PathQuery make_query(const char* algorithm, int fx, int fy, int tx, int ty, const char* movement, const char* diagonal,
-                     const char* heuristic, double weight, int smooth) {
+                     const char* heuristic, double weight, int smooth, const char* topology) {
     if (!g_path.map) throw cli::UsageError("no map loaded");
     const path::GridMap& map = *g_path.map;
     PathQuery q;
@@ -121,6 +123,20 @@ PathQuery make_query(const char* algorithm, int fx, int fy, int tx, int ty, cons
     where("--from", q.from);
     where("--to", q.to);
     if (!(weight >= 1.0 && weight <= 1e6)) throw cli::UsageError("--weight must be in [1, 1e6]");
+    const std::string shape(topology);
+    if (shape != "square" && shape != "hex") throw cli::UsageError("--topology must be square or hex");
+    if (shape == "hex") {  // as `gameplan path --topology hex` checks
+        q.hex = true;
+        if (q.algorithm != "astar" && q.algorithm != "dijkstra") throw cli::UsageError("--topology hex: --algorithm must be astar or dijkstra");
+        if (std::string(movement) != "8" || std::string(diagonal) != "no-corner-cutting")
+            throw cli::UsageError("--topology hex: hexes have six neighbours; --movement and --diagonal apply to square grids");
+        if (std::string(heuristic) != "auto" && std::string(heuristic) != "zero")
+            throw cli::UsageError("--topology hex: --heuristic must be auto (hex distance) or zero");
+        if (q.smooth) throw cli::UsageError("--topology hex: --smooth, --corners and --dead-ends apply to square grids");
+        q.options.heuristic = q.algorithm == "dijkstra" || std::string(heuristic) == "zero" ? path::Heuristic::Zero : path::Heuristic::Auto;
+        q.options.weight = weight;
+        return q;
+    }
     if (q.algorithm == cli::kNavmeshAlgorithm || q.algorithm == cli::kNavmeshChAlgorithm) return q;
     const auto m = path::parse_movement(movement);
     const auto d = path::parse_diagonal_rule(diagonal);
@@ -183,6 +199,64 @@ std::string navmesh_json(const PathQuery& q, int repeat, double* mean_micros) {
                                  on_hierarchy ? fast.stats().expanded : finder.stats().expanded, first, build_ms,
                                  mesh.polygon_count(), problem, preprocess_ms, on_hierarchy ? hierarchy.memory_bytes() : 0);
     return out.str();
+}
+
+// `gameplan path --topology hex --json` (cmd_hex.cpp, run_hex_path), plus the replay order: the cells the
+// search closed by f = g + weight * h (h the hex distance times the map's smallest terrain cost), then h.
+std::string hex_json(const PathQuery& q, int repeat, double* mean_micros) {
+    const path::GridMap& map = *g_path.map;
+    path::HexSearchOptions options;
+    options.heuristic = q.options.heuristic == path::Heuristic::Zero ? path::HexHeuristic::Zero : path::HexHeuristic::Auto;
+    options.weight = q.options.weight;
+    options.budget.max_memory_bytes = std::size_t{512} << 20;  // the CLI's default --max-memory
+    path::HexPathfinder finder;
+    finder.reserve(map);
+    path::GridPath result;
+    double total = 0, first = 0;
+    Status status = Status::NoPath;
+    for (int i = 0; i < std::max(1, repeat); ++i) {
+        const auto t0 = Clock::now();
+        status = finder.find_path(map, q.from, q.to, options, result);
+        const double us = std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+        if (i == 0) first = us;
+        total += us;
+    }
+    if (mean_micros) *mean_micros = total / std::max(1, repeat);
+    std::uint32_t least_cost = UINT32_MAX;
+    for (std::int32_t y = 0; y < map.height(); ++y)
+        for (std::int32_t x = 0; x < map.width(); ++x)
+            if (map.passable({x, y})) least_cost = std::min(least_cost, map.cost({x, y}));
+    struct Closed {
+        double f, h;
+        path::GridPoint p;
+    };
+    std::vector<Closed> closed;
+    for (std::int32_t y = 0; y < map.height(); ++y)
+        for (std::int32_t x = 0; x < map.width(); ++x) {
+            const path::GridPoint p{x, y};
+            if (!finder.closed(p)) continue;
+            const double h = options.heuristic == path::HexHeuristic::Zero ? 0.0 : double(path::hex_distance(p, q.to)) * least_cost;
+            closed.push_back({finder.g(p) + options.weight * h, h, p});
+        }
+    std::stable_sort(closed.begin(), closed.end(),
+                     [](const Closed& a, const Closed& b) { return a.f != b.f ? a.f < b.f : a.h < b.h; });
+    g_path.expanded.clear();
+    for (const Closed& c : closed) g_path.expanded.insert(g_path.expanded.end(), {c.p.x, c.p.y});
+    nlohmann::ordered_json j;
+    j["status"] = to_string(status);
+    j["cost"] = status == Status::Found ? nlohmann::ordered_json(result.cost) : nlohmann::ordered_json(nullptr);
+    nlohmann::ordered_json cells = nlohmann::ordered_json::array();
+    for (const auto& c : result.cells) cells.push_back({c.x, c.y});
+    j["path"] = std::move(cells);
+    j["expanded"] = finder.stats().expanded;
+    cli::add_budget_limit(j, status, finder.budget_limit());
+    j["micros"] = std::round(first * 10.0) / 10.0;
+    j["topology"] = "hex";
+    if (status == Status::InvalidQuery)
+        j["error"] = !map.passable(q.from) ? "start " + point_text(q.from) + " is blocked"
+                     : !map.passable(q.to) ? "goal " + point_text(q.to) + " is blocked"
+                                           : "invalid query";
+    return j.dump();
 }
 
 // `gameplan path --json` for a grid algorithm (cmd_path.cpp, run_path), plus the replay order.
@@ -286,15 +360,16 @@ EMSCRIPTEN_KEEPALIVE const char* gp_load_map(const char* name, const char* text)
 EMSCRIPTEN_KEEPALIVE const std::uint8_t* gp_map_cells() { return g_path.cells.data(); }
 
 /// One query as `gameplan path MAP --from FX,FY --to TX,TY --algorithm ALG --movement M --diagonal D
-/// --heuristic H --weight W [--smooth] --json` prints it. `repeat` > 1 runs the query that many times
+/// --heuristic H --weight W [--smooth] [--topology hex] --json` prints it. `repeat` > 1 runs the query that many times
 /// on the same search state and adds "mean_micros" (the page's timing mode).
 EMSCRIPTEN_KEEPALIVE const char* gp_path(const char* algorithm, int fx, int fy, int tx, int ty, const char* movement,
-                                         const char* diagonal, const char* heuristic, double weight, int smooth, int repeat) {
+                                         const char* diagonal, const char* heuristic, double weight, int smooth,
+                                         const char* topology, int repeat) {
     try {
-        const PathQuery q = make_query(algorithm, fx, fy, tx, ty, movement, diagonal, heuristic, weight, smooth);
+        const PathQuery q = make_query(algorithm, fx, fy, tx, ty, movement, diagonal, heuristic, weight, smooth, topology);
         double mean = 0;
         const bool navmesh = q.algorithm == cli::kNavmeshAlgorithm || q.algorithm == cli::kNavmeshChAlgorithm;
-        std::string line = navmesh ? navmesh_json(q, repeat, &mean) : grid_json(q, repeat, &mean);
+        std::string line = q.hex ? hex_json(q, repeat, &mean) : navmesh ? navmesh_json(q, repeat, &mean) : grid_json(q, repeat, &mean);
         while (!line.empty() && line.back() == '\n') line.pop_back();
         if (repeat > 1) {
             line.pop_back();  // the closing brace
