@@ -211,6 +211,46 @@ PyPath search_released(const Finder& finder, Search&& search) {
     return py_path(s, out, finder.stats().expanded, finder.budget_limit());
 }
 
+// The graph's node indices of `ids` (KeyError for an unknown id).
+std::vector<path::GraphNode> graph_nodes(const path::Graph& g, const std::vector<std::string>& ids) {
+    std::vector<path::GraphNode> out;
+    for (const std::string& id : ids) {
+        const path::GraphNode n = g.find(id);
+        if (!g.contains(n)) throw py::key_error("no node with id '" + id + "'");
+        out.push_back(n);
+    }
+    return out;
+}
+
+// The result of one graph query, as Python sees it.
+struct PyGraphPath {
+    std::string status;
+    double cost = 0;
+    std::vector<std::string> nodes;
+    std::uint64_t expanded = 0;
+    std::string limit;
+};
+
+// One query of `finder` from `sources` to the nearest of `goals` without the GIL (`algorithm` astar or dijkstra).
+PyGraphPath graph_query(path::GraphPathfinder& finder, const path::Graph& g, const std::vector<path::GraphNode>& sources,
+                        const std::vector<path::GraphNode>& goals, const std::string& algorithm, const search::Budget& budget) {
+    if (algorithm != "astar" && algorithm != "dijkstra") throw py::value_error("algorithm must be 'astar' or 'dijkstra'");
+    path::GraphSearchOptions o;
+    if (algorithm == "dijkstra") o.heuristic = path::GraphHeuristic::Zero;
+    o.budget = budget;
+    path::GraphPath out;
+    Status s;
+    {
+        py::gil_scoped_release release;
+        s = finder.begin(g, sources, goals, o);
+        if (s == Status::InProgress) s = finder.step();
+        s = finder.finish(out);
+    }
+    PyGraphPath r{status_text(s), out.cost, {}, finder.stats().expanded, limit_name(s, finder.budget_limit())};
+    for (const path::GraphNode n : out.nodes) r.nodes.push_back(g.id(n));
+    return r;
+}
+
 // The result of one navmesh query, as Python sees it.
 struct PyNavPath {
     std::string status;
@@ -1259,13 +1299,6 @@ PYBIND11_MODULE(gameplan, m) {
     }, py::arg("edges"), py::arg("undirected") = false, py::arg("positions") = std::map<std::string, std::pair<double, double>>{},
        "A graph from (from, to, cost) triples; `positions` maps ids to (x, y) for the distance heuristic (all nodes or none).");
 
-    struct PyGraphPath {
-        std::string status;
-        double cost = 0;
-        std::vector<std::string> nodes;
-        std::uint64_t expanded = 0;
-        std::string limit;
-    };
     py::class_<PyGraphPath>(m, "GraphPathResult")
         .def_readonly("status", &PyGraphPath::status)
         .def_readonly("cost", &PyGraphPath::cost)
@@ -1278,25 +1311,41 @@ PYBIND11_MODULE(gameplan, m) {
         .def("find_path", [](path::GraphPathfinder& f, const path::Graph& g, const std::string& start, const std::string& goal,
                              const std::string& algorithm, std::optional<std::uint64_t> max_expansions, double time_limit,
                              std::uint64_t max_memory) {
-            if (algorithm != "astar" && algorithm != "dijkstra") throw py::value_error("algorithm must be 'astar' or 'dijkstra'");
-            const path::GraphNode from = g.find(start), to = g.find(goal);
-            if (!g.contains(from)) throw py::key_error("no node with id '" + start + "'");
-            if (!g.contains(to)) throw py::key_error("no node with id '" + goal + "'");
-            path::GraphSearchOptions o;
-            if (algorithm == "dijkstra") o.heuristic = path::GraphHeuristic::Zero;
-            o.budget = budget_of(max_expansions, time_limit, max_memory);
-            path::GraphPath out;
+            const std::vector<path::GraphNode> from = graph_nodes(g, {start}), to = graph_nodes(g, {goal});
+            return graph_query(f, g, from, to, algorithm, budget_of(max_expansions, time_limit, max_memory));
+        }, py::arg("graph"), py::arg("start"), py::arg("goal"), py::arg("algorithm") = "astar",
+           py::arg("max_expansions") = py::none(), py::arg("time_limit") = 0.0, py::arg("max_memory") = 0,
+           "start and goal are node ids. Budgets as GridPathfinder.find_path.")
+        .def("find_nearest", [](path::GraphPathfinder& f, const path::Graph& g, const std::vector<std::string>& sources,
+                                const std::vector<std::string>& goals, const std::string& algorithm,
+                                std::optional<std::uint64_t> max_expansions, double time_limit, std::uint64_t max_memory) {
+            if (sources.empty() || goals.empty()) throw py::value_error("sources and goals must hold at least one node id each");
+            const std::vector<path::GraphNode> from = graph_nodes(g, sources), to = graph_nodes(g, goals);
+            return graph_query(f, g, from, to, algorithm, budget_of(max_expansions, time_limit, max_memory));
+        }, py::arg("graph"), py::arg("sources"), py::arg("goals"), py::arg("algorithm") = "astar",
+           py::arg("max_expansions") = py::none(), py::arg("time_limit") = 0.0, py::arg("max_memory") = 0,
+           "The cheapest path from any of `sources` to the nearest of `goals` (node ids); it starts at the source it "
+           "leaves from and ends at the goal reached.")
+        .def("distance_field", [](path::GraphPathfinder& f, const path::Graph& g, const std::vector<std::string>& sources,
+                                  std::optional<std::uint64_t> max_expansions, double time_limit, std::uint64_t max_memory) {
+            if (sources.empty()) throw py::value_error("sources must hold at least one node id");
+            const std::vector<path::GraphNode> from = graph_nodes(g, sources);
+            const search::Budget budget = budget_of(max_expansions, time_limit, max_memory);
+            std::vector<double> distances;
             Status s;
             {
                 py::gil_scoped_release release;
-                s = f.find_path(g, from, to, o, out);
+                s = path::distance_field(g, from, f, distances, budget);
             }
-            PyGraphPath r{status_text(s), out.cost, {}, f.stats().expanded, limit_name(s, f.budget_limit())};
-            for (const path::GraphNode n : out.nodes) r.nodes.push_back(g.id(n));
-            return r;
-        }, py::arg("graph"), py::arg("start"), py::arg("goal"), py::arg("algorithm") = "astar",
-           py::arg("max_expansions") = py::none(), py::arg("time_limit") = 0.0, py::arg("max_memory") = 0,
-           "start and goal are node ids. Budgets as GridPathfinder.find_path.");
+            if (s == Status::BudgetExhausted)
+                throw py::value_error("distance_field: the flood used up its budget (" + limit_name(s, f.budget_limit()) + ")");
+            std::map<std::string, double> out;
+            for (std::size_t n = 0; n < distances.size(); ++n) out.emplace(g.id(static_cast<path::GraphNode>(n)), distances[n]);
+            return out;
+        }, py::arg("graph"), py::arg("sources"), py::arg("max_expansions") = py::none(), py::arg("time_limit") = 0.0,
+           py::arg("max_memory") = 0,
+           "Exact distances from the nearest of `sources` to every node, as {id: distance} (inf where unreachable). "
+           "A budget that runs out raises ValueError naming it.");
 
     // ---- navigation meshes ----
     struct PyNavmesh {

@@ -728,9 +728,25 @@ def test_graph_pathfinder_matches_dijkstra():
                 found += 1
                 assert r.status == "found" and r.cost == pytest.approx(ref, rel=1e-12)
                 assert r.nodes[0] == s and r.nodes[-1] == g
+        for _ in range(5):  # nearest of many goals from several sources; distance fields
+            sources, goals = rng.sample(sorted(pos), 3), rng.sample(sorted(pos), 3)
+            refs = [d for d in (dijkstra_ids(edges, undirected, a, b) for a in sources for b in goals) if d is not None]
+            r = finder.find_nearest(graph, sources, goals)
+            if not refs:
+                assert r.status == "no_path"
+            else:
+                assert r.status == "found" and r.cost == pytest.approx(min(refs), rel=1e-12)
+                assert r.nodes[0] in sources and r.nodes[-1] in goals
+            field = finder.distance_field(graph, sources[:2])
+            assert set(field) == set(pos)
+            for node in pos:
+                ds = [d for d in (dijkstra_ids(edges, undirected, a, node) for a in sources[:2]) if d is not None]
+                assert field[node] == (pytest.approx(min(ds), rel=1e-12) if ds else math.inf)
     assert found > 100
     with pytest.raises(KeyError):
         finder.find_path(graph, "n0", "nowhere")
+    with pytest.raises(ValueError, match="at least one"):
+        finder.find_nearest(graph, [], ["n0"])
     with pytest.raises(ValueError, match="cost"):
         gameplan.graph_from_edges([("a", "b", -1.0)])
 

@@ -192,6 +192,7 @@ struct gameplan_graph_builder {
 struct gameplan_graph_pathfinder {
     gameplan::path::GraphPathfinder finder;
     gameplan::path::GraphPath path;
+    std::vector<double> field;  // gameplan_graph_distance_field's distances before they are copied out
 };
 
 struct gameplan_navmesh {
@@ -1351,6 +1352,15 @@ void gameplan_graph_pathfinder_destroy(gameplan_graph_pathfinder* finder) { dele
 
 extern "C++" {  // C++ helpers inside the extern "C" block: C++ linkage
 namespace {
+// Node indices of `g`, `count` of them at `nodes` (`what` names them in the error).
+std::span<const path::GraphNode> graph_nodes_of(const gameplan_graph* g, const uint32_t* nodes, size_t count, const char* what) {
+    require(g != nullptr, "graph must not be NULL");
+    if (count == 0 || nodes == nullptr) raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, std::string(what) + " must hold at least one node");
+    for (size_t i = 0; i < count; ++i)
+        if (!g->graph.contains(nodes[i])) raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, std::string(what) + " must be node indices of the graph");
+    return {nodes, count};
+}
+
 path::GraphSearchOptions graph_options_of(const gameplan_graph* g, uint32_t start, uint32_t goal, const gameplan_graph_options* options) {
     require(g != nullptr, "graph must not be NULL");
     require(g->graph.contains(start) && g->graph.contains(goal), "start and goal must be node indices of the graph");
@@ -1381,6 +1391,34 @@ gameplan_error gameplan_graph_find_path(gameplan_graph_pathfinder* f, const game
         require(f != nullptr && out != nullptr, "pathfinder and out must not be NULL");
         const path::GraphSearchOptions o = graph_options_of(g, start, goal, options);
         fill_graph_path(*f, f->finder.find_path(g->graph, start, goal, o, f->path), out);
+    });
+}
+
+gameplan_error gameplan_graph_find_nearest(gameplan_graph_pathfinder* f, const gameplan_graph* g, const uint32_t* sources,
+                                           size_t source_count, const uint32_t* goals, size_t goal_count,
+                                           const gameplan_graph_options* options, gameplan_graph_path_result* out) {
+    return guarded("gameplan_graph_find_nearest", [&] {
+        require(f != nullptr && out != nullptr, "pathfinder and out must not be NULL");
+        const auto from = graph_nodes_of(g, sources, source_count, "sources");
+        const auto to = graph_nodes_of(g, goals, goal_count, "goals");
+        const path::GraphSearchOptions o = graph_options_of(g, from[0], to[0], options);
+        Status st = f->finder.begin(g->graph, from, to, o);
+        if (st == Status::InProgress) st = f->finder.step();
+        fill_graph_path(*f, f->finder.finish(f->path), out);
+    });
+}
+
+gameplan_error gameplan_graph_distance_field(gameplan_graph_pathfinder* f, const gameplan_graph* g, const uint32_t* sources,
+                                             size_t source_count, const gameplan_graph_options* options, double* distances,
+                                             gameplan_status* status) {
+    return guarded("gameplan_graph_distance_field", [&] {
+        require(f != nullptr && distances != nullptr, "pathfinder and distances must not be NULL");
+        const auto from = graph_nodes_of(g, sources, source_count, "sources");
+        const gameplan_graph_options o = options ? *options : gameplan_graph_options_default();
+        const Status st = path::distance_field(g->graph, from, f->finder, f->field,
+                                               budget_of(o.max_expansions, o.time_limit_seconds, o.max_memory_bytes));
+        std::copy(f->field.begin(), f->field.end(), distances);
+        if (status) *status = to_c(st);
     });
 }
 

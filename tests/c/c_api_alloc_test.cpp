@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace {
 int g_failures = 0;
@@ -94,6 +95,7 @@ int main(int argc, char** argv) {
         check(gameplan_graph_load((dir + "/examples/graphs/dungeon.json").c_str(), &g) == GAMEPLAN_OK, "graph loads");
         check(gameplan_graph_pathfinder_create(&f) == GAMEPLAN_OK, "graph pathfinder");
         const auto n = static_cast<std::uint32_t>(gameplan_graph_node_count(g));
+        std::vector<double> field(n);
         gameplan_graph_path_result r{};
         const auto queries = [&](const char* what) {
             for (std::uint32_t s = 0; s < n; ++s) {
@@ -103,6 +105,9 @@ int main(int argc, char** argv) {
                 while (st == GAMEPLAN_STATUS_IN_PROGRESS) check(gameplan_graph_step(f, 1, &st) == GAMEPLAN_OK, what);
                 check(gameplan_graph_finish(f, &r) == GAMEPLAN_OK, what);
             }
+            const std::uint32_t sources[2] = {0, n / 2}, goals[2] = {n - 1, n / 3};
+            check(gameplan_graph_find_nearest(f, g, sources, 2, goals, 2, nullptr, &r) == GAMEPLAN_OK, what);
+            check(gameplan_graph_distance_field(f, g, sources, 2, nullptr, field.data(), nullptr) == GAMEPLAN_OK, what);
         };
         for (int round = 0; round < 2; ++round) queries("warm-up graph");
         const gameplan::test::AllocationScope scope;

@@ -415,9 +415,42 @@ static void test_graphs(const char* dir) {
                 CHECK(r.status == GAMEPLAN_STATUS_FOUND && fabs(r.cost - ref) <= 1e-9 * (1.0 + ref));
             }
         }
+        for (q = 0; q < 10; ++q) {  /* nearest of many goals from several sources, and distance fields */
+            uint32_t sources[3], goals[3];
+            double best = -1.0, field[GRAPH_NODES];
+            gameplan_graph_path_result r;
+            gameplan_status st;
+            int a, c, on_source = 0, on_goal = 0;
+            for (a = 0; a < 3; ++a) sources[a] = rnd(GRAPH_NODES), goals[a] = rnd(GRAPH_NODES);
+            for (a = 0; a < 3; ++a)
+                for (c = 0; c < 3; ++c) {
+                    const double d = ref_graph_dijkstra(from, to, cost, arcs, (int)sources[a], (int)goals[c]);
+                    if (d >= 0.0 && (best < 0.0 || d < best)) best = d;
+                }
+            CHECK_OK(gameplan_graph_find_nearest(f, g, sources, 3, goals, 3, NULL, &r));
+            if (best < 0.0) {
+                CHECK(r.status == GAMEPLAN_STATUS_NO_PATH);
+            } else {
+                CHECK(r.status == GAMEPLAN_STATUS_FOUND && fabs(r.cost - best) <= 1e-9 * (1.0 + best));
+                for (a = 0; a < 3; ++a) on_source |= r.nodes[0] == sources[a], on_goal |= r.nodes[r.node_count - 1] == goals[a];
+                CHECK(on_source && on_goal);
+            }
+            CHECK_OK(gameplan_graph_distance_field(f, g, sources, 2, NULL, field, &st));
+            CHECK(st == GAMEPLAN_STATUS_NO_PATH);
+            for (i = 0; i < GRAPH_NODES; ++i) {
+                const double d0 = ref_graph_dijkstra(from, to, cost, arcs, (int)sources[0], i);
+                const double d1 = ref_graph_dijkstra(from, to, cost, arcs, (int)sources[1], i);
+                const double ref = d0 < 0.0 ? d1 : d1 < 0.0 ? d0 : (d0 < d1 ? d0 : d1);
+                CHECK(ref < 0.0 ? isinf(field[i]) : fabs(field[i] - ref) <= 1e-9 * (1.0 + ref));
+            }
+        }
         {
             gameplan_graph_path_result r;
+            uint32_t outside = GRAPH_NODES;
+            double field[GRAPH_NODES];
             CHECK(gameplan_graph_find_path(f, g, 0, GRAPH_NODES, NULL, &r) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+            CHECK(gameplan_graph_find_nearest(f, g, &outside, 1, &outside, 1, NULL, &r) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+            CHECK(gameplan_graph_distance_field(f, g, NULL, 0, NULL, field, NULL) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
             CHECK(strcmp(gameplan_graph_node_id(g, 7), "n7") == 0 && gameplan_graph_node_id(g, GRAPH_NODES) == NULL);
         }
         gameplan_graph_destroy(g);

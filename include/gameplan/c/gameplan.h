@@ -681,6 +681,21 @@ GAMEPLAN_C_API void gameplan_graph_pathfinder_destroy(gameplan_graph_pathfinder*
 GAMEPLAN_C_API gameplan_error gameplan_graph_find_path(gameplan_graph_pathfinder* finder, const gameplan_graph* graph,
                                                        uint32_t start, uint32_t goal, const gameplan_graph_options* options,
                                                        gameplan_graph_path_result* out);
+/** The cheapest path from any of `sources` to the nearest of `goals` (node indices; at least one of each;
+ *  the distance heuristic takes the first 16 goals into account). The path starts at the source it
+ *  leaves from and ends at the goal reached. */
+GAMEPLAN_C_API gameplan_error gameplan_graph_find_nearest(gameplan_graph_pathfinder* finder, const gameplan_graph* graph,
+                                                          const uint32_t* sources, size_t source_count, const uint32_t* goals,
+                                                          size_t goal_count, const gameplan_graph_options* options,
+                                                          gameplan_graph_path_result* out);
+/** Exact distances from the nearest of `sources` to every node into `distances` (gameplan_graph_node_count
+ *  doubles; +infinity where unreachable). `options` may be NULL (its budget applies; `dijkstra` and
+ *  `weight` do not). `status` (may be NULL) receives NO_PATH when the flood finished, or BUDGET_EXHAUSTED
+ *  (then `distances` is incomplete). Uses the pathfinder's state: allocation-free after warm-up. */
+GAMEPLAN_C_API gameplan_error gameplan_graph_distance_field(gameplan_graph_pathfinder* finder, const gameplan_graph* graph,
+                                                            const uint32_t* sources, size_t source_count,
+                                                            const gameplan_graph_options* options, double* distances,
+                                                            gameplan_status* status);
 /** The same query spread over frames: begin, step until not IN_PROGRESS, finish. The graph must not go in
  *  between. */
 GAMEPLAN_C_API gameplan_error gameplan_graph_begin(gameplan_graph_pathfinder* finder, const gameplan_graph* graph, uint32_t start,
