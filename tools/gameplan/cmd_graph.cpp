@@ -1,4 +1,5 @@
 // `gameplan graph GRAPH.json|GRAPH.csv --from ID --to ID [--to ID ...] ...`: one query on a weighted graph.
+#include "cli_support.hpp"
 #include "commands.hpp"
 #include "results_json.hpp"
 
@@ -27,6 +28,7 @@ struct GraphArgs {
     std::string algorithm = "astar";
     double weight = 1.0;
     std::uint64_t max_expansions = 0;
+    ResourceLimits limits;  // --time-limit (default none) and --max-memory (the search state)
     bool json = false;
 };
 
@@ -52,10 +54,11 @@ void run_graph(const GraphArgs& args, int& exit_code) {
     options.heuristic = args.algorithm == "dijkstra" ? path::GraphHeuristic::Zero : path::GraphHeuristic::Auto;
     options.weight = args.weight;
     if (args.max_expansions > 0) options.budget.max_expansions = args.max_expansions;
+    options.budget.max_memory_bytes = args.limits.max_memory_bytes();  // counted before the state grows
     path::GraphPathfinder finder;
-    finder.reserve(graph);
     path::GraphPath result;
     const auto t0 = std::chrono::steady_clock::now();
+    options.budget.deadline = args.limits.deadline(t0);
     Status status = finder.begin(graph, std::span<const path::GraphNode>(&from, 1), goals, options);
     if (status == Status::InProgress) status = finder.step();
     (void)finder.finish(result);
@@ -73,7 +76,11 @@ void run_graph(const GraphArgs& args, int& exit_code) {
         j["micros"] = std::round(micros * 10.0) / 10.0;
         std::cout << j.dump() << '\n';
     } else {
-        std::cout << "status: " << to_string(status) << '\n';
+        std::cout << "status: " << to_string(status);
+        if (status == Status::BudgetExhausted)
+            std::cout << " (the search used up its "
+                      << budget_text(finder.budget_limit(), args.limits, args.max_expansions, "--max-expansions") << ')';
+        std::cout << '\n';
         if (status == Status::Found) {
             std::cout << "cost: " << std::setprecision(10) << result.cost << '\n' << "path:";
             for (std::size_t i = 0; i < result.nodes.size(); ++i) std::cout << (i ? " -> " : " ") << graph.id(result.nodes[i]);
@@ -100,6 +107,7 @@ void add_graph_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--weight", args->weight, "Weighted A*: f = g + W*h, W >= 1 (cost at most W x optimal)")
         ->capture_default_str();
     cmd->add_option("--max-expansions", args->max_expansions, "Expansion budget (0 = unlimited)");
+    add_limit_options(cmd, args->limits, 0.0, "the search");
     cmd->add_flag("--json", args->json, "Print one JSON object");
     cmd->callback([args, &exit_code] { run_graph(*args, exit_code); });
 }
