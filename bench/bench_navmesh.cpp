@@ -22,6 +22,8 @@
 //                          edges, shortcuts), then the same sampled scenarios answered by grid A*, Polyanya
 //                          and the hierarchy back to back in thread CPU time (short triples timed again,
 //                          repeated, as above); mean microseconds of each, the hierarchy's speedup over A*
+//                          (`speedup`; `speedup_short` and `speedup_long` over the quarter of the queries
+//                          with the shortest and the longest 8-connected optimum)
 //                          and over Polyanya, and `mismatch`: queries whose hierarchy cost differs from
 //                          Polyanya's by more than 1e-6 (relative) or whose status differs (must be 0).
 //   navmesh_ch_landmarks/<map>/<count>  the same as navmesh_ch_summary with `count` landmarks (16, 32, 64,
@@ -225,6 +227,10 @@ void ch_summary(benchmark::State& state, MapArg arg, std::uint32_t landmarks) {
         NavmeshPath any_path, ch_path;
         double astar_us = 0, navmesh_us = 0, ch_us = 0, settled = 0, generated = 0;
         std::size_t timed = 0, mismatched = 0;
+        struct ByLength {
+            double optimal, astar_us, ch_us;
+        };
+        std::vector<ByLength> by_length;  // for the speedup over the shortest and the longest quarter
         const std::size_t stride = std::max<std::size_t>(1, data->scenarios.size() / 400);
         for (std::size_t i = 0; i < data->scenarios.size(); i += stride) {
             const io::Scenario& s = data->scenarios[i];
@@ -234,6 +240,7 @@ void ch_summary(benchmark::State& state, MapArg arg, std::uint32_t landmarks) {
             const auto run_navmesh = [&] { return n = polyanya.find_path(data->mesh, from, to, {}, any_path); };
             const auto run_ch = [&] { return c = ch.find_path(hierarchy, from, to, {}, ch_path); };
             const auto [ta, tn, tc] = time_side_by_side(run_astar, run_navmesh, run_ch);
+            by_length.push_back({s.optimal, ta, tc});
             astar_us += ta;
             navmesh_us += tn;
             ch_us += tc;
@@ -257,6 +264,17 @@ void ch_summary(benchmark::State& state, MapArg arg, std::uint32_t landmarks) {
         state.counters["ch_us"] = ch_us / count;
         state.counters["speedup"] = astar_us / ch_us;
         state.counters["vs_polyanya"] = navmesh_us / ch_us;
+        // The speedup over the quarter of the sampled queries with the shortest and the longest 8-connected
+        // optimum: how the ratio depends on a query's length.
+        std::sort(by_length.begin(), by_length.end(), [](const ByLength& a, const ByLength& b) { return a.optimal < b.optimal; });
+        const std::size_t quarter = std::max<std::size_t>(1, by_length.size() / 4);
+        const auto speedup_of = [&](std::size_t first, std::size_t last) {
+            double a = 0, c = 0;
+            for (std::size_t q = first; q < last; ++q) a += by_length[q].astar_us, c += by_length[q].ch_us;
+            return a / c;
+        };
+        state.counters["speedup_short"] = speedup_of(0, quarter);
+        state.counters["speedup_long"] = speedup_of(by_length.size() - quarter, by_length.size());
         state.counters["settled"] = settled / count;
         state.counters["generated"] = generated / count;
         state.counters["mismatch"] = double(mismatched);
