@@ -122,18 +122,7 @@ int run_hex_path(const HexPathRequest& r) {
         else problem = "invalid query";
     }
     if (r.json) {
-        nlohmann::ordered_json j;
-        j["status"] = to_string(status);
-        j["cost"] = status == Status::Found ? nlohmann::ordered_json(result.cost) : nlohmann::ordered_json(nullptr);
-        nlohmann::ordered_json cells = nlohmann::ordered_json::array();
-        for (const auto& c : result.cells) cells.push_back({c.x, c.y});
-        j["path"] = std::move(cells);
-        j["expanded"] = finder.stats().expanded;
-        add_budget_limit(j, status, finder.budget_limit());
-        j["micros"] = std::round(micros * 10.0) / 10.0;
-        j["topology"] = "hex";
-        if (!problem.empty()) j["error"] = problem;
-        std::cout << j.dump() << '\n';
+        std::cout << hex_path_json(status, finder.budget_limit(), result, finder.stats().expanded, micros, problem).dump() << '\n';
     } else {
         std::cout << "status: " << to_string(status) << '\n' << "topology: hex\n";
         if (status == Status::Found)

@@ -85,6 +85,22 @@ void add_budget_limit(nlohmann::ordered_json& j, Status status, search::BudgetLi
     if (status == Status::BudgetExhausted) j["limit"] = std::string(search::to_string(limit));
 }
 
+nlohmann::ordered_json hex_path_json(Status status, search::BudgetLimit limit, const path::GridPath& path,
+                                     std::uint64_t expanded, double micros, const std::string& problem) {
+    nlohmann::ordered_json j;
+    j["status"] = to_string(status);
+    j["cost"] = status == Status::Found ? nlohmann::ordered_json(path.cost) : nlohmann::ordered_json(nullptr);
+    nlohmann::ordered_json cells = nlohmann::ordered_json::array();
+    for (const auto& c : path.cells) cells.push_back({c.x, c.y});
+    j["path"] = std::move(cells);
+    j["expanded"] = expanded;
+    add_budget_limit(j, status, limit);
+    j["micros"] = std::round(micros * 10.0) / 10.0;
+    j["topology"] = "hex";
+    if (!problem.empty()) j["error"] = problem;
+    return j;
+}
+
 void add_scen_stop(nlohmann::ordered_json& summary, bool stopped, std::size_t completed) {
     summary["status"] = stopped ? "time_limit" : "completed";
     summary["completed"] = completed;

@@ -69,6 +69,11 @@ void write_navmesh_path_json(std::ostream& out, Status status, search::BudgetLim
                              std::uint64_t expanded, double micros, double build_ms, std::size_t polygons, const std::string& problem,
                              double preprocess_ms = -1.0, std::size_t hierarchy_bytes = 0);
 
+/// One `gameplan path --topology hex --json` object: status, cost, path (cells), expanded, [limit] (the
+/// limit that ran out), micros, topology "hex", [error] (when `problem` is not empty).
+[[nodiscard]] nlohmann::ordered_json hex_path_json(Status status, search::BudgetLimit limit, const path::GridPath& path,
+                                                   std::uint64_t expanded, double micros, const std::string& problem);
+
 /// The GOAP name of a status ("no_plan" rather than the engine's generic "no_path").
 [[nodiscard]] std::string plan_status_name(Status status);
 /// `[">=", 3]` / `["==", "forest"]`: a comparison's operator and value.

@@ -202,7 +202,7 @@ std::string navmesh_json(const PathQuery& q, int repeat, double* mean_micros) {
 }
 
 // `gameplan path --topology hex --json` (cmd_hex.cpp, run_hex_path), plus the replay order: the cells the
-// search closed by f = g + weight * h (h the hex distance times the map's smallest terrain cost), then h.
+// search closed by f = g + weight * h (h the hex distance times the map's min_cost(), as the search's), then h.
 std::string hex_json(const PathQuery& q, int repeat, double* mean_micros) {
     const path::GridMap& map = *g_path.map;
     path::HexSearchOptions options;
@@ -222,10 +222,6 @@ std::string hex_json(const PathQuery& q, int repeat, double* mean_micros) {
         total += us;
     }
     if (mean_micros) *mean_micros = total / std::max(1, repeat);
-    std::uint32_t least_cost = UINT32_MAX;
-    for (std::int32_t y = 0; y < map.height(); ++y)
-        for (std::int32_t x = 0; x < map.width(); ++x)
-            if (map.passable({x, y})) least_cost = std::min(least_cost, map.cost({x, y}));
     struct Closed {
         double f, h;
         path::GridPoint p;
@@ -235,28 +231,19 @@ std::string hex_json(const PathQuery& q, int repeat, double* mean_micros) {
         for (std::int32_t x = 0; x < map.width(); ++x) {
             const path::GridPoint p{x, y};
             if (!finder.closed(p)) continue;
-            const double h = options.heuristic == path::HexHeuristic::Zero ? 0.0 : double(path::hex_distance(p, q.to)) * least_cost;
+            const double h = options.heuristic == path::HexHeuristic::Zero ? 0.0 : double(path::hex_distance(p, q.to)) * map.min_cost();
             closed.push_back({finder.g(p) + options.weight * h, h, p});
         }
     std::stable_sort(closed.begin(), closed.end(),
                      [](const Closed& a, const Closed& b) { return a.f != b.f ? a.f < b.f : a.h < b.h; });
     g_path.expanded.clear();
     for (const Closed& c : closed) g_path.expanded.insert(g_path.expanded.end(), {c.p.x, c.p.y});
-    nlohmann::ordered_json j;
-    j["status"] = to_string(status);
-    j["cost"] = status == Status::Found ? nlohmann::ordered_json(result.cost) : nlohmann::ordered_json(nullptr);
-    nlohmann::ordered_json cells = nlohmann::ordered_json::array();
-    for (const auto& c : result.cells) cells.push_back({c.x, c.y});
-    j["path"] = std::move(cells);
-    j["expanded"] = finder.stats().expanded;
-    cli::add_budget_limit(j, status, finder.budget_limit());
-    j["micros"] = std::round(first * 10.0) / 10.0;
-    j["topology"] = "hex";
+    std::string problem;
     if (status == Status::InvalidQuery)
-        j["error"] = !map.passable(q.from) ? "start " + point_text(q.from) + " is blocked"
-                     : !map.passable(q.to) ? "goal " + point_text(q.to) + " is blocked"
-                                           : "invalid query";
-    return j.dump();
+        problem = !map.passable(q.from) ? "start " + point_text(q.from) + " is blocked"
+                  : !map.passable(q.to) ? "goal " + point_text(q.to) + " is blocked"
+                                        : "invalid query";
+    return cli::hex_path_json(status, finder.budget_limit(), result, finder.stats().expanded, first, problem).dump();
 }
 
 // `gameplan path --json` for a grid algorithm (cmd_path.cpp, run_path), plus the replay order.
