@@ -39,6 +39,7 @@ GridSizeCheck GridMap::reset(std::int64_t width, std::int64_t height, bool passa
     m_stride = stride;
     m_min_cost = 1;
     ++m_version;
+    ++m_passability_version;
     return GridSizeCheck::Ok;
 }
 
@@ -56,6 +57,7 @@ bool GridMap::set_passable(GridPoint p, bool passable) noexcept {
     if (cell != value) {
         cell = value;
         ++m_version;
+        ++m_passability_version;
     }
     return true;
 }

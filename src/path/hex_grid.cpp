@@ -19,8 +19,9 @@ void HexIslands::build(const GridMap& map) {
     m_width = map.width();
     m_height = map.height();
     m_map = &map;
-    m_version = map.version();
+    m_version = map.passability_version();
     m_count = 0;
+    m_sizes.clear();
     m_label.assign(map.cell_count(), kNoIsland);
     const auto at = [&](GridPoint p) { return std::size_t(p.y) * std::size_t(m_width) + std::size_t(p.x); };
     std::vector<GridPoint> queue;
@@ -37,6 +38,7 @@ void HexIslands::build(const GridMap& map) {
                         m_label[at(q)] = label;
                         queue.push_back(q);
                     }
+            m_sizes.push_back(static_cast<std::uint32_t>(queue.size()));
         }
 }
 

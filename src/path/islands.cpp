@@ -24,7 +24,7 @@ void Islands::build(const GridMap& map, const GridSearchOptions& rules, IslandUp
     const std::uint64_t rebuilds = m_stats.rebuilds;
     m_map = &map;
     m_pass = map.passable_data().data();
-    m_version = map.version();
+    m_version = map.passability_version();
     m_bound = map.node_bound();
     m_stride = map.stride();
     m_width = map.width();
@@ -282,7 +282,7 @@ bool Islands::cell_changed(const GridMap& map, GridPoint p) {
         if (now) cell_became_passable(node);
         else cell_became_blocked(node);
     }
-    m_version = map.version();
+    m_version = map.passability_version();
     // Labels abandoned by splits and isolated cells pile up; compact them now and then.
     if (m_root.size() > 2 * map.cell_count() + 1024) build(map, rules_of(m_rule), m_update);
     return true;

@@ -134,6 +134,7 @@ Status GridPathfinder::restore_search(const GridMap& map, GridPoint start, GridP
 
 void GridMap::restore_version(std::uint64_t version, std::uint32_t min_cost) noexcept {
     m_version = version;
+    ++m_passability_version;
     if (m_cost.empty()) {
         m_min_cost = 1;
         return;

@@ -195,6 +195,25 @@ TEST(HexGrid, TerrainCostsEqualReferenceDijkstra) {
     }
 }
 
+TEST(HexGrid, IslandsStayCurrentAcrossCostChanges) {
+    GridMap map;
+    ASSERT_EQ(map.reset(5, 1), GridSizeCheck::Ok);
+    map.set_passable({2, 0}, false);
+    HexIslands islands;
+    islands.build(map);
+    ASSERT_TRUE(map.set_cost({0, 0}, 3));
+    EXPECT_TRUE(islands.current(map));
+    HexPathfinder finder;
+    GridPath path;
+    HexSearchOptions o;
+    o.islands = &islands;
+    EXPECT_EQ(finder.find_path(map, {0, 0}, {4, 0}, o, path), Status::NoPath);
+    EXPECT_EQ(finder.stats().expanded, 0u);
+    map.set_passable({2, 0}, true);
+    EXPECT_FALSE(islands.current(map));
+    EXPECT_EQ(finder.find_path(map, {0, 0}, {4, 0}, o, path), Status::Found);
+}
+
 TEST(HexGrid, IslandsNearestOfManyAndInvalidQueries) {
     std::mt19937 rng(55);
     HexPathfinder finder;
@@ -206,11 +225,16 @@ TEST(HexGrid, IslandsNearestOfManyAndInvalidQueries) {
         EXPECT_TRUE(islands.current(map));
         const GridPoint s = random_free(rng, map);
         const std::vector<double> ref = bfs(map, s);
+        std::size_t reached = 0;
         for (int y = 0; y < map.height(); ++y)
             for (int x = 0; x < map.width(); ++x)
                 if (map.passable({x, y})) {
-                    EXPECT_EQ(islands.connected(s, {x, y}), ref[std::size_t(y) * std::size_t(map.width()) + std::size_t(x)] < kInf);
+                    const bool connected = ref[std::size_t(y) * std::size_t(map.width()) + std::size_t(x)] < kInf;
+                    EXPECT_EQ(islands.connected(s, {x, y}), connected);
+                    reached += connected ? 1 : 0;
                 }
+        EXPECT_EQ(islands.island_size(islands.island(s)), reached);
+        EXPECT_EQ(islands.island_size(islands.count()), 0u);
         std::vector<GridPoint> goals;
         for (int k = 0; k < 5; ++k) goals.push_back(random_free(rng, map));
         double nearest = kInf;

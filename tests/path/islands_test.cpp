@@ -173,7 +173,7 @@ void check_incremental(IslandUpdate policy, unsigned seed) {
                 }
                 // A cost-only change and a repeated notification change nothing.
                 map.set_cost({x, y}, 3);
-                EXPECT_FALSE(islands.current(map));
+                EXPECT_TRUE(islands.current(map));
                 ASSERT_TRUE(islands.cell_changed(map, {x, y}));
                 EXPECT_TRUE(islands.current(map));
                 map.set_cost({x, y}, 1);
@@ -272,6 +272,33 @@ TEST(Islands, StaleOrForeignIslandsAreNeverUsed) {
     EXPECT_TRUE(islands.current(map));
     EXPECT_EQ(islands.island_count(), 1u);
     EXPECT_FALSE(islands.set_passable(map, {7, 7}, false));
+}
+
+TEST(Islands, TerrainCostChangesKeepThemCurrent) {
+    // Islands depend on passability only: a cost change must not turn the precheck off (a game that
+    // paints danger or traffic costs every frame would otherwise flood whole islands again, or pay a
+    // rebuild per update()).
+    RefGrid g{5, 1, {1, 1, 0, 1, 1}};
+    GridMap map = gameplan::test::to_grid_map(g);
+    Islands islands;
+    islands.build(map);
+    const std::uint64_t before = map.version();
+    ASSERT_TRUE(map.set_cost({0, 0}, 7));
+    EXPECT_NE(map.version(), before);  // caches of costs (HPA*, queues) still see the change
+    EXPECT_TRUE(islands.current(map));
+    EXPECT_EQ(islands.connectivity({0, 0}, {4, 0}), Reachability::Unreachable);
+    GridPathfinder finder;
+    GridPath path;
+    GridSearchOptions options;
+    options.islands = &islands;
+    EXPECT_EQ(finder.find_path(map, {0, 0}, {4, 0}, options, path), Status::NoPath);
+    EXPECT_EQ(finder.stats().expanded, 0u);
+    islands.update(map);
+    EXPECT_EQ(islands.stats().rebuilds, 1u);  // the build only
+    // A passability change still makes them stale.
+    map.set_passable({2, 0}, true);
+    EXPECT_FALSE(islands.current(map));
+    EXPECT_EQ(islands.connectivity({0, 0}, {4, 0}), Reachability::Unknown);
 }
 
 TEST(Islands, LabelCompactionKeepsAnswers) {

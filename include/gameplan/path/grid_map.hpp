@@ -28,7 +28,8 @@
 /// member free of hidden mutation, so many threads may search one map at once.
 ///
 /// Changes. `set_passable` and `set_cost` are O(1) and bump `version()` when they change a cell, so a
-/// cache (islands, jump tables, a request queue's pending queries) can tell the map changed.
+/// cache (jump tables, a hierarchy, a request queue's pending queries) can tell the map changed. A cache
+/// of connectivity alone (islands) watches `passability_version()`, which cost changes leave alone.
 ///
 /// Size limits. Width and height must each be in [1, kMaxGridSide] and width * height at most
 /// kMaxGridCells (16384 x 16384); larger maps are refused by `reset` with `GridSizeCheck`, never by a
@@ -129,6 +130,9 @@ public:
 
     /// Counter bumped by every change of a cell's passability or cost and by reset(). Never decreases.
     [[nodiscard]] std::uint64_t version() const noexcept { return m_version; }
+    /// Counter bumped by every change of a cell's passability, by reset() and by restore_version(), but
+    /// not by cost changes. Never decreases.
+    [[nodiscard]] std::uint64_t passability_version() const noexcept { return m_passability_version; }
     /// For loading a saved map (io/save.hpp): after its cells were set, puts back the saved version()
     /// and min_cost() so that searches and queues saved with it continue unchanged. `min_cost` is
     /// clamped to [1, the smallest cost on the map]. O(1), or O(cells) for a map with costs.
@@ -161,6 +165,7 @@ private:
     std::uint32_t m_stride = 0;
     std::uint32_t m_min_cost = 1;
     std::uint64_t m_version = 0;
+    std::uint64_t m_passability_version = 0;
 };
 
 }  // namespace gameplan::path

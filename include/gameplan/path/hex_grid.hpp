@@ -61,7 +61,7 @@ namespace gameplan::path {
 }
 
 /// Connected components of the passable cells of a hex map. Rebuild after changing passability
-/// (`current(map)` tells whether the map changed since). Memory: 4 bytes per cell.
+/// (`current(map)` tells whether the map changed since). Memory: 4 bytes per cell and 4 per island.
 class HexIslands {
 public:
     /// Labels every passable cell of `map` (a breadth-first flood per island). O(cells).
@@ -72,13 +72,19 @@ public:
     [[nodiscard]] bool connected(GridPoint a, GridPoint b) const noexcept;
     /// Number of islands.
     [[nodiscard]] std::uint32_t count() const noexcept { return m_count; }
-    /// True if built for `map` as it is now (same object, size and version()).
+    /// Number of passable cells on island `island`, 0 for an unknown id. O(1).
+    [[nodiscard]] std::size_t island_size(std::uint32_t island) const noexcept {
+        return island < m_sizes.size() ? m_sizes[island] : 0;
+    }
+    /// True if built for `map` as it is now (same object, size and passability_version(); cost changes
+    /// leave the islands current).
     [[nodiscard]] bool current(const GridMap& map) const noexcept {
-        return m_map == &map && m_version == map.version() && m_width == map.width() && m_height == map.height();
+        return m_map == &map && m_version == map.passability_version() && m_width == map.width() && m_height == map.height();
     }
 
 private:
     std::vector<std::uint32_t> m_label;  // y * width + x
+    std::vector<std::uint32_t> m_sizes;  // cells per island
     std::int32_t m_width = 0, m_height = 0;
     std::uint32_t m_count = 0;
     const GridMap* m_map = nullptr;

@@ -37,9 +37,10 @@
 /// is pending. Only "same island" of a dirty island is uncertain (`Reachability::Unknown`); the precheck
 /// then simply lets the search run.
 ///
-/// Keeping in sync. The islands remember the map object and its `version()`. After changing cells,
-/// call `cell_changed` for every cell whose passability changed (or change them through
-/// `Islands::set_passable`, which does both). Terrain-cost changes need no call. Until the versions
+/// Keeping in sync. The islands remember the map object and its `passability_version()`. After changing
+/// cells, call `cell_changed` for every cell whose passability changed (or change them through
+/// `Islands::set_passable`, which does both). Terrain-cost changes need no call: they leave the
+/// passability version, and so the islands, current. Until the versions
 /// agree again, `current()` is false and the precheck is ignored (a stale answer is never used);
 /// `update()` brings stale islands back by rebuilding. `connectivity` answers `Unknown` while stale, so a
 /// change made behind the islands' back can never produce a wrong "unreachable".
@@ -104,10 +105,10 @@ public:
     /// The update policy chosen at build time.
     [[nodiscard]] IslandUpdate update_policy() const noexcept { return m_update; }
 
-    /// True if these islands were built for this very map object and are in sync with its version()
-    /// (every passability change was reported). O(1).
+    /// True if these islands were built for this very map object and are in sync with its
+    /// passability_version() (every passability change was reported). O(1).
     [[nodiscard]] bool current(const GridMap& map) const noexcept {
-        return m_map == &map && m_version == map.version() && m_bound == map.node_bound() && m_stride == map.stride();
+        return m_map == &map && m_version == map.passability_version() && m_bound == map.node_bound() && m_stride == map.stride();
     }
     /// True if no split is pending (always true with IslandUpdate::Eager): every answer is exact.
     [[nodiscard]] bool exact() const noexcept { return m_seeds.empty(); }
@@ -126,9 +127,9 @@ public:
         return label == kNoIsland ? kNoIsland : m_root[label];
     }
     /// Whether a path from `a` to `b` exists, as far as the islands know. O(1).
-    /// Stale islands never answer: when the map's version() moved on since the islands were last in sync
-    /// (a cell changed through the map, not through `set_passable` / `cell_changed`), the answer is
-    /// `Unknown` until `update()` (or `build`) brings them back. The map the islands were built for must
+    /// Stale islands never answer: when the map's passability_version() moved on since the islands were
+    /// last in sync (a cell opened or closed through the map, not through `set_passable` /
+    /// `cell_changed`), the answer is `Unknown` until `update()` (or `build`) brings them back. The map the islands were built for must
     /// therefore outlive these calls, as it must for `update()`.
     [[nodiscard]] Reachability connectivity(GridPoint a, GridPoint b) const noexcept {
         if (m_map != nullptr && !current(*m_map)) return Reachability::Unknown;
@@ -153,9 +154,9 @@ public:
 
     /// Reports that the passability of `p` may have changed on `map` (call it after the change; a cell
     /// whose passability did not change, e.g. a cost change, costs O(1) and changes nothing). Updates the
-    /// islands as described in the overview and marks them in sync with map.version(). Returns false
-    /// (and does nothing) if the islands were not built for this map object or `p` is off the map; a map
-    /// `reset` to another size triggers a rebuild. Allocates only when the label arrays grow.
+    /// islands as described in the overview and marks them in sync with map.passability_version().
+    /// Returns false (and does nothing) if the islands were not built for this map object or `p` is off
+    /// the map; a map `reset` to another size triggers a rebuild. Allocates only when the label arrays grow.
     bool cell_changed(const GridMap& map, GridPoint p);
     /// `cell_changed` for each cell of `cells` (all changes made before the call).
     bool cells_changed(const GridMap& map, std::span<const GridPoint> cells);
