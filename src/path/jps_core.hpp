@@ -156,6 +156,12 @@ public:
         return m_status = Status::InvalidQuery;
     }
 
+    /// Ends the search at once with NoPath (the islands' precheck proved the goal unreachable). Returns NoPath.
+    Status no_path() noexcept {
+        (void)invalid();
+        return m_status = Status::NoPath;
+    }
+
     /// Starts a search. Preconditions (checked by the callers): start and goal are passable cells of
     /// the snapshot `pass` (padded, `bound` entries, rows of `stride`), options are supported. Returns
     /// InProgress, or BudgetExhausted (budget_limit() Memory, nothing allocated) when the storage held

@@ -1,5 +1,7 @@
 #include <gameplan/path/jps_plus.hpp>
 
+#include <gameplan/path/islands.hpp>
+
 #include "jps_core.hpp"
 
 #include <algorithm>
@@ -251,10 +253,15 @@ struct JpsPlusPathfinder::Impl {
     JumpTable table;
     std::uint64_t rebuilds = 0;
 
-    Status begin(const JumpTable& t, GridPoint start, GridPoint goal, const GridSearchOptions& options) {
+    // `map`: the table's map when the caller gave it (the islands' precheck needs it), else null.
+    Status begin(const JumpTable& t, const GridMap* map, GridPoint start, GridPoint goal, const GridSearchOptions& options) {
         if (detail::check_options(options) != JpsSupport::Ok || !t.built() || !t.uniform_costs())
             return search.invalid();
         if (!t.passable(start) || !t.passable(goal)) return search.invalid();
+        if (map != nullptr && options.islands != nullptr &&
+            options.islands->proves_unreachable(*map, options, std::span<const GridPoint>(&start, 1),
+                                                std::span<const GridPoint>(&goal, 1)))
+            return search.no_path();
         if (search.begin(t.passable_data(), t.node_bound(), t.stride(), start, goal, options) != Status::InProgress)
             return search.status();
         jumper.entries = t.entries();
@@ -292,11 +299,11 @@ Status JpsPlusPathfinder::begin(const GridMap& map, GridPoint start, GridPoint g
         (void)m_impl->table.build(map);
         ++m_impl->rebuilds;
     }
-    return m_impl->begin(m_impl->table, start, goal, options);
+    return m_impl->begin(m_impl->table, &map, start, goal, options);
 }
 
 Status JpsPlusPathfinder::begin(const JumpTable& table, GridPoint start, GridPoint goal, const GridSearchOptions& options) {
-    return m_impl->begin(table, start, goal, options);
+    return m_impl->begin(table, nullptr, start, goal, options);
 }
 
 Status JpsPlusPathfinder::step(std::uint64_t slice_expansions) {

@@ -3,6 +3,8 @@
 #include <gameplan/path/dead_ends.hpp>
 #include <gameplan/path/grid_search.hpp>
 #include <gameplan/path/islands.hpp>
+#include <gameplan/path/jps.hpp>
+#include <gameplan/path/jps_plus.hpp>
 
 #include "scale_support.hpp"
 
@@ -358,6 +360,48 @@ TEST(IslandsPrecheck, UnreachableQueriesExpandNothingAndReachableOnesAreUnchange
         }
     EXPECT_GT(unreachable, 50);
     EXPECT_GT(reachable, 50);
+}
+
+TEST(IslandsPrecheck, JpsAndJpsPlusTakeItToo) {
+    // JPS and JPS+ take GridSearchOptions, so they must honour its islands as A* does.
+    std::mt19937 rng(78);
+    JpsPathfinder jps;
+    JpsPlusPathfinder plus;
+    GridPath with, without;
+    int unreachable = 0, reachable = 0;
+    for (int round = 0; round < 8; ++round) {
+        const RefGrid g = gameplan::test::ref_random_grid(rng, 30, 30, 0.42, false);
+        const GridMap map = gameplan::test::to_grid_map(g);
+        Islands islands;
+        islands.build(map);
+        GridSearchOptions checked;
+        checked.islands = &islands;
+        for (int q = 0; q < 30; ++q) {
+            const auto [sx, sy] = gameplan::test::random_free(rng, g);
+            const auto [tx, ty] = gameplan::test::random_free(rng, g);
+            const bool apart = islands.connectivity({sx, sy}, {tx, ty}) == Reachability::Unreachable;
+            for (const bool use_plus : {false, true}) {
+                const auto run = [&](const GridSearchOptions& o, GridPath& out) {
+                    return use_plus ? plus.find_path(map, {sx, sy}, {tx, ty}, o, out) : jps.find_path(map, {sx, sy}, {tx, ty}, o, out);
+                };
+                const Status a = run(checked, with);
+                const std::uint64_t expanded = use_plus ? plus.stats().expanded : jps.stats().expanded;
+                const Status b = run(GridSearchOptions{}, without);
+                EXPECT_EQ(a, b);
+                if (apart) {
+                    EXPECT_EQ(a, Status::NoPath);
+                    EXPECT_EQ(expanded, 0u);
+                    EXPECT_TRUE(with.cells.empty());
+                } else {
+                    ASSERT_EQ(a, Status::Found);
+                    EXPECT_EQ(with.cost, without.cost);
+                }
+            }
+            (apart ? unreachable : reachable) += 1;
+        }
+    }
+    EXPECT_GT(unreachable, 30);
+    EXPECT_GT(reachable, 30);
 }
 
 TEST(IslandsPrecheck, AppliesOnlyToRulesAtMostAsPermissive) {

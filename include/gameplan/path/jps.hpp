@@ -141,7 +141,8 @@ public:
 
     /// Starts a search from `start` to `goal` (resynchronising the snapshot first if it is stale).
     /// Returns `InProgress`; `InvalidQuery`: unsupported options or map (see check_jps_support), a point
-    /// off the map, or a blocked start or goal; or `BudgetExhausted` with `budget_limit()` Memory: the
+    /// off the map, or a blocked start or goal; `NoPath` when `options.islands` apply and prove the goal
+    /// unreachable (nothing expanded); or `BudgetExhausted` with `budget_limit()` Memory: the
     /// search state held plus what this query must add passes `options.budget.max_memory_bytes`
     /// (nothing is allocated; see the overview).
     Status begin(const GridMap& map, GridPoint start, GridPoint goal, const GridSearchOptions& options = {});

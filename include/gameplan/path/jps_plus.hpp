@@ -164,14 +164,16 @@ public:
 
     /// Starts a search on `map` with the owned table, rebuilding it first if it is not in step with
     /// `map`. Returns `InProgress`, `InvalidQuery` (unsupported options or map, a point off the map,
-    /// a blocked start or goal), or `BudgetExhausted` (`budget_limit()` Memory: the search state held
-    /// plus what this query must add passes the memory budget; nothing is allocated).
+    /// a blocked start or goal), `NoPath` when `options.islands` apply to `map` and prove the goal
+    /// unreachable (nothing expanded), or `BudgetExhausted` (`budget_limit()` Memory: the search state
+    /// held plus what this query must add passes the memory budget; nothing is allocated).
     Status begin(const GridMap& map, GridPoint start, GridPoint goal, const GridSearchOptions& options = {});
 
     /// Starts a search on a shared, already built `table` (which must outlive the search and not change
     /// during it). The table's snapshot is the map. Returns `InProgress`, `InvalidQuery` (table not
     /// built, unsupported options, a point off the map, a blocked start or goal), or `BudgetExhausted`
-    /// as begin(map, ...).
+    /// as begin(map, ...). `options.islands` are not used here: without the map they cannot be checked
+    /// against it.
     Status begin(const JumpTable& table, GridPoint start, GridPoint goal, const GridSearchOptions& options = {});
 
     /// Expands at most `slice_expansions` jump points; see JpsPathfinder::step.
