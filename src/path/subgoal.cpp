@@ -1,6 +1,7 @@
 // Simple subgoal graphs (Uras, Koenig and Hernandez, ICAPS 2013): build, the direct-h-reachable sweep,
 // refinement, and the query over the engine's SearchContext. See include/gameplan/path/subgoal.hpp.
 #include <gameplan/path/grid_rules.hpp>
+#include <gameplan/path/islands.hpp>
 #include <gameplan/path/subgoal.hpp>
 
 #include "exact_growth.hpp"
@@ -1705,7 +1706,8 @@ struct SubgoalPathfinder::Impl {
             if (std::isinf(side.upper[l])) side.lower[l] = -kInf;  // the landmark cannot reach the end
     }
 
-    Status begin(const SubgoalGraph& g, GridPoint start, GridPoint goal, const GridSearchOptions& options) {
+    // `map`: the graph's map when the caller gave it (the islands' precheck needs it), else null.
+    Status begin(const SubgoalGraph& g, const GridMap* map, GridPoint start, GridPoint goal, const GridSearchOptions& options) {
         use_fallback = false;
         if (options.movement != Movement::Eight || options.diagonal != DiagonalRule::NoCornerCutting ||
             !(options.weight >= 1.0) || !std::isfinite(options.weight) || options.penalties != nullptr || !g.built())
@@ -1713,6 +1715,13 @@ struct SubgoalPathfinder::Impl {
         g.prefetch_cell(start);  // every first read of both ends at once: their misses overlap
         g.prefetch_cell(goal);
         if (!g.passable(start) || !g.passable(goal)) return invalid();
+        if (map != nullptr && options.islands != nullptr &&
+            options.islands->proves_unreachable(*map, options, std::span<const GridPoint>(&start, 1),
+                                                std::span<const GridPoint>(&goal, 1))) {
+            stats = {};
+            limit = search::BudgetLimit::None;
+            return state = Status::NoPath;
+        }
         graph = &g;
         n = static_cast<std::uint32_t>(g.subgoal_count());
         stats = {};
@@ -2325,7 +2334,7 @@ void SubgoalPathfinder::reserve(const SubgoalGraph& graph) {
 }
 
 Status SubgoalPathfinder::begin(const GridMap& map, GridPoint start, GridPoint goal, const GridSearchOptions& options) {
-    if (m_impl->owned.in_sync(map)) return m_impl->begin(m_impl->owned, start, goal, options);
+    if (m_impl->owned.in_sync(map)) return m_impl->begin(m_impl->owned, &map, start, goal, options);
     (void)m_impl->invalid();
     if (options.penalties != nullptr) return Status::InvalidQuery;
     // The fallback's search state shares the budget with what the query's own arrays hold.
@@ -2341,7 +2350,7 @@ Status SubgoalPathfinder::begin(const GridMap& map, GridPoint start, GridPoint g
 }
 
 Status SubgoalPathfinder::begin(const SubgoalGraph& graph, GridPoint start, GridPoint goal, const GridSearchOptions& options) {
-    return m_impl->begin(graph, start, goal, options);
+    return m_impl->begin(graph, nullptr, start, goal, options);
 }
 
 Status SubgoalPathfinder::step(std::uint64_t slice_expansions) {

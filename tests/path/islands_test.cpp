@@ -5,6 +5,7 @@
 #include <gameplan/path/islands.hpp>
 #include <gameplan/path/jps.hpp>
 #include <gameplan/path/jps_plus.hpp>
+#include <gameplan/path/subgoal.hpp>
 
 #include "scale_support.hpp"
 
@@ -362,11 +363,12 @@ TEST(IslandsPrecheck, UnreachableQueriesExpandNothingAndReachableOnesAreUnchange
     EXPECT_GT(reachable, 50);
 }
 
-TEST(IslandsPrecheck, JpsAndJpsPlusTakeItToo) {
-    // JPS and JPS+ take GridSearchOptions, so they must honour its islands as A* does.
+TEST(IslandsPrecheck, JpsJpsPlusAndSubgoalsTakeItToo) {
+    // JPS, JPS+ and the subgoal graph take GridSearchOptions, so they must honour its islands as A* does.
     std::mt19937 rng(78);
     JpsPathfinder jps;
     JpsPlusPathfinder plus;
+    SubgoalPathfinder subgoals;
     GridPath with, without;
     int unreachable = 0, reachable = 0;
     for (int round = 0; round < 8; ++round) {
@@ -376,16 +378,20 @@ TEST(IslandsPrecheck, JpsAndJpsPlusTakeItToo) {
         islands.build(map);
         GridSearchOptions checked;
         checked.islands = &islands;
+        ASSERT_EQ(subgoals.build(map), JpsSupport::Ok);
         for (int q = 0; q < 30; ++q) {
             const auto [sx, sy] = gameplan::test::random_free(rng, g);
             const auto [tx, ty] = gameplan::test::random_free(rng, g);
             const bool apart = islands.connectivity({sx, sy}, {tx, ty}) == Reachability::Unreachable;
-            for (const bool use_plus : {false, true}) {
+            for (const int which : {0, 1, 2}) {
                 const auto run = [&](const GridSearchOptions& o, GridPath& out) {
-                    return use_plus ? plus.find_path(map, {sx, sy}, {tx, ty}, o, out) : jps.find_path(map, {sx, sy}, {tx, ty}, o, out);
+                    if (which == 0) return jps.find_path(map, {sx, sy}, {tx, ty}, o, out);
+                    if (which == 1) return plus.find_path(map, {sx, sy}, {tx, ty}, o, out);
+                    return subgoals.find_path(map, {sx, sy}, {tx, ty}, o, out);
                 };
                 const Status a = run(checked, with);
-                const std::uint64_t expanded = use_plus ? plus.stats().expanded : jps.stats().expanded;
+                const std::uint64_t expanded =
+                    which == 0 ? jps.stats().expanded : which == 1 ? plus.stats().expanded : subgoals.stats().expanded;
                 const Status b = run(GridSearchOptions{}, without);
                 EXPECT_EQ(a, b);
                 if (apart) {

@@ -532,13 +532,15 @@ public:
     /// Starts a search on `map` with the owned graph; when the graph is not in step with `map` (never
     /// built, or the map changed since), the query runs on online JPS instead (see the overview).
     /// Returns `InProgress`, `InvalidQuery` (unsupported options or map, a point off the map, a
-    /// blocked start or goal), or `BudgetExhausted` with `budget_limit()` Memory (what the pathfinder
-    /// holds plus what the query must add passes the memory budget; nothing is allocated).
+    /// blocked start or goal), `NoPath` when `options.islands` apply to `map` and prove the goal
+    /// unreachable (nothing expanded), or `BudgetExhausted` with `budget_limit()` Memory (what the
+    /// pathfinder holds plus what the query must add passes the memory budget; nothing is allocated).
     Status begin(const GridMap& map, GridPoint start, GridPoint goal, const GridSearchOptions& options = {});
 
     /// Starts a search on a shared, built `graph` (which must outlive the search and not change during
     /// it); its snapshot is the map. Returns `InProgress`, `InvalidQuery` or `BudgetExhausted` as
-    /// begin(map, ...).
+    /// begin(map, ...). `options.islands` are not used here: without the map they cannot be checked
+    /// against it.
     Status begin(const SubgoalGraph& graph, GridPoint start, GridPoint goal, const GridSearchOptions& options = {});
 
     /// Expands at most `slice_expansions` subgoals (or JPS jump points on the fallback). Returns
