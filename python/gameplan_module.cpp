@@ -20,6 +20,7 @@
 #include <gameplan/path/grid_search.hpp>
 #include <gameplan/path/hex_grid.hpp>
 #include <gameplan/path/hpa.hpp>
+#include <gameplan/path/islands.hpp>
 #include <gameplan/path/jps.hpp>
 #include <gameplan/path/jps_plus.hpp>
 #include <gameplan/path/movement.hpp>
@@ -1146,33 +1147,115 @@ PYBIND11_MODULE(gameplan, m) {
         .def_readonly("limit", &PyPath::limit)
         .def("__repr__", [](const PyPath& p) { return "<PathResult " + p.status + " cost " + std::to_string(p.cost) + ">"; });
 
+    // ---- islands ----
+    struct PyIslands {
+        std::shared_ptr<path::GridMap> map;
+        path::Islands islands;
+    };
+    struct PyHexIslands {
+        std::shared_ptr<path::GridMap> map;
+        path::HexIslands islands;
+    };
+    static constexpr const char* kReachability[] = {"unreachable", "reachable", "unknown"};
+    py::class_<PyIslands>(m, "Islands",
+                          "The connected components of a map's passable cells under one movement rule (docs/scale.md): "
+                          "whether any path exists, in O(1). Given to GridPathfinder / JpsPathfinder.find_path(islands=...), "
+                          "a query between two islands is answered no_path without a search.")
+        .def(py::init([](std::shared_ptr<path::GridMap> map, int movement, const std::string& diagonal, bool lazy) {
+            auto i = std::make_unique<PyIslands>();
+            i->map = std::move(map);
+            i->islands.build(*i->map, path_options(movement, diagonal, "auto", 1.0),
+                             lazy ? path::IslandUpdate::Lazy : path::IslandUpdate::Eager);
+            return i;
+        }), py::arg("map"), py::arg("movement") = 8, py::arg("diagonal") = "no-corner-cutting", py::arg("lazy") = false,
+           "lazy=True defers the splits a blocked cell may cause to refresh() (connectivity 'unknown' meanwhile).")
+        .def("island", [](const PyIslands& i, std::int32_t x, std::int32_t y) -> std::optional<std::uint32_t> {
+            const std::uint32_t id = i.islands.island({x, y});
+            if (id == path::Islands::kNoIsland) return std::nullopt;
+            return id;
+        }, "The island id of a cell; None for a blocked cell or a cell off the map.")
+        .def("connectivity", [](const PyIslands& i, std::pair<std::int32_t, std::int32_t> a, std::pair<std::int32_t, std::int32_t> b) {
+            return std::string(kReachability[static_cast<int>(i.islands.connectivity(point_of(a), point_of(b)))]);
+        }, py::arg("a"), py::arg("b"),
+           "'reachable', 'unreachable', or 'unknown' (a pending split, or the map changed behind the islands' back).")
+        .def_property_readonly("count", [](const PyIslands& i) { return i.islands.island_count(); })
+        .def("size", [](const PyIslands& i, std::uint32_t id) { return i.islands.island_size(id); }, py::arg("island"),
+             "Passable cells on an island; 0 for an unknown id.")
+        .def("set_passable", [](PyIslands& i, std::int32_t x, std::int32_t y, bool v) {
+            if (!i.map->contains(x, y)) throw py::index_error("cell outside the map");
+            (void)i.islands.set_passable(*i.map, {x, y}, v);
+        }, "Opens or closes a cell of the map and updates the islands.")
+        .def("cell_changed", [](PyIslands& i, std::int32_t x, std::int32_t y) {
+            if (!i.map->contains(x, y)) throw py::index_error("cell outside the map");
+            (void)i.islands.cell_changed(*i.map, {x, y});
+        }, "Reports a cell opened or closed through the map (GridMap.set_passable).")
+        .def("refresh", [](PyIslands& i) { i.islands.refresh(); }, "Settles pending splits (lazy islands).")
+        .def("update", [](PyIslands& i) { i.islands.update(*i.map); },
+             "Brings the islands up to date after unreported changes (rebuilds), or settles pending splits.")
+        .def_property_readonly("current", [](const PyIslands& i) { return i.islands.current(*i.map); })
+        .def_property_readonly("map", [](const PyIslands& i) { return i.map; });
+    py::class_<PyHexIslands>(m, "HexIslands",
+                             "The connected components of a map read as a hex map (odd-r rows, six neighbours). "
+                             "Given to HexPathfinder.find_path(islands=...).")
+        .def(py::init([](std::shared_ptr<path::GridMap> map) {
+            auto i = std::make_unique<PyHexIslands>();
+            i->map = std::move(map);
+            i->islands.build(*i->map);
+            return i;
+        }), py::arg("map"))
+        .def("island", [](const PyHexIslands& i, std::int32_t x, std::int32_t y) -> std::optional<std::uint32_t> {
+            const std::uint32_t id = i.islands.island({x, y});
+            if (id == UINT32_MAX) return std::nullopt;
+            return id;
+        })
+        .def("connectivity", [](const PyHexIslands& i, std::pair<std::int32_t, std::int32_t> a, std::pair<std::int32_t, std::int32_t> b) {
+            if (!i.islands.current(*i.map)) return std::string("unknown");
+            return std::string(i.islands.connected(point_of(a), point_of(b)) ? "reachable" : "unreachable");
+        }, py::arg("a"), py::arg("b"))
+        .def_property_readonly("count", [](const PyHexIslands& i) { return std::size_t{i.islands.count()}; })
+        .def("size", [](const PyHexIslands& i, std::uint32_t id) { return i.islands.island_size(id); }, py::arg("island"))
+        .def("set_passable", [](PyHexIslands& i, std::int32_t x, std::int32_t y, bool v) {
+            if (!i.map->contains(x, y)) throw py::index_error("cell outside the map");
+            (void)i.map->set_passable({x, y}, v);
+            if (!i.islands.current(*i.map)) i.islands.build(*i.map);
+        }, "Opens or closes a cell of the map and relabels the map (O(cells)).")
+        .def("update", [](PyHexIslands& i) {
+            if (!i.islands.current(*i.map)) i.islands.build(*i.map);
+        }, "Relabels the map after changes made through it.")
+        .def_property_readonly("current", [](const PyHexIslands& i) { return i.islands.current(*i.map); })
+        .def_property_readonly("map", [](const PyHexIslands& i) { return i.map; });
+
     py::class_<path::GridPathfinder>(m, "GridPathfinder", "A* / Dijkstra on grid maps (a reusable context).")
         .def(py::init<>())
         .def("find_path", [](path::GridPathfinder& f, const path::GridMap& map, std::pair<std::int32_t, std::int32_t> start,
                              std::pair<std::int32_t, std::int32_t> goal, int movement, const std::string& diagonal,
                              const std::string& heuristic, double weight, std::optional<std::uint64_t> max_expansions,
-                             double time_limit, std::uint64_t max_memory) {
+                             double time_limit, std::uint64_t max_memory, const PyIslands* islands) {
             path::GridSearchOptions o = path_options(movement, diagonal, heuristic, weight);
             o.budget = budget_of(max_expansions, time_limit, max_memory);
+            o.islands = islands ? &islands->islands : nullptr;
             return search_released(f, [&](path::GridPath& out) { return f.find_path(map, point_of(start), point_of(goal), o, out); });
         }, py::arg("map"), py::arg("start"), py::arg("goal"), py::arg("movement") = 8,
            py::arg("diagonal") = "no-corner-cutting", py::arg("heuristic") = "auto", py::arg("weight") = 1.0,
            py::arg("max_expansions") = py::none(), py::arg("time_limit") = 0.0, py::arg("max_memory") = 0,
+           py::arg("islands") = nullptr,
            "Budgets: max_expansions, time_limit (seconds, 0 = none), max_memory (bytes of search state, 0 = none); "
-           "the result's `limit` names the one that ran out.");
+           "the result's `limit` names the one that ran out. islands: an Islands of this map, for the unreachability "
+           "precheck (ignored when stale or built for a stricter rule).");
 
     py::class_<path::JpsPathfinder>(m, "JpsPathfinder", "Jump point search (8-connected, no corner cutting, uniform costs).")
         .def(py::init<>())
         .def("find_path", [](path::JpsPathfinder& f, const path::GridMap& map, std::pair<std::int32_t, std::int32_t> start,
                              std::pair<std::int32_t, std::int32_t> goal, std::optional<std::uint64_t> max_expansions,
-                             double time_limit, std::uint64_t max_memory) {
+                             double time_limit, std::uint64_t max_memory, const PyIslands* islands) {
             path::GridSearchOptions o;
             o.budget = budget_of(max_expansions, time_limit, max_memory);
+            o.islands = islands ? &islands->islands : nullptr;
             const path::JpsSupport support = path::check_jps_support(map, o);
             if (support != path::JpsSupport::Ok) throw py::value_error("JPS: " + std::string(path::describe(support)));
             return search_released(f, [&](path::GridPath& out) { return f.find_path(map, point_of(start), point_of(goal), o, out); });
         }, py::arg("map"), py::arg("start"), py::arg("goal"), py::arg("max_expansions") = py::none(), py::arg("time_limit") = 0.0,
-           py::arg("max_memory") = 0, "Budgets as GridPathfinder.find_path.");
+           py::arg("max_memory") = 0, py::arg("islands") = nullptr, "Budgets and islands as GridPathfinder.find_path.");
 
     struct PyQueue {
         std::shared_ptr<path::GridMap> map;
@@ -1247,8 +1330,10 @@ PYBIND11_MODULE(gameplan, m) {
         .def(py::init<>())
         .def("find_path", [](path::HexPathfinder& f, const path::GridMap& map, std::pair<std::int32_t, std::int32_t> start,
                              std::pair<std::int32_t, std::int32_t> goal, const std::string& heuristic, double weight,
-                             std::optional<std::uint64_t> max_expansions, double time_limit, std::uint64_t max_memory) {
+                             std::optional<std::uint64_t> max_expansions, double time_limit, std::uint64_t max_memory,
+                             const PyHexIslands* islands) {
             path::HexSearchOptions o;
+            o.islands = islands ? &islands->islands : nullptr;
             if (heuristic != "auto" && heuristic != "zero") throw py::value_error("heuristic must be 'auto' or 'zero'");
             o.heuristic = heuristic == "zero" ? path::HexHeuristic::Zero : path::HexHeuristic::Auto;
             if (!(weight >= 1.0) || !std::isfinite(weight)) throw py::value_error("weight must be a finite number >= 1");
@@ -1257,7 +1342,8 @@ PYBIND11_MODULE(gameplan, m) {
             return search_released(f, [&](path::GridPath& out) { return f.find_path(map, point_of(start), point_of(goal), o, out); });
         }, py::arg("map"), py::arg("start"), py::arg("goal"), py::arg("heuristic") = "auto", py::arg("weight") = 1.0,
            py::arg("max_expansions") = py::none(), py::arg("time_limit") = 0.0, py::arg("max_memory") = 0,
-           "heuristic 'zero' is Dijkstra. Budgets as GridPathfinder.find_path.");
+           py::arg("islands") = nullptr,
+           "heuristic 'zero' is Dijkstra. Budgets as GridPathfinder.find_path; islands: a HexIslands of this map.");
 
     // ---- graphs ----
     py::class_<path::Graph, std::shared_ptr<path::Graph>>(m, "Graph", "A weighted directed graph with optional positions (docs/graphs.md).")

@@ -681,6 +681,136 @@ def test_hex_pathfinder_matches_hex_bfs():
     assert found > 50
 
 
+def components(m, steps):
+    """Reference islands: {cell: component index} by a flood over `steps(x, y)` (the legal moves)."""
+    label = {}
+    for y in range(m.height):
+        for x in range(m.width):
+            if not m.passable(x, y) or (x, y) in label:
+                continue
+            k = len(set(label.values()))
+            label[(x, y)] = k
+            todo = [(x, y)]
+            for c in todo:
+                for n in steps(*c):
+                    if 0 <= n[0] < m.width and 0 <= n[1] < m.height and m.passable(*n) and n not in label:
+                        label[n] = k
+                        todo.append(n)
+    return label
+
+
+def square_steps(m, movement, cut_corners):
+    def steps(x, y):
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                if (dx, dy) == (0, 0) or (movement == 4 and dx and dy):
+                    continue
+                if dx and dy and not cut_corners and not (m.passable(x + dx, y) and m.passable(x, y + dy)):
+                    continue
+                yield x + dx, y + dy
+    return steps
+
+
+def hex_steps(x, y):
+    odd = y & 1
+    for dx, dy in ((1, 0), (-1, 0), (odd - 1, -1), (odd, -1), (odd - 1, 1), (odd, 1)):
+        yield x + dx, y + dy
+
+
+def assert_same_partition(m, islands, label):
+    ids = {}
+    for y in range(m.height):
+        for x in range(m.width):
+            i = islands.island(x, y)
+            if (x, y) not in label:
+                assert i is None
+                continue
+            assert ids.setdefault(label[(x, y)], i) == i
+    assert len(set(ids.values())) == len(ids) == islands.count
+    for k, i in ids.items():
+        assert islands.size(i) == sum(1 for v in label.values() if v == k)
+
+
+def test_islands_match_reference_components_and_updates():
+    rng = random.Random(21)
+    for movement, diagonal, cut in ((4, "never", False), (8, "no-corner-cutting", False), (8, "always", True)):
+        m = random_grid(rng, 20, 14, 0.4)
+        islands = gameplan.Islands(m, movement=movement, diagonal=diagonal)
+        assert_same_partition(m, islands, components(m, square_steps(m, movement, cut)))
+        for _ in range(60):
+            x, y = rng.randrange(20), rng.randrange(14)
+            islands.set_passable(x, y, not m.passable(x, y))
+            label = components(m, square_steps(m, movement, cut))
+            assert_same_partition(m, islands, label)
+        a, b = free_cell(rng, m), free_cell(rng, m)
+        assert islands.connectivity(a, b) == ("reachable" if label[a] == label[b] else "unreachable")
+        m.set_cost(a[0], a[1], 5)  # costs leave the islands current
+        assert islands.current and islands.connectivity(a, a) == "reachable"
+        m.set_passable(a[0], a[1], False)  # behind their back
+        assert not islands.current and islands.connectivity(a, b) == "unknown"
+        islands.update()
+        assert islands.current and islands.island(*a) is None
+        assert_same_partition(m, islands, components(m, square_steps(m, movement, cut)))
+    lazy = gameplan.Islands(random_grid(rng, 20, 14, 0.3), lazy=True)
+    for _ in range(40):
+        x, y = rng.randrange(20), rng.randrange(14)
+        lazy.set_passable(x, y, not lazy.map.passable(x, y))
+    lazy.refresh()
+    assert_same_partition(lazy.map, lazy, components(lazy.map, square_steps(lazy.map, 8, False)))
+    with pytest.raises(IndexError):
+        lazy.set_passable(20, 0, True)
+
+
+def test_hex_islands_match_reference_components():
+    rng = random.Random(22)
+    m = random_grid(rng, 20, 14, 0.4)
+    islands = gameplan.HexIslands(m)
+    assert_same_partition(m, islands, components(m, hex_steps))
+    for _ in range(30):
+        x, y = rng.randrange(20), rng.randrange(14)
+        islands.set_passable(x, y, not m.passable(x, y))
+    assert_same_partition(m, islands, components(m, hex_steps))
+    m.set_passable(0, 0, not m.passable(0, 0))
+    assert islands.connectivity((0, 0), (1, 0)) == "unknown"
+    islands.update()
+    assert_same_partition(m, islands, components(m, hex_steps))
+
+
+def test_islands_precheck_answers_without_searching():
+    rng = random.Random(23)
+    grid, hexes = gameplan.GridPathfinder(), gameplan.HexPathfinder()
+    unreachable = reachable = 0
+    for _ in range(4):
+        m = random_grid(rng, 24, 18, 0.42)
+        square, hexed = gameplan.Islands(m), gameplan.HexIslands(m)
+        for _ in range(30):
+            s, g = free_cell(rng, m), free_cell(rng, m)
+            for finder, islands in ((grid, square), (hexes, hexed)):
+                with_ = finder.find_path(m, s, g, islands=islands)
+                plain = finder.find_path(m, s, g)
+                assert with_.status == plain.status and with_.cost == plain.cost
+                if islands.connectivity(s, g) == "unreachable":
+                    assert with_.status == "no_path" and with_.expanded == 0
+                    unreachable += 1
+                else:
+                    assert with_.status == "found"
+                    reachable += 1
+    assert unreachable > 20 and reachable > 20
+    # JPS takes them too; islands of a stricter rule never answer a more permissive query.
+    m = gameplan.GridMap(3, 3, False)
+    m.set_passable(0, 0, True)
+    m.set_passable(1, 1, True)
+    four = gameplan.Islands(m, movement=4, diagonal="never")
+    assert four.connectivity((0, 0), (1, 1)) == "unreachable"
+    r = grid.find_path(m, (0, 0), (1, 1), movement=8, diagonal="always", islands=four)
+    assert r.status == "found" and r.cells == [(0, 0), (1, 1)]
+    r = grid.find_path(m, (0, 0), (1, 1), movement=4, islands=four)
+    assert r.status == "no_path" and r.expanded == 0
+    eight = gameplan.Islands(m)
+    r = gameplan.JpsPathfinder().find_path(m, (0, 0), (1, 1), islands=eight)
+    assert r.status == "no_path" and r.expanded == 0
+
+
 def dijkstra_ids(edges, undirected, s, g):
     adjacent = {}
     for a, b, c in edges:

@@ -20,6 +20,7 @@
 #include <gameplan/path/grid_search.hpp>
 #include <gameplan/path/hex_grid.hpp>
 #include <gameplan/path/hpa.hpp>
+#include <gameplan/path/islands.hpp>
 #include <gameplan/path/jps.hpp>
 #include <gameplan/path/movement.hpp>
 #include <gameplan/path/navmesh.hpp>
@@ -154,8 +155,16 @@ struct gameplan_map {
     path::GridMap map;
 };
 
+struct gameplan_islands {
+    const gameplan_map* map;
+    bool hex;
+    path::Islands square;
+    path::HexIslands hexes;
+};
+
 struct gameplan_pathfinder {
     gameplan_algorithm algorithm;
+    const gameplan_islands* islands = nullptr;  // gameplan_pathfinder_set_islands
     path::GridPathfinder astar;
     path::JpsPathfinder jps;
     path::HexPathfinder hex;
@@ -1105,11 +1114,17 @@ path::HexSearchOptions hex_options_of(const path::GridSearchOptions& o) {
     return h;
 }
 
-// Calls `run(search, options)` with the search `f` runs (A* for Dijkstra too) and its options.
+// Calls `run(search, options)` with the search `f` runs (A* for Dijkstra too) and its options, with the
+// pathfinder's islands.
 template <class Run>
-decltype(auto) with_search(gameplan_pathfinder& f, const path::GridSearchOptions& o, Run&& run) {
+decltype(auto) with_search(gameplan_pathfinder& f, path::GridSearchOptions o, Run&& run) {
+    if (f.algorithm == GAMEPLAN_HEX) {
+        path::HexSearchOptions h = hex_options_of(o);
+        h.islands = f.islands ? &f.islands->hexes : nullptr;
+        return run(f.hex, h);
+    }
+    o.islands = f.islands ? &f.islands->square : nullptr;
     if (f.algorithm == GAMEPLAN_JPS) return run(f.jps, o);
-    if (f.algorithm == GAMEPLAN_HEX) return run(f.hex, hex_options_of(o));
     return run(f.astar, o);
 }
 
@@ -1156,6 +1171,96 @@ gameplan_error gameplan_pathfinder_finish(gameplan_pathfinder* f, gameplan_path_
         require(f != nullptr && out != nullptr, "pathfinder and out must not be NULL");
         fill_finder_path(*f, with_search(*f, path::GridSearchOptions{}, [&](auto& search, const auto&) { return search.finish(f->path); }),
                          out);
+    });
+}
+
+// ---- islands -----------------------------------------------------------------------------------------
+
+gameplan_error gameplan_islands_build(const gameplan_map* map, const gameplan_path_options* rules, gameplan_islands** out) {
+    return guarded("gameplan_islands_build", [&] {
+        require(map != nullptr && out != nullptr, "map and out must not be NULL");
+        const path::GridSearchOptions r = path_options_of(rules);
+        auto result = std::make_unique<gameplan_islands>(gameplan_islands{map, false, {}, {}});
+        result->square.build(map->map, r);
+        *out = result.release();
+    });
+}
+
+gameplan_error gameplan_hex_islands_build(const gameplan_map* map, gameplan_islands** out) {
+    return guarded("gameplan_hex_islands_build", [&] {
+        require(map != nullptr && out != nullptr, "map and out must not be NULL");
+        auto result = std::make_unique<gameplan_islands>(gameplan_islands{map, true, {}, {}});
+        result->hexes.build(map->map);
+        *out = result.release();
+    });
+}
+
+void gameplan_islands_destroy(gameplan_islands* islands) { delete islands; }
+
+uint32_t gameplan_islands_id(const gameplan_islands* i, gameplan_point cell) {
+    if (!i) return GAMEPLAN_NO_ISLAND;
+    return i->hex ? i->hexes.island(to_cpp(cell)) : i->square.island(to_cpp(cell));
+}
+
+gameplan_reachability gameplan_islands_connectivity(const gameplan_islands* i, gameplan_point a, gameplan_point b) {
+    if (!i) return GAMEPLAN_REACHABILITY_UNKNOWN;
+    if (i->hex) {
+        if (!i->hexes.current(i->map->map)) return GAMEPLAN_REACHABILITY_UNKNOWN;
+        return i->hexes.connected(to_cpp(a), to_cpp(b)) ? GAMEPLAN_REACHABLE : GAMEPLAN_UNREACHABLE;
+    }
+    switch (i->square.connectivity(to_cpp(a), to_cpp(b))) {
+        case path::Reachability::Unreachable: return GAMEPLAN_UNREACHABLE;
+        case path::Reachability::Reachable: return GAMEPLAN_REACHABLE;
+        case path::Reachability::Unknown: break;
+    }
+    return GAMEPLAN_REACHABILITY_UNKNOWN;
+}
+
+size_t gameplan_islands_count(const gameplan_islands* i) {
+    if (!i) return 0;
+    return i->hex ? i->hexes.count() : i->square.island_count();
+}
+
+size_t gameplan_islands_size(const gameplan_islands* i, uint32_t island) {
+    if (!i) return 0;
+    return i->hex ? i->hexes.island_size(island) : i->square.island_size(island);
+}
+
+gameplan_error gameplan_islands_set_passable(gameplan_islands* i, gameplan_map* map, gameplan_point cell, int passable) {
+    return guarded("gameplan_islands_set_passable", [&] {
+        require(i != nullptr && map != nullptr, "islands and map must not be NULL");
+        require(map == i->map, "the islands were built for another map");
+        require(map->map.contains(to_cpp(cell)), "the cell is outside the map");
+        if (i->hex) {
+            (void)map->map.set_passable(to_cpp(cell), passable != 0);
+            if (!i->hexes.current(map->map)) i->hexes.build(map->map);
+        } else {
+            (void)i->square.set_passable(map->map, to_cpp(cell), passable != 0);
+        }
+    });
+}
+
+gameplan_error gameplan_islands_update(gameplan_islands* i, const gameplan_map* map) {
+    return guarded("gameplan_islands_update", [&] {
+        require(i != nullptr && map != nullptr, "islands and map must not be NULL");
+        require(map == i->map, "the islands were built for another map");
+        if (i->hex) {
+            if (!i->hexes.current(map->map)) i->hexes.build(map->map);
+        } else {
+            i->square.update(map->map);
+        }
+    });
+}
+
+gameplan_error gameplan_pathfinder_set_islands(gameplan_pathfinder* f, const gameplan_islands* islands) {
+    return guarded("gameplan_pathfinder_set_islands", [&] {
+        require(f != nullptr, "pathfinder is NULL");
+        if (islands != nullptr) {
+            require(islands->hex == (f->algorithm == GAMEPLAN_HEX),
+                    islands->hex ? "hex islands serve the GAMEPLAN_HEX pathfinder only"
+                                 : "the GAMEPLAN_HEX pathfinder needs hex islands (gameplan_hex_islands_build)");
+        }
+        f->islands = islands;
     });
 }
 

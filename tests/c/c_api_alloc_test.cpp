@@ -36,6 +36,10 @@ int main(int argc, char** argv) {
     for (const gameplan_algorithm algorithm : {GAMEPLAN_ASTAR, GAMEPLAN_JPS, GAMEPLAN_HEX}) {
         gameplan_pathfinder* finder = nullptr;
         check(gameplan_pathfinder_create(algorithm, &finder) == GAMEPLAN_OK, "pathfinder");
+        gameplan_islands* islands = nullptr;  // with the precheck: it allocates nothing either
+        check((algorithm == GAMEPLAN_HEX ? gameplan_hex_islands_build(map, &islands)
+                                         : gameplan_islands_build(map, nullptr, &islands)) == GAMEPLAN_OK, "islands");
+        check(gameplan_pathfinder_set_islands(finder, islands) == GAMEPLAN_OK, "set_islands");
         gameplan_path_result r{};
         for (const auto& e : ends) check(gameplan_find_path(finder, map, e[0], e[1], nullptr, &r) == GAMEPLAN_OK, "warm-up");
         const gameplan::test::AllocationScope scope;
@@ -45,6 +49,7 @@ int main(int argc, char** argv) {
                                   : algorithm == GAMEPLAN_JPS ? "JPS queries allocate nothing"
                                                               : "hex queries allocate nothing");
         gameplan_pathfinder_destroy(finder);
+        gameplan_islands_destroy(islands);
     }
 
     gameplan_domain* domain = nullptr;

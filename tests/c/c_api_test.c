@@ -529,6 +529,210 @@ static void test_hex(void) {
     gameplan_map_destroy(m);
 }
 
+/* ---- islands: the components of a reference flood under each movement rule ---- */
+
+enum { RULE_FOUR, RULE_EIGHT_NO_CUT, RULE_EIGHT_ALWAYS, RULE_HEX };
+
+/* Whether one step a -> b is legal under `rule` (both cells inside; b passable). */
+static int island_step(const gameplan_map* m, gameplan_point a, gameplan_point b, int rule) {
+    const int dx = b.x - a.x, dy = b.y - a.y;
+    if (!gameplan_map_passable(m, b)) return 0;
+    if (rule == RULE_HEX) {
+        gameplan_point n[6];
+        int k, adjacent = 0;
+        hex_neighbours(a, n);
+        for (k = 0; k < 6; ++k) adjacent |= n[k].x == b.x && n[k].y == b.y;
+        return adjacent;
+    }
+    if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || (dx == 0 && dy == 0)) return 0;
+    if (dx != 0 && dy != 0) {
+        gameplan_point s1, s2;
+        if (rule == RULE_FOUR) return 0;
+        if (rule == RULE_EIGHT_ALWAYS) return 1;
+        s1.x = a.x + dx, s1.y = a.y, s2.x = a.x, s2.y = a.y + dy;
+        return gameplan_map_passable(m, s1) && gameplan_map_passable(m, s2);
+    }
+    return 1;
+}
+
+/* Labels every cell with its component under `rule` (-1 blocked); returns the number of components and
+ * writes each one's cell count to sizes[label]. */
+static int ref_islands(const gameplan_map* m, int rule, int* labels, int* sizes) {
+    const int w = gameplan_map_width(m), h = gameplan_map_height(m);
+    int* queue = malloc((size_t)(w * h) * sizeof *queue);
+    int i, count = 0;
+    for (i = 0; i < w * h; ++i) labels[i] = -1;
+    for (i = 0; i < w * h; ++i) {
+        int head = 0, tail = 0;
+        gameplan_point c;
+        c.x = i % w, c.y = i / w;
+        if (!gameplan_map_passable(m, c) || labels[i] >= 0) continue;
+        labels[i] = count;
+        queue[tail++] = i;
+        while (head < tail) {
+            const int u = queue[head++];
+            gameplan_point a, b;
+            int dx, dy;
+            a.x = u % w, a.y = u / w;
+            for (dy = -1; dy <= 1; ++dy)
+                for (dx = -1; dx <= 1; ++dx) {
+                    b.x = a.x + dx, b.y = a.y + dy;
+                    if (b.x < 0 || b.y < 0 || b.x >= w || b.y >= h || labels[b.y * w + b.x] >= 0) continue;
+                    if (!island_step(m, a, b, rule)) continue;
+                    labels[b.y * w + b.x] = count;
+                    queue[tail++] = b.y * w + b.x;
+                }
+        }
+        sizes[count++] = tail;
+    }
+    free(queue);
+    return count;
+}
+
+/* The islands partition the map as the reference does: ids of blocked cells, the count, every cell's
+ * island the same as a representative's exactly when the reference says so, and the sizes. */
+static int islands_match(const gameplan_map* m, const gameplan_islands* isl, int rule) {
+    const int w = gameplan_map_width(m), h = gameplan_map_height(m);
+    int* labels = malloc((size_t)(w * h) * sizeof *labels);
+    int* sizes = malloc((size_t)(w * h) * sizeof *sizes);
+    uint32_t* first = malloc((size_t)(w * h) * sizeof *first); /* the island id of each component */
+    const int count = ref_islands(m, rule, labels, sizes);
+    int i, ok = (size_t)count == gameplan_islands_count(isl);
+    for (i = 0; i < count; ++i) first[i] = GAMEPLAN_NO_ISLAND;
+    for (i = 0; i < w * h; ++i) {
+        gameplan_point c;
+        uint32_t id;
+        c.x = i % w, c.y = i / w;
+        id = gameplan_islands_id(isl, c);
+        if (labels[i] < 0) {
+            ok &= id == GAMEPLAN_NO_ISLAND;
+            continue;
+        }
+        if (first[labels[i]] == GAMEPLAN_NO_ISLAND) {
+            int k;
+            for (k = 0; k < labels[i]; ++k) ok &= first[k] != id; /* another component, another island */
+            first[labels[i]] = id;
+            ok &= gameplan_islands_size(isl, id) == (size_t)sizes[labels[i]];
+        }
+        ok &= id == first[labels[i]];
+    }
+    free(labels);
+    free(sizes);
+    free(first);
+    return ok;
+}
+
+static void test_islands(void) {
+    static const int rules[4] = {RULE_FOUR, RULE_EIGHT_NO_CUT, RULE_EIGHT_ALWAYS, RULE_HEX};
+    gameplan_map* m = NULL;
+    gameplan_map* other = NULL;
+    int r, trial, unreachable = 0, reachable = 0;
+    CHECK_OK(gameplan_map_create(22, 15, 1, &m));
+    CHECK_OK(gameplan_map_create(22, 15, 1, &other));
+    for (r = 0; r < 4; ++r) {
+        const int rule = rules[r];
+        gameplan_islands* isl = NULL;
+        gameplan_pathfinder* with = NULL;
+        gameplan_pathfinder* without = NULL;
+        gameplan_path_options o = gameplan_path_options_default();
+        int k;
+        gameplan_point c;
+        o.movement = rule == RULE_FOUR ? 4 : 8;
+        o.diagonal = rule == RULE_EIGHT_ALWAYS ? GAMEPLAN_DIAGONAL_ALWAYS : GAMEPLAN_DIAGONAL_NO_CORNER_CUTTING;
+        for (c.y = 0; c.y < 15; ++c.y)
+            for (c.x = 0; c.x < 22; ++c.x) CHECK_OK(gameplan_map_set_passable(m, c, rnd(100) >= 38));
+        if (rule == RULE_HEX) CHECK_OK(gameplan_hex_islands_build(m, &isl));
+        else CHECK_OK(gameplan_islands_build(m, &o, &isl));
+        CHECK(islands_match(m, isl, rule));
+        /* Cells opened and closed through the islands: exact after each change. */
+        for (k = 0; k < 120; ++k) {
+            c.x = (int32_t)rnd(22), c.y = (int32_t)rnd(15);
+            CHECK_OK(gameplan_islands_set_passable(isl, m, c, !gameplan_map_passable(m, c)));
+            if (k % 10 == 0) CHECK(islands_match(m, isl, rule));
+        }
+        CHECK(islands_match(m, isl, rule));
+        /* Queries with the precheck: NO_PATH without an expansion exactly when the reference says so,
+         * and otherwise the same cost as without it. */
+        CHECK_OK(gameplan_pathfinder_create(rule == RULE_HEX ? GAMEPLAN_HEX : GAMEPLAN_ASTAR, &with));
+        CHECK_OK(gameplan_pathfinder_create(rule == RULE_HEX ? GAMEPLAN_HEX : GAMEPLAN_ASTAR, &without));
+        CHECK_OK(gameplan_pathfinder_set_islands(with, isl));
+        for (trial = 0; trial < 60; ++trial) {
+            gameplan_point s, g;
+            gameplan_path_result a, b;
+            do s.x = (int32_t)rnd(22), s.y = (int32_t)rnd(15); while (!gameplan_map_passable(m, s));
+            do g.x = (int32_t)rnd(22), g.y = (int32_t)rnd(15); while (!gameplan_map_passable(m, g));
+            CHECK_OK(gameplan_find_path(with, m, s, g, &o, &a));
+            CHECK_OK(gameplan_find_path(without, m, s, g, &o, &b));
+            CHECK(a.status == b.status);
+            if (gameplan_islands_connectivity(isl, s, g) == GAMEPLAN_UNREACHABLE) {
+                CHECK(a.status == GAMEPLAN_STATUS_NO_PATH && a.expanded == 0);
+                ++unreachable;
+            } else {
+                CHECK(gameplan_islands_connectivity(isl, s, g) == GAMEPLAN_REACHABLE);
+                CHECK(a.status == GAMEPLAN_STATUS_FOUND && fabs(a.cost - b.cost) < 1e-9);
+                ++reachable;
+            }
+        }
+        /* A cost change leaves them current; a cell changed behind their back makes them unknown until
+         * updated, and the pathfinder then searches. */
+        do c.x = (int32_t)rnd(22), c.y = (int32_t)rnd(15); while (!gameplan_map_passable(m, c));
+        CHECK_OK(gameplan_map_set_cost(m, c, 4));
+        CHECK(gameplan_islands_connectivity(isl, c, c) == GAMEPLAN_REACHABLE);
+        CHECK_OK(gameplan_map_set_passable(m, c, 0));
+        CHECK(gameplan_islands_connectivity(isl, c, c) == GAMEPLAN_REACHABILITY_UNKNOWN);
+        CHECK_OK(gameplan_islands_update(isl, m));
+        CHECK(gameplan_islands_connectivity(isl, c, c) == GAMEPLAN_UNREACHABLE);
+        CHECK(islands_match(m, isl, rule));
+        CHECK_OK(gameplan_map_set_cost(m, c, 1));
+        /* Misuse. */
+        CHECK(gameplan_islands_set_passable(isl, other, c, 1) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+        c.x = 22;
+        CHECK(gameplan_islands_set_passable(isl, m, c, 1) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+        CHECK(gameplan_islands_id(isl, c) == GAMEPLAN_NO_ISLAND);
+        CHECK(gameplan_islands_size(isl, (uint32_t)gameplan_islands_count(isl) + 1000u) == 0);
+        {
+            gameplan_pathfinder* wrong = NULL;
+            CHECK_OK(gameplan_pathfinder_create(rule == RULE_HEX ? GAMEPLAN_ASTAR : GAMEPLAN_HEX, &wrong));
+            CHECK(gameplan_pathfinder_set_islands(wrong, isl) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+            gameplan_pathfinder_destroy(wrong);
+        }
+        CHECK_OK(gameplan_pathfinder_set_islands(with, NULL));
+        gameplan_pathfinder_destroy(with);
+        gameplan_pathfinder_destroy(without);
+        gameplan_islands_destroy(isl);
+    }
+    CHECK(unreachable > 20 && reachable > 20);
+    /* Islands of a stricter rule never answer for a more permissive query: two cells joined only by a
+     * diagonal are apart under 4-neighbour islands, and an 8-neighbour query that may cut corners still
+     * finds the step. */
+    {
+        gameplan_islands* four = NULL;
+        gameplan_pathfinder* f = NULL;
+        gameplan_path_options o = gameplan_path_options_default();
+        gameplan_path_result res;
+        gameplan_point a = {0, 0}, b = {1, 1}, c;
+        for (c.y = 0; c.y < 15; ++c.y)
+            for (c.x = 0; c.x < 22; ++c.x) CHECK_OK(gameplan_map_set_passable(m, c, (c.x == 0 && c.y == 0) || (c.x == 1 && c.y == 1)));
+        o.movement = 4;
+        CHECK_OK(gameplan_islands_build(m, &o, &four));
+        CHECK(gameplan_islands_connectivity(four, a, b) == GAMEPLAN_UNREACHABLE);
+        CHECK_OK(gameplan_pathfinder_create(GAMEPLAN_ASTAR, &f));
+        CHECK_OK(gameplan_pathfinder_set_islands(f, four));
+        o.movement = 8;
+        o.diagonal = GAMEPLAN_DIAGONAL_ALWAYS;
+        CHECK_OK(gameplan_find_path(f, m, a, b, &o, &res));
+        CHECK(res.status == GAMEPLAN_STATUS_FOUND && res.cell_count == 2);
+        o.movement = 4;
+        CHECK_OK(gameplan_find_path(f, m, a, b, &o, &res));
+        CHECK(res.status == GAMEPLAN_STATUS_NO_PATH && res.expanded == 0);
+        gameplan_pathfinder_destroy(f);
+        gameplan_islands_destroy(four);
+    }
+    CHECK(gameplan_islands_connectivity(NULL, (gameplan_point){0, 0}, (gameplan_point){0, 0}) == GAMEPLAN_REACHABILITY_UNKNOWN);
+    gameplan_map_destroy(other);
+    gameplan_map_destroy(m);
+}
+
 static void test_built_map(void) {
     gameplan_map* m = NULL;
     gameplan_pathfinder* f = NULL;
@@ -1447,6 +1651,7 @@ int main(int argc, char** argv) {
     test_domain_files(argv[1]);
     test_built_map();
     test_hex();
+    test_islands();
     test_graphs(argv[1]);
     test_scenarios(argv[1]);
     test_agents();

@@ -539,6 +539,60 @@ GAMEPLAN_C_API gameplan_error gameplan_pathfinder_step(gameplan_pathfinder* find
                                                        gameplan_status* out);
 GAMEPLAN_C_API gameplan_error gameplan_pathfinder_finish(gameplan_pathfinder* finder, gameplan_path_result* out);
 
+/* ---- islands ---------------------------------------------------------------------------------- */
+
+/** The connected components of a map's passable cells (C++ path::Islands for square grids under one
+ *  movement rule, path::HexIslands for the map read as a hex map): whether any path exists between two
+ *  cells, in O(1), without searching. Given to a pathfinder (`gameplan_pathfinder_set_islands`), a query
+ *  whose start and goal lie on different islands returns NO_PATH at once instead of flooding the start's
+ *  island. The map must outlive the islands. Memory: square 8 bytes per cell and 20 per label, hex 4 bytes
+ *  per cell and 4 per island. */
+typedef struct gameplan_islands gameplan_islands;
+
+/** Island id of a blocked cell or a cell off the map. */
+#define GAMEPLAN_NO_ISLAND UINT32_MAX
+
+typedef enum gameplan_reachability {
+    GAMEPLAN_UNREACHABLE = 0,          /**< different islands, or a cell blocked or off the map: no path exists */
+    GAMEPLAN_REACHABLE = 1,            /**< the same island: a path exists */
+    GAMEPLAN_REACHABILITY_UNKNOWN = 2  /**< the map changed behind the islands' back (gameplan_map_set_passable)
+                                            and they were not updated since: search to know */
+} gameplan_reachability;
+
+/** Labels the islands of `map` for the movement rule of `rules` (its `movement` and `diagonal`; NULL: 8
+ *  neighbours, no corner cutting). Islands of a more permissive rule are coarser and still prove a
+ *  stricter rule's queries unreachable, so they serve A*, Dijkstra and JPS under their rule or a
+ *  stricter one. O(cells). */
+GAMEPLAN_C_API gameplan_error gameplan_islands_build(const gameplan_map* map, const gameplan_path_options* rules,
+                                                     gameplan_islands** out);
+/** The islands of the map read as a hex map (odd-r rows, six neighbours: GAMEPLAN_HEX). O(cells). */
+GAMEPLAN_C_API gameplan_error gameplan_hex_islands_build(const gameplan_map* map, gameplan_islands** out);
+GAMEPLAN_C_API void gameplan_islands_destroy(gameplan_islands* islands);
+/** Id of the island holding `cell`, GAMEPLAN_NO_ISLAND for a blocked cell or a cell off the map. Ids are
+ *  stable until the next change of a cell. */
+GAMEPLAN_C_API uint32_t gameplan_islands_id(const gameplan_islands* islands, gameplan_point cell);
+/** Whether a path from `a` to `b` exists. */
+GAMEPLAN_C_API gameplan_reachability gameplan_islands_connectivity(const gameplan_islands* islands, gameplan_point a,
+                                                                   gameplan_point b);
+/** Number of islands. */
+GAMEPLAN_C_API size_t gameplan_islands_count(const gameplan_islands* islands);
+/** Number of passable cells on the island with id `island`, 0 for an unknown id. */
+GAMEPLAN_C_API size_t gameplan_islands_size(const gameplan_islands* islands, uint32_t island);
+/** Sets a cell's passability on `map` (the islands' map) and brings the islands up to date: square
+ *  islands incrementally (a merge when a cell opens; a split is found by searches from the blocked cell's
+ *  sides, proportional to the smaller side), hex islands by relabelling the map (O(cells)). */
+GAMEPLAN_C_API gameplan_error gameplan_islands_set_passable(gameplan_islands* islands, gameplan_map* map, gameplan_point cell,
+                                                            int passable);
+/** Brings the islands up to date after changes made to the map directly (relabels the map, O(cells));
+ *  nothing when they are current. Until then `connectivity` answers GAMEPLAN_REACHABILITY_UNKNOWN and a
+ *  pathfinder ignores them. */
+GAMEPLAN_C_API gameplan_error gameplan_islands_update(gameplan_islands* islands, const gameplan_map* map);
+/** Gives the pathfinder's queries the islands' precheck (NULL: none). Hex islands go with GAMEPLAN_HEX,
+ *  square islands with the other algorithms (else INVALID_ARGUMENT). The islands must outlive their use
+ *  and not change during a query; stale islands, or islands of a stricter rule than the query's, are
+ *  ignored (never a wrong NO_PATH). */
+GAMEPLAN_C_API gameplan_error gameplan_pathfinder_set_islands(gameplan_pathfinder* finder, const gameplan_islands* islands);
+
 /* ---- the path request queue ------------------------------------------------------------------- */
 
 /** Many units' path requests, served within a per-frame budget of expansions (C++ PathRequestQueue).
