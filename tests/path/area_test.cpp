@@ -14,6 +14,7 @@
 #include <gameplan/path/penalty_layer.hpp>
 #include <gameplan/path/request_queue.hpp>
 #include <gameplan/path/smoothing.hpp>
+#include <gameplan/path/subgoal.hpp>
 #include <reference_rules.hpp>
 #include <gameplan/path/theta_star.hpp>
 
@@ -387,6 +388,11 @@ TEST(AreaSearch, JumpPointSearchRefusesNonUniformCosts) {
     JpsPlusPathfinder jps_plus;
     JumpTable table;
     ASSERT_EQ(table.build(map), JpsSupport::Ok);
+    // The subgoal graph jumps over cells as JPS does: it must refuse them too, on its graph and on its
+    // JPS fallback (a map it was not built for).
+    SubgoalPathfinder subgoals;
+    ASSERT_EQ(subgoals.build(map), JpsSupport::Ok);
+    GridMap other = map;
     GridPath path;
     for (const GridSearchOptions* o : {&with_layers, &with_filter, &with_areas, &with_penalties}) {
         EXPECT_EQ(check_jps_support(map, *o), JpsSupport::NonUniformCosts);
@@ -394,8 +400,12 @@ TEST(AreaSearch, JumpPointSearchRefusesNonUniformCosts) {
         EXPECT_EQ(jps.find_path(map, {0, 0}, {15, 15}, *o, path), Status::InvalidQuery);
         EXPECT_EQ(jps_plus.begin(table, {0, 0}, {15, 15}, *o), Status::InvalidQuery);
         EXPECT_EQ(jps_plus.begin(map, {0, 0}, {15, 15}, *o), Status::InvalidQuery);
+        EXPECT_EQ(subgoals.find_path(map, {0, 0}, {15, 15}, *o, path), Status::InvalidQuery);
+        EXPECT_EQ(subgoals.begin(subgoals.graph(), {0, 0}, {15, 15}, *o), Status::InvalidQuery);
+        EXPECT_EQ(subgoals.find_path(other, {0, 0}, {15, 15}, *o, path), Status::InvalidQuery);
     }
     EXPECT_EQ(jps.find_path(map, {0, 0}, {15, 15}, GridSearchOptions{}, path), Status::Found);
+    EXPECT_EQ(subgoals.find_path(map, {0, 0}, {15, 15}, GridSearchOptions{}, path), Status::Found);
 }
 
 // Every cell of the world that is open, in row-major order.

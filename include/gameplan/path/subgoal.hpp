@@ -62,8 +62,10 @@
 /// Supported queries: those of JPS (jps.hpp): `Movement::Eight`, `DiagonalRule::NoCornerCutting` (the
 /// MovingAI / GPPC rules), uniform costs; anything else returns `Status::InvalidQuery`. The heuristic and
 /// weight of `GridSearchOptions` are accepted (a weight must be finite and >= 1) and do not change the
-/// answer, which is always optimal. A penalty layer returns `InvalidQuery`; `islands` and `dead_ends`
-/// are ignored.
+/// answer, which is always optimal. Per-query costs and filters (`penalties`, `layers`, `areas`,
+/// `filter`) return `InvalidQuery`, as they do for JPS: the graph's edges skip the cells they would
+/// price. `islands` answer a query between islands with `NoPath` (begin on the map); `dead_ends` are
+/// ignored.
 ///
 /// Budget (`GridSearchOptions::budget`, whole search; `SubgoalPathfinder::budget_limit()` says which
 /// limit ended it): `max_expansions` counts hierarchy nodes settled (a table answer counts one), a
