@@ -1,6 +1,7 @@
 // Theta* against independent oracles: the reference Dijkstra (grid-optimal cost, reachability) and the
 // exact line-of-sight oracle; on random maps under every rule and on the shared small maps.
 #include <gameplan/path/grid_map.hpp>
+#include <gameplan/path/islands.hpp>
 #include <gameplan/path/smoothing.hpp>
 #include <gameplan/path/theta_star.hpp>
 
@@ -128,6 +129,55 @@ TEST(ThetaStar, RandomMapsAgainstOracles) {
     }
     EXPECT_GT(found, 300u);
     EXPECT_GT(strictly_shorter, found / 2);  // any-angle paths beat grid paths most of the time
+}
+
+TEST(ThetaStar, IslandsAnswerUnreachableQueriesWithoutSearching) {
+    std::mt19937 rng(2027);
+    int unreachable = 0, reachable = 0;
+    ThetaStar theta;
+    GridPath with, without;
+    for (int map_index = 0; map_index < 24; ++map_index) {
+        const Rule& rule = kRules[map_index % 4];
+        const RefGrid ref = ref_random_grid(rng, 30, 24, 0.38 + 0.01 * (map_index % 5), false);
+        const GridMap map = to_map(ref);
+        GridSearchOptions island_rule;
+        island_rule.movement = rule.movement;
+        island_rule.diagonal = rule.diagonal;
+        Islands islands, four;
+        islands.build(map, island_rule);
+        GridSearchOptions four_rule;
+        four_rule.movement = Movement::Four;
+        four.build(map, four_rule);  // stricter than three of the rules: never used for them
+        ThetaStarOptions plain;
+        plain.movement = rule.movement;
+        plain.diagonal = rule.diagonal;
+        ThetaStarOptions checked = plain, stricter = plain;
+        checked.islands = &islands;
+        stricter.islands = &four;
+        for (int q = 0; q < 20; ++q) {
+            const GridPoint s{static_cast<int>(rng() % 30), static_cast<int>(rng() % 24)};
+            const GridPoint g{static_cast<int>(rng() % 30), static_cast<int>(rng() % 24)};
+            if (!ref.free(s.x, s.y) || !ref.free(g.x, g.y)) continue;
+            const bool apart = !std::isfinite(ref_dijkstra(ref, {{s.x, s.y}}, ref_rule(rule.movement, rule.diagonal))[std::size_t(g.y) * 30 + g.x]);
+            const Status b = theta.find_path(map, s, g, without, plain);
+            const Status c = theta.find_path(map, s, g, with, stricter);
+            EXPECT_EQ(c, b) << rule.name;
+            const Status a = theta.find_path(map, s, g, with, checked);
+            EXPECT_EQ(a, b) << rule.name;
+            if (apart) {
+                EXPECT_EQ(a, Status::NoPath) << rule.name;
+                EXPECT_EQ(theta.stats().expanded, 0u) << rule.name;
+                EXPECT_TRUE(with.cells.empty());
+                ++unreachable;
+            } else {
+                ASSERT_EQ(a, Status::Found) << rule.name;
+                EXPECT_EQ(with.cost, without.cost);
+                ++reachable;
+            }
+        }
+    }
+    EXPECT_GT(unreachable, 40);
+    EXPECT_GT(reachable, 40);
 }
 
 TEST(ThetaStar, SmallSharedMaps) {

@@ -2,10 +2,13 @@
 // the WebAssembly pages (see grid_runner.hpp).
 #include "grid_runner.hpp"
 
+#include <gameplan/path/islands.hpp>
 #include <gameplan/path/smoothing.hpp>
 
 #include <chrono>
 #include <cstdio>
+#include <limits>
+#include <span>
 #include <string>
 
 namespace gameplan::cli {
@@ -156,8 +159,22 @@ GridRunner::GridRunner(const path::GridMap& map, GridAlgorithm algorithm, const 
     }
 }
 
+bool GridRunner::proven_apart(path::GridPoint from, path::GridPoint to) const noexcept {
+    return m_options.islands != nullptr &&
+           m_options.islands->proves_unreachable(m_map, m_options, std::span<const path::GridPoint>(&from, 1),
+                                                 std::span<const path::GridPoint>(&to, 1));
+}
+
+Status GridRunner::no_path(path::GridPath& out) noexcept {
+    out.cells.clear();
+    out.cost = std::numeric_limits<double>::infinity();
+    m_answered_by_islands = true;
+    return Status::NoPath;
+}
+
 GridRun GridRunner::run(path::GridPoint from, path::GridPoint to, path::GridPath& out) {
     GridRun result;
+    m_answered_by_islands = false;
     const auto t0 = std::chrono::steady_clock::now();
     m_options.budget.deadline = m_settings.time_limit_s > 0 ? std::min(m_settings.deadline, deadline_in(m_settings.time_limit_s))
                                                             : m_settings.deadline;
@@ -174,12 +191,21 @@ GridRun GridRunner::run(path::GridPoint from, path::GridPoint to, path::GridPath
             result.limit = m_jps.budget_limit();
             break;
         case GridAlgorithm::JpsPlus:
+            // The shared table's begin has no map to check islands against: the precheck is run here.
+            if (proven_apart(from, to)) {
+                result.status = no_path(out);
+                break;
+            }
             if (m_jps_plus.begin(m_prepared->jump_table, from, to, m_options) == Status::InProgress) (void)m_jps_plus.step();
             result.status = m_jps_plus.finish(out);
             result.expanded = m_jps_plus.stats().expanded;
             result.limit = m_jps_plus.budget_limit();
             break;
         case GridAlgorithm::Subgoal:
+            if (proven_apart(from, to)) {
+                result.status = no_path(out);
+                break;
+            }
             if (m_subgoal.begin(m_prepared->subgoal, from, to, m_options) == Status::InProgress) (void)m_subgoal.step();
             result.status = m_subgoal.finish(out);
             result.expanded = m_subgoal.stats().expanded;
@@ -203,6 +229,7 @@ GridRun GridRunner::run(path::GridPoint from, path::GridPoint to, path::GridPath
             t.penalties = m_options.penalties;
             t.penalty_weight = m_options.penalty_weight;
             t.layers = m_options.layers;
+            t.islands = m_options.islands;
             result.status = m_theta.find_path(m_map, from, to, t, out);
             result.expanded = m_theta.stats().expanded;
             result.limit = m_theta.budget_limit();
@@ -220,6 +247,7 @@ GridRun GridRunner::run(path::GridPoint from, path::GridPoint to, path::GridPath
 }
 
 bool GridRunner::expanded(path::GridPoint p) const noexcept {
+    if (m_answered_by_islands) return false;
     switch (m_algorithm) {
         case GridAlgorithm::AStar:
         case GridAlgorithm::Dijkstra: return m_astar.closed(p);

@@ -149,6 +149,12 @@ public:
     [[nodiscard]] GridAlgorithm algorithm() const noexcept { return m_algorithm; }
 
 private:
+    /// True if the query's islands prove `to` unreachable from `from` (for the searches on shared
+    /// preprocessing, whose begin has no map to check the islands against).
+    [[nodiscard]] bool proven_apart(path::GridPoint from, path::GridPoint to) const noexcept;
+    /// Ends a query the islands answered: `out` empty, NoPath.
+    Status no_path(path::GridPath& out) noexcept;
+
     const path::GridMap& m_map;
     GridAlgorithm m_algorithm;
     path::GridSearchOptions m_options;
@@ -161,5 +167,6 @@ private:
     path::HpaPathfinder m_hpa;
     path::ThetaStar m_theta;
     path::SubgoalPathfinder m_subgoal;  // searches m_prepared->subgoal
+    bool m_answered_by_islands = false;  // the last run() expanded nothing: the islands answered it
 };
 }  // namespace gameplan::cli

@@ -109,6 +109,12 @@ struct ThetaStarOptions {
     /// Optional weighted cost layers, any number (each: a PenaltyLayer matching the map and a weight >= 0,
     /// else `InvalidQuery`). Not owned; the span and the layers must outlive the search.
     std::span<const CostLayer> layers{};
+    /// Optional unreachability precheck (islands.hpp): when the islands prove the goal unreachable,
+    /// `begin` returns `NoPath` at once, expanding nothing. A line of sight joins only cells the base
+    /// moves join, so the islands apply as to a grid search under `movement` and `diagonal` (built for
+    /// that rule or a more permissive one), and are ignored otherwise or when stale. Not owned; must
+    /// outlive the search.
+    const Islands* islands = nullptr;
 };
 
 /// Reusable Theta* search object. See the file overview.
@@ -119,7 +125,7 @@ public:
 
     /// Starts a search from `start` to `goal`. Returns `InProgress`, or `InvalidQuery` (empty map, a point
     /// off the map, blocked or in a forbidden area, an area map or layer sized for another map, a negative
-    /// or non-finite layer weight), or `BudgetExhausted` (`budget_limit() == Memory`, nothing allocated)
+    /// or non-finite layer weight), `NoPath` when `options.islands` prove the goal unreachable, or `BudgetExhausted` (`budget_limit() == Memory`, nothing allocated)
     /// when the per-cell arrays for `map` would take what the ThetaStar holds past
     /// `options.budget.max_memory_bytes`. Any previous search is forgotten in O(1).
     Status begin(const GridMap& map, GridPoint start, GridPoint goal, const ThetaStarOptions& options = {});
