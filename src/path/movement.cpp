@@ -186,6 +186,7 @@ void MovementSystem::submit(UnitId unit) {
         r.options.penalty_weight = m_options.claim_weight;
     }
     r.options.layers = m_options.layers;
+    r.options.islands = m_options.islands;
     u.request = im.queue.submit(r);
     u.status = UnitStatus::Planning;
     u.waits_in_row = 0;
@@ -650,7 +651,7 @@ RestoreResult MovementSystem::restore_state(const MovementState& state) {
         return RestoreError{std::move(field), std::move(message)};
     };
     clear();
-    if (RestoreResult r = im.queue.restore_state(state.queue, QueueBindings{nullptr, nullptr, &m_claims, nullptr, nullptr, m_options.layers})) {
+    if (RestoreResult r = im.queue.restore_state(state.queue, QueueBindings{m_options.islands, nullptr, &m_claims, nullptr, nullptr, m_options.layers})) {
         r->field = r->field.empty() ? "queue" : "queue." + r->field;
         clear();
         return r;

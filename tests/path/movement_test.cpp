@@ -1,6 +1,7 @@
 // The movement layer (movement.hpp): walks, statuses, map changes under a route, cancellation, moving
 // destinations, pushes, claimed-path penalties and collision-free crowds. Every tick of the crowd tests
 // is checked by an independent referee written here: legal single steps, no shared cells, no swaps.
+#include <gameplan/path/islands.hpp>
 #include <gameplan/path/movement.hpp>
 
 #include <gtest/gtest.h>
@@ -143,6 +144,36 @@ TEST(Movement, StatusesForBadAndTrivialDestinations) {
     EXPECT_FALSE(ms.move_to(999, Destination::at({2, 2})));
     EXPECT_EQ(to_string(UnitStatus::Waiting), "waiting");
     EXPECT_EQ(to_string(MoveFailure::Stuck), "stuck");
+}
+
+TEST(Movement, IslandsFailADestinationAcrossTheWaterAtOnce) {
+    // A wall splits the map; with a small frame budget the request for the far side floods the unit's
+    // half for many ticks, unless the islands answer it.
+    GridMap map = open_map(60, 60);
+    for (int y = 0; y < 60; ++y) (void)map.set_passable({30, y}, false);
+    Islands islands;
+    islands.build(map);
+    MovementOptions slow;
+    slow.path_budget = 16;
+    MovementOptions checked = slow;
+    checked.islands = &islands;
+    MovementSystem plain(map, slow), fast(map, checked);
+    const UnitId a = plain.add_unit({2, 2}), b = fast.add_unit({2, 2});
+    ASSERT_TRUE(plain.move_to(a, Destination::at({50, 50})));
+    ASSERT_TRUE(fast.move_to(b, Destination::at({50, 50})));
+    plain.update();
+    fast.update();
+    EXPECT_EQ(plain.status(a), UnitStatus::Planning) << "1,800 cells to flood at 16 a tick";
+    EXPECT_EQ(fast.status(b), UnitStatus::Failed);
+    EXPECT_EQ(fast.failure(b), MoveFailure::NoPath);
+    for (int t = 0; t < 200 && plain.status(a) == UnitStatus::Planning; ++t) plain.update();
+    EXPECT_EQ(plain.failure(a), MoveFailure::NoPath) << "the same answer, later";
+    // A door in the wall, reported to the islands: the destination is reachable and is reached.
+    ASSERT_TRUE(islands.set_passable(map, {30, 40}, true));
+    ASSERT_TRUE(fast.move_to(b, Destination::at({50, 50})));
+    for (int t = 0; t < 400 && fast.status(b) != UnitStatus::Arrived; ++t) fast.update();
+    EXPECT_EQ(fast.status(b), UnitStatus::Arrived);
+    EXPECT_EQ(fast.position(b), (GridPoint{50, 50}));
 }
 
 TEST(Movement, AMapChangeUnderTheRouteMakesItRepathAndNeverEnterAWall) {

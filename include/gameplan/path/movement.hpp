@@ -142,6 +142,12 @@ struct MovementOptions {
     /// claimed-path penalties change every tick and are not consulted). Not owned: the span and the
     /// layers must outlive the system (and match its map).
     std::span<const CostLayer> layers{};
+    /// Optional islands of the map (islands.hpp) under the units' movement rule or a more permissive one:
+    /// a destination on another island than the unit fails with `MoveFailure::NoPath` at once, without a
+    /// search (otherwise its request floods the unit's whole island first, out of the frame budget all
+    /// units share). Keep them current as the map's cells open and close (`Islands::set_passable`);
+    /// stale islands are ignored, never wrong. Not owned; must outlive the system.
+    const Islands* islands = nullptr;
 };
 
 /// Counters since the system was made (all deterministic).
