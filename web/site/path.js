@@ -121,10 +121,20 @@
     ctx.clearRect(0, 0, canvas.width, canvas.height);
     ctx.imageSmoothingEnabled = false;
     ctx.drawImage(off, 0, 0, width, h * cs);
-    if (cs >= 6 && !hex) {
+    if (cs >= 6) {
       ctx.strokeStyle = "rgba(0,0,0,0.06)"; ctx.lineWidth = 1; ctx.beginPath();
-      for (let x = 0; x <= w; x++) { ctx.moveTo(x * cs + 0.5, 0); ctx.lineTo(x * cs + 0.5, h * cs); }
-      for (let y = 0; y <= h; y++) { ctx.moveTo(0, y * cs + 0.5); ctx.lineTo(w * cs, y * cs + 0.5); }
+      if (hex) {  // brick rows: each cell's sides, odd rows half a cell right
+        for (let y = 0; y < h; y++) {
+          const shift = (y & 1) * 0.5;
+          for (let x = 0; x <= w; x++) {
+            const px = Math.round((x + shift) * cs) + 0.5;
+            ctx.moveTo(px, y * cs); ctx.lineTo(px, (y + 1) * cs);
+          }
+        }
+      } else {
+        for (let x = 0; x <= w; x++) { ctx.moveTo(x * cs + 0.5, 0); ctx.lineTo(x * cs + 0.5, h * cs); }
+      }
+      for (let y = 0; y <= h; y++) { ctx.moveTo(0, y * cs + 0.5); ctx.lineTo(width, y * cs + 0.5); }
       ctx.stroke();
     }
     const done = !st.expanded || st.shown >= st.expanded.length / 2;
@@ -187,7 +197,14 @@
     $("f-cells").textContent = st.path.length || "-";
     return text;
   }
-  const run = () => { query(0); animate(); };
+  // Hex rows have six neighbours and no diagonal rule: the square grid's movement controls do not apply.
+  const syncControls = () => {
+    for (const id of ["movement", "diagonal"]) {
+      $(id).disabled = isHex();
+      $(id).title = isHex() ? "hex rows: six neighbours, no diagonal rule" : "";
+    }
+  };
+  const run = () => { syncControls(); query(0); animate(); };
 
   // ---- mouse ------------------------------------------------------------------------------------
   let drag = null, painted = false;
@@ -249,6 +266,7 @@
       for (const k of ["algorithm", "movement", "diagonal", "heuristic", "weight", "topology"]) if (p.has(k)) $(k).value = p.get(k);
       $("smooth").checked = p.get("smooth") === "1";
       if (p.has("replay")) $("speed").value = p.get("replay");
+      syncControls();
       const text = query(Number(p.get("repeat") || 1));
       gp.result(text);
       animate();
