@@ -1266,12 +1266,19 @@ PYBIND11_MODULE(gameplan, m) {
     py::class_<PyQueue>(m, "PathRequestQueue", "Path requests served within a per-frame expansion budget.")
         .def(py::init<std::shared_ptr<path::GridMap>, std::uint32_t>(), py::arg("map"), py::arg("lanes") = 1)
         .def("submit", [](PyQueue& q, std::pair<std::int32_t, std::int32_t> start, std::pair<std::int32_t, std::int32_t> goal,
-                          std::int32_t priority, int movement, const std::string& diagonal) {
+                          std::int32_t priority, int movement, const std::string& diagonal,
+                          std::optional<std::uint64_t> max_expansions, double time_limit, std::uint64_t max_memory,
+                          const PyIslands* islands) {
             path::PathRequest r{point_of(start), point_of(goal), path_options(movement, diagonal, "auto", 1.0), priority};
+            r.options.budget = budget_of(max_expansions, time_limit, max_memory);
+            r.options.islands = islands ? &islands->islands : nullptr;
             const path::PathHandle h = q.queue.submit(r);
             return std::make_pair(h.index, h.generation);
         }, py::arg("start"), py::arg("goal"), py::arg("priority") = 0, py::arg("movement") = 8,
-           py::arg("diagonal") = "no-corner-cutting")
+           py::arg("diagonal") = "no-corner-cutting", py::arg("max_expansions") = py::none(), py::arg("time_limit") = 0.0,
+           py::arg("max_memory") = 0, py::arg("islands") = nullptr,
+           "Budgets of this request as GridPathfinder.find_path (the time limit counts from the submission); "
+           "islands: an Islands of the queue's map, which answer a request between islands no_path at once.")
         .def("update", [](PyQueue& q, std::uint64_t budget) { return q.queue.update(budget).completed; }, py::arg("max_expansions"))
         .def("state", [](const PyQueue& q, std::pair<std::uint32_t, std::uint32_t> h) {
             static const char* const names[] = {"unknown", "pending", "running", "done"};

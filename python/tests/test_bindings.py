@@ -300,6 +300,31 @@ def test_pathfinders_and_queue_reach_the_scenario_optima():
         assert results[i].status == "found" and results[i].cost == pytest.approx(optimal, abs=1e-4)
 
 
+def test_queue_requests_take_budgets_and_islands():
+    m = gameplan.GridMap(40, 30)
+    for y in range(30):
+        m.set_passable(20, y, False)
+    islands = gameplan.Islands(m)
+    q = gameplan.PathRequestQueue(m)
+    plain = q.submit((0, 0), (39, 29))
+    fast = q.submit((0, 0), (39, 29), priority=1, islands=islands)
+    capped = q.submit((0, 0), (19, 29), priority=1, max_expansions=3)
+    near = q.submit((0, 0), (5, 5), priority=1, islands=islands)
+    q.update(10)
+    r = q.take(fast)
+    assert r.status == "no_path" and r.expanded == 0  # answered by the islands in the first update
+    frames = 1
+    while q.state(plain) != "done" and frames < 10000:
+        q.update(10)
+        frames += 1
+    r = q.take(plain)
+    assert r.status == "no_path" and r.expanded > 500 and frames > 20  # the flood of the left half
+    r = q.take(capped)
+    assert r.status == "budget_exhausted" and r.limit == "expansions"
+    r = q.take(near)
+    assert r.status == "found" and r.cost == pytest.approx(5 * math.sqrt(2))
+
+
 def test_pathfinder_budgets_name_the_limit():
     # An open 300 x 300 map: corner to corner takes A* hundreds of expansions and its state far more than 1 KiB.
     m = gameplan.GridMap(300, 300)

@@ -174,6 +174,7 @@ struct gameplan_pathfinder {
 
 struct gameplan_request_queue {
     path::PathRequestQueue queue;
+    const gameplan_islands* islands = nullptr;  // gameplan_request_queue_set_islands: given to later requests
     path::PathResult taken;
     std::vector<gameplan_point> cells;
     gameplan_request_queue(const path::GridMap& map, std::uint32_t lanes)
@@ -1280,6 +1281,7 @@ gameplan_error gameplan_request_queue_submit(gameplan_request_queue* q, gameplan
     return guarded("gameplan_request_queue_submit", [&] {
         require(q != nullptr && out != nullptr, "queue and out must not be NULL");
         path::PathRequest r{to_cpp(start), to_cpp(goal), path_options_of(options), priority};
+        r.options.islands = q->islands ? &q->islands->square : nullptr;
         const path::PathHandle h = q->queue.submit(r);
         *out = gameplan_path_handle{h.index, h.generation};
     });
@@ -1315,6 +1317,14 @@ gameplan_error gameplan_request_queue_cancel(gameplan_request_queue* q, gameplan
 }
 
 size_t gameplan_request_queue_size(const gameplan_request_queue* q) { return q ? q->queue.size() : 0; }
+
+gameplan_error gameplan_request_queue_set_islands(gameplan_request_queue* q, const gameplan_islands* islands) {
+    return guarded("gameplan_request_queue_set_islands", [&] {
+        require(q != nullptr, "queue is NULL");
+        require(islands == nullptr || !islands->hex, "the request queue searches square grids: it needs square islands");
+        q->islands = islands;
+    });
+}
 
 // ---- HPA* --------------------------------------------------------------------------------------------
 

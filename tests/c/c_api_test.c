@@ -728,6 +728,44 @@ static void test_islands(void) {
         gameplan_pathfinder_destroy(f);
         gameplan_islands_destroy(four);
     }
+    /* The request queue: with islands, a request between islands is answered in the first update with
+     * nothing expanded, while the flood without them takes several updates of 10 expansions. */
+    {
+        gameplan_islands* isl = NULL;
+        gameplan_islands* hexes = NULL;
+        gameplan_request_queue* q = NULL;
+        gameplan_path_handle far, near, plain;
+        gameplan_path_result res;
+        gameplan_point a = {0, 0}, b = {21, 14}, c = {5, 5}, wall;
+        uint32_t completed = 0;
+        int updates = 0;
+        for (wall.y = 0; wall.y < 15; ++wall.y)
+            for (wall.x = 0; wall.x < 22; ++wall.x) CHECK_OK(gameplan_map_set_passable(m, wall, wall.x != 11));
+        CHECK_OK(gameplan_islands_build(m, NULL, &isl));
+        CHECK_OK(gameplan_hex_islands_build(m, &hexes));
+        CHECK_OK(gameplan_request_queue_create(m, 1, &q));
+        CHECK(gameplan_request_queue_set_islands(q, hexes) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+        CHECK_OK(gameplan_request_queue_submit(q, a, b, NULL, 0, &plain)); /* before the islands: a flood */
+        CHECK_OK(gameplan_request_queue_set_islands(q, isl));
+        CHECK_OK(gameplan_request_queue_submit(q, a, b, NULL, 1, &far));  /* higher priority: served first */
+        CHECK_OK(gameplan_request_queue_submit(q, a, c, NULL, 1, &near));
+        CHECK_OK(gameplan_request_queue_update(q, 10, &completed));
+        CHECK(gameplan_request_queue_state(q, far) == GAMEPLAN_REQUEST_DONE);
+        CHECK_OK(gameplan_request_queue_take(q, far, &res));
+        CHECK(res.status == GAMEPLAN_STATUS_NO_PATH && res.expanded == 0);
+        while (gameplan_request_queue_state(q, plain) != GAMEPLAN_REQUEST_DONE && updates < 1000) {
+            CHECK_OK(gameplan_request_queue_update(q, 10, &completed));
+            ++updates;
+        }
+        CHECK(updates > 5);
+        CHECK_OK(gameplan_request_queue_take(q, plain, &res));
+        CHECK(res.status == GAMEPLAN_STATUS_NO_PATH && res.expanded > 100);
+        CHECK_OK(gameplan_request_queue_take(q, near, &res));
+        CHECK(res.status == GAMEPLAN_STATUS_FOUND && fabs(res.cost - 5.0 * sqrt(2.0)) < 1e-9);
+        gameplan_request_queue_destroy(q);
+        gameplan_islands_destroy(hexes);
+        gameplan_islands_destroy(isl);
+    }
     CHECK(gameplan_islands_connectivity(NULL, (gameplan_point){0, 0}, (gameplan_point){0, 0}) == GAMEPLAN_REACHABILITY_UNKNOWN);
     gameplan_map_destroy(other);
     gameplan_map_destroy(m);

@@ -631,6 +631,10 @@ GAMEPLAN_C_API gameplan_error gameplan_request_queue_take(gameplan_request_queue
 GAMEPLAN_C_API gameplan_error gameplan_request_queue_cancel(gameplan_request_queue* queue, gameplan_path_handle handle);
 /** Requests submitted and not yet taken or cancelled. */
 GAMEPLAN_C_API size_t gameplan_request_queue_size(const gameplan_request_queue* queue);
+/** Gives the requests submitted from now on the islands' precheck (square islands of the queue's map;
+ *  NULL: none): a request between two islands is answered NO_PATH at its first update, with nothing
+ *  expanded, instead of spending the frame budget on a flood. The islands must outlive those requests. */
+GAMEPLAN_C_API gameplan_error gameplan_request_queue_set_islands(gameplan_request_queue* queue, const gameplan_islands* islands);
 
 /* ---- HPA* (hierarchical pathfinding; docs/hierarchy.md) ------------------------------------------- */
 
