@@ -22,7 +22,7 @@ void DeadEnds::build(const GridMap& map, const GridSearchOptions& rules) {
     const auto offsets = detail::neighbour_offsets(stride);
     constexpr std::uint32_t kNone = UINT32_MAX;
     m_map = &map;
-    m_version = map.version();
+    m_version = map.passability_version();
     m_rule = rule;
 
     std::vector<std::uint32_t> pre(bound, kNone), region(bound, kNoRegion);

@@ -611,6 +611,25 @@ TEST(DeadEnds, PerfectMazeExpandsOnlyTheRoute) {
     EXPECT_GT(plain, 2 * pruned);
 }
 
+TEST(DeadEnds, TerrainCostChangesKeepThePruning) {
+    // Dead ends depend on passability only: painting costs must not switch the pruning off.
+    std::mt19937 rng(34);
+    const RefGrid g = perfect_maze(rng, 30);
+    GridMap map = gameplan::test::to_grid_map(g);
+    DeadEnds dead;
+    dead.build(map);
+    const auto [sx, sy] = gameplan::test::random_free(rng, g);
+    const auto [tx, ty] = gameplan::test::random_free(rng, g);
+    (void)map.set_cost({sx, sy}, 5);
+    EXPECT_TRUE(dead.current(map));
+    GridPathfinder finder;
+    GridPath path;
+    GridSearchOptions options;
+    options.dead_ends = &dead;
+    ASSERT_EQ(finder.find_path(map, {sx, sy}, {tx, ty}, options, path), Status::Found);
+    EXPECT_LE(finder.stats().expanded, path.cells.size() + 1);  // the route (and the choke) only
+}
+
 TEST(DeadEnds, StaleAnalysisIsIgnored) {
     RefGrid g{5, 3, {1, 1, 1, 1, 1,  //
                      0, 0, 1, 0, 0,  //

@@ -27,7 +27,8 @@
 /// so there it costs a little. It is therefore **opt-in**, not part of the default search.
 ///
 /// The analysis is for a static map: any change of passability makes it stale, `applies_to` turns false
-/// and the pathfinder ignores it until `build` runs again (O(cells)).
+/// and the pathfinder ignores it until `build` runs again (O(cells)). Terrain-cost changes leave it
+/// current (an optimal route never enters and leaves a region through one choke, whatever the costs).
 ///
 /// Memory: 8 bytes per map cell plus 16 bytes per region.
 ///
@@ -58,9 +59,9 @@ public:
     /// build() under the default rules (8-connected, no corner cutting).
     void build(const GridMap& map);
 
-    /// True if built for this very map object at its current version().
+    /// True if built for this very map object at its current passability_version().
     [[nodiscard]] bool current(const GridMap& map) const noexcept {
-        return m_map == &map && m_version == map.version() && m_cells.size() == map.node_bound();
+        return m_map == &map && m_version == map.passability_version() && m_cells.size() == map.node_bound();
     }
     /// True if pruning is sound for a query on `map` under the rule: current, and built for a rule at
     /// least as permissive (a stricter rule has fewer steps, so a choke stays a choke). O(1).
