@@ -382,12 +382,13 @@ TEST(IslandsPrecheck, JpsJpsPlusAndSubgoalsTakeItToo) {
         for (int q = 0; q < 30; ++q) {
             const auto [sx, sy] = gameplan::test::random_free(rng, g);
             const auto [tx, ty] = gameplan::test::random_free(rng, g);
-            const bool apart = islands.connectivity({sx, sy}, {tx, ty}) == Reachability::Unreachable;
+            const GridPoint s{sx, sy}, t{tx, ty};  // clang 14 cannot capture structured bindings in a lambda
+            const bool apart = islands.connectivity(s, t) == Reachability::Unreachable;
             for (const int which : {0, 1, 2}) {
                 const auto run = [&](const GridSearchOptions& o, GridPath& out) {
-                    if (which == 0) return jps.find_path(map, {sx, sy}, {tx, ty}, o, out);
-                    if (which == 1) return plus.find_path(map, {sx, sy}, {tx, ty}, o, out);
-                    return subgoals.find_path(map, {sx, sy}, {tx, ty}, o, out);
+                    if (which == 0) return jps.find_path(map, s, t, o, out);
+                    if (which == 1) return plus.find_path(map, s, t, o, out);
+                    return subgoals.find_path(map, s, t, o, out);
                 };
                 const Status a = run(checked, with);
                 const std::uint64_t expanded =
