@@ -1562,10 +1562,11 @@ PYBIND11_MODULE(gameplan, m) {
     struct PyMovement {
         std::shared_ptr<path::GridMap> map;
         std::unique_ptr<path::MovementSystem> system;
+        py::object islands;  // keeps the Islands alive while the system uses them
     };
     py::class_<PyMovement>(m, "MovementSystem", "Units walking one map (docs/movement.md).")
         .def(py::init([](std::shared_ptr<path::GridMap> map, int movement, const std::string& diagonal, std::uint64_t path_budget,
-                         std::uint32_t give_up_ticks, const std::string& resolver) {
+                         std::uint32_t give_up_ticks, const std::string& resolver, py::object islands) {
             path::MovementOptions o;
             const path::GridSearchOptions r = path_options(movement, diagonal, "auto", 1.0);
             o.movement = r.movement;
@@ -1574,12 +1575,15 @@ PYBIND11_MODULE(gameplan, m) {
             o.give_up_ticks = give_up_ticks;
             if (resolver != "builtin" && resolver != "crowd") throw py::value_error("resolver must be 'builtin' or 'crowd'");
             o.resolver = resolver == "crowd" ? path::StepResolver::Crowd : path::StepResolver::Builtin;
+            if (!islands.is_none()) o.islands = &islands.cast<PyIslands&>().islands;
             auto p = std::make_unique<PyMovement>();
             p->map = std::move(map);
+            p->islands = std::move(islands);
             p->system = std::make_unique<path::MovementSystem>(*p->map, o);
             return p;
         }), py::arg("map"), py::arg("movement") = 8, py::arg("diagonal") = "no-corner-cutting", py::arg("path_budget") = 60000,
-           py::arg("give_up_ticks") = 0, py::arg("resolver") = "builtin")
+           py::arg("give_up_ticks") = 0, py::arg("resolver") = "builtin", py::arg("islands") = py::none(),
+           "islands: an Islands of the map; a destination on another island than the unit fails with no_path at once.")
         .def("add_unit", [](PyMovement& p, std::pair<std::int32_t, std::int32_t> cell) {
             const path::UnitId id = p.system->add_unit(point_of(cell));
             if (id == path::kNoUnit) throw py::value_error("the cell is off the map, blocked or taken by another unit");

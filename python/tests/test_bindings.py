@@ -325,6 +325,20 @@ def test_queue_requests_take_budgets_and_islands():
     assert r.status == "found" and r.cost == pytest.approx(5 * math.sqrt(2))
 
 
+def test_movement_with_islands_fails_across_the_water_at_once():
+    m = gameplan.GridMap(40, 30)
+    for y in range(30):
+        m.set_passable(20, y, False)
+    with_ = gameplan.MovementSystem(m, path_budget=16, islands=gameplan.Islands(m))  # the system keeps them alive
+    without = gameplan.MovementSystem(m, path_budget=16)
+    a, b = with_.add_unit((1, 1)), without.add_unit((1, 1))
+    assert with_.move_to(a, (35, 25)) and without.move_to(b, (35, 25))
+    with_.update()
+    without.update()
+    assert with_.status(a) == "failed" and with_.failure(a) == "no_path"
+    assert without.status(b) == "planning"  # still flooding the left half, 16 cells an update
+
+
 def test_pathfinder_budgets_name_the_limit():
     # An open 300 x 300 map: corner to corner takes A* hundreds of expansions and its state far more than 1 KiB.
     m = gameplan.GridMap(300, 300)

@@ -1795,6 +1795,14 @@ gameplan_error gameplan_movement_create(const gameplan_map* map, const gameplan_
 
 void gameplan_movement_destroy(gameplan_movement* movement) { delete movement; }
 
+gameplan_error gameplan_movement_set_islands(gameplan_movement* m, const gameplan_islands* islands) {
+    return guarded("gameplan_movement_set_islands", [&] {
+        require(m != nullptr, "movement is NULL");
+        require(islands == nullptr || !islands->hex, "units walk square grids: they need square islands");
+        m->system.set_islands(islands ? &islands->square : nullptr);
+    });
+}
+
 gameplan_error gameplan_movement_reserve(gameplan_movement* m, size_t units, size_t path_cells) {
     return guarded("gameplan_movement_reserve", [&] {
         require(m != nullptr, "movement is NULL");

@@ -763,6 +763,33 @@ static void test_islands(void) {
         CHECK_OK(gameplan_request_queue_take(q, near, &res));
         CHECK(res.status == GAMEPLAN_STATUS_FOUND && fabs(res.cost - 5.0 * sqrt(2.0)) < 1e-9);
         gameplan_request_queue_destroy(q);
+        /* Units: a destination across the wall fails at the first update with islands (16 expansions an
+         * update would take many updates to flood the left half without them). */
+        {
+            gameplan_movement_options mo = gameplan_movement_options_default();
+            gameplan_movement* with = NULL;
+            gameplan_movement* without = NULL;
+            gameplan_destination d;
+            gameplan_unit_info info;
+            uint32_t u1 = 0, u2 = 0;
+            mo.path_budget = 16;
+            CHECK_OK(gameplan_movement_create(m, &mo, &with));
+            CHECK_OK(gameplan_movement_create(m, &mo, &without));
+            CHECK(gameplan_movement_set_islands(with, hexes) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+            CHECK_OK(gameplan_movement_set_islands(with, isl));
+            CHECK_OK(gameplan_movement_add_unit(with, a, &u1));
+            CHECK_OK(gameplan_movement_add_unit(without, a, &u2));
+            d.cell = b, d.centre = b, d.radius = 0;
+            CHECK_OK(gameplan_movement_move_to(with, u1, d));
+            CHECK_OK(gameplan_movement_move_to(without, u2, d));
+            CHECK_OK(gameplan_movement_update(with));
+            CHECK_OK(gameplan_movement_update(without));
+            CHECK_OK(gameplan_movement_unit_info(with, u1, &info));
+            CHECK(info.status == GAMEPLAN_UNIT_FAILED && info.failure == GAMEPLAN_MOVE_NO_PATH);
+            CHECK(gameplan_movement_status(without, u2) != GAMEPLAN_UNIT_FAILED);
+            gameplan_movement_destroy(with);
+            gameplan_movement_destroy(without);
+        }
         gameplan_islands_destroy(hexes);
         gameplan_islands_destroy(isl);
     }

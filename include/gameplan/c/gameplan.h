@@ -951,6 +951,11 @@ GAMEPLAN_C_API gameplan_movement_options gameplan_movement_options_default(void)
 GAMEPLAN_C_API gameplan_error gameplan_movement_create(const gameplan_map* map, const gameplan_movement_options* options,
                                                        gameplan_movement** out);
 GAMEPLAN_C_API void gameplan_movement_destroy(gameplan_movement* movement);
+/** Gives the path requests of later `move_to`s the islands' precheck (square islands of the system's map
+ *  under its movement rule or a more permissive one; NULL: none): a destination on another island than
+ *  the unit fails with GAMEPLAN_MOVE_NO_PATH at the next update, without a search. Keep the
+ *  islands current (`gameplan_islands_set_passable`); they must outlive their use. */
+GAMEPLAN_C_API gameplan_error gameplan_movement_set_islands(gameplan_movement* movement, const gameplan_islands* islands);
 /** Pre-sizes for `units` units with routes of up to `path_cells` cells: updates then allocate nothing. */
 GAMEPLAN_C_API gameplan_error gameplan_movement_reserve(gameplan_movement* movement, size_t units, size_t path_cells);
 /** Adds a unit on `cell`; INVALID_ARGUMENT when the cell is off the map, blocked or taken. */

@@ -267,6 +267,9 @@ public:
     [[nodiscard]] const GridMap& map() const noexcept { return *m_map; }
     /// The options.
     [[nodiscard]] const MovementOptions& options() const noexcept { return m_options; }
+    /// Sets (or clears, with null) the islands that path requests submitted from now on carry
+    /// (`MovementOptions::islands`), for islands made after the system.
+    void set_islands(const Islands* islands) noexcept { m_options.islands = islands; }
 
     /// Copies the system's state into `out` (for a saved game). O(units + route cells + the queue's state).
     void save_state(MovementState& out) const;
