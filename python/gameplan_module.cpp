@@ -1216,12 +1216,15 @@ PYBIND11_MODULE(gameplan, m) {
         .def("size", [](const PyHexIslands& i, std::uint32_t id) { return i.islands.island_size(id); }, py::arg("island"))
         .def("set_passable", [](PyHexIslands& i, std::int32_t x, std::int32_t y, bool v) {
             if (!i.map->contains(x, y)) throw py::index_error("cell outside the map");
-            (void)i.map->set_passable({x, y}, v);
-            if (!i.islands.current(*i.map)) i.islands.build(*i.map);
-        }, "Opens or closes a cell of the map and relabels the map (O(cells)).")
+            (void)i.islands.set_passable(*i.map, {x, y}, v);
+        }, "Opens or closes a cell of the map and updates the islands.")
+        .def("cell_changed", [](PyHexIslands& i, std::int32_t x, std::int32_t y) {
+            if (!i.map->contains(x, y)) throw py::index_error("cell outside the map");
+            (void)i.islands.cell_changed(*i.map, {x, y});
+        }, "Reports a cell opened or closed through the map (GridMap.set_passable).")
         .def("update", [](PyHexIslands& i) {
             if (!i.islands.current(*i.map)) i.islands.build(*i.map);
-        }, "Relabels the map after changes made through it.")
+        }, "Relabels the map after unreported changes.")
         .def_property_readonly("current", [](const PyHexIslands& i) { return i.islands.current(*i.map); })
         .def_property_readonly("map", [](const PyHexIslands& i) { return i.map; });
 

@@ -1233,8 +1233,7 @@ gameplan_error gameplan_islands_set_passable(gameplan_islands* i, gameplan_map* 
         require(map == i->map, "the islands were built for another map");
         require(map->map.contains(to_cpp(cell)), "the cell is outside the map");
         if (i->hex) {
-            (void)map->map.set_passable(to_cpp(cell), passable != 0);
-            if (!i->hexes.current(map->map)) i->hexes.build(map->map);
+            (void)i->hexes.set_passable(map->map, to_cpp(cell), passable != 0);
         } else {
             (void)i->square.set_passable(map->map, to_cpp(cell), passable != 0);
         }

@@ -52,6 +52,174 @@ bool HexIslands::connected(GridPoint a, GridPoint b) const noexcept {
     return ia != kNoIsland && ia == island(b);
 }
 
+bool HexIslands::set_passable(GridMap& map, GridPoint p, bool passable) {
+    if (!map.set_passable(p, passable)) return false;
+    return cell_changed(map, p);
+}
+
+bool HexIslands::cell_changed(const GridMap& map, GridPoint p) {
+    if (m_map != &map || !map.contains(p)) return false;
+    if (map.width() != m_width || map.height() != m_height) {
+        build(map);
+        return true;
+    }
+    const bool was = m_label[at(p)] != kNoIsland, now = map.passable(p);
+    if (was != now) {
+        if (now) cell_opened(p);
+        else cell_closed(p);
+    }
+    m_version = map.passability_version();
+    // Labels of merged and emptied islands pile up; start afresh now and then.
+    if (m_sizes.size() > 2 * map.cell_count() + 1024) build(map);
+    return true;
+}
+
+void HexIslands::relabel(std::span<const GridPoint> cells, std::uint32_t label) noexcept {
+    for (const GridPoint q : cells) m_label[at(q)] = label;
+}
+
+void HexIslands::cell_opened(GridPoint p) {
+    // The distinct islands around p; the largest absorbs the others (their cells are relabelled).
+    std::uint32_t around[6];
+    int n = 0;
+    for (const GridPoint q : hex_neighbours(p)) {
+        if (!open(q)) continue;
+        const std::uint32_t label = m_label[at(q)];
+        if (std::find(around, around + n, label) == around + n) around[n++] = label;
+    }
+    if (n == 0) {
+        m_label[at(p)] = static_cast<std::uint32_t>(m_sizes.size());
+        m_sizes.push_back(1);
+        ++m_count;
+        return;
+    }
+    const std::uint32_t keep = *std::max_element(around, around + n, [&](std::uint32_t a, std::uint32_t b) { return m_sizes[a] < m_sizes[b]; });
+    for (int k = 0; k < n; ++k) {
+        const std::uint32_t gone = around[k];
+        if (gone == keep) continue;
+        // Flood the absorbed island from a neighbour of p on it.
+        m_flood.clear();
+        for (const GridPoint q : hex_neighbours(p))
+            if (open(q) && m_label[at(q)] == gone) {
+                m_flood.push_back(q);
+                m_label[at(q)] = keep;
+                break;
+            }
+        for (std::size_t head = 0; head < m_flood.size(); ++head)
+            for (const GridPoint q : hex_neighbours(m_flood[head]))
+                if (open(q) && m_label[at(q)] == gone) {
+                    m_label[at(q)] = keep;
+                    m_flood.push_back(q);
+                }
+        m_sizes[keep] += m_sizes[gone];
+        m_sizes[gone] = 0;
+        --m_count;
+    }
+    m_label[at(p)] = keep;
+    ++m_sizes[keep];
+}
+
+void HexIslands::cell_closed(GridPoint p) {
+    const std::uint32_t label = m_label[at(p)];
+    m_label[at(p)] = kNoIsland;
+    if (--m_sizes[label] == 0) {
+        --m_count;
+        return;
+    }
+    // The six neighbours in ring order (east, south-east, south-west, west, north-west, north-east):
+    // each touches the next, so open neighbours in a row around p are still joined without p. One
+    // side per run of open neighbours.
+    const std::array<GridPoint, 6> n = hex_neighbours(p);
+    const GridPoint ring[6] = {n[0], n[5], n[4], n[1], n[2], n[3]};
+    GridPoint side[6];
+    int sides = 0, first_closed = -1;
+    for (int k = 0; k < 6; ++k)
+        if (!open(ring[k])) {
+            first_closed = k;
+            break;
+        }
+    if (first_closed < 0) return;  // all six open: one ring around p
+    for (int k = 1; k <= 6; ++k) {
+        const int i = (first_closed + k) % 6, prev = (first_closed + k + 5) % 6;
+        if (open(ring[i]) && !open(ring[prev])) side[sides++] = ring[i];
+    }
+    if (sides <= 1) return;
+    // Lock-step searches, one per side, over the open cells. Sides that meet join one group; the search
+    // stops when one group is left (no split) or only one group can still grow: every other group has
+    // then reached all of its cells, and becomes an island of its own.
+    if (m_visit.size() != m_label.size()) m_visit.assign(m_label.size(), 0);
+    if (m_stamp > UINT32_MAX - 16) {
+        std::fill(m_visit.begin(), m_visit.end(), 0u);
+        m_stamp = 0;
+    }
+    const std::uint32_t base = m_stamp + 1;
+    m_stamp += 8;
+    int group[6];
+    std::size_t head[6];
+    for (int s = 0; s < sides; ++s) {
+        group[s] = s;
+        head[s] = 0;
+        m_queue[s].clear();
+        m_queue[s].push_back(side[s]);
+        m_visit[at(side[s])] = base + static_cast<std::uint32_t>(s);
+    }
+    const auto root = [&](int s) {
+        while (group[s] != s) s = group[s];
+        return s;
+    };
+    const auto group_count = [&] {
+        int count = 0;
+        for (int s = 0; s < sides; ++s) count += group[s] == s;
+        return count;
+    };
+    const auto growing_groups = [&] {
+        bool grows[6] = {};
+        for (int s = 0; s < sides; ++s)
+            if (head[s] < m_queue[s].size()) grows[root(s)] = true;
+        int count = 0;
+        for (int s = 0; s < sides; ++s) count += grows[s];
+        return count;
+    };
+    while (group_count() > 1 && growing_groups() > 1) {
+        for (int s = 0; s < sides; ++s) {
+            if (head[s] >= m_queue[s].size()) continue;
+            const GridPoint c = m_queue[s][head[s]++];
+            for (const GridPoint q : hex_neighbours(c)) {
+                if (!open(q)) continue;
+                std::uint32_t& v = m_visit[at(q)];
+                if (v >= base && v < base + 6) {
+                    const int a = root(s), b = root(static_cast<int>(v - base));
+                    if (a != b) group[std::max(a, b)] = std::min(a, b);
+                    continue;
+                }
+                v = base + static_cast<std::uint32_t>(s);
+                m_queue[s].push_back(q);
+            }
+        }
+    }
+    if (group_count() == 1) return;
+    // Every group that stopped growing is a new island: its sides' cells, all reached. The group still
+    // growing (or, when all stopped at once, the first) keeps the old label.
+    const bool one_grows = growing_groups() == 1;
+    for (int g = 0; g < sides; ++g) {
+        if (group[g] != g) continue;
+        bool grows = false;
+        std::uint32_t cells = 0;
+        for (int s = 0; s < sides; ++s)
+            if (root(s) == g) {
+                grows = grows || head[s] < m_queue[s].size();
+                cells += static_cast<std::uint32_t>(m_queue[s].size());
+            }
+        if (grows || (!one_grows && g == 0)) continue;
+        const auto fresh = static_cast<std::uint32_t>(m_sizes.size());
+        m_sizes.push_back(cells);
+        m_sizes[label] -= cells;
+        ++m_count;
+        for (int s = 0; s < sides; ++s)
+            if (root(s) == g) relabel(m_queue[s], fresh);
+    }
+}
+
 namespace {
 using detail::grow_exactly;
 using detail::growth_bytes;

@@ -195,6 +195,102 @@ TEST(HexGrid, TerrainCostsEqualReferenceDijkstra) {
     }
 }
 
+// True if `islands` partition the open cells of `map` as the reference flood (axial neighbours) does,
+// with the right count and sizes.
+::testing::AssertionResult same_hex_partition(const GridMap& map, const HexIslands& islands) {
+    const auto at = [&](GridPoint p) { return std::size_t(p.y) * std::size_t(map.width()) + std::size_t(p.x); };
+    std::vector<int> component(map.cell_count(), -1);
+    std::vector<std::size_t> sizes;
+    for (int y = 0; y < map.height(); ++y)
+        for (int x = 0; x < map.width(); ++x) {
+            if (!map.passable({x, y}) || component[at({x, y})] >= 0) continue;
+            const int c = int(sizes.size());
+            std::deque<GridPoint> queue{{x, y}};
+            component[at({x, y})] = c;
+            std::size_t cells = 0;
+            while (!queue.empty()) {
+                const GridPoint p = queue.front();
+                queue.pop_front();
+                ++cells;
+                for (const GridPoint q : axial_neighbours(p))
+                    if (map.passable(q) && component[at(q)] < 0) {
+                        component[at(q)] = c;
+                        queue.push_back(q);
+                    }
+            }
+            sizes.push_back(cells);
+        }
+    if (islands.count() != sizes.size())
+        return ::testing::AssertionFailure() << "count " << islands.count() << ", reference " << sizes.size();
+    std::vector<std::uint32_t> id_of(sizes.size(), UINT32_MAX);
+    std::vector<int> component_of_id;
+    for (int y = 0; y < map.height(); ++y)
+        for (int x = 0; x < map.width(); ++x) {
+            const std::uint32_t id = islands.island({x, y});
+            const int c = component[at({x, y})];
+            if (c < 0) {
+                if (id != UINT32_MAX) return ::testing::AssertionFailure() << "blocked (" << x << "," << y << ") has an island";
+                continue;
+            }
+            if (id == UINT32_MAX) return ::testing::AssertionFailure() << "open (" << x << "," << y << ") has no island";
+            if (id >= component_of_id.size()) component_of_id.resize(id + 1, -1);
+            if (id_of[std::size_t(c)] == UINT32_MAX) id_of[std::size_t(c)] = id;
+            if (component_of_id[id] == -1) component_of_id[id] = c;
+            if (id_of[std::size_t(c)] != id || component_of_id[id] != c)
+                return ::testing::AssertionFailure() << "(" << x << "," << y << ") is on the wrong island";
+        }
+    for (std::size_t c = 0; c < sizes.size(); ++c)
+        if (islands.island_size(id_of[c]) != sizes[c])
+            return ::testing::AssertionFailure() << "island " << id_of[c] << " has size " << islands.island_size(id_of[c])
+                                                 << ", reference " << sizes[c];
+    return ::testing::AssertionSuccess();
+}
+
+TEST(HexGrid, IslandsFollowCellsOpenedAndClosed) {
+    std::mt19937 rng(57);
+    HexPathfinder finder;
+    GridPath path;
+    int steps = 0;
+    for (int round = 0; round < 12; ++round) {
+        GridMap map = random_map(rng, 6 + int(rng() % 25), 6 + int(rng() % 20), 0.25 + 0.05 * (round % 6), false);
+        HexIslands islands;
+        islands.build(map);
+        ASSERT_TRUE(same_hex_partition(map, islands));
+        for (int k = 0; k < 200; ++k, ++steps) {
+            const GridPoint p{int(rng() % unsigned(map.width())), int(rng() % unsigned(map.height()))};
+            ASSERT_TRUE(islands.set_passable(map, p, !map.passable(p)));
+            ASSERT_TRUE(islands.current(map));
+            ASSERT_TRUE(same_hex_partition(map, islands)) << "round " << round << " step " << k << " toggled (" << p.x << "," << p.y << ")";
+        }
+        // A change made through the map and reported afterwards.
+        const GridPoint q{int(rng() % unsigned(map.width())), int(rng() % unsigned(map.height()))};
+        map.set_passable(q, !map.passable(q));
+        EXPECT_FALSE(islands.current(map));
+        ASSERT_TRUE(islands.cell_changed(map, q));
+        EXPECT_TRUE(islands.current(map));
+        ASSERT_TRUE(same_hex_partition(map, islands));
+        // The precheck on the updated islands agrees with the search.
+        HexSearchOptions o;
+        o.islands = &islands;
+        for (int k = 0; k < 20; ++k) {
+            const GridPoint s = random_free(rng, map), t = random_free(rng, map);
+            const bool reachable = bfs(map, s)[std::size_t(t.y) * std::size_t(map.width()) + std::size_t(t.x)] < kInf;
+            EXPECT_EQ(finder.find_path(map, s, t, o, path), reachable ? Status::Found : Status::NoPath);
+        }
+    }
+    EXPECT_EQ(steps, 12 * 200);
+    // Misuse: another map, a cell off the map; a reset to another size rebuilds.
+    GridMap map = random_map(rng, 10, 10, 0.3, false), other = map;
+    HexIslands islands;
+    islands.build(map);
+    EXPECT_FALSE(islands.cell_changed(other, {1, 1}));
+    EXPECT_FALSE(islands.set_passable(map, {10, 0}, true));
+    ASSERT_EQ(map.reset(7, 5), GridSizeCheck::Ok);
+    EXPECT_TRUE(islands.cell_changed(map, {0, 0}));
+    EXPECT_EQ(islands.count(), 1u);
+    EXPECT_EQ(islands.island_size(islands.island({0, 0})), 35u);
+}
+
 TEST(HexGrid, IslandsStayCurrentAcrossCostChanges) {
     GridMap map;
     ASSERT_EQ(map.reset(5, 1), GridSizeCheck::Ok);

@@ -578,9 +578,9 @@ GAMEPLAN_C_API gameplan_reachability gameplan_islands_connectivity(const gamepla
 GAMEPLAN_C_API size_t gameplan_islands_count(const gameplan_islands* islands);
 /** Number of passable cells on the island with id `island`, 0 for an unknown id. */
 GAMEPLAN_C_API size_t gameplan_islands_size(const gameplan_islands* islands, uint32_t island);
-/** Sets a cell's passability on `map` (the islands' map) and brings the islands up to date: square
- *  islands incrementally (a merge when a cell opens; a split is found by searches from the blocked cell's
- *  sides, proportional to the smaller side), hex islands by relabelling the map (O(cells)). */
+/** Sets a cell's passability on `map` (the islands' map) and brings the islands up to date
+ *  incrementally: a cell that opens joins the islands around it; a cell that closes is settled by a local
+ *  test, or else by searches from its sides run in lock step, whose cost follows the smaller side. */
 GAMEPLAN_C_API gameplan_error gameplan_islands_set_passable(gameplan_islands* islands, gameplan_map* map, gameplan_point cell,
                                                             int passable);
 /** Brings the islands up to date after changes made to the map directly (relabels the map, O(cells));

@@ -27,8 +27,9 @@
 /// deadline, or the memory the pathfinder would hold, `memory_bytes()`); `InvalidQuery` (empty map, a
 /// point off the map or blocked, no source, weight < 1 or not finite).
 ///
-/// Thread-safety: one pathfinder per thread; many may search the same const map at once. `HexIslands`
-/// is immutable after `build` (const members may be called from many threads).
+/// Thread-safety: one pathfinder per thread; many may search the same const map at once. `HexIslands`:
+/// const members may be called from many threads; `build`, `cell_changed` and `set_passable` must not
+/// overlap any other call.
 
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/grid_search.hpp>
@@ -60,12 +61,25 @@ namespace gameplan::path {
     return (abs(dq) + abs(dr) + abs(dq + dr)) / 2;
 }
 
-/// Connected components of the passable cells of a hex map. Rebuild after changing passability
-/// (`current(map)` tells whether the map changed since). Memory: 4 bytes per cell and 4 per island.
+/// Connected components of the passable cells of a hex map. Keep them up to date as cells open and close
+/// (`set_passable`, or `cell_changed` after changing the map), or rebuild; `current(map)` tells whether
+/// the map's passability changed since. Memory: 4 bytes per cell and 4 per island label, and 4 more per
+/// cell once a closed cell has needed a search.
 class HexIslands {
 public:
     /// Labels every passable cell of `map` (a breadth-first flood per island). O(cells).
     void build(const GridMap& map);
+    /// Reports that the passability of `p` may have changed on `map`: call it after the change, once for
+    /// every cell that changed. Opening a cell joins the islands around it (the smaller ones are
+    /// relabelled). Closing one may split its island: if its open neighbours form one arc of the six
+    /// around it, nothing split (O(1)); otherwise one breadth-first search per arc runs in lock step and
+    /// stops as soon as they all met or all but one ran out, so the cost follows the smaller sides.
+    /// Returns false (and does nothing) if the islands were not built for this map object or `p` is off
+    /// the map; a map reset to another size is rebuilt. Ids of islands may change.
+    bool cell_changed(const GridMap& map, GridPoint p);
+    /// Sets the passability of a cell of `map` and updates the islands. Returns false if `p` is off the
+    /// map (nothing changes) or the islands were not built for `map` (the map still changes).
+    bool set_passable(GridMap& map, GridPoint p, bool passable);
     /// Island of `p`, or UINT32_MAX for a blocked or off-map cell.
     [[nodiscard]] std::uint32_t island(GridPoint p) const noexcept;
     /// True if both cells are passable and on the same island (a path exists).
@@ -83,8 +97,23 @@ public:
     }
 
 private:
-    std::vector<std::uint32_t> m_label;  // y * width + x
-    std::vector<std::uint32_t> m_sizes;  // cells per island
+    [[nodiscard]] std::size_t at(GridPoint p) const noexcept {
+        return std::size_t(p.y) * std::size_t(m_width) + std::size_t(p.x);
+    }
+    [[nodiscard]] bool open(GridPoint p) const noexcept {
+        return p.x >= 0 && p.y >= 0 && p.x < m_width && p.y < m_height && m_label[at(p)] != UINT32_MAX;
+    }
+    void cell_opened(GridPoint p);
+    void cell_closed(GridPoint p);
+    // Gives every cell of `cells` the island `label`.
+    void relabel(std::span<const GridPoint> cells, std::uint32_t label) noexcept;
+
+    std::vector<std::uint32_t> m_label;  // y * width + x; UINT32_MAX for blocked cells
+    std::vector<std::uint32_t> m_sizes;  // cells per island label (0: a label merged away or emptied)
+    std::vector<std::uint32_t> m_visit;  // split searches: side stamps per cell (allocated at the first)
+    std::vector<GridPoint> m_queue[6];   // split searches: each side's cells, in the order reached
+    std::vector<GridPoint> m_flood;      // merges: the cells of an island being relabelled
+    std::uint32_t m_stamp = 0;           // split searches: sides of the current one are m_stamp + 0 .. 5
     std::int32_t m_width = 0, m_height = 0;
     std::uint32_t m_count = 0;
     const GridMap* m_map = nullptr;
