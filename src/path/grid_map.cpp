@@ -40,6 +40,7 @@ GridSizeCheck GridMap::reset(std::int64_t width, std::int64_t height, bool passa
     m_min_cost = 1;
     ++m_version;
     ++m_passability_version;
+    ++m_resets;
     return GridSizeCheck::Ok;
 }
 

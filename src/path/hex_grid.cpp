@@ -20,6 +20,7 @@ void HexIslands::build(const GridMap& map) {
     m_height = map.height();
     m_map = &map;
     m_version = map.passability_version();
+    m_resets = map.reset_count();
     m_count = 0;
     m_sizes.clear();
     m_label.assign(map.cell_count(), kNoIsland);
@@ -59,7 +60,7 @@ bool HexIslands::set_passable(GridMap& map, GridPoint p, bool passable) {
 
 bool HexIslands::cell_changed(const GridMap& map, GridPoint p) {
     if (m_map != &map || !map.contains(p)) return false;
-    if (map.width() != m_width || map.height() != m_height) {
+    if (map.width() != m_width || map.height() != m_height || map.reset_count() != m_resets) {
         build(map);
         return true;
     }

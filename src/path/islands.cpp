@@ -27,6 +27,7 @@ void Islands::build(const GridMap& map, const GridSearchOptions& rules, IslandUp
     m_version = map.passability_version();
     m_bound = map.node_bound();
     m_stride = map.stride();
+    m_resets = map.reset_count();
     m_width = map.width();
     m_height = map.height();
     m_rule = effective_diagonal(rules.movement, rules.diagonal);
@@ -270,7 +271,7 @@ void Islands::resolve_split(std::span<const std::uint32_t> seeds, std::uint32_t 
 
 bool Islands::cell_changed(const GridMap& map, GridPoint p) {
     if (m_map != &map || !map.contains(p)) return false;
-    if (map.node_bound() != m_bound || map.stride() != m_stride) {
+    if (map.node_bound() != m_bound || map.stride() != m_stride || map.reset_count() != m_resets) {
         build(map, rules_of(m_rule), m_update);
         return true;
     }

@@ -289,6 +289,15 @@ TEST(HexGrid, IslandsFollowCellsOpenedAndClosed) {
     EXPECT_TRUE(islands.cell_changed(map, {0, 0}));
     EXPECT_EQ(islands.count(), 1u);
     EXPECT_EQ(islands.island_size(islands.island({0, 0})), 35u);
+    // A reset to the same size changes every cell: one report afterwards must not keep the others.
+    for (int y = 0; y < 5; ++y) map.set_passable({3, y}, false);
+    ASSERT_TRUE(islands.cell_changed(map, {3, 0}) && islands.cell_changed(map, {3, 1}) && islands.cell_changed(map, {3, 2}) &&
+                islands.cell_changed(map, {3, 3}) && islands.cell_changed(map, {3, 4}));
+    EXPECT_EQ(islands.count(), 2u);
+    ASSERT_EQ(map.reset(7, 5), GridSizeCheck::Ok);
+    map.set_passable({0, 0}, false);
+    EXPECT_TRUE(islands.cell_changed(map, {0, 0}));
+    EXPECT_TRUE(same_hex_partition(map, islands));
 }
 
 TEST(HexGrid, IslandsStayCurrentAcrossCostChanges) {

@@ -269,6 +269,15 @@ TEST(Islands, StaleOrForeignIslandsAreNeverUsed) {
     EXPECT_EQ(islands.connectivity({0, 0}, {4, 0}), Reachability::Reachable);
     EXPECT_FALSE(islands.current(copy));
     EXPECT_FALSE(islands.cell_changed(copy, {0, 0}));
+    // A reset to the same size changes every cell: reporting one cell afterwards must not leave the
+    // others as they were (here: the blocked middle cell, now open).
+    ASSERT_TRUE(islands.set_passable(map, {2, 0}, false));
+    EXPECT_EQ(islands.connectivity({0, 0}, {3, 0}), Reachability::Unreachable);
+    map.reset(5, 1);
+    map.set_passable({4, 0}, false);
+    EXPECT_TRUE(islands.cell_changed(map, {4, 0}));
+    EXPECT_EQ(islands.connectivity({0, 0}, {3, 0}), Reachability::Reachable);
+    EXPECT_EQ(islands.island_count(), 1u);
     // A reset to another size is noticed by cell_changed and rebuilds.
     map.reset(3, 3);
     EXPECT_TRUE(islands.cell_changed(map, {0, 0}));

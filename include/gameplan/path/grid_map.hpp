@@ -133,6 +133,8 @@ public:
     /// Counter bumped by every change of a cell's passability, by reset() and by restore_version(), but
     /// not by cost changes. Never decreases.
     [[nodiscard]] std::uint64_t passability_version() const noexcept { return m_passability_version; }
+    /// Counter bumped by reset() alone (every cell may have changed). Never decreases.
+    [[nodiscard]] std::uint64_t reset_count() const noexcept { return m_resets; }
     /// For loading a saved map (io/save.hpp): after its cells were set, puts back the saved version()
     /// and min_cost() so that searches and queues saved with it continue unchanged. `min_cost` is
     /// clamped to [1, the smallest cost on the map]. O(1), or O(cells) for a map with costs.
@@ -166,6 +168,7 @@ private:
     std::uint32_t m_min_cost = 1;
     std::uint64_t m_version = 0;
     std::uint64_t m_passability_version = 0;
+    std::uint64_t m_resets = 0;
 };
 
 }  // namespace gameplan::path

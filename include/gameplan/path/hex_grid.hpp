@@ -75,7 +75,7 @@ public:
     /// around it, nothing split (O(1)); otherwise one breadth-first search per arc runs in lock step and
     /// stops as soon as they all met or all but one ran out, so the cost follows the smaller sides.
     /// Returns false (and does nothing) if the islands were not built for this map object or `p` is off
-    /// the map; a map reset to another size is rebuilt. Ids of islands may change.
+    /// the map; a map `reset` since the build (of any size) is rebuilt. Ids of islands may change.
     bool cell_changed(const GridMap& map, GridPoint p);
     /// Sets the passability of a cell of `map` and updates the islands. Returns false if `p` is off the
     /// map (nothing changes) or the islands were not built for `map` (the map still changes).
@@ -118,6 +118,7 @@ private:
     std::uint32_t m_count = 0;
     const GridMap* m_map = nullptr;
     std::uint64_t m_version = 0;
+    std::uint64_t m_resets = 0;  // map.reset_count() at the build
 };
 
 /// Which heuristic a hex search uses.

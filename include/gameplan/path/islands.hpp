@@ -156,7 +156,8 @@ public:
     /// whose passability did not change, e.g. a cost change, costs O(1) and changes nothing). Updates the
     /// islands as described in the overview and marks them in sync with map.passability_version().
     /// Returns false (and does nothing) if the islands were not built for this map object or `p` is off
-    /// the map; a map `reset` to another size triggers a rebuild. Allocates only when the label arrays grow.
+    /// the map; a map `reset` since the build (of any size: every cell may have changed) triggers a
+    /// rebuild. Allocates only when the label arrays grow.
     bool cell_changed(const GridMap& map, GridPoint p);
     /// `cell_changed` for each cell of `cells` (all changes made before the call).
     bool cells_changed(const GridMap& map, std::span<const GridPoint> cells);
@@ -191,6 +192,7 @@ private:
     const GridMap* m_map = nullptr;
     const std::uint8_t* m_pass = nullptr;  // m_map->passable_data(), refreshed on every entry
     std::uint64_t m_version = 0;
+    std::uint64_t m_resets = 0;  // map.reset_count() at the build
     std::uint32_t m_bound = 0;
     std::uint32_t m_stride = 0;
     std::int32_t m_width = 0;
