@@ -68,8 +68,8 @@ bool HexIslands::cell_changed(const GridMap& map, GridPoint p) {
     if (was != now) {
         if (now) cell_opened(p);
         else cell_closed(p);
+        ++m_version;  // in step with the map once every change is reported (as each bumps it once)
     }
-    m_version = map.passability_version();
     // Labels of merged and emptied islands pile up; start afresh now and then.
     if (m_sizes.size() > 2 * map.cell_count() + 1024) build(map);
     return true;

@@ -282,8 +282,8 @@ bool Islands::cell_changed(const GridMap& map, GridPoint p) {
     if (was != now) {
         if (now) cell_became_passable(node);
         else cell_became_blocked(node);
+        ++m_version;  // in step with the map once every change is reported (as each bumps it once)
     }
-    m_version = map.passability_version();
     // Labels abandoned by splits and isolated cells pile up; compact them now and then.
     if (m_root.size() > 2 * map.cell_count() + 1024) build(map, rules_of(m_rule), m_update);
     return true;

@@ -262,6 +262,21 @@ TEST(HexGrid, IslandsFollowCellsOpenedAndClosed) {
             ASSERT_TRUE(islands.current(map));
             ASSERT_TRUE(same_hex_partition(map, islands)) << "round " << round << " step " << k << " toggled (" << p.x << "," << p.y << ")";
         }
+        // Two changes made through the map, reported one at a time: current only once both are.
+        for (int k = 0; k < 2; ++k) {
+            GridPoint a{}, b{};
+            do {
+                a = {int(rng() % unsigned(map.width())), int(rng() % unsigned(map.height()))};
+                b = {int(rng() % unsigned(map.width())), int(rng() % unsigned(map.height()))};
+            } while (a == b);
+            map.set_passable(a, !map.passable(a));
+            map.set_passable(b, !map.passable(b));
+            ASSERT_TRUE(islands.cell_changed(map, a));
+            EXPECT_FALSE(islands.current(map));
+            ASSERT_TRUE(islands.cell_changed(map, b));
+            EXPECT_TRUE(islands.current(map));
+            ASSERT_TRUE(same_hex_partition(map, islands));
+        }
         // A change made through the map and reported afterwards.
         const GridPoint q{int(rng() % unsigned(map.width())), int(rng() % unsigned(map.height()))};
         map.set_passable(q, !map.passable(q));

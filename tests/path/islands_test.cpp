@@ -269,6 +269,17 @@ TEST(Islands, StaleOrForeignIslandsAreNeverUsed) {
     EXPECT_EQ(islands.connectivity({0, 0}, {4, 0}), Reachability::Reachable);
     EXPECT_FALSE(islands.current(copy));
     EXPECT_FALSE(islands.cell_changed(copy, {0, 0}));
+    // Two cells changed through the map, reported one at a time: not current (no answer) until both are.
+    map.set_passable({1, 0}, false);
+    map.set_passable({3, 0}, false);
+    ASSERT_TRUE(islands.cell_changed(map, {1, 0}));
+    EXPECT_FALSE(islands.current(map));
+    EXPECT_EQ(islands.connectivity({2, 0}, {4, 0}), Reachability::Unknown);
+    ASSERT_TRUE(islands.cell_changed(map, {3, 0}));
+    EXPECT_TRUE(islands.current(map));
+    EXPECT_EQ(islands.connectivity({2, 0}, {4, 0}), Reachability::Unreachable);
+    ASSERT_TRUE(islands.set_passable(map, {1, 0}, true) && islands.set_passable(map, {3, 0}, true));
+    EXPECT_EQ(islands.connectivity({0, 0}, {4, 0}), Reachability::Reachable);
     // A reset to the same size changes every cell: reporting one cell afterwards must not leave the
     // others as they were (here: the blocked middle cell, now open).
     ASSERT_TRUE(islands.set_passable(map, {2, 0}, false));

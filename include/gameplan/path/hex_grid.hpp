@@ -70,7 +70,8 @@ public:
     /// Labels every passable cell of `map` (a breadth-first flood per island). O(cells).
     void build(const GridMap& map);
     /// Reports that the passability of `p` may have changed on `map`: call it after the change, once for
-    /// every cell that changed. Opening a cell joins the islands around it (the smaller ones are
+    /// every cell that changed. The islands are current again once every change is reported (each bumps
+    /// the map's passability_version() once; each report counts once). Opening a cell joins the islands around it (the smaller ones are
     /// relabelled). Closing one may split its island: if its open neighbours form one arc of the six
     /// around it, nothing split (O(1)); otherwise one breadth-first search per arc runs in lock step and
     /// stops as soon as they all met or all but one ran out, so the cost follows the smaller sides.

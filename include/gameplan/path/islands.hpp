@@ -39,7 +39,9 @@
 ///
 /// Keeping in sync. The islands remember the map object and its `passability_version()`. After changing
 /// cells, call `cell_changed` for every cell whose passability changed (or change them through
-/// `Islands::set_passable`, which does both). Terrain-cost changes need no call: they leave the
+/// `Islands::set_passable`, which does both). Each change bumps the map's passability version once and
+/// each report counts once, so the versions agree again only when every change was reported: in the
+/// middle of a batch the islands are not current. Terrain-cost changes need no call: they leave the
 /// passability version, and so the islands, current. Until the versions
 /// agree again, `current()` is false and the precheck is ignored (a stale answer is never used);
 /// `update()` brings stale islands back by rebuilding. `connectivity` answers `Unknown` while stale, so a
@@ -154,7 +156,8 @@ public:
 
     /// Reports that the passability of `p` may have changed on `map` (call it after the change; a cell
     /// whose passability did not change, e.g. a cost change, costs O(1) and changes nothing). Updates the
-    /// islands as described in the overview and marks them in sync with map.passability_version().
+    /// islands as described in the overview and counts the change: once every changed cell is reported
+    /// they are in sync with map.passability_version() again (until then `current()` is false).
     /// Returns false (and does nothing) if the islands were not built for this map object or `p` is off
     /// the map; a map `reset` since the build (of any size: every cell may have changed) triggers a
     /// rebuild. Allocates only when the label arrays grow.
