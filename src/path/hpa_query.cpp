@@ -285,10 +285,7 @@ Status HpaPathfinder::begin(const HierarchicalMap& h, GridPoint start, GridPoint
     s.costs = HierarchicalMap::Impl::costs(h, map);
     if (!s.costs.pass[map.index(start)] || !s.costs.pass[map.index(goal)]) return m_status = Status::InvalidQuery;
     s.cost_options = HierarchicalMap::Impl::cost_options(h);
-    if (options.islands != nullptr &&
-        options.islands->proves_unreachable(map, options, std::span<const GridPoint>(&start, 1),
-                                            std::span<const GridPoint>(&goal, 1)))
-        return m_status = Status::NoPath;
+    if (islands_prove_unreachable(map, options, start, goal)) return m_status = Status::NoPath;
 
     s.h = &h;
     s.map_version = h.m_map_version;

@@ -328,9 +328,7 @@ Status JpsPathfinder::begin(const GridMap& map, GridPoint start, GridPoint goal,
     if (s.non_unit != 0) return s.search.invalid();
     if (!map.contains(start) || !map.contains(goal)) return s.search.invalid();
     if (!s.pass[map.index(start)] || !s.pass[map.index(goal)]) return s.search.invalid();
-    if (options.islands != nullptr &&
-        options.islands->proves_unreachable(map, options, std::span<const GridPoint>(&start, 1), std::span<const GridPoint>(&goal, 1)))
-        return s.search.no_path();
+    if (islands_prove_unreachable(map, options, start, goal)) return s.search.no_path();
     if (s.search.begin(s.pass.data(), s.bound, s.stride, start, goal, options) != Status::InProgress) return s.search.status();
     s.jumper.rows = s.rows.data();
     s.jumper.row_words = s.row_words;

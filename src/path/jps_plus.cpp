@@ -258,10 +258,7 @@ struct JpsPlusPathfinder::Impl {
         if (detail::check_options(options) != JpsSupport::Ok || !t.built() || !t.uniform_costs())
             return search.invalid();
         if (!t.passable(start) || !t.passable(goal)) return search.invalid();
-        if (map != nullptr && options.islands != nullptr &&
-            options.islands->proves_unreachable(*map, options, std::span<const GridPoint>(&start, 1),
-                                                std::span<const GridPoint>(&goal, 1)))
-            return search.no_path();
+        if (map != nullptr && islands_prove_unreachable(*map, options, start, goal)) return search.no_path();
         if (search.begin(t.passable_data(), t.node_bound(), t.stride(), start, goal, options) != Status::InProgress)
             return search.status();
         jumper.entries = t.entries();

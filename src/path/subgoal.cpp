@@ -1721,9 +1721,7 @@ struct SubgoalPathfinder::Impl {
         g.prefetch_cell(start);  // every first read of both ends at once: their misses overlap
         g.prefetch_cell(goal);
         if (!g.passable(start) || !g.passable(goal)) return invalid();
-        if (map != nullptr && options.islands != nullptr &&
-            options.islands->proves_unreachable(*map, options, std::span<const GridPoint>(&start, 1),
-                                                std::span<const GridPoint>(&goal, 1))) {
+        if (map != nullptr && islands_prove_unreachable(*map, options, start, goal)) {
             stats = {};
             limit = search::BudgetLimit::None;
             return state = Status::NoPath;

@@ -124,15 +124,14 @@ Status ThetaStar::begin(const GridMap& map, GridPoint start, GridPoint goal, con
     search::advance_generation(m_generation, [&] {
         for (State& s : m_state) s.stamp = search::kUnvisitedStamp;
     });
-    if (options.islands != nullptr) {
-        // A line of sight joins only cells the base moves join (Never and 4-connected lines are judged
-        // as NoCornerCutting, which joins no cell a 4-connected walk does not).
-        GridSearchOptions reach;
-        reach.movement = options.movement;
-        reach.diagonal = options.diagonal;
-        if (options.islands->proves_unreachable(map, reach, std::span<const GridPoint>(&start, 1), std::span<const GridPoint>(&goal, 1)))
-            return m_status = Status::NoPath;
-    }
+    // A line of sight joins only cells the base moves join (Never and 4-connected lines are judged as
+    // NoCornerCutting, which joins no cell a 4-connected walk does not): the islands apply as to a grid
+    // search under the same rule.
+    GridSearchOptions reach;
+    reach.movement = options.movement;
+    reach.diagonal = options.diagonal;
+    reach.islands = options.islands;
+    if (islands_prove_unreachable(map, reach, start, goal)) return m_status = Status::NoPath;
     // Storage held from earlier queries counts against a memory budget, and so do the arrays this map
     // needs, before they are allocated.
     const bool limited = m_budget.max_memory_bytes != SIZE_MAX;

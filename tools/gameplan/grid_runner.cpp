@@ -8,7 +8,6 @@
 #include <chrono>
 #include <cstdio>
 #include <limits>
-#include <span>
 #include <string>
 
 namespace gameplan::cli {
@@ -159,23 +158,19 @@ GridRunner::GridRunner(const path::GridMap& map, GridAlgorithm algorithm, const 
     }
 }
 
-bool GridRunner::proven_apart(path::GridPoint from, path::GridPoint to) const noexcept {
-    return m_options.islands != nullptr &&
-           m_options.islands->proves_unreachable(m_map, m_options, std::span<const path::GridPoint>(&from, 1),
-                                                 std::span<const path::GridPoint>(&to, 1));
-}
-
-Status GridRunner::no_path(path::GridPath& out) noexcept {
-    out.cells.clear();
-    out.cost = std::numeric_limits<double>::infinity();
-    m_answered_by_islands = true;
-    return Status::NoPath;
-}
-
 GridRun GridRunner::run(path::GridPoint from, path::GridPoint to, path::GridPath& out) {
     GridRun result;
-    m_answered_by_islands = false;
     const auto t0 = std::chrono::steady_clock::now();
+    // The islands' precheck, for every algorithm: JPS+ and the subgoal graph search shared preprocessing,
+    // whose begin has no map to check the islands against.
+    m_answered_by_islands = path::islands_prove_unreachable(m_map, m_options, from, to);
+    if (m_answered_by_islands) {
+        out.cells.clear();
+        out.cost = std::numeric_limits<double>::infinity();
+        result.status = Status::NoPath;
+        result.micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+        return result;
+    }
     m_options.budget.deadline = m_settings.time_limit_s > 0 ? std::min(m_settings.deadline, deadline_in(m_settings.time_limit_s))
                                                             : m_settings.deadline;
     switch (m_algorithm) {
@@ -191,21 +186,12 @@ GridRun GridRunner::run(path::GridPoint from, path::GridPoint to, path::GridPath
             result.limit = m_jps.budget_limit();
             break;
         case GridAlgorithm::JpsPlus:
-            // The shared table's begin has no map to check islands against: the precheck is run here.
-            if (proven_apart(from, to)) {
-                result.status = no_path(out);
-                break;
-            }
             if (m_jps_plus.begin(m_prepared->jump_table, from, to, m_options) == Status::InProgress) (void)m_jps_plus.step();
             result.status = m_jps_plus.finish(out);
             result.expanded = m_jps_plus.stats().expanded;
             result.limit = m_jps_plus.budget_limit();
             break;
         case GridAlgorithm::Subgoal:
-            if (proven_apart(from, to)) {
-                result.status = no_path(out);
-                break;
-            }
             if (m_subgoal.begin(m_prepared->subgoal, from, to, m_options) == Status::InProgress) (void)m_subgoal.step();
             result.status = m_subgoal.finish(out);
             result.expanded = m_subgoal.stats().expanded;

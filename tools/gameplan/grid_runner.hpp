@@ -149,12 +149,6 @@ public:
     [[nodiscard]] GridAlgorithm algorithm() const noexcept { return m_algorithm; }
 
 private:
-    /// True if the query's islands prove `to` unreachable from `from` (for the searches on shared
-    /// preprocessing, whose begin has no map to check the islands against).
-    [[nodiscard]] bool proven_apart(path::GridPoint from, path::GridPoint to) const noexcept;
-    /// Ends a query the islands answered: `out` empty, NoPath.
-    Status no_path(path::GridPath& out) noexcept;
-
     const path::GridMap& m_map;
     GridAlgorithm m_algorithm;
     path::GridSearchOptions m_options;

@@ -222,4 +222,13 @@ private:
     IslandStats m_stats;
 };
 
+/// The islands' precheck of a query from `start` to `goal`, as every single-pair grid search runs it: true
+/// if `options.islands` is set and proves `goal` unreachable from `start` on `map` under the rule of
+/// `options` (Islands::proves_unreachable). O(1).
+[[nodiscard]] inline bool islands_prove_unreachable(const GridMap& map, const GridSearchOptions& options, GridPoint start,
+                                                    GridPoint goal) noexcept {
+    return options.islands != nullptr &&
+           options.islands->proves_unreachable(map, options, std::span<const GridPoint>(&start, 1), std::span<const GridPoint>(&goal, 1));
+}
+
 }  // namespace gameplan::path
