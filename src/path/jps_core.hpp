@@ -26,6 +26,7 @@
 
 #include "exact_growth.hpp"
 #include "grid_key.hpp"
+#include "jps_options.hpp"
 
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/grid_rules.hpp>
@@ -493,17 +494,6 @@ private:
     std::uint32_t m_generation = search::kUnvisitedStamp;
     std::uint32_t m_sequence = 0;
 };
-
-/// Validates a query's options (not the points). Shared by both pathfinders.
-inline JpsSupport check_options(const GridSearchOptions& options) noexcept {
-    if (options.movement != Movement::Eight) return JpsSupport::NotEightConnected;
-    if (options.diagonal != DiagonalRule::NoCornerCutting) return JpsSupport::NotNoCornerCutting;
-    if (!(options.weight >= 1.0) || !std::isfinite(options.weight)) return JpsSupport::BadWeight;
-    // Jumps skip cells without looking at their cost: per-query costs and filters would be ignored.
-    if (options.penalties != nullptr || !options.layers.empty() || options.areas != nullptr || options.filter != nullptr)
-        return JpsSupport::NonUniformCosts;
-    return JpsSupport::Ok;
-}
 
 /// Number of passable cells of `map` whose terrain cost is not 1 (0 for a map without costs). O(cells).
 inline std::size_t count_non_unit_costs(const GridMap& map) noexcept {

@@ -5,6 +5,7 @@
 #include <gameplan/path/subgoal.hpp>
 
 #include "exact_growth.hpp"
+#include "jps_options.hpp"
 #include "prefetch.hpp"
 
 #include <algorithm>
@@ -26,12 +27,6 @@
 namespace gameplan::path {
 
 namespace {
-
-// Per-query costs and filters (penalties, weighted layers, areas and their filter): the graph's edges and
-// the JPS fallback's jumps skip cells without reading them, so a query that carries any is refused.
-bool has_query_costs(const GridSearchOptions& options) noexcept {
-    return options.penalties != nullptr || !options.layers.empty() || options.areas != nullptr || options.filter != nullptr;
-}
 
 // Directions clockwise from north (north = decreasing y).
 constexpr int kDx[8] = {0, 1, 1, 1, 0, -1, -1, -1};
@@ -1715,9 +1710,7 @@ struct SubgoalPathfinder::Impl {
     // `map`: the graph's map when the caller gave it (the islands' precheck needs it), else null.
     Status begin(const SubgoalGraph& g, const GridMap* map, GridPoint start, GridPoint goal, const GridSearchOptions& options) {
         use_fallback = false;
-        if (options.movement != Movement::Eight || options.diagonal != DiagonalRule::NoCornerCutting ||
-            !(options.weight >= 1.0) || !std::isfinite(options.weight) || has_query_costs(options) || !g.built())
-            return invalid();
+        if (detail::check_options(options) != JpsSupport::Ok || !g.built()) return invalid();
         g.prefetch_cell(start);  // every first read of both ends at once: their misses overlap
         g.prefetch_cell(goal);
         if (!g.passable(start) || !g.passable(goal)) return invalid();
@@ -2340,7 +2333,7 @@ void SubgoalPathfinder::reserve(const SubgoalGraph& graph) {
 Status SubgoalPathfinder::begin(const GridMap& map, GridPoint start, GridPoint goal, const GridSearchOptions& options) {
     if (m_impl->owned.in_sync(map)) return m_impl->begin(m_impl->owned, &map, start, goal, options);
     (void)m_impl->invalid();
-    if (has_query_costs(options)) return Status::InvalidQuery;
+    if (detail::has_query_costs(options)) return Status::InvalidQuery;
     // The fallback's search state shares the budget with what the query's own arrays hold.
     GridSearchOptions fallback_options = options;
     if (std::size_t& cap = fallback_options.budget.max_memory_bytes; cap != SIZE_MAX) {
