@@ -1156,7 +1156,6 @@ PYBIND11_MODULE(gameplan, m) {
         std::shared_ptr<path::GridMap> map;
         path::HexIslands islands;
     };
-    static constexpr const char* kReachability[] = {"unreachable", "reachable", "unknown"};
     py::class_<PyIslands>(m, "Islands",
                           "The connected components of a map's passable cells under one movement rule (docs/scale.md): "
                           "whether any path exists, in O(1). Given to GridPathfinder / JpsPathfinder.find_path(islands=...), "
@@ -1175,7 +1174,7 @@ PYBIND11_MODULE(gameplan, m) {
             return id;
         }, "The island id of a cell; None for a blocked cell or a cell off the map.")
         .def("connectivity", [](const PyIslands& i, std::pair<std::int32_t, std::int32_t> a, std::pair<std::int32_t, std::int32_t> b) {
-            return std::string(kReachability[static_cast<int>(i.islands.connectivity(point_of(a), point_of(b)))]);
+            return std::string(path::to_string(i.islands.connectivity(point_of(a), point_of(b))));
         }, py::arg("a"), py::arg("b"),
            "'reachable', 'unreachable', or 'unknown' (a pending split, or the map changed behind the islands' back).")
         .def_property_readonly("count", [](const PyIslands& i) { return i.islands.island_count(); })
@@ -1209,8 +1208,7 @@ PYBIND11_MODULE(gameplan, m) {
             return id;
         })
         .def("connectivity", [](const PyHexIslands& i, std::pair<std::int32_t, std::int32_t> a, std::pair<std::int32_t, std::int32_t> b) {
-            if (!i.islands.current(*i.map)) return std::string("unknown");
-            return std::string(i.islands.connected(point_of(a), point_of(b)) ? "reachable" : "unreachable");
+            return std::string(path::to_string(i.islands.connectivity(point_of(a), point_of(b))));
         }, py::arg("a"), py::arg("b"))
         .def_property_readonly("count", [](const PyHexIslands& i) { return std::size_t{i.islands.count()}; })
         .def("size", [](const PyHexIslands& i, std::uint32_t id) { return i.islands.island_size(id); }, py::arg("island"))

@@ -1205,11 +1205,7 @@ uint32_t gameplan_islands_id(const gameplan_islands* i, gameplan_point cell) {
 
 gameplan_reachability gameplan_islands_connectivity(const gameplan_islands* i, gameplan_point a, gameplan_point b) {
     if (!i) return GAMEPLAN_REACHABILITY_UNKNOWN;
-    if (i->hex) {
-        if (!i->hexes.current(i->map->map)) return GAMEPLAN_REACHABILITY_UNKNOWN;
-        return i->hexes.connected(to_cpp(a), to_cpp(b)) ? GAMEPLAN_REACHABLE : GAMEPLAN_UNREACHABLE;
-    }
-    switch (i->square.connectivity(to_cpp(a), to_cpp(b))) {
+    switch (i->hex ? i->hexes.connectivity(to_cpp(a), to_cpp(b)) : i->square.connectivity(to_cpp(a), to_cpp(b))) {
         case path::Reachability::Unreachable: return GAMEPLAN_UNREACHABLE;
         case path::Reachability::Reachable: return GAMEPLAN_REACHABLE;
         case path::Reachability::Unknown: break;

@@ -33,6 +33,7 @@
 
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/grid_search.hpp>
+#include <gameplan/path/islands.hpp>
 #include <gameplan/search/search_context.hpp>
 #include <gameplan/status.hpp>
 
@@ -85,6 +86,13 @@ public:
     [[nodiscard]] std::uint32_t island(GridPoint p) const noexcept;
     /// True if both cells are passable and on the same island (a path exists).
     [[nodiscard]] bool connected(GridPoint a, GridPoint b) const noexcept;
+    /// Whether a path from `a` to `b` exists, as `Islands::connectivity` answers: `Unknown` while a
+    /// change of the map's passability went unreported (the map must outlive these calls), else
+    /// `Reachable` or `Unreachable`. O(1).
+    [[nodiscard]] Reachability connectivity(GridPoint a, GridPoint b) const noexcept {
+        if (m_map != nullptr && !current(*m_map)) return Reachability::Unknown;
+        return connected(a, b) ? Reachability::Reachable : Reachability::Unreachable;
+    }
     /// Number of islands.
     [[nodiscard]] std::uint32_t count() const noexcept { return m_count; }
     /// Number of passable cells on island `island`, 0 for an unknown id. O(1).

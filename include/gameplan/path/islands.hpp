@@ -59,6 +59,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
 namespace gameplan::path {
@@ -75,6 +76,11 @@ enum class Reachability : std::uint8_t {
     Reachable,    ///< same island and the island is exact: a path exists
     Unknown,      ///< same island, but the island has a pending split (Lazy mode): search to know
 };
+
+/// "unreachable", "reachable" or "unknown".
+[[nodiscard]] constexpr std::string_view to_string(Reachability r) noexcept {
+    return r == Reachability::Unreachable ? "unreachable" : r == Reachability::Reachable ? "reachable" : "unknown";
+}
 
 /// Counters of the incremental updates since `build` (for benchmarks and tests).
 struct IslandStats {
