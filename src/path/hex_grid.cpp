@@ -1,6 +1,8 @@
 // Hex grids (path/hex_grid.hpp): islands and the HexPathfinder on the generic engine.
 #include <gameplan/path/hex_grid.hpp>
 
+#include <gameplan/search/generation.hpp>
+
 #include "exact_growth.hpp"
 
 #include <algorithm>
@@ -24,8 +26,7 @@ void HexIslands::build(const GridMap& map) {
     m_count = 0;
     m_sizes.clear();
     m_label.assign(map.cell_count(), kNoIsland);
-    const auto at = [&](GridPoint p) { return std::size_t(p.y) * std::size_t(m_width) + std::size_t(p.x); };
-    std::vector<GridPoint> queue;
+    std::vector<GridPoint>& queue = m_flood;
     for (std::int32_t y = 0; y < m_height; ++y)
         for (std::int32_t x = 0; x < m_width; ++x) {
             if (!map.passable({x, y}) || m_label[at({x, y})] != kNoIsland) continue;
@@ -148,13 +149,9 @@ void HexIslands::cell_closed(GridPoint p) {
     // Lock-step searches, one per side, over the open cells. Sides that meet join one group; the search
     // stops when one group is left (no split) or only one group can still grow: every other group has
     // then reached all of its cells, and becomes an island of its own.
-    if (m_visit.size() != m_label.size()) m_visit.assign(m_label.size(), 0);
-    if (m_stamp > UINT32_MAX - 16) {
-        std::fill(m_visit.begin(), m_visit.end(), 0u);
-        m_stamp = 0;
-    }
-    const std::uint32_t base = m_stamp + 1;
-    m_stamp += 8;
+    if (m_visit.size() != m_label.size()) m_visit.assign(m_label.size(), search::kUnvisitedStamp);
+    const std::uint32_t base =
+        search::next_stamp_block(m_stamp, 6, [&] { std::fill(m_visit.begin(), m_visit.end(), search::kUnvisitedStamp); });
     int group[6];
     std::size_t head[6];
     for (int s = 0; s < sides; ++s) {

@@ -1,5 +1,7 @@
 #include <gameplan/path/islands.hpp>
 
+#include <gameplan/search/generation.hpp>
+
 #include "grid_neighbours.hpp"
 
 #include <algorithm>
@@ -112,13 +114,7 @@ void Islands::relabel(std::span<const std::uint32_t> nodes, std::uint32_t old_ro
 }
 
 std::uint32_t Islands::next_visit_base(std::uint32_t span) {
-    // Stamps [base, base + span) belong to the current search; 0 (fresh arrays) is never inside one.
-    if (m_visit_base > UINT32_MAX - 2 * span) {
-        std::fill(m_visit.begin(), m_visit.end(), 0u);
-        m_visit_base = 0;
-    }
-    m_visit_base += span;
-    return m_visit_base;
+    return search::next_stamp_block(m_visit_base, span, [&] { std::fill(m_visit.begin(), m_visit.end(), search::kUnvisitedStamp); });
 }
 
 void Islands::flood(std::uint32_t seed, std::uint32_t stamp, std::vector<std::uint32_t>& out) {

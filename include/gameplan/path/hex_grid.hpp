@@ -72,8 +72,8 @@ public:
     void build(const GridMap& map);
     /// Reports that the passability of `p` may have changed on `map`: call it after the change, once for
     /// every cell that changed. The islands are current again once every change is reported (each bumps
-    /// the map's passability_version() once; each report counts once). Opening a cell joins the islands around it (the smaller ones are
-    /// relabelled). Closing one may split its island: if its open neighbours form one arc of the six
+    /// the map's passability_version() once; each report counts once). Opening a cell joins the islands
+    /// around it (the smaller ones are relabelled). Closing one may split its island: if its open neighbours form one arc of the six
     /// around it, nothing split (O(1)); otherwise one breadth-first search per arc runs in lock step and
     /// stops as soon as they all met or all but one ran out, so the cost follows the smaller sides.
     /// Returns false (and does nothing) if the islands were not built for this map object or `p` is off
@@ -122,7 +122,7 @@ private:
     std::vector<std::uint32_t> m_visit;  // split searches: side stamps per cell (allocated at the first)
     std::vector<GridPoint> m_queue[6];   // split searches: each side's cells, in the order reached
     std::vector<GridPoint> m_flood;      // merges: the cells of an island being relabelled
-    std::uint32_t m_stamp = 0;           // split searches: sides of the current one are m_stamp + 0 .. 5
+    std::uint32_t m_stamp = 0;           // split searches: the current one's sides stamp m_stamp + 0 .. 5
     std::int32_t m_width = 0, m_height = 0;
     std::uint32_t m_count = 0;
     const GridMap* m_map = nullptr;

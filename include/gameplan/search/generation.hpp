@@ -34,4 +34,18 @@ void advance_generation(std::uint32_t& generation, ResetAllStamps&& reset_all_st
     generation += 2;
 }
 
+/// Reserves a block of `span` stamps, [base, base + span), for the next round of searches run side by side
+/// (one stamp per side; islands' split searches use it). `last` holds the previous block's base. On
+/// wrap-around, calls `reset_all_stamps()` (which must set every stamp to kUnvisitedStamp) first. Returns
+/// the new base; kUnvisitedStamp is never inside a block. O(1) except on wrap.
+template <class ResetAllStamps>
+std::uint32_t next_stamp_block(std::uint32_t& last, std::uint32_t span, ResetAllStamps&& reset_all_stamps) {
+    if (last > UINT32_MAX - 2 * span) {
+        reset_all_stamps();
+        last = kUnvisitedStamp;
+    }
+    last += span;
+    return last;
+}
+
 }  // namespace gameplan::search
