@@ -174,7 +174,7 @@ struct gameplan_pathfinder {
 
 struct gameplan_request_queue {
     path::PathRequestQueue queue;
-    const gameplan_islands* islands = nullptr;  // gameplan_request_queue_set_islands: given to later requests
+    const path::Islands* islands = nullptr;  // gameplan_request_queue_set_islands: given to later requests
     path::PathResult taken;
     std::vector<gameplan_point> cells;
     gameplan_request_queue(const path::GridMap& map, std::uint32_t lanes)
@@ -1177,6 +1177,18 @@ gameplan_error gameplan_pathfinder_finish(gameplan_pathfinder* f, gameplan_path_
 
 // ---- islands -----------------------------------------------------------------------------------------
 
+extern "C++" {
+namespace {
+// The square islands of `islands` (null for none) for a user of square grids named `who`; hex islands are
+// refused.
+const path::Islands* square_islands(const gameplan_islands* islands, const char* who) {
+    if (islands != nullptr && islands->hex)
+        raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, std::string(who) + " searches square grids: it needs square islands");
+    return islands ? &islands->square : nullptr;
+}
+}  // namespace
+}  // extern "C++"
+
 gameplan_error gameplan_islands_build(const gameplan_map* map, const gameplan_path_options* rules, gameplan_islands** out) {
     return guarded("gameplan_islands_build", [&] {
         require(map != nullptr && out != nullptr, "map and out must not be NULL");
@@ -1276,7 +1288,7 @@ gameplan_error gameplan_request_queue_submit(gameplan_request_queue* q, gameplan
     return guarded("gameplan_request_queue_submit", [&] {
         require(q != nullptr && out != nullptr, "queue and out must not be NULL");
         path::PathRequest r{to_cpp(start), to_cpp(goal), path_options_of(options), priority};
-        r.options.islands = q->islands ? &q->islands->square : nullptr;
+        r.options.islands = q->islands;
         const path::PathHandle h = q->queue.submit(r);
         *out = gameplan_path_handle{h.index, h.generation};
     });
@@ -1316,8 +1328,7 @@ size_t gameplan_request_queue_size(const gameplan_request_queue* q) { return q ?
 gameplan_error gameplan_request_queue_set_islands(gameplan_request_queue* q, const gameplan_islands* islands) {
     return guarded("gameplan_request_queue_set_islands", [&] {
         require(q != nullptr, "queue is NULL");
-        require(islands == nullptr || !islands->hex, "the request queue searches square grids: it needs square islands");
-        q->islands = islands;
+        q->islands = square_islands(islands, "the request queue");
     });
 }
 
@@ -1512,8 +1523,7 @@ gameplan_error gameplan_graph_find_nearest(gameplan_graph_pathfinder* f, const g
         const auto from = graph_nodes_of(g, sources, source_count, "sources");
         const auto to = graph_nodes_of(g, goals, goal_count, "goals");
         const path::GraphSearchOptions o = graph_options_of(g, from[0], to[0], options);
-        Status st = f->finder.begin(g->graph, from, to, o);
-        if (st == Status::InProgress) st = f->finder.step();
+        if (f->finder.begin(g->graph, from, to, o) == Status::InProgress) (void)f->finder.step();
         fill_graph_path(*f, f->finder.finish(f->path), out);
     });
 }
@@ -1793,8 +1803,7 @@ void gameplan_movement_destroy(gameplan_movement* movement) { delete movement; }
 gameplan_error gameplan_movement_set_islands(gameplan_movement* m, const gameplan_islands* islands) {
     return guarded("gameplan_movement_set_islands", [&] {
         require(m != nullptr, "movement is NULL");
-        require(islands == nullptr || !islands->hex, "units walk square grids: they need square islands");
-        m->system.set_islands(islands ? &islands->square : nullptr);
+        m->system.set_islands(square_islands(islands, "the movement system"));
     });
 }
 

@@ -95,7 +95,8 @@ void HexIslands::cell_opened(GridPoint p) {
         ++m_count;
         return;
     }
-    const std::uint32_t keep = *std::max_element(around, around + n, [&](std::uint32_t a, std::uint32_t b) { return m_sizes[a] < m_sizes[b]; });
+    const std::uint32_t keep =
+        *std::max_element(around, around + n, [&](std::uint32_t a, std::uint32_t b) { return m_sizes[a] < m_sizes[b]; });
     for (int k = 0; k < n; ++k) {
         const std::uint32_t gone = around[k];
         if (gone == keep) continue;

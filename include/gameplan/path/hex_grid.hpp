@@ -102,7 +102,8 @@ public:
     /// True if built for `map` as it is now (same object, size and passability_version(); cost changes
     /// leave the islands current).
     [[nodiscard]] bool current(const GridMap& map) const noexcept {
-        return m_map == &map && m_version == map.passability_version() && m_width == map.width() && m_height == map.height();
+        return m_map == &map && m_version == map.passability_version() && m_width == map.width() &&
+               m_height == map.height();
     }
 
 private:
