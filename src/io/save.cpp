@@ -146,6 +146,7 @@ Json map_json(const path::GridMap& m) {
     }
     j["min_cost"] = m.min_cost();
     j["version"] = m.version();
+    j["passability_changed_at"] = m.passability_changed_at();
     return j;
 }
 
@@ -511,7 +512,7 @@ public:
     }
 
     path::GridMap map(const Json& j, const JsonPath& path) const {
-        object(j, path, {"width", "height", "rows", "costs", "min_cost", "version"});
+        object(j, path, {"width", "height", "rows", "costs", "min_cost", "version", "passability_changed_at"});
         const std::int64_t w = i64(member(j, path, "width"), path / "width", 1, path::kMaxGridSide);
         const std::int64_t h = i64(member(j, path, "height"), path / "height", 1, path::kMaxGridSide);
         if (path::GridMap::check_size(w, h) != path::GridSizeCheck::Ok)
@@ -547,7 +548,14 @@ public:
             }
         }
         const std::uint32_t min_cost = u32(member(j, path, "min_cost"), path / "min_cost", path::kMaxTerrainCost);
-        m.restore_version(u64(member(j, path, "version"), path / "version"), min_cost);
+        const std::uint64_t version = u64(member(j, path, "version"), path / "version");
+        // optional (saves before it was written): as if passability had changed at the saved version
+        std::uint64_t changed_at = version;
+        if (const auto it = j.find("passability_changed_at"); it != j.end()) {
+            changed_at = u64(*it, path / "passability_changed_at");
+            if (changed_at > version) fail(path / "passability_changed_at", "must not exceed the map's version");
+        }
+        m.restore_version(version, min_cost, changed_at);
         return m;
     }
 

@@ -40,6 +40,7 @@ GridSizeCheck GridMap::reset(std::int64_t width, std::int64_t height, bool passa
     m_min_cost = 1;
     ++m_version;
     ++m_passability_version;
+    m_passability_changed_at = m_version;
     ++m_resets;
     return GridSizeCheck::Ok;
 }
@@ -59,6 +60,7 @@ bool GridMap::set_passable(GridPoint p, bool passable) noexcept {
         cell = value;
         ++m_version;
         ++m_passability_version;
+        m_passability_changed_at = m_version;
     }
     return true;
 }

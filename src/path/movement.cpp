@@ -328,10 +328,11 @@ void MovementSystem::update() {
     const GridMap& map = *m_map;
     ++m_stats.ticks;
 
-    // 1. A changed map: re-check the rest of every route.
+    // 1. A change of passability: re-check the rest of every route (cost changes leave routes legal).
     if (map.version() != im.seen_version) {
+        const bool passability = map.passability_changed_at() > im.seen_version;
         im.seen_version = map.version();
-        for (UnitId id = 0; id < im.units.size(); ++id) {
+        for (UnitId id = 0; passability && id < im.units.size(); ++id) {
             Impl::Unit& u = im.units[id];
             if (!u.live || !im.has_route(u) || route_still_legal(id)) continue;
             ++m_stats.repaths_map;

@@ -24,6 +24,12 @@ bool detail::GridQueueTraits::still_valid(const GridMap& map, const PathRequest&
     return std::abs(cost - expected) <= 1e-9 * std::max(1.0, expected);
 }
 
+void detail::GridQueueTraits::reprice(const GridMap& map, const PathRequest& request, PathResult& result) noexcept {
+    if (result.path.cells.empty()) return;
+    const double cost = query_path_cost(map, result.path.cells, request.options);
+    if (std::isfinite(cost)) result.path.cost = cost;
+}
+
 template class SearchRequestQueue<detail::GridQueueTraits>;
 
 }  // namespace gameplan::path

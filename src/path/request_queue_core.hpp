@@ -26,6 +26,11 @@ std::uint64_t SearchRequestQueue<Traits>::version() const noexcept {
 }
 
 template <class Traits>
+bool SearchRequestQueue<Traits>::must_restart(std::uint64_t since) const noexcept {
+    return since != version() && (m_options.restart_on_cost_change || Traits::structure_changed(*m_space, since));
+}
+
+template <class Traits>
 void SearchRequestQueue<Traits>::reserve(std::size_t requests, std::size_t path_length) {
     m_pending.reserve(requests);
     m_completed.reserve(requests);
@@ -199,7 +204,10 @@ void SearchRequestQueue<Traits>::complete(Lane& lane, Status status, QueueUpdate
     (void)lane.finder.finish(slot.result.path);
     slot.result.status = status;
     slot.result.limit = lane.finder.budget_limit();
-    slot.result.map_version = version();  // the search began on it: update() restarts stale ones first
+    // The search began on this version, or on an older one that differs in costs alone (update() restarts
+    // the others first): priced on the map as it is now.
+    if (status == Status::Found && lane.version != version()) Traits::reprice(*m_space, slot.request, slot.result);
+    slot.result.map_version = version();
     slot.result.completed_frame = m_frame;
     slot.state = RequestState::Done;
     slot.lane = request_queue_detail::kFree;
@@ -215,6 +223,11 @@ void SearchRequestQueue<Traits>::revalidate_done(QueueUpdateStats& stats) {
         Slot& slot = m_slots[index];
         if (slot.state != RequestState::Done || slot.result.map_version == now) continue;
         ++stats.revalidated;
+        if (!must_restart(slot.result.map_version)) {  // costs alone changed: kept, priced again
+            if (slot.result.status == Status::Found) Traits::reprice(*m_space, slot.request, slot.result);
+            slot.result.map_version = now;
+            continue;
+        }
         if (slot.result.status == Status::Found && Traits::still_valid(*m_space, slot.request, slot.result)) {
             slot.result.map_version = now;
             continue;
@@ -265,7 +278,7 @@ QueueUpdateStats SearchRequestQueue<Traits>::update(std::uint64_t max_expansions
             }
             if (slice == 0) continue;
             Slot& slot = m_slots[lane.slot];
-            if (lane.version != version()) {  // the space changed under the search: start it again
+            if (must_restart(lane.version)) {  // the space changed under the search: start it again
                 ++slot.result.restarts;
                 ++stats.restarted;
                 const Status status = begin(lane, slot);

@@ -38,7 +38,9 @@ bool GridPathfinder::save_search(GridSearchState& out) const {
 
 Status GridPathfinder::restore_search(const GridMap& map, GridPoint start, GridPoint goal, const GridSearchOptions& options,
                                       const GridSearchState& state) {
-    const bool same_map = state.map_version == map.version();
+    // The map's passability is as it was when the search began (costs may have changed since: the
+    // request queue goes on with such a search), so its cells are checked against it.
+    const bool same_map = state.map_version <= map.version() && map.passability_changed_at() <= state.map_version;
     Status status = begin(map, start, goal, options);
     if (status != Status::InProgress) {
         if (same_map || map.empty()) return status;
@@ -132,9 +134,10 @@ Status GridPathfinder::restore_search(const GridMap& map, GridPoint start, GridP
 }
 
 
-void GridMap::restore_version(std::uint64_t version, std::uint32_t min_cost) noexcept {
+void GridMap::restore_version(std::uint64_t version, std::uint32_t min_cost, std::uint64_t passability_changed_at) noexcept {
     m_version = version;
     ++m_passability_version;
+    m_passability_changed_at = std::min(version, passability_changed_at);
     if (m_cost.empty()) {
         m_min_cost = 1;
         return;

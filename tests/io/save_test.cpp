@@ -70,6 +70,10 @@ struct QueueGame {
             const GridPoint p{std::int32_t((r >> 16) % std::uint64_t(map.width())), std::int32_t((r >> 24) % std::uint64_t(map.height()))};
             (void)map.set_passable(p, !map.passable(p));
         }
+        if (r % 5 == 0) {  // a cost painted: running searches go on through it
+            const GridPoint p{std::int32_t((r >> 20) % std::uint64_t(map.width())), std::int32_t((r >> 28) % std::uint64_t(map.height()))};
+            (void)map.set_cost(p, 1 + std::uint32_t((r >> 40) % 6));
+        }
         const path::QueueUpdateStats s = queue->update(40);
         log << f << ": expanded " << s.expanded << " restarted " << s.restarted << " requeued " << s.requeued << "\n";
         for (const path::PathHandle h : queue->completed()) {
@@ -603,6 +607,38 @@ TEST(SaveMap, CellsCostsAndVersionRoundTrip) {
         }
     EXPECT_EQ(r.version(), m.version());
     EXPECT_EQ(r.min_cost(), m.min_cost());
+    EXPECT_LT(m.passability_changed_at(), m.version()) << "costs were set after the last wall";
+    EXPECT_EQ(r.passability_changed_at(), m.passability_changed_at());
+}
+
+// `passability_changed_at` is optional (files written before it load as if passability had changed at
+// the saved version) and may not exceed the version.
+TEST(SaveMap, PassabilityChangedAtIsOptionalAndChecked) {
+    path::GridMap m = random_map(9, 7, 5, 30);
+    (void)m.set_cost({2, 3}, 7);
+    io::SaveFile save;
+    save.maps.push_back(m);
+    const std::string text = io::write_save(save);
+    const std::string field = "\"passability_changed_at\": " + std::to_string(m.passability_changed_at());
+    const std::size_t at = text.find(field);
+    ASSERT_NE(at, std::string::npos) << text.substr(0, 400);
+    // Without the field (and the comma before it).
+    std::string old = text;
+    const std::size_t comma = old.rfind(',', at);
+    old.erase(comma, at + field.size() - comma);
+    const io::SaveFile back = io::parse_save(old, "old.save");
+    EXPECT_EQ(back.maps.at(0).version(), m.version());
+    EXPECT_EQ(back.maps.at(0).passability_changed_at(), m.version());
+    // Past the version.
+    std::string bad = text;
+    bad.replace(at, field.size(), "\"passability_changed_at\": " + std::to_string(m.version() + 1));
+    try {
+        (void)io::parse_save(bad, "bad.save");
+        ADD_FAILURE() << "a passability change after the map's version was accepted";
+    } catch (const io::LoadError& e) {
+        EXPECT_EQ(e.field(), "maps[0].passability_changed_at");
+        EXPECT_NE(std::string(e.what()).find("must not exceed"), std::string::npos) << e.what();
+    }
 }
 
 }  // namespace

@@ -738,6 +738,38 @@ TEST(GridPathfinder, MemoryBudgetCountsWhatThePathfinderAlreadyHolds) {
     EXPECT_EQ(f.memory_bytes(), held);
 }
 
+// A saved search is checked against the map whenever the map's passability is still the one it began on,
+// also after cost changes (the request queue goes on with such a search): a reached cell that is blocked is
+// refused. After a change of passability the cells are not checked (the caller restarts the search).
+TEST(GridPathfinder, RestoredSearchesAreCheckedAfterCostChanges) {
+    GridMap map;
+    ASSERT_EQ(map.reset(20, 20), GridSizeCheck::Ok);
+    (void)map.set_passable({10, 10}, false);
+    GridSearchState state;
+    {
+        GridPathfinder f;
+        ASSERT_EQ(f.begin(map, {0, 0}, {19, 19}), Status::InProgress);
+        ASSERT_EQ(f.step(30), Status::InProgress);
+        ASSERT_TRUE(f.save_search(state));
+    }
+    ASSERT_GT(state.cells.size(), 1u);
+    GridSearchState forged = state;
+    forged.cells.push_back({map.index({10, 10}), 20.0, map.index({0, 0}), true});  // a reached cell on the wall
+    GridPathfinder f;
+    EXPECT_EQ(f.restore_search(map, {0, 0}, {19, 19}, {}, forged), Status::InvalidQuery);
+    ASSERT_TRUE(map.set_cost({3, 17}, 4));  // costs only
+    EXPECT_EQ(f.restore_search(map, {0, 0}, {19, 19}, {}, forged), Status::InvalidQuery);
+    ASSERT_EQ(f.restore_search(map, {0, 0}, {19, 19}, {}, state), Status::InProgress);
+    GridPath path;
+    ASSERT_EQ(f.step(), Status::Found);
+    ASSERT_EQ(f.finish(path), Status::Found);
+    for (const GridPoint& p : path.cells) EXPECT_TRUE(map.passable(p));
+    // A search saved on a version the map never had is not checked as if it were the map's.
+    forged.map_version = map.version() + 5;
+    EXPECT_EQ(f.restore_search(map, {0, 0}, {19, 19}, {}, forged), Status::InProgress);
+    EXPECT_EQ(f.map_version(), map.version() + 5) << "the caller sees the mismatch and restarts";
+}
+
 TEST(GridPathfinder, BudgetLimitSaysWhichLimitRanOut) {
     const BudgetWorld& w = budget_world();
     GridPathfinder f;

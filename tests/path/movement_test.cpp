@@ -200,6 +200,40 @@ TEST(Movement, AMapChangeUnderTheRouteMakesItRepathAndNeverEnterAWall) {
     EXPECT_EQ(ms.stats().path_requests, 2u);
 }
 
+// A game painting terrain costs every tick (danger, traffic): units whose path takes several ticks of
+// search budget still get it and arrive (cost changes used to restart their searches every tick), and
+// a cost change leaves routes alone (no repath), while a door shutting still re-routes.
+TEST(Movement, CostsPaintedEveryTickDoNotHoldUnitsUp) {
+    GridMap map = open_map(60, 60);
+    for (int y = 0; y < 55; ++y) (void)map.set_passable({30, y}, false);  // a long wall: a long search
+    MovementOptions slow;
+    slow.path_budget = 16;
+    MovementSystem ms(map, slow);
+    std::vector<UnitId> units;
+    for (int i = 0; i < 4; ++i) {
+        units.push_back(ms.add_unit({2 + 3 * i, 2}));
+        ASSERT_TRUE(ms.move_to(units.back(), Destination::at({50 + i, 4})));
+    }
+    std::mt19937 rng(5);
+    int ticks = 0;
+    const auto all_arrived = [&] {
+        for (const UnitId u : units)
+            if (ms.status(u) != UnitStatus::Arrived) return false;
+        return true;
+    };
+    for (; ticks < 3000 && !all_arrived(); ++ticks) {
+        ASSERT_TRUE(map.set_cost({int(rng() % 60), int(rng() % 60)}, 1 + std::uint32_t(rng() % 5)));
+        ms.update();
+        for (const UnitId u : units) {
+            ASSERT_TRUE(legal_step(map, ms.previous_position(u), ms.position(u), false));
+            ASSERT_NE(ms.status(u), UnitStatus::Failed);
+        }
+    }
+    EXPECT_TRUE(all_arrived()) << "after " << ticks << " ticks";
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(ms.position(units[std::size_t(i)]), (GridPoint{50 + i, 4}));
+    EXPECT_EQ(ms.stats().repaths_map, 0u);
+}
+
 TEST(Movement, StopCancelsCleanlyAndTheUnitStaysPut) {
     GridMap map = open_map(40, 40);
     MovementSystem ms(map);

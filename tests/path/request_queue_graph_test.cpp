@@ -221,3 +221,50 @@ TEST(HexRequestQueue, ResultsEqualDirectCallsAndMapChangesRestart) {
     EXPECT_GT(found, 10);
     EXPECT_EQ(results[5].status, Status::InvalidQuery);
 }
+
+// Costs painted before every update: a long hex search still finishes (cost changes do not restart it),
+// with a path legal on the final map (odd-r neighbours, written here) priced on its final costs.
+TEST(HexRequestQueue, CostsPaintedEveryUpdateDoNotHoldSearchesUp) {
+    const auto hex_adjacent = [](GridPoint a, GridPoint b) {
+        const int dy = b.y - a.y, dx = b.x - a.x;
+        if (dy == 0) return dx == 1 || dx == -1;
+        if (dy != 1 && dy != -1) return false;
+        return (a.y % 2 == 0) ? (dx == -1 || dx == 0) : (dx == 0 || dx == 1);
+    };
+    std::mt19937 rng(11);
+    for (int trial = 0; trial < 8; ++trial) {
+        GridMap map;
+        ASSERT_EQ(map.reset(40, 40), GridSizeCheck::Ok);
+        for (int y = 0; y < 40; ++y)
+            for (int x = 0; x < 40; ++x)
+                if (rng() % 6 == 0) (void)map.set_passable({x, y}, false);
+        const GridPoint s{0, 0}, t{39, 39};
+        (void)map.set_passable(s, true);
+        (void)map.set_passable(t, true);
+        HexRequestQueue queue(map);
+        const PathHandle h = queue.submit(HexRequest{s, t, {}, 0});
+        int updates = 0;
+        for (; updates < 100000 && queue.state(h) != RequestState::Done; ++updates) {
+            const GridPoint p{int(rng() % 40), int(rng() % 40)};
+            ASSERT_TRUE(map.set_cost(p, 1 + rng() % 9));
+            (void)queue.update(3);
+        }
+        ASSERT_EQ(queue.state(h), RequestState::Done) << "trial " << trial << ": not done after " << updates << " updates";
+        const HexRequestResult* result = queue.result(h);
+        EXPECT_EQ(result->restarts, 0u);
+        EXPECT_EQ(result->map_version, map.version());
+        if (result->status == Status::NoPath) continue;
+        ASSERT_EQ(result->status, Status::Found);
+        const std::vector<GridPoint>& cells = result->path.cells;
+        ASSERT_FALSE(cells.empty());
+        EXPECT_EQ(cells.front(), s);
+        EXPECT_EQ(cells.back(), t);
+        double cost = 0;
+        for (std::size_t i = 1; i < cells.size(); ++i) {
+            EXPECT_TRUE(hex_adjacent(cells[i - 1], cells[i])) << "trial " << trial << " step " << i;
+            EXPECT_TRUE(map.passable(cells[i]));
+            cost += map.cost(cells[i]);
+        }
+        EXPECT_DOUBLE_EQ(result->path.cost, cost) << "trial " << trial;
+    }
+}

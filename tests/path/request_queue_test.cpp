@@ -4,6 +4,7 @@
 #include <gameplan/path/islands.hpp>
 #include <gameplan/path/request_queue.hpp>
 
+#include "random_grid.hpp"
 #include "scale_support.hpp"
 
 #include <algorithm>
@@ -418,11 +419,125 @@ TEST(PathRequestQueue, FinishedResultsAreRevalidated) {
     const double expect = gameplan::test::ref_dijkstra(g, {{0, 10}}, RefDiagonal::BothFree)[std::size_t(10) * 20 + 19];
     EXPECT_NEAR(result->path.cost, expect, 1e-9);
 
-    // A terrain cost change on the path changes its cost: recomputed too.
+    // A terrain cost change on the path: the path is kept (it is still legal) and priced on the new costs.
+    const std::vector<GridPoint> before = result->path.cells;
+    ASSERT_NE(std::find(before.begin(), before.end(), GridPoint{3, 10}), before.end());
     map.set_cost({3, 10}, 5);
+    g.cost[std::size_t(10) * 20 + 3] = 5;
     stats = queue.update(1000);
+    EXPECT_EQ(stats.revalidated, 1u);
+    EXPECT_EQ(stats.requeued, 0u);
+    ASSERT_EQ(queue.state(h), RequestState::Done);
+    result = queue.result(h);
+    EXPECT_EQ(result->path.cells, before);
+    EXPECT_EQ(result->map_version, map.version());
+    EXPECT_EQ(gameplan::test::ref_check_path(g, gameplan::test::pairs_of(result->path.cells), 0, 10, 19, 10, RefDiagonal::BothFree,
+                                             result->path.cost),
+              "");
+}
+
+TEST(PathRequestQueue, StrictQueuesSearchAgainAfterCostChanges) {
+    RefGrid g{20, 20, std::vector<int>(400, 1)};
+    GridMap map = gameplan::test::to_grid_map(g);
+    QueueOptions options;
+    options.restart_on_cost_change = true;
+    PathRequestQueue queue(map, options);
+    const PathHandle h = queue.submit({{0, 10}, {19, 10}});
+    (void)queue.update(1000);
+    ASSERT_EQ(queue.state(h), RequestState::Done);
+    // A cost on the path: the result goes back to the queue and the new path is the optimum of the new map.
+    map.set_cost({3, 10}, 5);
+    g.cost[std::size_t(10) * 20 + 3] = 5;
+    QueueUpdateStats stats = queue.update(1000);
     EXPECT_EQ(stats.requeued, 1u);
-    EXPECT_EQ(queue.state(h), RequestState::Done);
+    ASSERT_EQ(queue.state(h), RequestState::Done);
+    const double expect = gameplan::test::ref_dijkstra(g, {{0, 10}}, RefDiagonal::BothFree)[std::size_t(10) * 20 + 19];
+    EXPECT_NEAR(queue.result(h)->path.cost, expect, 1e-9);
+    // A running search restarts on a cost change.
+    PathResult taken;
+    ASSERT_TRUE(queue.take(h, taken));
+    const PathHandle h2 = queue.submit({{0, 0}, {19, 19}});
+    (void)queue.update(5);
+    ASSERT_EQ(queue.state(h2), RequestState::Running);
+    map.set_cost({15, 15}, 9);
+    g.cost[std::size_t(15) * 20 + 15] = 9;
+    while (queue.state(h2) == RequestState::Running) (void)queue.update(5);
+    ASSERT_EQ(queue.state(h2), RequestState::Done);
+    EXPECT_EQ(queue.result(h2)->restarts, 1u);
+    const double expect2 = gameplan::test::ref_dijkstra(g, {{0, 0}}, RefDiagonal::BothFree)[std::size_t(19) * 20 + 19];
+    EXPECT_NEAR(queue.result(h2)->path.cost, expect2, 1e-9);
+}
+
+// A game that paints costs every frame (danger, traffic) must still get its long paths: cost changes do
+// not restart running searches (they restarted every search longer than one update's budget forever).
+TEST(PathRequestQueue, CostsPaintedEveryUpdateDoNotHoldSearchesUp) {
+    std::mt19937 rng(77);
+    for (int trial = 0; trial < 12; ++trial) {
+        RefGrid g = gameplan::test::ref_random_grid(rng, 48, 48, 0.2, trial % 2 == 1);
+        GridMap map = gameplan::test::to_grid_map(g);
+        const auto cells = gameplan::test::free_cells(rng, map, 2);
+        const GridPoint s = cells[0], t = cells[1];
+        PathRequestQueue queue(map);
+        const PathHandle h = queue.submit({s, t});
+        std::uniform_int_distribution<int> coordinate(0, 47), cost(1, 9);
+        int updates = 0;
+        for (; updates < 100000 && queue.state(h) != RequestState::Done; ++updates) {
+            // One cost painted on a random free cell before every update, often where the search goes.
+            for (int tries = 0; tries < 100; ++tries) {
+                const int x = coordinate(rng), y = coordinate(rng);
+                if (!g.free(x, y)) continue;
+                const int c = cost(rng);
+                ASSERT_TRUE(map.set_cost({x, y}, static_cast<std::uint32_t>(c)));
+                g.cost[std::size_t(y) * 48 + x] = c;
+                break;
+            }
+            (void)queue.update(3);
+        }
+        ASSERT_EQ(queue.state(h), RequestState::Done) << "trial " << trial << ": not done after " << updates << " updates";
+        const PathResult* result = queue.result(h);
+        EXPECT_EQ(result->restarts, 0u);
+        const double optimum = gameplan::test::ref_dijkstra(g, {{s.x, s.y}}, RefDiagonal::BothFree)[std::size_t(t.y) * 48 + t.x];
+        if (!std::isfinite(optimum)) {
+            EXPECT_EQ(result->status, Status::NoPath);
+            continue;
+        }
+        ASSERT_EQ(result->status, Status::Found) << "trial " << trial;
+        // Legal on the final map and priced on it; never cheaper than its optimum.
+        EXPECT_EQ(gameplan::test::ref_check_path(g, gameplan::test::pairs_of(result->path.cells), s.x, s.y, t.x, t.y,
+                                                 RefDiagonal::BothFree, result->path.cost),
+                  "")
+            << "trial " << trial;
+        EXPECT_GE(result->path.cost, optimum - 1e-9 * optimum);
+        EXPECT_EQ(result->map_version, map.version());
+    }
+}
+
+// After cost changes alone a running search goes on; a change of passability still restarts it, even
+// when cost changes came in between.
+TEST(PathRequestQueue, PassabilityRestartsASearchThatWentOnThroughCostChanges) {
+    RefGrid g{40, 40, std::vector<int>(1600, 1)};
+    GridMap map = gameplan::test::to_grid_map(g);
+    PathRequestQueue queue(map);
+    const PathHandle h = queue.submit({{0, 0}, {39, 39}});
+    (void)queue.update(15);
+    map.set_cost({30, 5}, 4);
+    g.cost[std::size_t(5) * 40 + 30] = 4;
+    EXPECT_EQ(queue.update(15).restarted, 0u);
+    for (int x = 0; x < 39; ++x) {
+        map.set_passable({x, 20}, false);
+        g.cost[std::size_t(20) * 40 + x] = 0;
+    }
+    map.set_cost({31, 5}, 4);  // a cost change after the wall: the wall still counts
+    g.cost[std::size_t(5) * 40 + 31] = 4;
+    std::uint32_t restarted = 0;
+    while (queue.state(h) != RequestState::Done) restarted += queue.update(15).restarted;
+    EXPECT_EQ(restarted, 1u);
+    const PathResult* result = queue.result(h);
+    const double expect = gameplan::test::ref_dijkstra(g, {{0, 0}}, RefDiagonal::BothFree)[std::size_t(39) * 40 + 39];
+    EXPECT_NEAR(result->path.cost, expect, 1e-9 * expect);
+    EXPECT_EQ(gameplan::test::ref_check_path(g, gameplan::test::pairs_of(result->path.cells), 0, 0, 39, 39, RefDiagonal::BothFree,
+                                             result->path.cost),
+              "");
 }
 
 TEST(PathRequestQueue, NoPathIsRetriedAfterTheMapOpens) {
@@ -491,4 +606,40 @@ TEST(PathRequestQueue, DeterministicAcrossRuns) {
     const auto b = run();
     EXPECT_EQ(a.size(), requests.size());
     EXPECT_EQ(a, b);
+}
+
+// A restored running search is continued only if the map's passability is the one it began on: one
+// saved on a version the map never had is restarted (its cells were not checked against the map), even
+// though the map changed no passability since.
+TEST(PathRequestQueue, RestoredSearchesOfAnotherMapVersionRestart) {
+    RefGrid g{30, 30, std::vector<int>(900, 1)};
+    for (int x = 5; x < 30; ++x) g.cost[std::size_t(15) * 30 + x] = 0;
+    GridMap map = gameplan::test::to_grid_map(g);
+    PathRequestQueue queue(map);
+    const PathHandle h = queue.submit({{0, 0}, {29, 29}});
+    (void)queue.update(20);
+    ASSERT_EQ(queue.state(h), RequestState::Running);
+    PathRequestQueueState state;
+    queue.save_state(state);
+    ASSERT_EQ(state.requests.size(), 1u);
+    // Forged: a reached cell on the wall, on a later map version.
+    PathRequestQueueState forged = state;
+    forged.requests[0].search.cells.push_back({map.index({20, 15}), 30.0, map.index({0, 0}), true});
+    forged.requests[0].search.map_version = map.version() + 3;
+    PathRequestQueue restored(map);
+    ASSERT_FALSE(restored.restore_state(forged));
+    std::uint32_t restarted = 0;
+    while (restored.state(h) != RequestState::Done) restarted += restored.update(20).restarted;
+    EXPECT_EQ(restarted, 1u);
+    const PathResult* result = restored.result(h);
+    ASSERT_EQ(result->status, Status::Found);
+    const double expect = gameplan::test::ref_dijkstra(g, {{0, 0}}, RefDiagonal::BothFree)[std::size_t(29) * 30 + 29];
+    EXPECT_NEAR(result->path.cost, expect, 1e-9 * expect);
+    EXPECT_EQ(gameplan::test::ref_check_path(g, gameplan::test::pairs_of(result->path.cells), 0, 0, 29, 29, RefDiagonal::BothFree,
+                                             result->path.cost),
+              "");
+    // The same forgery on the map's own version is refused when restored.
+    forged.requests[0].search.map_version = map.version();
+    PathRequestQueue refused(map);
+    EXPECT_TRUE(refused.restore_state(forged));
 }

@@ -133,12 +133,20 @@ public:
     /// Counter bumped by every change of a cell's passability, by reset() and by restore_version(), but
     /// not by cost changes. Never decreases.
     [[nodiscard]] std::uint64_t passability_version() const noexcept { return m_passability_version; }
+    /// The value of version() right after the last change of passability (set_passable, reset, or the
+    /// saved value given to restore_version). A cache stamped with version() v has seen every change of
+    /// passability iff `passability_changed_at() <= v`; what changed after it were costs only (request
+    /// queues keep running searches then, units keep their routes).
+    [[nodiscard]] std::uint64_t passability_changed_at() const noexcept { return m_passability_changed_at; }
     /// Counter bumped by reset() alone (every cell may have changed). Never decreases.
     [[nodiscard]] std::uint64_t reset_count() const noexcept { return m_resets; }
-    /// For loading a saved map (io/save.hpp): after its cells were set, puts back the saved version()
-    /// and min_cost() so that searches and queues saved with it continue unchanged. `min_cost` is
-    /// clamped to [1, the smallest cost on the map]. O(1), or O(cells) for a map with costs.
-    void restore_version(std::uint64_t version, std::uint32_t min_cost = 1) noexcept;
+    /// For loading a saved map (io/save.hpp): after its cells were set, puts back the saved version(),
+    /// min_cost() and passability_changed_at() so that searches and queues saved with it continue
+    /// unchanged. `min_cost` is clamped to [1, the smallest cost on the map], `passability_changed_at` to
+    /// at most `version` (the default, UINT64_MAX, gives `version`: as if passability had just changed).
+    /// O(1), or O(cells) for a map with costs.
+    void restore_version(std::uint64_t version, std::uint32_t min_cost = 1,
+                         std::uint64_t passability_changed_at = UINT64_MAX) noexcept;
 
     /// Row length of the padded arrays: width() + 2.
     [[nodiscard]] std::uint32_t stride() const noexcept { return m_stride; }
@@ -168,6 +176,7 @@ private:
     std::uint32_t m_min_cost = 1;
     std::uint64_t m_version = 0;
     std::uint64_t m_passability_version = 0;
+    std::uint64_t m_passability_changed_at = 0;
     std::uint64_t m_resets = 0;
 };
 

@@ -51,8 +51,11 @@
 ///
 /// Map changes. The pathfinder keeps a pointer to the map between `begin` and `finish`; the map must
 /// outlive the search. Cells may change between slices without any risk to memory safety, but the
-/// result then mixes old and new map states: compare `map_version()` with the map's `version()` and
-/// restart if they differ (the request queue, request_queue.hpp, does exactly that).
+/// result then mixes old and new map states. After a change of passability
+/// (`map.passability_changed_at() > map_version()`) restart: the path may cross a blocked cell. After
+/// cost changes alone the path stays legal and the search reads the new costs from then on, so its cost
+/// mixes the two (`query_path_cost` prices it on the map as it is); the request queue
+/// (request_queue.hpp) goes on with such a search and prices the path again.
 ///
 /// Memory: about 20 bytes per map cell (16 bytes of state plus the heap's 4-byte position), allocated
 /// when a larger map is first seen, plus 4 bytes per cell of goal marks once a query has several goals,
@@ -243,8 +246,9 @@ public:
     /// arrays or the saved open list would pass the memory budget; InvalidQuery, leaving no search, when `state` does not fit the map
     /// (a node off the map or blocked, a parent that was not reached or that forms a cycle, an open entry
     /// for a cell that is not open, a negative or non-finite g, a cell listed twice) or the query itself
-    /// is invalid. When `state.map_version` differs from the map's version the cells are not checked
-    /// against the map (a caller restarts such a search anyway, as the request queue does).
+    /// is invalid. When the map's passability changed after `state.map_version` the cells are not checked
+    /// against the map (a caller restarts such a search anyway, as the request queue does); after cost
+    /// changes alone they are.
     /// O(cells reached + open entries x log).
     Status restore_search(const GridMap& map, GridPoint start, GridPoint goal, const GridSearchOptions& options,
                           const GridSearchState& state);

@@ -8,8 +8,10 @@
 /// A `MovementSystem` owns a set of *units* on one `GridMap`, each standing on one cell. The game gives
 /// a unit a `Destination` (`move_to`) and calls `update()` once per tick; the system
 ///
-/// 1. re-checks the remaining route of every moving unit when the map's `version()` changed and asks
-///    for a new path when a step of it became illegal (a door closed, a tree grew);
+/// 1. re-checks the remaining route of every moving unit when the map's passability changed and asks
+///    for a new path when a step of it became illegal (a door closed, a tree grew); terrain-cost changes
+///    leave routes as they are, and path searches in progress go on through them (request_queue.hpp,
+///    "Map changes"), so costs painted every tick do not hold paths up;
 /// 2. writes the *claimed-path penalties*: each moving unit with a route adds a penalty to the next
 ///    `claim_cells` cells of its route, highest on the next cell and decaying linearly with the distance
 ///    along the route; a unit that stands still for work (`set_anchored`) adds `still_penalty` on its

@@ -26,14 +26,24 @@
 /// Handles are salted: slot index + generation. Cancelling or taking a result frees the slot and bumps
 /// its generation, so an old handle can never reach a newer request (its state is `Unknown`).
 ///
-/// Map changes. The queue watches `GridMap::version()`. A running search whose map changed is restarted
-/// from scratch, which re-validates it (a now-blocked start or goal gives `InvalidQuery`; the islands
-/// precheck may answer `NoPath` at once); `PathResult::restarts` counts this. A finished result not yet
-/// taken is re-validated at the next update: a found path is checked step by step against the new map
-/// (legal steps, same cost; legality only for a request with `options.penalties`, which change freely)
-/// and kept if it holds (it may no longer be the cheapest), otherwise the request goes back to the queue
-/// with its original rank; a request that found no path is queued again, since a
-/// path may exist now. `PathResult::map_version` says which map version a result was checked against.
+/// Map changes. The queue watches `GridMap::version()`.
+/// - A change of passability (`set_passable`, `reset`): a running search is restarted from scratch,
+///   which re-validates it (a now-blocked start or goal gives `InvalidQuery`; the islands precheck may
+///   answer `NoPath` at once); `PathResult::restarts` counts this. A finished result not yet taken is
+///   re-validated at the next update: a found path is checked step by step against the new map (legal
+///   steps, same cost; legality only for a request with `options.penalties` or cost layers, which change
+///   freely) and kept if it holds (it may no longer be the cheapest), otherwise the request goes back to
+///   the queue with its original rank; a request that found no path is queued again, since a path may
+///   exist now.
+/// - Terrain costs alone (`set_cost`; `GridMap::passability_changed_at()` tells them apart): a running
+///   search goes on, reading the new costs from then on, as it reads cost layers. A game that paints
+///   costs every frame (danger, traffic) would otherwise restart every search longer than one update's
+///   budget forever. The path is legal; its `cost` is priced on the map it finished on, but it may not be
+///   the cheapest there. A finished result not yet taken is kept, priced again on the new costs.
+///   `QueueOptions::restart_on_cost_change` restores the strict behaviour (restart and re-check as for
+///   passability): then every result is the optimum of one map version, but a search longer than the
+///   interval between cost changes never finishes.
+/// `PathResult::map_version` says which map version a result was checked against (and priced on).
 ///
 /// Per-query costs. A request's options may carry areas, an area filter, penalties and weighted cost
 /// layers (area_filter.hpp); its searches honour them exactly as a direct `GridPathfinder` query with
@@ -89,6 +99,9 @@ struct QueueOptions {
     std::uint32_t lanes = 1;          ///< searches in progress at once (>= 1; 0 is treated as 1)
     std::uint32_t aging_frames = 0;   ///< N updates of waiting = +1 priority; 0 = strict priorities
     bool revalidate_done = true;      ///< re-check results not yet taken when the map changes
+    /// Restart running searches and re-check finished results after cost changes as after changes of
+    /// passability (see "Map changes" above). Off: searches go on through cost changes.
+    bool restart_on_cost_change = false;
 };
 
 /// A finished request.
@@ -97,7 +110,7 @@ struct PathResult {
     search::BudgetLimit limit = search::BudgetLimit::None;  ///< the limit that ended it (None unless BudgetExhausted)
     GridPath path;                   ///< cells start..goal and cost (empty / +infinity when not found)
     std::uint64_t expanded = 0;      ///< cell expansions spent on this request, restarts included
-    std::uint32_t restarts = 0;      ///< restarts because the map changed while it ran
+    std::uint32_t restarts = 0;      ///< restarts because the map changed while it ran (see "Map changes")
     std::uint64_t map_version = 0;   ///< the map version the result was computed or checked against
     std::uint64_t submitted_frame = 0;  ///< value of `frame()` when submitted
     std::uint64_t completed_frame = 0;  ///< value of `frame()` in the update that finished it
@@ -167,8 +180,9 @@ struct QueueBindings {
 /// The scheduler shared by the frame-budgeted queues: `PathRequestQueue` (grid searches, below) and
 /// `GraphRequestQueue` / `HexRequestQueue` (request_queue_graph.hpp). `Traits` names the searched space
 /// (`Space`), the request, path and result types and the pathfinder, and says how to read the space's
-/// version, how to reach a path's buffer and whether a finished result still holds after the space
-/// changed (`still_valid`). See the file overview for the budget, the order and the handles.
+/// version, which changes a running search cannot absorb (`structure_changed`), how to reach a path's
+/// buffer, whether a finished result still holds after the space changed (`still_valid`) and how to
+/// price a path on the space as it is now (`reprice`). See the file overview for the budget, the order and the handles.
 template <class Traits>
 class SearchRequestQueue {
 public:
@@ -257,6 +271,8 @@ protected:
 
     [[nodiscard]] const Slot* live_slot(PathHandle handle) const noexcept;
     [[nodiscard]] std::uint64_t version() const noexcept;
+    /// The space changed since version `since` in a way a search begun then must restart for.
+    [[nodiscard]] bool must_restart(std::uint64_t since) const noexcept;
     void push_pending(std::uint32_t slot);
     bool pop_pending(std::uint32_t& slot) noexcept;
     void release(std::uint32_t slot) noexcept;
@@ -288,10 +304,17 @@ struct GridQueueTraits {
     using Result = PathResult;
     using Finder = GridPathfinder;
     static std::uint64_t version(const GridMap& map) noexcept { return map.version(); }
+    /// Passability changed after version `since`: a search begun then restarts (cost changes alone do
+    /// not, unless `QueueOptions::restart_on_cost_change`).
+    static bool structure_changed(const GridMap& map, std::uint64_t since) noexcept {
+        return map.passability_changed_at() > since || since > map.version();  // (a version it never had: restored)
+    }
     static std::vector<GridPoint>& buffer(GridPath& path) noexcept { return path.cells; }
     /// A found path still legal on the changed map, at the same cost unless the request's costs are
     /// advice that may change (penalties, cost layers): kept instead of searched again.
     static bool still_valid(const GridMap& map, const PathRequest& request, const PathResult& result) noexcept;
+    /// Prices a found path on the map as it is now (after cost changes).
+    static void reprice(const GridMap& map, const PathRequest& request, PathResult& result) noexcept;
 };
 }  // namespace detail
 

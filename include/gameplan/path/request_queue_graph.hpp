@@ -21,9 +21,12 @@
 /// - Handles are salted (slot + generation): an old handle never reaches a newer request.
 ///
 /// Changes. A `Graph` is immutable once built: the graph must outlive the queue. A hex map may change:
-/// the queue watches `GridMap::version()`. A running search whose map changed is restarted from scratch
-/// (`SearchRequestResult::restarts` counts this). With `QueueOptions::revalidate_done`, a finished
-/// result not yet taken goes back to the queue (same rank) and is searched again on the new map.
+/// the queue watches `GridMap::version()`, as the square-grid queue does (request_queue.hpp, "Map
+/// changes"). After a change of passability a running search is restarted from scratch
+/// (`SearchRequestResult::restarts` counts this) and, with `QueueOptions::revalidate_done`, a finished
+/// result not yet taken goes back to the queue (same rank) and is searched again on the new map. After
+/// terrain-cost changes alone a running search goes on (reading the new costs) and a finished result is
+/// kept, priced on the new costs; `QueueOptions::restart_on_cost_change` treats them as passability.
 ///
 /// Memory: after `reserve`, and with `take` handing path buffers back and forth, submitting, updating and
 /// taking allocate nothing (paths longer than reserved grow their buffer once).
@@ -79,8 +82,10 @@ struct GraphQueueTraits {
     using Result = SearchRequestResult<GraphPath>;
     using Finder = GraphPathfinder;
     static std::uint64_t version(const Graph&) noexcept { return 0; }  // immutable
+    static bool structure_changed(const Graph&, std::uint64_t) noexcept { return false; }
     static std::vector<GraphNode>& buffer(GraphPath& path) noexcept { return path.nodes; }
     static bool still_valid(const Graph&, const GraphRequest&, const Result&) noexcept { return false; }
+    static void reprice(const Graph&, const GraphRequest&, Result&) noexcept {}
 };
 struct HexQueueTraits {
     using Space = GridMap;
@@ -89,9 +94,19 @@ struct HexQueueTraits {
     using Result = SearchRequestResult<GridPath>;
     using Finder = HexPathfinder;
     static std::uint64_t version(const GridMap& map) noexcept { return map.version(); }
+    /// Passability changed after version `since` (cost changes alone are absorbed, as on square grids).
+    static bool structure_changed(const GridMap& map, std::uint64_t since) noexcept {
+        return map.passability_changed_at() > since || since > map.version();  // (a version it never had: restored)
+    }
     static std::vector<GridPoint>& buffer(GridPath& path) noexcept { return path.cells; }
-    /// A finished hex result is searched again after the map changed (never kept).
+    /// After a change of passability a finished hex result is searched again (never kept).
     static bool still_valid(const GridMap&, const HexRequest&, const Result&) noexcept { return false; }
+    /// Prices a found path on the map as it is now: the terrain cost of every cell entered.
+    static void reprice(const GridMap& map, const HexRequest&, Result& result) noexcept {
+        double cost = 0;
+        for (std::size_t i = 1; i < result.path.cells.size(); ++i) cost += static_cast<double>(map.cost(result.path.cells[i]));
+        result.path.cost = cost;
+    }
 };
 }  // namespace detail
 
