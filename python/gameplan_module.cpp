@@ -322,13 +322,19 @@ struct PyPlan {
 
 // The budget of a search from Python's keyword arguments (0 = no time or memory limit), checked before
 // any search starts.
+// A deadline `time_limit` seconds from now: none for 0, and none for a billion seconds or more (as in the
+// C API), which the clock's 64-bit nanoseconds could not hold from every starting point.
+std::chrono::steady_clock::time_point deadline_in(double time_limit) {
+    if (!(time_limit >= 0) || std::isnan(time_limit)) throw py::value_error("time_limit must be a number >= 0 (0 = no limit)");
+    if (time_limit == 0 || time_limit >= 1e9) return std::chrono::steady_clock::time_point::max();
+    return std::chrono::steady_clock::now() +
+           std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(time_limit));
+}
+
 search::Budget budget_of(std::optional<std::uint64_t> max_expansions, double time_limit, std::uint64_t max_memory) {
-    if (!(time_limit >= 0) || !std::isfinite(time_limit)) throw py::value_error("time_limit must be >= 0");
     search::Budget b;
     if (max_expansions) b.max_expansions = *max_expansions;
-    if (time_limit > 0)
-        b.deadline = std::chrono::steady_clock::now() +
-                     std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(time_limit));
+    b.deadline = deadline_in(time_limit);
     if (max_memory > 0) b.max_memory_bytes = max_memory > SIZE_MAX ? SIZE_MAX : static_cast<std::size_t>(max_memory);
     return b;
 }
@@ -898,7 +904,7 @@ PYBIND11_MODULE(gameplan, m) {
         explicit PyPlanner(std::shared_ptr<goap::Domain> d) : domain(std::move(d)), planner(*domain) {}
     };
     py::class_<PyPlanner>(m, "Planner", "A reusable cost-optimal planner for one domain (one per thread).")
-        .def(py::init<std::shared_ptr<goap::Domain>>(), py::arg("domain"))
+        .def(py::init<std::shared_ptr<goap::Domain>>(), py::arg("domain").none(false))
         .def("plan", [](PyPlanner& p, const py::dict& start, const py::dict& goal, const std::string& direction,
                         std::optional<std::uint64_t> max_expansions, double time_limit, std::uint64_t max_memory) {
             const goap::Domain& d = *p.domain;
@@ -944,7 +950,7 @@ PYBIND11_MODULE(gameplan, m) {
     py::class_<PyAgentType>(m, "AgentType");
     py::class_<PyTypeBuilder>(m, "AgentTypeBuilder",
                               "Binds Python behaviours to a domain's action names (see docs/agents.md).")
-        .def(py::init<std::shared_ptr<goap::Domain>, const std::string&>(), py::arg("domain"), py::arg("name"))
+        .def(py::init<std::shared_ptr<goap::Domain>, const std::string&>(), py::arg("domain").none(false), py::arg("name"))
         .def("bind", [check_bind](PyTypeBuilder& b, const std::string& action, py::function update, py::object start,
                                   py::object abort) {
             goap::Behaviour beh;
@@ -995,7 +1001,7 @@ PYBIND11_MODULE(gameplan, m) {
             s->system = std::make_unique<goap::AgentSystem>(*d);
             if (threads > 1) s->pool = std::make_unique<goap::ThreadPool>(threads);
             return s;
-        }), py::arg("domain"), py::arg("threads") = 0)
+        }), py::arg("domain").none(false), py::arg("threads") = 0)
         .def("add_agent", [](PyAgentSystem& s, const std::string& name, const PyAgentType& type,
                              const std::vector<std::tuple<std::string, py::dict, double>>& goals,
                              const py::dict& state, py::object user_data, const std::string& direction) {
@@ -1166,7 +1172,7 @@ PYBIND11_MODULE(gameplan, m) {
             i->islands.build(*i->map, path_options(movement, diagonal, "auto", 1.0),
                              lazy ? path::IslandUpdate::Lazy : path::IslandUpdate::Eager);
             return i;
-        }), py::arg("map"), py::arg("movement") = 8, py::arg("diagonal") = "no-corner-cutting", py::arg("lazy") = false,
+        }), py::arg("map").none(false), py::arg("movement") = 8, py::arg("diagonal") = "no-corner-cutting", py::arg("lazy") = false,
            "lazy=True defers the splits a blocked cell may cause to refresh() (connectivity 'unknown' meanwhile).")
         .def("island", [](const PyIslands& i, std::int32_t x, std::int32_t y) -> std::optional<std::uint32_t> {
             const std::uint32_t id = i.islands.island({x, y});
@@ -1201,7 +1207,7 @@ PYBIND11_MODULE(gameplan, m) {
             i->map = std::move(map);
             i->islands.build(*i->map);
             return i;
-        }), py::arg("map"))
+        }), py::arg("map").none(false))
         .def("island", [](const PyHexIslands& i, std::int32_t x, std::int32_t y) -> std::optional<std::uint32_t> {
             const std::uint32_t id = i.islands.island({x, y});
             if (id == UINT32_MAX) return std::nullopt;
@@ -1261,11 +1267,17 @@ PYBIND11_MODULE(gameplan, m) {
     struct PyQueue {
         std::shared_ptr<path::GridMap> map;
         path::PathRequestQueue queue;
-        PyQueue(std::shared_ptr<path::GridMap> m, std::uint32_t lanes)
-            : map(std::move(m)), queue(*map, path::QueueOptions{lanes, 0, true}) {}
+        PyQueue(std::shared_ptr<path::GridMap> m, const path::QueueOptions& options) : map(std::move(m)), queue(*map, options) {}
     };
     py::class_<PyQueue>(m, "PathRequestQueue", "Path requests served within a per-frame expansion budget.")
-        .def(py::init<std::shared_ptr<path::GridMap>, std::uint32_t>(), py::arg("map"), py::arg("lanes") = 1)
+        .def(py::init([](std::shared_ptr<path::GridMap> map, std::uint32_t lanes, std::uint32_t aging_frames, bool revalidate_done,
+                         bool restart_on_cost_change) {
+            return std::make_unique<PyQueue>(std::move(map), path::QueueOptions{lanes, aging_frames, revalidate_done, restart_on_cost_change});
+        }), py::arg("map").none(false), py::arg("lanes") = 1, py::arg("aging_frames") = 0, py::arg("revalidate_done") = true,
+           py::arg("restart_on_cost_change") = false,
+           "lanes: searches run at once; aging_frames: updates of waiting that count as one priority level (0: strict "
+           "priorities); revalidate_done: re-check results not yet taken after a map change; restart_on_cost_change: "
+           "restart running searches after terrain-cost changes too (by default they go on, reading the new costs).")
         .def("submit", [](PyQueue& q, std::pair<std::int32_t, std::int32_t> start, std::pair<std::int32_t, std::int32_t> goal,
                           std::int32_t priority, int movement, const std::string& diagonal,
                           std::optional<std::uint64_t> max_expansions, double time_limit, std::uint64_t max_memory,
@@ -1309,7 +1321,7 @@ PYBIND11_MODULE(gameplan, m) {
             const path::HierarchyBuild built = h->hierarchy.build(*h->map, path_options(movement, diagonal, "auto", 1.0), o);
             if (built != path::HierarchyBuild::Ok) throw py::value_error(std::string(path::describe(built)));
             return h;
-        }), py::arg("map"), py::arg("cluster_size") = 64, py::arg("movement") = 8, py::arg("diagonal") = "no-corner-cutting")
+        }), py::arg("map").none(false), py::arg("cluster_size") = 64, py::arg("movement") = 8, py::arg("diagonal") = "no-corner-cutting")
         .def("update_cell", [](PyHierarchy& h, std::int32_t x, std::int32_t y) {
             if (!h.map->contains({x, y})) throw py::value_error("the cell is outside the map");
             return h.hierarchy.update_cell(*h.map, {x, y});
@@ -1486,13 +1498,9 @@ PYBIND11_MODULE(gameplan, m) {
                                                                  "A preprocessed Navmesh: the same paths, faster queries "
                                                                  "(docs/navmesh.md).")
         .def(py::init([](std::shared_ptr<PyNavmesh> mesh, double time_limit, std::uint64_t max_memory) {
-            if (!(time_limit >= 0) || !std::isfinite(time_limit)) throw py::value_error("time_limit must be >= 0");
+            const auto deadline = deadline_in(time_limit);
             auto h = std::make_shared<PyNavHierarchy>();
             h->mesh = std::move(mesh);
-            const auto deadline = time_limit > 0 ? std::chrono::steady_clock::now() +
-                                                       std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                                           std::chrono::duration<double>(time_limit))
-                                                 : std::chrono::steady_clock::time_point::max();
             path::JpsSupport built;
             {
                 py::gil_scoped_release release;
@@ -1500,7 +1508,7 @@ PYBIND11_MODULE(gameplan, m) {
             }
             if (built != path::JpsSupport::Ok) throw py::value_error("navmesh hierarchy: " + std::string(path::describe(built)));
             return h;
-        }), py::arg("mesh"), py::arg("time_limit") = 0.0, py::arg("max_memory") = 0,
+        }), py::arg("mesh").none(false), py::arg("time_limit") = 0.0, py::arg("max_memory") = 0,
            "Builds the hierarchy (time_limit in seconds and max_memory in bytes bound the build; 0 = none).")
         .def_property_readonly("node_count", [](const PyNavHierarchy& h) { return h.hierarchy.node_count(); })
         .def_property_readonly("memory_bytes", [](const PyNavHierarchy& h) { return h.hierarchy.memory_bytes(); })
@@ -1522,6 +1530,8 @@ PYBIND11_MODULE(gameplan, m) {
                          const std::vector<std::pair<std::int32_t, std::int32_t>>& goals, std::optional<std::uint64_t> max_expansions,
                          double time_limit, bool anytime, std::uint64_t seed, std::uint64_t max_memory) {
             if (starts.size() != goals.size()) throw py::value_error("starts and goals differ in length");
+            if (anytime && time_limit == 0 && !max_expansions)
+                throw py::value_error("anytime needs a time_limit or max_expansions to end the improvement");
             std::vector<path::GridPoint> s, g;
             for (const auto& p : starts) s.push_back(point_of(p));
             for (const auto& p : goals) g.push_back(point_of(p));
@@ -1582,7 +1592,7 @@ PYBIND11_MODULE(gameplan, m) {
             p->islands = std::move(islands);
             p->system = std::make_unique<path::MovementSystem>(*p->map, o);
             return p;
-        }), py::arg("map"), py::arg("movement") = 8, py::arg("diagonal") = "no-corner-cutting", py::arg("path_budget") = 60000,
+        }), py::arg("map").none(false), py::arg("movement") = 8, py::arg("diagonal") = "no-corner-cutting", py::arg("path_budget") = 60000,
            py::arg("give_up_ticks") = 0, py::arg("resolver") = "builtin", py::arg("islands") = py::none(),
            "islands: an Islands of the map; a destination on another island than the unit fails with no_path at once.")
         .def("add_unit", [](PyMovement& p, std::pair<std::int32_t, std::int32_t> cell) {

@@ -325,6 +325,50 @@ def test_queue_requests_take_budgets_and_islands():
     assert r.status == "found" and r.cost == pytest.approx(5 * math.sqrt(2))
 
 
+def test_queue_goes_on_through_cost_changes_unless_told_to_restart():
+    # Costs painted before every update: the search finishes (it would restart forever otherwise), with a
+    # path legal on the final map and priced on its final costs.
+    m = gameplan.GridMap(40, 40)
+    for y in range(35):
+        m.set_passable(20, y, False)
+    q = gameplan.PathRequestQueue(m)
+    strict = gameplan.PathRequestQueue(m, restart_on_cost_change=True)
+    h, hs = q.submit((0, 0), (39, 0)), strict.submit((0, 0), (39, 0))
+    for frame in range(2000):
+        m.set_cost(frame % 40, 39, 1 + frame % 3)
+        q.update(5)
+        strict.update(5)
+        if q.state(h) == "done":
+            break
+    assert q.state(h) == "done" and strict.state(hs) == "running"
+    r = q.take(h)
+    assert r.status == "found"
+    cells = r.cells
+    cost = 0.0
+    for (ax, ay), (bx, by) in zip(cells, cells[1:]):
+        assert max(abs(bx - ax), abs(by - ay)) == 1 and m.passable(bx, by)
+        cost += m.cost(bx, by) * (math.sqrt(2) if ax != bx and ay != by else 1.0)
+    assert r.cost == pytest.approx(cost, rel=1e-12)
+    with pytest.raises(TypeError):
+        gameplan.PathRequestQueue(None)
+
+
+def test_limits_are_refused_clearly():
+    m = gameplan.GridMap(8, 8)
+    with pytest.raises(ValueError, match="lanes must be at most 1024"):
+        gameplan.PathRequestQueue(m, lanes=1025)
+    with pytest.raises(ValueError, match="anytime needs"):
+        gameplan.CrowdSolver().solve(m, [(0, 0), (7, 7)], [(7, 7), (0, 0)], anytime=True)
+    r = gameplan.CrowdSolver().solve(m, [(0, 0), (7, 7)], [(7, 7), (0, 0)], anytime=True, max_expansions=500)
+    assert r["status"] == "found" and r["sum_of_costs"] >= r["lower_bound"]
+    # Time limits beyond what the clock can count are no limit, never an overflow; NaN and negatives are refused.
+    for huge in (1e9, 1e300, float("inf")):
+        assert gameplan.GridPathfinder().find_path(m, (0, 0), (7, 7), time_limit=huge).status == "found"
+    for bad in (-1.0, float("nan")):
+        with pytest.raises(ValueError, match="time_limit"):
+            gameplan.GridPathfinder().find_path(m, (0, 0), (7, 7), time_limit=bad)
+
+
 def test_movement_with_islands_fails_across_the_water_at_once():
     m = gameplan.GridMap(40, 30)
     for y in range(30):

@@ -944,7 +944,8 @@ Status CrowdSolver::Impl::run(std::uint64_t slice) {
     for (std::uint64_t done = 0; done < slice;) {
         if (lns && relaunch_runs > 0 && stats.search.expanded >= run_begin + run_cap) end_run();
         if (lns && relaunch_runs == 0) {
-            if (n < 2 || stats.search.expanded >= options.budget.max_expansions || out_of_time()) {
+            // (a sum of costs at the lower bound is optimal: nothing left to improve)
+            if (n < 2 || lns_soc <= lower_bound || stats.search.expanded >= options.budget.max_expansions || out_of_time()) {
                 status = Status::Found;
                 return status;
             }
@@ -1121,7 +1122,13 @@ Status CrowdSolver::finish(CrowdSolution& out) const {
 
 Status CrowdSolver::solve(const GridMap& map, std::span<const GridPoint> starts, std::span<const GridPoint> goals,
                           const CrowdOptions& options, CrowdSolution& out) {
+    // An anytime solve in one call needs something that ends the improvement (else only a proven optimum
+    // would: the resumable form, driven slice by slice, is the way to improve without a limit).
+    const bool endless = options.anytime && options.budget.deadline == std::chrono::steady_clock::time_point::max() &&
+                         options.improve_for == std::chrono::steady_clock::duration::max() &&
+                         options.budget.max_expansions == UINT64_MAX;
     const Status begun = begin(map, starts, goals, options);
+    if (begun == Status::InProgress && endless) return m_impl->status = Status::InvalidQuery;
     if (begun == Status::InProgress) step();
     return finish(out);
 }

@@ -98,6 +98,8 @@ MovementSystem::MovementSystem(const GridMap& map, const MovementOptions& option
     if (!(options.claim_penalty >= 0.0f) || !std::isfinite(options.claim_penalty) || !(options.still_penalty >= 0.0f) ||
         !std::isfinite(options.still_penalty) || !(options.claim_weight >= 0.0) || !std::isfinite(options.claim_weight))
         throw std::invalid_argument("MovementSystem: penalties and claim_weight must be finite and >= 0");
+    if (options.lanes > kMaxQueueLanes)
+        throw std::invalid_argument("MovementSystem: lanes must be at most " + std::to_string(kMaxQueueLanes));
     m_impl = std::make_unique<Impl>(map, options);
     m_impl->occ.assign(map.node_bound(), 0);
     m_impl->seen_version = map.version();

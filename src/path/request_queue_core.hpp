@@ -6,6 +6,8 @@
 #include <gameplan/path/request_queue.hpp>
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 namespace gameplan::path {
 
@@ -16,6 +18,9 @@ inline constexpr std::uint32_t kFree = UINT32_MAX;  // no slot / no lane
 template <class Traits>
 SearchRequestQueue<Traits>::SearchRequestQueue(const Space& space, const QueueOptions& options)
     : m_space(&space), m_options(options), m_seen_version(Traits::version(space)) {
+    if (m_options.lanes > kMaxQueueLanes)
+        throw std::invalid_argument("request queue: lanes must be at most " + std::to_string(kMaxQueueLanes) + " (got " +
+                                    std::to_string(m_options.lanes) + ")");
     m_lanes.resize(std::max<std::uint32_t>(1, m_options.lanes));
     for (Lane& lane : m_lanes) lane.finder.reserve(space);
 }

@@ -931,6 +931,8 @@ static void test_scenarios(const char* dir) {
             CHECK(slices >= 1);
         }
     }
+    CHECK(gameplan_request_queue_create(m, 1025, &q) == GAMEPLAN_ERROR_INVALID_ARGUMENT && q == NULL);
+    CHECK(strstr(gameplan_last_error(), "lanes") != NULL);
     CHECK_OK(gameplan_request_queue_create(m, 2, &q));
     for (i = 0; i < n; ++i) CHECK_OK(gameplan_request_queue_submit(q, scen[i].start, scen[i].goal, NULL, i % 3, &handles[i]));
     CHECK(gameplan_request_queue_size(q) == (size_t)n);
@@ -1505,6 +1507,20 @@ static void test_crowd(const char* dir) {
         CHECK(!gameplan_map_passable(m, g2[0]));
         CHECK_OK(gameplan_crowd_solve(c, m, s2, g2, 2, NULL, &r));
         CHECK(r.status == GAMEPLAN_STATUS_INVALID_QUERY);
+    }
+    {   /* anytime with nothing to end it is refused; with a cap it ends, never above the first solution */
+        gameplan_crowd_result r;
+        gameplan_crowd_options o = gameplan_crowd_options_default();
+        uint64_t first;
+        CHECK_OK(gameplan_crowd_solve(c, m, starts, goals, 8, &o, &r));
+        CHECK(r.status == GAMEPLAN_STATUS_FOUND);
+        first = r.sum_of_costs;
+        o.anytime = 1;
+        CHECK_OK(gameplan_crowd_solve(c, m, starts, goals, 8, &o, &r));
+        CHECK(r.status == GAMEPLAN_STATUS_INVALID_QUERY && r.cells == NULL);
+        o.max_expansions = 2000;
+        CHECK_OK(gameplan_crowd_solve(c, m, starts, goals, 8, &o, &r));
+        CHECK(r.status == GAMEPLAN_STATUS_FOUND && r.sum_of_costs <= first && r.sum_of_costs >= r.lower_bound);
     }
     gameplan_crowd_solver_destroy(c);
     gameplan_map_destroy(m);

@@ -304,6 +304,40 @@ TEST(Crowd, AnytimeNeverWorsensAndStaysValid) {
     EXPECT_GT(better, 0);
 }
 
+// An anytime solve in one call must have something that ends it: without a deadline, `improve_for` or an
+// expansion cap it is refused (it ran forever). Driven by slices it may go without limits, and ends by
+// itself once the sum of costs reaches the lower bound (optimal: nothing left to improve).
+TEST(Crowd, AnytimeNeedsALimitInOneCallAndStopsAtTheLowerBound) {
+    GridMap map;
+    ASSERT_EQ(map.reset(10, 10), GridSizeCheck::Ok);
+    const std::vector<GridPoint> starts{{0, 0}, {0, 3}, {0, 6}}, goals{{9, 0}, {9, 3}, {9, 6}};
+    CrowdSolver solver;
+    CrowdSolution out;
+    CrowdOptions endless;
+    endless.anytime = true;
+    EXPECT_EQ(solver.solve(map, starts, goals, endless, out), Status::InvalidQuery);
+    EXPECT_FALSE(solver.has_solution());
+    // The instance's own errors come first.
+    const std::vector<GridPoint> off{{-1, 0}, {0, 3}, {0, 6}};
+    EXPECT_EQ(solver.solve(map, off, goals, endless, out), Status::InvalidQuery);
+    // Any one limit is enough.
+    CrowdOptions capped = endless;
+    capped.budget.max_expansions = 1000;
+    ASSERT_EQ(solver.solve(map, starts, goals, capped, out), Status::Found);
+    EXPECT_EQ(out.sum_of_costs, 27u);
+    capped = endless;
+    capped.improve_for = std::chrono::milliseconds(5);
+    EXPECT_EQ(solver.solve(map, starts, goals, capped, out), Status::Found);
+    // Resumable, without limits: the first solution is at the lower bound (3 x 9), so it ends.
+    ASSERT_EQ(solver.begin(map, starts, goals, endless), Status::InProgress);
+    Status status = Status::InProgress;
+    for (int slice = 0; slice < 10000 && status == Status::InProgress; ++slice) status = solver.step(100);
+    ASSERT_EQ(status, Status::Found) << "the improvement of an optimal solution did not end";
+    ASSERT_EQ(solver.finish(out), Status::Found);
+    EXPECT_EQ(out.sum_of_costs, solver.lower_bound());
+    EXPECT_EQ(validate(map, starts, goals, out), "");
+}
+
 TEST(Crowd, TinyInstancesAgainstTheJointOptimum) {
     // Joint-state Dijkstra gives the optimal sum of costs: the first solution and the anytime one
     // are never below it, the anytime search never worsens the first solution, and with enough

@@ -426,6 +426,11 @@ TEST(Movement, RejectsBadOptions) {
     o = {};
     o.claim_penalty = -1;
     EXPECT_THROW(MovementSystem(map, o), std::invalid_argument);
+    o = {};
+    o.lanes = kMaxQueueLanes + 1;
+    EXPECT_THROW(MovementSystem(map, o), std::invalid_argument);
+    o.lanes = kMaxQueueLanes;
+    EXPECT_NO_THROW(MovementSystem(map, o));
     GridMap empty;
     EXPECT_THROW(MovementSystem(empty, {}), std::invalid_argument);
 }

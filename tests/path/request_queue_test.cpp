@@ -643,3 +643,17 @@ TEST(PathRequestQueue, RestoredSearchesOfAnotherMapVersionRestart) {
     PathRequestQueue refused(map);
     EXPECT_TRUE(refused.restore_state(forged));
 }
+
+// Lanes are capped (each holds a pathfinder sized for the whole map, allocated up front).
+TEST(PathRequestQueue, LanesPastTheCapAreRefused) {
+    GridMap map;
+    ASSERT_EQ(map.reset(8, 8), GridSizeCheck::Ok);
+    QueueOptions options;
+    options.lanes = kMaxQueueLanes + 1;
+    EXPECT_THROW(PathRequestQueue(map, options), std::invalid_argument);
+    options.lanes = 0;  // treated as 1
+    PathRequestQueue one(map, options);
+    const PathHandle h = one.submit({{0, 0}, {7, 7}});
+    (void)one.update(100);
+    EXPECT_EQ(one.state(h), RequestState::Done);
+}

@@ -613,7 +613,8 @@ typedef enum gameplan_request_state {
     GAMEPLAN_REQUEST_DONE = 3
 } gameplan_request_state;
 
-/** `lanes`: searches in progress at once (0 is treated as 1). */
+/** `lanes`: searches in progress at once (0 is treated as 1; more than 1024 gives
+ *  GAMEPLAN_ERROR_INVALID_ARGUMENT). */
 GAMEPLAN_C_API gameplan_error gameplan_request_queue_create(const gameplan_map* map, uint32_t lanes,
                                                             gameplan_request_queue** out);
 GAMEPLAN_C_API void gameplan_request_queue_destroy(gameplan_request_queue* queue);
@@ -844,7 +845,9 @@ typedef struct gameplan_crowd_solver gameplan_crowd_solver;
 typedef struct gameplan_crowd_options {
     uint64_t max_expansions;   /**< configuration-generator calls; 0 = unlimited */
     double time_limit_seconds; /**< 0 = unlimited */
-    int anytime;               /**< nonzero: improve the first solution until improve_seconds run out */
+    int anytime;               /**< nonzero: improve the first solution until improve_seconds, the time
+                                    limit or max_expansions run out, or it is optimal; with none of the
+                                    three the solve is refused (GAMEPLAN_STATUS_INVALID_QUERY) */
     double improve_seconds;    /**< with anytime: time spent improving (0 = until the time limit) */
     uint64_t seed;             /**< tie-breaking seed; the same instance and seed give the same answer */
     uint64_t max_memory_bytes; /**< cap of the distance tables (4 bytes per agent and free cell) and the
@@ -911,7 +914,7 @@ typedef struct gameplan_movement_options {
     double path_weight;           /**< weighted A* for path requests, >= 1 (default 1) */
     int smooth;                   /**< smooth paths before walking them (default 1) */
     uint64_t path_budget;         /**< cell expansions per update (default 60000) */
-    uint32_t lanes;               /**< searches at once (default 4) */
+    uint32_t lanes;               /**< searches at once (default 4; at most 1024) */
     uint64_t search_budget;       /**< expansions one request may spend (0 = unlimited) */
     uint32_t claim_cells;         /**< cells ahead a moving unit claims (default 8) */
     float claim_penalty;          /**< default 2 */

@@ -61,7 +61,11 @@
 /// `BudgetExhausted` (deadline, expansion cap or memory cap reached before any solution;
 /// `CrowdSolver::budget_limit()` says which),
 /// `InvalidQuery` (empty map, starts/goals count mismatch, more than kMaxCrowdAgents agents, a cell off
-/// the map or blocked, two agents sharing a start or a goal).
+/// the map or blocked, two agents sharing a start or a goal; and from `solve`, an anytime solve with
+/// nothing to end its improvement: no deadline, no `improve_for` and no expansion cap, which would run
+/// forever on any instance whose first solution is not optimal — drive such a solve with `step`).
+///
+/// The improvement also ends once the sum of costs reaches the lower bound (it is then optimal).
 ///
 /// Memory and speed: about 10 bytes per agent per stored configuration plus 4 bytes per agent per
 /// free cell for the distance tables. `CrowdOptions::max_memory_bytes` and the budget's
@@ -108,8 +112,9 @@ struct CrowdOptions {
     /// phase's paths are not counted). Default: unlimited.
     search::Budget budget;
     /// Keep improving the sum of costs after the first solution (large neighbourhood search, see the
-    /// overview) until the deadline, until `improve_for` has passed since the first solution, or until
-    /// `budget.max_expansions` iterations in all.
+    /// overview) until the deadline, until `improve_for` has passed since the first solution, until
+    /// `budget.max_expansions` iterations in all, or until the sum of costs reaches the lower bound.
+    /// `solve` refuses an anytime solve with none of the three limits (`InvalidQuery`).
     bool anytime = false;
     /// Longest time spent improving after the first solution (anytime only). Default: until the deadline.
     std::chrono::steady_clock::duration improve_for = std::chrono::steady_clock::duration::max();
@@ -181,7 +186,8 @@ public:
     void stop() noexcept;
     /// Writes the solution. Returns the final status; `out` is filled only when it is `Found`.
     Status finish(CrowdSolution& out) const;
-    /// begin + step + finish.
+    /// begin + step + finish; `InvalidQuery` for an anytime solve with no deadline, `improve_for` or
+    /// expansion cap (see `CrowdOptions::anytime`).
     Status solve(const GridMap& map, std::span<const GridPoint> starts, std::span<const GridPoint> goals,
                  const CrowdOptions& options, CrowdSolution& out);
 

@@ -127,7 +127,7 @@ struct MovementOptions {
     double path_weight = 1.0;          ///< weighted A* for path requests (>= 1; larger = faster, longer paths)
     bool smooth = true;                ///< smooth paths (smoothing.hpp) before walking them
     std::uint64_t path_budget = 60000; ///< path-search cell expansions per `update` (the queue's frame budget)
-    std::uint32_t lanes = 4;           ///< searches the queue runs at once
+    std::uint32_t lanes = 4;           ///< searches the queue runs at once, at most kMaxQueueLanes
     std::uint64_t search_budget = 0;   ///< expansions one request may spend in total (0 = unlimited)
     std::uint32_t claim_cells = 8;     ///< cells of its route ahead of it that a moving unit claims (0 = none)
     float claim_penalty = 2.0f;        ///< penalty on a claimant's next cell; decays linearly to 0 along the claim

@@ -94,9 +94,15 @@ struct PathRequest {
     std::int32_t priority = 0;       ///< higher runs first
 };
 
+/// Most lanes a queue takes (`QueueOptions::lanes`). Each lane holds a pathfinder sized for the whole
+/// space (about 20 bytes per map cell), allocated when the queue is made.
+inline constexpr std::uint32_t kMaxQueueLanes = 1024;
+
 /// Queue configuration.
 struct QueueOptions {
-    std::uint32_t lanes = 1;          ///< searches in progress at once (>= 1; 0 is treated as 1)
+    /// Searches in progress at once, in [1, kMaxQueueLanes] (0 is treated as 1; more is refused with
+    /// std::invalid_argument by the queue's constructor).
+    std::uint32_t lanes = 1;
     std::uint32_t aging_frames = 0;   ///< N updates of waiting = +1 priority; 0 = strict priorities
     bool revalidate_done = true;      ///< re-check results not yet taken when the map changes
     /// Restart running searches and re-check finished results after cost changes as after changes of
@@ -192,7 +198,8 @@ public:
     using Result = typename Traits::Result;
 
     /// A queue over `space` (a `GridMap`, a `Graph` or a hex `GridMap`), which must outlive it. Sizes one
-    /// pathfinder per lane for it. May throw std::bad_alloc.
+    /// pathfinder per lane for it. Throws std::invalid_argument for more than kMaxQueueLanes lanes; may
+    /// throw std::bad_alloc.
     explicit SearchRequestQueue(const Space& space, const QueueOptions& options = {});
     SearchRequestQueue(const SearchRequestQueue&) = delete;
     SearchRequestQueue& operator=(const SearchRequestQueue&) = delete;
