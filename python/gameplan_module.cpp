@@ -276,7 +276,9 @@ PyNavPath navmesh_query(Finder& finder, const World& world, std::pair<double, do
         py::gil_scoped_release release;
         s = finder.find_path(world, path::NavPoint{start.first, start.second}, path::NavPoint{goal.first, goal.second}, options, route);
     }
-    PyNavPath r{status_text(s), s == Status::Found ? route.cost : 0.0, {}, finder.stats().expanded, limit_name(s, finder.budget_limit())};
+    // (cost +infinity without a path, as for grid and graph results)
+    PyNavPath r{status_text(s), s == Status::Found ? route.cost : std::numeric_limits<double>::infinity(), {},
+                finder.stats().expanded, limit_name(s, finder.budget_limit())};
     if (s == Status::Found)
         for (const path::NavPoint& q : route.points) r.points.emplace_back(q.x, q.y);
     return r;

@@ -1017,7 +1017,8 @@ def test_navmesh_paths():
         assert r.status == "found" and r.cost == pytest.approx(1 + math.sqrt(2), rel=1e-12)
         assert r.points[0] == (0.5, 1.5) and r.points[-1] == (2.5, 1.5)
         assert r.points[1:3] in ([(1.0, 1.0), (2.0, 1.0)], [(1.0, 2.0), (2.0, 2.0)])
-    assert gameplan.NavmeshPathfinder().find_path(mesh, (1.5, 1.5), (0.5, 0.5)).status == "invalid_query"
+    bad = gameplan.NavmeshPathfinder().find_path(mesh, (1.5, 1.5), (0.5, 0.5))
+    assert bad.status == "invalid_query" and math.isinf(bad.cost) and bad.points == []
 
     # Random maps: both tiers agree, never shorter than the straight line nor longer than the 8-connected
     # optimum between the same cell centres (itself an any-angle path); on an open map, the straight line.
@@ -1034,7 +1035,7 @@ def test_navmesh_paths():
             r, q = finder.find_path(mesh, a, b), fast.find_path(hierarchy, a, b)
             optimum = grid_optimum(m, s, g)
             if optimum is None:
-                assert r.status == q.status == "no_path"
+                assert r.status == q.status == "no_path" and math.isinf(r.cost) and math.isinf(q.cost)
                 continue
             found += 1
             assert r.status == q.status == "found"
