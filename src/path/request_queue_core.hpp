@@ -228,12 +228,13 @@ void SearchRequestQueue<Traits>::revalidate_done(QueueUpdateStats& stats) {
         Slot& slot = m_slots[index];
         if (slot.state != RequestState::Done || slot.result.map_version == now) continue;
         ++stats.revalidated;
-        if (!must_restart(slot.result.map_version)) {  // costs alone changed: kept, priced again
-            if (slot.result.status == Status::Found) Traits::reprice(*m_space, slot.request, slot.result);
-            slot.result.map_version = now;
-            continue;
-        }
-        if (slot.result.status == Status::Found && Traits::still_valid(*m_space, slot.request, slot.result)) {
+        // A found path is kept while legal at the same cost; no path (or an invalid query) stands when costs
+        // alone changed (they open no way); anything else is searched again.
+        const Status status = slot.result.status;
+        const bool kept = status == Status::Found ? Traits::still_valid(*m_space, slot.request, slot.result)
+                                                  : (status == Status::NoPath || status == Status::InvalidQuery) &&
+                                                        !must_restart(slot.result.map_version);
+        if (kept) {
             slot.result.map_version = now;
             continue;
         }

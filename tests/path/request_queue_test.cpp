@@ -419,21 +419,50 @@ TEST(PathRequestQueue, FinishedResultsAreRevalidated) {
     const double expect = gameplan::test::ref_dijkstra(g, {{0, 10}}, RefDiagonal::BothFree)[std::size_t(10) * 20 + 19];
     EXPECT_NEAR(result->path.cost, expect, 1e-9);
 
-    // A terrain cost change on the path: the path is kept (it is still legal) and priced on the new costs.
-    const std::vector<GridPoint> before = result->path.cells;
+    // A terrain cost change off the path: kept. On the path: its cost changed, so it is searched again.
+    map.set_cost({15, 2}, 7);
+    g.cost[std::size_t(2) * 20 + 15] = 7;
+    stats = queue.update(1000);
+    EXPECT_EQ(stats.revalidated, 1u);
+    EXPECT_EQ(stats.requeued, 0u);
+    const std::vector<GridPoint> before = queue.result(h)->path.cells;
     ASSERT_NE(std::find(before.begin(), before.end(), GridPoint{3, 10}), before.end());
     map.set_cost({3, 10}, 5);
     g.cost[std::size_t(10) * 20 + 3] = 5;
     stats = queue.update(1000);
     EXPECT_EQ(stats.revalidated, 1u);
-    EXPECT_EQ(stats.requeued, 0u);
+    EXPECT_EQ(stats.requeued, 1u);
     ASSERT_EQ(queue.state(h), RequestState::Done);
     result = queue.result(h);
-    EXPECT_EQ(result->path.cells, before);
     EXPECT_EQ(result->map_version, map.version());
+    const double again = gameplan::test::ref_dijkstra(g, {{0, 10}}, RefDiagonal::BothFree)[std::size_t(10) * 20 + 19];
+    EXPECT_NEAR(result->path.cost, again, 1e-9);
     EXPECT_EQ(gameplan::test::ref_check_path(g, gameplan::test::pairs_of(result->path.cells), 0, 10, 19, 10, RefDiagonal::BothFree,
                                              result->path.cost),
               "");
+}
+
+// After cost changes alone a "no path" stands (costs open no way): it is not searched again, while a
+// change of passability re-queues it.
+TEST(PathRequestQueue, NoPathStandsThroughCostChanges) {
+    RefGrid g{10, 6, std::vector<int>(60, 1)};
+    for (int y = 0; y < 6; ++y) g.cost[std::size_t(y) * 10 + 5] = 0;
+    GridMap map = gameplan::test::to_grid_map(g);
+    PathRequestQueue queue(map);
+    const PathHandle h = queue.submit({{0, 0}, {9, 5}});
+    while (queue.state(h) != RequestState::Done) (void)queue.update(100);
+    ASSERT_EQ(queue.result(h)->status, Status::NoPath);
+    map.set_cost({2, 2}, 4);
+    QueueUpdateStats stats = queue.update(100);
+    EXPECT_EQ(stats.revalidated, 1u);
+    EXPECT_EQ(stats.requeued, 0u);
+    EXPECT_EQ(stats.expanded, 0u);
+    EXPECT_EQ(queue.result(h)->map_version, map.version());
+    (void)map.set_passable({5, 3}, true);
+    stats = queue.update(1000);
+    EXPECT_EQ(stats.requeued, 1u);
+    ASSERT_EQ(queue.state(h), RequestState::Done);
+    EXPECT_EQ(queue.result(h)->status, Status::Found);
 }
 
 TEST(PathRequestQueue, StrictQueuesSearchAgainAfterCostChanges) {

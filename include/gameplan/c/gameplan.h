@@ -596,10 +596,10 @@ GAMEPLAN_C_API gameplan_error gameplan_pathfinder_set_islands(gameplan_pathfinde
 /* ---- the path request queue ------------------------------------------------------------------- */
 
 /** Many units' path requests, served within a per-frame budget of expansions (C++ PathRequestQueue).
- *  Works on one map, which must outlive it. A change of passability restarts running searches and
- *  re-checks finished results; terrain-cost changes alone do not (a running search goes on, reading the
- *  new costs, and its path is priced on the map it finished on), so costs painted every frame do not
- *  hold searches up. */
+ *  Works on one map, which must outlive it. A change of passability restarts running searches;
+ *  terrain-cost changes alone do not (a running search goes on, reading the new costs, and its path is
+ *  priced on the map it finished on), so costs painted every frame do not hold searches up. Finished
+ *  results not yet taken are re-checked after any change (C++ request_queue.hpp, "Map changes"). */
 typedef struct gameplan_request_queue gameplan_request_queue;
 typedef struct gameplan_path_handle {
     uint32_t index;

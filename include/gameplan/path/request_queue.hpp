@@ -39,10 +39,12 @@
 ///   search goes on, reading the new costs from then on, as it reads cost layers. A game that paints
 ///   costs every frame (danger, traffic) would otherwise restart every search longer than one update's
 ///   budget forever. The path is legal; its `cost` is priced on the map it finished on, but it may not be
-///   the cheapest there. A finished result not yet taken is kept, priced again on the new costs.
-///   `QueueOptions::restart_on_cost_change` restores the strict behaviour (restart and re-check as for
-///   passability): then every result is the optimum of one map version, but a search longer than the
-///   interval between cost changes never finishes.
+///   the cheapest there. A finished result not yet taken is re-checked as above (kept while legal at the
+///   same cost, else searched again), except that a `NoPath` (or `InvalidQuery`) stands: costs open no
+///   way. `QueueOptions::restart_on_cost_change` restores the strict behaviour (restart running searches
+///   and re-queue every result that is not kept, as after a change of passability): then every result is
+///   the optimum of one map version, but a search longer than the interval between cost changes never
+///   finishes.
 /// `PathResult::map_version` says which map version a result was checked against (and priced on).
 ///
 /// Per-query costs. A request's options may carry areas, an area filter, penalties and weighted cost

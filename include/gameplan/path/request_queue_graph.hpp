@@ -25,8 +25,9 @@
 /// changes"). After a change of passability a running search is restarted from scratch
 /// (`SearchRequestResult::restarts` counts this) and, with `QueueOptions::revalidate_done`, a finished
 /// result not yet taken goes back to the queue (same rank) and is searched again on the new map. After
-/// terrain-cost changes alone a running search goes on (reading the new costs) and a finished result is
-/// kept, priced on the new costs; `QueueOptions::restart_on_cost_change` treats them as passability.
+/// terrain-cost changes alone a running search goes on (reading the new costs, its path priced on the map
+/// it finished on); a finished `NoPath` stands, other finished results are searched again;
+/// `QueueOptions::restart_on_cost_change` treats cost changes as passability changes.
 ///
 /// Memory: after `reserve`, and with `take` handing path buffers back and forth, submitting, updating and
 /// taking allocate nothing (paths longer than reserved grow their buffer once).
