@@ -94,6 +94,40 @@ TEST(ScaleAlloc, RequestQueueSteadyState) {
     EXPECT_GT(found, 300u);
 }
 
+// Costs painted between updates (running searches go on and their paths are priced again at the end)
+// allocate nothing either, once the map has its cost array.
+TEST(ScaleAlloc, RequestQueueThroughCostChanges) {
+    std::mt19937 rng(3);
+    GridMap map = random_map(rng, 100, 80, 0.25);
+    const std::vector<GridPoint> cells = free_cells(rng, map, 200);
+    ASSERT_TRUE(map.set_cost(cells[0], 2));  // the cost array exists before the counted part
+    PathRequestQueue queue(map, QueueOptions{2, 0, true});
+    queue.reserve(64, 1024);
+    PathResult result;
+    result.path.cells.reserve(1024);
+    std::uint64_t found = 0, spanned = 0;
+    const auto cycle = [&](std::size_t first) {
+        for (std::size_t i = first; i < first + 40; ++i)
+            (void)queue.submit({cells[i % cells.size()], cells[(i * 7 + 3) % cells.size()], {}, 0});
+        while (queue.size() > 0) {
+            const std::uint64_t before = map.version();
+            (void)map.set_cost(cells[rng() % cells.size()], 1 + std::uint32_t(rng() % 4));
+            spanned += map.version() != before;
+            (void)queue.update(60);
+            for (const PathHandle h : queue.completed()) {
+                ASSERT_TRUE(queue.take(h, result));
+                found += result.status == Status::Found;
+            }
+        }
+    };
+    for (std::size_t warm = 0; warm < 5; ++warm) cycle(warm * 40);
+    gameplan::test::AllocationScope scope;
+    for (std::size_t run = 0; run < 5; ++run) cycle(run * 40);
+    EXPECT_EQ(scope.count(), 0u);
+    EXPECT_GT(found, 150u);
+    EXPECT_GT(spanned, 100u);
+}
+
 TEST(ScaleAlloc, BatchOnTwoThreads) {
     std::mt19937 rng(3);
     const GridMap map = random_map(rng, 100, 80, 0.25);
