@@ -41,6 +41,7 @@
 #include <cmath>
 #include <exception>
 #include <limits>
+#include <unordered_map>
 #include <mutex>
 #include <map>
 #include <memory>
@@ -1269,6 +1270,7 @@ PYBIND11_MODULE(gameplan, m) {
     struct PyQueue {
         std::shared_ptr<path::GridMap> map;
         path::PathRequestQueue queue;
+        std::unordered_map<std::uint32_t, py::object> islands;  // by slot: kept alive while a request uses them
         PyQueue(std::shared_ptr<path::GridMap> m, const path::QueueOptions& options) : map(std::move(m)), queue(*map, options) {}
     };
     py::class_<PyQueue>(m, "PathRequestQueue", "Path requests served within a per-frame expansion budget.")
@@ -1288,6 +1290,8 @@ PYBIND11_MODULE(gameplan, m) {
             r.options.budget = budget_of(max_expansions, time_limit, max_memory);
             r.options.islands = islands ? &islands->islands : nullptr;
             const path::PathHandle h = q.queue.submit(r);
+            if (islands) q.islands[h.index] = py::cast(islands, py::return_value_policy::reference);
+            else q.islands.erase(h.index);
             return std::make_pair(h.index, h.generation);
         }, py::arg("start"), py::arg("goal"), py::arg("priority") = 0, py::arg("movement") = 8,
            py::arg("diagonal") = "no-corner-cutting", py::arg("max_expansions") = py::none(), py::arg("time_limit") = 0.0,
@@ -1302,9 +1306,14 @@ PYBIND11_MODULE(gameplan, m) {
         .def("take", [](PyQueue& q, std::pair<std::uint32_t, std::uint32_t> h) -> std::optional<PyPath> {
             path::PathResult r;
             if (!q.queue.take(handle_of(h), r)) return std::nullopt;
+            q.islands.erase(h.first);
             return py_path(r.status, r.path, r.expanded, r.limit);
         })
-        .def("cancel", [](PyQueue& q, std::pair<std::uint32_t, std::uint32_t> h) { return q.queue.cancel(handle_of(h)); })
+        .def("cancel", [](PyQueue& q, std::pair<std::uint32_t, std::uint32_t> h) {
+            if (!q.queue.cancel(handle_of(h))) return false;
+            q.islands.erase(h.first);
+            return true;
+        })
         .def("__len__", [](const PyQueue& q) { return q.queue.size(); });
 
     // ---- HPA* ----

@@ -353,6 +353,32 @@ def test_queue_goes_on_through_cost_changes_unless_told_to_restart():
         gameplan.PathRequestQueue(None)
 
 
+def test_queue_keeps_the_islands_of_its_requests_alive():
+    # The queue's requests point at their Islands: the object must outlive them even when the caller
+    # drops it (it was freed under a pending request), and is released once the request is taken.
+    import gc
+    import weakref
+    m = gameplan.GridMap(60, 60)
+    for y in range(60):
+        m.set_passable(30, y, False)
+    q = gameplan.PathRequestQueue(m)
+    isl = gameplan.Islands(m)
+    alive = weakref.ref(isl)
+    h = q.submit((0, 0), (59, 59), islands=isl)
+    cancelled = q.submit((0, 0), (10, 10), islands=isl)
+    del isl
+    gc.collect()
+    assert alive() is not None
+    assert q.cancel(cancelled)
+    gc.collect()
+    assert alive() is not None  # still used by the first request
+    q.update(10)
+    r = q.take(h)
+    assert r.status == "no_path" and r.expanded == 0
+    gc.collect()
+    assert alive() is None
+
+
 def test_limits_are_refused_clearly():
     m = gameplan.GridMap(8, 8)
     with pytest.raises(ValueError, match="lanes must be at most 1024"):
