@@ -1588,13 +1588,25 @@ PYBIND11_MODULE(gameplan, m) {
     };
     py::class_<PyMovement>(m, "MovementSystem", "Units walking one map (docs/movement.md).")
         .def(py::init([](std::shared_ptr<path::GridMap> map, int movement, const std::string& diagonal, std::uint64_t path_budget,
-                         std::uint32_t give_up_ticks, const std::string& resolver, py::object islands) {
+                         std::uint32_t give_up_ticks, const std::string& resolver, py::object islands, std::uint32_t lanes,
+                         double path_weight, bool smooth, std::uint64_t search_budget, std::uint32_t claim_cells, float claim_penalty,
+                         float still_penalty, double claim_weight, std::uint32_t detour_after, std::uint32_t still_limit) {
             path::MovementOptions o;
             const path::GridSearchOptions r = path_options(movement, diagonal, "auto", 1.0);
             o.movement = r.movement;
             o.diagonal = r.diagonal;
             o.path_budget = path_budget;
             o.give_up_ticks = give_up_ticks;
+            o.lanes = lanes;
+            o.path_weight = path_weight;
+            o.smooth = smooth;
+            o.search_budget = search_budget;
+            o.claim_cells = claim_cells;
+            o.claim_penalty = claim_penalty;
+            o.still_penalty = still_penalty;
+            o.claim_weight = claim_weight;
+            o.detour_after = detour_after;
+            o.still_limit = still_limit;
             if (resolver != "builtin" && resolver != "crowd") throw py::value_error("resolver must be 'builtin' or 'crowd'");
             o.resolver = resolver == "crowd" ? path::StepResolver::Crowd : path::StepResolver::Builtin;
             if (!islands.is_none()) o.islands = &islands.cast<PyIslands&>().islands;
@@ -1604,8 +1616,14 @@ PYBIND11_MODULE(gameplan, m) {
             p->system = std::make_unique<path::MovementSystem>(*p->map, o);
             return p;
         }), py::arg("map").none(false), py::arg("movement") = 8, py::arg("diagonal") = "no-corner-cutting", py::arg("path_budget") = 60000,
-           py::arg("give_up_ticks") = 0, py::arg("resolver") = "builtin", py::arg("islands") = py::none(),
-           "islands: an Islands of the map; a destination on another island than the unit fails with no_path at once.")
+           py::arg("give_up_ticks") = 0, py::arg("resolver") = "builtin", py::arg("islands") = py::none(), py::arg("lanes") = 4,
+           py::arg("path_weight") = 1.0, py::arg("smooth") = true, py::arg("search_budget") = 0, py::arg("claim_cells") = 8,
+           py::arg("claim_penalty") = 2.0f, py::arg("still_penalty") = 4.0f, py::arg("claim_weight") = 1.0,
+           py::arg("detour_after") = 8, py::arg("still_limit") = 100,
+           "islands: an Islands of the map; a destination on another island than the unit fails with no_path at once. "
+           "The other options are MovementOptions' (docs/movement.md): lanes (at most 1024), path_weight (>= 1), smooth, "
+           "search_budget (expansions one request may spend, 0 = unlimited), claim_cells, claim_penalty, still_penalty, "
+           "claim_weight, detour_after, still_limit. Bad values raise ValueError.")
         .def("add_unit", [](PyMovement& p, std::pair<std::int32_t, std::int32_t> cell) {
             const path::UnitId id = p.system->add_unit(point_of(cell));
             if (id == path::kNoUnit) throw py::value_error("the cell is off the map, blocked or taken by another unit");

@@ -379,6 +379,25 @@ def test_queue_keeps_the_islands_of_its_requests_alive():
     assert alive() is None
 
 
+def test_movement_options_reach_the_system():
+    m = gameplan.GridMap(30, 30)
+    for y in range(25):
+        m.set_passable(15, y, False)
+    capped = gameplan.MovementSystem(m, search_budget=3)  # far too little for the way round the wall
+    u = capped.add_unit((0, 0))
+    capped.move_to(u, (29, 0))
+    capped.update(3)
+    assert capped.status(u) == "failed" and capped.failure(u) == "budget"
+    plain = gameplan.MovementSystem(m, lanes=1, smooth=False, claim_cells=0, detour_after=0, path_weight=1.0)
+    u = plain.add_unit((0, 0))
+    plain.move_to(u, (29, 0))
+    plain.update(80)
+    assert plain.status(u) == "arrived" and plain.position(u) == (29, 0)
+    for bad in ({"lanes": 5000}, {"path_weight": 0.5}, {"claim_penalty": float("nan")}, {"claim_weight": -1.0}):
+        with pytest.raises(ValueError):
+            gameplan.MovementSystem(m, **bad)
+
+
 def test_limits_are_refused_clearly():
     m = gameplan.GridMap(8, 8)
     with pytest.raises(ValueError, match="lanes must be at most 1024"):
