@@ -241,6 +241,7 @@ int run_navmesh_scen(const NavmeshScenRequest& request) {
     const std::filesystem::path scen_path(request.scen_file);
     const io::ScenarioFile scen = io::load_movingai_scenarios(scen_path);
     struct Loaded {
+        std::string name;  // the map file as first resolved (reported in the summary)
         path::GridMap map;
         path::Navmesh mesh;
         path::NavmeshHierarchy hierarchy;
@@ -262,6 +263,7 @@ int run_navmesh_scen(const NavmeshScenRequest& request) {
             it = resolved.emplace(written, (ec ? file.lexically_normal() : canonical).string()).first;
             if (!maps.count(it->second)) {
                 auto loaded = std::make_unique<Loaded>();
+                loaded->name = file.lexically_normal().string();  // as `scen` names it for the other algorithms
                 loaded->map = io::load_grid_map(file);
                 refuse_terrain_costs(loaded->map);
                 check_navmesh_memory(request.limits, loaded->map);
@@ -386,7 +388,7 @@ int run_navmesh_scen(const NavmeshScenRequest& request) {
         summary["mean_expanded"] = std::round(total_expanded / n * 10.0) / 10.0;
         summary["algorithm"] = request.hierarchy ? "navmesh-ch" : "navmesh";
         nlohmann::ordered_json names = nlohmann::ordered_json::array();
-        for (const auto& [name, loaded] : maps) names.push_back(name);
+        for (const auto& [key, loaded] : maps) names.push_back(loaded->name);
         summary["maps"] = std::move(names);
         summary["threads"] = request.threads;
         summary["mean_shorter"] = mean_shorter;
@@ -399,7 +401,7 @@ int run_navmesh_scen(const NavmeshScenRequest& request) {
     } else {
         for (const auto& line : mismatch_lines) std::cout << line << '\n';
         if (mismatches > mismatch_lines.size()) std::cout << "... and " << mismatches - mismatch_lines.size() << " more\n";
-        for (const auto& [name, loaded] : maps) std::cout << "map: " << name << '\n';
+        for (const auto& [key, loaded] : maps) std::cout << "map: " << loaded->name << '\n';
         std::cout << "scenarios: " << scen.scenarios.size() << '\n';
         if (stopped) std::cout << scen_stop_text(request.limits, completed) << '\n';
         std::cout << "mismatches: " << mismatches << '\n'

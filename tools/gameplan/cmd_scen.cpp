@@ -121,7 +121,7 @@ void run_scen(const ScenArgs& args, int& exit_code) {
         auto loaded = std::make_unique<LoadedMap>();
         const std::filesystem::path file =
             args.map_file.empty() ? io::resolve_scenario_map(scen_path, scen.scenarios[ids.front()]) : std::filesystem::path(args.map_file);
-        loaded->name = file.string();
+        loaded->name = file.lexically_normal().string();
         loaded->map = io::load_grid_map(file);
         io::ScenarioFile subset{scen.file, scen.version, {}};
         for (std::size_t id : ids) subset.scenarios.push_back(scen.scenarios[id]);
