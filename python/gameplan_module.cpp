@@ -1275,13 +1275,16 @@ PYBIND11_MODULE(gameplan, m) {
     };
     py::class_<PyQueue>(m, "PathRequestQueue", "Path requests served within a per-frame expansion budget.")
         .def(py::init([](std::shared_ptr<path::GridMap> map, std::uint32_t lanes, std::uint32_t aging_frames, bool revalidate_done,
-                         bool restart_on_cost_change) {
-            return std::make_unique<PyQueue>(std::move(map), path::QueueOptions{lanes, aging_frames, revalidate_done, restart_on_cost_change});
+                         bool restart_on_cost_change, bool restart_on_passability_change) {
+            return std::make_unique<PyQueue>(std::move(map), path::QueueOptions{lanes, aging_frames, revalidate_done, restart_on_cost_change,
+                                                                                restart_on_passability_change});
         }), py::arg("map").none(false), py::arg("lanes") = 1, py::arg("aging_frames") = 0, py::arg("revalidate_done") = true,
-           py::arg("restart_on_cost_change") = false,
+           py::arg("restart_on_cost_change") = false, py::arg("restart_on_passability_change") = true,
            "lanes: searches run at once; aging_frames: updates of waiting that count as one priority level (0: strict "
            "priorities); revalidate_done: re-check results not yet taken after a map change; restart_on_cost_change: "
-           "restart running searches after terrain-cost changes too (by default they go on, reading the new costs).")
+           "restart running searches after terrain-cost changes too (by default they go on, reading the new costs); "
+           "restart_on_passability_change: off, a running search goes on through cells opening and closing and runs "
+           "again only if its path crosses a closed cell or it found none (for maps whose cells change every few updates).")
         .def("submit", [](PyQueue& q, std::pair<std::int32_t, std::int32_t> start, std::pair<std::int32_t, std::int32_t> goal,
                           std::int32_t priority, int movement, const std::string& diagonal,
                           std::optional<std::uint64_t> max_expansions, double time_limit, std::uint64_t max_memory,
@@ -1590,7 +1593,8 @@ PYBIND11_MODULE(gameplan, m) {
         .def(py::init([](std::shared_ptr<path::GridMap> map, int movement, const std::string& diagonal, std::uint64_t path_budget,
                          std::uint32_t give_up_ticks, const std::string& resolver, py::object islands, std::uint32_t lanes,
                          double path_weight, bool smooth, std::uint64_t search_budget, std::uint32_t claim_cells, float claim_penalty,
-                         float still_penalty, double claim_weight, std::uint32_t detour_after, std::uint32_t still_limit) {
+                         float still_penalty, double claim_weight, std::uint32_t detour_after, std::uint32_t still_limit,
+                         bool restart_on_passability_change) {
             path::MovementOptions o;
             const path::GridSearchOptions r = path_options(movement, diagonal, "auto", 1.0);
             o.movement = r.movement;
@@ -1607,6 +1611,7 @@ PYBIND11_MODULE(gameplan, m) {
             o.claim_weight = claim_weight;
             o.detour_after = detour_after;
             o.still_limit = still_limit;
+            o.restart_on_passability_change = restart_on_passability_change;
             if (resolver != "builtin" && resolver != "crowd") throw py::value_error("resolver must be 'builtin' or 'crowd'");
             o.resolver = resolver == "crowd" ? path::StepResolver::Crowd : path::StepResolver::Builtin;
             if (!islands.is_none()) o.islands = &islands.cast<PyIslands&>().islands;
@@ -1619,11 +1624,11 @@ PYBIND11_MODULE(gameplan, m) {
            py::arg("give_up_ticks") = 0, py::arg("resolver") = "builtin", py::arg("islands") = py::none(), py::arg("lanes") = 4,
            py::arg("path_weight") = 1.0, py::arg("smooth") = true, py::arg("search_budget") = 0, py::arg("claim_cells") = 8,
            py::arg("claim_penalty") = 2.0f, py::arg("still_penalty") = 4.0f, py::arg("claim_weight") = 1.0,
-           py::arg("detour_after") = 8, py::arg("still_limit") = 100,
+           py::arg("detour_after") = 8, py::arg("still_limit") = 100, py::arg("restart_on_passability_change") = true,
            "islands: an Islands of the map; a destination on another island than the unit fails with no_path at once. "
            "The other options are MovementOptions' (docs/movement.md): lanes (at most 1024), path_weight (>= 1), smooth, "
            "search_budget (expansions one request may spend, 0 = unlimited), claim_cells, claim_penalty, still_penalty, "
-           "claim_weight, detour_after, still_limit. Bad values raise ValueError.")
+           "claim_weight, detour_after, still_limit, restart_on_passability_change. Bad values raise ValueError.")
         .def("add_unit", [](PyMovement& p, std::pair<std::int32_t, std::int32_t> cell) {
             const path::UnitId id = p.system->add_unit(point_of(cell));
             if (id == path::kNoUnit) throw py::value_error("the cell is off the map, blocked or taken by another unit");

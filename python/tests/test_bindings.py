@@ -353,6 +353,30 @@ def test_queue_goes_on_through_cost_changes_unless_told_to_restart():
         gameplan.PathRequestQueue(None)
 
 
+def test_queue_can_go_on_through_cells_opening_and_closing():
+    # A cell inside a walled-off yard flips before every update: the default queue restarts the search each
+    # time and never finishes; with restart_on_passability_change off it finishes with a legal path.
+    m = gameplan.GridMap(40, 40)
+    for y in range(35):
+        m.set_passable(20, y, False)
+    for i in range(8):
+        m.set_passable(i, 31, False)
+        m.set_passable(8, 32 + i, False)
+    strict, flexible = gameplan.PathRequestQueue(m), gameplan.PathRequestQueue(m, restart_on_passability_change=False)
+    hs, hf = strict.submit((0, 0), (39, 0)), flexible.submit((0, 0), (39, 0))
+    for frame in range(3000):
+        m.set_passable(frame % 8, 35, frame % 2 == 0)
+        strict.update(5)
+        flexible.update(5)
+        if flexible.state(hf) == "done":
+            break
+    assert flexible.state(hf) == "done" and strict.state(hs) == "running"
+    r = flexible.take(hf)
+    assert r.status == "found"
+    assert all(m.passable(x, y) for x, y in r.cells)
+    assert all(max(abs(b[0] - a[0]), abs(b[1] - a[1])) == 1 for a, b in zip(r.cells, r.cells[1:]))
+
+
 def test_queue_keeps_the_islands_of_its_requests_alive():
     # The queue's requests point at their Islands: the object must outlive them even when the caller
     # drops it (it was freed under a pending request), and is released once the request is taken.

@@ -66,7 +66,8 @@ struct MovementSystem::Impl {
         CrowdAgentId crowd = kNoCrowdAgent;  // its id in the CrowdStepper
     };
 
-    explicit Impl(const GridMap& map, const MovementOptions& o) : queue(map, QueueOptions{std::max(1u, o.lanes), 0, true}) {}
+    explicit Impl(const GridMap& map, const MovementOptions& o)
+        : queue(map, QueueOptions{std::max(1u, o.lanes), 0, true, false, o.restart_on_passability_change}) {}
 
     std::vector<Unit> units;
     std::uint32_t free = kNoUnit;

@@ -24,6 +24,10 @@ bool detail::GridQueueTraits::still_valid(const GridMap& map, const PathRequest&
     return std::abs(cost - expected) <= 1e-9 * std::max(1.0, expected);
 }
 
+bool detail::GridQueueTraits::still_legal(const GridMap& map, const PathRequest& request, const PathResult& result) noexcept {
+    return !result.path.cells.empty() && std::isfinite(query_path_cost(map, result.path.cells, request.options));
+}
+
 void detail::GridQueueTraits::reprice(const GridMap& map, const PathRequest& request, PathResult& result) noexcept {
     if (result.path.cells.empty()) return;
     const double cost = query_path_cost(map, result.path.cells, request.options);

@@ -32,7 +32,20 @@ std::uint64_t SearchRequestQueue<Traits>::version() const noexcept {
 
 template <class Traits>
 bool SearchRequestQueue<Traits>::must_restart(std::uint64_t since) const noexcept {
-    return since != version() && (m_options.restart_on_cost_change || Traits::structure_changed(*m_space, since));
+    if (since == version()) return false;
+    if (m_options.restart_on_cost_change) return true;
+    return Traits::structure_changed(*m_space, since) && (m_options.restart_on_passability_change || !Traits::kMayContinue);
+}
+
+template <class Traits>
+bool SearchRequestQueue<Traits>::needs_fresh_search(Lane& lane, Status status) {
+    // Only a search that went on through a change of passability (restart_on_passability_change off).
+    if (lane.version == version() || !Traits::structure_changed(*m_space, lane.version)) return false;
+    if (status == Status::NoPath) return true;  // a way may have opened where the search had already been
+    if (status != Status::Found) return false;
+    Slot& slot = m_slots[lane.slot];
+    (void)lane.finder.finish(slot.result.path);
+    return !Traits::still_legal(*m_space, slot.request, slot.result);  // it may cross a cell closed since
 }
 
 template <class Traits>
@@ -231,9 +244,9 @@ void SearchRequestQueue<Traits>::revalidate_done(QueueUpdateStats& stats) {
         // A found path is kept while legal at the same cost; no path (or an invalid query) stands when costs
         // alone changed (they open no way); anything else is searched again.
         const Status status = slot.result.status;
+        const bool costs_only = !m_options.restart_on_cost_change && !Traits::structure_changed(*m_space, slot.result.map_version);
         const bool kept = status == Status::Found ? Traits::still_valid(*m_space, slot.request, slot.result)
-                                                  : (status == Status::NoPath || status == Status::InvalidQuery) &&
-                                                        !must_restart(slot.result.map_version);
+                                                  : (status == Status::NoPath || status == Status::InvalidQuery) && costs_only;
         if (kept) {
             slot.result.map_version = now;
             continue;
@@ -299,7 +312,15 @@ QueueUpdateStats SearchRequestQueue<Traits>::update(std::uint64_t max_expansions
             remaining -= used;
             stats.expanded += used;
             slot.result.expanded += used;
-            if (status != Status::InProgress) complete(lane, status, stats);
+            if (status == Status::InProgress) continue;
+            if (needs_fresh_search(lane, status)) {  // went on through a change of passability that spoilt it
+                ++slot.result.restarts;
+                ++stats.restarted;
+                const Status again = begin(lane, slot);
+                if (again != Status::InProgress) complete(lane, again, stats);
+                continue;
+            }
+            complete(lane, status, stats);
         }
     }
     return stats;

@@ -85,10 +85,25 @@ struct QueueGame {
     }
 };
 
+void queue_round_trip(const path::QueueOptions& options);
+
 TEST(SaveQueue, RoundTripWithSearchesInProgressMatchesTheUninterruptedQueue) {
     path::QueueOptions options;
     options.lanes = 3;
     options.aging_frames = 4;
+    queue_round_trip(options);
+}
+
+// The same with searches that go on through changes of passability: after loading they make the same
+// choices (go on, or run again at the end) as the queue that was never saved.
+TEST(SaveQueue, RoundTripOfSearchesGoingOnThroughPassabilityChanges) {
+    path::QueueOptions options;
+    options.lanes = 2;
+    options.restart_on_passability_change = false;
+    queue_round_trip(options);
+}
+
+void queue_round_trip(const path::QueueOptions& options) {
     QueueGame straight{random_map(48, 40, 1, 25), nullptr, {}, {}};
     straight.queue = std::make_unique<path::PathRequestQueue>(straight.map, options);
     QueueGame first{random_map(48, 40, 1, 25), nullptr, {}, {}};

@@ -234,6 +234,45 @@ TEST(Movement, CostsPaintedEveryTickDoNotHoldUnitsUp) {
     EXPECT_EQ(ms.stats().repaths_map, 0u);
 }
 
+// A map whose cells open and close every tick (here inside a walled-off yard): with
+// restart_on_passability_change off, searches spanning several ticks still finish and the units arrive,
+// never on a closed cell.
+TEST(Movement, CellsFlappingEveryTickNeedNotHoldUnitsUp) {
+    GridMap map = open_map(60, 60);
+    for (int y = 0; y < 55; ++y) (void)map.set_passable({30, y}, false);  // a long wall: a long search
+    for (int i = 40; i < 52; ++i) {                                      // a yard walled off at the bottom left
+        (void)map.set_passable({i - 40, 48}, false);
+        (void)map.set_passable({12, i}, false);
+    }
+    MovementOptions options;
+    options.path_budget = 16;
+    options.restart_on_passability_change = false;
+    MovementSystem ms(map, options);
+    std::vector<UnitId> units;
+    for (int i = 0; i < 3; ++i) {
+        units.push_back(ms.add_unit({2 + 3 * i, 2}));
+        ASSERT_TRUE(ms.move_to(units.back(), Destination::at({50 + i, 4})));
+    }
+    std::mt19937 rng(8);
+    int ticks = 0;
+    const auto all_arrived = [&] {
+        for (const UnitId u : units)
+            if (ms.status(u) != UnitStatus::Arrived) return false;
+        return true;
+    };
+    for (; ticks < 3000 && !all_arrived(); ++ticks) {
+        const GridPoint p{int(rng() % 11), 50 + int(rng() % 10)};  // inside the yard
+        (void)map.set_passable(p, !map.passable(p));
+        ms.update();
+        for (const UnitId u : units) {
+            ASSERT_TRUE(map.passable(ms.position(u)));
+            ASSERT_TRUE(legal_step(map, ms.previous_position(u), ms.position(u), false));
+            ASSERT_NE(ms.status(u), UnitStatus::Failed);
+        }
+    }
+    EXPECT_TRUE(all_arrived()) << "after " << ticks << " ticks";
+}
+
 TEST(Movement, StopCancelsCleanlyAndTheUnitStaysPut) {
     GridMap map = open_map(40, 40);
     MovementSystem ms(map);

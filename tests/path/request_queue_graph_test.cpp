@@ -268,3 +268,69 @@ TEST(HexRequestQueue, CostsPaintedEveryUpdateDoNotHoldSearchesUp) {
         EXPECT_DOUBLE_EQ(result->path.cost, cost) << "trial " << trial;
     }
 }
+
+// Cells opening and closing before every update, with restart_on_passability_change off: a long hex search
+// still finishes, with a path legal on the final map, or no_path only when a hex BFS written here finds none.
+TEST(HexRequestQueue, CellsFlappingEveryUpdateNeedNotHoldSearchesUp) {
+    const auto hex_adjacent = [](GridPoint a, GridPoint b) {
+        const int dy = b.y - a.y, dx = b.x - a.x;
+        if (dy == 0) return dx == 1 || dx == -1;
+        if (dy != 1 && dy != -1) return false;
+        return (a.y % 2 == 0) ? (dx == -1 || dx == 0) : (dx == 0 || dx == 1);
+    };
+    const auto reachable = [&](const GridMap& map, GridPoint s, GridPoint t) {
+        std::vector<char> seen(std::size_t(map.width() * map.height()), 0);
+        std::vector<GridPoint> queue{s};
+        seen[std::size_t(s.y * map.width() + s.x)] = 1;
+        for (std::size_t head = 0; head < queue.size(); ++head) {
+            if (queue[head] == t) return true;
+            for (int dy = -1; dy <= 1; ++dy)
+                for (int dx = -1; dx <= 1; ++dx) {
+                    const GridPoint q{queue[head].x + dx, queue[head].y + dy};
+                    if (!map.passable(q) || !hex_adjacent(queue[head], q) || seen[std::size_t(q.y * map.width() + q.x)]) continue;
+                    seen[std::size_t(q.y * map.width() + q.x)] = 1;
+                    queue.push_back(q);
+                }
+        }
+        return false;
+    };
+    std::mt19937 rng(13);
+    int found = 0;
+    for (int trial = 0; trial < 8; ++trial) {
+        GridMap map;
+        ASSERT_EQ(map.reset(40, 40), GridSizeCheck::Ok);
+        for (int y = 0; y < 40; ++y)
+            for (int x = 0; x < 40; ++x)
+                if (rng() % 5 == 0) (void)map.set_passable({x, y}, false);
+        const GridPoint s{0, 0}, t{39, 39};
+        (void)map.set_passable(s, true);
+        (void)map.set_passable(t, true);
+        QueueOptions options;
+        options.restart_on_passability_change = false;
+        HexRequestQueue queue(map, options);
+        const PathHandle h = queue.submit(HexRequest{s, t, {}, 0});
+        int updates = 0;
+        for (; updates < 100000 && queue.state(h) != RequestState::Done; ++updates) {
+            const GridPoint p{int(rng() % 40), int(rng() % 40)};
+            if (p != s && p != t) (void)map.set_passable(p, !map.passable(p));
+            (void)queue.update(3);
+        }
+        ASSERT_EQ(queue.state(h), RequestState::Done) << "trial " << trial << ": not done after " << updates << " updates";
+        const HexRequestResult* result = queue.result(h);
+        if (result->status == Status::NoPath) {
+            EXPECT_FALSE(reachable(map, s, t)) << "trial " << trial;
+            continue;
+        }
+        ASSERT_EQ(result->status, Status::Found);
+        ++found;
+        const std::vector<GridPoint>& cells = result->path.cells;
+        ASSERT_FALSE(cells.empty());
+        EXPECT_EQ(cells.front(), s);
+        EXPECT_EQ(cells.back(), t);
+        for (std::size_t i = 1; i < cells.size(); ++i) {
+            EXPECT_TRUE(hex_adjacent(cells[i - 1], cells[i])) << "trial " << trial << " step " << i;
+            EXPECT_TRUE(map.passable(cells[i])) << "trial " << trial << " step " << i;
+        }
+    }
+    EXPECT_GE(found, 3);
+}

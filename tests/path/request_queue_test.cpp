@@ -686,3 +686,78 @@ TEST(PathRequestQueue, LanesPastTheCapAreRefused) {
     (void)one.update(100);
     EXPECT_EQ(one.state(h), RequestState::Done);
 }
+
+// With restart_on_passability_change off, cells that open and close before every update do not hold a
+// long search up: it finishes, and what it returns is right for the map it finished on. A path is legal
+// there (a step checker written here) and never cheaper than a reference Dijkstra; "no path" only when
+// the reference finds none (a no_path reached through a change is searched again).
+TEST(PathRequestQueue, CellsFlappingEveryUpdateNeedNotHoldSearchesUp) {
+    std::mt19937 rng(91);
+    int found = 0;
+    for (int trial = 0; trial < 16; ++trial) {
+        RefGrid g = gameplan::test::ref_random_grid(rng, 40, 40, 0.25, trial % 2 == 1);
+        GridMap map = gameplan::test::to_grid_map(g);
+        const auto ends = gameplan::test::free_cells(rng, map, 2);
+        const GridPoint s = ends[0], t = ends[1];
+        QueueOptions options;
+        options.restart_on_passability_change = false;
+        PathRequestQueue queue(map, options);
+        const PathHandle h = queue.submit({s, t});
+        std::uniform_int_distribution<int> coordinate(0, 39);
+        int updates = 0;
+        for (; updates < 100000 && queue.state(h) != RequestState::Done; ++updates) {
+            for (int flips = 0; flips < 2; ++flips) {  // two cells open or close, anywhere but the endpoints
+                const int x = coordinate(rng), y = coordinate(rng);
+                if (GridPoint{x, y} == s || GridPoint{x, y} == t) continue;
+                int& cell = g.cost[std::size_t(y) * 40 + x];
+                cell = cell == 0 ? 1 + int(rng() % 3) : 0;
+                ASSERT_TRUE(map.set_passable({x, y}, cell != 0));
+                if (cell != 0) {
+                    ASSERT_TRUE(map.set_cost({x, y}, std::uint32_t(cell)));
+                }
+            }
+            (void)queue.update(4);
+        }
+        ASSERT_EQ(queue.state(h), RequestState::Done) << "trial " << trial << ": not done after " << updates << " updates";
+        const PathResult* result = queue.result(h);
+        const double optimum = gameplan::test::ref_dijkstra(g, {{s.x, s.y}}, RefDiagonal::BothFree)[std::size_t(t.y) * 40 + t.x];
+        if (result->status == Status::NoPath) {
+            EXPECT_TRUE(std::isinf(optimum)) << "trial " << trial << ": no_path, but the final map has one";
+            continue;
+        }
+        ASSERT_EQ(result->status, Status::Found) << "trial " << trial;
+        ++found;
+        EXPECT_EQ(gameplan::test::ref_check_path(g, gameplan::test::pairs_of(result->path.cells), s.x, s.y, t.x, t.y,
+                                                 RefDiagonal::BothFree, result->path.cost),
+                  "")
+            << "trial " << trial;
+        EXPECT_GE(result->path.cost, optimum - 1e-9 * optimum) << "trial " << trial;
+    }
+    EXPECT_GE(found, 8);
+}
+
+// A search that went on through a change and found no path runs again: a door opened next to cells it had
+// already closed is found then.
+TEST(PathRequestQueue, ANoPathThroughAChangeIsSearchedAgain) {
+    RefGrid g{30, 12, std::vector<int>(360, 1)};
+    for (int y = 0; y < 12; ++y) g.cost[std::size_t(y) * 30 + 15] = 0;  // a wall with a shut door at (15, 1)
+    GridMap map = gameplan::test::to_grid_map(g);
+    QueueOptions options;
+    options.restart_on_passability_change = false;
+    PathRequestQueue queue(map, options);
+    const PathHandle h = queue.submit({{0, 1}, {29, 1}});
+    std::uint32_t restarted = 0;
+    for (int update = 0; update < 60 && queue.state(h) != RequestState::Done; ++update) {
+        if (update == 20) {  // A* went straight for the wall: (14, 1) is long closed, the flood not over
+            ASSERT_TRUE(map.set_passable({15, 1}, true));
+            g.cost[std::size_t(1) * 30 + 15] = 1;
+        }
+        restarted += queue.update(5).restarted;
+    }
+    while (queue.state(h) != RequestState::Done) restarted += queue.update(5).restarted;
+    const PathResult* result = queue.result(h);
+    ASSERT_EQ(result->status, Status::Found);
+    EXPECT_EQ(restarted, 1u);
+    const double optimum = gameplan::test::ref_dijkstra(g, {{0, 1}}, RefDiagonal::BothFree)[std::size_t(1) * 30 + 29];
+    EXPECT_NEAR(result->path.cost, optimum, 1e-9 * optimum);
+}

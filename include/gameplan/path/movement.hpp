@@ -128,6 +128,9 @@ struct MovementOptions {
     bool smooth = true;                ///< smooth paths (smoothing.hpp) before walking them
     std::uint64_t path_budget = 60000; ///< path-search cell expansions per `update` (the queue's frame budget)
     std::uint32_t lanes = 4;           ///< searches the queue runs at once, at most kMaxQueueLanes
+    /// `QueueOptions::restart_on_passability_change` of the system's queue: off for maps whose cells open
+    /// and close every few ticks, so that path searches spanning several ticks still finish.
+    bool restart_on_passability_change = true;
     std::uint64_t search_budget = 0;   ///< expansions one request may spend in total (0 = unlimited)
     std::uint32_t claim_cells = 8;     ///< cells of its route ahead of it that a moving unit claims (0 = none)
     float claim_penalty = 2.0f;        ///< penalty on a claimant's next cell; decays linearly to 0 along the claim

@@ -45,6 +45,11 @@
 ///   and re-queue every result that is not kept, as after a change of passability): then every result is
 ///   the optimum of one map version, but a search longer than the interval between cost changes never
 ///   finishes.
+/// - Cells that open and close every few updates (gates, building, digging) restart a long search again
+///   and again. With `QueueOptions::restart_on_passability_change` off, a running search goes on through
+///   such changes too (reading the new passability from then on) and, when it ends, runs again only if it
+///   found no path or its path crosses a cell that is no longer open (or breaks the diagonal rule); a
+///   path it returns is legal on the map it finished on, but may miss a shorter way that opened meanwhile.
 /// `PathResult::map_version` says which map version a result was checked against (and priced on).
 ///
 /// Per-query costs. A request's options may carry areas, an area filter, penalties and weighted cost
@@ -110,6 +115,14 @@ struct QueueOptions {
     /// Restart running searches and re-check finished results after cost changes as after changes of
     /// passability (see "Map changes" above). Off: searches go on through cost changes.
     bool restart_on_cost_change = false;
+    /// Restart a running search when the map's passability changes (the default). Off, for maps whose
+    /// cells open and close every few updates (gates, building, digging), where restarts could keep a
+    /// long search from ever finishing: the search goes on, reading the new passability from then on, and
+    /// when it ends it runs again only if its path crosses a cell that is no longer open (or breaks the
+    /// diagonal rule), or if it found no path; otherwise its path is legal on the map it finished on but
+    /// may miss a shorter way that opened meanwhile. Square and hex grid queues only: a navigation mesh
+    /// rebuilt under a search always restarts it. Ignored when `restart_on_cost_change` is on.
+    bool restart_on_passability_change = true;
 };
 
 /// A finished request.
@@ -282,6 +295,9 @@ protected:
     [[nodiscard]] std::uint64_t version() const noexcept;
     /// The space changed since version `since` in a way a search begun then must restart for.
     [[nodiscard]] bool must_restart(std::uint64_t since) const noexcept;
+    /// A finished search that went on through a change of passability and must run again: a `NoPath`,
+    /// or a path no longer legal. Writes the path into the slot's result to check it.
+    bool needs_fresh_search(Lane& lane, Status status);
     void push_pending(std::uint32_t slot);
     bool pop_pending(std::uint32_t& slot) noexcept;
     void release(std::uint32_t slot) noexcept;
@@ -318,6 +334,10 @@ struct GridQueueTraits {
     static bool structure_changed(const GridMap& map, std::uint64_t since) noexcept {
         return map.passability_changed_at() > since || since > map.version();  // (a version it never had: restored)
     }
+    /// A search may go on through a change of passability (`QueueOptions::restart_on_passability_change`).
+    static constexpr bool kMayContinue = true;
+    /// A found path whose every step is legal on the map as it is now (the request's own rules).
+    static bool still_legal(const GridMap& map, const PathRequest& request, const PathResult& result) noexcept;
     static std::vector<GridPoint>& buffer(GridPath& path) noexcept { return path.cells; }
     /// A found path still legal on the changed map, at the same cost unless the request's costs are
     /// advice that may change (penalties, cost layers): kept instead of searched again.

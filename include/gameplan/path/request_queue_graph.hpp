@@ -84,6 +84,8 @@ struct GraphQueueTraits {
     using Finder = GraphPathfinder;
     static std::uint64_t version(const Graph&) noexcept { return 0; }  // immutable
     static bool structure_changed(const Graph&, std::uint64_t) noexcept { return false; }
+    static constexpr bool kMayContinue = false;  // (an immutable graph never changes)
+    static bool still_legal(const Graph&, const GraphRequest&, const Result&) noexcept { return true; }
     static std::vector<GraphNode>& buffer(GraphPath& path) noexcept { return path.nodes; }
     static bool still_valid(const Graph&, const GraphRequest&, const Result&) noexcept { return false; }
     static void reprice(const Graph&, const GraphRequest&, Result&) noexcept {}
@@ -98,6 +100,20 @@ struct HexQueueTraits {
     /// Passability changed after version `since` (cost changes alone are absorbed, as on square grids).
     static bool structure_changed(const GridMap& map, std::uint64_t since) noexcept {
         return map.passability_changed_at() > since || since > map.version();  // (a version it never had: restored)
+    }
+    /// A search may go on through a change of passability (`QueueOptions::restart_on_passability_change`).
+    static constexpr bool kMayContinue = true;
+    /// Every cell of a found path open and each next to the one before (odd-r rows) on the map as it is now.
+    static bool still_legal(const GridMap& map, const HexRequest&, const Result& result) noexcept {
+        const std::vector<GridPoint>& cells = result.path.cells;
+        if (cells.empty() || !map.passable(cells.front())) return false;
+        for (std::size_t i = 1; i < cells.size(); ++i) {
+            if (!map.passable(cells[i])) return false;
+            bool adjacent = false;
+            for (const GridPoint q : hex_neighbours(cells[i - 1])) adjacent = adjacent || q == cells[i];
+            if (!adjacent) return false;
+        }
+        return true;
     }
     static std::vector<GridPoint>& buffer(GridPath& path) noexcept { return path.cells; }
     /// After a change of passability a finished hex result is searched again (never kept).

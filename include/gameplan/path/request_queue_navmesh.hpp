@@ -70,9 +70,13 @@ struct NavmeshQueueTraitsBase {
     static std::vector<NavPoint>& buffer(NavmeshPath& path) noexcept { return path.points; }
     template <class Space>
     static bool still_valid(const Space&, const NavmeshRequest&, const Result&) noexcept { return false; }
-    // A mesh has no costs: every rebuild is a change of structure.
+    // A mesh has no costs: every rebuild is a change of structure, and a search never goes on through one
+    // (it holds positions in the old mesh).
     template <class Space>
     static void reprice(const Space&, const NavmeshRequest&, Result&) noexcept {}
+    static constexpr bool kMayContinue = false;
+    template <class Space>
+    static bool still_legal(const Space&, const NavmeshRequest&, const Result&) noexcept { return false; }
 };
 struct NavmeshQueueTraits : NavmeshQueueTraitsBase {
     using Space = Navmesh;
