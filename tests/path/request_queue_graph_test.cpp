@@ -64,6 +64,14 @@ double reference_cost(const TestGraph& t, GraphNode s, GraphNode goal) {
     }
 }
 
+// Odd-r hex neighbours, written here: odd rows sit half a cell right.
+bool hex_adjacent(GridPoint a, GridPoint b) {
+    const int dy = b.y - a.y, dx = b.x - a.x;
+    if (dy == 0) return dx == 1 || dx == -1;
+    if (dy != 1 && dy != -1) return false;
+    return (a.y % 2 == 0) ? (dx == -1 || dx == 0) : (dx == 0 || dx == 1);
+}
+
 }  // namespace
 
 TEST(GraphRequestQueue, ResultsEqualDirectCallsAndTheReference) {
@@ -225,12 +233,6 @@ TEST(HexRequestQueue, ResultsEqualDirectCallsAndMapChangesRestart) {
 // Costs painted before every update: a long hex search still finishes (cost changes do not restart it),
 // with a path legal on the final map (odd-r neighbours, written here) priced on its final costs.
 TEST(HexRequestQueue, CostsPaintedEveryUpdateDoNotHoldSearchesUp) {
-    const auto hex_adjacent = [](GridPoint a, GridPoint b) {
-        const int dy = b.y - a.y, dx = b.x - a.x;
-        if (dy == 0) return dx == 1 || dx == -1;
-        if (dy != 1 && dy != -1) return false;
-        return (a.y % 2 == 0) ? (dx == -1 || dx == 0) : (dx == 0 || dx == 1);
-    };
     std::mt19937 rng(11);
     for (int trial = 0; trial < 8; ++trial) {
         GridMap map;
@@ -272,13 +274,7 @@ TEST(HexRequestQueue, CostsPaintedEveryUpdateDoNotHoldSearchesUp) {
 // Cells opening and closing before every update, with restart_on_passability_change off: a long hex search
 // still finishes, with a path legal on the final map, or no_path only when a hex BFS written here finds none.
 TEST(HexRequestQueue, CellsFlappingEveryUpdateNeedNotHoldSearchesUp) {
-    const auto hex_adjacent = [](GridPoint a, GridPoint b) {
-        const int dy = b.y - a.y, dx = b.x - a.x;
-        if (dy == 0) return dx == 1 || dx == -1;
-        if (dy != 1 && dy != -1) return false;
-        return (a.y % 2 == 0) ? (dx == -1 || dx == 0) : (dx == 0 || dx == 1);
-    };
-    const auto reachable = [&](const GridMap& map, GridPoint s, GridPoint t) {
+    const auto reachable = [](const GridMap& map, GridPoint s, GridPoint t) {
         std::vector<char> seen(std::size_t(map.width() * map.height()), 0);
         std::vector<GridPoint> queue{s};
         seen[std::size_t(s.y * map.width() + s.x)] = 1;
