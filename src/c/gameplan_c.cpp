@@ -1332,6 +1332,13 @@ gameplan_error gameplan_request_queue_set_islands(gameplan_request_queue* q, con
     });
 }
 
+gameplan_error gameplan_request_queue_set_restarts(gameplan_request_queue* q, int on_cost_change, int on_passability_change) {
+    return guarded("gameplan_request_queue_set_restarts", [&] {
+        require(q != nullptr, "queue is NULL");
+        q->queue.set_restarts(on_cost_change != 0, on_passability_change != 0);
+    });
+}
+
 // ---- HPA* --------------------------------------------------------------------------------------------
 
 gameplan_error gameplan_hierarchy_build(const gameplan_map* map, const gameplan_path_options* rules, int32_t cluster_size,
@@ -1804,6 +1811,13 @@ gameplan_error gameplan_movement_set_islands(gameplan_movement* m, const gamepla
     return guarded("gameplan_movement_set_islands", [&] {
         require(m != nullptr, "movement is NULL");
         m->system.set_islands(square_islands(islands, "the movement system"));
+    });
+}
+
+gameplan_error gameplan_movement_set_restart_on_passability_change(gameplan_movement* m, int restart) {
+    return guarded("gameplan_movement_set_restart_on_passability_change", [&] {
+        require(m != nullptr, "movement is NULL");
+        m->system.set_restart_on_passability_change(restart != 0);
     });
 }
 

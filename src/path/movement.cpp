@@ -326,6 +326,11 @@ void MovementSystem::write_claims() {
     }
 }
 
+void MovementSystem::set_restart_on_passability_change(bool restart) noexcept {
+    m_options.restart_on_passability_change = restart;
+    m_impl->queue.set_restarts(false, restart);
+}
+
 void MovementSystem::update() {
     Impl& im = *m_impl;
     const GridMap& map = *m_map;

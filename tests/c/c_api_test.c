@@ -1615,6 +1615,94 @@ static void test_movement(const char* dir, gameplan_step_resolver resolver) {
 
 /* Navigation meshes: an analytic case, the straight line on an open map, both tiers agreeing between the
  * straight line and the 8-connected optimum on a winding map, the resumable form, budgets and refusals. */
+/* ---- map changes: searches that go on through cells opening and closing ---- */
+
+/* A 60 x 60 map with a long wall at x = 30 and a yard walled off at the bottom left. */
+static gameplan_map* walled_map(void) {
+    gameplan_map* m = NULL;
+    gameplan_point c;
+    int i;
+    CHECK_OK(gameplan_map_create(60, 60, 1, &m));
+    for (i = 0; i < 55; ++i) {
+        c.x = 30, c.y = i;
+        CHECK_OK(gameplan_map_set_passable(m, c, 0));
+    }
+    for (i = 40; i < 52; ++i) {
+        c.x = i - 40, c.y = 48;
+        CHECK_OK(gameplan_map_set_passable(m, c, 0));
+        c.x = 12, c.y = i;
+        CHECK_OK(gameplan_map_set_passable(m, c, 0));
+    }
+    return m;
+}
+
+/* One cell inside the yard opens or closes. */
+static void flip_yard_cell(gameplan_map* m) {
+    gameplan_point c;
+    c.x = (int32_t)rnd(11), c.y = 50 + (int32_t)rnd(10);
+    CHECK_OK(gameplan_map_set_passable(m, c, !gameplan_map_passable(m, c)));
+}
+
+static void test_restarts(void) {
+    gameplan_map* m = walled_map();
+    gameplan_request_queue *strict = NULL, *flexible = NULL;
+    gameplan_movement* mv = NULL;
+    gameplan_movement_options mo = gameplan_movement_options_default();
+    gameplan_path_handle hs, hf;
+    gameplan_path_result r;
+    gameplan_point from, to;
+    uint32_t units[3];
+    int frame, i, arrived = 0;
+    size_t k;
+    from.x = 0, from.y = 0, to.x = 59, to.y = 0;
+    CHECK_OK(gameplan_request_queue_create(m, 1, &strict));
+    CHECK_OK(gameplan_request_queue_create(m, 1, &flexible));
+    CHECK(gameplan_request_queue_set_restarts(NULL, 0, 0) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+    CHECK_OK(gameplan_request_queue_set_restarts(flexible, 0, 0));
+    CHECK_OK(gameplan_request_queue_submit(strict, from, to, NULL, 0, &hs));
+    CHECK_OK(gameplan_request_queue_submit(flexible, from, to, NULL, 0, &hf));
+    for (frame = 0; frame < 3000 && gameplan_request_queue_state(flexible, hf) != GAMEPLAN_REQUEST_DONE; ++frame) {
+        flip_yard_cell(m);
+        CHECK_OK(gameplan_request_queue_update(strict, 16, NULL));
+        CHECK_OK(gameplan_request_queue_update(flexible, 16, NULL));
+    }
+    /* Restarted by every change, the strict search never ends; the other ends with a legal path. */
+    CHECK(gameplan_request_queue_state(strict, hs) == GAMEPLAN_REQUEST_RUNNING);
+    CHECK(gameplan_request_queue_state(flexible, hf) == GAMEPLAN_REQUEST_DONE);
+    CHECK_OK(gameplan_request_queue_take(flexible, hf, &r));
+    CHECK(r.status == GAMEPLAN_STATUS_FOUND && r.cell_count > 0);
+    for (k = 1; k < r.cell_count; ++k) CHECK(step_legal(m, r.cells[k - 1], r.cells[k], 1));
+    gameplan_request_queue_destroy(strict);
+    gameplan_request_queue_destroy(flexible);
+
+    /* Units behind the wall, at 16 expansions a tick: they arrive when their searches go on through the
+       flipping. */
+    mo.path_budget = 16;
+    CHECK_OK(gameplan_movement_create(m, &mo, &mv));
+    CHECK(gameplan_movement_set_restart_on_passability_change(NULL, 0) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+    CHECK_OK(gameplan_movement_set_restart_on_passability_change(mv, 0));
+    for (i = 0; i < 3; ++i) {
+        gameplan_point c;
+        gameplan_destination d;
+        c.x = 2 + 3 * i, c.y = 2;
+        CHECK_OK(gameplan_movement_add_unit(mv, c, &units[i]));
+        d.cell.x = 50 + i, d.cell.y = 4, d.centre = d.cell, d.radius = 0;
+        CHECK_OK(gameplan_movement_move_to(mv, units[i], d));
+    }
+    for (frame = 0; frame < 3000 && arrived < 3; ++frame) {
+        flip_yard_cell(m);
+        CHECK_OK(gameplan_movement_update(mv));
+        arrived = 0;
+        for (i = 0; i < 3; ++i) {
+            CHECK(gameplan_map_passable(m, gameplan_movement_position(mv, units[i])));
+            arrived += gameplan_movement_status(mv, units[i]) == GAMEPLAN_UNIT_ARRIVED;
+        }
+    }
+    CHECK(arrived == 3);
+    gameplan_movement_destroy(mv);
+    gameplan_map_destroy(m);
+}
+
 static void test_navmesh(void) {
     gameplan_map *m = NULL, *open = NULL, *snake = NULL;
     gameplan_navmesh *mesh = NULL, *open_mesh = NULL, *snake_mesh = NULL;
@@ -1739,6 +1827,7 @@ int main(int argc, char** argv) {
     test_numeric_domains();
     test_hpa(argv[1]);
     test_navmesh();
+    test_restarts();
     test_crowd(argv[1]);
     test_movement(argv[1], GAMEPLAN_RESOLVER_BUILTIN);
     test_movement(argv[1], GAMEPLAN_RESOLVER_CROWD);

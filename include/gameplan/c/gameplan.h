@@ -639,7 +639,14 @@ GAMEPLAN_C_API size_t gameplan_request_queue_size(const gameplan_request_queue* 
  *  NULL: none): a request between two islands is answered NO_PATH at its first update, with nothing
  *  expanded, instead of spending the frame budget on a flood. The islands must outlive those requests. */
 GAMEPLAN_C_API gameplan_error gameplan_request_queue_set_islands(gameplan_request_queue* queue, const gameplan_islands* islands);
-
+/** Which map changes restart running searches, from the next update (C++ QueueOptions). By default a
+ *  change of passability does (`on_passability_change` 1) and terrain-cost changes do not
+ *  (`on_cost_change` 0). `on_cost_change` 1: any change restarts (each result the optimum of one map
+ *  version; a search longer than the interval between changes never ends). `on_passability_change` 0:
+ *  for maps whose cells open and close every few updates; a search goes on through such changes and runs
+ *  again only if it ends with no path or with a path that crosses a cell closed since. */
+GAMEPLAN_C_API gameplan_error gameplan_request_queue_set_restarts(gameplan_request_queue* queue, int on_cost_change,
+                                                                  int on_passability_change);
 /* ---- HPA* (hierarchical pathfinding; docs/hierarchy.md) ------------------------------------------- */
 
 /** The abstract graph of a map (C++ path::HierarchicalMap), built once for one movement rule; the map must
@@ -962,6 +969,10 @@ GAMEPLAN_C_API void gameplan_movement_destroy(gameplan_movement* movement);
  *  the unit fails with GAMEPLAN_MOVE_NO_PATH at the next update, without a search. Keep the
  *  islands current (`gameplan_islands_set_passable`); they must outlive their use. */
 GAMEPLAN_C_API gameplan_error gameplan_movement_set_islands(gameplan_movement* movement, const gameplan_islands* islands);
+/** 0: the system's path searches go on through cells opening and closing (see
+ *  gameplan_request_queue_set_restarts), for maps whose cells change every few ticks; 1 (the default):
+ *  every change of passability restarts them. */
+GAMEPLAN_C_API gameplan_error gameplan_movement_set_restart_on_passability_change(gameplan_movement* movement, int restart);
 /** Pre-sizes for `units` units with routes of up to `path_cells` cells: updates then allocate nothing. */
 GAMEPLAN_C_API gameplan_error gameplan_movement_reserve(gameplan_movement* movement, size_t units, size_t path_cells);
 /** Adds a unit on `cell`; INVALID_ARGUMENT when the cell is off the map, blocked or taken. */

@@ -275,6 +275,8 @@ public:
     /// Sets (or clears, with null) the islands that path requests submitted from now on carry
     /// (`MovementOptions::islands`), for islands made after the system.
     void set_islands(const Islands* islands) noexcept { m_options.islands = islands; }
+    /// Sets `MovementOptions::restart_on_passability_change` (in force from the next update).
+    void set_restart_on_passability_change(bool restart) noexcept;
 
     /// Copies the system's state into `out` (for a saved game). O(units + route cells + the queue's state).
     void save_state(MovementState& out) const;

@@ -250,6 +250,13 @@ public:
     /// request started.
     QueueUpdateStats update(std::uint64_t max_expansions);
 
+    /// Changes which map changes restart running searches (`QueueOptions::restart_on_cost_change` and
+    /// `restart_on_passability_change`); in force from the next update. O(1).
+    void set_restarts(bool on_cost_change, bool on_passability_change) noexcept {
+        m_options.restart_on_cost_change = on_cost_change;
+        m_options.restart_on_passability_change = on_passability_change;
+    }
+
     /// Handles of the requests finished by the last update, in the order they finished.
     [[nodiscard]] std::span<const PathHandle> completed() const noexcept { return m_completed; }
     /// Number of updates so far.
