@@ -338,7 +338,7 @@ void MovementSystem::update() {
 
     // 1. A change of passability: re-check the rest of every route (cost changes leave routes legal).
     if (map.version() != im.seen_version) {
-        const bool passability = map.passability_changed_at() > im.seen_version;
+        const bool passability = map.passability_changed_since(im.seen_version);
         im.seen_version = map.version();
         for (UnitId id = 0; passability && id < im.units.size(); ++id) {
             Impl::Unit& u = im.units[id];

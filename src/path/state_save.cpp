@@ -40,7 +40,7 @@ Status GridPathfinder::restore_search(const GridMap& map, GridPoint start, GridP
                                       const GridSearchState& state) {
     // The map's passability is as it was when the search began (costs may have changed since: the
     // request queue goes on with such a search), so its cells are checked against it.
-    const bool same_map = state.map_version <= map.version() && map.passability_changed_at() <= state.map_version;
+    const bool same_map = !map.passability_changed_since(state.map_version);
     Status status = begin(map, start, goal, options);
     if (status != Status::InProgress) {
         if (same_map || map.empty()) return status;

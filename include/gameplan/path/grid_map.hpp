@@ -138,6 +138,11 @@ public:
     /// passability iff `passability_changed_at() <= v`; what changed after it were costs only (request
     /// queues keep running searches then, units keep their routes).
     [[nodiscard]] std::uint64_t passability_changed_at() const noexcept { return m_passability_changed_at; }
+    /// True if a cache stamped with version() `since` may not have seen the map's passability as it is now:
+    /// passability changed after `since`, or `since` is a version the map never had (a restored stamp).
+    [[nodiscard]] bool passability_changed_since(std::uint64_t since) const noexcept {
+        return m_passability_changed_at > since || since > m_version;
+    }
     /// Counter bumped by reset() alone (every cell may have changed). Never decreases.
     [[nodiscard]] std::uint64_t reset_count() const noexcept { return m_resets; }
     /// For loading a saved map (io/save.hpp): after its cells were set, puts back the saved version(),

@@ -52,7 +52,7 @@
 /// Map changes. The pathfinder keeps a pointer to the map between `begin` and `finish`; the map must
 /// outlive the search. Cells may change between slices without any risk to memory safety, but the
 /// result then mixes old and new map states. After a change of passability
-/// (`map.passability_changed_at() > map_version()`) restart: the path may cross a blocked cell. After
+/// (`map.passability_changed_since(map_version())`) restart: the path may cross a blocked cell. After
 /// cost changes alone the path stays legal and the search reads the new costs from then on, so its cost
 /// mixes the two (`query_path_cost` prices it on the map as it is); the request queue
 /// (request_queue.hpp) goes on with such a search and prices the path again.
