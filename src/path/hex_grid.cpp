@@ -17,6 +17,17 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 constexpr std::uint32_t kNoIsland = UINT32_MAX;
 }  // namespace
 
+double hex_path_cost(const GridMap& map, std::span<const GridPoint> cells) noexcept {
+    if (cells.empty()) return 0.0;
+    if (!map.passable(cells.front())) return kInfinity;
+    double cost = 0.0;
+    for (std::size_t i = 1; i < cells.size(); ++i) {
+        if (!map.passable(cells[i]) || hex_distance(cells[i - 1], cells[i]) != 1) return kInfinity;
+        cost += static_cast<double>(map.cost(cells[i]));
+    }
+    return cost;
+}
+
 void HexIslands::build(const GridMap& map) {
     m_width = map.width();
     m_height = map.height();

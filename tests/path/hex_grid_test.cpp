@@ -135,6 +135,24 @@ TEST(HexGrid, LayoutAndDistanceByHand) {
         for (int x = 0; x < 13; ++x) EXPECT_EQ(d[std::size_t(y) * 13 + std::size_t(x)], double(hex_distance({6, 5}, {x, y})));
 }
 
+// hex_path_cost by hand: the cost of every cell entered; infinity for a blocked cell or two cells in a row
+// that are not neighbours.
+TEST(HexGrid, PathCostByHand) {
+    GridMap map;
+    ASSERT_EQ(map.reset(5, 4), GridSizeCheck::Ok);
+    ASSERT_TRUE(map.set_cost({1, 1}, 3));
+    const std::vector<GridPoint> path{{1, 0}, {1, 1}, {1, 2}, {2, 2}};  // (1,0)-(1,1): even row leans left
+    EXPECT_EQ(hex_path_cost(map, path), 3.0 + 1.0 + 1.0);
+    EXPECT_EQ(hex_path_cost(map, std::span(path).first(1)), 0.0);
+    EXPECT_EQ(hex_path_cost(map, {}), 0.0);
+    const std::vector<GridPoint> skips{{1, 0}, {2, 1}};  // (2,1) is not next to (1,0)
+    EXPECT_TRUE(std::isinf(hex_path_cost(map, skips)));
+    ASSERT_TRUE(map.set_passable({1, 2}, false));
+    EXPECT_TRUE(std::isinf(hex_path_cost(map, path)));
+    const std::vector<GridPoint> off{{0, 0}, {-1, 0}};
+    EXPECT_TRUE(std::isinf(hex_path_cost(map, off)));
+}
+
 TEST(HexGrid, AStarAndDijkstraEqualBfsOnRandomMaps) {
     std::mt19937 rng(31);
     HexPathfinder finder;

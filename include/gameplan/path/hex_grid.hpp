@@ -62,6 +62,11 @@ namespace gameplan::path {
     return (abs(dq) + abs(dr) + abs(dq + dr)) / 2;
 }
 
+/// Cost of a hex path on the map as it is now: the terrain cost of every cell entered (0 for a path of one
+/// cell or none), or +infinity when a cell is off the map or blocked, or two cells in a row are not
+/// neighbours. For checking and pricing a path found earlier. O(cells).
+[[nodiscard]] double hex_path_cost(const GridMap& map, std::span<const GridPoint> cells) noexcept;
+
 /// Connected components of the passable cells of a hex map. Keep them up to date as cells open and close
 /// (`set_passable`, or `cell_changed` after changing the map), or rebuild; `current(map)` tells whether
 /// the map's passability changed since. Memory: 4 bytes per cell and 4 per island label, and 4 more per
