@@ -33,19 +33,38 @@ std::uint64_t SearchRequestQueue<Traits>::version() const noexcept {
 template <class Traits>
 bool SearchRequestQueue<Traits>::must_restart(std::uint64_t since) const noexcept {
     if (since == version()) return false;
-    if (m_options.restart_on_cost_change) return true;
-    return Traits::structure_changed(*m_space, since) && (m_options.restart_on_passability_change || !Traits::kMayContinue);
+    if constexpr (!Traits::kSearchesGoOn) {
+        return true;
+    } else {
+        return m_options.restart_on_cost_change ||
+               (m_options.restart_on_passability_change && Traits::structure_changed(*m_space, since));
+    }
 }
 
 template <class Traits>
 bool SearchRequestQueue<Traits>::needs_fresh_search(Lane& lane, Status status) {
-    // Only a search that went on through a change of passability (restart_on_passability_change off).
-    if (lane.version == version() || !Traits::structure_changed(*m_space, lane.version)) return false;
-    if (status == Status::NoPath) return true;  // a way may have opened where the search had already been
-    if (status != Status::Found) return false;
+    if constexpr (!Traits::kSearchesGoOn) {
+        return false;
+    } else {
+        // Only a search that went on through a change of passability (restart_on_passability_change off).
+        if (lane.version == version() || !Traits::structure_changed(*m_space, lane.version)) return false;
+        if (status == Status::NoPath) return true;  // a way may have opened where the search had already been
+        if (status != Status::Found) return false;
+        Slot& slot = m_slots[lane.slot];
+        (void)lane.finder.finish(slot.result.path);
+        return !Traits::still_legal(*m_space, slot.request, slot.result);  // it may cross a cell closed since
+    }
+}
+
+template <class Traits>
+bool SearchRequestQueue<Traits>::restart(Lane& lane, QueueUpdateStats& stats) {
     Slot& slot = m_slots[lane.slot];
-    (void)lane.finder.finish(slot.result.path);
-    return !Traits::still_legal(*m_space, slot.request, slot.result);  // it may cross a cell closed since
+    ++slot.result.restarts;
+    ++stats.restarted;
+    const Status status = begin(lane, slot);
+    if (status == Status::InProgress) return true;
+    complete(lane, status, stats);
+    return false;
 }
 
 template <class Traits>
@@ -224,7 +243,8 @@ void SearchRequestQueue<Traits>::complete(Lane& lane, Status status, QueueUpdate
     slot.result.limit = lane.finder.budget_limit();
     // The search began on this version, or on an older one that differs in costs alone (update() restarts
     // the others first): priced on the map as it is now.
-    if (status == Status::Found && lane.version != version()) Traits::reprice(*m_space, slot.request, slot.result);
+    if constexpr (Traits::kSearchesGoOn)
+        if (status == Status::Found && lane.version != version()) Traits::reprice(*m_space, slot.request, slot.result);
     slot.result.map_version = version();
     slot.result.completed_frame = m_frame;
     slot.state = RequestState::Done;
@@ -244,7 +264,9 @@ void SearchRequestQueue<Traits>::revalidate_done(QueueUpdateStats& stats) {
         // A found path is kept while legal at the same cost; no path (or an invalid query) stands when costs
         // alone changed (they open no way); anything else is searched again.
         const Status status = slot.result.status;
-        const bool costs_only = !m_options.restart_on_cost_change && !Traits::structure_changed(*m_space, slot.result.map_version);
+        bool costs_only = false;
+        if constexpr (Traits::kSearchesGoOn)
+            costs_only = !m_options.restart_on_cost_change && !Traits::structure_changed(*m_space, slot.result.map_version);
         const bool kept = status == Status::Found ? Traits::still_valid(*m_space, slot.request, slot.result)
                                                   : (status == Status::NoPath || status == Status::InvalidQuery) && costs_only;
         if (kept) {
@@ -297,15 +319,8 @@ QueueUpdateStats SearchRequestQueue<Traits>::update(std::uint64_t max_expansions
             }
             if (slice == 0) continue;
             Slot& slot = m_slots[lane.slot];
-            if (must_restart(lane.version)) {  // the space changed under the search: start it again
-                ++slot.result.restarts;
-                ++stats.restarted;
-                const Status status = begin(lane, slot);
-                if (status != Status::InProgress) {
-                    complete(lane, status, stats);
-                    continue;
-                }
-            }
+            // The space changed under the search: start it again.
+            if (must_restart(lane.version) && !restart(lane, stats)) continue;
             const std::uint64_t before = lane.finder.stats().expanded;
             const Status status = lane.finder.step(slice);
             const std::uint64_t used = lane.finder.stats().expanded - before;
@@ -314,10 +329,7 @@ QueueUpdateStats SearchRequestQueue<Traits>::update(std::uint64_t max_expansions
             slot.result.expanded += used;
             if (status == Status::InProgress) continue;
             if (needs_fresh_search(lane, status)) {  // went on through a change of passability that spoilt it
-                ++slot.result.restarts;
-                ++stats.restarted;
-                const Status again = begin(lane, slot);
-                if (again != Status::InProgress) complete(lane, again, stats);
+                (void)restart(lane, stats);
                 continue;
             }
             complete(lane, status, stats);

@@ -201,9 +201,11 @@ struct QueueBindings {
 /// The scheduler shared by the frame-budgeted queues: `PathRequestQueue` (grid searches, below) and
 /// `GraphRequestQueue` / `HexRequestQueue` (request_queue_graph.hpp). `Traits` names the searched space
 /// (`Space`), the request, path and result types and the pathfinder, and says how to read the space's
-/// version, which changes a running search cannot absorb (`structure_changed`), how to reach a path's
-/// buffer, whether a finished result still holds after the space changed (`still_valid`) and how to
-/// price a path on the space as it is now (`reprice`). See the file overview for the budget, the order and the handles.
+/// version, how to reach a path's buffer and whether a finished result still holds after the space
+/// changed (`still_valid`). Spaces whose searches may go on through some changes (`kSearchesGoOn`: grid
+/// maps, square or hex) also say which changes a search cannot absorb (`structure_changed`), whether a
+/// path is still legal (`still_legal`) and how to price it on the space as it is now (`reprice`); under
+/// the others every change restarts a running search. See the file overview for the budget, the order and the handles.
 template <class Traits>
 class SearchRequestQueue {
 public:
@@ -305,6 +307,8 @@ protected:
     /// A finished search that went on through a change of passability and must run again: a `NoPath`,
     /// or a path no longer legal. Writes the path into the slot's result to check it.
     bool needs_fresh_search(Lane& lane, Status status);
+    /// Begins the lane's request again (counted as a restart); false when it finished at once.
+    bool restart(Lane& lane, QueueUpdateStats& stats);
     void push_pending(std::uint32_t slot);
     bool pop_pending(std::uint32_t& slot) noexcept;
     void release(std::uint32_t slot) noexcept;
@@ -339,10 +343,10 @@ struct GridQueueTraits {
     /// Passability changed after version `since`: a search begun then restarts (cost changes alone do
     /// not, unless `QueueOptions::restart_on_cost_change`).
     static bool structure_changed(const GridMap& map, std::uint64_t since) noexcept {
-        return map.passability_changed_at() > since || since > map.version();  // (a version it never had: restored)
+        return map.passability_changed_since(since);
     }
-    /// A search may go on through a change of passability (`QueueOptions::restart_on_passability_change`).
-    static constexpr bool kMayContinue = true;
+    /// Searches go on through cost changes, and through changes of passability when the queue allows it.
+    static constexpr bool kSearchesGoOn = true;
     /// A found path whose every step is legal on the map as it is now (the request's own rules).
     static bool still_legal(const GridMap& map, const PathRequest& request, const PathResult& result) noexcept;
     static std::vector<GridPoint>& buffer(GridPath& path) noexcept { return path.cells; }

@@ -41,6 +41,7 @@
 #include <gameplan/path/request_queue.hpp>
 #include <gameplan/status.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -83,12 +84,9 @@ struct GraphQueueTraits {
     using Result = SearchRequestResult<GraphPath>;
     using Finder = GraphPathfinder;
     static std::uint64_t version(const Graph&) noexcept { return 0; }  // immutable
-    static bool structure_changed(const Graph&, std::uint64_t) noexcept { return false; }
-    static constexpr bool kMayContinue = false;  // (an immutable graph never changes)
-    static bool still_legal(const Graph&, const GraphRequest&, const Result&) noexcept { return true; }
+    static constexpr bool kSearchesGoOn = false;  // (an immutable graph never changes)
     static std::vector<GraphNode>& buffer(GraphPath& path) noexcept { return path.nodes; }
     static bool still_valid(const Graph&, const GraphRequest&, const Result&) noexcept { return false; }
-    static void reprice(const Graph&, const GraphRequest&, Result&) noexcept {}
 };
 struct HexQueueTraits {
     using Space = GridMap;
@@ -99,30 +97,21 @@ struct HexQueueTraits {
     static std::uint64_t version(const GridMap& map) noexcept { return map.version(); }
     /// Passability changed after version `since` (cost changes alone are absorbed, as on square grids).
     static bool structure_changed(const GridMap& map, std::uint64_t since) noexcept {
-        return map.passability_changed_at() > since || since > map.version();  // (a version it never had: restored)
+        return map.passability_changed_since(since);
     }
-    /// A search may go on through a change of passability (`QueueOptions::restart_on_passability_change`).
-    static constexpr bool kMayContinue = true;
-    /// Every cell of a found path open and each next to the one before (odd-r rows) on the map as it is now.
+    /// Searches go on through cost changes, and through changes of passability when the queue allows it.
+    static constexpr bool kSearchesGoOn = true;
+    /// Every cell of a found path open and each next to the one before on the map as it is now.
     static bool still_legal(const GridMap& map, const HexRequest&, const Result& result) noexcept {
-        const std::vector<GridPoint>& cells = result.path.cells;
-        if (cells.empty() || !map.passable(cells.front())) return false;
-        for (std::size_t i = 1; i < cells.size(); ++i) {
-            if (!map.passable(cells[i])) return false;
-            bool adjacent = false;
-            for (const GridPoint q : hex_neighbours(cells[i - 1])) adjacent = adjacent || q == cells[i];
-            if (!adjacent) return false;
-        }
-        return true;
+        return !result.path.cells.empty() && std::isfinite(hex_path_cost(map, result.path.cells));
     }
     static std::vector<GridPoint>& buffer(GridPath& path) noexcept { return path.cells; }
     /// After a change of passability a finished hex result is searched again (never kept).
     static bool still_valid(const GridMap&, const HexRequest&, const Result&) noexcept { return false; }
     /// Prices a found path on the map as it is now: the terrain cost of every cell entered.
     static void reprice(const GridMap& map, const HexRequest&, Result& result) noexcept {
-        double cost = 0;
-        for (std::size_t i = 1; i < result.path.cells.size(); ++i) cost += static_cast<double>(map.cost(result.path.cells[i]));
-        result.path.cost = cost;
+        const double cost = hex_path_cost(map, result.path.cells);
+        if (std::isfinite(cost)) result.path.cost = cost;
     }
 };
 }  // namespace detail

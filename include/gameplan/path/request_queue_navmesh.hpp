@@ -70,28 +70,19 @@ struct NavmeshQueueTraitsBase {
     static std::vector<NavPoint>& buffer(NavmeshPath& path) noexcept { return path.points; }
     template <class Space>
     static bool still_valid(const Space&, const NavmeshRequest&, const Result&) noexcept { return false; }
-    // A mesh has no costs: every rebuild is a change of structure, and a search never goes on through one
-    // (it holds positions in the old mesh).
-    template <class Space>
-    static void reprice(const Space&, const NavmeshRequest&, Result&) noexcept {}
-    static constexpr bool kMayContinue = false;
-    template <class Space>
-    static bool still_legal(const Space&, const NavmeshRequest&, const Result&) noexcept { return false; }
+    // A mesh has no costs, and a search never goes on through a rebuild (it holds positions in the old mesh).
+    static constexpr bool kSearchesGoOn = false;
 };
 struct NavmeshQueueTraits : NavmeshQueueTraitsBase {
     using Space = Navmesh;
     using Finder = NavmeshPathfinder;
     static std::uint64_t version(const Navmesh& mesh) noexcept { return mesh.map_version(); }
-    static bool structure_changed(const Navmesh& mesh, std::uint64_t since) noexcept { return version(mesh) != since; }
 };
 struct NavmeshHierarchyQueueTraits : NavmeshQueueTraitsBase {
     using Space = NavmeshHierarchy;
     using Finder = NavmeshHierarchyPathfinder;
     static std::uint64_t version(const NavmeshHierarchy& hierarchy) noexcept {
         return hierarchy.mesh() != nullptr ? hierarchy.mesh()->map_version() : 0;
-    }
-    static bool structure_changed(const NavmeshHierarchy& hierarchy, std::uint64_t since) noexcept {
-        return version(hierarchy) != since;
     }
 };
 }  // namespace detail
