@@ -325,13 +325,11 @@ struct PyPlan {
 
 // The budget of a search from Python's keyword arguments (0 = no time or memory limit), checked before
 // any search starts.
-// A deadline `time_limit` seconds from now: none for 0, and none for a billion seconds or more (as in the
-// C API), which the clock's 64-bit nanoseconds could not hold from every starting point.
+// A deadline `time_limit` seconds from now (search::deadline_after: none for 0 or a billion seconds and
+// more), after refusing negative and NaN values.
 std::chrono::steady_clock::time_point deadline_in(double time_limit) {
     if (!(time_limit >= 0) || std::isnan(time_limit)) throw py::value_error("time_limit must be a number >= 0 (0 = no limit)");
-    if (time_limit == 0 || time_limit >= 1e9) return std::chrono::steady_clock::time_point::max();
-    return std::chrono::steady_clock::now() +
-           std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(time_limit));
+    return search::deadline_after(time_limit);
 }
 
 search::Budget budget_of(std::optional<std::uint64_t> max_expansions, double time_limit, std::uint64_t max_memory) {

@@ -315,7 +315,7 @@ search::Budget budget_of(std::uint64_t max_expansions, double time_limit_seconds
     require(!(time_limit_seconds < 0) && !std::isnan(time_limit_seconds), "time_limit_seconds must be >= 0");
     search::Budget b;
     if (max_expansions > 0) b.max_expansions = max_expansions;
-    if (time_limit_seconds > 0 && time_limit_seconds < 1e9) b.deadline = std::chrono::steady_clock::now() + seconds(time_limit_seconds);
+    b.deadline = search::deadline_after(time_limit_seconds);
     if (max_memory_bytes > 0) b.max_memory_bytes = max_memory_bytes > SIZE_MAX ? SIZE_MAX : static_cast<std::size_t>(max_memory_bytes);
     return b;
 }

@@ -2,6 +2,8 @@
 
 #include "commands.hpp"
 
+#include <gameplan/search/search_context.hpp>
+
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -110,8 +112,7 @@ std::string printable(std::string_view text, std::size_t max_bytes) {
 }
 
 std::chrono::steady_clock::time_point ResourceLimits::deadline(std::chrono::steady_clock::time_point start) const {
-    if (!(time_limit_s > 0)) return std::chrono::steady_clock::time_point::max();
-    return start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(time_limit_s));
+    return search::deadline_after(time_limit_s, start);
 }
 
 std::size_t ResourceLimits::max_memory_bytes() const noexcept {

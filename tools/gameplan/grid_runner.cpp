@@ -4,6 +4,7 @@
 
 #include <gameplan/path/islands.hpp>
 #include <gameplan/path/smoothing.hpp>
+#include <gameplan/search/search_context.hpp>
 
 #include <chrono>
 #include <cstdio>
@@ -12,11 +13,7 @@
 
 namespace gameplan::cli {
 
-std::chrono::steady_clock::time_point deadline_in(double seconds) {
-    if (!(seconds > 0)) return std::chrono::steady_clock::time_point::max();
-    return std::chrono::steady_clock::now() +
-           std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
-}
+std::chrono::steady_clock::time_point deadline_in(double seconds) { return search::deadline_after(seconds); }
 
 std::string preprocess_seconds_text(double seconds) {
     char text[32];

@@ -64,6 +64,15 @@ struct Budget {
     std::size_t max_memory_bytes = SIZE_MAX;
 };
 
+/// The deadline `seconds` after `from`, for `Budget::deadline`: none (`time_point::max()`) for 0, negative
+/// or NaN seconds, and for a billion seconds (about 32 years) or more, which the clock's 64-bit nanoseconds
+/// could not hold from every starting point.
+[[nodiscard]] inline std::chrono::steady_clock::time_point deadline_after(
+    double seconds, std::chrono::steady_clock::time_point from = std::chrono::steady_clock::now()) noexcept {
+    if (!(seconds > 0) || seconds >= 1e9) return std::chrono::steady_clock::time_point::max();
+    return from + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+}
+
 /// Which limit of a `Budget` ended a search with `Status::BudgetExhausted`.
 enum class BudgetLimit : std::uint8_t {
     None,        ///< the search did not run out of budget
