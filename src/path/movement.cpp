@@ -67,7 +67,7 @@ struct MovementSystem::Impl {
     };
 
     explicit Impl(const GridMap& map, const MovementOptions& o)
-        : queue(map, QueueOptions{std::max(1u, o.lanes), 0, true, false, o.restart_on_passability_change}) {}
+        : queue(map, QueueOptions{.lanes = std::max(1u, o.lanes), .restart_on_passability_change = o.restart_on_passability_change}) {}
 
     std::vector<Unit> units;
     std::uint32_t free = kNoUnit;
