@@ -1,6 +1,19 @@
+cmake_minimum_required(VERSION 3.25)
 # Runs EXE with ARGS (a ;-list), checks the exit code and that stdout+stderr match EXPECT_REGEX.
-# With INPUT, that file is the command's standard input.
-if(INPUT)
+# With INPUT, that file is the command's standard input. An ARGS element EMPTY_ARG stands for an empty
+# argument (a CMake list cannot hold one); such a command runs through sh.
+if("EMPTY_ARG" IN_LIST ARGS)
+  set(cmdline "exec '${EXE}'")
+  foreach(a IN LISTS ARGS)
+    if(a STREQUAL "EMPTY_ARG")
+      string(APPEND cmdline " ''")
+    else()
+      string(REPLACE "'" "'\\''" quoted "${a}")
+      string(APPEND cmdline " '${quoted}'")
+    endif()
+  endforeach()
+  execute_process(COMMAND sh -c "${cmdline}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+elseif(INPUT)
   execute_process(COMMAND ${EXE} ${ARGS} INPUT_FILE ${INPUT} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 else()
   execute_process(COMMAND ${EXE} ${ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)

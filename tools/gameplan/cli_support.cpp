@@ -4,6 +4,7 @@
 
 #include <gameplan/search/search_context.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -145,6 +146,14 @@ std::string budget_text(search::BudgetLimit limit, const ResourceLimits& limits,
         case search::BudgetLimit::None: break;
     }
     return "budget";
+}
+
+void refuse_empty_values(CLI::App& app, std::initializer_list<std::string_view> empty_ok) {
+    const CLI::Validator non_empty(
+        [](std::string& value) { return value.empty() ? std::string("must not be empty") : std::string(); }, "", "NONEMPTY");
+    for (CLI::App* cmd : app.get_subcommands([](CLI::App*) { return true; }))
+        for (CLI::Option* opt : cmd->get_options([](CLI::Option* o) { return o->get_type_size() != 0; }))
+            if (std::find(empty_ok.begin(), empty_ok.end(), opt->get_single_name()) == empty_ok.end()) opt->check(non_empty);
 }
 
 void add_preprocess_time_option(CLI::App* cmd, double& seconds) {

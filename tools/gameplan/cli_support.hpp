@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -25,6 +26,11 @@ CLI::Option* add_real_option(CLI::App* cmd, const std::string& name, double& tar
 /// `--preprocess-time-limit SECONDS` for commands that build a subgoal graph: 0 or a number in
 /// (0, 86400], default `seconds`' value on entry.
 void add_preprocess_time_option(CLI::App* cmd, double& seconds);
+
+/// Refuses an empty value ("--goal: must not be empty") for every option of every subcommand that takes
+/// one, except those named in `empty_ok`: `--goal ''` or `--png ''` from an unset script variable would
+/// otherwise quietly mean "not given". Call once, after every command is registered.
+void refuse_empty_values(CLI::App& app, std::initializer_list<std::string_view> empty_ok);
 
 /// Short human form of a number for messages: up to 6 significant digits ("1e+308", "0.5", "64").
 [[nodiscard]] std::string human_number(double value);

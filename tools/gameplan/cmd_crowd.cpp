@@ -26,7 +26,7 @@ namespace {
 struct CrowdArgs {
     std::string map_file;
     std::string scen_file;
-    std::size_t agents = 0;
+    std::uint64_t agents = 0;
     double time_limit = 60.0;
     double improve = 0.0;
     std::uint64_t seed = 0;
@@ -44,13 +44,6 @@ std::string status_name(Status status) {
 }
 
 void run_crowd(const CrowdArgs& args, int& exit_code) {
-    if (args.agents == 0) throw UsageError("--agents must be at least 1");
-    if (!(args.time_limit > 0) || !std::isfinite(args.time_limit))
-        throw UsageError("--time-limit must be a positive number of seconds");
-    if (args.improve < 0 || !std::isfinite(args.improve)) throw UsageError("--improve must be >= 0 seconds");
-    if (args.agents > path::kMaxCrowdAgents)
-        throw UsageError("--agents " + std::to_string(args.agents) + " exceeds the limit of " +
-                         std::to_string(path::kMaxCrowdAgents) + " agents");
     const path::GridMap map = io::load_movingai_map(args.map_file);
     const io::ScenarioFile scen = io::load_movingai_scenarios(args.scen_file);
     if (args.agents > scen.scenarios.size())
@@ -166,12 +159,16 @@ void add_crowd_command(CLI::App& app, int& exit_code) {
         "crowd", "Multi-agent pathfinding: move the first N agents of a MovingAI MAPF scenario to their goals without collisions");
     cmd->add_option("map", args->map_file, "Map file (MovingAI .map)")->required();
     cmd->add_option("scen", args->scen_file, "Scenario file (MovingAI .scen); agent i is line i + 2")->required();
-    cmd->add_option("--agents", args->agents, "Number of agents (the first N lines of the scenario)")->required();
-    cmd->add_option("--time-limit", args->time_limit, "Give up after this many seconds (status timeout)")->capture_default_str();
-    cmd->add_option("--improve", args->improve,
-                    "After the first solution, keep lowering the sum of costs for up to this many seconds (within --time-limit)")
-        ->capture_default_str();
-    cmd->add_option("--seed", args->seed, "Seed of the tie-breaking generator")->capture_default_str();
+    add_integer_option(cmd, "--agents", args->agents, 1, path::kMaxCrowdAgents,
+                       "Number of agents (the first N lines of the scenario; at most " +
+                           std::to_string(path::kMaxCrowdAgents) + ")")
+        ->required();
+    add_real_option(cmd, "--time-limit", args->time_limit, 1e-9, 86400.0,
+                    "Give up after this many seconds (status timeout; default " + human_number(args->time_limit) + ")");
+    add_real_option(cmd, "--improve", args->improve, 0.0, 86400.0,
+                    "After the first solution, keep lowering the sum of costs for up to this many seconds (within "
+                    "--time-limit; default 0)");
+    add_integer_option(cmd, "--seed", args->seed, 0, UINT64_MAX, "Seed of the tie-breaking generator (default 0)");
     add_integer_option(cmd, "--max-memory", args->max_memory_mb, 1, std::uint64_t{1} << 30,
                        "Memory budget in MiB for the distance tables (4 bytes per agent and free cell) and the stored "
                        "configurations; tables past it are refused (exit 2), configurations past it end the solve "

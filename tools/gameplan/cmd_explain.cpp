@@ -207,7 +207,7 @@ void add_explain_command(CLI::App& app, int& exit_code) {
         "explain", "Explain a domain's plan step by step, or why there is none (exit 0 plan, 1 none, 2 bad input)");
     cmd->add_option("domain", args->file, "Domain file, JSON or CSV ('-' = standard input)")->required();
     cmd->add_option("--goal", args->goal, "Explain this named goal from \"goals\" (default: \"goal\", else the highest priority)");
-    cmd->add_option("--max-nodes", args->max_nodes, "Node expansion budget (default: unlimited)")->check(CLI::PositiveNumber);
+    add_integer_option(cmd, "--max-nodes", args->max_nodes, 1, UINT64_MAX, "Node expansion budget (default: unlimited)");
     add_limit_options(cmd, args->limits, kDefaultPlanTimeLimitS, "the search");
     cmd->add_flag("--json", args->json,
                   "One JSON object: {status: found, goal, cost, steps: [{action, cost, changes, needed_for, state}]} or "

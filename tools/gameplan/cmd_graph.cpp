@@ -41,8 +41,6 @@ path::GraphNode node_of(const path::Graph& graph, const std::string& id, const c
 }
 
 void run_graph(const GraphArgs& args, int& exit_code) {
-    if (!std::isfinite(args.weight) || args.weight < 1.0)
-        throw UsageError("--weight must be a finite number >= 1, got " + std::to_string(args.weight));
     if (args.algorithm == "dijkstra" && args.weight != 1.0)
         throw UsageError("--weight applies to --algorithm astar only");
     const path::Graph graph = io::load_graph(args.file);
@@ -104,9 +102,8 @@ void add_graph_command(CLI::App& app, int& exit_code) {
                     "astar (straight-line heuristic when nodes have positions) or dijkstra")
         ->check(CLI::IsMember({"astar", "dijkstra"}))
         ->capture_default_str();
-    cmd->add_option("--weight", args->weight, "Weighted A*: f = g + W*h, W >= 1 (cost at most W x optimal)")
-        ->capture_default_str();
-    cmd->add_option("--max-expansions", args->max_expansions, "Expansion budget (0 = unlimited)");
+    add_real_option(cmd, "--weight", args->weight, 1.0, 1e6, "Weighted A*: f = g + W*h, W in [1, 1e6] (cost at most W x optimal; default 1)");
+    add_integer_option(cmd, "--max-expansions", args->max_expansions, 0, UINT64_MAX, "Expansion budget (0 = unlimited)");
     add_limit_options(cmd, args->limits, 0.0, "the search");
     cmd->add_flag("--json", args->json, "Print one JSON object");
     cmd->callback([args, &exit_code] { run_graph(*args, exit_code); });

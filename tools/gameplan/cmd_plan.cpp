@@ -252,8 +252,7 @@ void add_plan_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--trace", args->trace,
                     "Write the search tree as Graphviz DOT to this file: states with g and h, the plan in bold "
                     "(a traced forward A*, same optimal cost)");
-    cmd->add_option("--trace-nodes", args->trace_nodes, "Expanded states drawn by --trace at most (default 500)")
-        ->check(CLI::PositiveNumber);
+    add_integer_option(cmd, "--trace-nodes", args->trace_nodes, 1, UINT64_MAX, "Expanded states drawn by --trace at most (default 500)");
     cmd->add_flag("--json", args->json, "Print one JSON object: status, cost, plan, expanded, generated, micros");
     cmd->callback([args, &exit_code] { exit_code = run_plan(*args); });
 }

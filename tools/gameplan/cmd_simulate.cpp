@@ -323,8 +323,8 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
         "simulate",
         "Run a scripted agent scenario and print its trace (exit 0; 1 if an \"expect\" failed or time ran out; 2 on bad input)");
     cmd->add_option("scenario", args->file, "Scenario JSON file (see docs/formats.md, \"Scenario JSON\")")->required();
-    cmd->add_option("--ticks", args->ticks, "Number of ticks to run (default: the scenario's \"ticks\")")
-        ->check(CLI::PositiveNumber);
+    add_integer_option(cmd, "--ticks", args->ticks, 1, 1'000'000'000,
+                       "Number of ticks to run, at most a billion (default: the scenario's \"ticks\")");
     cmd->add_option("--threads", args->threads, "Plan on a thread pool of this size (same trace for any value)")
         ->check(CLI::Range(1, 256));
     add_limit_options(cmd, args->limits, kDefaultSimulateTimeLimitS, "the whole run (ticks and searches)");

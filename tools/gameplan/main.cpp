@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
     gameplan::cli::add_lint_command(app, exit_code);
     gameplan::cli::add_dot_command(app, exit_code);
     gameplan::cli::add_ground_command(app, exit_code);
+    gameplan::cli::refuse_empty_values(app, {"avoid"});  // --avoid '': no letter to avoid
     try {
         app.parse(argc, argv);
         // A command that could not write its answer has failed, whatever it computed.
