@@ -465,6 +465,36 @@ TEST(PathRequestQueue, NoPathStandsThroughCostChanges) {
     EXPECT_EQ(queue.result(h)->status, Status::Found);
 }
 
+// A strict queue re-queues every result a map change does not keep, as its documentation says, a no-path
+// after a cost change included; the frames say when it was submitted and when it finished.
+TEST(PathRequestQueue, StrictQueuesSearchANoPathAgainAfterCostChanges) {
+    RefGrid g{10, 6, std::vector<int>(60, 1)};
+    for (int y = 0; y < 6; ++y) g.cost[std::size_t(y) * 10 + 5] = 0;
+    GridMap map = gameplan::test::to_grid_map(g);
+    QueueOptions options;
+    options.restart_on_cost_change = true;
+    PathRequestQueue queue(map, options);
+    (void)queue.update(100);
+    (void)queue.update(100);
+    const PathHandle h = queue.submit({{0, 0}, {9, 5}});
+    EXPECT_EQ(queue.result(h), nullptr);
+    const std::uint64_t submitted = queue.frame();
+    while (queue.state(h) != RequestState::Done) (void)queue.update(5);
+    ASSERT_EQ(queue.result(h)->status, Status::NoPath);
+    EXPECT_EQ(queue.result(h)->submitted_frame, submitted);
+    EXPECT_EQ(queue.result(h)->completed_frame, queue.frame());
+    EXPECT_GT(queue.result(h)->completed_frame, submitted + 1);  // 30 cells at 5 expansions an update
+    map.set_cost({2, 2}, 4);
+    const QueueUpdateStats stats = queue.update(100);
+    EXPECT_EQ(stats.revalidated, 1u);
+    EXPECT_EQ(stats.requeued, 1u);
+    EXPECT_GT(stats.expanded, 0u);
+    ASSERT_EQ(queue.state(h), RequestState::Done);
+    EXPECT_EQ(queue.result(h)->status, Status::NoPath);
+    EXPECT_EQ(queue.result(h)->completed_frame, queue.frame());
+    EXPECT_EQ(queue.result(h)->map_version, map.version());
+}
+
 TEST(PathRequestQueue, StrictQueuesSearchAgainAfterCostChanges) {
     RefGrid g{20, 20, std::vector<int>(400, 1)};
     GridMap map = gameplan::test::to_grid_map(g);
