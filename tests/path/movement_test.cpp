@@ -264,6 +264,57 @@ TEST(Movement, CellsFlappingEveryTickNeedNotHoldUnitsUp) {
     EXPECT_LT(ticks, 3000) << "the units never arrived";
 }
 
+// The per-request budget: a walk round a long wall needs more expansions than the budget allows, so the
+// unit fails and says why; the same walk within a larger budget arrives. The setter reaches the queue.
+TEST(Movement, ASearchBudgetTooSmallFailsTheWalkAsBudget) {
+    GridMap map = open_map(60, 60);
+    for (int y = 0; y < 55; ++y) (void)map.set_passable({30, y}, false);
+    for (const std::uint64_t budget : {50u, 100000u}) {
+        MovementOptions options;
+        options.search_budget = budget;
+        options.path_budget = 16;  // the request spans updates: the budget is for all of them together
+        MovementSystem ms(map, options);
+        const UnitId u = ms.add_unit({2, 2});
+        ASSERT_TRUE(ms.move_to(u, Destination::at({50, 4})));
+        for (int t = 0; t < 3000 && ms.status(u) != UnitStatus::Arrived && ms.status(u) != UnitStatus::Failed; ++t) ms.update();
+        if (budget == 50) {
+            EXPECT_EQ(ms.status(u), UnitStatus::Failed);
+            EXPECT_EQ(ms.failure(u), MoveFailure::Budget);
+            EXPECT_EQ(ms.position(u), (GridPoint{2, 2}));
+        } else {
+            EXPECT_EQ(ms.status(u), UnitStatus::Arrived);
+            EXPECT_EQ(ms.failure(u), MoveFailure::None);
+        }
+    }
+}
+
+// set_restart_on_passability_change after construction does what the option does at construction.
+TEST(Movement, CellsFlappingNeedNotHoldUnitsUpWhenSetLater) {
+    GridMap map = open_map(60, 60);
+    for (int i = 40; i < 52; ++i) {
+        (void)map.set_passable({i - 40, 48}, false);
+        (void)map.set_passable({12, i}, false);
+    }
+    for (int y = 0; y < 55; ++y) (void)map.set_passable({30, y}, false);
+    for (const bool restart : {true, false}) {
+        MovementOptions options;
+        options.path_budget = 16;
+        MovementSystem ms(map, options);
+        ms.set_restart_on_passability_change(restart);
+        const UnitId u = ms.add_unit({2, 2});
+        ASSERT_TRUE(ms.move_to(u, Destination::at({50, 4})));
+        std::mt19937 rng(8);
+        int t = 0;
+        for (; t < 1500 && ms.status(u) != UnitStatus::Arrived; ++t) {
+            const GridPoint p{int(rng() % 11), 50 + int(rng() % 10)};
+            (void)map.set_passable(p, !map.passable(p));
+            ms.update();
+        }
+        if (restart) EXPECT_EQ(ms.status(u), UnitStatus::Planning) << "restarted by every change";
+        else EXPECT_EQ(ms.status(u), UnitStatus::Arrived) << "after " << t << " ticks";
+    }
+}
+
 TEST(Movement, StopCancelsCleanlyAndTheUnitStaysPut) {
     GridMap map = open_map(40, 40);
     MovementSystem ms(map);
