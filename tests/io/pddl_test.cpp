@@ -298,6 +298,41 @@ TEST(Pddl, LimitsOnGroundSize) {
     }
 }
 
+// Every other limit of PddlLimits, each lowered below what the same small task needs: the error names it
+// (and, for the parser's, the place), and the task loads with the defaults.
+TEST(Pddl, EveryLimitIsEnforcedAndNamed) {
+    std::string objects;
+    for (int i = 0; i < 10; ++i) objects += " o" + std::to_string(i);
+    const std::string domain = R"((define (domain big) (:predicates (p ?a ?b ?c) (q))
+      (:action make :parameters (?a ?b ?c) :precondition (q) :effect (p ?a ?b ?c))))";
+    const std::string problem = "(define (problem p) (:domain big) (:objects" + objects + ") (:init (q)) (:goal (p o1 o2 o3)))";
+    const auto expect_limit = [&](const io::PddlLimits& limits, const std::string& what) {
+        try {
+            const io::PddlDomain d = io::parse_pddl_domain(domain, "d.pddl", limits);  // the domain first
+            (void)io::ground_pddl(d, io::parse_pddl_problem(problem, "p.pddl", limits), limits);
+            ADD_FAILURE() << "expected a limit error: " << what;
+        } catch (const io::LoadError& e) {
+            EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+        }
+    };
+    io::PddlLimits limits;
+    limits.max_atoms = 100;  // 1,000 atoms p(a, b, c) are reachable
+    expect_limit(limits, "more than 100 atoms (the limit)");
+    limits = {};
+    limits.max_grounding_steps = 100;
+    expect_limit(limits, "grounding tried more than 100");
+    limits = {};
+    limits.max_tokens = 20;  // the domain's first line has 17
+    expect_limit(limits, "d.pddl:2:");
+    expect_limit(limits, "more than 20 tokens (the limit)");
+    limits = {};
+    limits.max_parameters = 2;  // (p ?a ?b ?c) and make(?a ?b ?c)
+    expect_limit(limits, "d.pddl:1:");
+    expect_limit(limits, "more than 2 parameters (the limit)");
+    const io::PddlTask task = io::ground_pddl(io::parse_pddl_domain(domain, "d.pddl"), io::parse_pddl_problem(problem, "p.pddl"));
+    EXPECT_EQ(task.domain.action_count(), 1000u);
+}
+
 // The shared planning tasks (IPC domains and PDDLGym minecraft): each small one solved with exactly the
 // optimal cost Fast Downward proved, with LM-cut and with h_max, every plan valid under the checker.
 TEST(PddlBenchmarks, SmallSharedTasksOptimalAndValid) {

@@ -227,6 +227,38 @@ TEST(Fog, TheWalksBudgetStopsItWhereTheUnitStandsAndNamesTheLimit) {
     }
 }
 
+// max_steps stops the walk after that many steps, where the unit stands, along the same walk; it is not
+// a limit of the budget (limit None).
+TEST(Fog, MaxStepsStopsTheWalkAfterThatManySteps) {
+    const GridMap truth = serpentine(30, 21);
+    const GridPoint start{0, 0}, goal{0, 20};
+    ExploreOptions options;
+    options.sight = 1;
+    Explorer explorer;
+    ExploreResult full;
+    {
+        TeamKnowledge team(truth);
+        ASSERT_EQ(explorer.explore(truth, team, start, goal, options, full), Status::Found);
+        ASSERT_GT(full.steps, 20u);
+    }
+    for (const std::uint64_t steps : {std::uint64_t{1}, std::uint64_t{17}, full.steps - 1, full.steps}) {
+        TeamKnowledge team(truth);
+        ExploreResult result;
+        options.max_steps = steps;
+        const Status status = explorer.explore(truth, team, start, goal, options, result);
+        EXPECT_EQ(result.limit, search::BudgetLimit::None);
+        if (steps == full.steps) {
+            EXPECT_EQ(status, Status::Found);
+            EXPECT_EQ(result.path, full.path);
+            continue;
+        }
+        ASSERT_EQ(status, Status::BudgetExhausted) << "max_steps " << steps;
+        EXPECT_EQ(result.steps, steps);
+        ASSERT_EQ(result.path.size(), steps + 1);
+        EXPECT_TRUE(std::equal(result.path.begin(), result.path.end(), full.path.begin()));
+    }
+}
+
 TEST(Fog, TwoTeamsSeeDifferentThings) {
     GridMap truth;
     ASSERT_EQ(truth.reset(20, 10), GridSizeCheck::Ok);

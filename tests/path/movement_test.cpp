@@ -315,6 +315,43 @@ TEST(Movement, CellsFlappingNeedNotHoldUnitsUpWhenSetLater) {
     }
 }
 
+// A unit blocked in a one-cell corridor by an anchored unit: after still_limit ticks standing it counts
+// one jam, and after give_up_ticks without progress the walk fails as Stuck (never, with 0).
+TEST(Movement, ABlockedUnitCountsAJamAndGivesUpWhenAsked) {
+    GridMap map = open_map(12, 3);
+    for (int x = 0; x < 12; ++x) {
+        (void)map.set_passable({x, 0}, false);
+        (void)map.set_passable({x, 2}, false);
+    }
+    for (const std::uint32_t give_up : {0u, 25u}) {
+        MovementOptions options;
+        options.still_limit = 7;
+        options.give_up_ticks = give_up;
+        MovementSystem ms(map, options);
+        const UnitId blocker = ms.add_unit({6, 1});
+        ASSERT_TRUE(ms.set_anchored(blocker, true));
+        const UnitId u = ms.add_unit({0, 1});
+        ASSERT_TRUE(ms.move_to(u, Destination::at({11, 1})));
+        int t = 0;
+        for (; t < 200 && ms.status(u) != UnitStatus::Failed; ++t) {
+            ms.update();
+            EXPECT_LT(ms.position(u).x, 6);
+            EXPECT_EQ(ms.stats().jams, ms.stats().longest_still >= 7 ? 1u : 0u) << "tick " << t;
+        }
+        EXPECT_EQ(ms.position(blocker), (GridPoint{6, 1}));
+        if (give_up == 0) {
+            EXPECT_NE(ms.status(u), UnitStatus::Failed);
+            EXPECT_GE(ms.stats().longest_still, 190u);
+            EXPECT_EQ(ms.stats().jams, 1u);
+        } else {
+            ASSERT_EQ(ms.status(u), UnitStatus::Failed);
+            EXPECT_EQ(ms.failure(u), MoveFailure::Stuck);
+            EXPECT_LE(t, 5 + 25 + 1) << "it walks 5 cells, then stalls 25 ticks";
+            EXPECT_GE(t, 25);
+        }
+    }
+}
+
 TEST(Movement, StopCancelsCleanlyAndTheUnitStaysPut) {
     GridMap map = open_map(40, 40);
     MovementSystem ms(map);

@@ -244,6 +244,38 @@ TEST(SmoothPath, LegalNeverDearerNeverBelowOptimal) {
     std::printf("[ smooth_path ] total cost %.1f -> %.1f (optimal %.1f)\n", before, after, optimal_sum);
 }
 
+// The backward pass (on by default) pulls again from the goal: never dearer than the forward pass alone,
+// cheaper on some paths, and legal either way.
+TEST(SmoothPath, TheBackwardPassNeverCostsMoreAndSometimesLess) {
+    std::mt19937 rng(21);
+    int cheaper = 0;
+    for (int map_index = 0; map_index < 30; ++map_index) {
+        const int w = 20 + static_cast<int>(rng() % 30), h = 20 + static_cast<int>(rng() % 30);
+        const RefGrid ref = ref_random_grid(rng, w, h, 0.05 + 0.02 * (map_index % 6), map_index % 3 == 2, 1, 5);
+        const GridMap map = to_map(ref);
+        for (int q = 0; q < 8; ++q) {
+            const GridPoint s{static_cast<int>(rng() % w), static_cast<int>(rng() % h)};
+            const GridPoint t{static_cast<int>(rng() % w), static_cast<int>(rng() % h)};
+            if (!ref.free(s.x, s.y) || !ref.free(t.x, t.y)) continue;
+            GridPath input{reference_path(ref, s, t, gameplan::test::RefDiagonal::None), 0.0};
+            if (input.cells.empty()) continue;
+            input.cost = grid_path_cost(map, input);
+            double cost[2];
+            for (const bool backward : {false, true}) {
+                GridPath path = input;
+                SmoothingOptions options;
+                options.backward_pass = backward;
+                smooth_path(map, path, options);
+                ASSERT_EQ(ref_check_path(ref, pairs_of(path.cells), s.x, s.y, t.x, t.y, gameplan::test::RefDiagonal::BothFree, path.cost), "");
+                cost[backward] = path.cost;
+            }
+            ASSERT_LE(cost[1], cost[0] + 1e-9 * cost[0]);
+            if (cost[1] < cost[0] - 1e-9 * cost[0]) ++cheaper;
+        }
+    }
+    EXPECT_GT(cheaper, 0) << "the backward pass never shortened a path";
+}
+
 TEST(SmoothPath, ShortPathsAndIllegalInputAreSafe) {
     GridMap map;
     ASSERT_EQ(map.reset(5, 5), GridSizeCheck::Ok);
