@@ -853,6 +853,7 @@ gameplan_error gameplan_agent_system_create(const gameplan_domain* domain, size_
         require(domain != nullptr && out != nullptr, "domain and out must not be NULL");
         require(threads <= 1024, "threads must be at most 1024");
         auto s = std::make_unique<gameplan_agent_system>(domain);
+        s->system.blackboard().assign_shared(domain->file.start);  // the file's shared atoms and variables
         if (threads > 1) s->pool = std::make_unique<goap::ThreadPool>(threads);
         *out = s.release();
     });

@@ -1805,6 +1805,189 @@ static void test_navmesh(void) {
     gameplan_map_destroy(m);
 }
 
+/* ---- calls the tests above leave out, each checked against what it must do ---- */
+
+static int never_usable(const gameplan_planning_context* c, void* data) {
+    (void)c;
+    ++*(int*)data;
+    return 0;
+}
+static gameplan_action_status keep_running(const gameplan_action_context* c, void* data) {
+    (void)c;
+    (void)data;
+    return GAMEPLAN_ACTION_RUNNING;
+}
+static int g_abort_reason = -1;
+static void note_abort(const gameplan_action_context* c, gameplan_abort_reason reason, void* data) {
+    (void)c;
+    (void)data;
+    g_abort_reason = (int)reason;
+}
+
+static void test_remaining_calls(void) {
+    /* A domain with a shared and a private variable and two named goals with priorities. */
+    const char* text =
+        "{\"atoms\": [\"has_axe\", \"has_wood\", \"door_open\"], \"shared\": [\"door_open\"],"
+        " \"variables\": {\"stock\": {\"max\": 9, \"shared\": true}, \"hunger\": {\"max\": 5}},"
+        " \"actions\": [{\"name\": \"get_axe\", \"cost\": 2, \"effects\": {\"has_axe\": true}},"
+        "  {\"name\": \"chop\", \"cost\": 1, \"preconditions\": {\"has_axe\": true}, \"effects\": {\"has_wood\": true}},"
+        "  {\"name\": \"gather\", \"cost\": 5, \"effects\": {\"has_wood\": true}},"
+        "  {\"name\": \"deliver\", \"cost\": 1, \"preconditions\": {\"has_wood\": true},"
+        "   \"effects\": {\"has_wood\": false, \"stock\": [\"+\", 1]}}],"
+        " \"start\": {\"stock\": 4, \"door_open\": true},"
+        " \"goals\": {\"store\": {\"conditions\": {\"stock\": [\">=\", 5]}, \"priority\": 7.5},"
+        "            \"idle\": {\"conditions\": {\"hunger\": 0}, \"priority\": 0.25}}}";
+    gameplan_domain* d = NULL;
+    gameplan_agent_type_builder* tb = NULL;
+    gameplan_agent_type* type = NULL;
+    gameplan_agent_system* sys = NULL;
+    gameplan_agent_params params;
+    gameplan_agent_info info;
+    gameplan_agent_id id;
+    gameplan_behaviour beh;
+    uint32_t stock = 0, hunger = 0, get_axe = 0, gather = 0, deliver = 0, i;
+    int32_t value = -1;
+    int checks = 0, tick;
+    static const char* names[4] = {"get_axe", "chop", "gather", "deliver"};
+
+    CHECK_OK(gameplan_domain_parse(text, strlen(text), "extras.json", &d));
+    CHECK(strcmp(gameplan_domain_atom_name(d, 0), "has_axe") == 0);
+    CHECK(strcmp(gameplan_domain_atom_name(d, 1), "has_wood") == 0);
+    CHECK(gameplan_domain_atom_name(d, 99) == NULL);
+    CHECK_OK(gameplan_domain_find_variable(d, "stock", &stock));
+    CHECK_OK(gameplan_domain_find_variable(d, "hunger", &hunger));
+    CHECK(gameplan_domain_variable_shared(d, stock) == 1);
+    CHECK(gameplan_domain_variable_shared(d, hunger) == 0);
+    CHECK(gameplan_domain_goal_count(d) == 2);
+    for (i = 0; i < 2; ++i) {
+        const char* name = gameplan_domain_goal_name(d, i);
+        CHECK(name != NULL);
+        if (name) CHECK(gameplan_domain_goal_priority(d, i) == (strcmp(name, "store") == 0 ? 7.5 : 0.25));
+    }
+    CHECK_OK(gameplan_domain_find_action(d, "get_axe", &get_axe));
+    CHECK_OK(gameplan_domain_find_action(d, "gather", &gather));
+    CHECK_OK(gameplan_domain_find_action(d, "deliver", &deliver));
+
+    /* get_axe is never usable (a procedural check): the plan gathers by hand (6) instead of get_axe,
+     * chop, deliver (4). The delivering action then runs until it is aborted from outside. */
+    CHECK_OK(gameplan_agent_type_builder_create(d, "woodcutter", &tb));
+    beh.update = keep_running;
+    beh.start = NULL;
+    beh.abort = note_abort;
+    beh.data = NULL;
+    for (i = 0; i < 4; ++i) CHECK_OK(gameplan_agent_type_bind(tb, names[i], &beh));
+    CHECK_OK(gameplan_agent_type_set_check(tb, "get_axe", never_usable, &checks));
+    CHECK(gameplan_agent_type_set_check(tb, "fly", never_usable, &checks) == GAMEPLAN_ERROR_NOT_FOUND);
+    CHECK(gameplan_agent_type_builder_build(tb, &type) == GAMEPLAN_ERROR_INVALID_ARGUMENT); /* "fly" above */
+    gameplan_agent_type_builder_destroy(tb);
+    CHECK_OK(gameplan_agent_type_builder_create(d, "woodcutter", &tb));
+    for (i = 0; i < 4; ++i) CHECK_OK(gameplan_agent_type_bind(tb, names[i], &beh));
+    CHECK_OK(gameplan_agent_type_set_check(tb, "get_axe", never_usable, &checks));
+    CHECK_OK(gameplan_agent_type_builder_build(tb, &type));
+    gameplan_agent_type_builder_destroy(tb);
+
+    CHECK_OK(gameplan_agent_system_create(d, 1, &sys));
+    CHECK_OK(gameplan_blackboard_get_value(sys, stock, &value));
+    CHECK(value == 4); /* the file's start */
+    CHECK(gameplan_blackboard_get(sys, 2) == 1); /* door_open, shared, true at the start */
+    CHECK_OK(gameplan_blackboard_set_value(sys, stock, 3));
+    CHECK_OK(gameplan_blackboard_get_value(sys, stock, &value));
+    CHECK(value == 3);
+    CHECK(gameplan_blackboard_get_value(sys, hunger, &value) == GAMEPLAN_ERROR_INVALID_ARGUMENT); /* private */
+    CHECK(gameplan_blackboard_get_value(sys, 77, &value) != GAMEPLAN_OK);
+    memset(&params, 0, sizeof params);
+    params.name = "ann";
+    params.type = type;
+    params.use_domain_goals = 1;  /* "store" (7.5) first; "idle" already holds */
+    CHECK_OK(gameplan_agent_system_add_agent(sys, &params, &id));
+    CHECK_OK(gameplan_agent_system_tick(sys));
+    CHECK_OK(gameplan_agent_info_get(sys, id, &info));
+    CHECK(info.status == GAMEPLAN_AGENT_ACTING);
+    CHECK(checks > 0);
+    CHECK(info.plan_length == 4 && info.plan_length > 0 && info.plan[0] == gather);
+    for (i = 0; i < info.plan_length; ++i) CHECK(info.plan[i] != get_axe);
+    for (tick = 0; tick < 3; ++tick) CHECK_OK(gameplan_agent_system_tick(sys));
+    CHECK(g_abort_reason == -1); /* gather keeps running */
+    CHECK_OK(gameplan_agent_info_get(sys, id, &info));
+    {
+        const uint64_t replans = info.replans;
+        CHECK_OK(gameplan_agent_abort(sys, id));
+        CHECK(g_abort_reason == -1); /* at the next tick */
+        CHECK_OK(gameplan_agent_system_tick(sys));
+        CHECK(g_abort_reason == (int)GAMEPLAN_ABORT_EXTERNAL);
+        CHECK_OK(gameplan_agent_info_get(sys, id, &info));
+        CHECK(info.replans == replans + 1);
+        CHECK(info.status == GAMEPLAN_AGENT_ACTING && info.plan_length > 0 && info.plan[0] == gather);
+    }
+    {
+        gameplan_agent_id stale = id;
+        ++stale.generation;
+        CHECK(gameplan_agent_abort(sys, stale) == GAMEPLAN_ERROR_NOT_FOUND);
+    }
+    (void)deliver;
+    gameplan_agent_system_destroy(sys);
+    gameplan_agent_type_destroy(type);
+    gameplan_domain_destroy(d);
+
+    /* Movement: an anchored unit in a one-cell corridor is never passed (let go, it steps into a niche);
+     * stop leaves the other idle
+     * where it stands; ids stay below id_bound, which a removal does not lower. */
+    {
+        gameplan_map* m = NULL;
+        gameplan_movement* mv = NULL;
+        gameplan_movement_options o = gameplan_movement_options_default();
+        gameplan_destination dest;
+        gameplan_point p;
+        uint32_t blocker = 0, walker = 0;
+        int x;
+        CHECK_OK(gameplan_map_create(12, 3, 1, &m));
+        for (x = 0; x < 12; ++x) {
+            p.x = x, p.y = 0;
+            CHECK_OK(gameplan_map_set_passable(m, p, 0));
+            p.y = 2;
+            CHECK_OK(gameplan_map_set_passable(m, p, x == 8)); /* a niche to step aside into */
+        }
+        CHECK_OK(gameplan_movement_create(m, &o, &mv));
+        CHECK(gameplan_movement_id_bound(mv) == 0);
+        p.x = 6, p.y = 1;
+        CHECK_OK(gameplan_movement_add_unit(mv, p, &blocker));
+        CHECK_OK(gameplan_movement_set_anchored(mv, blocker, 1));
+        p.x = 0;
+        CHECK_OK(gameplan_movement_add_unit(mv, p, &walker));
+        CHECK(gameplan_movement_id_bound(mv) == 2);
+        dest.cell.x = 11, dest.cell.y = 1, dest.centre = dest.cell, dest.radius = 0;
+        CHECK_OK(gameplan_movement_move_to(mv, walker, dest));
+        for (tick = 0; tick < 40; ++tick) {
+            CHECK_OK(gameplan_movement_update(mv));
+            CHECK(gameplan_movement_position(mv, walker).x < 6);
+        }
+        p = gameplan_movement_position(mv, blocker);
+        CHECK(p.x == 6 && p.y == 1);
+        CHECK(gameplan_movement_status(mv, walker) != GAMEPLAN_UNIT_ARRIVED);
+        /* Let go, the walker passes. */
+        CHECK_OK(gameplan_movement_set_anchored(mv, blocker, 0));
+        for (tick = 0; tick < 60 && gameplan_movement_status(mv, walker) != GAMEPLAN_UNIT_ARRIVED; ++tick)
+            CHECK_OK(gameplan_movement_update(mv));
+        CHECK(gameplan_movement_status(mv, walker) == GAMEPLAN_UNIT_ARRIVED);
+        /* Stop part way back: idle where it stood, and it stays there. */
+        dest.cell.x = 0, dest.centre = dest.cell;
+        CHECK_OK(gameplan_movement_move_to(mv, walker, dest));
+        for (tick = 0; tick < 4; ++tick) CHECK_OK(gameplan_movement_update(mv));
+        CHECK_OK(gameplan_movement_stop(mv, walker));
+        CHECK(gameplan_movement_status(mv, walker) == GAMEPLAN_UNIT_IDLE);
+        p = gameplan_movement_position(mv, walker);
+        CHECK(p.x > 0 && p.x < 11);
+        for (tick = 0; tick < 10; ++tick) CHECK_OK(gameplan_movement_update(mv));
+        CHECK(gameplan_movement_position(mv, walker).x == p.x);
+        CHECK(gameplan_movement_stop(mv, 99) == GAMEPLAN_ERROR_NOT_FOUND);
+        CHECK(gameplan_movement_set_anchored(mv, 99, 1) == GAMEPLAN_ERROR_NOT_FOUND);
+        CHECK_OK(gameplan_movement_remove_unit(mv, blocker));
+        CHECK(gameplan_movement_unit_count(mv) == 1 && gameplan_movement_id_bound(mv) == 2);
+        gameplan_movement_destroy(mv);
+        gameplan_map_destroy(m);
+    }
+}
+
 int main(int argc, char** argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: c_api_test SOURCE_DIR [BENCHMARK_DATA_DIR]\n");
@@ -1824,6 +2007,7 @@ int main(int argc, char** argv) {
     test_graphs(argv[1]);
     test_scenarios(argv[1]);
     test_agents();
+    test_remaining_calls();
     test_numeric_domains();
     test_hpa(argv[1]);
     test_navmesh();

@@ -417,7 +417,9 @@ typedef struct gameplan_agent_info {
 } gameplan_agent_info;
 
 /** A system for `domain` (which must outlive it). `threads` > 1 runs the think phase of a tick on that
- *  many worker threads (results are the same for any count); 0 or 1 = the calling thread only. */
+ *  many worker threads (results are the same for any count); 0 or 1 = the calling thread only. The
+ *  blackboard starts as the domain's start state says (a loaded file's "start"; a built domain's: atoms
+ *  false, variables at their minimum), as each agent's private atoms and variables do by default. */
 GAMEPLAN_C_API gameplan_error gameplan_agent_system_create(const gameplan_domain* domain, size_t threads,
                                                            gameplan_agent_system** out);
 GAMEPLAN_C_API void gameplan_agent_system_destroy(gameplan_agent_system* system);
