@@ -1130,3 +1130,141 @@ def test_navmesh_paths():
     terrain.set_cost(1, 1, 3)
     with pytest.raises(ValueError, match="terrain costs"):
         gameplan.Navmesh(terrain)
+
+
+# ---- calls the tests above leave out, each checked against what it must return ----
+
+def test_domain_accessors():
+    b = gameplan.DomainBuilder()
+    b.add_atom("has_axe")
+    b.add_atom("door_open", shared=True)
+    b.add_integer_variable("stock", 0, 9, True)
+    b.add_integer_variable("hunger", 0, 5, False)
+    b.add_action("get_axe", 2.5, {}, {"has_axe": True})
+    b.add_action("open", 1, {"has_axe": True}, {"door_open": True})
+    d = b.build()
+    assert d.atom_count == 2 and d.atoms == ["has_axe", "door_open"]
+    assert [d.atom_name(i) for i in range(d.atom_count)] == d.atoms
+    with pytest.raises(IndexError):
+        d.atom_name(2)
+    assert d.action_count == 2 and d.find_action("open") == 1 and d.find_action("fly") is None
+    assert d.find_atom("door_open") == 1 and d.find_atom("nope") is None
+    assert d.action_cost("get_axe") == 2.5 and d.action_cost("open") == 1
+    with pytest.raises(KeyError):
+        d.action_cost("fly")
+    assert d.is_shared("door_open") and not d.is_shared("has_axe")
+    assert d.is_shared("stock") and not d.is_shared("hunger")
+    r = gameplan.Planner(d).plan({}, {"door_open": True})
+    assert r.plan == ["get_axe", "open"] and r.actions == [0, 1] and r.generated >= r.expanded >= 1
+
+
+def test_agent_private_atoms_checks_and_exclusions():
+    system, agent, log = woodcutter(0)
+    assert system.current_tick == 20
+    assert system.agent_get(agent, "has_axe") and not system.agent_get(agent, "has_wood")
+    system.agent_set(agent, "has_axe", False)
+    assert not system.agent_get(agent, "has_axe")
+    with pytest.raises(ValueError):
+        system.agent_set(agent, "wood_stored", True)  # shared: on the blackboard
+    system.tick()
+    assert system.current_tick == 21
+    # A check that refuses get_axe, and an exclusion of it, both leave gather + deliver.
+    for how in ("check", "exclude"):
+        b = gameplan.DomainBuilder()
+        for atom in ("has_axe", "has_wood"):
+            b.add_atom(atom)
+        b.add_atom("wood_stored", shared=True)
+        b.add_action("get_axe", 2, {}, {"has_axe": True})
+        b.add_action("chop", 1, {"has_axe": True}, {"has_wood": True})
+        b.add_action("gather", 5, {}, {"has_wood": True})
+        b.add_action("deliver", 1, {"has_wood": True}, {"wood_stored": True, "has_wood": False})
+        domain = b.build()
+        started, asked = [], []
+        tb = gameplan.AgentTypeBuilder(domain, "woodcutter")
+        for name in ("chop", "gather", "deliver") + (("get_axe",) if how == "check" else ()):
+            tb.bind(name, lambda ctx: "success", start=lambda ctx: started.append(ctx["action"]))
+        if how == "check":
+            tb.set_check("get_axe", lambda ctx: asked.append(ctx["action"]) or False)
+        else:
+            tb.exclude("get_axe")
+        system = gameplan.AgentSystem(domain)
+        system.add_agent("ann", tb.build(), [("store", {"wood_stored": True}, 1.0)])
+        for _ in range(10):
+            system.tick()
+        assert started == ["gather", "deliver"], how
+        assert system.blackboard_get("wood_stored")
+        assert (asked != []) == (how == "check")
+
+
+def test_scenario_functions_match_the_file():
+    path = ROOMS + ".scen"
+    loaded = gameplan.load_scenarios(path)
+    with open(path, encoding="utf-8") as f:
+        rows = [(n + 1, line.split()) for n, line in enumerate(f) if len(line.split()) == 9]
+    assert len(loaded) == len(rows) > 0
+    for s, (line, row) in zip(loaded, rows):
+        assert s.bucket == int(row[0]) and s.map == row[1] and s.line == line
+        assert s.start == (int(row[4]), int(row[5])) and s.goal == (int(row[6]), int(row[7]))
+        assert s.optimal == float(row[8])
+        unit = 10.0 ** -len(row[8].split(".")[1]) if "." in row[8] else 1.0  # one unit in the last printed digit
+        assert s.tolerance == pytest.approx(unit)
+        assert gameplan.matches_optimal(s, s.optimal + 0.5 * unit) and not gameplan.matches_optimal(s, s.optimal + 2 * unit)
+    m = gameplan.load_map(ROOMS)
+    gameplan.check_scenarios_fit(loaded, m, "rooms.map")
+    with pytest.raises(Exception, match="small"):
+        gameplan.check_scenarios_fit(loaded, gameplan.GridMap(8, 8), "small.map")
+
+
+def test_changes_reported_to_islands_and_hierarchies():
+    m = gameplan.GridMap(30, 20)
+    isl = gameplan.Islands(m)
+    h = gameplan.HierarchicalMap(m, cluster_size=8)
+    f = gameplan.HpaPathfinder()
+    assert isl.count == 1
+    for y in range(20):  # a wall through the map, reported cell by cell
+        m.set_passable(15, y, False)
+        isl.cell_changed(15, y)
+        h.update_cell(15, y)
+    assert isl.count == 2 and isl.island(0, 0) != isl.island(29, 0) and isl.island(15, 0) is None
+    assert f.find_path(h, (0, 0), (29, 0)).status == "no_path"
+    m.set_passable(15, 10, True)  # a door
+    isl.cell_changed(15, 10)
+    h.update_cell(15, 10)
+    assert isl.count == 1
+    r = f.find_path(h, (0, 0), (29, 0))
+    assert r.status == "found" and (15, 10) in r.cells
+    with pytest.raises(IndexError):
+        isl.cell_changed(30, 0)
+
+
+@needs_cli
+def test_navmesh_sizes_equal_cli():
+    mesh = gameplan.Navmesh(gameplan.load_map(ROOMS))
+    cli = run_cli("navmesh", ROOMS, "--json")
+    assert mesh.polygon_count == cli["polygons"] and mesh.vertex_count == cli["vertices"]
+    hierarchy = gameplan.NavmeshHierarchy(mesh)
+    assert hierarchy.build_ms >= 0 and hierarchy.node_count > 0
+
+
+def test_movement_units_anchor_route_and_leave():
+    m = gameplan.GridMap(12, 3)
+    for x in range(12):
+        m.set_passable(x, 0, False)
+        m.set_passable(x, 2, x == 8)  # a niche at (8, 2)
+    mv = gameplan.MovementSystem(m)
+    blocker, walker = mv.add_unit((6, 1)), mv.add_unit((0, 1))
+    assert mv.unit_count == 2
+    assert mv.set_anchored(blocker, True) and not mv.set_anchored(99, True)
+    assert mv.move_to(walker, (11, 1))
+    mv.update(3)
+    route = mv.route(walker)
+    assert route and route[-1] == (11, 1)
+    assert all(max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1 for a, b in zip([mv.position(walker)] + route, route))
+    for _ in range(40):
+        mv.update()
+        assert mv.position(walker)[0] < 6
+    assert mv.position(blocker) == (6, 1)
+    assert mv.remove_unit(blocker) and not mv.remove_unit(blocker)
+    assert mv.unit_count == 1
+    mv.update(30)
+    assert mv.status(walker) == "arrived" and mv.position(walker) == (11, 1) and mv.route(walker) == []
