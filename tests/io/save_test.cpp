@@ -76,11 +76,15 @@ struct QueueGame {
         }
         const path::QueueUpdateStats s = queue->update(40);
         log << f << ": expanded " << s.expanded << " restarted " << s.restarted << " requeued " << s.requeued << "\n";
-        for (const path::PathHandle h : queue->completed()) {
+        // Results are taken one frame in five, so some wait finished (and are re-checked) across a save.
+        if (f % 5 != 0) return;
+        for (const path::PathHandle h : live) {
             path::PathResult out;
-            if (!queue->take(h, out)) continue;
-            log << "  " << h.index << "/" << h.generation << " " << int(out.status) << " cost " << out.path.cost << " cells "
-                << out.path.cells.size() << " expanded " << out.expanded << "\n";
+            if (queue->state(h) != path::RequestState::Done || !queue->take(h, out)) continue;
+            log << "  " << h.index << "/" << h.generation << " " << int(out.status) << " limit " << int(out.limit) << " cost "
+                << out.path.cost << " cells " << out.path.cells.size() << " expanded " << out.expanded << " restarts "
+                << out.restarts << " version " << out.map_version << " frames " << out.submitted_frame << ".."
+                << out.completed_frame << "\n";
         }
     }
 };
@@ -108,21 +112,31 @@ void queue_round_trip(const path::QueueOptions& options) {
     straight.queue = std::make_unique<path::PathRequestQueue>(straight.map, options);
     QueueGame first{random_map(48, 40, 1, 25), nullptr, {}, {}};
     first.queue = std::make_unique<path::PathRequestQueue>(first.map, options);
-    constexpr std::uint64_t kSaveAt = 37, kEnd = 120;
+    constexpr std::uint64_t kEnd = 120;
     for (std::uint64_t f = 0; f < kEnd; ++f) straight.frame(f);
-    for (std::uint64_t f = 0; f < kSaveAt; ++f) first.frame(f);
+    // Saved after the first frame past 30 that leaves both searches in progress and results not taken.
+    const auto waiting = [&](path::RequestState state) {
+        return std::any_of(first.live.begin(), first.live.end(), [&](path::PathHandle h) { return first.queue->state(h) == state; });
+    };
+    std::uint64_t save_at = 0;
+    while (save_at < kEnd - 20 && (save_at <= 30 || !waiting(path::RequestState::Running) || !waiting(path::RequestState::Done)))
+        first.frame(save_at++);
     io::SaveFile save;
     save.maps.push_back(first.map);
     first.queue->save_state(save.queues.emplace_back());
-    std::size_t running = 0;
-    for (const auto& r : save.queues[0].requests) running += r.state == path::RequestState::Running ? 1 : 0;
+    std::size_t running = 0, done = 0;
+    for (const auto& r : save.queues[0].requests) {
+        running += r.state == path::RequestState::Running ? 1 : 0;
+        done += r.state == path::RequestState::Done ? 1 : 0;
+    }
     ASSERT_GT(running, 0u) << "the test needs searches in progress at the save";
+    ASSERT_GT(done, 0u) << "the test needs finished results not yet taken at the save";
     const io::SaveFile loaded = io::parse_save(io::write_save(save), "queue.save");
     QueueGame second{loaded.maps[0], nullptr, first.live, {}};
     second.queue = std::make_unique<path::PathRequestQueue>(second.map, options);
     io::restore(*second.queue, loaded, 0);
     second.log << first.log.str();
-    for (std::uint64_t f = kSaveAt; f < kEnd; ++f) second.frame(f);
+    for (std::uint64_t f = save_at; f < kEnd; ++f) second.frame(f);
     EXPECT_EQ(second.log.str(), straight.log.str());
     EXPECT_EQ(second.map.version(), straight.map.version());
 }
@@ -452,6 +466,7 @@ TEST(SaveAgents, RoundTripMatchesTheUninterruptedSystemEventForEvent) {
         EXPECT_EQ(a.expanded, b.expanded);
         EXPECT_EQ(a.actions_failed, b.actions_failed);
         EXPECT_EQ(second.system->blackboard().state(), straight.system->blackboard().state());
+        EXPECT_EQ(second.system->blackboard().version(), straight.system->blackboard().version());
     }
     EXPECT_GT(paused, 0u) << "no save caught a paused search";
     EXPECT_GT(cooling, 0u) << "no save caught a cool-down";

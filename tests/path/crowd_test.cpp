@@ -130,6 +130,34 @@ TEST(Crowd, AnytimeStoppedDuringThePortfolioRunsKeepsAValidSolution) {
     EXPECT_GE(jammed, 1);  // the portfolio was exercised
 }
 
+// A hold given before a save still holds after it (the state keeps the flag), as in the stepper that
+// was never saved; without the hold the unit walks on.
+TEST(CrowdStepper, AHoldSurvivesASaveAndRestore) {
+    GridMap map;
+    (void)map.reset(6, 1);
+    const std::vector<GridPoint> route{{2, 0}, {3, 0}, {4, 0}};
+    for (const bool hold : {true, false}) {
+        CrowdStepper straight;
+        straight.reset(map);
+        const CrowdAgentId a = straight.add({1, 0});
+        ASSERT_TRUE(straight.set_goal(a, route));
+        if (hold) {
+            ASSERT_TRUE(straight.hold(a));
+        }
+        CrowdStepperState state;
+        straight.save_state(state);
+        CrowdStepper restored;
+        restored.reset(map);
+        ASSERT_FALSE(restored.restore_state(state).has_value());
+        ASSERT_TRUE(restored.set_goal(a, route));
+        straight.tick();
+        restored.tick();
+        EXPECT_EQ(restored.position(a), straight.position(a));
+        EXPECT_EQ(restored.last_move(a), straight.last_move(a));
+        EXPECT_EQ(restored.position(a), (hold ? GridPoint{1, 0} : GridPoint{2, 0}));
+    }
+}
+
 TEST(Crowd, CorridorSwapWithAPocket) {
     // Two agents swap ends of a one-wide corridor that has a single side pocket.
     const GridMap map = crowd_test::parse({
