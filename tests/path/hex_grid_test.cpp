@@ -186,6 +186,26 @@ TEST(HexGrid, AStarAndDijkstraEqualBfsOnRandomMaps) {
     EXPECT_GT(unreachable, 10);
 }
 
+// The distance heuristic does its work: across an open map A* expands only the cells of a narrow band
+// (a few per step of the path), Dijkstra a disc; both at the BFS distance.
+TEST(HexGrid, TheHeuristicNarrowsTheSearch) {
+    GridMap map;
+    (void)map.reset(60, 60);
+    HexPathfinder finder;
+    GridPath path;
+    const GridPoint s{5, 30}, t{55, 30};
+    std::uint64_t expanded[2] = {0, 0};
+    for (const HexHeuristic h : {HexHeuristic::Auto, HexHeuristic::Zero}) {
+        HexSearchOptions o;
+        o.heuristic = h;
+        ASSERT_EQ(finder.find_path(map, s, t, o, path), Status::Found);
+        EXPECT_EQ(finder.cost(), 50.0);
+        expanded[h == HexHeuristic::Zero] = finder.stats().expanded;
+    }
+    EXPECT_LE(expanded[0], 3u * 51u) << "A* with the hex distance";
+    EXPECT_GT(expanded[1], 1500u) << "Dijkstra";
+}
+
 TEST(HexGrid, TerrainCostsEqualReferenceDijkstra) {
     std::mt19937 rng(8);
     HexPathfinder finder;
