@@ -484,7 +484,7 @@ def test_pathfinder_budgets_name_the_limit():
 
 # ---- agents ----
 
-def woodcutter(threads, cheap_hands=None):
+def woodcutter_domain():
     b = gameplan.DomainBuilder()
     b.add_atom("has_axe")
     b.add_atom("has_wood")
@@ -493,7 +493,11 @@ def woodcutter(threads, cheap_hands=None):
     b.add_action("chop", 1, {"has_axe": True}, {"has_wood": True})
     b.add_action("gather", 5, {}, {"has_wood": True})
     b.add_action("deliver", 1, {"has_wood": True}, {"wood_stored": True, "has_wood": False})
-    domain = b.build()
+    return b.build()
+
+
+def woodcutter(threads, cheap_hands=None):
+    domain = woodcutter_domain()
     log = []
     tb = gameplan.AgentTypeBuilder(domain, "woodcutter")
     for name in ("get_axe", "chop", "gather", "deliver"):
@@ -1170,15 +1174,7 @@ def test_agent_private_atoms_checks_and_exclusions():
     assert system.current_tick == 21
     # A check that refuses get_axe, and an exclusion of it, both leave gather + deliver.
     for how in ("check", "exclude"):
-        b = gameplan.DomainBuilder()
-        for atom in ("has_axe", "has_wood"):
-            b.add_atom(atom)
-        b.add_atom("wood_stored", shared=True)
-        b.add_action("get_axe", 2, {}, {"has_axe": True})
-        b.add_action("chop", 1, {"has_axe": True}, {"has_wood": True})
-        b.add_action("gather", 5, {}, {"has_wood": True})
-        b.add_action("deliver", 1, {"has_wood": True}, {"wood_stored": True, "has_wood": False})
-        domain = b.build()
+        domain = woodcutter_domain()
         started, asked = [], []
         tb = gameplan.AgentTypeBuilder(domain, "woodcutter")
         for name in ("chop", "gather", "deliver") + (("get_axe",) if how == "check" else ()):
