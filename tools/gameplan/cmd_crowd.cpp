@@ -7,11 +7,11 @@
 #include <gameplan/io/load_error.hpp>
 #include <gameplan/io/movingai.hpp>
 #include <gameplan/path/crowd.hpp>
+#include <gameplan/search/search_context.hpp>
 
 #include <nlohmann/json.hpp>
 
 #include <chrono>
-#include <cmath>
 #include <cstdint>
 #include <iostream>
 #include <memory>
@@ -84,8 +84,7 @@ void run_crowd(const CrowdArgs& args, int& exit_code) {
     path::CrowdOptions options;
     options.max_memory_bytes = limits.max_memory_bytes();  // tables and stored configurations together
     const auto t0 = std::chrono::steady_clock::now();
-    options.budget.deadline = t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                       std::chrono::duration<double>(args.time_limit));
+    options.budget.deadline = search::deadline_after(args.time_limit, t0);
     options.anytime = args.improve > 0;
     if (options.anytime)
         options.improve_for =
