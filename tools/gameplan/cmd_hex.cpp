@@ -6,6 +6,7 @@
 #include <gameplan/io/image.hpp>
 #include <gameplan/io/map_image.hpp>
 #include <gameplan/path/hex_grid.hpp>
+#include <gameplan/search/search_context.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -111,7 +112,7 @@ int run_hex_path(const HexPathRequest& r) {
     path::HexPathfinder finder;
     finder.reserve(map);
     path::GridPath result;
-    options.budget.deadline = deadline_in(r.time_limit_s);
+    options.budget.deadline = search::deadline_after(r.time_limit_s);
     const auto t0 = std::chrono::steady_clock::now();
     const Status status = finder.find_path(map, r.from, r.to, options, result);
     const double micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();

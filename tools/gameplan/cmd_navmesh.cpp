@@ -12,6 +12,7 @@
 #include <gameplan/io/movingai.hpp>
 #include <gameplan/path/navmesh.hpp>
 #include <gameplan/path/navmesh_hierarchy.hpp>
+#include <gameplan/search/search_context.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -55,7 +56,7 @@ void check_navmesh_memory(const ResourceLimits& limits, const path::GridMap& map
 void build_hierarchy(path::NavmeshHierarchy& hierarchy, const path::Navmesh& mesh, const path::GridMap& map,
                      double time_limit_s, const ResourceLimits& limits) {
     const std::size_t budget = limits.max_memory_bytes() ? limits.max_memory_bytes() : SIZE_MAX;
-    const path::JpsSupport built = hierarchy.build(mesh, budget, deadline_in(time_limit_s));
+    const path::JpsSupport built = hierarchy.build(mesh, budget, search::deadline_after(time_limit_s));
     const std::string size = std::to_string(map.width()) + " x " + std::to_string(map.height());
     if (built == path::JpsSupport::TimeBudget) {
         throw UsageError("algorithm navmesh-ch: building the navmesh hierarchy of this " + size +

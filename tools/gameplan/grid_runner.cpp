@@ -13,8 +13,6 @@
 
 namespace gameplan::cli {
 
-std::chrono::steady_clock::time_point deadline_in(double seconds) { return search::deadline_after(seconds); }
-
 std::string preprocess_seconds_text(double seconds) {
     char text[32];
     std::snprintf(text, sizeof text, "%g", seconds);
@@ -91,7 +89,7 @@ std::shared_ptr<const GridPreparation> prepare_grid(const path::GridMap& map, Gr
             // The graph's edges and joins are known only while it is built: the build itself keeps to the
             // budget (25 bytes per padded cell were counted before it, docs/subgoal.md).
             const std::size_t budget = settings.max_memory_bytes ? settings.max_memory_bytes : SIZE_MAX;  // 0 = no cap
-            const auto deadline = deadline_in(settings.preprocess_time_limit_s);
+            const auto deadline = search::deadline_after(settings.preprocess_time_limit_s);
             const path::JpsSupport built = prepared->subgoal.build(map, budget, path::SubgoalGraph::kAutoTransit, deadline);
             const std::string size = std::to_string(map.width()) + " x " + std::to_string(map.height());
             if (built == path::JpsSupport::MemoryBudget)
@@ -168,7 +166,7 @@ GridRun GridRunner::run(path::GridPoint from, path::GridPoint to, path::GridPath
         result.micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
         return result;
     }
-    m_options.budget.deadline = m_settings.time_limit_s > 0 ? std::min(m_settings.deadline, deadline_in(m_settings.time_limit_s))
+    m_options.budget.deadline = m_settings.time_limit_s > 0 ? std::min(m_settings.deadline, search::deadline_after(m_settings.time_limit_s))
                                                             : m_settings.deadline;
     switch (m_algorithm) {
         case GridAlgorithm::AStar:

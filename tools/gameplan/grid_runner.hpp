@@ -75,9 +75,6 @@ struct GridRun {
 /// Default of `--preprocess-time-limit`: seconds a subgoal graph's build may take before the command gives
 /// up (the 512 x 512 benchmark maps take 0.1 to 25 s; a 2000 x 2000 map of random noise takes many minutes).
 inline constexpr double kDefaultPreprocessSeconds = 120.0;
-/// The deadline of a step (a preprocessing, a search) that starts now and may take `seconds` (0 = none:
-/// time_point::max()).
-[[nodiscard]] std::chrono::steady_clock::time_point deadline_in(double seconds);
 /// `seconds` as `--preprocess-time-limit` messages print it ("%g").
 [[nodiscard]] std::string preprocess_seconds_text(double seconds);
 
