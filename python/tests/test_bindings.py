@@ -325,30 +325,41 @@ def test_queue_requests_take_budgets_and_islands():
     assert r.status == "found" and r.cost == pytest.approx(5 * math.sqrt(2))
 
 
+def legal_path_cost(m, cells):
+    """The 8-connected cost of `cells` on m as it is now, after asserting every cell open and every step one cell."""
+    assert all(m.passable(x, y) for x, y in cells)
+    cost = 0.0
+    for (ax, ay), (bx, by) in zip(cells, cells[1:]):
+        assert max(abs(bx - ax), abs(by - ay)) == 1
+        cost += m.cost(bx, by) * (math.sqrt(2) if ax != bx and ay != by else 1.0)
+    return cost
+
+
+def race(loose, strict, change, frames):
+    """One request from (0, 0) to (39, 0) in each queue, 5 expansions an update after each change(frame):
+    the loose queue's search finishes while the strict one's is still running. Returns the loose result."""
+    h, hs = loose.submit((0, 0), (39, 0)), strict.submit((0, 0), (39, 0))
+    for frame in range(frames):
+        change(frame)
+        loose.update(5)
+        strict.update(5)
+        if loose.state(h) == "done":
+            break
+    assert loose.state(h) == "done" and strict.state(hs) == "running"
+    r = loose.take(h)
+    assert r.status == "found"
+    return r
+
+
 def test_queue_goes_on_through_cost_changes_unless_told_to_restart():
     # Costs painted before every update: the search finishes (it would restart forever otherwise), with a
     # path legal on the final map and priced on its final costs.
     m = gameplan.GridMap(40, 40)
     for y in range(35):
         m.set_passable(20, y, False)
-    q = gameplan.PathRequestQueue(m)
-    strict = gameplan.PathRequestQueue(m, restart_on_cost_change=True)
-    h, hs = q.submit((0, 0), (39, 0)), strict.submit((0, 0), (39, 0))
-    for frame in range(2000):
-        m.set_cost(frame % 40, 39, 1 + frame % 3)
-        q.update(5)
-        strict.update(5)
-        if q.state(h) == "done":
-            break
-    assert q.state(h) == "done" and strict.state(hs) == "running"
-    r = q.take(h)
-    assert r.status == "found"
-    cells = r.cells
-    cost = 0.0
-    for (ax, ay), (bx, by) in zip(cells, cells[1:]):
-        assert max(abs(bx - ax), abs(by - ay)) == 1 and m.passable(bx, by)
-        cost += m.cost(bx, by) * (math.sqrt(2) if ax != bx and ay != by else 1.0)
-    assert r.cost == pytest.approx(cost, rel=1e-12)
+    r = race(gameplan.PathRequestQueue(m), gameplan.PathRequestQueue(m, restart_on_cost_change=True),
+             lambda frame: m.set_cost(frame % 40, 39, 1 + frame % 3), 2000)
+    assert r.cost == pytest.approx(legal_path_cost(m, r.cells), rel=1e-12)
     with pytest.raises(TypeError):
         gameplan.PathRequestQueue(None)
 
@@ -362,19 +373,9 @@ def test_queue_can_go_on_through_cells_opening_and_closing():
     for i in range(8):
         m.set_passable(i, 31, False)
         m.set_passable(8, 32 + i, False)
-    strict, flexible = gameplan.PathRequestQueue(m), gameplan.PathRequestQueue(m, restart_on_passability_change=False)
-    hs, hf = strict.submit((0, 0), (39, 0)), flexible.submit((0, 0), (39, 0))
-    for frame in range(3000):
-        m.set_passable(frame % 8, 35, frame % 2 == 0)
-        strict.update(5)
-        flexible.update(5)
-        if flexible.state(hf) == "done":
-            break
-    assert flexible.state(hf) == "done" and strict.state(hs) == "running"
-    r = flexible.take(hf)
-    assert r.status == "found"
-    assert all(m.passable(x, y) for x, y in r.cells)
-    assert all(max(abs(b[0] - a[0]), abs(b[1] - a[1])) == 1 for a, b in zip(r.cells, r.cells[1:]))
+    r = race(gameplan.PathRequestQueue(m, restart_on_passability_change=False), gameplan.PathRequestQueue(m),
+             lambda frame: m.set_passable(frame % 8, 35, frame % 2 == 0), 3000)
+    legal_path_cost(m, r.cells)
 
 
 def test_queue_keeps_the_islands_of_its_requests_alive():
