@@ -72,6 +72,18 @@ bool hex_adjacent(GridPoint a, GridPoint b) {
     return (a.y % 2 == 0) ? (dx == -1 || dx == 0) : (dx == 0 || dx == 1);
 }
 
+// A 40 x 40 map with about one cell in `one_in` blocked, its corners (0, 0) and (39, 39) open.
+GridMap corner_to_corner_map(std::mt19937& rng, unsigned one_in) {
+    GridMap map;
+    EXPECT_EQ(map.reset(40, 40), GridSizeCheck::Ok);
+    for (int y = 0; y < 40; ++y)
+        for (int x = 0; x < 40; ++x)
+            if (rng() % one_in == 0) (void)map.set_passable({x, y}, false);
+    (void)map.set_passable({0, 0}, true);
+    (void)map.set_passable({39, 39}, true);
+    return map;
+}
+
 }  // namespace
 
 TEST(GraphRequestQueue, ResultsEqualDirectCallsAndTheReference) {
@@ -235,14 +247,8 @@ TEST(HexRequestQueue, ResultsEqualDirectCallsAndMapChangesRestart) {
 TEST(HexRequestQueue, CostsPaintedEveryUpdateDoNotHoldSearchesUp) {
     std::mt19937 rng(11);
     for (int trial = 0; trial < 8; ++trial) {
-        GridMap map;
-        ASSERT_EQ(map.reset(40, 40), GridSizeCheck::Ok);
-        for (int y = 0; y < 40; ++y)
-            for (int x = 0; x < 40; ++x)
-                if (rng() % 6 == 0) (void)map.set_passable({x, y}, false);
+        GridMap map = corner_to_corner_map(rng, 6);
         const GridPoint s{0, 0}, t{39, 39};
-        (void)map.set_passable(s, true);
-        (void)map.set_passable(t, true);
         HexRequestQueue queue(map);
         const PathHandle h = queue.submit(HexRequest{s, t, {}, 0});
         int updates = 0;
@@ -293,14 +299,8 @@ TEST(HexRequestQueue, CellsFlappingEveryUpdateNeedNotHoldSearchesUp) {
     std::mt19937 rng(13);
     int found = 0;
     for (int trial = 0; trial < 8; ++trial) {
-        GridMap map;
-        ASSERT_EQ(map.reset(40, 40), GridSizeCheck::Ok);
-        for (int y = 0; y < 40; ++y)
-            for (int x = 0; x < 40; ++x)
-                if (rng() % 5 == 0) (void)map.set_passable({x, y}, false);
+        GridMap map = corner_to_corner_map(rng, 5);
         const GridPoint s{0, 0}, t{39, 39};
-        (void)map.set_passable(s, true);
-        (void)map.set_passable(t, true);
         QueueOptions options;
         options.restart_on_passability_change = false;
         HexRequestQueue queue(map, options);
