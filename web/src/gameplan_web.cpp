@@ -21,6 +21,7 @@
 #include <gameplan/path/influence.hpp>
 #include <gameplan/path/navmesh.hpp>
 #include <gameplan/path/navmesh_hierarchy.hpp>
+#include <gameplan/search/search_context.hpp>
 #include <gameplan_village/generate.hpp>
 #include <gameplan_village/village.hpp>
 
@@ -170,7 +171,7 @@ std::string navmesh_json(const PathQuery& q, int repeat, double* mean_micros) {
     double preprocess_ms = -1.0;
     if (on_hierarchy) {  // within the CLI's default --max-memory and --preprocess-time-limit
         const auto p0 = Clock::now();
-        const path::JpsSupport built = hierarchy.build(mesh, std::size_t{512} << 20, cli::deadline_in(cli::kDefaultPreprocessSeconds));
+        const path::JpsSupport built = hierarchy.build(mesh, std::size_t{512} << 20, search::deadline_after(cli::kDefaultPreprocessSeconds));
         if (built != path::JpsSupport::Ok) throw cli::UsageError("algorithm navmesh-ch: " + std::string(path::describe(built)));
         preprocess_ms = std::chrono::duration<double, std::milli>(Clock::now() - p0).count();
     }
