@@ -366,15 +366,12 @@ void add_demo_command(CLI::App& app, int& exit_code) {
         "demo", "Village simulation: GOAP villagers (woodcutters, miners, cooks) walking a grid map (docs/demo.md)");
     cmd->add_option("--map", args->map, "MovingAI .map file (default: a village map generated from the seed)");
     cmd->add_option("--size", args->size, "Size of the generated map, WIDTHxHEIGHT (default 120x56)");
-    cmd->add_option("--agents", args->agents, "Number of villagers (default 48)")
-        ->check(CLI::Range(std::size_t{1}, village::kMaxAgents));
-    cmd->add_option("--ticks", args->ticks, "Ticks to simulate (default 1000)")
-        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000}));
+    add_integer_option(cmd, "--agents", args->agents, 1, village::kMaxAgents, "Number of villagers (default 48)");
+    add_integer_option(cmd, "--ticks", args->ticks, 1, 1'000'000'000, "Ticks to simulate (default 1000)");
     add_integer_option(cmd, "--seed", args->seed, 0, UINT64_MAX, "Seed for the map, the places and the villagers (default 1)");
-    cmd->add_option("--threads", args->threads, "Planning threads; results are identical for any value (default 1)")
-        ->check(CLI::Range(std::size_t{1}, village::kMaxThreads));
-    cmd->add_option("--path-budget", args->path_budget, "Path-search expansions per tick (default 60000)")
-        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000}));
+    add_integer_option(cmd, "--threads", args->threads, 1, village::kMaxThreads,
+                       "Planning threads; results are identical for any value (default 1)");
+    add_integer_option(cmd, "--path-budget", args->path_budget, 1, 1'000'000'000, "Path-search expansions per tick (default 60000)");
     cmd->add_option("--domains", args->domains,
                     "Directory with woodcutter.json, miner.json, cook.json (default: examples/goap/village, built in)");
     cmd->add_flag("--json", args->json, "Print one JSON summary object (no live view)");
@@ -383,8 +380,7 @@ void add_demo_command(CLI::App& app, int& exit_code) {
                        "Refuse a generated or loaded map whose village is estimated to need more MiB than this "
                        "(about 140 bytes per cell and 9.5 KB per villager; default 4096)");
     cmd->add_flag("--no-wolves", args->no_wolves, "No wolf dens (and no danger for paths and walking costs to avoid)");
-    CLI::Option* every = cmd->add_option("--png-every", args->png_every, "Write a PNG snapshot every K ticks")
-                             ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000}));
+    CLI::Option* every = add_integer_option(cmd, "--png-every", args->png_every, 1, 1'000'000'000, "Write a PNG snapshot every K ticks");
     CLI::Option* dir = cmd->add_option("--png-dir", args->png_dir, "Directory for the snapshots (created if needed)");
     every->needs(dir);
     dir->needs(every);
@@ -392,8 +388,7 @@ void add_demo_command(CLI::App& app, int& exit_code) {
                     "Frames per second of the live terminal view, in [0.01, 1000] (0 = as fast as possible; default 30)", true);
     CLI::Option* save = cmd->add_option("--save", args->save,
                                         "Write the running village to this save file at --save-at (default: the last tick)");
-    CLI::Option* save_at = cmd->add_option("--save-at", args->save_at, "Tick to save at (with --save)")
-                               ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000}));
+    CLI::Option* save_at = add_integer_option(cmd, "--save-at", args->save_at, 1, 1'000'000'000, "Tick to save at (with --save)");
     save_at->needs(save);
     CLI::Option* load = cmd->add_option("--load", args->load,
                                         "Continue the village saved in this file up to tick --ticks (map, villagers and "

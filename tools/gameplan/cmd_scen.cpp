@@ -11,6 +11,7 @@
 #include <gameplan/path/dead_ends.hpp>
 #include <gameplan/path/grid_map.hpp>
 #include <gameplan/path/grid_search.hpp>
+#include <gameplan/path/hpa.hpp>
 #include <gameplan/path/islands.hpp>
 
 #include <nlohmann/json.hpp>
@@ -41,9 +42,9 @@ struct ScenArgs {
     std::string scen_file;
     std::string map_file;
     std::string algorithm = "astar";
-    unsigned threads = 1;
+    std::uint64_t threads = 1;
     bool smooth = false;
-    std::int32_t cluster_size = 64;
+    std::uint64_t cluster_size = 64;
     bool islands = false;
     bool dead_ends = false;
     bool json = false;
@@ -61,9 +62,8 @@ void run_scen(const ScenArgs& args, int& exit_code) {
     if (args.algorithm == kNavmeshAlgorithm || args.algorithm == kNavmeshChAlgorithm) {
         if (args.smooth || args.islands || args.dead_ends)
             throw UsageError("--algorithm navmesh: takes no --smooth, --islands or --dead-ends");
-        if (args.threads < 1 || args.threads > 256) throw UsageError("--threads must be in [1, 256], got " + std::to_string(args.threads));
         NavmeshScenRequest request;
-        request.threads = args.threads;
+        request.threads = static_cast<unsigned>(args.threads);
         request.scen_file = args.scen_file;
         request.map_file = args.map_file;
         request.json = args.json;
@@ -76,9 +76,8 @@ void run_scen(const ScenArgs& args, int& exit_code) {
     }
     const GridAlgorithm algorithm = *parse_grid_algorithm(args.algorithm);
     require_supported(algorithm, args.smooth);
-    const GridRunnerSettings settings{args.smooth, args.cluster_size, limits.max_memory_bytes(), args.preprocess_time_limit_s, 0.0,
-                                      deadline};
-    if (args.threads < 1 || args.threads > 256) throw UsageError("--threads must be in [1, 256], got " + std::to_string(args.threads));
+    const GridRunnerSettings settings{args.smooth, static_cast<std::int32_t>(args.cluster_size), limits.max_memory_bytes(),
+                                      args.preprocess_time_limit_s, 0.0, deadline};
     const std::filesystem::path scen_path(args.scen_file);
     const io::ScenarioFile scen = io::load_movingai_scenarios(scen_path);
 
@@ -130,12 +129,12 @@ void run_scen(const ScenArgs& args, int& exit_code) {
         // once (every map loaded so far with its preprocessing, and one search state per thread on the
         // largest of them).
         if (algorithm == GridAlgorithm::Hpa)
-            require_memory(limits, static_cast<double>(hpa_memory_estimate(loaded->map, std::uint64_t(std::max(0, args.cluster_size)))),
+            require_memory(limits, static_cast<double>(hpa_memory_estimate(loaded->map, args.cluster_size)),
                            "the HPA* hierarchy of " + printable(loaded->name) + " (--cluster-size " +
                                std::to_string(args.cluster_size) + ")");
         const double map_cells = double(loaded->map.width()) * double(loaded->map.height());
         held_bytes += (double(loaded->map.width()) + 2) * (double(loaded->map.height()) + 2) +  // the map: a byte per padded cell
-                      grid_memory_estimate(loaded->map, algorithm, std::uint64_t(std::max(0, args.cluster_size)), args.islands,
+                      grid_memory_estimate(loaded->map, algorithm, args.cluster_size, args.islands,
                                            args.dead_ends, 0);
         if (map_cells > largest_cells)
             largest_cells = map_cells, largest = std::to_string(loaded->map.width()) + " x " + std::to_string(loaded->map.height());
@@ -196,7 +195,7 @@ void run_scen(const ScenArgs& args, int& exit_code) {
         }
     };
     std::vector<std::thread> workers;
-    for (unsigned t = 1; t < args.threads; ++t) workers.emplace_back(solve, false);
+    for (std::uint64_t t = 1; t < args.threads; ++t) workers.emplace_back(solve, false);
     solve(true);
     for (std::thread& worker : workers) worker.join();
     progress.finish(scen.scenarios.size());
@@ -321,9 +320,11 @@ void add_scen_command(CLI::App& app, int& exit_code) {
                     "after preprocessing)")
         ->check(CLI::IsMember(with_navmesh(grid_algorithm_names())))
         ->capture_default_str();
-    cmd->add_option("--cluster-size", args->cluster_size, "HPA* cluster side in cells")->capture_default_str();
-    cmd->add_option("--threads", args->threads, "Solve the scenarios on N threads (each with its own search state)")
-        ->capture_default_str();
+    add_integer_option(cmd, "--cluster-size", args->cluster_size, path::kMinClusterSize, path::kMaxClusterSize,
+                       "HPA* cluster side in cells, in [" + std::to_string(path::kMinClusterSize) + ", " +
+                           std::to_string(path::kMaxClusterSize) + "] (default 64)");
+    add_integer_option(cmd, "--threads", args->threads, 1, 256,
+                       "Solve the scenarios on N threads, at most 256, each with its own search state (default 1)");
     cmd->add_flag("--smooth", args->smooth, "Smooth every path (string pulling); reports suboptimality");
     cmd->add_flag("--islands", args->islands, "Precompute islands: unreachable scenarios are answered without search");
     cmd->add_flag("--dead-ends", args->dead_ends, "Skip dead-end regions holding neither end (helps on mazes)");

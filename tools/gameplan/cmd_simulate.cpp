@@ -325,8 +325,7 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
     cmd->add_option("scenario", args->file, "Scenario JSON file (see docs/formats.md, \"Scenario JSON\")")->required();
     add_integer_option(cmd, "--ticks", args->ticks, 1, 1'000'000'000,
                        "Number of ticks to run, at most a billion (default: the scenario's \"ticks\")");
-    cmd->add_option("--threads", args->threads, "Plan on a thread pool of this size (same trace for any value)")
-        ->check(CLI::Range(1, 256));
+    add_integer_option(cmd, "--threads", args->threads, 1, 256, "Plan on a thread pool of this size, at most 256 (same trace for any value)");
     add_limit_options(cmd, args->limits, kDefaultSimulateTimeLimitS, "the whole run (ticks and searches)");
     // What the two limits do here (not the shared wording: the run ends with its own status, and the
     // memory budget applies to each agent search).
