@@ -1572,6 +1572,8 @@ PYBIND11_MODULE(gameplan, m) {
             out["makespan"] = st == Status::Found ? sol.makespan : 0;
             out["sum_of_costs"] = st == Status::Found ? sol.sum_of_costs : 0;
             out["lower_bound"] = st == Status::InvalidQuery ? 0 : c.lower_bound();
+            if (c.unreachable_agent() != UINT32_MAX) out["unreachable_agent"] = c.unreachable_agent();
+            else out["unreachable_agent"] = py::none();
             out["expanded"] = c.stats().search.expanded;
             out["limit"] = limit_name(st, c.budget_limit());
             return out;
@@ -1579,7 +1581,8 @@ PYBIND11_MODULE(gameplan, m) {
            py::arg("time_limit") = 0.0, py::arg("anytime") = false, py::arg("seed") = 0, py::arg("max_memory") = 0,
            "paths[i] holds agent i's cell at every step 0 .. makespan (4-connected moves or waits; no two agents "
            "on one cell, no swaps). max_memory: bytes of distance tables and stored configurations (0: the "
-           "library's 2 GiB); `limit` names the budget that ran out (empty unless budget_exhausted).");
+           "library's 2 GiB); `limit` names the budget that ran out (empty unless budget_exhausted); "
+           "`unreachable_agent` the agent whose goal lies in another part of the map than its start (no_path; else None).");
 
     // ---- the movement layer ----
     struct PyMovement {

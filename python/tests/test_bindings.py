@@ -717,6 +717,15 @@ def free_cells(m, rng, count):
     return rng.sample(cells, count)
 
 
+def test_crowd_solver_names_an_agent_that_cannot_reach_its_goal():
+    m = gameplan.GridMap(9, 4)
+    for y in range(4):
+        m.set_passable(4, y, False)
+    # agent 0 stays on its side, agent 1 would have to cross the wall
+    r = gameplan.CrowdSolver().solve(m, [(0, 0), (1, 1)], [(3, 3), (7, 2)])
+    assert r["status"] == "no_path" and r["unreachable_agent"] == 1 and r["paths"] == []
+
+
 def test_crowd_solver_paths_are_conflict_free():
     m = gameplan.load_map(ROOMS)
     rng = random.Random(3)
@@ -724,7 +733,7 @@ def test_crowd_solver_paths_are_conflict_free():
     for agents in (5, 15):
         starts, goals = free_cells(m, rng, agents), free_cells(m, rng, agents)
         r = solver.solve(m, starts, goals)
-        assert r["status"] == "found" and r["limit"] == ""
+        assert r["status"] == "found" and r["limit"] == "" and r["unreachable_agent"] is None
         # the agents' distance tables alone take more than 1 KiB
         small = gameplan.CrowdSolver().solve(m, starts, goals, max_memory=1024)
         assert small["status"] == "budget_exhausted" and small["limit"] == "memory"

@@ -41,6 +41,7 @@ struct CrowdSolver::Impl {
     std::vector<std::uint32_t> dist;  // n * vcount
     std::vector<std::uint32_t> bfs_queue;
     std::uint64_t lower_bound = 0;
+    std::uint32_t unreachable = UINT32_MAX;  // the agent found unable to reach its goal (NoPath at begin)
     CrowdOptions options;
     std::chrono::steady_clock::time_point t_begin;
 
@@ -357,6 +358,7 @@ Status CrowdSolver::Impl::begin(const GridMap& m, std::span<const GridPoint> s, 
     open.clear();
     std::fill(table.begin(), table.end(), kNil);
     lower_bound = 0;
+    unreachable = UINT32_MAX;
     n = 0;
     revisits = 0;
     prefer_free = true;
@@ -402,6 +404,7 @@ Status CrowdSolver::Impl::begin(const GridMap& m, std::span<const GridPoint> s, 
         const std::uint32_t di = d(i, starts[i]);
         if (di >= kFar) {
             lower_bound = 0;
+            unreachable = i;
             return status;  // an agent cannot reach its goal
         }
         lower_bound += di;
@@ -1147,6 +1150,7 @@ std::uint64_t CrowdSolver::best_sum_of_costs() const noexcept {
     return m_impl->goal_node == kNil ? 0 : m_impl->hnodes[m_impl->goal_node].g;
 }
 std::uint64_t CrowdSolver::lower_bound() const noexcept { return m_impl->lower_bound; }
+std::uint32_t CrowdSolver::unreachable_agent() const noexcept { return m_impl->unreachable; }
 const CrowdStats& CrowdSolver::stats() const noexcept { return m_impl->stats; }
 std::size_t CrowdSolver::memory_bytes() const noexcept {
     const Impl& m = *m_impl;

@@ -237,11 +237,16 @@ TEST(Crowd, UnsolvableInstancesAreReportedFailed) {
     const std::vector<GridPoint> g{{4, 0}, {0, 0}};
     EXPECT_EQ(solver.solve(corridor, s, g, CrowdOptions{}, solution), Status::NoPath);
     EXPECT_FALSE(solver.has_solution());
-    // a goal behind a wall
-    const GridMap walled = crowd_test::parse({"..@.."});
-    const std::vector<GridPoint> s2{{0, 0}};
-    const std::vector<GridPoint> g2{{4, 0}};
+    EXPECT_EQ(solver.unreachable_agent(), UINT32_MAX);  // each goal is reachable alone: proved by the search
+    // a goal behind a wall: the agent is named (the second here; the first reaches its goal)
+    const GridMap walled = crowd_test::parse({"..@..", "..@.."});
+    const std::vector<GridPoint> s2{{0, 0}, {3, 1}};
+    const std::vector<GridPoint> g2{{1, 1}, {1, 0}};
     EXPECT_EQ(solver.solve(walled, s2, g2, CrowdOptions{}, solution), Status::NoPath);
+    EXPECT_EQ(solver.unreachable_agent(), 1u);
+    // and forgotten by the next solve
+    ASSERT_EQ(solver.solve(walled, std::vector<GridPoint>{{0, 0}}, std::vector<GridPoint>{{1, 1}}, CrowdOptions{}, solution), Status::Found);
+    EXPECT_EQ(solver.unreachable_agent(), UINT32_MAX);
     // a full dead-end corridor cannot reorder its agents
     const GridMap line = crowd_test::parse({"...", "@@@"});
     const std::vector<GridPoint> s3{{0, 0}, {1, 0}, {2, 0}};

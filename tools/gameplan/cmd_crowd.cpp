@@ -107,6 +107,7 @@ void run_crowd(const CrowdArgs& args, int& exit_code) {
         out["sum_of_costs"] = solved ? solution.sum_of_costs : 0;
         out["makespan"] = solved ? solution.makespan : 0;
         out["lower_bound"] = solver.lower_bound();
+        if (solver.unreachable_agent() != UINT32_MAX) out["unreachable_agent"] = solver.unreachable_agent();
         out["micros"] = micros;
         out["first_solution_micros"] = solved ? static_cast<std::int64_t>(stats.first_solution_seconds * 1e6) : 0;
         out["first_sum_of_costs"] = stats.first_sum_of_costs;
@@ -129,6 +130,11 @@ void run_crowd(const CrowdArgs& args, int& exit_code) {
         if (status == Status::BudgetExhausted) {
             limits.time_limit_s = args.time_limit;
             std::cout << " (the solver used up its " << budget_text(solver.budget_limit(), limits, 0, "") << ')';
+        }
+        if (const std::uint32_t a = solver.unreachable_agent(); a != UINT32_MAX) {
+            const io::Scenario& s = scen.scenarios[a];
+            std::cout << " (agent " << a << ", line " << s.line << ", cannot reach its goal " << s.goal.x << ',' << s.goal.y
+                      << " from " << s.start.x << ',' << s.start.y << ')';
         }
         std::cout << ": " << args.agents << " agents on " << args.map_file;
         if (solved) {

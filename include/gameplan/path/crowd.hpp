@@ -202,6 +202,10 @@ public:
     [[nodiscard]] std::uint64_t best_sum_of_costs() const noexcept;
     /// Sum of single-agent distances of the current instance (valid after a successful begin).
     [[nodiscard]] std::uint64_t lower_bound() const noexcept;
+    /// When begin() answered `NoPath` because an agent cannot reach its goal (its start and goal lie in
+    /// different parts of the map): that agent, the first in index order. UINT32_MAX otherwise (also
+    /// when the search proved the instance unsolvable for want of room).
+    [[nodiscard]] std::uint32_t unreachable_agent() const noexcept;
     /// Counters of the current solve.
     [[nodiscard]] const CrowdStats& stats() const noexcept;
     /// Bytes the solver holds: the per-agent distance tables (4 bytes per agent and free cell), the
