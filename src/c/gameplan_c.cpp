@@ -1754,7 +1754,8 @@ gameplan_error gameplan_crowd_solve(gameplan_crowd_solver* c, const gameplan_map
                                      found && !c->solution.costs.empty() ? c->solution.costs.data() : nullptr,
                                      c->cells.empty() ? nullptr : c->cells.data(),
                                      c->solver.stats().search.expanded,
-                                     to_c(c->solver.budget_limit())};
+                                     to_c(c->solver.budget_limit()),
+                                     c->solver.unreachable_agent()};
     });
 }
 

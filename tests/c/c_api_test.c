@@ -1461,7 +1461,7 @@ static void test_crowd(const char* dir) {
             bound += (uint64_t)ref_bfs(m, starts[i], p);
         }
         CHECK_OK(gameplan_crowd_solve(c, m, starts, goals, (size_t)agents, NULL, &r));
-        CHECK(r.status == GAMEPLAN_STATUS_FOUND && r.limit == GAMEPLAN_LIMIT_NONE);
+        CHECK(r.status == GAMEPLAN_STATUS_FOUND && r.limit == GAMEPLAN_LIMIT_NONE && r.unreachable_agent == UINT32_MAX);
         if (r.status != GAMEPLAN_STATUS_FOUND) continue;
         CHECK(r.agents == (uint32_t)agents);
         CHECK(r.lower_bound == bound);
@@ -1495,6 +1495,23 @@ static void test_crowd(const char* dir) {
                 }
             }
         }
+    }
+    {   /* a goal beyond a wall: NO_PATH, naming the agent (the second; the first can reach its goal) */
+        gameplan_map* split;
+        gameplan_crowd_result r;
+        gameplan_point s2[2], g2[2];
+        int y;
+        CHECK_OK(gameplan_map_create(9, 4, 1, &split));
+        for (y = 0; y < 4; ++y) {
+            gameplan_point wall;
+            wall.x = 4, wall.y = y;
+            CHECK_OK(gameplan_map_set_passable(split, wall, 0));
+        }
+        s2[0].x = 0, s2[0].y = 0, g2[0].x = 3, g2[0].y = 3;
+        s2[1].x = 1, s2[1].y = 1, g2[1].x = 7, g2[1].y = 2;
+        CHECK_OK(gameplan_crowd_solve(c, split, s2, g2, 2, NULL, &r));
+        CHECK(r.status == GAMEPLAN_STATUS_NO_PATH && r.unreachable_agent == 1);
+        gameplan_map_destroy(split);
     }
     {   /* invalid instances: a shared start, a blocked goal */
         gameplan_crowd_result r;

@@ -874,6 +874,8 @@ typedef struct gameplan_crowd_result {
     const gameplan_point* cells; /**< step-major: the cell of agent i at step t is cells[t * agents + i] */
     uint64_t expanded;        /**< configurations expanded */
     gameplan_budget_limit limit; /**< the limit that ran out (BUDGET_EXHAUSTED), else NONE */
+    uint32_t unreachable_agent; /**< NO_PATH because an agent's goal lies in another part of the map than
+                                     its start: that agent (the first); else UINT32_MAX */
 } gameplan_crowd_result;
 
 GAMEPLAN_C_API gameplan_crowd_options gameplan_crowd_options_default(void);
