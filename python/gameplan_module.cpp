@@ -12,6 +12,7 @@
 #include <gameplan/io/load_error.hpp>
 #include <gameplan/io/movingai.hpp>
 #include <gameplan/io/graph_io.hpp>
+#include <gameplan/path/area_filter.hpp>
 #include <gameplan/path/crowd.hpp>
 #include <gameplan/path/graph.hpp>
 #include <gameplan/path/graph_search.hpp>
@@ -20,12 +21,14 @@
 #include <gameplan/path/grid_search.hpp>
 #include <gameplan/path/hex_grid.hpp>
 #include <gameplan/path/hpa.hpp>
+#include <gameplan/path/influence.hpp>
 #include <gameplan/path/islands.hpp>
 #include <gameplan/path/jps.hpp>
 #include <gameplan/path/jps_plus.hpp>
 #include <gameplan/path/movement.hpp>
 #include <gameplan/path/navmesh.hpp>
 #include <gameplan/path/navmesh_hierarchy.hpp>
+#include <gameplan/path/penalty_layer.hpp>
 #include <gameplan/path/request_queue.hpp>
 #include <gameplan/path/smoothing.hpp>
 #include <gameplan/path/subgoal.hpp>
@@ -1146,6 +1149,106 @@ PYBIND11_MODULE(gameplan, m) {
     m.def("load_map", [](const std::string& p) { return std::make_shared<path::GridMap>(io::load_grid_map(p)); },
           py::arg("path"), "Loads a MovingAI .map (movingai.com) or a plain-text grid.");
 
+    // ---- areas, filters and cost layers (docs/pathfinding.md) ----
+    m.attr("MAX_AREAS") = path::kMaxAreas;
+    m.attr("AREA_GROUND") = path::kAreaGround;
+    m.attr("AREA_SWAMP") = path::kAreaSwamp;
+    m.attr("AREA_WATER") = path::kAreaWater;
+    m.attr("AREA_TREES") = path::kAreaTrees;
+    const auto check_cell = [](const auto& shape, std::int32_t x, std::int32_t y) {
+        if (x < 0 || y < 0 || x >= shape.width() || y >= shape.height()) throw py::index_error("cell outside the map");
+    };
+    py::class_<path::AreaMap, std::shared_ptr<path::AreaMap>>(m, "AreaMap",
+        "An area type (0 .. MAX_AREAS - 1) per cell of a map's shape; every cell starts in area 0.")
+        .def(py::init([](const path::GridMap& map) { return std::make_shared<path::AreaMap>(map); }), py::arg("map"))
+        .def_property_readonly("width", &path::AreaMap::width)
+        .def_property_readonly("height", &path::AreaMap::height)
+        .def("matches", &path::AreaMap::matches, py::arg("map"), "True if sized for a map of this shape.")
+        .def("at", [check_cell](const path::AreaMap& a, std::int32_t x, std::int32_t y) {
+            check_cell(a, x, y);
+            return a.at({x, y});
+        }, py::arg("x"), py::arg("y"))
+        .def("set", [check_cell](path::AreaMap& a, std::int32_t x, std::int32_t y, std::uint32_t area) {
+            check_cell(a, x, y);
+            if (area >= path::kMaxAreas) throw py::value_error("area must be in [0, " + std::to_string(path::kMaxAreas - 1) + "], got " + std::to_string(area));
+            (void)a.set({x, y}, area);
+        }, py::arg("x"), py::arg("y"), py::arg("area"));
+    m.def("load_map_and_areas", [](const std::string& p, bool water_passable, bool trees_passable) {
+        auto areas = std::make_shared<path::AreaMap>();
+        io::MapLoadOptions o;
+        o.water_passable = water_passable;
+        o.trees_passable = trees_passable;
+        o.areas = areas.get();
+        auto map = std::make_shared<path::GridMap>(io::load_grid_map(p, o));
+        return std::make_pair(map, areas);
+    }, py::arg("path"), py::arg("water_passable") = false, py::arg("trees_passable") = false,
+       "Loads a map and the standard areas of its terrain letters (AREA_SWAMP for S, AREA_WATER for W, AREA_TREES "
+       "for T, AREA_GROUND for the rest): (GridMap, AreaMap). water_passable / trees_passable make W / T cells "
+       "passable, so that a filter decides who may enter them.");
+    py::class_<path::AreaFilter>(m, "AreaFilter",
+        "What one query may enter and what each area costs it (default: every area allowed at multiplier 1).")
+        .def(py::init<>())
+        .def("forbid", [](path::AreaFilter& f, std::uint32_t area, bool forbidden) {
+            if (!f.forbid(area, forbidden)) throw py::value_error("area must be in [0, " + std::to_string(path::kMaxAreas - 1) + "], got " + std::to_string(area));
+        }, py::arg("area"), py::arg("forbidden") = true, "Cells of this area count as blocked for the query.")
+        .def("set_multiplier", [](path::AreaFilter& f, std::uint32_t area, double multiplier) {
+            if (!f.set_multiplier(area, multiplier))
+                throw py::value_error("set_multiplier: area must be in [0, " + std::to_string(path::kMaxAreas - 1) +
+                                      "] and the multiplier in (0, 1e6], got area " + std::to_string(area) + ", multiplier " +
+                                      std::to_string(multiplier));
+        }, py::arg("area"), py::arg("multiplier"), "A step entering a cell of this area costs this many times its length.")
+        .def("forbidden", &path::AreaFilter::forbidden, py::arg("area"))
+        .def("multiplier", &path::AreaFilter::multiplier, py::arg("area"));
+    py::class_<path::PenaltyLayer, std::shared_ptr<path::PenaltyLayer>>(m, "PenaltyLayer",
+        "A non-negative penalty per cell, added (times a weight) to every step entering the cell.")
+        .def(py::init([](const path::GridMap& map) { return std::make_shared<path::PenaltyLayer>(map); }), py::arg("map"))
+        .def("matches", &path::PenaltyLayer::matches, py::arg("map"))
+        .def("at", [check_cell](const path::PenaltyLayer& l, std::int32_t x, std::int32_t y) {
+            check_cell(l, x, y);
+            return l.at({x, y});
+        }, py::arg("x"), py::arg("y"))
+        .def("set", [check_cell](path::PenaltyLayer& l, std::int32_t x, std::int32_t y, float penalty) {
+            check_cell(l, x, y);
+            if (!l.set({x, y}, penalty)) throw py::value_error("a penalty must be finite and >= 0");
+        }, py::arg("x"), py::arg("y"), py::arg("penalty"))
+        .def("add", [check_cell](path::PenaltyLayer& l, std::int32_t x, std::int32_t y, float delta) {
+            check_cell(l, x, y);
+            if (!l.add({x, y}, delta)) throw py::value_error("delta must be finite");
+        }, py::arg("x"), py::arg("y"), py::arg("delta"), "Adds delta (may be negative; the result is clamped at 0).")
+        .def("clear", &path::PenaltyLayer::clear)
+        .def("scale", [](path::PenaltyLayer& l, float factor, float floor) {
+            if (!l.scale(factor, floor)) throw py::value_error("factor must be in [0, 1] and floor >= 0");
+        }, py::arg("factor"), py::arg("floor") = 0.0f, "Multiplies every penalty by factor; those below floor become 0.");
+    py::class_<path::InfluenceMap, std::shared_ptr<path::InfluenceMap>>(m, "InfluenceMap",
+        "Event-driven, decaying per-cell influence; a cost layer for find_path (docs/pathfinding.md).")
+        .def(py::init([](const path::GridMap& map) { return std::make_shared<path::InfluenceMap>(map); }), py::arg("map"))
+        .def("matches", &path::InfluenceMap::matches, py::arg("map"))
+        .def("add_event", [](path::InfluenceMap& i, std::pair<std::int32_t, std::int32_t> center, float amount, std::int32_t radius) {
+            if (!(amount > 0.0f) || !std::isfinite(amount)) throw py::value_error("amount must be finite and > 0");
+            if (radius < 0 || radius > path::kMaxInfluenceRadius)
+                throw py::value_error("radius must be in [0, " + std::to_string(path::kMaxInfluenceRadius) + "]");
+            return i.add_event(point_of(center), amount, radius);
+        }, py::arg("center"), py::arg("amount"), py::arg("radius"),
+           "Adds amount x (1 - d / (radius + 1)) to every cell within distance d <= radius; returns the cells changed.")
+        .def("decay", [](path::InfluenceMap& i, float factor) {
+            if (!i.decay(factor)) throw py::value_error("factor must be in [0, 1]");
+        }, py::arg("factor"))
+        .def("decay_for", [](path::InfluenceMap& i, double seconds, double half_life) {
+            if (!i.decay_for(seconds, half_life)) throw py::value_error("seconds must be >= 0 and half_life > 0, both finite");
+        }, py::arg("seconds"), py::arg("half_life"))
+        .def("clear", &path::InfluenceMap::clear)
+        .def("at", [](const path::InfluenceMap& i, std::int32_t x, std::int32_t y) { return i.at({x, y}); }, py::arg("x"), py::arg("y"))
+        .def("sum_along", [](const path::InfluenceMap& i, const std::vector<std::pair<std::int32_t, std::int32_t>>& cells) {
+            std::vector<path::GridPoint> p;
+            for (const auto& c : cells) p.push_back(point_of(c));
+            return i.sum_along(p);
+        }, py::arg("cells"), "Influence of every cell the path enters (all but the first).")
+        .def("max_along", [](const path::InfluenceMap& i, const std::vector<std::pair<std::int32_t, std::int32_t>>& cells) {
+            std::vector<path::GridPoint> p;
+            for (const auto& c : cells) p.push_back(point_of(c));
+            return i.max_along(p);
+        }, py::arg("cells"));
+
     py::class_<PyPath>(m, "PathResult")
         .def_readonly("status", &PyPath::status)
         .def_readonly("cost", &PyPath::cost)
@@ -1238,18 +1341,43 @@ PYBIND11_MODULE(gameplan, m) {
         .def("find_path", [](path::GridPathfinder& f, const path::GridMap& map, std::pair<std::int32_t, std::int32_t> start,
                              std::pair<std::int32_t, std::int32_t> goal, int movement, const std::string& diagonal,
                              const std::string& heuristic, double weight, std::optional<std::uint64_t> max_expansions,
-                             double time_limit, std::uint64_t max_memory, const PyIslands* islands) {
+                             double time_limit, std::uint64_t max_memory, const PyIslands* islands, const path::AreaMap* areas,
+                             const path::AreaFilter* filter, const py::object& layers) {
             path::GridSearchOptions o = path_options(movement, diagonal, heuristic, weight);
             o.budget = budget_of(max_expansions, time_limit, max_memory);
             o.islands = islands ? &islands->islands : nullptr;
+            const auto shape = [](const auto& s) { return std::to_string(s.width()) + " x " + std::to_string(s.height()); };
+            if (areas != nullptr && !areas->matches(map))
+                throw py::value_error("areas: sized for a " + shape(*areas) + " map, not this " + shape(map) + " one");
+            o.areas = areas;
+            o.filter = filter;
+            // layers: [(PenaltyLayer or InfluenceMap, weight), ...]; the Python objects stay referenced by
+            // the caller's list for the whole (synchronous) search.
+            std::vector<path::CostLayer> cost_layers;
+            if (!layers.is_none()) {
+                for (const py::handle item : layers) {
+                    const auto pair = item.cast<std::pair<py::object, double>>();
+                    const path::PenaltyLayer* layer = nullptr;
+                    if (py::isinstance<path::InfluenceMap>(pair.first)) layer = &pair.first.cast<const path::InfluenceMap&>().layer();
+                    else layer = &pair.first.cast<const path::PenaltyLayer&>();
+                    if (!layer->matches(map)) throw py::value_error("layers: a layer sized for a " + shape(*layer) + " map, not this " + shape(map) + " one");
+                    if (!(pair.second >= 0.0) || !std::isfinite(pair.second))
+                        throw py::value_error("layers: a weight must be finite and >= 0, got " + std::to_string(pair.second));
+                    cost_layers.push_back(path::CostLayer{layer, pair.second});
+                }
+            }
+            o.layers = cost_layers;
             return search_released(f, [&](path::GridPath& out) { return f.find_path(map, point_of(start), point_of(goal), o, out); });
         }, py::arg("map"), py::arg("start"), py::arg("goal"), py::arg("movement") = 8,
            py::arg("diagonal") = "no-corner-cutting", py::arg("heuristic") = "auto", py::arg("weight") = 1.0,
            py::arg("max_expansions") = py::none(), py::arg("time_limit") = 0.0, py::arg("max_memory") = 0,
-           py::arg("islands") = nullptr,
+           py::arg("islands") = nullptr, py::arg("areas") = nullptr, py::arg("filter") = nullptr, py::arg("layers") = py::none(),
            "Budgets: max_expansions, time_limit (seconds, 0 = none), max_memory (bytes of search state, 0 = none); "
            "the result's `limit` names the one that ran out. islands: an Islands of this map, for the unreachability "
-           "precheck (ignored when stale or built for a stricter rule).");
+           "precheck (ignored when stale or built for a stricter rule). areas + filter: an AreaMap of this map and an "
+           "AreaFilter (forbidden areas count as blocked; a step costs length x terrain x the multiplier of the area it "
+           "enters); layers: a list of (PenaltyLayer or InfluenceMap, weight) pairs, each adding weight x the value of "
+           "the cell a step enters.");
 
     py::class_<path::JpsPathfinder>(m, "JpsPathfinder", "Jump point search (8-connected, no corner cutting, uniform costs).")
         .def(py::init<>())

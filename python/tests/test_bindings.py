@@ -1274,3 +1274,117 @@ def test_movement_units_anchor_route_and_leave():
     assert mv.unit_count == 1
     mv.update(30)
     assert mv.status(walker) == "arrived" and mv.position(walker) == (11, 1) and mv.route(walker) == []
+
+
+def reference_filtered_cost(m, areas, filt, layers, start, goal):
+    """Dijkstra written here: 8-connected, no corner cutting; a step entering c costs its length x
+    terrain(c) x the filter's multiplier of area(c) + the weighted layers at c; forbidden areas are blocked."""
+    def enterable(x, y):
+        if not (0 <= x < m.width and 0 <= y < m.height) or not m.passable(x, y):
+            return False
+        return not filt.forbidden(areas.at(x, y))
+
+    def cost(x, y, length):
+        return length * m.cost(x, y) * filt.multiplier(areas.at(x, y)) + sum(w * layer.at(x, y) for layer, w in layers)
+
+    if not enterable(*start) or not enterable(*goal):
+        return None
+    best = {start: 0.0}
+    heap = [(0.0, start)]
+    while heap:
+        d, (x, y) = heapq.heappop(heap)
+        if (x, y) == goal:
+            return d
+        if d > best[(x, y)]:
+            continue
+        for dx, dy in itertools.product((-1, 0, 1), repeat=2):
+            if (dx, dy) == (0, 0) or not enterable(x + dx, y + dy):
+                continue
+            if dx and dy and not (enterable(x + dx, y) and enterable(x, y + dy)):
+                continue
+            nd = d + cost(x + dx, y + dy, math.sqrt(2) if dx and dy else 1.0)
+            if nd < best.get((x + dx, y + dy), math.inf):
+                best[(x + dx, y + dy)] = nd
+                heapq.heappush(heap, (nd, (x + dx, y + dy)))
+    return None
+
+
+def test_find_path_with_areas_filter_and_layers_matches_a_reference():
+    rng = random.Random(11)
+    m = gameplan.GridMap(22, 15)
+    areas = gameplan.AreaMap(m)
+    penalty = gameplan.PenaltyLayer(m)
+    influence = gameplan.InfluenceMap(m)
+    for y in range(15):
+        for x in range(22):
+            if rng.random() < 0.15:
+                m.set_passable(x, y, False)
+            m.set_cost(x, y, rng.randint(1, 3))
+            areas.set(x, y, rng.choice((0, 0, 1, 2, 3)))
+            if rng.random() < 0.3:
+                penalty.set(x, y, rng.uniform(0.0, 2.0))
+    assert influence.add_event((10, 7), 5.0, 4) > 0
+    filt = gameplan.AreaFilter()
+    filt.forbid(3)
+    filt.set_multiplier(1, 2.5)
+    filt.set_multiplier(2, 0.5)  # cheaper than ground: the heuristic must scale down
+    layers = [(penalty, 1.5), (influence, 2.0)]
+    finder = gameplan.GridPathfinder()
+    cells = [(x, y) for y in range(15) for x in range(22)]
+    found = 0
+    for _ in range(40):
+        start, goal = rng.choice(cells), rng.choice(cells)
+        r = finder.find_path(m, start, goal, areas=areas, filter=filt, layers=layers)
+        want = reference_filtered_cost(m, areas, filt, layers, start, goal)
+        if want is None:
+            assert r.status in ("no_path", "invalid_query"), (start, goal, r.status)
+            continue
+        found += 1
+        assert r.status == "found" and r.cost == pytest.approx(want, rel=1e-9, abs=1e-9), (start, goal)
+        assert all(not filt.forbidden(areas.at(x, y)) for x, y in r.cells)
+    assert found >= 10
+    # the same query without the extras costs what the plain map says, and differs
+    plain = finder.find_path(m, (0, 0), (21, 14))
+    assert plain.status != "found" or plain.cost == pytest.approx(
+        reference_filtered_cost(m, gameplan.AreaMap(m), gameplan.AreaFilter(), [], (0, 0), (21, 14)) or 0.0)
+
+
+def test_area_and_layer_arguments_are_checked():
+    m = gameplan.GridMap(8, 6)
+    other = gameplan.GridMap(9, 6)
+    finder = gameplan.GridPathfinder()
+    with pytest.raises(ValueError, match="areas: sized for a 9 x 6 map, not this 8 x 6 one"):
+        finder.find_path(m, (0, 0), (7, 5), areas=gameplan.AreaMap(other), filter=gameplan.AreaFilter())
+    with pytest.raises(ValueError, match="layers: a layer sized for a 9 x 6 map"):
+        finder.find_path(m, (0, 0), (7, 5), layers=[(gameplan.PenaltyLayer(other), 1.0)])
+    with pytest.raises(ValueError, match="weight must be finite and >= 0"):
+        finder.find_path(m, (0, 0), (7, 5), layers=[(gameplan.PenaltyLayer(m), -1.0)])
+    with pytest.raises(ValueError, match=r"area must be in \[0, 63\]"):
+        gameplan.AreaMap(m).set(1, 1, gameplan.MAX_AREAS)
+    with pytest.raises(IndexError):
+        gameplan.AreaMap(m).at(8, 0)
+    with pytest.raises(ValueError, match="multiplier"):
+        gameplan.AreaFilter().set_multiplier(1, 0.0)
+    with pytest.raises(ValueError):
+        gameplan.PenaltyLayer(m).set(0, 0, -1.0)
+    with pytest.raises(ValueError):
+        gameplan.InfluenceMap(m).add_event((1, 1), 1.0, -2)
+
+
+def test_load_map_and_areas_reads_the_terrain_letters():
+    m, areas = gameplan.load_map_and_areas(ROOMS, trees_passable=True)
+    trees = [(x, y) for y in range(m.height) for x in range(m.width) if areas.at(x, y) == gameplan.AREA_TREES]
+    with open(ROOMS) as f:
+        grid = f.read().split("map\n", 1)[1].split()
+    assert trees == [(x, y) for y, row in enumerate(grid) for x, c in enumerate(row) if c == "T"]
+    assert all(m.passable(x, y) for x, y in trees)
+    blocked, _ = gameplan.load_map_and_areas(ROOMS)
+    assert not any(blocked.passable(x, y) for x, y in trees)
+    # a unit that may not enter trees walks around them: the filtered path avoids every T cell
+    filt = gameplan.AreaFilter()
+    filt.forbid(gameplan.AREA_TREES)
+    finder = gameplan.GridPathfinder()
+    x, y = trees[0]
+    r = finder.find_path(m, (x - 1, y), (x + 3, y), areas=areas, filter=filt)
+    assert r.status == "found" and not set(r.cells) & set(trees)
+    assert finder.find_path(m, (x - 1, y), (x + 3, y)).cost < r.cost
