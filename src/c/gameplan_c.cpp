@@ -20,6 +20,7 @@
 #include <gameplan/path/grid_search.hpp>
 #include <gameplan/path/hex_grid.hpp>
 #include <gameplan/path/hpa.hpp>
+#include <gameplan/path/influence.hpp>
 #include <gameplan/path/islands.hpp>
 #include <gameplan/path/jps.hpp>
 #include <gameplan/path/movement.hpp>
@@ -162,9 +163,24 @@ struct gameplan_islands {
     path::HexIslands hexes;
 };
 
+struct gameplan_areas {
+    path::AreaMap areas;
+};
+
+struct gameplan_area_filter {
+    path::AreaFilter filter;
+};
+
+struct gameplan_layer {
+    path::InfluenceMap influence;
+};
+
 struct gameplan_pathfinder {
     gameplan_algorithm algorithm;
     const gameplan_islands* islands = nullptr;  // gameplan_pathfinder_set_islands
+    const path::AreaMap* areas = nullptr;       // gameplan_pathfinder_set_costs
+    const path::AreaFilter* filter = nullptr;
+    std::vector<path::CostLayer> layers;
     path::GridPathfinder astar;
     path::JpsPathfinder jps;
     path::HexPathfinder hex;
@@ -1101,6 +1117,9 @@ path::GridSearchOptions finder_options(const gameplan_pathfinder* f, const gamep
     require(f != nullptr && map != nullptr, "pathfinder and map must not be NULL");
     path::GridSearchOptions o = path_options_of(options);
     if (f->algorithm == GAMEPLAN_DIJKSTRA) o.heuristic = path::Heuristic::Zero;
+    o.areas = f->areas;
+    o.filter = f->filter;
+    o.layers = f->layers;
     if (f->algorithm == GAMEPLAN_JPS) {
         const path::JpsSupport support = path::check_jps_support(map->map, o);
         if (support != path::JpsSupport::Ok) raise(GAMEPLAN_ERROR_UNSUPPORTED, "JPS: " + std::string(path::describe(support)));
@@ -1270,6 +1289,130 @@ gameplan_error gameplan_pathfinder_set_islands(gameplan_pathfinder* f, const gam
                                  : "the GAMEPLAN_HEX pathfinder needs hex islands (gameplan_hex_islands_build)");
         }
         f->islands = islands;
+    });
+}
+
+// ---- areas, filters and cost layers ---------------------------------------------------------------------
+
+gameplan_error gameplan_areas_create(const gameplan_map* map, gameplan_areas** out) {
+    return guarded("gameplan_areas_create", [&] {
+        require(map != nullptr && out != nullptr, "map and out must not be NULL");
+        auto a = std::make_unique<gameplan_areas>();
+        a->areas.reset(map->map);
+        *out = a.release();
+    });
+}
+
+gameplan_error gameplan_map_load_with_areas(const char* path, int water_passable, int trees_passable, gameplan_map** map_out,
+                                            gameplan_areas** areas_out) {
+    return guarded("gameplan_map_load_with_areas", [&] {
+        require(path != nullptr && map_out != nullptr && areas_out != nullptr, "path, map_out and areas_out must not be NULL");
+        auto m = std::make_unique<gameplan_map>();
+        auto a = std::make_unique<gameplan_areas>();
+        io::MapLoadOptions o;
+        o.water_passable = water_passable != 0;
+        o.trees_passable = trees_passable != 0;
+        o.areas = &a->areas;
+        m->map = io::load_grid_map(path, o);
+        *map_out = m.release();
+        *areas_out = a.release();
+    });
+}
+
+void gameplan_areas_destroy(gameplan_areas* areas) { delete areas; }
+
+gameplan_error gameplan_areas_set(gameplan_areas* a, gameplan_point cell, uint32_t area) {
+    return guarded("gameplan_areas_set", [&] {
+        require(a != nullptr, "areas is NULL");
+        if (!(area < path::kMaxAreas)) raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, "area must be below GAMEPLAN_MAX_AREAS (64), got " + std::to_string(area));
+        if (!(a->areas.set(to_cpp(cell), area))) raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, "cell (" + std::to_string(cell.x) + ", " + std::to_string(cell.y) + ") is off the map");
+    });
+}
+
+uint32_t gameplan_areas_get(const gameplan_areas* a, gameplan_point cell) { return a ? a->areas.at(to_cpp(cell)) : 0; }
+
+gameplan_error gameplan_area_filter_create(gameplan_area_filter** out) {
+    return guarded("gameplan_area_filter_create", [&] {
+        require(out != nullptr, "out must not be NULL");
+        *out = std::make_unique<gameplan_area_filter>().release();
+    });
+}
+
+void gameplan_area_filter_destroy(gameplan_area_filter* filter) { delete filter; }
+
+gameplan_error gameplan_area_filter_forbid(gameplan_area_filter* f, uint32_t area, int forbidden) {
+    return guarded("gameplan_area_filter_forbid", [&] {
+        require(f != nullptr, "filter is NULL");
+        if (!(f->filter.forbid(area, forbidden != 0))) raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, "area must be below GAMEPLAN_MAX_AREAS (64), got " + std::to_string(area));
+    });
+}
+
+gameplan_error gameplan_area_filter_set_multiplier(gameplan_area_filter* f, uint32_t area, double multiplier) {
+    return guarded("gameplan_area_filter_set_multiplier", [&] {
+        require(f != nullptr, "filter is NULL");
+        if (!(area < path::kMaxAreas)) raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, "area must be below GAMEPLAN_MAX_AREAS (64), got " + std::to_string(area));
+        require(f->filter.set_multiplier(area, multiplier), "a multiplier must be in (0, 1e6]");
+    });
+}
+
+gameplan_error gameplan_layer_create(const gameplan_map* map, gameplan_layer** out) {
+    return guarded("gameplan_layer_create", [&] {
+        require(map != nullptr && out != nullptr, "map and out must not be NULL");
+        auto l = std::make_unique<gameplan_layer>();
+        l->influence.reset(map->map);
+        *out = l.release();
+    });
+}
+
+void gameplan_layer_destroy(gameplan_layer* layer) { delete layer; }
+
+gameplan_error gameplan_layer_set(gameplan_layer* l, gameplan_point cell, float value) {
+    return guarded("gameplan_layer_set", [&] {
+        require(l != nullptr, "layer is NULL");
+        require(value >= 0.0f && std::isfinite(value), "a layer value must be finite and >= 0");
+        if (!(l->influence.set(to_cpp(cell), value))) raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, "cell (" + std::to_string(cell.x) + ", " + std::to_string(cell.y) + ") is off the map");
+    });
+}
+
+float gameplan_layer_get(const gameplan_layer* l, gameplan_point cell) { return l ? l->influence.at(to_cpp(cell)) : 0.0f; }
+
+gameplan_error gameplan_layer_add_event(gameplan_layer* l, gameplan_point center, float amount, int32_t radius) {
+    return guarded("gameplan_layer_add_event", [&] {
+        require(l != nullptr, "layer is NULL");
+        require(amount > 0.0f && std::isfinite(amount), "an event's amount must be finite and > 0");
+        require(radius >= 0 && radius <= path::kMaxInfluenceRadius, "an event's radius must be in [0, 1024]");
+        (void)l->influence.add_event(to_cpp(center), amount, radius);
+    });
+}
+
+gameplan_error gameplan_layer_decay(gameplan_layer* l, float factor) {
+    return guarded("gameplan_layer_decay", [&] {
+        require(l != nullptr, "layer is NULL");
+        require(l->influence.decay(factor), "a decay factor must be in [0, 1]");
+    });
+}
+
+void gameplan_layer_clear(gameplan_layer* l) {
+    if (l) l->influence.clear();
+}
+
+gameplan_error gameplan_pathfinder_set_costs(gameplan_pathfinder* f, const gameplan_areas* areas, const gameplan_area_filter* filter,
+                                             const gameplan_layer* const* layers, const double* weights, size_t layer_count) {
+    return guarded("gameplan_pathfinder_set_costs", [&] {
+        require(f != nullptr, "pathfinder is NULL");
+        require(layer_count == 0 || (layers != nullptr && weights != nullptr), "layers and weights must not be NULL with layer_count > 0");
+        const bool any = areas != nullptr || filter != nullptr || layer_count > 0;
+        require(!(any && f->algorithm == GAMEPLAN_HEX), "the GAMEPLAN_HEX pathfinder takes no areas, filter or layers");
+        std::vector<path::CostLayer> list;
+        for (size_t i = 0; i < layer_count; ++i) {
+            if (layers[i] == nullptr) raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, "layers[" + std::to_string(i) + "] is NULL");
+            if (!(weights[i] >= 0.0 && std::isfinite(weights[i])))
+                raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, "weights[" + std::to_string(i) + "] must be finite and >= 0, got " + std::to_string(weights[i]));
+            list.push_back(path::CostLayer{&layers[i]->influence.layer(), weights[i]});
+        }
+        f->areas = areas ? &areas->areas : nullptr;
+        f->filter = filter ? &filter->filter : nullptr;
+        f->layers = std::move(list);
     });
 }
 

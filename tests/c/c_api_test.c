@@ -2005,6 +2005,168 @@ static void test_remaining_calls(void) {
     }
 }
 
+/* Areas, a filter and two weighted layers: every query's cost against a Dijkstra written here (a step
+   entering c costs its length x terrain(c) x multiplier(area(c)) + sum of weight x layer(c); forbidden areas
+   are blocked, also as the side cells of a diagonal step). */
+#define CW 22
+#define CH 15
+static double g_cost_terrain[CH][CW], g_cost_mult[CH][CW], g_cost_extra[CH][CW];
+static int g_cost_open[CH][CW];
+static int cost_open(int x, int y) { return x >= 0 && y >= 0 && x < CW && y < CH && g_cost_open[y][x]; }
+static double ref_costs_dijkstra(gameplan_point s, gameplan_point g) {
+    static double dist[CH][CW];
+    static int done[CH][CW];
+    int x, y, i;
+    for (y = 0; y < CH; ++y)
+        for (x = 0; x < CW; ++x) dist[y][x] = -1.0, done[y][x] = 0;
+    if (!cost_open(s.x, s.y) || !cost_open(g.x, g.y)) return -1.0;
+    dist[s.y][s.x] = 0.0;
+    for (i = 0; i < CW * CH; ++i) {
+        int bx = -1, by = -1, dx, dy;
+        for (y = 0; y < CH; ++y)
+            for (x = 0; x < CW; ++x)
+                if (!done[y][x] && dist[y][x] >= 0.0 && (bx < 0 || dist[y][x] < dist[by][bx])) bx = x, by = y;
+        if (bx < 0) break;
+        done[by][bx] = 1;
+        if (bx == g.x && by == g.y) return dist[by][bx];
+        for (dy = -1; dy <= 1; ++dy)
+            for (dx = -1; dx <= 1; ++dx) {
+                const int nx = bx + dx, ny = by + dy;
+                double len, d;
+                if ((dx == 0 && dy == 0) || !cost_open(nx, ny)) continue;
+                if (dx != 0 && dy != 0 && !(cost_open(bx + dx, by) && cost_open(bx, by + dy))) continue;
+                len = dx != 0 && dy != 0 ? sqrt(2.0) : 1.0;
+                d = dist[by][bx] + len * g_cost_terrain[ny][nx] * g_cost_mult[ny][nx] + g_cost_extra[ny][nx];
+                if (dist[ny][nx] < 0.0 || d < dist[ny][nx]) dist[ny][nx] = d;
+            }
+    }
+    return -1.0;
+}
+
+static void test_costs(void) {
+    gameplan_map *m, *other;
+    gameplan_areas *areas, *wrong;
+    gameplan_area_filter* filter;
+    gameplan_layer *penalty, *fear;
+    gameplan_pathfinder *astar, *jps, *hex, *plain;
+    const double mult[4] = {1.0, 2.5, 0.5, 1.0};
+    const double weights[2] = {1.5, 2.0};
+    const gameplan_layer* layers[2];
+    gameplan_path_result r, q;
+    gameplan_point a, b;
+    int x, y, trial, found = 0;
+    CHECK_OK(gameplan_map_create(CW, CH, 1, &m));
+    CHECK_OK(gameplan_areas_create(m, &areas));
+    CHECK_OK(gameplan_area_filter_create(&filter));
+    CHECK_OK(gameplan_layer_create(m, &penalty));
+    CHECK_OK(gameplan_layer_create(m, &fear));
+    CHECK_OK(gameplan_area_filter_forbid(filter, 3, 1));
+    CHECK_OK(gameplan_area_filter_set_multiplier(filter, 1, mult[1]));
+    CHECK_OK(gameplan_area_filter_set_multiplier(filter, 2, mult[2]));
+    a.x = 10, a.y = 7;
+    CHECK_OK(gameplan_layer_add_event(fear, a, 5.0f, 4));
+    for (y = 0; y < CH; ++y)
+        for (x = 0; x < CW; ++x) {
+            gameplan_point c;
+            const unsigned area = rnd(5) < 2 ? 0u : rnd(4);
+            const uint32_t terrain = 1u + rnd(3);
+            c.x = x, c.y = y;
+            g_cost_open[y][x] = rnd(100) >= 15;
+            CHECK_OK(gameplan_map_set_passable(m, c, g_cost_open[y][x]));
+            CHECK_OK(gameplan_map_set_cost(m, c, terrain));
+            CHECK_OK(gameplan_areas_set(areas, c, area));
+            CHECK(gameplan_areas_get(areas, c) == area);
+            if (rnd(10) < 3) CHECK_OK(gameplan_layer_set(penalty, c, (float)rnd(200) / 100.0f));
+            if (area == 3) g_cost_open[y][x] = 0;
+            g_cost_terrain[y][x] = terrain;
+            g_cost_mult[y][x] = mult[area];
+            g_cost_extra[y][x] = weights[0] * gameplan_layer_get(penalty, c) + weights[1] * gameplan_layer_get(fear, c);
+        }
+    CHECK(gameplan_layer_get(fear, a) == 5.0f);
+    layers[0] = penalty, layers[1] = fear;
+    CHECK_OK(gameplan_pathfinder_create(GAMEPLAN_ASTAR, &astar));
+    CHECK_OK(gameplan_pathfinder_create(GAMEPLAN_ASTAR, &plain));
+    CHECK_OK(gameplan_pathfinder_set_costs(astar, areas, filter, layers, weights, 2));
+    for (trial = 0; trial < 40; ++trial) {
+        double want;
+        a.x = (int32_t)rnd(CW), a.y = (int32_t)rnd(CH), b.x = (int32_t)rnd(CW), b.y = (int32_t)rnd(CH);
+        want = ref_costs_dijkstra(a, b);
+        CHECK_OK(gameplan_find_path(astar, m, a, b, NULL, &r));
+        if (want < 0.0) {
+            CHECK(r.status != GAMEPLAN_STATUS_FOUND);
+            continue;
+        }
+        ++found;
+        CHECK(r.status == GAMEPLAN_STATUS_FOUND && fabs(r.cost - want) <= 1e-9 * (1.0 + want));
+        for (x = 0; x < (int)r.cell_count; ++x) CHECK(gameplan_areas_get(areas, r.cells[x]) != 3);
+    }
+    CHECK(found >= 10);
+    /* cleared: the plain costs again */
+    a.x = 0, a.y = 0, b.x = CW - 1, b.y = CH - 1;
+    CHECK_OK(gameplan_map_set_passable(m, a, 1));
+    CHECK_OK(gameplan_map_set_passable(m, b, 1));
+    CHECK_OK(gameplan_pathfinder_set_costs(astar, NULL, NULL, NULL, NULL, 0));
+    CHECK_OK(gameplan_find_path(astar, m, a, b, NULL, &r));
+    CHECK_OK(gameplan_find_path(plain, m, a, b, NULL, &q));
+    CHECK(r.status == q.status && r.cost == q.cost);
+    /* refused: JPS with costs, hex with costs, a bad weight; areas of another map's shape */
+    CHECK_OK(gameplan_pathfinder_create(GAMEPLAN_JPS, &jps));
+    CHECK_OK(gameplan_pathfinder_create(GAMEPLAN_HEX, &hex));
+    CHECK_OK(gameplan_pathfinder_set_costs(jps, areas, filter, NULL, NULL, 0));
+    CHECK(gameplan_find_path(jps, m, a, b, NULL, &r) == GAMEPLAN_ERROR_UNSUPPORTED);
+    CHECK(gameplan_pathfinder_set_costs(hex, areas, filter, NULL, NULL, 0) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+    {
+        const double bad = -1.0;
+        CHECK(gameplan_pathfinder_set_costs(astar, NULL, NULL, layers, &bad, 1) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+    }
+    CHECK(gameplan_areas_set(areas, a, GAMEPLAN_MAX_AREAS) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+    CHECK(gameplan_area_filter_set_multiplier(filter, 1, 0.0) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+    CHECK(gameplan_layer_set(penalty, a, -1.0f) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+    CHECK(gameplan_layer_add_event(fear, a, 1.0f, -1) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+    CHECK_OK(gameplan_map_create(CW + 1, CH, 1, &other));
+    CHECK_OK(gameplan_areas_create(other, &wrong));
+    CHECK_OK(gameplan_pathfinder_set_costs(astar, wrong, filter, NULL, NULL, 0));
+    CHECK_OK(gameplan_find_path(astar, m, a, b, NULL, &r));
+    CHECK(r.status == GAMEPLAN_STATUS_INVALID_QUERY);
+    /* decay and clear */
+    b.x = 10, b.y = 7;
+    CHECK_OK(gameplan_layer_decay(fear, 0.5f));
+    CHECK(gameplan_layer_get(fear, b) == 2.5f);
+    gameplan_layer_clear(fear);
+    CHECK(gameplan_layer_get(fear, b) == 0.0f);
+    gameplan_pathfinder_destroy(astar);
+    gameplan_pathfinder_destroy(plain);
+    gameplan_pathfinder_destroy(jps);
+    gameplan_pathfinder_destroy(hex);
+    gameplan_layer_destroy(penalty);
+    gameplan_layer_destroy(fear);
+    gameplan_area_filter_destroy(filter);
+    gameplan_areas_destroy(areas);
+    gameplan_areas_destroy(wrong);
+    gameplan_map_destroy(other);
+    gameplan_map_destroy(m);
+}
+
+static void test_map_with_areas(const char* dir) {
+    gameplan_map* m;
+    gameplan_areas* areas;
+    int x, y, trees = 0;
+    CHECK_OK(gameplan_map_load_with_areas(source_path(dir, "examples/maps/rooms.map"), 0, 1, &m, &areas));
+    for (y = 0; y < gameplan_map_height(m); ++y)
+        for (x = 0; x < gameplan_map_width(m); ++x) {
+            gameplan_point c;
+            c.x = x, c.y = y;
+            if (gameplan_areas_get(areas, c) == GAMEPLAN_AREA_TREES) {
+                ++trees;
+                CHECK(gameplan_map_passable(m, c));
+            }
+        }
+    CHECK(trees == 12); /* the T letters of rooms.map */
+    gameplan_areas_destroy(areas);
+    gameplan_map_destroy(m);
+    CHECK(gameplan_map_load_with_areas(source_path(dir, "no/such.map"), 0, 0, &m, &areas) == GAMEPLAN_ERROR_LOAD);
+}
+
 int main(int argc, char** argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: c_api_test SOURCE_DIR [BENCHMARK_DATA_DIR]\n");
@@ -2029,6 +2191,8 @@ int main(int argc, char** argv) {
     test_hpa(argv[1]);
     test_navmesh();
     test_restarts();
+    test_costs();
+    test_map_with_areas(argv[1]);
     test_crowd(argv[1]);
     test_movement(argv[1], GAMEPLAN_RESOLVER_BUILTIN);
     test_movement(argv[1], GAMEPLAN_RESOLVER_CROWD);

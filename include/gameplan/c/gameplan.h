@@ -595,6 +595,73 @@ GAMEPLAN_C_API gameplan_error gameplan_islands_update(gameplan_islands* islands,
  *  ignored (never a wrong NO_PATH). */
 GAMEPLAN_C_API gameplan_error gameplan_pathfinder_set_islands(gameplan_pathfinder* finder, const gameplan_islands* islands);
 
+/* ---- areas, filters and cost layers (docs/pathfinding.md, "Areas, filters and cost layers") ---- */
+
+/** An area type per cell of a map's shape (C++ path::AreaMap): 0 .. GAMEPLAN_MAX_AREAS - 1, every cell 0
+ *  at first; what an area means (swamp, road, "guards only") is the game's choice. 1 byte per cell. */
+typedef struct gameplan_areas gameplan_areas;
+/** What one kind of unit may enter and what each area costs it (C++ path::AreaFilter): forbidden areas
+ *  count as blocked, and a step entering a cell of area a costs its length x terrain x multiplier(a).
+ *  A new filter allows every area at multiplier 1. */
+typedef struct gameplan_area_filter gameplan_area_filter;
+/** A value >= 0 per cell (C++ path::InfluenceMap): set directly, or raised by events that spread to a
+ *  radius and decay; a search given the layer with weight w adds w x the value of every cell a step
+ *  enters (fear of a wolf's den, danger, congestion). 4 bytes per cell plus the cells touched. */
+typedef struct gameplan_layer gameplan_layer;
+
+#define GAMEPLAN_MAX_AREAS 64u
+#define GAMEPLAN_AREA_GROUND 0u /**< MovingAI `.` and `G`, and every cell of a new area map */
+#define GAMEPLAN_AREA_SWAMP 1u  /**< MovingAI `S` */
+#define GAMEPLAN_AREA_WATER 2u  /**< MovingAI `W` */
+#define GAMEPLAN_AREA_TREES 3u  /**< MovingAI `T` */
+
+/** Area 0 for every cell of `map`'s shape. */
+GAMEPLAN_C_API gameplan_error gameplan_areas_create(const gameplan_map* map, gameplan_areas** out);
+/** Loads a map (as gameplan_map_load) and the standard areas of its terrain letters (SWAMP for `S`, WATER
+ *  for `W`, TREES for `T`, GROUND for the rest). `water_passable` / `trees_passable` nonzero make `W` / `T`
+ *  cells passable, so that a filter decides who may enter them. */
+GAMEPLAN_C_API gameplan_error gameplan_map_load_with_areas(const char* path, int water_passable, int trees_passable,
+                                                           gameplan_map** map_out, gameplan_areas** areas_out);
+GAMEPLAN_C_API void gameplan_areas_destroy(gameplan_areas* areas);
+/** INVALID_ARGUMENT off the map or for an area >= GAMEPLAN_MAX_AREAS. */
+GAMEPLAN_C_API gameplan_error gameplan_areas_set(gameplan_areas* areas, gameplan_point cell, uint32_t area);
+/** The area of `cell` (0 off the map or for NULL). */
+GAMEPLAN_C_API uint32_t gameplan_areas_get(const gameplan_areas* areas, gameplan_point cell);
+
+GAMEPLAN_C_API gameplan_error gameplan_area_filter_create(gameplan_area_filter** out);
+GAMEPLAN_C_API void gameplan_area_filter_destroy(gameplan_area_filter* filter);
+/** Forbids `area` (`forbidden` nonzero) or allows it again. INVALID_ARGUMENT for area >= GAMEPLAN_MAX_AREAS. */
+GAMEPLAN_C_API gameplan_error gameplan_area_filter_forbid(gameplan_area_filter* filter, uint32_t area, int forbidden);
+/** The cost multiplier of `area`, in (0, 1e6] (below 1 makes the area cheaper than ground; the heuristic
+ *  is scaled down so that A* stays optimal). INVALID_ARGUMENT otherwise. */
+GAMEPLAN_C_API gameplan_error gameplan_area_filter_set_multiplier(gameplan_area_filter* filter, uint32_t area, double multiplier);
+
+/** Zero everywhere on `map`'s shape. */
+GAMEPLAN_C_API gameplan_error gameplan_layer_create(const gameplan_map* map, gameplan_layer** out);
+GAMEPLAN_C_API void gameplan_layer_destroy(gameplan_layer* layer);
+/** INVALID_ARGUMENT off the map or for a value that is negative or not finite. */
+GAMEPLAN_C_API gameplan_error gameplan_layer_set(gameplan_layer* layer, gameplan_point cell, float value);
+/** The value of `cell` (0 off the map or for NULL). */
+GAMEPLAN_C_API float gameplan_layer_get(const gameplan_layer* layer, gameplan_point cell);
+/** Adds amount x (1 - d / (radius + 1)) to every cell within Euclidean distance d <= radius of `center`
+ *  (walls do not stop it; cells off the map are skipped). `amount` > 0 and finite, `radius` in [0, 1024]
+ *  (else INVALID_ARGUMENT). */
+GAMEPLAN_C_API gameplan_error gameplan_layer_add_event(gameplan_layer* layer, gameplan_point center, float amount, int32_t radius);
+/** Multiplies every value by `factor` in [0, 1]; values below 1e-3 become 0. */
+GAMEPLAN_C_API gameplan_error gameplan_layer_decay(gameplan_layer* layer, float factor);
+GAMEPLAN_C_API void gameplan_layer_clear(gameplan_layer* layer);
+
+/** Gives the pathfinder's queries an area map and a filter (either may be NULL: without areas every cell
+ *  is area 0, without a filter nothing is forbidden or scaled) and `layer_count` weighted layers
+ *  (`layers[i]` with `weights[i]` >= 0 and finite). All NULL / 0: plain costs again. They are read live at
+ *  every query (changing a value needs no call here), must outlive their use and be sized for the query's
+ *  map (else the query's status is INVALID_QUERY). A* and Dijkstra honour them; a JPS query with any of
+ *  them is UNSUPPORTED, and the GAMEPLAN_HEX pathfinder refuses them (INVALID_ARGUMENT). */
+GAMEPLAN_C_API gameplan_error gameplan_pathfinder_set_costs(gameplan_pathfinder* finder, const gameplan_areas* areas,
+                                                            const gameplan_area_filter* filter,
+                                                            const gameplan_layer* const* layers, const double* weights,
+                                                            size_t layer_count);
+
 /* ---- the path request queue ------------------------------------------------------------------- */
 
 /** Many units' path requests, served within a per-frame budget of expansions (C++ PathRequestQueue).
