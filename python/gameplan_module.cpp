@@ -335,6 +335,30 @@ std::chrono::steady_clock::time_point deadline_in(double time_limit) {
     return search::deadline_after(time_limit);
 }
 
+template <class Shape>
+std::string shape_text(const Shape& s) {
+    return std::to_string(s.width()) + " x " + std::to_string(s.height());
+}
+
+// [(PenaltyLayer or InfluenceMap, weight), ...] (None: none) as cost layers for `map`; ValueError for a layer
+// sized for another map or a weight that is negative or not finite. The pointers stay valid while the
+// Python objects live.
+std::vector<path::CostLayer> cost_layers_of(const py::object& layers, const path::GridMap& map) {
+    std::vector<path::CostLayer> out;
+    if (layers.is_none()) return out;
+    for (const py::handle item : layers) {
+        const auto pair = item.cast<std::pair<py::object, double>>();
+        const path::PenaltyLayer* layer = nullptr;
+        if (py::isinstance<path::InfluenceMap>(pair.first)) layer = &pair.first.cast<const path::InfluenceMap&>().layer();
+        else layer = &pair.first.cast<const path::PenaltyLayer&>();
+        if (!layer->matches(map)) throw py::value_error("layers: a layer sized for a " + shape_text(*layer) + " map, not this " + shape_text(map) + " one");
+        if (!(pair.second >= 0.0) || !std::isfinite(pair.second))
+            throw py::value_error("layers: a weight must be finite and >= 0, got " + std::to_string(pair.second));
+        out.push_back(path::CostLayer{layer, pair.second});
+    }
+    return out;
+}
+
 search::Budget budget_of(std::optional<std::uint64_t> max_expansions, double time_limit, std::uint64_t max_memory) {
     search::Budget b;
     if (max_expansions) b.max_expansions = *max_expansions;
@@ -1237,6 +1261,10 @@ PYBIND11_MODULE(gameplan, m) {
             if (!i.decay_for(seconds, half_life)) throw py::value_error("seconds must be >= 0 and half_life > 0, both finite");
         }, py::arg("seconds"), py::arg("half_life"))
         .def("clear", &path::InfluenceMap::clear)
+        .def("set", [](path::InfluenceMap& i, std::int32_t x, std::int32_t y, float value) {
+            if (x < 0 || y < 0 || x >= i.layer().width() || y >= i.layer().height()) throw py::index_error("cell outside the map");
+            if (!i.set({x, y}, value)) throw py::value_error("an influence must be finite and >= 0");
+        }, py::arg("x"), py::arg("y"), py::arg("value"), "Sets the influence of a cell (a saved game's values, say).")
         .def("at", [](const path::InfluenceMap& i, std::int32_t x, std::int32_t y) { return i.at({x, y}); }, py::arg("x"), py::arg("y"))
         .def("sum_along", [](const path::InfluenceMap& i, const std::vector<std::pair<std::int32_t, std::int32_t>>& cells) {
             std::vector<path::GridPoint> p;
@@ -1346,26 +1374,12 @@ PYBIND11_MODULE(gameplan, m) {
             path::GridSearchOptions o = path_options(movement, diagonal, heuristic, weight);
             o.budget = budget_of(max_expansions, time_limit, max_memory);
             o.islands = islands ? &islands->islands : nullptr;
-            const auto shape = [](const auto& s) { return std::to_string(s.width()) + " x " + std::to_string(s.height()); };
             if (areas != nullptr && !areas->matches(map))
-                throw py::value_error("areas: sized for a " + shape(*areas) + " map, not this " + shape(map) + " one");
+                throw py::value_error("areas: sized for a " + shape_text(*areas) + " map, not this " + shape_text(map) + " one");
             o.areas = areas;
             o.filter = filter;
-            // layers: [(PenaltyLayer or InfluenceMap, weight), ...]; the Python objects stay referenced by
-            // the caller's list for the whole (synchronous) search.
-            std::vector<path::CostLayer> cost_layers;
-            if (!layers.is_none()) {
-                for (const py::handle item : layers) {
-                    const auto pair = item.cast<std::pair<py::object, double>>();
-                    const path::PenaltyLayer* layer = nullptr;
-                    if (py::isinstance<path::InfluenceMap>(pair.first)) layer = &pair.first.cast<const path::InfluenceMap&>().layer();
-                    else layer = &pair.first.cast<const path::PenaltyLayer&>();
-                    if (!layer->matches(map)) throw py::value_error("layers: a layer sized for a " + shape(*layer) + " map, not this " + shape(map) + " one");
-                    if (!(pair.second >= 0.0) || !std::isfinite(pair.second))
-                        throw py::value_error("layers: a weight must be finite and >= 0, got " + std::to_string(pair.second));
-                    cost_layers.push_back(path::CostLayer{layer, pair.second});
-                }
-            }
+            // (the layers' Python objects stay referenced by the caller's list for the whole, synchronous, search)
+            const std::vector<path::CostLayer> cost_layers = cost_layers_of(layers, map);
             o.layers = cost_layers;
             return search_released(f, [&](path::GridPath& out) { return f.find_path(map, point_of(start), point_of(goal), o, out); });
         }, py::arg("map"), py::arg("start"), py::arg("goal"), py::arg("movement") = 8,
@@ -1717,13 +1731,15 @@ PYBIND11_MODULE(gameplan, m) {
         std::shared_ptr<path::GridMap> map;
         std::unique_ptr<path::MovementSystem> system;
         py::object islands;  // keeps the Islands alive while the system uses them
+        py::list layer_objects;  // keeps the layers alive while the system reads them
+        std::vector<path::CostLayer> layers;  // what MovementOptions::layers points at
     };
     py::class_<PyMovement>(m, "MovementSystem", "Units walking one map (docs/movement.md).")
         .def(py::init([](std::shared_ptr<path::GridMap> map, int movement, const std::string& diagonal, std::uint64_t path_budget,
                          std::uint32_t give_up_ticks, const std::string& resolver, py::object islands, std::uint32_t lanes,
                          double path_weight, bool smooth, std::uint64_t search_budget, std::uint32_t claim_cells, float claim_penalty,
                          float still_penalty, double claim_weight, std::uint32_t detour_after, std::uint32_t still_limit,
-                         bool restart_on_passability_change) {
+                         bool restart_on_passability_change, const py::object& layers) {
             path::MovementOptions o;
             const path::GridSearchOptions r = path_options(movement, diagonal, "auto", 1.0);
             o.movement = r.movement;
@@ -1745,6 +1761,10 @@ PYBIND11_MODULE(gameplan, m) {
             o.resolver = resolver == "crowd" ? path::StepResolver::Crowd : path::StepResolver::Builtin;
             if (!islands.is_none()) o.islands = &islands.cast<PyIslands&>().islands;
             auto p = std::make_unique<PyMovement>();
+            p->layers = cost_layers_of(layers, *map);
+            if (!layers.is_none())
+                for (const py::handle item : layers) p->layer_objects.append(item.cast<py::tuple>()[0]);
+            o.layers = p->layers;
             p->map = std::move(map);
             p->islands = std::move(islands);
             p->system = std::make_unique<path::MovementSystem>(*p->map, o);
@@ -1754,7 +1774,10 @@ PYBIND11_MODULE(gameplan, m) {
            py::arg("path_weight") = 1.0, py::arg("smooth") = true, py::arg("search_budget") = 0, py::arg("claim_cells") = 8,
            py::arg("claim_penalty") = 2.0f, py::arg("still_penalty") = 4.0f, py::arg("claim_weight") = 1.0,
            py::arg("detour_after") = 8, py::arg("still_limit") = 100, py::arg("restart_on_passability_change") = true,
+           py::arg("layers") = py::none(),
            "islands: an Islands of the map; a destination on another island than the unit fails with no_path at once. "
+           "layers: [(PenaltyLayer or InfluenceMap, weight), ...] that every path search carries (units route around "
+           "danger; read live, kept alive by the system; do not change them from another thread during update). "
            "The other options are MovementOptions' (docs/movement.md): lanes (at most 1024), path_weight (>= 1), smooth, "
            "search_budget (expansions one request may spend, 0 = unlimited), claim_cells, claim_penalty, still_penalty, "
            "claim_weight, detour_after, still_limit, restart_on_passability_change. Bad values raise ValueError.")

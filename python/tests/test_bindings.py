@@ -453,6 +453,29 @@ def test_movement_with_islands_fails_across_the_water_at_once():
     assert without.status(b) == "planning"  # still flooding the left half, 16 cells an update
 
 
+def test_movement_layers_route_units_around_danger():
+    m = gameplan.GridMap(14, 9)
+    danger = gameplan.InfluenceMap(m)
+    for y in range(2, 7):
+        danger.set(7, y, 50.0)  # a band across the straight way, open above and below
+    walked = {}
+    for name, layers in (("plain", None), ("wary", [(danger, 1.0)])):
+        system = gameplan.MovementSystem(m, layers=layers)  # the system keeps the layer alive
+        unit = system.add_unit((1, 4))
+        assert system.move_to(unit, (12, 4))
+        cells = set()
+        for _ in range(40):
+            system.update()
+            cells.add(tuple(system.position(unit)))
+        assert system.status(unit) == "arrived", name
+        walked[name] = cells
+    band = {(7, y) for y in range(2, 7)}
+    assert walked["plain"] & band  # the straight way crosses the band
+    assert not walked["wary"] & band  # the wary unit goes round it
+    with pytest.raises(ValueError, match="weight must be finite"):
+        gameplan.MovementSystem(m, layers=[(danger, float("nan"))])
+
+
 def test_pathfinder_budgets_name_the_limit():
     # An open 300 x 300 map: corner to corner takes A* hundreds of expansions and its state far more than 1 KiB.
     m = gameplan.GridMap(300, 300)

@@ -244,9 +244,15 @@ struct gameplan_crowd_solver {
 };
 
 struct gameplan_movement {
+    std::vector<path::CostLayer> layers;  // what the system's MovementOptions::layers points at (made first)
     path::MovementSystem system;
     std::vector<gameplan_point> route;  // gameplan_movement_unit_info's route
-    gameplan_movement(const path::GridMap& map, const path::MovementOptions& o) : system(map, o) {}
+    gameplan_movement(const path::GridMap& map, const path::MovementOptions& o, std::vector<path::CostLayer> l)
+        : layers(std::move(l)), system(map, with_layers(o, layers)) {}
+    static path::MovementOptions with_layers(path::MovementOptions o, std::span<const path::CostLayer> l) {
+        o.layers = l;
+        return o;
+    }
 };
 
 namespace {
@@ -1923,9 +1929,22 @@ gameplan_movement_options gameplan_movement_options_default(void) {
                                      GAMEPLAN_RESOLVER_BUILTIN};
 }
 
-gameplan_error gameplan_movement_create(const gameplan_map* map, const gameplan_movement_options* options, gameplan_movement** out) {
-    return guarded("gameplan_movement_create", [&] {
+extern "C++" {
+namespace {
+gameplan_error create_movement(const char* who, const gameplan_map* map, const gameplan_movement_options* options,
+                               const gameplan_layer* const* layers, const double* weights, size_t layer_count, gameplan_movement** out) {
+    return guarded(who, [&] {
         require(map != nullptr && out != nullptr, "map and out must not be NULL");
+        require(layer_count == 0 || (layers != nullptr && weights != nullptr), "layers and weights must not be NULL with layer_count > 0");
+        std::vector<path::CostLayer> list;
+        for (size_t i = 0; i < layer_count; ++i) {
+            if (layers[i] == nullptr) raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, "layers[" + std::to_string(i) + "] is NULL");
+            if (!layers[i]->influence.matches(map->map))
+                raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, "layers[" + std::to_string(i) + "] is sized for another map");
+            if (!(weights[i] >= 0.0 && std::isfinite(weights[i])))
+                raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, "weights[" + std::to_string(i) + "] must be finite and >= 0, got " + std::to_string(weights[i]));
+            list.push_back(path::CostLayer{&layers[i]->influence.layer(), weights[i]});
+        }
         const gameplan_movement_options o = options ? *options : gameplan_movement_options_default();
         require(o.movement == 4 || o.movement == 8, "movement must be 4 or 8");
         require(o.diagonal >= GAMEPLAN_DIAGONAL_NEVER && o.diagonal <= GAMEPLAN_DIAGONAL_ALWAYS, "unknown diagonal rule");
@@ -1946,8 +1965,20 @@ gameplan_error gameplan_movement_create(const gameplan_map* map, const gameplan_
         m.give_up_ticks = o.give_up_ticks;
         m.still_limit = o.still_limit;
         m.resolver = o.resolver == GAMEPLAN_RESOLVER_CROWD ? path::StepResolver::Crowd : path::StepResolver::Builtin;
-        *out = new gameplan_movement(map->map, m);  // std::invalid_argument for options out of range
+        *out = new gameplan_movement(map->map, m, std::move(list));  // std::invalid_argument for options out of range
     });
+}
+}  // namespace
+}  // extern "C++"
+
+gameplan_error gameplan_movement_create(const gameplan_map* map, const gameplan_movement_options* options, gameplan_movement** out) {
+    return create_movement("gameplan_movement_create", map, options, nullptr, nullptr, 0, out);
+}
+
+gameplan_error gameplan_movement_create_with_layers(const gameplan_map* map, const gameplan_movement_options* options,
+                                                    const gameplan_layer* const* layers, const double* weights, size_t layer_count,
+                                                    gameplan_movement** out) {
+    return create_movement("gameplan_movement_create_with_layers", map, options, layers, weights, layer_count, out);
 }
 
 void gameplan_movement_destroy(gameplan_movement* movement) { delete movement; }

@@ -2147,6 +2147,48 @@ static void test_costs(void) {
     gameplan_map_destroy(m);
 }
 
+/* A movement system given a danger layer routes its unit round a band the plain system walks through. */
+static void test_movement_layers(void) {
+    gameplan_map* m;
+    gameplan_layer* danger;
+    const double weight = 1.0, bad = -2.0;
+    const gameplan_layer* layers[1];
+    int pass, y, t, crossed[2] = {0, 0};
+    gameplan_movement* wrong = NULL;
+    CHECK_OK(gameplan_map_create(14, 9, 1, &m));
+    CHECK_OK(gameplan_layer_create(m, &danger));
+    for (y = 2; y < 7; ++y) {
+        gameplan_point c;
+        c.x = 7, c.y = y;
+        CHECK_OK(gameplan_layer_set(danger, c, 50.0f));
+    }
+    layers[0] = danger;
+    for (pass = 0; pass < 2; ++pass) {
+        gameplan_movement* system;
+        gameplan_point from;
+        gameplan_destination to;
+        uint32_t unit;
+        from.x = 1, from.y = 4;
+        to.cell.x = 12, to.cell.y = 4, to.centre = to.cell, to.radius = 0;
+        if (pass == 0) CHECK_OK(gameplan_movement_create(m, NULL, &system));
+        else CHECK_OK(gameplan_movement_create_with_layers(m, NULL, layers, &weight, 1, &system));
+        CHECK_OK(gameplan_movement_add_unit(system, from, &unit));
+        CHECK_OK(gameplan_movement_move_to(system, unit, to));
+        for (t = 0; t < 40; ++t) {
+            gameplan_point p;
+            CHECK_OK(gameplan_movement_update(system));
+            p = gameplan_movement_position(system, unit);
+            if (p.x == 7 && p.y >= 2 && p.y < 7) crossed[pass] = 1;
+        }
+        CHECK(gameplan_movement_status(system, unit) == GAMEPLAN_UNIT_ARRIVED);
+        gameplan_movement_destroy(system);
+    }
+    CHECK(crossed[0] && !crossed[1]);
+    CHECK(gameplan_movement_create_with_layers(m, NULL, layers, &bad, 1, &wrong) == GAMEPLAN_ERROR_INVALID_ARGUMENT && wrong == NULL);
+    gameplan_layer_destroy(danger);
+    gameplan_map_destroy(m);
+}
+
 static void test_map_with_areas(const char* dir) {
     gameplan_map* m;
     gameplan_areas* areas;
@@ -2193,6 +2235,7 @@ int main(int argc, char** argv) {
     test_restarts();
     test_costs();
     test_map_with_areas(argv[1]);
+    test_movement_layers();
     test_crowd(argv[1]);
     test_movement(argv[1], GAMEPLAN_RESOLVER_BUILTIN);
     test_movement(argv[1], GAMEPLAN_RESOLVER_CROWD);

@@ -1034,6 +1034,13 @@ GAMEPLAN_C_API gameplan_movement_options gameplan_movement_options_default(void)
 /** `options` may be NULL (defaults). INVALID_ARGUMENT for an empty map or options out of range. */
 GAMEPLAN_C_API gameplan_error gameplan_movement_create(const gameplan_map* map, const gameplan_movement_options* options,
                                                        gameplan_movement** out);
+/** The same, with `layer_count` weighted cost layers (`layers[i]` with `weights[i]` >= 0 and finite) that
+ *  every path search of the system carries: units route around danger (a wolf's den, a battle). The
+ *  layers are read live (a value changed affects the searches after it; routes already walked are not
+ *  re-planned for it), must be sized for the map (else INVALID_ARGUMENT) and must outlive the system. */
+GAMEPLAN_C_API gameplan_error gameplan_movement_create_with_layers(const gameplan_map* map, const gameplan_movement_options* options,
+                                                                   const gameplan_layer* const* layers, const double* weights,
+                                                                   size_t layer_count, gameplan_movement** out);
 GAMEPLAN_C_API void gameplan_movement_destroy(gameplan_movement* movement);
 /** Gives the path requests of later `move_to`s the islands' precheck (square islands of the system's map
  *  under its movement rule or a more permissive one; NULL: none): a destination on another island than
