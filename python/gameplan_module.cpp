@@ -347,10 +347,16 @@ std::vector<path::CostLayer> cost_layers_of(const py::object& layers, const path
     std::vector<path::CostLayer> out;
     if (layers.is_none()) return out;
     for (const py::handle item : layers) {
-        const auto pair = item.cast<std::pair<py::object, double>>();
+        std::pair<py::object, double> pair;
         const path::PenaltyLayer* layer = nullptr;
-        if (py::isinstance<path::InfluenceMap>(pair.first)) layer = &pair.first.cast<const path::InfluenceMap&>().layer();
-        else layer = &pair.first.cast<const path::PenaltyLayer&>();
+        try {
+            pair = item.cast<std::pair<py::object, double>>();
+            if (py::isinstance<path::InfluenceMap>(pair.first)) layer = &pair.first.cast<const path::InfluenceMap&>().layer();
+            else layer = &pair.first.cast<const path::PenaltyLayer&>();
+        } catch (const py::cast_error&) {
+            throw py::type_error("layers: each item must be a (PenaltyLayer or InfluenceMap, weight) pair, got " +
+                                 std::string(py::str(item)));
+        }
         if (!layer->matches(map)) throw py::value_error("layers: a layer sized for a " + shape_text(*layer) + " map, not this " + shape_text(map) + " one");
         if (!(pair.second >= 0.0) || !std::isfinite(pair.second))
             throw py::value_error("layers: a weight must be finite and >= 0, got " + std::to_string(pair.second));

@@ -1382,6 +1382,8 @@ def test_area_and_layer_arguments_are_checked():
         finder.find_path(m, (0, 0), (7, 5), layers=[(gameplan.PenaltyLayer(other), 1.0)])
     with pytest.raises(ValueError, match="weight must be finite and >= 0"):
         finder.find_path(m, (0, 0), (7, 5), layers=[(gameplan.PenaltyLayer(m), -1.0)])
+    with pytest.raises(TypeError, match=r"layers: each item must be a \(PenaltyLayer or InfluenceMap, weight\) pair"):
+        finder.find_path(m, (0, 0), (7, 5), layers=[(m, 1.0)])
     with pytest.raises(ValueError, match=r"area must be in \[0, 63\]"):
         gameplan.AreaMap(m).set(1, 1, gameplan.MAX_AREAS)
     with pytest.raises(IndexError):
