@@ -1300,6 +1300,27 @@ gameplan_error gameplan_pathfinder_set_islands(gameplan_pathfinder* f, const gam
 
 // ---- areas, filters and cost layers ---------------------------------------------------------------------
 
+extern "C++" {
+namespace {
+// `count` weighted layers as cost layers: INVALID_ARGUMENT for NULL arrays or entries, a weight that is
+// negative or not finite, or (with `map`) a layer sized for another map.
+std::vector<path::CostLayer> cost_layers_of(const gameplan_layer* const* layers, const double* weights, size_t count,
+                                            const path::GridMap* map) {
+    require(count == 0 || (layers != nullptr && weights != nullptr), "layers and weights must not be NULL with layer_count > 0");
+    std::vector<path::CostLayer> out;
+    for (size_t i = 0; i < count; ++i) {
+        if (layers[i] == nullptr) raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, "layers[" + std::to_string(i) + "] is NULL");
+        if (map != nullptr && !layers[i]->influence.matches(*map))
+            raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, "layers[" + std::to_string(i) + "] is sized for another map");
+        if (!(weights[i] >= 0.0 && std::isfinite(weights[i])))
+            raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, "weights[" + std::to_string(i) + "] must be finite and >= 0, got " + std::to_string(weights[i]));
+        out.push_back(path::CostLayer{&layers[i]->influence.layer(), weights[i]});
+    }
+    return out;
+}
+}  // namespace
+}  // extern "C++"
+
 gameplan_error gameplan_areas_create(const gameplan_map* map, gameplan_areas** out) {
     return guarded("gameplan_areas_create", [&] {
         require(map != nullptr && out != nullptr, "map and out must not be NULL");
@@ -1406,16 +1427,9 @@ gameplan_error gameplan_pathfinder_set_costs(gameplan_pathfinder* f, const gamep
                                              const gameplan_layer* const* layers, const double* weights, size_t layer_count) {
     return guarded("gameplan_pathfinder_set_costs", [&] {
         require(f != nullptr, "pathfinder is NULL");
-        require(layer_count == 0 || (layers != nullptr && weights != nullptr), "layers and weights must not be NULL with layer_count > 0");
         const bool any = areas != nullptr || filter != nullptr || layer_count > 0;
         require(!(any && f->algorithm == GAMEPLAN_HEX), "the GAMEPLAN_HEX pathfinder takes no areas, filter or layers");
-        std::vector<path::CostLayer> list;
-        for (size_t i = 0; i < layer_count; ++i) {
-            if (layers[i] == nullptr) raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, "layers[" + std::to_string(i) + "] is NULL");
-            if (!(weights[i] >= 0.0 && std::isfinite(weights[i])))
-                raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, "weights[" + std::to_string(i) + "] must be finite and >= 0, got " + std::to_string(weights[i]));
-            list.push_back(path::CostLayer{&layers[i]->influence.layer(), weights[i]});
-        }
+        std::vector<path::CostLayer> list = cost_layers_of(layers, weights, layer_count, nullptr);
         f->areas = areas ? &areas->areas : nullptr;
         f->filter = filter ? &filter->filter : nullptr;
         f->layers = std::move(list);
@@ -1935,16 +1949,7 @@ gameplan_error create_movement(const char* who, const gameplan_map* map, const g
                                const gameplan_layer* const* layers, const double* weights, size_t layer_count, gameplan_movement** out) {
     return guarded(who, [&] {
         require(map != nullptr && out != nullptr, "map and out must not be NULL");
-        require(layer_count == 0 || (layers != nullptr && weights != nullptr), "layers and weights must not be NULL with layer_count > 0");
-        std::vector<path::CostLayer> list;
-        for (size_t i = 0; i < layer_count; ++i) {
-            if (layers[i] == nullptr) raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, "layers[" + std::to_string(i) + "] is NULL");
-            if (!layers[i]->influence.matches(map->map))
-                raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, "layers[" + std::to_string(i) + "] is sized for another map");
-            if (!(weights[i] >= 0.0 && std::isfinite(weights[i])))
-                raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, "weights[" + std::to_string(i) + "] must be finite and >= 0, got " + std::to_string(weights[i]));
-            list.push_back(path::CostLayer{&layers[i]->influence.layer(), weights[i]});
-        }
+        std::vector<path::CostLayer> list = cost_layers_of(layers, weights, layer_count, &map->map);
         const gameplan_movement_options o = options ? *options : gameplan_movement_options_default();
         require(o.movement == 4 || o.movement == 8, "movement must be 4 or 8");
         require(o.diagonal >= GAMEPLAN_DIAGONAL_NEVER && o.diagonal <= GAMEPLAN_DIAGONAL_ALWAYS, "unknown diagonal rule");
