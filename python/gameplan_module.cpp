@@ -1413,10 +1413,15 @@ PYBIND11_MODULE(gameplan, m) {
         }, py::arg("map"), py::arg("start"), py::arg("goal"), py::arg("max_expansions") = py::none(), py::arg("time_limit") = 0.0,
            py::arg("max_memory") = 0, py::arg("islands") = nullptr, "Budgets and islands as GridPathfinder.find_path.");
 
+    // What a queued request points at (islands, areas, filter, layers), kept alive while it lives.
+    struct PyQueueHeld {
+        py::list objects;
+        std::vector<path::CostLayer> layers;  // the request's options.layers
+    };
     struct PyQueue {
         std::shared_ptr<path::GridMap> map;
         path::PathRequestQueue queue;
-        std::unordered_map<std::uint32_t, py::object> islands;  // by slot: kept alive while a request uses them
+        std::unordered_map<std::uint32_t, std::unique_ptr<PyQueueHeld>> held;  // by slot
         PyQueue(std::shared_ptr<path::GridMap> m, const path::QueueOptions& options) : map(std::move(m)), queue(*map, options) {}
     };
     py::class_<PyQueue>(m, "PathRequestQueue", "Path requests served within a per-frame expansion budget.")
@@ -1434,19 +1439,33 @@ PYBIND11_MODULE(gameplan, m) {
         .def("submit", [](PyQueue& q, std::pair<std::int32_t, std::int32_t> start, std::pair<std::int32_t, std::int32_t> goal,
                           std::int32_t priority, int movement, const std::string& diagonal,
                           std::optional<std::uint64_t> max_expansions, double time_limit, std::uint64_t max_memory,
-                          const PyIslands* islands) {
+                          const py::object& islands, const py::object& areas, const py::object& filter, const py::object& layers) {
             path::PathRequest r{point_of(start), point_of(goal), path_options(movement, diagonal, "auto", 1.0), priority};
             r.options.budget = budget_of(max_expansions, time_limit, max_memory);
-            r.options.islands = islands ? &islands->islands : nullptr;
+            auto held = std::make_unique<PyQueueHeld>();
+            if (!islands.is_none()) r.options.islands = &islands.cast<PyIslands&>().islands, held->objects.append(islands);
+            if (!areas.is_none()) {
+                const path::AreaMap& a = areas.cast<const path::AreaMap&>();
+                if (!a.matches(*q.map))
+                    throw py::value_error("areas: sized for a " + shape_text(a) + " map, not the queue's " + shape_text(*q.map) + " one");
+                r.options.areas = &a;
+                held->objects.append(areas);
+            }
+            if (!filter.is_none()) r.options.filter = &filter.cast<const path::AreaFilter&>(), held->objects.append(filter);
+            held->layers = cost_layers_of(layers, *q.map);
+            if (!layers.is_none())
+                for (const py::handle item : layers) held->objects.append(item.cast<py::tuple>()[0]);
+            r.options.layers = held->layers;
             const path::PathHandle h = q.queue.submit(r);
-            if (islands) q.islands[h.index] = py::cast(islands, py::return_value_policy::reference);
-            else q.islands.erase(h.index);
+            q.held[h.index] = std::move(held);
             return std::make_pair(h.index, h.generation);
         }, py::arg("start"), py::arg("goal"), py::arg("priority") = 0, py::arg("movement") = 8,
            py::arg("diagonal") = "no-corner-cutting", py::arg("max_expansions") = py::none(), py::arg("time_limit") = 0.0,
-           py::arg("max_memory") = 0, py::arg("islands") = nullptr,
+           py::arg("max_memory") = 0, py::arg("islands") = py::none(), py::arg("areas") = py::none(), py::arg("filter") = py::none(),
+           py::arg("layers") = py::none(),
            "Budgets of this request as GridPathfinder.find_path (the time limit counts from the submission); "
-           "islands: an Islands of the queue's map, which answer a request between islands no_path at once.")
+           "islands: an Islands of the queue's map, which answer a request between islands no_path at once; areas, "
+           "filter and layers as for GridPathfinder.find_path. The queue keeps them alive while the request lives.")
         .def("update", [](PyQueue& q, std::uint64_t budget) { return q.queue.update(budget).completed; }, py::arg("max_expansions"))
         .def("state", [](const PyQueue& q, std::pair<std::uint32_t, std::uint32_t> h) {
             static const char* const names[] = {"unknown", "pending", "running", "done"};
@@ -1455,12 +1474,12 @@ PYBIND11_MODULE(gameplan, m) {
         .def("take", [](PyQueue& q, std::pair<std::uint32_t, std::uint32_t> h) -> std::optional<PyPath> {
             path::PathResult r;
             if (!q.queue.take(handle_of(h), r)) return std::nullopt;
-            q.islands.erase(h.first);
+            q.held.erase(h.first);
             return py_path(r.status, r.path, r.expanded, r.limit);
         })
         .def("cancel", [](PyQueue& q, std::pair<std::uint32_t, std::uint32_t> h) {
             if (!q.queue.cancel(handle_of(h))) return false;
-            q.islands.erase(h.first);
+            q.held.erase(h.first);
             return true;
         })
         .def("__len__", [](const PyQueue& q) { return q.queue.size(); });

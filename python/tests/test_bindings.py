@@ -1372,6 +1372,40 @@ def test_find_path_with_areas_filter_and_layers_matches_a_reference():
         reference_filtered_cost(m, gameplan.AreaMap(m), gameplan.AreaFilter(), [], (0, 0), (21, 14)) or 0.0)
 
 
+def test_queue_requests_carry_areas_filter_and_layers():
+    import gc
+    m, areas = gameplan.load_map_and_areas(ROOMS, trees_passable=True)
+    q = gameplan.PathRequestQueue(m)
+    finder = gameplan.GridPathfinder()
+    start, goal = (2, 2), (29, 17)
+
+    def request(**extras):
+        h = q.submit(start, goal, **extras)
+        gc.collect()  # the queue keeps what the request points at alive
+        while q.state(h) != "done":
+            q.update(1000)
+        return q.take(h)
+
+    middle = finder.find_path(m, start, goal).cells[10]  # a cell on the plain way
+
+    def costs():  # made afresh for each request: only the queue holds them
+        filt = gameplan.AreaFilter()
+        filt.set_multiplier(gameplan.AREA_TREES, 3.0)
+        fear = gameplan.InfluenceMap(m)
+        fear.add_event(middle, 5.0, 5)
+        return {"areas": areas, "filter": filt, "layers": [(fear, 2.0)]}
+
+    queued = request(**costs())
+    kwargs = costs()
+    direct = finder.find_path(m, start, goal, **kwargs)
+    plain = request()
+    assert queued.status == direct.status == plain.status == "found"
+    assert queued.cost == pytest.approx(direct.cost) and queued.cells == direct.cells
+    assert plain.cost == pytest.approx(finder.find_path(m, start, goal).cost) and plain.cost < queued.cost
+    with pytest.raises(ValueError, match="areas: sized for a 9 x 6 map, not the queue's 32 x 20 one"):
+        q.submit(start, goal, areas=gameplan.AreaMap(gameplan.GridMap(9, 6)))
+
+
 def test_area_and_layer_arguments_are_checked():
     m = gameplan.GridMap(8, 6)
     other = gameplan.GridMap(9, 6)
