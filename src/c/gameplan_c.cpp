@@ -191,6 +191,10 @@ struct gameplan_pathfinder {
 struct gameplan_request_queue {
     path::PathRequestQueue queue;
     const path::Islands* islands = nullptr;  // gameplan_request_queue_set_islands: given to later requests
+    const path::AreaMap* areas = nullptr;    // gameplan_request_queue_set_costs: given to later requests
+    const path::AreaFilter* filter = nullptr;
+    std::shared_ptr<const std::vector<path::CostLayer>> layers;  // the list later requests point at
+    std::unordered_map<std::uint32_t, std::shared_ptr<const std::vector<path::CostLayer>>> held;  // by slot, while it lives
     path::PathResult taken;
     std::vector<gameplan_point> cells;
     gameplan_request_queue(const path::GridMap& map, std::uint32_t lanes)
@@ -1453,7 +1457,12 @@ gameplan_error gameplan_request_queue_submit(gameplan_request_queue* q, gameplan
         require(q != nullptr && out != nullptr, "queue and out must not be NULL");
         path::PathRequest r{to_cpp(start), to_cpp(goal), path_options_of(options), priority};
         r.options.islands = q->islands;
+        r.options.areas = q->areas;
+        r.options.filter = q->filter;
+        if (q->layers) r.options.layers = *q->layers;
         const path::PathHandle h = q->queue.submit(r);
+        if (q->layers) q->held[h.index] = q->layers;
+        else q->held.erase(h.index);
         *out = gameplan_path_handle{h.index, h.generation};
     });
 }
@@ -1476,6 +1485,7 @@ gameplan_error gameplan_request_queue_take(gameplan_request_queue* q, gameplan_p
         require(q != nullptr && out != nullptr, "queue and out must not be NULL");
         if (!q->queue.take(path::PathHandle{h.index, h.generation}, q->taken))
             raise(GAMEPLAN_ERROR_NOT_FOUND, "the request is not done (or the handle is unknown)");
+        q->held.erase(h.index);
         fill_path(q->taken.path, q->taken.status, q->taken.expanded, q->taken.limit, q->cells, out);
     });
 }
@@ -1484,6 +1494,7 @@ gameplan_error gameplan_request_queue_cancel(gameplan_request_queue* q, gameplan
     return guarded("gameplan_request_queue_cancel", [&] {
         require(q != nullptr, "queue is NULL");
         if (!q->queue.cancel(path::PathHandle{h.index, h.generation})) raise(GAMEPLAN_ERROR_NOT_FOUND, "unknown request handle");
+        q->held.erase(h.index);
     });
 }
 
@@ -1493,6 +1504,18 @@ gameplan_error gameplan_request_queue_set_islands(gameplan_request_queue* q, con
     return guarded("gameplan_request_queue_set_islands", [&] {
         require(q != nullptr, "queue is NULL");
         q->islands = square_islands(islands, "the request queue");
+    });
+}
+
+gameplan_error gameplan_request_queue_set_costs(gameplan_request_queue* q, const gameplan_areas* areas, const gameplan_area_filter* filter,
+                                                const gameplan_layer* const* layers, const double* weights, size_t layer_count) {
+    return guarded("gameplan_request_queue_set_costs", [&] {
+        require(q != nullptr, "queue is NULL");
+        std::vector<path::CostLayer> list = cost_layers_of(layers, weights, layer_count, &q->queue.map());
+        if (areas != nullptr && !areas->areas.matches(q->queue.map())) raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, "areas are sized for another map");
+        q->areas = areas ? &areas->areas : nullptr;
+        q->filter = filter ? &filter->filter : nullptr;
+        q->layers = list.empty() ? nullptr : std::make_shared<const std::vector<path::CostLayer>>(std::move(list));
     });
 }
 

@@ -2189,6 +2189,65 @@ static void test_movement_layers(void) {
     gameplan_map_destroy(m);
 }
 
+/* Queued requests carry the costs set when they were submitted: the pathfinder's answers under the same
+   costs, and a request queued before the costs were cleared keeps them. */
+static void test_queue_costs(void) {
+    gameplan_map* m;
+    gameplan_layer* danger;
+    gameplan_request_queue* q;
+    gameplan_pathfinder *wary, *plain;
+    const gameplan_layer* layers[1];
+    const double weight = 1.0;
+    gameplan_point a, b;
+    gameplan_path_handle h1, h2;
+    gameplan_path_result r, want_wary, want_plain;
+    int y, i;
+    CHECK_OK(gameplan_map_create(14, 9, 1, &m));
+    CHECK_OK(gameplan_layer_create(m, &danger));
+    for (y = 2; y < 7; ++y) {
+        gameplan_point c;
+        c.x = 7, c.y = y;
+        CHECK_OK(gameplan_layer_set(danger, c, 50.0f));
+    }
+    layers[0] = danger;
+    a.x = 1, a.y = 4, b.x = 12, b.y = 4;
+    CHECK_OK(gameplan_pathfinder_create(GAMEPLAN_ASTAR, &wary));
+    CHECK_OK(gameplan_pathfinder_create(GAMEPLAN_ASTAR, &plain));
+    CHECK_OK(gameplan_pathfinder_set_costs(wary, NULL, NULL, layers, &weight, 1));
+    CHECK_OK(gameplan_find_path(wary, m, a, b, NULL, &want_wary));
+    CHECK_OK(gameplan_find_path(plain, m, a, b, NULL, &want_plain));
+    CHECK(want_wary.status == GAMEPLAN_STATUS_FOUND && want_plain.status == GAMEPLAN_STATUS_FOUND && want_plain.cost < want_wary.cost);
+    CHECK_OK(gameplan_request_queue_create(m, 1, &q));
+    CHECK_OK(gameplan_request_queue_set_costs(q, NULL, NULL, layers, &weight, 1));
+    CHECK_OK(gameplan_request_queue_submit(q, a, b, NULL, 0, &h1));
+    CHECK_OK(gameplan_request_queue_set_costs(q, NULL, NULL, NULL, NULL, 0)); /* later requests: plain */
+    CHECK_OK(gameplan_request_queue_submit(q, a, b, NULL, 0, &h2));
+    for (i = 0; i < 100 && gameplan_request_queue_size(q) > 0 &&
+                (gameplan_request_queue_state(q, h1) != GAMEPLAN_REQUEST_DONE || gameplan_request_queue_state(q, h2) != GAMEPLAN_REQUEST_DONE);
+         ++i)
+        CHECK_OK(gameplan_request_queue_update(q, 1000, NULL));
+    CHECK_OK(gameplan_request_queue_take(q, h1, &r));
+    CHECK(r.status == GAMEPLAN_STATUS_FOUND && fabs(r.cost - want_wary.cost) < 1e-9);
+    CHECK_OK(gameplan_request_queue_take(q, h2, &r));
+    CHECK(r.status == GAMEPLAN_STATUS_FOUND && fabs(r.cost - want_plain.cost) < 1e-9);
+    {
+        gameplan_map* other;
+        gameplan_layer* wrong;
+        const gameplan_layer* wrong_layers[1];
+        CHECK_OK(gameplan_map_create(3, 3, 1, &other));
+        CHECK_OK(gameplan_layer_create(other, &wrong));
+        wrong_layers[0] = wrong;
+        CHECK(gameplan_request_queue_set_costs(q, NULL, NULL, wrong_layers, &weight, 1) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+        gameplan_layer_destroy(wrong);
+        gameplan_map_destroy(other);
+    }
+    gameplan_request_queue_destroy(q);
+    gameplan_pathfinder_destroy(wary);
+    gameplan_pathfinder_destroy(plain);
+    gameplan_layer_destroy(danger);
+    gameplan_map_destroy(m);
+}
+
 static void test_map_with_areas(const char* dir) {
     gameplan_map* m;
     gameplan_areas* areas;
@@ -2236,6 +2295,7 @@ int main(int argc, char** argv) {
     test_costs();
     test_map_with_areas(argv[1]);
     test_movement_layers();
+    test_queue_costs();
     test_crowd(argv[1]);
     test_movement(argv[1], GAMEPLAN_RESOLVER_BUILTIN);
     test_movement(argv[1], GAMEPLAN_RESOLVER_CROWD);

@@ -708,6 +708,14 @@ GAMEPLAN_C_API size_t gameplan_request_queue_size(const gameplan_request_queue* 
  *  NULL: none): a request between two islands is answered NO_PATH at its first update, with nothing
  *  expanded, instead of spending the frame budget on a flood. The islands must outlive those requests. */
 GAMEPLAN_C_API gameplan_error gameplan_request_queue_set_islands(gameplan_request_queue* queue, const gameplan_islands* islands);
+/** Gives the requests submitted from now on an area map, a filter and weighted layers, as
+ *  gameplan_pathfinder_set_costs does (all NULL / 0: plain costs); requests already queued keep what they
+ *  were submitted with. The areas and layers must be sized for the queue's map (else INVALID_ARGUMENT) and,
+ *  with the filter, outlive those requests; the queue keeps its own copy of the list of layers. */
+GAMEPLAN_C_API gameplan_error gameplan_request_queue_set_costs(gameplan_request_queue* queue, const gameplan_areas* areas,
+                                                               const gameplan_area_filter* filter,
+                                                               const gameplan_layer* const* layers, const double* weights,
+                                                               size_t layer_count);
 /** Which map changes restart running searches, from the next update (C++ QueueOptions). By default a
  *  change of passability does (`on_passability_change` 1) and terrain-cost changes do not
  *  (`on_cost_change` 0). `on_cost_change` 1: any change restarts (each result the optimum of one map
