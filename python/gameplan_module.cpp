@@ -14,6 +14,7 @@
 #include <gameplan/io/graph_io.hpp>
 #include <gameplan/path/area_filter.hpp>
 #include <gameplan/path/crowd.hpp>
+#include <gameplan/path/distance_field.hpp>
 #include <gameplan/path/graph.hpp>
 #include <gameplan/path/graph_search.hpp>
 #include <gameplan/path/grid_map.hpp>
@@ -1398,6 +1399,111 @@ PYBIND11_MODULE(gameplan, m) {
            "AreaFilter (forbidden areas count as blocked; a step costs length x terrain x the multiplier of the area it "
            "enters); layers: a list of (PenaltyLayer or InfluenceMap, weight) pairs, each adding weight x the value of "
            "the cell a step enters.");
+
+    // ---- distance fields and the nearest of many targets ----
+    // The per-query costs of a flood or a nearest-target search: areas, a filter and layers as find_path's.
+    const auto query_costs = [](const path::GridMap& map, path::GridSearchOptions& o, const path::AreaMap* areas,
+                                const path::AreaFilter* filter, const py::object& layers, std::vector<path::CostLayer>& storage) {
+        if (areas != nullptr && !areas->matches(map))
+            throw py::value_error("areas: sized for a " + shape_text(*areas) + " map, not this " + shape_text(map) + " one");
+        o.areas = areas;
+        o.filter = filter;
+        storage = cost_layers_of(layers, map);
+        o.layers = storage;
+    };
+    struct PyDistanceField {
+        std::shared_ptr<path::GridMap> map;  // the field's answers are about this map
+        path::DistanceField field;
+    };
+    const auto field_cell = [](const PyDistanceField& f, std::int32_t x, std::int32_t y) {
+        if (!f.map) throw py::value_error("compute the field first");
+        if (x < 0 || y < 0 || x >= f.map->width() || y >= f.map->height()) throw py::index_error("cell outside the map");
+        return path::GridPoint{x, y};
+    };
+    py::class_<PyDistanceField>(m, "DistanceField",
+        "Costs from the nearest of many sources to every cell, and the next step toward it: a flow field many units "
+        "share (docs/pathfinding.md). Costs are from the sources: a step costs the terrain of the cell it enters.")
+        .def(py::init<>())
+        .def("compute", [query_costs](PyDistanceField& f, std::shared_ptr<path::GridMap> map,
+                                      const std::vector<std::pair<std::int32_t, std::int32_t>>& sources, int movement,
+                                      const std::string& diagonal, std::optional<std::uint64_t> max_expansions, double time_limit,
+                                      std::uint64_t max_memory, const path::AreaMap* areas, const path::AreaFilter* filter,
+                                      const py::object& layers) {
+            path::GridSearchOptions o = path_options(movement, diagonal, "zero", 1.0);
+            o.budget = budget_of(max_expansions, time_limit, max_memory);
+            std::vector<path::CostLayer> storage;
+            query_costs(*map, o, areas, filter, layers, storage);
+            std::vector<path::GridPoint> s;
+            for (const auto& c : sources) s.push_back(point_of(c));
+            f.map = std::move(map);
+            Status st;
+            {
+                py::gil_scoped_release release;
+                st = f.field.compute(*f.map, s, o);
+            }
+            return status_text(st);
+        }, py::arg("map").none(false), py::arg("sources"), py::arg("movement") = 8, py::arg("diagonal") = "no-corner-cutting",
+           py::arg("max_expansions") = py::none(), py::arg("time_limit") = 0.0, py::arg("max_memory") = 0,
+           py::arg("areas") = nullptr, py::arg("filter") = nullptr, py::arg("layers") = py::none(),
+           "Floods from every source at once; returns the status ('found' once every reachable cell is settled, "
+           "'invalid_query' for a source blocked, off the map or in a forbidden area, 'budget_exhausted'). Areas, "
+           "filter and layers as GridPathfinder.find_path (read during the flood only).")
+        .def("distance", [field_cell](const PyDistanceField& f, std::int32_t x, std::int32_t y) {
+            const path::GridPoint p = field_cell(f, x, y);
+            return f.field.final_cost(p) ? f.field.distance(p) : std::numeric_limits<double>::infinity();
+        }, py::arg("x"), py::arg("y"), "Cost from the nearest source (inf where the flood did not settle the cell).")
+        .def("toward_source", [field_cell](const PyDistanceField& f, std::int32_t x, std::int32_t y)
+                                  -> std::optional<std::pair<std::int32_t, std::int32_t>> {
+            const path::GridPoint p = field_cell(f, x, y);
+            if (!f.field.final_cost(p)) return std::nullopt;
+            const path::GridPoint n = f.field.toward_source(p);
+            if (n.x < 0 || n == p) return std::nullopt;  // (not reached; a source itself)
+            return std::make_pair(n.x, n.y);
+        }, py::arg("x"), py::arg("y"), "The next cell on the way to the nearest source (None at a source or where not settled).")
+        .def("nearest_source", [field_cell](const PyDistanceField& f, std::int32_t x, std::int32_t y) -> std::optional<std::size_t> {
+            const path::GridPoint p = field_cell(f, x, y);
+            if (!f.field.final_cost(p)) return std::nullopt;
+            const std::size_t i = f.field.nearest_source(p);
+            if (i == path::kNoIndex) return std::nullopt;
+            return i;
+        }, py::arg("x"), py::arg("y"), "Index of the nearest source (None where not settled).")
+        .def_property_readonly("expanded", [](const PyDistanceField& f) { return f.field.expanded(); });
+    py::class_<path::NearestTargets>(m, "NearestTargets",
+        "The target cheapest to reach from a cell, in one search (docs/pathfinding.md).")
+        .def(py::init<>())
+        .def("find", [query_costs](path::NearestTargets& n, const path::GridMap& map, std::pair<std::int32_t, std::int32_t> start,
+                                   const std::vector<std::pair<std::int32_t, std::int32_t>>& targets, int movement,
+                                   const std::string& diagonal, std::optional<std::uint64_t> max_expansions, double time_limit,
+                                   std::uint64_t max_memory, const path::AreaMap* areas, const path::AreaFilter* filter,
+                                   const py::object& layers) {
+            path::GridSearchOptions o = path_options(movement, diagonal, "auto", 1.0);
+            o.budget = budget_of(max_expansions, time_limit, max_memory);
+            std::vector<path::CostLayer> storage;
+            query_costs(map, o, areas, filter, layers, storage);
+            std::vector<path::GridPoint> t;
+            for (const auto& c : targets) t.push_back(point_of(c));
+            path::GridPath route;
+            path::NearestTarget r;
+            {
+                py::gil_scoped_release release;
+                r = n.find(map, point_of(start), t, o, &route);
+            }
+            py::dict out;
+            out["status"] = status_text(r.status);
+            out["index"] = r.index == path::kNoIndex ? py::object(py::none()) : py::object(py::int_(r.index));
+            out["cost"] = r.cost;
+            std::vector<std::pair<std::int32_t, std::int32_t>> cells;
+            if (r.status == Status::Found)
+                for (const path::GridPoint& c : route.cells) cells.emplace_back(c.x, c.y);
+            out["cells"] = cells;
+            out["expanded"] = r.expanded;
+            out["limit"] = limit_name(r.status, n.pathfinder().budget_limit());
+            return out;
+        }, py::arg("map"), py::arg("start"), py::arg("targets"), py::arg("movement") = 8, py::arg("diagonal") = "no-corner-cutting",
+           py::arg("max_expansions") = py::none(), py::arg("time_limit") = 0.0, py::arg("max_memory") = 0,
+           py::arg("areas") = nullptr, py::arg("filter") = nullptr, py::arg("layers") = py::none(),
+           "dict: status, index (of the nearest usable target, None without one), cost, cells (start first, the target "
+           "last), expanded, limit. Blocked, off-map and forbidden targets are skipped.");
 
     py::class_<path::JpsPathfinder>(m, "JpsPathfinder", "Jump point search (8-connected, no corner cutting, uniform costs).")
         .def(py::init<>())

@@ -1447,3 +1447,56 @@ def test_load_map_and_areas_reads_the_terrain_letters():
     r = finder.find_path(m, (x - 1, y), (x + 3, y), areas=areas, filter=filt)
     assert r.status == "found" and not set(r.cells) & set(trees)
     assert finder.find_path(m, (x - 1, y), (x + 3, y)).cost < r.cost
+
+
+def test_distance_field_and_nearest_targets_match_a_reference():
+    rng = random.Random(21)
+    m = gameplan.GridMap(20, 14)
+    areas = gameplan.AreaMap(m)
+    for y in range(14):
+        for x in range(20):
+            if rng.random() < 0.18:
+                m.set_passable(x, y, False)
+            m.set_cost(x, y, rng.randint(1, 3))
+            areas.set(x, y, rng.choice((0, 0, 0, 1, 3)))
+    filt = gameplan.AreaFilter()
+    filt.forbid(3)
+    filt.set_multiplier(1, 2.0)
+    fear = gameplan.InfluenceMap(m)
+    fear.add_event((10, 7), 4.0, 3)
+    layers = [(fear, 1.5)]
+    usable = [(x, y) for y in range(14) for x in range(20) if m.passable(x, y) and areas.at(x, y) != 3]
+    sources = rng.sample(usable, 3)
+    field = gameplan.DistanceField()
+    assert field.compute(m, sources, areas=areas, filter=filt, layers=layers) == "found"
+    for cell in rng.sample(usable, 40):
+        costs = [reference_filtered_cost(m, areas, filt, layers, s, cell) for s in sources]
+        reachable = [c for c in costs if c is not None]
+        if not reachable:
+            assert field.distance(*cell) == math.inf and field.toward_source(*cell) is None
+            continue
+        assert field.distance(*cell) == pytest.approx(min(reachable), rel=1e-9, abs=1e-9), cell
+        assert costs[field.nearest_source(*cell)] == pytest.approx(min(reachable), rel=1e-9, abs=1e-9)
+        # the flow field leads to a source, each step one cell, costs falling all the way
+        at, steps = cell, 0
+        while field.toward_source(*at) is not None:
+            nxt = field.toward_source(*at)
+            assert max(abs(nxt[0] - at[0]), abs(nxt[1] - at[1])) == 1 and field.distance(*nxt) < field.distance(*at)
+            at, steps = nxt, steps + 1
+            assert steps < 20 * 14
+        assert at in sources and field.distance(*at) == 0.0
+    # the nearest of several targets, in one search: the reference's cheapest
+    finder = gameplan.NearestTargets()
+    for _ in range(20):
+        start = rng.choice(usable)
+        targets = rng.sample(usable, 4) + [(0, -1)]  # one off the map: skipped
+        r = finder.find(m, start, targets, areas=areas, filter=filt, layers=layers)
+        costs = [reference_filtered_cost(m, areas, filt, layers, start, t) if t in usable else None for t in targets]
+        reachable = [c for c in costs if c is not None]
+        if not reachable:
+            assert r["status"] == "no_path" and r["index"] is None
+            continue
+        assert r["status"] == "found" and r["cost"] == pytest.approx(min(reachable), rel=1e-9, abs=1e-9)
+        assert costs[r["index"]] == pytest.approx(r["cost"]) and r["cells"][0] == start and r["cells"][-1] == targets[r["index"]]
+    with pytest.raises(ValueError, match="compute the field first"):
+        gameplan.DistanceField().distance(0, 0)
