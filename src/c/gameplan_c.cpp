@@ -14,6 +14,7 @@
 #include <gameplan/io/load_error.hpp>
 #include <gameplan/io/movingai.hpp>
 #include <gameplan/path/crowd.hpp>
+#include <gameplan/path/distance_field.hpp>
 #include <gameplan/path/graph.hpp>
 #include <gameplan/path/graph_search.hpp>
 #include <gameplan/path/grid_map.hpp>
@@ -184,6 +185,9 @@ struct gameplan_pathfinder {
     path::GridPathfinder astar;
     path::JpsPathfinder jps;
     path::HexPathfinder hex;
+    path::NearestTargets nearest;  // gameplan_find_nearest
+    path::DistanceField field;     // gameplan_distance_field
+    std::vector<path::GridPoint> points;  // their targets / sources
     std::vector<gameplan_point> cells;
     path::GridPath path;
 };
@@ -1202,6 +1206,66 @@ gameplan_error gameplan_pathfinder_finish(gameplan_pathfinder* f, gameplan_path_
         require(f != nullptr && out != nullptr, "pathfinder and out must not be NULL");
         fill_finder_path(*f, with_search(*f, path::GridSearchOptions{}, [&](auto& search, const auto&) { return search.finish(f->path); }),
                          out);
+    });
+}
+
+extern "C++" {
+namespace {
+// The options of a flood or a nearest-target search by `f` (A* or Dijkstra only), with its islands.
+path::GridSearchOptions flood_options(const gameplan_pathfinder* f, const gameplan_map* map, const gameplan_path_options* options,
+                                      const char* what) {
+    require(f != nullptr && map != nullptr, "pathfinder and map must not be NULL");
+    if (f->algorithm != GAMEPLAN_ASTAR && f->algorithm != GAMEPLAN_DIJKSTRA)
+        raise(GAMEPLAN_ERROR_UNSUPPORTED, std::string(what) + " needs a GAMEPLAN_ASTAR or GAMEPLAN_DIJKSTRA pathfinder");
+    path::GridSearchOptions o = finder_options(f, map, options);
+    o.islands = f->islands ? &f->islands->square : nullptr;
+    return o;
+}
+
+void to_points(const gameplan_point* in, size_t count, std::vector<path::GridPoint>& out) {
+    out.clear();
+    for (size_t i = 0; i < count; ++i) out.push_back(to_cpp(in[i]));
+}
+}  // namespace
+}  // extern "C++"
+
+gameplan_error gameplan_find_nearest(gameplan_pathfinder* f, const gameplan_map* map, gameplan_point start, const gameplan_point* targets,
+                                     size_t target_count, const gameplan_path_options* options, size_t* index, gameplan_path_result* out) {
+    return guarded("gameplan_find_nearest", [&] {
+        require(out != nullptr, "out must not be NULL");
+        require(target_count == 0 || targets != nullptr, "targets must not be NULL with target_count > 0");
+        const path::GridSearchOptions o = flood_options(f, map, options, "the nearest of many targets");
+        to_points(targets, target_count, f->points);
+        f->path.cells.clear();  // (written only when a target is reached)
+        const path::NearestTarget r = f->nearest.find(map->map, to_cpp(start), f->points, o, &f->path);
+        if (r.status != Status::Found) f->path.cells.clear();
+        if (index) *index = r.index == path::kNoIndex ? SIZE_MAX : r.index;
+        fill_path(f->path, r.status, r.expanded, f->nearest.pathfinder().budget_limit(), f->cells, out);
+    });
+}
+
+gameplan_error gameplan_distance_field(gameplan_pathfinder* f, const gameplan_map* map, const gameplan_point* sources, size_t source_count,
+                                       const gameplan_path_options* options, double* distances, gameplan_point* toward,
+                                       gameplan_status* status) {
+    return guarded("gameplan_distance_field", [&] {
+        require(distances != nullptr, "distances must not be NULL");
+        require(source_count == 0 || sources != nullptr, "sources must not be NULL with source_count > 0");
+        const path::GridSearchOptions o = flood_options(f, map, options, "a distance field");
+        to_points(sources, source_count, f->points);
+        const Status s = f->field.compute(map->map, f->points, o);
+        const std::int32_t w = map->map.width(), h = map->map.height();
+        for (std::int32_t y = 0; y < h; ++y)
+            for (std::int32_t x = 0; x < w; ++x) {
+                const path::GridPoint p{x, y};
+                const bool settled = s != Status::InvalidQuery && f->field.final_cost(p);
+                const std::size_t at = std::size_t(y) * std::size_t(w) + std::size_t(x);
+                distances[at] = settled ? f->field.distance(p) : std::numeric_limits<double>::infinity();
+                if (toward) {
+                    const path::GridPoint n = settled ? f->field.toward_source(p) : path::GridPoint{-1, -1};
+                    toward[at] = gameplan_point{n.x, n.y};
+                }
+            }
+        if (status) *status = to_c(s);
     });
 }
 

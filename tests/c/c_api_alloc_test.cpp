@@ -52,6 +52,42 @@ int main(int argc, char** argv) {
         gameplan_islands_destroy(islands);
     }
 
+    {  // under costs (areas, a filter, a layer): paths, the nearest of many targets and distance fields
+        gameplan_areas* areas = nullptr;
+        gameplan_area_filter* filter = nullptr;
+        gameplan_layer* fear = nullptr;
+        gameplan_pathfinder* finder = nullptr;
+        check(gameplan_areas_create(map, &areas) == GAMEPLAN_OK && gameplan_area_filter_create(&filter) == GAMEPLAN_OK &&
+                  gameplan_layer_create(map, &fear) == GAMEPLAN_OK && gameplan_pathfinder_create(GAMEPLAN_ASTAR, &finder) == GAMEPLAN_OK,
+              "costs");
+        check(gameplan_areas_set(areas, gameplan_point{20, 8}, 1) == GAMEPLAN_OK, "area");
+        check(gameplan_area_filter_set_multiplier(filter, 1, 4.0) == GAMEPLAN_OK, "multiplier");
+        check(gameplan_layer_add_event(fear, gameplan_point{16, 10}, 5.0f, 4) == GAMEPLAN_OK, "event");
+        const gameplan_layer* layers[1] = {fear};
+        const double weight = 2.0;
+        check(gameplan_pathfinder_set_costs(finder, areas, filter, layers, &weight, 1) == GAMEPLAN_OK, "set_costs");
+        const gameplan_point targets[3] = {{30, 3}, {28, 14}, {2, 2}};
+        std::vector<double> dist(32 * 20);
+        std::vector<gameplan_point> toward(32 * 20);
+        gameplan_path_result r{};
+        gameplan_status st{};
+        const auto run = [&] {
+            for (const auto& e : ends) {
+                check(gameplan_find_path(finder, map, e[0], e[1], nullptr, &r) == GAMEPLAN_OK, "costed query");
+                check(gameplan_find_nearest(finder, map, e[0], targets, 3, nullptr, nullptr, &r) == GAMEPLAN_OK, "nearest");
+            }
+            check(gameplan_distance_field(finder, map, targets, 3, nullptr, dist.data(), toward.data(), &st) == GAMEPLAN_OK, "field");
+        };
+        run();  // warm-up
+        const gameplan::test::AllocationScope scope;
+        for (int round = 0; round < 3; ++round) run();
+        check(scope.count() == 0, "costed queries, nearest targets and distance fields allocate nothing");
+        gameplan_pathfinder_destroy(finder);
+        gameplan_layer_destroy(fear);
+        gameplan_area_filter_destroy(filter);
+        gameplan_areas_destroy(areas);
+    }
+
     gameplan_domain* domain = nullptr;
     check(gameplan_domain_load((dir + "/examples/goap/hunger.json").c_str(), &domain) == GAMEPLAN_OK, "domain loads");
     gameplan_planner* planner = nullptr;

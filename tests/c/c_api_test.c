@@ -2101,6 +2101,56 @@ static void test_costs(void) {
         for (x = 0; x < (int)r.cell_count; ++x) CHECK(gameplan_areas_get(areas, r.cells[x]) != 3);
     }
     CHECK(found >= 10);
+    {   /* a flow field from two sources and the nearest of three targets, under the same costs */
+        static double dist[CH * CW];
+        static gameplan_point toward[CH * CW];
+        gameplan_point src[2], targets[3];
+        gameplan_status st;
+        size_t index = 0;
+        int i, k, checked = 0;
+        for (i = 0; i < 2; ++i)
+            do src[i].x = (int32_t)rnd(CW), src[i].y = (int32_t)rnd(CH);
+            while (!cost_open(src[i].x, src[i].y));
+        CHECK_OK(gameplan_distance_field(astar, m, src, 2, NULL, dist, toward, &st));
+        CHECK(st == GAMEPLAN_STATUS_FOUND);
+        for (y = 0; y < CH; ++y)
+            for (x = 0; x < CW; ++x) {
+                gameplan_point c;
+                double best = -1.0;
+                c.x = x, c.y = y;
+                for (k = 0; k < 2; ++k) {
+                    const double d = ref_costs_dijkstra(src[k], c);
+                    if (d >= 0.0 && (best < 0.0 || d < best)) best = d;
+                }
+                if (best < 0.0) {
+                    CHECK(isinf(dist[y * CW + x]) && toward[y * CW + x].x == -1);
+                } else {
+                    CHECK(fabs(dist[y * CW + x] - best) <= 1e-9 * (1.0 + best));
+                    /* one step toward a source, never up */
+                    CHECK(dist[toward[y * CW + x].y * CW + toward[y * CW + x].x] <= dist[y * CW + x]);
+                    ++checked;
+                }
+            }
+        CHECK(checked > 100);
+        for (trial = 0; trial < 20; ++trial) {
+            double want = -1.0;
+            a.x = (int32_t)rnd(CW), a.y = (int32_t)rnd(CH);
+            if (!cost_open(a.x, a.y)) continue;
+            for (k = 0; k < 3; ++k) {
+                double d;
+                targets[k].x = (int32_t)rnd(CW), targets[k].y = (int32_t)rnd(CH);
+                d = ref_costs_dijkstra(a, targets[k]);
+                if (d >= 0.0 && (want < 0.0 || d < want)) want = d;
+            }
+            CHECK_OK(gameplan_find_nearest(astar, m, a, targets, 3, NULL, &index, &r));
+            if (want < 0.0) {
+                CHECK(r.status == GAMEPLAN_STATUS_NO_PATH && index == SIZE_MAX && r.cells == NULL);
+                continue;
+            }
+            CHECK(r.status == GAMEPLAN_STATUS_FOUND && fabs(r.cost - want) <= 1e-9 * (1.0 + want) && index < 3);
+            CHECK(r.cell_count > 0 && r.cells[r.cell_count - 1].x == targets[index].x && r.cells[r.cell_count - 1].y == targets[index].y);
+        }
+    }
     /* cleared: the plain costs again */
     a.x = 0, a.y = 0, b.x = CW - 1, b.y = CH - 1;
     CHECK_OK(gameplan_map_set_passable(m, a, 1));
@@ -2114,6 +2164,11 @@ static void test_costs(void) {
     CHECK_OK(gameplan_pathfinder_create(GAMEPLAN_HEX, &hex));
     CHECK_OK(gameplan_pathfinder_set_costs(jps, areas, filter, NULL, NULL, 0));
     CHECK(gameplan_find_path(jps, m, a, b, NULL, &r) == GAMEPLAN_ERROR_UNSUPPORTED);
+    {
+        double d[CH * CW];
+        CHECK(gameplan_distance_field(jps, m, &a, 1, NULL, d, NULL, NULL) == GAMEPLAN_ERROR_UNSUPPORTED);
+        CHECK(gameplan_find_nearest(jps, m, a, &b, 1, NULL, NULL, &r) == GAMEPLAN_ERROR_UNSUPPORTED);
+    }
     CHECK(gameplan_pathfinder_set_costs(hex, areas, filter, NULL, NULL, 0) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
     {
         const double bad = -1.0;

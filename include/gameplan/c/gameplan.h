@@ -540,6 +540,25 @@ GAMEPLAN_C_API gameplan_error gameplan_pathfinder_begin(gameplan_pathfinder* fin
 GAMEPLAN_C_API gameplan_error gameplan_pathfinder_step(gameplan_pathfinder* finder, uint64_t slice_expansions,
                                                        gameplan_status* out);
 GAMEPLAN_C_API gameplan_error gameplan_pathfinder_finish(gameplan_pathfinder* finder, gameplan_path_result* out);
+/** The cheapest path from `start` to the nearest of `targets` in one search (A* toward all of them at
+ *  once), with the pathfinder's islands and costs (gameplan_pathfinder_set_costs): "the nearest tree".
+ *  Blocked, off-map and forbidden targets are skipped (none usable: NO_PATH). `index` (may be NULL)
+ *  receives the index of the target reached, SIZE_MAX without one. GAMEPLAN_ASTAR and GAMEPLAN_DIJKSTRA
+ *  pathfinders only (else UNSUPPORTED). */
+GAMEPLAN_C_API gameplan_error gameplan_find_nearest(gameplan_pathfinder* finder, const gameplan_map* map, gameplan_point start,
+                                                    const gameplan_point* targets, size_t target_count,
+                                                    const gameplan_path_options* options, size_t* index, gameplan_path_result* out);
+/** A flow field: the cost from the nearest of `sources` to every cell into `distances` (width x height
+ *  doubles, row by row; +infinity where the flood did not reach) and, if `toward` is not NULL, each
+ *  cell's next step toward that source (width x height points; the cell itself at a source, {-1, -1}
+ *  where not reached), with the pathfinder's islands and costs. Costs are from the sources (a step costs
+ *  the terrain of the cell entered). `status` (may be NULL): FOUND once every reachable cell is settled,
+ *  BUDGET_EXHAUSTED (the arrays then hold what was settled), INVALID_QUERY (a source blocked, off the map
+ *  or forbidden). GAMEPLAN_ASTAR and GAMEPLAN_DIJKSTRA pathfinders only (else UNSUPPORTED). */
+GAMEPLAN_C_API gameplan_error gameplan_distance_field(gameplan_pathfinder* finder, const gameplan_map* map,
+                                                      const gameplan_point* sources, size_t source_count,
+                                                      const gameplan_path_options* options, double* distances,
+                                                      gameplan_point* toward, gameplan_status* status);
 
 /* ---- islands ---------------------------------------------------------------------------------- */
 
