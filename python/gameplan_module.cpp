@@ -343,8 +343,8 @@ std::string shape_text(const Shape& s) {
 
 // [(PenaltyLayer or InfluenceMap, weight), ...] (None: none) as cost layers for `map`; ValueError for a layer
 // sized for another map or a weight that is negative or not finite. The pointers stay valid while the
-// Python objects live.
-std::vector<path::CostLayer> cost_layers_of(const py::object& layers, const path::GridMap& map) {
+// Python objects live: `keep` (if given) receives them, for holders that outlive the call.
+std::vector<path::CostLayer> cost_layers_of(const py::object& layers, const path::GridMap& map, py::list* keep = nullptr) {
     std::vector<path::CostLayer> out;
     if (layers.is_none()) return out;
     for (const py::handle item : layers) {
@@ -362,6 +362,7 @@ std::vector<path::CostLayer> cost_layers_of(const py::object& layers, const path
         if (!(pair.second >= 0.0) || !std::isfinite(pair.second))
             throw py::value_error("layers: a weight must be finite and >= 0, got " + std::to_string(pair.second));
         out.push_back(path::CostLayer{layer, pair.second});
+        if (keep != nullptr) keep->append(pair.first);
     }
     return out;
 }
@@ -1558,9 +1559,7 @@ PYBIND11_MODULE(gameplan, m) {
                 held->objects.append(areas);
             }
             if (!filter.is_none()) r.options.filter = &filter.cast<const path::AreaFilter&>(), held->objects.append(filter);
-            held->layers = cost_layers_of(layers, *q.map);
-            if (!layers.is_none())
-                for (const py::handle item : layers) held->objects.append(item.cast<py::tuple>()[0]);
+            held->layers = cost_layers_of(layers, *q.map, &held->objects);
             r.options.layers = held->layers;
             const path::PathHandle h = q.queue.submit(r);
             q.held[h.index] = std::move(held);
@@ -1892,9 +1891,7 @@ PYBIND11_MODULE(gameplan, m) {
             o.resolver = resolver == "crowd" ? path::StepResolver::Crowd : path::StepResolver::Builtin;
             if (!islands.is_none()) o.islands = &islands.cast<PyIslands&>().islands;
             auto p = std::make_unique<PyMovement>();
-            p->layers = cost_layers_of(layers, *map);
-            if (!layers.is_none())
-                for (const py::handle item : layers) p->layer_objects.append(item.cast<py::tuple>()[0]);
+            p->layers = cost_layers_of(layers, *map, &p->layer_objects);
             o.layers = p->layers;
             p->map = std::move(map);
             p->islands = std::move(islands);

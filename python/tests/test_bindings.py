@@ -459,7 +459,7 @@ def test_movement_layers_route_units_around_danger():
     for y in range(2, 7):
         danger.set(7, y, 50.0)  # a band across the straight way, open above and below
     walked = {}
-    for name, layers in (("plain", None), ("wary", [(danger, 1.0)])):
+    for name, layers in (("plain", None), ("wary", [[danger, 1.0]])):  # (a list as a pair, too)
         system = gameplan.MovementSystem(m, layers=layers)  # the system keeps the layer alive
         unit = system.add_unit((1, 4))
         assert system.move_to(unit, (12, 4))
