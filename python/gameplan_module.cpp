@@ -15,6 +15,7 @@
 #include <gameplan/path/area_filter.hpp>
 #include <gameplan/path/crowd.hpp>
 #include <gameplan/path/distance_field.hpp>
+#include <gameplan/path/fog.hpp>
 #include <gameplan/path/graph.hpp>
 #include <gameplan/path/graph_search.hpp>
 #include <gameplan/path/grid_map.hpp>
@@ -1505,6 +1506,78 @@ PYBIND11_MODULE(gameplan, m) {
            py::arg("areas") = nullptr, py::arg("filter") = nullptr, py::arg("layers") = py::none(),
            "dict: status, index (of the nearest usable target, None without one), cost, cells (start first, the target "
            "last), expanded, limit. Blocked, off-map and forbidden targets are skipped.");
+
+    // ---- fog of war ----
+    m.attr("AREA_UNKNOWN") = path::kAreaUnknown;
+    py::class_<path::TeamKnowledge>(m, "TeamKnowledge",
+        "What one team knows of a map, shared by all its units: every cell unknown, known free or known blocked "
+        "(docs/pathfinding.md, \"Fog of war\").")
+        .def(py::init([](const path::GridMap& truth) { return std::make_unique<path::TeamKnowledge>(truth); }), py::arg("truth"))
+        .def("matches", &path::TeamKnowledge::matches, py::arg("map"))
+        .def("reveal", [](path::TeamKnowledge& t, const path::GridMap& truth, std::pair<std::int32_t, std::int32_t> center,
+                          std::int32_t radius, const path::AreaMap* areas) {
+            if (!t.matches(truth)) throw py::value_error("the team's knowledge is of another map shape");
+            if (radius < 0 || radius > path::kMaxSightRadius)
+                throw py::value_error("radius must be in [0, " + std::to_string(path::kMaxSightRadius) + "]");
+            if (areas != nullptr && !areas->matches(truth))
+                throw py::value_error("areas: sized for a " + shape_text(*areas) + " map, not this " + shape_text(truth) + " one");
+            return t.reveal(truth, point_of(center), radius, areas);
+        }, py::arg("truth"), py::arg("center"), py::arg("radius"), py::arg("areas") = nullptr,
+           "Marks every cell within Chebyshev distance radius of center as known; returns the cells newly known blocked.")
+        .def("state", [](const path::TeamKnowledge& t, std::int32_t x, std::int32_t y) {
+            switch (t.state({x, y})) {
+                case path::CellKnowledge::Free: return "free";
+                case path::CellKnowledge::Blocked: return "blocked";
+                case path::CellKnowledge::Unknown: break;
+            }
+            return "unknown";
+        }, py::arg("x"), py::arg("y"), "'unknown', 'free' or 'blocked' ('unknown' off the map).")
+        .def_property_readonly("known_count", &path::TeamKnowledge::known_count)
+        .def_property_readonly("memory_bytes", &path::TeamKnowledge::memory_bytes);
+    py::class_<path::Explorer>(m, "Explorer",
+        "Walks units of a team toward goals on a map they discover as they go, replanning at every wall they meet.")
+        .def(py::init<>())
+        .def("explore", [](path::Explorer& e, const path::GridMap& truth, path::TeamKnowledge& team, std::pair<std::int32_t, std::int32_t> start,
+                           std::pair<std::int32_t, std::int32_t> goal, int movement, const std::string& diagonal, std::int32_t sight,
+                           double unknown_multiplier, std::uint64_t max_steps, std::optional<std::uint64_t> max_expansions,
+                           double time_limit, std::uint64_t max_memory, const path::AreaMap* areas, const path::AreaFilter* filter,
+                           const py::object& layers) {
+            const path::GridSearchOptions r = path_options(movement, diagonal, "auto", 1.0);
+            path::ExploreOptions o;
+            o.movement = r.movement;
+            o.diagonal = r.diagonal;
+            o.sight = sight;
+            o.unknown_multiplier = unknown_multiplier;
+            o.max_steps = max_steps;
+            o.budget = budget_of(max_expansions, time_limit, max_memory);
+            o.areas = areas;
+            o.filter = filter;
+            const std::vector<path::CostLayer> cost_layers = cost_layers_of(layers, truth);
+            o.layers = cost_layers;
+            path::ExploreResult out;
+            Status st;
+            {
+                py::gil_scoped_release release;
+                st = e.explore(truth, team, point_of(start), point_of(goal), o, out);
+            }
+            py::dict d;
+            d["status"] = status_text(st);
+            std::vector<std::pair<std::int32_t, std::int32_t>> cells;
+            for (const path::GridPoint& c : out.path) cells.emplace_back(c.x, c.y);
+            d["path"] = cells;
+            d["travelled"] = out.travelled;
+            d["steps"] = out.steps;
+            d["replans"] = out.replans;
+            d["expanded"] = out.expanded;
+            d["limit"] = limit_name(st, out.limit);
+            return d;
+        }, py::arg("truth"), py::arg("team"), py::arg("start"), py::arg("goal"), py::arg("movement") = 8,
+           py::arg("diagonal") = "no-corner-cutting", py::arg("sight") = 5, py::arg("unknown_multiplier") = 1.0,
+           py::arg("max_steps") = 0, py::arg("max_expansions") = py::none(), py::arg("time_limit") = 0.0, py::arg("max_memory") = 0,
+           py::arg("areas") = nullptr, py::arg("filter") = nullptr, py::arg("layers") = py::none(),
+           "dict: status ('found' arrived, 'no_path' the team's knowledge proves the goal unreachable, 'budget_exhausted', "
+           "'invalid_query'), path (every cell the unit stood on), travelled (its true cost), steps, replans, expanded, "
+           "limit. The team keeps what the walk revealed. sight in [1, 1024]; budgets bound the whole walk.");
 
     py::class_<path::JpsPathfinder>(m, "JpsPathfinder", "Jump point search (8-connected, no corner cutting, uniform costs).")
         .def(py::init<>())

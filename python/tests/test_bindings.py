@@ -1500,3 +1500,51 @@ def test_distance_field_and_nearest_targets_match_a_reference():
         assert costs[r["index"]] == pytest.approx(r["cost"]) and r["cells"][0] == start and r["cells"][-1] == targets[r["index"]]
     with pytest.raises(ValueError, match="compute the field first"):
         gameplan.DistanceField().distance(0, 0)
+
+
+def test_explorer_walks_a_map_it_discovers():
+    rng = random.Random(5)
+    m = gameplan.GridMap(24, 16)
+    for y in range(16):
+        for x in range(24):
+            if rng.random() < 0.22:
+                m.set_passable(x, y, False)
+            m.set_cost(x, y, rng.randint(1, 2))
+    plain, no_filter = gameplan.AreaMap(m), gameplan.AreaFilter()
+    free = [(x, y) for y in range(16) for x in range(24) if m.passable(x, y)]
+    explorer, arrived, proved = gameplan.Explorer(), 0, 0
+    for _ in range(25):
+        start, goal = rng.choice(free), rng.choice(free)
+        team = gameplan.TeamKnowledge(m)
+        r = explorer.explore(m, team, start, goal, sight=2)
+        optimum = reference_filtered_cost(m, plain, no_filter, [], start, goal)
+        if optimum is None:
+            assert r["status"] == "no_path"
+            proved += 1
+            continue
+        arrived += 1
+        assert r["status"] == "found" and r["path"][0] == start and r["path"][-1] == goal
+        cost = 0.0
+        for (ax, ay), (bx, by) in zip(r["path"], r["path"][1:]):
+            dx, dy = bx - ax, by - ay
+            assert max(abs(dx), abs(dy)) == 1 and m.passable(bx, by)
+            assert not (dx and dy) or (m.passable(ax + dx, ay) and m.passable(ax, ay + dy))  # no corner cutting
+            cost += (math.sqrt(2) if dx and dy else 1.0) * m.cost(bx, by)
+        assert r["travelled"] == pytest.approx(cost) and cost >= optimum - 1e-9
+        assert r["steps"] == len(r["path"]) - 1
+        # the team saw what the unit saw, as it is
+        for x in range(start[0] - 2, start[0] + 3):
+            for y in range(start[1] - 2, start[1] + 3):
+                if 0 <= x < 24 and 0 <= y < 16:
+                    assert team.state(x, y) == ("free" if m.passable(x, y) else "blocked")
+        assert team.state(-1, 0) == "unknown" and team.known_count > 0
+    assert arrived >= 10 and proved + arrived == 25
+    # a team that already knows the way: a second unit walks it without replanning more
+    team = gameplan.TeamKnowledge(m)
+    start, goal = free[0], free[-1]
+    first = explorer.explore(m, team, start, goal, sight=2)
+    again = explorer.explore(m, team, start, goal, sight=2)
+    assert again["status"] == first["status"] and again["replans"] <= first["replans"]
+    with pytest.raises(ValueError, match="radius"):
+        team.reveal(m, (0, 0), -1)
+    assert explorer.explore(m, gameplan.TeamKnowledge(gameplan.GridMap(3, 3)), start, goal)["status"] == "invalid_query"
