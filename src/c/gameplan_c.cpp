@@ -15,6 +15,7 @@
 #include <gameplan/io/movingai.hpp>
 #include <gameplan/path/crowd.hpp>
 #include <gameplan/path/distance_field.hpp>
+#include <gameplan/path/fog.hpp>
 #include <gameplan/path/graph.hpp>
 #include <gameplan/path/graph_search.hpp>
 #include <gameplan/path/grid_map.hpp>
@@ -174,6 +175,22 @@ struct gameplan_area_filter {
 
 struct gameplan_layer {
     path::InfluenceMap influence;
+};
+
+static_assert(GAMEPLAN_MAX_AREAS == path::kMaxAreas && GAMEPLAN_AREA_GROUND == path::kAreaGround && GAMEPLAN_AREA_SWAMP == path::kAreaSwamp &&
+              GAMEPLAN_AREA_WATER == path::kAreaWater && GAMEPLAN_AREA_TREES == path::kAreaTrees && GAMEPLAN_AREA_UNKNOWN == path::kAreaUnknown);
+
+struct gameplan_team {
+    path::TeamKnowledge team;
+};
+
+struct gameplan_explorer {
+    path::Explorer explorer;
+    path::ExploreResult result;
+    std::vector<gameplan_point> cells;
+    const path::AreaMap* areas = nullptr;  // gameplan_explorer_set_costs
+    const path::AreaFilter* filter = nullptr;
+    std::vector<path::CostLayer> layers;
 };
 
 struct gameplan_pathfinder {
@@ -1501,6 +1518,92 @@ gameplan_error gameplan_pathfinder_set_costs(gameplan_pathfinder* f, const gamep
         f->areas = areas ? &areas->areas : nullptr;
         f->filter = filter ? &filter->filter : nullptr;
         f->layers = std::move(list);
+    });
+}
+
+// ---- fog of war ----------------------------------------------------------------------------------------
+
+gameplan_error gameplan_team_create(const gameplan_map* truth, gameplan_team** out) {
+    return guarded("gameplan_team_create", [&] {
+        require(truth != nullptr && out != nullptr, "truth and out must not be NULL");
+        auto t = std::make_unique<gameplan_team>();
+        t->team.reset(truth->map);
+        *out = t.release();
+    });
+}
+
+void gameplan_team_destroy(gameplan_team* team) { delete team; }
+
+gameplan_error gameplan_team_reveal(gameplan_team* t, const gameplan_map* truth, gameplan_point center, int32_t radius,
+                                    size_t* newly_blocked) {
+    return guarded("gameplan_team_reveal", [&] {
+        require(t != nullptr && truth != nullptr, "team and truth must not be NULL");
+        require(t->team.matches(truth->map), "the team's knowledge is of another map shape");
+        require(radius >= 0 && radius <= path::kMaxSightRadius, "radius must be in [0, 1024]");
+        const std::size_t blocked = t->team.reveal(truth->map, to_cpp(center), radius);
+        if (newly_blocked) *newly_blocked = blocked;
+    });
+}
+
+gameplan_knowledge gameplan_team_state(const gameplan_team* t, gameplan_point cell) {
+    return t ? static_cast<gameplan_knowledge>(static_cast<int>(t->team.state(to_cpp(cell)))) : GAMEPLAN_CELL_UNKNOWN;
+}
+
+size_t gameplan_team_known_count(const gameplan_team* t) { return t ? t->team.known_count() : 0; }
+
+gameplan_explore_options gameplan_explore_options_default(void) {
+    const path::ExploreOptions d;
+    return gameplan_explore_options{8, GAMEPLAN_DIAGONAL_NO_CORNER_CUTTING, d.sight, d.unknown_multiplier, d.max_steps, 0, 0.0, 0};
+}
+
+gameplan_error gameplan_explorer_create(gameplan_explorer** out) {
+    return guarded("gameplan_explorer_create", [&] {
+        require(out != nullptr, "out must not be NULL");
+        *out = std::make_unique<gameplan_explorer>().release();
+    });
+}
+
+void gameplan_explorer_destroy(gameplan_explorer* explorer) { delete explorer; }
+
+gameplan_error gameplan_explorer_set_costs(gameplan_explorer* e, const gameplan_areas* areas, const gameplan_area_filter* filter,
+                                           const gameplan_layer* const* layers, const double* weights, size_t layer_count) {
+    return guarded("gameplan_explorer_set_costs", [&] {
+        require(e != nullptr, "explorer is NULL");
+        std::vector<path::CostLayer> list = cost_layers_of(layers, weights, layer_count, nullptr);
+        e->areas = areas ? &areas->areas : nullptr;
+        e->filter = filter ? &filter->filter : nullptr;
+        e->layers = std::move(list);
+    });
+}
+
+gameplan_error gameplan_explore(gameplan_explorer* e, const gameplan_map* truth, gameplan_team* t, gameplan_point start, gameplan_point goal,
+                                const gameplan_explore_options* options, gameplan_explore_result* out) {
+    return guarded("gameplan_explore", [&] {
+        require(e != nullptr && truth != nullptr && t != nullptr && out != nullptr, "explorer, truth, team and out must not be NULL");
+        const gameplan_explore_options o = options ? *options : gameplan_explore_options_default();
+        require(o.movement == 4 || o.movement == 8, "movement must be 4 or 8");
+        require(o.diagonal >= GAMEPLAN_DIAGONAL_NEVER && o.diagonal <= GAMEPLAN_DIAGONAL_ALWAYS, "unknown diagonal rule");
+        path::ExploreOptions x;
+        x.movement = o.movement == 4 ? path::Movement::Four : path::Movement::Eight;
+        x.diagonal = static_cast<path::DiagonalRule>(static_cast<int>(o.diagonal));
+        x.sight = o.sight;
+        x.unknown_multiplier = o.unknown_multiplier;
+        x.max_steps = o.max_steps;
+        x.budget = budget_of(o.max_expansions, o.time_limit_seconds, o.max_memory_bytes);
+        x.areas = e->areas;
+        x.filter = e->filter;
+        x.layers = e->layers;
+        const Status s = e->explorer.explore(truth->map, t->team, to_cpp(start), to_cpp(goal), x, e->result);
+        e->cells.clear();
+        for (const path::GridPoint& c : e->result.path) e->cells.push_back(gameplan_point{c.x, c.y});
+        *out = gameplan_explore_result{to_c(s),
+                                       e->cells.empty() ? nullptr : e->cells.data(),
+                                       e->cells.size(),
+                                       e->result.travelled,
+                                       e->result.steps,
+                                       e->result.replans,
+                                       e->result.expanded,
+                                       to_c(s == Status::BudgetExhausted ? e->result.limit : search::BudgetLimit::None)};
     });
 }
 

@@ -2303,6 +2303,107 @@ static void test_queue_costs(void) {
     gameplan_map_destroy(m);
 }
 
+/* Units that discover the map as they walk: every walk legal on the true map, never cheaper than the
+   optimum with full knowledge (the test's Dijkstra), NO_PATH exactly when the goal is unreachable. */
+static void test_fog(void) {
+    gameplan_map* m;
+    gameplan_explorer* e;
+    gameplan_explore_options o = gameplan_explore_options_default();
+    int x, y, trial, arrived = 0;
+    CHECK(o.sight == 5 && o.movement == 8 && o.unknown_multiplier == 1.0);
+    o.sight = 2;
+    CHECK_OK(gameplan_map_create(CW, CH, 1, &m));
+    for (y = 0; y < CH; ++y)
+        for (x = 0; x < CW; ++x) {
+            gameplan_point c;
+            c.x = x, c.y = y;
+            g_cost_open[y][x] = rnd(100) >= 22;
+            g_cost_terrain[y][x] = 1.0 + rnd(2);
+            g_cost_mult[y][x] = 1.0, g_cost_extra[y][x] = 0.0;
+            CHECK_OK(gameplan_map_set_passable(m, c, g_cost_open[y][x]));
+            CHECK_OK(gameplan_map_set_cost(m, c, (uint32_t)g_cost_terrain[y][x]));
+        }
+    CHECK_OK(gameplan_explorer_create(&e));
+    for (trial = 0; trial < 25; ++trial) {
+        gameplan_team* team;
+        gameplan_explore_result r;
+        gameplan_point a, b;
+        double want, cost = 0.0;
+        size_t i;
+        do a.x = (int32_t)rnd(CW), a.y = (int32_t)rnd(CH);
+        while (!cost_open(a.x, a.y));
+        do b.x = (int32_t)rnd(CW), b.y = (int32_t)rnd(CH);
+        while (!cost_open(b.x, b.y));
+        want = ref_costs_dijkstra(a, b);
+        CHECK_OK(gameplan_team_create(m, &team));
+        CHECK_OK(gameplan_explore(e, m, team, a, b, &o, &r));
+        CHECK(gameplan_team_known_count(team) > 0);
+        CHECK(gameplan_team_state(team, a) == GAMEPLAN_CELL_FREE);
+        if (want < 0.0) {
+            CHECK(r.status == GAMEPLAN_STATUS_NO_PATH);
+            gameplan_team_destroy(team);
+            continue;
+        }
+        ++arrived;
+        CHECK(r.status == GAMEPLAN_STATUS_FOUND && r.cell_count == r.steps + 1);
+        CHECK(r.cells[0].x == a.x && r.cells[0].y == a.y && r.cells[r.cell_count - 1].x == b.x && r.cells[r.cell_count - 1].y == b.y);
+        for (i = 1; i < r.cell_count; ++i) {
+            const int dx = r.cells[i].x - r.cells[i - 1].x, dy = r.cells[i].y - r.cells[i - 1].y;
+            CHECK(abs(dx) <= 1 && abs(dy) <= 1 && (dx || dy) && cost_open(r.cells[i].x, r.cells[i].y));
+            CHECK(!(dx && dy) || (cost_open(r.cells[i - 1].x + dx, r.cells[i - 1].y) && cost_open(r.cells[i - 1].x, r.cells[i - 1].y + dy)));
+            cost += (dx && dy ? sqrt(2.0) : 1.0) * g_cost_terrain[r.cells[i].y][r.cells[i].x];
+        }
+        CHECK(fabs(cost - r.travelled) <= 1e-9 * (1.0 + cost) && cost >= want - 1e-9);
+        gameplan_team_destroy(team);
+    }
+    CHECK(arrived >= 10);
+    {   /* a team that has seen everything, a unit that keeps to known ground: the optimum, no replan */
+        gameplan_team* team;
+        gameplan_area_filter* known_only;
+        gameplan_explore_result r;
+        gameplan_point c, a, b;
+        double want;
+        c.x = 0, c.y = 0;
+        CHECK_OK(gameplan_team_create(m, &team));
+        CHECK_OK(gameplan_team_reveal(team, m, c, 1024, NULL));
+        CHECK(gameplan_team_known_count(team) == (size_t)(CW * CH));
+        CHECK_OK(gameplan_area_filter_create(&known_only));
+        CHECK_OK(gameplan_area_filter_forbid(known_only, GAMEPLAN_AREA_UNKNOWN, 1));
+        CHECK_OK(gameplan_explorer_set_costs(e, NULL, known_only, NULL, NULL, 0));
+        do {
+            do a.x = (int32_t)rnd(CW), a.y = (int32_t)rnd(CH);
+            while (!cost_open(a.x, a.y));
+            do b.x = (int32_t)rnd(CW), b.y = (int32_t)rnd(CH);
+            while (!cost_open(b.x, b.y));
+            want = ref_costs_dijkstra(a, b);
+        } while (want < 0.0);
+        CHECK_OK(gameplan_explore(e, m, team, a, b, &o, &r));
+        CHECK(r.status == GAMEPLAN_STATUS_FOUND && fabs(r.travelled - want) <= 1e-9 * (1.0 + want) && r.replans == 0);
+        /* the same filter with a team that knows nothing: no known way */
+        gameplan_team_destroy(team);
+        CHECK_OK(gameplan_team_create(m, &team));
+        CHECK_OK(gameplan_explore(e, m, team, a, b, &o, &r));
+        CHECK(r.status == GAMEPLAN_STATUS_NO_PATH || (r.status == GAMEPLAN_STATUS_FOUND && r.cell_count <= 3));
+        CHECK_OK(gameplan_explorer_set_costs(e, NULL, NULL, NULL, NULL, 0));
+        gameplan_area_filter_destroy(known_only);
+        gameplan_team_destroy(team);
+    }
+    {   /* reveal by hand; a team of another shape is refused */
+        gameplan_team* team;
+        gameplan_point c;
+        size_t blocked = 0;
+        CHECK_OK(gameplan_team_create(m, &team));
+        c.x = CW / 2, c.y = CH / 2;
+        CHECK_OK(gameplan_team_reveal(team, m, c, 1, &blocked));
+        CHECK(gameplan_team_known_count(team) == 9);
+        CHECK(gameplan_team_state(team, c) == (cost_open(c.x, c.y) ? GAMEPLAN_CELL_FREE : GAMEPLAN_CELL_BLOCKED));
+        CHECK(gameplan_team_reveal(team, m, c, -1, NULL) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+        gameplan_team_destroy(team);
+    }
+    gameplan_explorer_destroy(e);
+    gameplan_map_destroy(m);
+}
+
 static void test_map_with_areas(const char* dir) {
     gameplan_map* m;
     gameplan_areas* areas;
@@ -2351,6 +2452,7 @@ int main(int argc, char** argv) {
     test_map_with_areas(argv[1]);
     test_movement_layers();
     test_queue_costs();
+    test_fog();
     test_crowd(argv[1]);
     test_movement(argv[1], GAMEPLAN_RESOLVER_BUILTIN);
     test_movement(argv[1], GAMEPLAN_RESOLVER_CROWD);

@@ -633,6 +633,7 @@ typedef struct gameplan_layer gameplan_layer;
 #define GAMEPLAN_AREA_SWAMP 1u  /**< MovingAI `S` */
 #define GAMEPLAN_AREA_WATER 2u  /**< MovingAI `W` */
 #define GAMEPLAN_AREA_TREES 3u  /**< MovingAI `T` */
+#define GAMEPLAN_AREA_UNKNOWN 63u /**< cells a team has not seen (fog of war: gameplan_explorer_set_costs) */
 
 /** Area 0 for every cell of `map`'s shape. */
 GAMEPLAN_C_API gameplan_error gameplan_areas_create(const gameplan_map* map, gameplan_areas** out);
@@ -680,6 +681,69 @@ GAMEPLAN_C_API gameplan_error gameplan_pathfinder_set_costs(gameplan_pathfinder*
                                                             const gameplan_area_filter* filter,
                                                             const gameplan_layer* const* layers, const double* weights,
                                                             size_t layer_count);
+
+/* ---- fog of war: teams that know part of a map, units that explore (docs/pathfinding.md) ------------ */
+
+/** One team's knowledge of a map (C++ path::TeamKnowledge), shared by all its units: every cell unknown,
+ *  known free or known blocked. Searches on it treat unknown cells as walkable. 2 to 7 bytes per cell. */
+typedef struct gameplan_team gameplan_team;
+/** Walks units of a team toward goals, revealing cells around them and replanning at every wall they meet
+ *  (C++ path::Explorer); reusable, one per thread. */
+typedef struct gameplan_explorer gameplan_explorer;
+
+typedef enum gameplan_knowledge {
+    GAMEPLAN_CELL_UNKNOWN = 0, /**< never seen (also off the map) */
+    GAMEPLAN_CELL_FREE = 1,    /**< seen passable */
+    GAMEPLAN_CELL_BLOCKED = 2  /**< seen blocked */
+} gameplan_knowledge;
+
+typedef struct gameplan_explore_options {
+    int movement;               /**< 4 or 8 (default 8) */
+    gameplan_diagonal diagonal; /**< for 8-connected movement (default: no corner cutting) */
+    int32_t sight;              /**< Chebyshev sight radius, 1 .. 1024 (default 5) */
+    double unknown_multiplier;  /**< planning cost multiplier of unknown cells, (0, 1e6] (default 1: optimistic) */
+    uint64_t max_steps;         /**< cells moved at most; 0 = 4 x cells + 16 (default) */
+    uint64_t max_expansions;    /**< cells all the walk's plans expand together; 0 = unlimited */
+    double time_limit_seconds;  /**< 0 = unlimited */
+    uint64_t max_memory_bytes;  /**< the search state; 0 = unlimited */
+} gameplan_explore_options;
+
+/** A walk. `cells` (every cell the unit stood on, start first) is owned by the explorer: valid until its
+ *  next walk or destruction. */
+typedef struct gameplan_explore_result {
+    gameplan_status status;       /**< FOUND arrived, NO_PATH the team's knowledge proves the goal unreachable,
+                                       BUDGET_EXHAUSTED, INVALID_QUERY */
+    const gameplan_point* cells;
+    size_t cell_count;
+    double travelled;             /**< the walk's true cost */
+    uint64_t steps, replans, expanded;
+    gameplan_budget_limit limit;  /**< the budget that ran out, else NONE (also when max_steps ended the walk) */
+} gameplan_explore_result;
+
+/** Everything unknown, on `truth`'s shape. */
+GAMEPLAN_C_API gameplan_error gameplan_team_create(const gameplan_map* truth, gameplan_team** out);
+GAMEPLAN_C_API void gameplan_team_destroy(gameplan_team* team);
+/** Marks every cell within Chebyshev distance `radius` (0 .. 1024) of `center` as known, as `truth` has it;
+ *  `newly_blocked` (may be NULL) receives the cells newly known blocked. */
+GAMEPLAN_C_API gameplan_error gameplan_team_reveal(gameplan_team* team, const gameplan_map* truth, gameplan_point center,
+                                                   int32_t radius, size_t* newly_blocked);
+GAMEPLAN_C_API gameplan_knowledge gameplan_team_state(const gameplan_team* team, gameplan_point cell);
+GAMEPLAN_C_API size_t gameplan_team_known_count(const gameplan_team* team);
+
+GAMEPLAN_C_API gameplan_explore_options gameplan_explore_options_default(void);
+GAMEPLAN_C_API gameplan_error gameplan_explorer_create(gameplan_explorer** out);
+GAMEPLAN_C_API void gameplan_explorer_destroy(gameplan_explorer* explorer);
+/** The true areas, the unit's filter and weighted layers of later walks, as gameplan_pathfinder_set_costs
+ *  (a cell's area is learnt with the cell; a filter may forbid GAMEPLAN_AREA_UNKNOWN, 63: only known
+ *  ground). All NULL / 0: none. They must outlive those walks. */
+GAMEPLAN_C_API gameplan_error gameplan_explorer_set_costs(gameplan_explorer* explorer, const gameplan_areas* areas,
+                                                          const gameplan_area_filter* filter, const gameplan_layer* const* layers,
+                                                          const double* weights, size_t layer_count);
+/** Walks a unit of `team` from `start` to `goal` on `truth`; the team keeps what the walk revealed.
+ *  `options` may be NULL (defaults). */
+GAMEPLAN_C_API gameplan_error gameplan_explore(gameplan_explorer* explorer, const gameplan_map* truth, gameplan_team* team,
+                                               gameplan_point start, gameplan_point goal, const gameplan_explore_options* options,
+                                               gameplan_explore_result* out);
 
 /* ---- the path request queue ------------------------------------------------------------------- */
 
