@@ -1332,18 +1332,26 @@ def reference_filtered_cost(m, areas, filt, layers, start, goal):
     return None
 
 
+def random_costed_map(rng, width, height, blocked, area_choices):
+    """A map with random blocked cells (this share), terrain costs 1 to 3 and areas drawn from area_choices."""
+    m = gameplan.GridMap(width, height)
+    areas = gameplan.AreaMap(m)
+    for y in range(height):
+        for x in range(width):
+            if rng.random() < blocked:
+                m.set_passable(x, y, False)
+            m.set_cost(x, y, rng.randint(1, 3))
+            areas.set(x, y, rng.choice(area_choices))
+    return m, areas
+
+
 def test_find_path_with_areas_filter_and_layers_matches_a_reference():
     rng = random.Random(11)
-    m = gameplan.GridMap(22, 15)
-    areas = gameplan.AreaMap(m)
+    m, areas = random_costed_map(rng, 22, 15, 0.15, (0, 0, 1, 2, 3))
     penalty = gameplan.PenaltyLayer(m)
     influence = gameplan.InfluenceMap(m)
     for y in range(15):
         for x in range(22):
-            if rng.random() < 0.15:
-                m.set_passable(x, y, False)
-            m.set_cost(x, y, rng.randint(1, 3))
-            areas.set(x, y, rng.choice((0, 0, 1, 2, 3)))
             if rng.random() < 0.3:
                 penalty.set(x, y, rng.uniform(0.0, 2.0))
     assert influence.add_event((10, 7), 5.0, 4) > 0
@@ -1451,14 +1459,7 @@ def test_load_map_and_areas_reads_the_terrain_letters():
 
 def test_distance_field_and_nearest_targets_match_a_reference():
     rng = random.Random(21)
-    m = gameplan.GridMap(20, 14)
-    areas = gameplan.AreaMap(m)
-    for y in range(14):
-        for x in range(20):
-            if rng.random() < 0.18:
-                m.set_passable(x, y, False)
-            m.set_cost(x, y, rng.randint(1, 3))
-            areas.set(x, y, rng.choice((0, 0, 0, 1, 3)))
+    m, areas = random_costed_map(rng, 20, 14, 0.18, (0, 0, 0, 1, 3))
     filt = gameplan.AreaFilter()
     filt.forbid(3)
     filt.set_multiplier(1, 2.0)

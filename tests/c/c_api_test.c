@@ -2202,21 +2202,28 @@ static void test_costs(void) {
     gameplan_map_destroy(m);
 }
 
+/* An open 14 x 9 map and a layer of 50 on a band across its middle (column 7, rows 2 to 6): the straight
+   way from (1, 4) to (12, 4) crosses it, a detour above or below costs far less. */
+static void danger_band(gameplan_map** m, gameplan_layer** danger) {
+    int y;
+    CHECK_OK(gameplan_map_create(14, 9, 1, m));
+    CHECK_OK(gameplan_layer_create(*m, danger));
+    for (y = 2; y < 7; ++y) {
+        gameplan_point c;
+        c.x = 7, c.y = y;
+        CHECK_OK(gameplan_layer_set(*danger, c, 50.0f));
+    }
+}
+
 /* A movement system given a danger layer routes its unit round a band the plain system walks through. */
 static void test_movement_layers(void) {
     gameplan_map* m;
     gameplan_layer* danger;
     const double weight = 1.0, bad = -2.0;
     const gameplan_layer* layers[1];
-    int pass, y, t, crossed[2] = {0, 0};
+    int pass, t, crossed[2] = {0, 0};
     gameplan_movement* wrong = NULL;
-    CHECK_OK(gameplan_map_create(14, 9, 1, &m));
-    CHECK_OK(gameplan_layer_create(m, &danger));
-    for (y = 2; y < 7; ++y) {
-        gameplan_point c;
-        c.x = 7, c.y = y;
-        CHECK_OK(gameplan_layer_set(danger, c, 50.0f));
-    }
+    danger_band(&m, &danger);
     layers[0] = danger;
     for (pass = 0; pass < 2; ++pass) {
         gameplan_movement* system;
@@ -2256,14 +2263,8 @@ static void test_queue_costs(void) {
     gameplan_point a, b;
     gameplan_path_handle h1, h2;
     gameplan_path_result r, want_wary, want_plain;
-    int y, i;
-    CHECK_OK(gameplan_map_create(14, 9, 1, &m));
-    CHECK_OK(gameplan_layer_create(m, &danger));
-    for (y = 2; y < 7; ++y) {
-        gameplan_point c;
-        c.x = 7, c.y = y;
-        CHECK_OK(gameplan_layer_set(danger, c, 50.0f));
-    }
+    int i;
+    danger_band(&m, &danger);
     layers[0] = danger;
     a.x = 1, a.y = 4, b.x = 12, b.y = 4;
     CHECK_OK(gameplan_pathfinder_create(GAMEPLAN_ASTAR, &wary));
