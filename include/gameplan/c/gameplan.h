@@ -625,7 +625,7 @@ typedef struct gameplan_areas gameplan_areas;
 typedef struct gameplan_area_filter gameplan_area_filter;
 /** A value >= 0 per cell (C++ path::InfluenceMap): set directly, or raised by events that spread to a
  *  radius and decay; a search given the layer with weight w adds w x the value of every cell a step
- *  enters (fear of a wolf's den, danger, congestion). 4 bytes per cell plus the cells touched. */
+ *  enters (fear of a wolf's den, danger, congestion). About 9 bytes per cell at most. */
 typedef struct gameplan_layer gameplan_layer;
 
 #define GAMEPLAN_MAX_AREAS 64u
@@ -685,7 +685,8 @@ GAMEPLAN_C_API gameplan_error gameplan_pathfinder_set_costs(gameplan_pathfinder*
 /* ---- fog of war: teams that know part of a map, units that explore (docs/pathfinding.md) ------------ */
 
 /** One team's knowledge of a map (C++ path::TeamKnowledge), shared by all its units: every cell unknown,
- *  known free or known blocked. Searches on it treat unknown cells as walkable. 2 to 7 bytes per cell. */
+ *  known free or known blocked. Searches on it treat unknown cells as walkable. 3 bytes per cell (7 when
+ *  the map has terrain costs). */
 typedef struct gameplan_team gameplan_team;
 /** Walks units of a team toward goals, revealing cells around them and replanning at every wall they meet
  *  (C++ path::Explorer); reusable, one per thread. */
