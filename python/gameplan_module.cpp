@@ -1579,6 +1579,62 @@ PYBIND11_MODULE(gameplan, m) {
            "'invalid_query'), path (every cell the unit stood on), travelled (its true cost), steps, replans, expanded, "
            "limit. The team keeps what the walk revealed. sight in [1, 1024]; budgets bound the whole walk.");
 
+    // ---- any-angle paths and smoothing ----
+    py::class_<path::ThetaStar>(m, "ThetaStarPathfinder",
+        "Theta*: any-angle paths on a grid (waypoints joined by straight lines of sight), never dearer than the grid "
+        "optimum under the same costs, not guaranteed the shortest (docs/hierarchy.md, \"Theta*\"; Navmesh gives "
+        "Euclidean-optimal ones).")
+        .def(py::init<>())
+        .def("find_path", [query_costs](path::ThetaStar& t, const path::GridMap& map, std::pair<std::int32_t, std::int32_t> start,
+                                        std::pair<std::int32_t, std::int32_t> goal, int movement, const std::string& diagonal,
+                                        std::optional<std::uint64_t> max_expansions, double time_limit, std::uint64_t max_memory,
+                                        const PyIslands* islands, const path::AreaMap* areas, const path::AreaFilter* filter,
+                                        const py::object& layers) {
+            path::GridSearchOptions g = path_options(movement, diagonal, "auto", 1.0);
+            std::vector<path::CostLayer> storage;
+            query_costs(map, g, areas, filter, layers, storage);
+            path::ThetaStarOptions o;
+            o.movement = g.movement;
+            o.diagonal = g.diagonal;
+            o.budget = budget_of(max_expansions, time_limit, max_memory);
+            o.areas = g.areas;
+            o.filter = g.filter;
+            o.layers = g.layers;
+            o.islands = islands ? &islands->islands : nullptr;
+            return search_released(t, [&](path::GridPath& out) { return t.find_path(map, point_of(start), point_of(goal), o, out); });
+        }, py::arg("map"), py::arg("start"), py::arg("goal"), py::arg("movement") = 8, py::arg("diagonal") = "no-corner-cutting",
+           py::arg("max_expansions") = py::none(), py::arg("time_limit") = 0.0, py::arg("max_memory") = 0,
+           py::arg("islands") = nullptr, py::arg("areas") = nullptr, py::arg("filter") = nullptr, py::arg("layers") = py::none(),
+           "PathResult whose cells are the waypoints (start, turns, goal) and cost the cost of the straight links between them.");
+    m.def("smooth_path", [query_costs](const path::GridMap& map, const std::vector<std::pair<std::int32_t, std::int32_t>>& cells,
+                                       int movement, const std::string& diagonal, std::uint32_t lookahead, bool backward_pass,
+                                       const path::AreaMap* areas, const path::AreaFilter* filter, const py::object& layers) {
+        path::GridSearchOptions g = path_options(movement, diagonal, "auto", 1.0);
+        std::vector<path::CostLayer> storage;
+        query_costs(map, g, areas, filter, layers, storage);
+        path::GridPath p;
+        for (const auto& c : cells) p.cells.push_back(point_of(c));
+        // smooth_path's precondition: a legal path under these rules and costs
+        for (std::size_t i = 1; i < p.cells.size(); ++i)
+            if (!std::isfinite(path::query_step_cost(map, p.cells[i - 1], p.cells[i], g)))
+                throw py::value_error("cells: the step from (" + std::to_string(p.cells[i - 1].x) + ", " + std::to_string(p.cells[i - 1].y) +
+                                      ") to (" + std::to_string(p.cells[i].x) + ", " + std::to_string(p.cells[i].y) +
+                                      ") is not a legal move under these rules");
+        if (!p.cells.empty() && !map.passable(p.cells[0])) throw py::value_error("cells: the first cell is blocked or off the map");
+        p.cost = path::query_path_cost(map, p.cells, g);
+        path::SmoothingOptions o;
+        o.movement = g.movement;
+        o.diagonal = g.diagonal;
+        o.lookahead = lookahead;
+        o.backward_pass = backward_pass;
+        path::smooth_path(map, p, o, g);
+        PyPath out = py_path(Status::Found, p, 0, search::BudgetLimit::None);
+        return out;
+    }, py::arg("map"), py::arg("cells"), py::arg("movement") = 8, py::arg("diagonal") = "no-corner-cutting", py::arg("lookahead") = 4,
+       py::arg("backward_pass") = true, py::arg("areas") = nullptr, py::arg("filter") = nullptr, py::arg("layers") = py::none(),
+       "String pulling with straight grid segments: a legal grid path (ValueError otherwise) becomes one of the same or "
+       "lower cost under the same rules and costs, still cell by cell. Returns a PathResult (status 'found').");
+
     py::class_<path::JpsPathfinder>(m, "JpsPathfinder", "Jump point search (8-connected, no corner cutting, uniform costs).")
         .def(py::init<>())
         .def("find_path", [](path::JpsPathfinder& f, const path::GridMap& map, std::pair<std::int32_t, std::int32_t> start,

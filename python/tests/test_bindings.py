@@ -1549,3 +1549,78 @@ def test_explorer_walks_a_map_it_discovers():
     with pytest.raises(ValueError, match="radius"):
         team.reveal(m, (0, 0), -1)
     assert explorer.explore(m, gameplan.TeamKnowledge(gameplan.GridMap(3, 3)), start, goal)["status"] == "invalid_query"
+
+
+def step_cost(m, a, b):
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    return (math.sqrt(2) if dx and dy else 1.0) * m.cost(*b)
+
+
+def legal_steps(m, cells):
+    for a, b in zip(cells, cells[1:]):
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        if max(abs(dx), abs(dy)) != 1 or not m.passable(*b):
+            return False
+        if dx and dy and not (m.passable(a[0] + dx, a[1]) and m.passable(a[0], a[1] + dy)):
+            return False
+    return True
+
+
+def test_theta_star_lies_between_the_straight_line_and_the_grid_optimum():
+    rng = random.Random(8)
+    m = gameplan.GridMap(30, 20)
+    for _ in range(90):
+        m.set_passable(rng.randrange(30), rng.randrange(20), False)
+    free = [(x, y) for y in range(20) for x in range(30) if m.passable(x, y)]
+    theta, astar, found = gameplan.ThetaStarPathfinder(), gameplan.GridPathfinder(), 0
+    for _ in range(30):
+        s, g = rng.choice(free), rng.choice(free)
+        t, a = theta.find_path(m, s, g), astar.find_path(m, s, g)
+        assert t.status == a.status
+        if a.status != "found":
+            continue
+        found += 1
+        assert t.cells[0] == s and t.cells[-1] == g
+        links = sum(math.dist(p, q) for p, q in zip(t.cells, t.cells[1:]))
+        assert t.cost == pytest.approx(links) and math.dist(s, g) - 1e-9 <= t.cost <= a.cost + 1e-9
+        for p, q in zip(t.cells, t.cells[1:]):  # each link stays in free cells (sampled finely along it)
+            n = int(math.dist(p, q) * 64) + 1
+            for i in range(n + 1):
+                x, y = p[0] + 0.5 + (q[0] - p[0]) * i / n, p[1] + 0.5 + (q[1] - p[1]) * i / n
+                assert m.passable(int(x), int(y)) or abs(x - round(x)) < 1e-9 or abs(y - round(y)) < 1e-9, (p, q)
+    assert found >= 20
+    # in the open, one straight link (a grid path would take 29 steps and cost 31.9)
+    open_map = gameplan.GridMap(30, 20)
+    t = theta.find_path(open_map, (0, 0), (29, 7))
+    assert t.cells == [(0, 0), (29, 7)] and t.cost == pytest.approx(math.hypot(29, 7))
+
+
+def test_smooth_path_pulls_a_legal_path_taut_and_keeps_it_legal():
+    m = gameplan.GridMap(20, 10)
+    zigzag = [(x, 5 if x % 2 == 0 else 4) for x in range(11)]
+    r = gameplan.smooth_path(m, zigzag)
+    assert r.cells[0] == zigzag[0] and r.cells[-1] == zigzag[-1] and legal_steps(m, r.cells)
+    assert r.cost == pytest.approx(10.0) and r.cost < sum(step_cost(m, a, b) for a, b in zip(zigzag, zigzag[1:]))
+    rng = random.Random(4)
+    walls = gameplan.GridMap(24, 16)
+    for _ in range(60):
+        walls.set_passable(rng.randrange(24), rng.randrange(16), False)
+    for y in range(16):
+        for x in range(24):
+            walls.set_cost(x, y, rng.randint(1, 2))
+    for _ in range(20):  # random legal walks: never dearer after smoothing, still legal, same ends
+        at = (rng.randrange(24), rng.randrange(16))
+        while not walls.passable(*at):
+            at = (rng.randrange(24), rng.randrange(16))
+        walk = [at]
+        for _ in range(40):
+            nxt = (at[0] + rng.choice((-1, 0, 1)), at[1] + rng.choice((-1, 0, 1)))
+            if nxt != at and 0 <= nxt[0] < 24 and 0 <= nxt[1] < 16 and legal_steps(walls, [at, nxt]):
+                walk.append(nxt)
+                at = nxt
+        r = gameplan.smooth_path(walls, walk)
+        assert r.cells[0] == walk[0] and r.cells[-1] == walk[-1] and legal_steps(walls, r.cells)
+        assert r.cost == pytest.approx(sum(step_cost(walls, a, b) for a, b in zip(r.cells, r.cells[1:])))
+        assert r.cost <= sum(step_cost(walls, a, b) for a, b in zip(walk, walk[1:])) + 1e-9
+    with pytest.raises(ValueError, match="is not a legal move"):
+        gameplan.smooth_path(m, [(0, 0), (2, 0)])
