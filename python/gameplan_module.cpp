@@ -1569,7 +1569,8 @@ PYBIND11_MODULE(gameplan, m) {
             d["steps"] = out.steps;
             d["replans"] = out.replans;
             d["expanded"] = out.expanded;
-            d["limit"] = limit_name(st, out.limit);
+            // (a walk stopped by max_steps: "steps", as the CLI's explore says)
+            d["limit"] = st == Status::BudgetExhausted && out.limit == search::BudgetLimit::None ? std::string("steps") : limit_name(st, out.limit);
             return d;
         }, py::arg("truth"), py::arg("team"), py::arg("start"), py::arg("goal"), py::arg("movement") = 8,
            py::arg("diagonal") = "no-corner-cutting", py::arg("sight") = 5, py::arg("unknown_multiplier") = 1.0,
@@ -1577,7 +1578,7 @@ PYBIND11_MODULE(gameplan, m) {
            py::arg("areas") = nullptr, py::arg("filter") = nullptr, py::arg("layers") = py::none(),
            "dict: status ('found' arrived, 'no_path' the team's knowledge proves the goal unreachable, 'budget_exhausted', "
            "'invalid_query'), path (every cell the unit stood on), travelled (its true cost), steps, replans, expanded, "
-           "limit. The team keeps what the walk revealed. sight in [1, 1024]; budgets bound the whole walk.");
+           "limit ('steps' when max_steps ended the walk). The team keeps what the walk revealed. sight in [1, 1024]; budgets bound the whole walk.");
 
     // ---- any-angle paths and smoothing ----
     py::class_<path::ThetaStar>(m, "ThetaStarPathfinder",

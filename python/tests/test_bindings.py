@@ -1549,6 +1549,10 @@ def test_explorer_walks_a_map_it_discovers():
     with pytest.raises(ValueError, match="radius"):
         team.reveal(m, (0, 0), -1)
     assert explorer.explore(m, gameplan.TeamKnowledge(gameplan.GridMap(3, 3)), start, goal)["status"] == "invalid_query"
+    stopped = explorer.explore(m, gameplan.TeamKnowledge(m), start, goal, max_steps=1)
+    assert stopped["status"] == "budget_exhausted" and stopped["limit"] == "steps" and stopped["steps"] == 1
+    capped = explorer.explore(m, gameplan.TeamKnowledge(m), start, goal, max_expansions=1)
+    assert capped["status"] == "budget_exhausted" and capped["limit"] == "expansions"
 
 
 def step_cost(m, a, b):
