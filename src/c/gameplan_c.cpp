@@ -29,6 +29,8 @@
 #include <gameplan/path/navmesh.hpp>
 #include <gameplan/path/navmesh_hierarchy.hpp>
 #include <gameplan/path/request_queue.hpp>
+#include <gameplan/path/smoothing.hpp>
+#include <gameplan/path/theta_star.hpp>
 
 #include <chrono>
 #include <cmath>
@@ -202,6 +204,7 @@ struct gameplan_pathfinder {
     path::GridPathfinder astar;
     path::JpsPathfinder jps;
     path::HexPathfinder hex;
+    path::ThetaStar theta;
     path::NearestTargets nearest;  // gameplan_find_nearest
     path::DistanceField field;     // gameplan_distance_field
     std::vector<path::GridPoint> points;  // their targets / sources
@@ -1132,7 +1135,8 @@ gameplan_path_options gameplan_path_options_default(void) {
 gameplan_error gameplan_pathfinder_create(gameplan_algorithm algorithm, gameplan_pathfinder** out) {
     return guarded("gameplan_pathfinder_create", [&] {
         require(out != nullptr, "out must not be NULL");
-        require(algorithm == GAMEPLAN_ASTAR || algorithm == GAMEPLAN_DIJKSTRA || algorithm == GAMEPLAN_JPS || algorithm == GAMEPLAN_HEX,
+        require(algorithm == GAMEPLAN_ASTAR || algorithm == GAMEPLAN_DIJKSTRA || algorithm == GAMEPLAN_JPS || algorithm == GAMEPLAN_HEX ||
+                    algorithm == GAMEPLAN_THETA,
                 "unknown algorithm");
         auto f = std::make_unique<gameplan_pathfinder>();
         f->algorithm = algorithm;
@@ -1166,6 +1170,19 @@ path::HexSearchOptions hex_options_of(const path::GridSearchOptions& o) {
     return h;
 }
 
+// Theta*'s options from the grid ones: the movement rule, the budget, the islands and the costs.
+path::ThetaStarOptions theta_options_of(const path::GridSearchOptions& o) {
+    path::ThetaStarOptions t;
+    t.movement = o.movement;
+    t.diagonal = o.diagonal;
+    t.budget = o.budget;
+    t.islands = o.islands;
+    t.areas = o.areas;
+    t.filter = o.filter;
+    t.layers = o.layers;
+    return t;
+}
+
 // Calls `run(search, options)` with the search `f` runs (A* for Dijkstra too) and its options, with the
 // pathfinder's islands.
 template <class Run>
@@ -1177,6 +1194,7 @@ decltype(auto) with_search(gameplan_pathfinder& f, path::GridSearchOptions o, Ru
     }
     o.islands = f.islands ? &f.islands->square : nullptr;
     if (f.algorithm == GAMEPLAN_JPS) return run(f.jps, o);
+    if (f.algorithm == GAMEPLAN_THETA) return run(f.theta, theta_options_of(o));
     return run(f.astar, o);
 }
 
@@ -1258,6 +1276,41 @@ gameplan_error gameplan_find_nearest(gameplan_pathfinder* f, const gameplan_map*
         if (r.status != Status::Found) f->path.cells.clear();
         if (index) *index = r.index == path::kNoIndex ? SIZE_MAX : r.index;
         fill_path(f->path, r.status, r.expanded, f->nearest.pathfinder().budget_limit(), f->cells, out);
+    });
+}
+
+gameplan_error gameplan_smooth_path(const gameplan_pathfinder* costs_of, const gameplan_map* map, const gameplan_point* cells, size_t count,
+                                    const gameplan_path_options* options, gameplan_point* out, size_t* out_count, double* cost) {
+    return guarded("gameplan_smooth_path", [&] {
+        require(map != nullptr && out != nullptr && out_count != nullptr, "map, out and out_count must not be NULL");
+        require(count == 0 || cells != nullptr, "cells must not be NULL with count > 0");
+        path::GridSearchOptions o = path_options_of(options);
+        if (costs_of != nullptr) {
+            o.areas = costs_of->areas;
+            o.filter = costs_of->filter;
+            o.layers = costs_of->layers;
+        }
+        // smooth_path's precondition: a legal path under these rules
+        if (count > 0 && !map->map.passable(to_cpp(cells[0]))) raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, "cells[0] is blocked or off the map");
+        for (size_t i = 1; i < count; ++i)
+            if (!std::isfinite(path::query_step_cost(map->map, to_cpp(cells[i - 1]), to_cpp(cells[i]), o)))
+                raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, "cells[" + std::to_string(i - 1) + "] to cells[" + std::to_string(i) +
+                                                           "] is not a legal move under these rules");
+        // (smoothed in place in `out`, which has room for every cell)
+        path::GridPath p;
+        static_assert(sizeof(gameplan_point) == sizeof(path::GridPoint));
+        thread_local std::vector<path::GridPoint> buffer;
+        buffer.assign(reinterpret_cast<const path::GridPoint*>(cells), reinterpret_cast<const path::GridPoint*>(cells) + count);
+        p.cells.swap(buffer);
+        p.cost = path::query_path_cost(map->map, p.cells, o);
+        path::SmoothingOptions so;
+        so.movement = o.movement;
+        so.diagonal = o.diagonal;
+        path::smooth_path(map->map, p, so, o);
+        for (std::size_t i = 0; i < p.cells.size(); ++i) out[i] = gameplan_point{p.cells[i].x, p.cells[i].y};
+        *out_count = p.cells.size();
+        if (cost) *cost = p.cost;
+        p.cells.swap(buffer);  // (the buffer's capacity is kept for the next call)
     });
 }
 

@@ -2405,6 +2405,59 @@ static void test_fog(void) {
     gameplan_map_destroy(m);
 }
 
+/* Theta* between the straight line and the grid optimum, whole or in slices; smoothing pulls a zigzag
+   straight and refuses an illegal path. */
+static void test_theta_and_smoothing(void) {
+    gameplan_map* m;
+    gameplan_pathfinder *theta, *astar;
+    gameplan_path_result t, a;
+    gameplan_point s, g, zig[11], out[11];
+    size_t n = 0, i;
+    double cost = 0.0;
+    int trial, found = 0;
+    gameplan_status st;
+    CHECK_OK(gameplan_map_create(30, 20, 1, &m));
+    CHECK_OK(gameplan_pathfinder_create(GAMEPLAN_THETA, &theta));
+    CHECK_OK(gameplan_pathfinder_create(GAMEPLAN_ASTAR, &astar));
+    s.x = 0, s.y = 0, g.x = 29, g.y = 7;
+    CHECK_OK(gameplan_find_path(theta, m, s, g, NULL, &t));
+    CHECK(t.status == GAMEPLAN_STATUS_FOUND && t.cell_count == 2 && fabs(t.cost - sqrt(29.0 * 29.0 + 49.0)) < 1e-9);
+    for (trial = 0; trial < 90; ++trial) {
+        gameplan_point c;
+        c.x = (int32_t)rnd(30), c.y = (int32_t)rnd(20);
+        CHECK_OK(gameplan_map_set_passable(m, c, 0));
+    }
+    for (trial = 0; trial < 30; ++trial) {
+        do s.x = (int32_t)rnd(30), s.y = (int32_t)rnd(20);
+        while (!gameplan_map_passable(m, s));
+        do g.x = (int32_t)rnd(30), g.y = (int32_t)rnd(20);
+        while (!gameplan_map_passable(m, g));
+        CHECK_OK(gameplan_find_path(theta, m, s, g, NULL, &t));
+        CHECK_OK(gameplan_find_path(astar, m, s, g, NULL, &a));
+        CHECK(t.status == a.status);
+        if (a.status != GAMEPLAN_STATUS_FOUND) continue;
+        ++found;
+        CHECK(t.cost <= a.cost + 1e-9 && t.cost >= sqrt((double)(g.x - s.x) * (g.x - s.x) + (double)(g.y - s.y) * (g.y - s.y)) - 1e-9);
+        /* the same in slices of 3 expansions */
+        CHECK_OK(gameplan_pathfinder_begin(theta, m, s, g, NULL, &st));
+        while (st == GAMEPLAN_STATUS_IN_PROGRESS) CHECK_OK(gameplan_pathfinder_step(theta, 3, &st));
+        CHECK_OK(gameplan_pathfinder_finish(theta, &a));
+        CHECK(a.status == t.status && fabs(a.cost - t.cost) < 1e-12);
+    }
+    CHECK(found >= 20);
+    gameplan_map_destroy(m);
+    CHECK_OK(gameplan_map_create(20, 10, 1, &m));
+    for (i = 0; i < 11; ++i) zig[i].x = (int32_t)i, zig[i].y = i % 2 == 0 ? 5 : 4;
+    CHECK_OK(gameplan_smooth_path(NULL, m, zig, 11, NULL, out, &n, &cost));
+    CHECK(fabs(cost - 10.0) < 1e-9 && n >= 2 && n <= 11 && out[0].x == 0 && out[n - 1].x == 10 && out[n - 1].y == 5);
+    for (i = 1; i < n; ++i) CHECK(abs(out[i].x - out[i - 1].x) <= 1 && abs(out[i].y - out[i - 1].y) <= 1);
+    zig[1].x = 3; /* a jump of two cells */
+    CHECK(gameplan_smooth_path(NULL, m, zig, 11, NULL, out, &n, &cost) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+    gameplan_pathfinder_destroy(theta);
+    gameplan_pathfinder_destroy(astar);
+    gameplan_map_destroy(m);
+}
+
 static void test_map_with_areas(const char* dir) {
     gameplan_map* m;
     gameplan_areas* areas;
@@ -2454,6 +2507,7 @@ int main(int argc, char** argv) {
     test_movement_layers();
     test_queue_costs();
     test_fog();
+    test_theta_and_smoothing();
     test_crowd(argv[1]);
     test_movement(argv[1], GAMEPLAN_RESOLVER_BUILTIN);
     test_movement(argv[1], GAMEPLAN_RESOLVER_CROWD);

@@ -484,9 +484,13 @@ typedef enum gameplan_algorithm {
     GAMEPLAN_ASTAR = 0,    /**< A* (optimal) */
     GAMEPLAN_DIJKSTRA = 1, /**< A* with a zero heuristic (optimal) */
     GAMEPLAN_JPS = 2,      /**< jump point search (optimal; 8-connected, no corner cutting, uniform costs) */
-    GAMEPLAN_HEX = 3       /**< A* on the map read as a hex map (optimal; odd-r rows: odd rows sit half a cell
+    GAMEPLAN_HEX = 3,      /**< A* on the map read as a hex map (optimal; odd-r rows: odd rows sit half a cell
                                 right, six neighbours, a step costs the terrain cost of the cell entered; the
                                 options' movement and diagonal rule do not apply) */
+    GAMEPLAN_THETA = 4     /**< Theta*: any-angle paths whose cells are waypoints joined by straight lines of
+                                sight (cost: the links' lengths times the cells' price); never dearer than the
+                                grid optimum under the same costs, not guaranteed the shortest (the options'
+                                weight does not apply) */
 } gameplan_algorithm;
 
 typedef enum gameplan_diagonal {
@@ -548,6 +552,15 @@ GAMEPLAN_C_API gameplan_error gameplan_pathfinder_finish(gameplan_pathfinder* fi
 GAMEPLAN_C_API gameplan_error gameplan_find_nearest(gameplan_pathfinder* finder, const gameplan_map* map, gameplan_point start,
                                                     const gameplan_point* targets, size_t target_count,
                                                     const gameplan_path_options* options, size_t* index, gameplan_path_result* out);
+/** String pulling of a legal grid path: `cells` (`count` of them, consecutive neighbours under `options`'
+ *  movement and diagonal rule) become a path of the same or lower cost under the same rules, still cell by
+ *  cell, with the same ends, written to `out` (room for `count` cells; never more are needed) with its
+ *  length in `out_count` and its cost in `cost` (may be NULL). Costs are those set on `costs_of`
+ *  (gameplan_pathfinder_set_costs; NULL: plain terrain costs). An illegal step is INVALID_ARGUMENT naming
+ *  it. Allocation-free after warm-up (a buffer per thread). */
+GAMEPLAN_C_API gameplan_error gameplan_smooth_path(const gameplan_pathfinder* costs_of, const gameplan_map* map,
+                                                   const gameplan_point* cells, size_t count, const gameplan_path_options* options,
+                                                   gameplan_point* out, size_t* out_count, double* cost);
 /** A flow field: the cost from the nearest of `sources` to every cell into `distances` (width x height
  *  doubles, row by row; +infinity where the flood did not reach) and, if `toward` is not NULL, each
  *  cell's next step toward that source (width x height points; the cell itself at a source, {-1, -1}
