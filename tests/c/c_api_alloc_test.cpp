@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
     gameplan_map* map = nullptr;
     check(gameplan_map_load((dir + "/examples/maps/rooms.map").c_str(), &map) == GAMEPLAN_OK, "map loads");
     const gameplan_point ends[4][2] = {{{24, 7}, {30, 3}}, {{9, 9}, {28, 14}}, {{1, 1}, {30, 18}}, {{30, 18}, {2, 2}}};
-    for (const gameplan_algorithm algorithm : {GAMEPLAN_ASTAR, GAMEPLAN_JPS, GAMEPLAN_HEX}) {
+    for (const gameplan_algorithm algorithm : {GAMEPLAN_ASTAR, GAMEPLAN_JPS, GAMEPLAN_HEX, GAMEPLAN_THETA}) {
         gameplan_pathfinder* finder = nullptr;
         check(gameplan_pathfinder_create(algorithm, &finder) == GAMEPLAN_OK, "pathfinder");
         gameplan_islands* islands = nullptr;  // with the precheck: it allocates nothing either
@@ -47,7 +47,8 @@ int main(int argc, char** argv) {
             for (const auto& e : ends) check(gameplan_find_path(finder, map, e[0], e[1], nullptr, &r) == GAMEPLAN_OK, "query");
         check(scope.count() == 0, algorithm == GAMEPLAN_ASTAR ? "A* queries allocate nothing"
                                   : algorithm == GAMEPLAN_JPS ? "JPS queries allocate nothing"
-                                                              : "hex queries allocate nothing");
+                                  : algorithm == GAMEPLAN_HEX ? "hex queries allocate nothing"
+                                                              : "Theta* queries allocate nothing");
         gameplan_pathfinder_destroy(finder);
         gameplan_islands_destroy(islands);
     }
@@ -71,17 +72,22 @@ int main(int argc, char** argv) {
         std::vector<gameplan_point> toward(32 * 20);
         gameplan_path_result r{};
         gameplan_status st{};
+        std::vector<gameplan_point> smoothed(32 * 20);
+        size_t smoothed_count = 0;
         const auto run = [&] {
             for (const auto& e : ends) {
                 check(gameplan_find_path(finder, map, e[0], e[1], nullptr, &r) == GAMEPLAN_OK, "costed query");
                 check(gameplan_find_nearest(finder, map, e[0], targets, 3, nullptr, nullptr, &r) == GAMEPLAN_OK, "nearest");
             }
             check(gameplan_distance_field(finder, map, targets, 3, nullptr, dist.data(), toward.data(), &st) == GAMEPLAN_OK, "field");
+            check(gameplan_find_path(finder, map, ends[0][0], ends[0][1], nullptr, &r) == GAMEPLAN_OK, "a path to smooth");
+            check(gameplan_smooth_path(finder, map, r.cells, r.cell_count, nullptr, smoothed.data(), &smoothed_count, nullptr) == GAMEPLAN_OK,
+                  "smoothing");
         };
         run();  // warm-up
         const gameplan::test::AllocationScope scope;
         for (int round = 0; round < 3; ++round) run();
-        check(scope.count() == 0, "costed queries, nearest targets and distance fields allocate nothing");
+        check(scope.count() == 0, "costed queries, nearest targets, distance fields and smoothing allocate nothing");
         gameplan_pathfinder_destroy(finder);
         gameplan_layer_destroy(fear);
         gameplan_area_filter_destroy(filter);
