@@ -1594,14 +1594,9 @@ PYBIND11_MODULE(gameplan, m) {
             path::GridSearchOptions g = path_options(movement, diagonal, "auto", 1.0);
             std::vector<path::CostLayer> storage;
             query_costs(map, g, areas, filter, layers, storage);
-            path::ThetaStarOptions o;
-            o.movement = g.movement;
-            o.diagonal = g.diagonal;
-            o.budget = budget_of(max_expansions, time_limit, max_memory);
-            o.areas = g.areas;
-            o.filter = g.filter;
-            o.layers = g.layers;
-            o.islands = islands ? &islands->islands : nullptr;
+            g.budget = budget_of(max_expansions, time_limit, max_memory);
+            g.islands = islands ? &islands->islands : nullptr;
+            const path::ThetaStarOptions o = path::theta_star_options(g);
             return search_released(t, [&](path::GridPath& out) { return t.find_path(map, point_of(start), point_of(goal), o, out); });
         }, py::arg("map"), py::arg("start"), py::arg("goal"), py::arg("movement") = 8, py::arg("diagonal") = "no-corner-cutting",
            py::arg("max_expansions") = py::none(), py::arg("time_limit") = 0.0, py::arg("max_memory") = 0,

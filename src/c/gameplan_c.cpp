@@ -1170,19 +1170,6 @@ path::HexSearchOptions hex_options_of(const path::GridSearchOptions& o) {
     return h;
 }
 
-// Theta*'s options from the grid ones: the movement rule, the budget, the islands and the costs.
-path::ThetaStarOptions theta_options_of(const path::GridSearchOptions& o) {
-    path::ThetaStarOptions t;
-    t.movement = o.movement;
-    t.diagonal = o.diagonal;
-    t.budget = o.budget;
-    t.islands = o.islands;
-    t.areas = o.areas;
-    t.filter = o.filter;
-    t.layers = o.layers;
-    return t;
-}
-
 // Calls `run(search, options)` with the search `f` runs (A* for Dijkstra too) and its options, with the
 // pathfinder's islands.
 template <class Run>
@@ -1194,7 +1181,7 @@ decltype(auto) with_search(gameplan_pathfinder& f, path::GridSearchOptions o, Ru
     }
     o.islands = f.islands ? &f.islands->square : nullptr;
     if (f.algorithm == GAMEPLAN_JPS) return run(f.jps, o);
-    if (f.algorithm == GAMEPLAN_THETA) return run(f.theta, theta_options_of(o));
+    if (f.algorithm == GAMEPLAN_THETA) return run(f.theta, path::theta_star_options(o));
     return run(f.astar, o);
 }
 

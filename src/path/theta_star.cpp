@@ -19,6 +19,20 @@ namespace {
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 }  // namespace
 
+ThetaStarOptions theta_star_options(const GridSearchOptions& o) noexcept {
+    ThetaStarOptions t;
+    t.movement = o.movement;
+    t.diagonal = o.diagonal;
+    t.budget = o.budget;
+    t.areas = o.areas;
+    t.filter = o.filter;
+    t.penalties = o.penalties;
+    t.penalty_weight = o.penalty_weight;
+    t.layers = o.layers;
+    t.islands = o.islands;
+    return t;
+}
+
 void ThetaStar::reserve(const GridMap& map, std::size_t open_entries) {
     detail::grow_exactly(m_state, map.node_bound(), State{0.0, search::kNoNode, search::kUnvisitedStamp});
     m_heap.reserve_nodes(map.node_bound());

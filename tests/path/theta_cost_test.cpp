@@ -388,3 +388,40 @@ TEST(ThetaStarCosts, SlicedSearchesEqualFindPath) {
     EXPECT_EQ(compared, 16u * 8u * 4u);
     EXPECT_GT(resumed, 200u);
 }
+
+// theta_star_options carries every part of a grid query Theta* knows (the CLI, the C API and Python build
+// their Theta* queries with it): a field left behind would silently drop a unit's costs or budget.
+TEST(ThetaStarCosts, OptionsFromAGridQueryKeepEveryField) {
+    GridMap map;
+    ASSERT_EQ(map.reset(4, 3), GridSizeCheck::Ok);
+    const AreaMap areas(map);
+    const AreaFilter filter;
+    const PenaltyLayer penalties(map);
+    const Islands* islands = reinterpret_cast<const Islands*>(&map);  // (only the address is compared)
+    const CostLayer layers[2] = {{&penalties, 2.0}, {&penalties, 3.0}};
+    GridSearchOptions g;
+    g.movement = Movement::Four;
+    g.diagonal = DiagonalRule::Always;
+    g.budget.max_expansions = 17;
+    g.budget.max_memory_bytes = 1234;
+    g.budget.deadline = std::chrono::steady_clock::time_point(std::chrono::seconds(5));
+    g.areas = &areas;
+    g.filter = &filter;
+    g.penalties = &penalties;
+    g.penalty_weight = 0.25;
+    g.layers = layers;
+    g.islands = islands;
+    const ThetaStarOptions t = theta_star_options(g);
+    EXPECT_EQ(t.movement, Movement::Four);
+    EXPECT_EQ(t.diagonal, DiagonalRule::Always);
+    EXPECT_EQ(t.budget.max_expansions, 17u);
+    EXPECT_EQ(t.budget.max_memory_bytes, 1234u);
+    EXPECT_EQ(t.budget.deadline, g.budget.deadline);
+    EXPECT_EQ(t.areas, &areas);
+    EXPECT_EQ(t.filter, &filter);
+    EXPECT_EQ(t.penalties, &penalties);
+    EXPECT_EQ(t.penalty_weight, 0.25);
+    EXPECT_EQ(t.layers.data(), layers);
+    EXPECT_EQ(t.layers.size(), 2u);
+    EXPECT_EQ(t.islands, islands);
+}

@@ -201,17 +201,7 @@ GridRun GridRunner::run(path::GridPoint from, path::GridPoint to, path::GridPath
             break;
         }
         case GridAlgorithm::Theta: {
-            path::ThetaStarOptions t;
-            t.movement = m_options.movement;
-            t.diagonal = m_options.diagonal;
-            t.budget = m_options.budget;
-            t.areas = m_options.areas;
-            t.filter = m_options.filter;
-            t.penalties = m_options.penalties;
-            t.penalty_weight = m_options.penalty_weight;
-            t.layers = m_options.layers;
-            t.islands = m_options.islands;
-            result.status = m_theta.find_path(m_map, from, to, t, out);
+            result.status = m_theta.find_path(m_map, from, to, path::theta_star_options(m_options), out);
             result.expanded = m_theta.stats().expanded;
             result.limit = m_theta.budget_limit();
             break;

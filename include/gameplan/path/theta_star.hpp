@@ -117,6 +117,10 @@ struct ThetaStarOptions {
     const Islands* islands = nullptr;
 };
 
+/// The Theta* options of a grid query's: its movement rule, budget, islands, areas, filter, penalties and
+/// layers (its heuristic and weight have no counterpart).
+[[nodiscard]] ThetaStarOptions theta_star_options(const GridSearchOptions& options) noexcept;
+
 /// Reusable Theta* search object. See the file overview.
 class ThetaStar {
 public:
