@@ -368,6 +368,18 @@ std::vector<path::CostLayer> cost_layers_of(const py::object& layers, const path
     return out;
 }
 
+// A grid query's per-query costs: `areas` (ValueError when sized for another map), `filter` and `layers`
+// (as cost_layers_of, held in `storage`, which must outlive the query).
+void apply_costs(const path::GridMap& map, path::GridSearchOptions& o, const path::AreaMap* areas, const path::AreaFilter* filter,
+                 const py::object& layers, std::vector<path::CostLayer>& storage) {
+    if (areas != nullptr && !areas->matches(map))
+        throw py::value_error("areas: sized for a " + shape_text(*areas) + " map, not this " + shape_text(map) + " one");
+    o.areas = areas;
+    o.filter = filter;
+    storage = cost_layers_of(layers, map);
+    o.layers = storage;
+}
+
 search::Budget budget_of(std::optional<std::uint64_t> max_expansions, double time_limit, std::uint64_t max_memory) {
     search::Budget b;
     if (max_expansions) b.max_expansions = *max_expansions;
@@ -1383,13 +1395,9 @@ PYBIND11_MODULE(gameplan, m) {
             path::GridSearchOptions o = path_options(movement, diagonal, heuristic, weight);
             o.budget = budget_of(max_expansions, time_limit, max_memory);
             o.islands = islands ? &islands->islands : nullptr;
-            if (areas != nullptr && !areas->matches(map))
-                throw py::value_error("areas: sized for a " + shape_text(*areas) + " map, not this " + shape_text(map) + " one");
-            o.areas = areas;
-            o.filter = filter;
             // (the layers' Python objects stay referenced by the caller's list for the whole, synchronous, search)
-            const std::vector<path::CostLayer> cost_layers = cost_layers_of(layers, map);
-            o.layers = cost_layers;
+            std::vector<path::CostLayer> storage;
+            apply_costs(map, o, areas, filter, layers, storage);
             return search_released(f, [&](path::GridPath& out) { return f.find_path(map, point_of(start), point_of(goal), o, out); });
         }, py::arg("map"), py::arg("start"), py::arg("goal"), py::arg("movement") = 8,
            py::arg("diagonal") = "no-corner-cutting", py::arg("heuristic") = "auto", py::arg("weight") = 1.0,
@@ -1403,16 +1411,6 @@ PYBIND11_MODULE(gameplan, m) {
            "the cell a step enters.");
 
     // ---- distance fields and the nearest of many targets ----
-    // The per-query costs of a flood or a nearest-target search: areas, a filter and layers as find_path's.
-    const auto query_costs = [](const path::GridMap& map, path::GridSearchOptions& o, const path::AreaMap* areas,
-                                const path::AreaFilter* filter, const py::object& layers, std::vector<path::CostLayer>& storage) {
-        if (areas != nullptr && !areas->matches(map))
-            throw py::value_error("areas: sized for a " + shape_text(*areas) + " map, not this " + shape_text(map) + " one");
-        o.areas = areas;
-        o.filter = filter;
-        storage = cost_layers_of(layers, map);
-        o.layers = storage;
-    };
     struct PyDistanceField {
         std::shared_ptr<path::GridMap> map;  // the field's answers are about this map
         path::DistanceField field;
@@ -1426,7 +1424,7 @@ PYBIND11_MODULE(gameplan, m) {
         "Costs from the nearest of many sources to every cell, and the next step toward it: a flow field many units "
         "share (docs/pathfinding.md). Costs are from the sources: a step costs the terrain of the cell it enters.")
         .def(py::init<>())
-        .def("compute", [query_costs](PyDistanceField& f, std::shared_ptr<path::GridMap> map,
+        .def("compute", [](PyDistanceField& f, std::shared_ptr<path::GridMap> map,
                                       const std::vector<std::pair<std::int32_t, std::int32_t>>& sources, int movement,
                                       const std::string& diagonal, std::optional<std::uint64_t> max_expansions, double time_limit,
                                       std::uint64_t max_memory, const path::AreaMap* areas, const path::AreaFilter* filter,
@@ -1434,7 +1432,7 @@ PYBIND11_MODULE(gameplan, m) {
             path::GridSearchOptions o = path_options(movement, diagonal, "zero", 1.0);
             o.budget = budget_of(max_expansions, time_limit, max_memory);
             std::vector<path::CostLayer> storage;
-            query_costs(*map, o, areas, filter, layers, storage);
+            apply_costs(*map, o, areas, filter, layers, storage);
             std::vector<path::GridPoint> s;
             for (const auto& c : sources) s.push_back(point_of(c));
             f.map = std::move(map);
@@ -1473,7 +1471,7 @@ PYBIND11_MODULE(gameplan, m) {
     py::class_<path::NearestTargets>(m, "NearestTargets",
         "The target cheapest to reach from a cell, in one search (docs/pathfinding.md).")
         .def(py::init<>())
-        .def("find", [query_costs](path::NearestTargets& n, const path::GridMap& map, std::pair<std::int32_t, std::int32_t> start,
+        .def("find", [](path::NearestTargets& n, const path::GridMap& map, std::pair<std::int32_t, std::int32_t> start,
                                    const std::vector<std::pair<std::int32_t, std::int32_t>>& targets, int movement,
                                    const std::string& diagonal, std::optional<std::uint64_t> max_expansions, double time_limit,
                                    std::uint64_t max_memory, const path::AreaMap* areas, const path::AreaFilter* filter,
@@ -1481,7 +1479,7 @@ PYBIND11_MODULE(gameplan, m) {
             path::GridSearchOptions o = path_options(movement, diagonal, "auto", 1.0);
             o.budget = budget_of(max_expansions, time_limit, max_memory);
             std::vector<path::CostLayer> storage;
-            query_costs(map, o, areas, filter, layers, storage);
+            apply_costs(map, o, areas, filter, layers, storage);
             std::vector<path::GridPoint> t;
             for (const auto& c : targets) t.push_back(point_of(c));
             path::GridPath route;
@@ -1586,14 +1584,14 @@ PYBIND11_MODULE(gameplan, m) {
         "optimum under the same costs, not guaranteed the shortest (docs/hierarchy.md, \"Theta*\"; Navmesh gives "
         "Euclidean-optimal ones).")
         .def(py::init<>())
-        .def("find_path", [query_costs](path::ThetaStar& t, const path::GridMap& map, std::pair<std::int32_t, std::int32_t> start,
+        .def("find_path", [](path::ThetaStar& t, const path::GridMap& map, std::pair<std::int32_t, std::int32_t> start,
                                         std::pair<std::int32_t, std::int32_t> goal, int movement, const std::string& diagonal,
                                         std::optional<std::uint64_t> max_expansions, double time_limit, std::uint64_t max_memory,
                                         const PyIslands* islands, const path::AreaMap* areas, const path::AreaFilter* filter,
                                         const py::object& layers) {
             path::GridSearchOptions g = path_options(movement, diagonal, "auto", 1.0);
             std::vector<path::CostLayer> storage;
-            query_costs(map, g, areas, filter, layers, storage);
+            apply_costs(map, g, areas, filter, layers, storage);
             g.budget = budget_of(max_expansions, time_limit, max_memory);
             g.islands = islands ? &islands->islands : nullptr;
             const path::ThetaStarOptions o = path::theta_star_options(g);
@@ -1602,12 +1600,12 @@ PYBIND11_MODULE(gameplan, m) {
            py::arg("max_expansions") = py::none(), py::arg("time_limit") = 0.0, py::arg("max_memory") = 0,
            py::arg("islands") = nullptr, py::arg("areas") = nullptr, py::arg("filter") = nullptr, py::arg("layers") = py::none(),
            "PathResult whose cells are the waypoints (start, turns, goal) and cost the cost of the straight links between them.");
-    m.def("smooth_path", [query_costs](const path::GridMap& map, const std::vector<std::pair<std::int32_t, std::int32_t>>& cells,
+    m.def("smooth_path", [](const path::GridMap& map, const std::vector<std::pair<std::int32_t, std::int32_t>>& cells,
                                        int movement, const std::string& diagonal, std::uint32_t lookahead, bool backward_pass,
                                        const path::AreaMap* areas, const path::AreaFilter* filter, const py::object& layers) {
         path::GridSearchOptions g = path_options(movement, diagonal, "auto", 1.0);
         std::vector<path::CostLayer> storage;
-        query_costs(map, g, areas, filter, layers, storage);
+        apply_costs(map, g, areas, filter, layers, storage);
         path::GridPath p;
         for (const auto& c : cells) p.cells.push_back(point_of(c));
         // smooth_path's precondition: a legal path under these rules and costs
