@@ -182,6 +182,20 @@ struct gameplan_layer {
 static_assert(GAMEPLAN_MAX_AREAS == path::kMaxAreas && GAMEPLAN_AREA_GROUND == path::kAreaGround && GAMEPLAN_AREA_SWAMP == path::kAreaSwamp &&
               GAMEPLAN_AREA_WATER == path::kAreaWater && GAMEPLAN_AREA_TREES == path::kAreaTrees && GAMEPLAN_AREA_UNKNOWN == path::kAreaUnknown);
 
+// Areas, a filter and weighted layers that searches carry (gameplan_pathfinder_set_costs,
+// gameplan_request_queue_set_costs, gameplan_explorer_set_costs).
+struct CostProfile {
+    const path::AreaMap* areas = nullptr;
+    const path::AreaFilter* filter = nullptr;
+    std::vector<path::CostLayer> layers;
+    template <class Options>  // path::GridSearchOptions, path::ExploreOptions
+    void apply_to(Options& o) const {
+        o.areas = areas;
+        o.filter = filter;
+        o.layers = layers;
+    }
+};
+
 struct gameplan_team {
     path::TeamKnowledge team;
 };
@@ -190,17 +204,13 @@ struct gameplan_explorer {
     path::Explorer explorer;
     path::ExploreResult result;
     std::vector<gameplan_point> cells;
-    const path::AreaMap* areas = nullptr;  // gameplan_explorer_set_costs
-    const path::AreaFilter* filter = nullptr;
-    std::vector<path::CostLayer> layers;
+    CostProfile costs;  // gameplan_explorer_set_costs
 };
 
 struct gameplan_pathfinder {
     gameplan_algorithm algorithm;
     const gameplan_islands* islands = nullptr;  // gameplan_pathfinder_set_islands
-    const path::AreaMap* areas = nullptr;       // gameplan_pathfinder_set_costs
-    const path::AreaFilter* filter = nullptr;
-    std::vector<path::CostLayer> layers;
+    CostProfile costs;                          // gameplan_pathfinder_set_costs
     path::GridPathfinder astar;
     path::JpsPathfinder jps;
     path::HexPathfinder hex;
@@ -215,10 +225,8 @@ struct gameplan_pathfinder {
 struct gameplan_request_queue {
     path::PathRequestQueue queue;
     const path::Islands* islands = nullptr;  // gameplan_request_queue_set_islands: given to later requests
-    const path::AreaMap* areas = nullptr;    // gameplan_request_queue_set_costs: given to later requests
-    const path::AreaFilter* filter = nullptr;
-    std::shared_ptr<const std::vector<path::CostLayer>> layers;  // the list later requests point at
-    std::unordered_map<std::uint32_t, std::shared_ptr<const std::vector<path::CostLayer>>> held;  // by slot, while it lives
+    std::shared_ptr<const CostProfile> costs;  // gameplan_request_queue_set_costs: given to later requests
+    std::unordered_map<std::uint32_t, std::shared_ptr<const CostProfile>> held;  // what each request points at, by slot
     path::PathResult taken;
     std::vector<gameplan_point> cells;
     gameplan_request_queue(const path::GridMap& map, std::uint32_t lanes)
@@ -1152,9 +1160,7 @@ path::GridSearchOptions finder_options(const gameplan_pathfinder* f, const gamep
     require(f != nullptr && map != nullptr, "pathfinder and map must not be NULL");
     path::GridSearchOptions o = path_options_of(options);
     if (f->algorithm == GAMEPLAN_DIJKSTRA) o.heuristic = path::Heuristic::Zero;
-    o.areas = f->areas;
-    o.filter = f->filter;
-    o.layers = f->layers;
+    f->costs.apply_to(o);
     if (f->algorithm == GAMEPLAN_JPS) {
         const path::JpsSupport support = path::check_jps_support(map->map, o);
         if (support != path::JpsSupport::Ok) raise(GAMEPLAN_ERROR_UNSUPPORTED, "JPS: " + std::string(path::describe(support)));
@@ -1258,9 +1264,7 @@ gameplan_error gameplan_find_nearest(gameplan_pathfinder* f, const gameplan_map*
         require(target_count == 0 || targets != nullptr, "targets must not be NULL with target_count > 0");
         const path::GridSearchOptions o = flood_options(f, map, options, "the nearest of many targets");
         to_points(targets, target_count, f->points);
-        f->path.cells.clear();  // (written only when a target is reached)
-        const path::NearestTarget r = f->nearest.find(map->map, to_cpp(start), f->points, o, &f->path);
-        if (r.status != Status::Found) f->path.cells.clear();
+        const path::NearestTarget r = f->nearest.find(map->map, to_cpp(start), f->points, o, &f->path);  // (cleared unless found)
         if (index) *index = r.index == path::kNoIndex ? SIZE_MAX : r.index;
         fill_path(f->path, r.status, r.expanded, f->nearest.pathfinder().budget_limit(), f->cells, out);
     });
@@ -1272,23 +1276,17 @@ gameplan_error gameplan_smooth_path(const gameplan_pathfinder* costs_of, const g
         require(map != nullptr && out != nullptr && out_count != nullptr, "map, out and out_count must not be NULL");
         require(count == 0 || cells != nullptr, "cells must not be NULL with count > 0");
         path::GridSearchOptions o = path_options_of(options);
-        if (costs_of != nullptr) {
-            o.areas = costs_of->areas;
-            o.filter = costs_of->filter;
-            o.layers = costs_of->layers;
-        }
+        if (costs_of != nullptr) costs_of->costs.apply_to(o);
         // smooth_path's precondition: a legal path under these rules
         if (count > 0 && !map->map.passable(to_cpp(cells[0]))) raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, "cells[0] is blocked or off the map");
         for (size_t i = 1; i < count; ++i)
             if (!std::isfinite(path::query_step_cost(map->map, to_cpp(cells[i - 1]), to_cpp(cells[i]), o)))
                 raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, "cells[" + std::to_string(i - 1) + "] to cells[" + std::to_string(i) +
                                                            "] is not a legal move under these rules");
-        // (smoothed in place in `out`, which has room for every cell)
-        path::GridPath p;
-        static_assert(sizeof(gameplan_point) == sizeof(path::GridPoint));
-        thread_local std::vector<path::GridPoint> buffer;
-        buffer.assign(reinterpret_cast<const path::GridPoint*>(cells), reinterpret_cast<const path::GridPoint*>(cells) + count);
-        p.cells.swap(buffer);
+        // (smoothed in a path kept per thread, then copied to `out`, which has room for every cell)
+        thread_local path::GridPath p;
+        p.cells.clear();
+        for (size_t i = 0; i < count; ++i) p.cells.push_back(to_cpp(cells[i]));
         p.cost = path::query_path_cost(map->map, p.cells, o);
         path::SmoothingOptions so;
         so.movement = o.movement;
@@ -1297,7 +1295,6 @@ gameplan_error gameplan_smooth_path(const gameplan_pathfinder* costs_of, const g
         for (std::size_t i = 0; i < p.cells.size(); ++i) out[i] = gameplan_point{p.cells[i].x, p.cells[i].y};
         *out_count = p.cells.size();
         if (cost) *cost = p.cost;
-        p.cells.swap(buffer);  // (the buffer's capacity is kept for the next call)
     });
 }
 
@@ -1443,6 +1440,18 @@ std::vector<path::CostLayer> cost_layers_of(const gameplan_layer* const* layers,
     }
     return out;
 }
+
+// A CostProfile of the C handles (each may be NULL), its layers checked by cost_layers_of; with `map`,
+// INVALID_ARGUMENT for areas sized for another map.
+CostProfile cost_profile_of(const gameplan_areas* areas, const gameplan_area_filter* filter, const gameplan_layer* const* layers,
+                            const double* weights, size_t count, const path::GridMap* map) {
+    CostProfile p;
+    p.layers = cost_layers_of(layers, weights, count, map);
+    if (map != nullptr && areas != nullptr && !areas->areas.matches(*map)) raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, "areas are sized for another map");
+    p.areas = areas ? &areas->areas : nullptr;
+    p.filter = filter ? &filter->filter : nullptr;
+    return p;
+}
 }  // namespace
 }  // extern "C++"
 
@@ -1554,10 +1563,7 @@ gameplan_error gameplan_pathfinder_set_costs(gameplan_pathfinder* f, const gamep
         require(f != nullptr, "pathfinder is NULL");
         const bool any = areas != nullptr || filter != nullptr || layer_count > 0;
         require(!(any && f->algorithm == GAMEPLAN_HEX), "the GAMEPLAN_HEX pathfinder takes no areas, filter or layers");
-        std::vector<path::CostLayer> list = cost_layers_of(layers, weights, layer_count, nullptr);
-        f->areas = areas ? &areas->areas : nullptr;
-        f->filter = filter ? &filter->filter : nullptr;
-        f->layers = std::move(list);
+        f->costs = cost_profile_of(areas, filter, layers, weights, layer_count, nullptr);
     });
 }
 
@@ -1609,10 +1615,7 @@ gameplan_error gameplan_explorer_set_costs(gameplan_explorer* e, const gameplan_
                                            const gameplan_layer* const* layers, const double* weights, size_t layer_count) {
     return guarded("gameplan_explorer_set_costs", [&] {
         require(e != nullptr, "explorer is NULL");
-        std::vector<path::CostLayer> list = cost_layers_of(layers, weights, layer_count, nullptr);
-        e->areas = areas ? &areas->areas : nullptr;
-        e->filter = filter ? &filter->filter : nullptr;
-        e->layers = std::move(list);
+        e->costs = cost_profile_of(areas, filter, layers, weights, layer_count, nullptr);
     });
 }
 
@@ -1630,9 +1633,7 @@ gameplan_error gameplan_explore(gameplan_explorer* e, const gameplan_map* truth,
         x.unknown_multiplier = o.unknown_multiplier;
         x.max_steps = o.max_steps;
         x.budget = budget_of(o.max_expansions, o.time_limit_seconds, o.max_memory_bytes);
-        x.areas = e->areas;
-        x.filter = e->filter;
-        x.layers = e->layers;
+        e->costs.apply_to(x);
         const Status s = e->explorer.explore(truth->map, t->team, to_cpp(start), to_cpp(goal), x, e->result);
         e->cells.clear();
         for (const path::GridPoint& c : e->result.path) e->cells.push_back(gameplan_point{c.x, c.y});
@@ -1664,11 +1665,9 @@ gameplan_error gameplan_request_queue_submit(gameplan_request_queue* q, gameplan
         require(q != nullptr && out != nullptr, "queue and out must not be NULL");
         path::PathRequest r{to_cpp(start), to_cpp(goal), path_options_of(options), priority};
         r.options.islands = q->islands;
-        r.options.areas = q->areas;
-        r.options.filter = q->filter;
-        if (q->layers) r.options.layers = *q->layers;
+        if (q->costs) q->costs->apply_to(r.options);
         const path::PathHandle h = q->queue.submit(r);
-        if (q->layers) q->held[h.index] = q->layers;
+        if (q->costs) q->held[h.index] = q->costs;
         else q->held.erase(h.index);
         *out = gameplan_path_handle{h.index, h.generation};
     });
@@ -1718,11 +1717,9 @@ gameplan_error gameplan_request_queue_set_costs(gameplan_request_queue* q, const
                                                 const gameplan_layer* const* layers, const double* weights, size_t layer_count) {
     return guarded("gameplan_request_queue_set_costs", [&] {
         require(q != nullptr, "queue is NULL");
-        std::vector<path::CostLayer> list = cost_layers_of(layers, weights, layer_count, &q->queue.map());
-        if (areas != nullptr && !areas->areas.matches(q->queue.map())) raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, "areas are sized for another map");
-        q->areas = areas ? &areas->areas : nullptr;
-        q->filter = filter ? &filter->filter : nullptr;
-        q->layers = list.empty() ? nullptr : std::make_shared<const std::vector<path::CostLayer>>(std::move(list));
+        CostProfile profile = cost_profile_of(areas, filter, layers, weights, layer_count, &q->queue.map());
+        const bool any = profile.areas != nullptr || profile.filter != nullptr || !profile.layers.empty();
+        q->costs = any ? std::make_shared<const CostProfile>(std::move(profile)) : nullptr;
     });
 }
 
