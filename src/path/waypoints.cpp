@@ -3,6 +3,7 @@
 #include <gameplan/path/waypoints.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <string>
 
@@ -53,6 +54,21 @@ Status build_waypoint_graph(const GridMap& map, std::span<const GridPoint> given
     cells.resize(kept);
     if (cells.size() > kMaxWaypoints) return Status::InvalidQuery;
 
+    // What the build holds, estimated as the overview says: per arc, the builder's 16-byte record (twice,
+    // for the vector's growth) and the graph's 16-byte arc; per waypoint, the builder's and the graph's id,
+    // position and index and its cell (192 bytes, ids of up to 15 characters stored inline); a byte per
+    // cell for the table of waypoints seen. A test holds the build to it with a counting allocator.
+    const std::size_t node_bytes = cells.capacity() * 192 + seen.size();
+    const auto held_bytes = [&](std::size_t arcs) { return node_bytes + arcs * 48; };
+    const search::Budget& budget = options.budget;
+    const bool has_deadline = budget.deadline != std::chrono::steady_clock::time_point::max();
+    const auto stop = [&](search::BudgetLimit limit) {
+        out = WaypointGraph{};
+        out.limit = limit;
+        return Status::BudgetExhausted;
+    };
+    if (held_bytes(0) > budget.max_memory_bytes) return stop(search::BudgetLimit::Memory);
+
     GraphBuilder b;
     std::string id;
     for (const GridPoint p : cells) {
@@ -61,11 +77,17 @@ Status build_waypoint_graph(const GridMap& map, std::span<const GridPoint> given
         id += std::to_string(p.y);
         (void)b.add_node(id, p.x + 0.5, p.y + 0.5);
     }
+    std::uint64_t checked = 0, visited = 0;
     for (std::size_t i = 0; i < cells.size(); ++i)
         for (std::size_t j = i + 1; j < cells.size(); ++j) {
+            if (has_deadline && (visited++ & 1023u) == 0 && std::chrono::steady_clock::now() >= budget.deadline)
+                return stop(search::BudgetLimit::Time);
             const double d = euclidean_distance(cells[i], cells[j]);
             if (d > options.max_distance) continue;
+            if (checked >= budget.max_expansions) return stop(search::BudgetLimit::Expansions);
+            ++checked;
             if (!line_of_sight(map, cells[i], cells[j], options.movement, options.diagonal)) continue;
+            if (held_bytes(b.arc_count() + 2) > budget.max_memory_bytes) return stop(search::BudgetLimit::Memory);
             (void)b.add_edge(GraphNode(i), GraphNode(j), d, true);
         }
     out.graph = b.build();

@@ -5,8 +5,10 @@
 #include <gameplan/path/smoothing.hpp>
 #include <gameplan/path/waypoints.hpp>
 
+#include <alloc_counter.hpp>
 #include <random_grid.hpp>
 
+#include <chrono>
 #include <cmath>
 #include <random>
 #include <set>
@@ -135,4 +137,64 @@ TEST(Waypoints, PathAroundAWallByHand) {
     EXPECT_EQ(build_waypoint_graph(map, given, bad, wg), Status::InvalidQuery);
     map.set_cost({0, 0}, 3);
     EXPECT_EQ(build_waypoint_graph(map, given, {}, wg), Status::InvalidQuery);
+}
+
+// The budget: pairs checked, the build's memory, the clock. The pairs are counted here from the cells
+// (every pair no farther apart than max_distance), the memory against the finished graph's own figure.
+TEST(Waypoints, BudgetStopsTheBuild) {
+    std::mt19937 rng(17);
+    for (int round = 0; round < 8; ++round) {
+        const GridMap map = random_map(rng, 10 + int(rng() % 20), 10 + int(rng() % 20), 0.15);
+        WaypointOptions options;
+        options.max_distance = round % 2 == 0 ? 7.5 : options.max_distance;
+        WaypointGraph full;
+        ASSERT_EQ(build_waypoint_graph(map, {}, options, full), Status::Found);
+        EXPECT_EQ(full.limit, search::BudgetLimit::None);
+        std::uint64_t pairs = 0;
+        for (std::size_t i = 0; i < full.cells.size(); ++i)
+            for (std::size_t j = i + 1; j < full.cells.size(); ++j)
+                pairs += euclidean_distance(full.cells[i], full.cells[j]) <= options.max_distance ? 1 : 0;
+        ASSERT_GT(pairs, 0u);
+
+        WaypointOptions limited = options;
+        WaypointGraph wg;
+        limited.budget.max_expansions = pairs;
+        ASSERT_EQ(build_waypoint_graph(map, {}, limited, wg), Status::Found);
+        EXPECT_EQ(wg.graph.arc_count(), full.graph.arc_count());
+        limited.budget.max_expansions = pairs - 1;
+        ASSERT_EQ(build_waypoint_graph(map, {}, limited, wg), Status::BudgetExhausted);
+        EXPECT_EQ(wg.limit, search::BudgetLimit::Expansions);
+        EXPECT_EQ(wg.graph.node_count(), 0u);
+        EXPECT_TRUE(wg.cells.empty());
+
+        // A build allowed less than it holds at its peak (counted by the test's allocator) never finishes:
+        // the estimate it checks as it goes is never below what it holds.
+        std::int64_t peak = 0;
+        {
+            WaypointGraph fresh;
+            const test::PeakScope scope;
+            ASSERT_EQ(build_waypoint_graph(map, {}, options, fresh), Status::Found);
+            peak = scope.peak();
+        }
+        ASSERT_GT(peak, std::int64_t(full.graph.memory_bytes()));
+        limited = options;
+        limited.budget.max_memory_bytes = std::size_t(peak - 1);
+        {
+            WaypointGraph fresh;
+            ASSERT_EQ(build_waypoint_graph(map, {}, limited, fresh), Status::BudgetExhausted);
+            EXPECT_EQ(fresh.limit, search::BudgetLimit::Memory);
+            EXPECT_EQ(fresh.graph.node_count(), 0u);
+        }
+        // ... and the estimate is not wildly above it either.
+        limited.budget.max_memory_bytes = std::size_t(4 * peak);
+        EXPECT_EQ(build_waypoint_graph(map, {}, limited, wg), Status::Found);
+
+        limited = options;
+        limited.budget.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+        ASSERT_EQ(build_waypoint_graph(map, {}, limited, wg), Status::BudgetExhausted);
+        EXPECT_EQ(wg.limit, search::BudgetLimit::Time);
+        // A successful build after a stopped one reports no limit.
+        ASSERT_EQ(build_waypoint_graph(map, {}, options, wg), Status::Found);
+        EXPECT_EQ(wg.limit, search::BudgetLimit::None);
+    }
 }
