@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -326,21 +327,19 @@ private:
     double number(const Field& f, std::size_t line) const {
         const std::string s = trim(f.text);
         if (s.empty()) fail(line, f.column, "cost", "missing cost (a finite number >= 0)");
-        std::size_t used = 0;
         double v = 0.0;
         bool ok = true;
-        // strtod accepts hex, inf and nan too; allow only plain decimal notation.
+        // Plain decimal notation only (no hex, inf or nan); from_chars reads subnormal numbers too, which
+        // strtod reports as out of range.
         for (const char c : s) ok &= (std::isdigit(static_cast<unsigned char>(c)) != 0) || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E';
         if (ok) {
-            try {
-                v = std::stod(s, &used);
-            } catch (const std::out_of_range&) {
+            const char* first = s.data() + (s[0] == '+' && s.size() > 1 && s[1] != '-' ? 1 : 0);
+            const auto [end, ec] = std::from_chars(first, s.data() + s.size(), v);
+            if (ec == std::errc::result_out_of_range)
                 fail(line, f.column, "cost", "number out of range '" + printable(s) + "' (a finite number >= 0)");
-            } catch (const std::invalid_argument&) {
-                ok = false;
-            }
+            ok = ec == std::errc{} && end == s.data() + s.size();
         }
-        if (!ok || used != s.size()) fail(line, f.column, "cost", "not a number '" + printable(s) + "' (a finite number >= 0)");
+        if (!ok) fail(line, f.column, "cost", "not a number '" + printable(s) + "' (a finite number >= 0)");
         if (!std::isfinite(v) || v < 0) fail(line, f.column, "cost", "must be a finite number >= 0 (found '" + printable(s) + "')");
         return v;
     }

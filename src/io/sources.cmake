@@ -1,7 +1,7 @@
 # Sources of the io module (gameplan_io), gathered by src/sources.cmake.
 set(GAMEPLAN_IO_SOURCES
   load_error.cpp domain_json.cpp movingai.cpp image.cpp map_image.cpp scenario_json.cpp json_locator.cpp json_document.cpp read_file.cpp
-  graph_json.cpp  # graph files (JSON, CSV edge lists)
+  graph_json.cpp graph_write.cpp  # graph files (JSON, CSV edge lists): readers and writers
   # spreadsheet (CSV) domains, the domain writers, and loading either format (or standard input)
   domain_csv.cpp domain_file.cpp
   # lint: every problem of a domain file at once (tolerant readers of both formats)

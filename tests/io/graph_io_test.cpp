@@ -3,9 +3,17 @@
 #include <gameplan/io/load_error.hpp>
 #include <gameplan/path/graph_search.hpp>
 
+#include <nlohmann/json.hpp>
+
+#include <bit>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <random>
+#include <set>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -203,4 +211,147 @@ TEST(GraphFiles, HostileInputIsRefusedWithAPlace) {
         const LoadError device = expect_load_error([] { (void)load_graph("/dev/zero"); });
         EXPECT_NE(std::string(device.what()).find("device"), std::string::npos);
     }
+}
+
+// ---- writers: what is written loads back as the same graph ----
+
+namespace {
+
+using ArcKey = std::tuple<std::string, std::string, std::uint64_t>;  // from id, to id, cost bits
+
+// Every arc of `g`, by ids and exact cost, in a multiset: the reference a written-and-read graph must equal.
+std::multiset<ArcKey> arcs_by_id(const Graph& g) {
+    std::multiset<ArcKey> out;
+    for (GraphNode u = 0; u < g.node_count(); ++u)
+        for (const GraphArc& a : g.arcs(u)) out.insert({g.id(u), g.id(a.to), std::bit_cast<std::uint64_t>(a.cost)});
+    return out;
+}
+
+// A random graph with ids a reader could mistake (commas, quotes, spaces at the ends, '#', line breaks, a
+// byte-order mark, non-ASCII), costs from 0 to 1e300, parallel arcs, self-loops, both kinds of edges.
+Graph random_graph(std::mt19937& rng, bool positions, bool undirected_only = false) {
+    static const std::vector<std::string> kTricky = {"a,b", "say \"hi\"", " lead", "trail ", "#hash", "line\nbreak",
+                                                     "\xEF\xBB\xBF" "bom", "日本", "x", "\ttab", "7", "cr\rlf"};
+    GraphBuilder b;
+    const int n = 2 + int(rng() % 12);
+    for (int i = 0; i < n; ++i) {
+        std::string id = kTricky[rng() % kTricky.size()] + std::to_string(i);
+        if (rng() % 3 == 0) id = std::to_string(i) + kTricky[rng() % kTricky.size()];
+        if (positions)
+            (void)b.add_node(id, std::ldexp(double(rng() % 2001) - 1000.0, int(rng() % 40) - 20), double(rng() % 100) / 7.0);
+        else (void)b.add_node(id);
+    }
+    const int m = int(rng() % 30);
+    for (int k = 0; k < m; ++k) {
+        const GraphNode u = rng() % unsigned(n), v = rng() % 5 == 0 ? u : GraphNode(rng() % unsigned(n));
+        const double costs[] = {0.0, 1.0, 0.1, std::sqrt(2.0), 1e300, 5e-324, double(rng() % 1000) / 3.0};
+        const double cost = costs[rng() % 7];
+        EXPECT_EQ(b.add_edge(u, v, cost, undirected_only || rng() % 2 == 0), GraphError::None);
+        if (rng() % 6 == 0) {
+            EXPECT_EQ(b.add_edge(u, v, cost, undirected_only), GraphError::None);  // a parallel arc
+        }
+    }
+    return b.build();
+}
+
+}  // namespace
+
+TEST(GraphWriters, JsonLoadsBackAsTheSameGraph) {
+    std::mt19937 rng(3);
+    for (int round = 0; round < 300; ++round) {
+        const Graph g = random_graph(rng, round % 2 == 0);
+        const std::string text = write_graph_json(g);
+        const Graph back = parse_graph_json(text, "written.json");
+        ASSERT_EQ(back.node_count(), g.node_count()) << text;
+        ASSERT_EQ(back.has_positions(), g.has_positions());
+        for (GraphNode n = 0; n < g.node_count(); ++n) {
+            EXPECT_EQ(back.id(n), g.id(n));
+            if (g.has_positions()) {
+                EXPECT_EQ(back.position(n), g.position(n));
+            }
+            // The same arcs at every node (by index: the nodes keep their order).
+            std::multiset<std::pair<GraphNode, std::uint64_t>> want, got;
+            for (const GraphArc& a : g.arcs(n)) want.insert({a.to, std::bit_cast<std::uint64_t>(a.cost)});
+            for (const GraphArc& a : back.arcs(n)) got.insert({a.to, std::bit_cast<std::uint64_t>(a.cost)});
+            EXPECT_EQ(got, want) << "node " << n << " of\n" << text;
+        }
+    }
+}
+
+TEST(GraphWriters, CsvLoadsBackWithTheSameArcs) {
+    std::mt19937 rng(4);
+    for (int round = 0; round < 300; ++round) {
+        const Graph g = random_graph(rng, false);
+        const std::string text = write_graph_csv(g);
+        const Graph back = parse_graph_csv(text, "written.csv");
+        EXPECT_EQ(arcs_by_id(back), arcs_by_id(g)) << text;
+        std::size_t with_arcs = 0;  // the CSV's nodes are the ids its edges name
+        for (GraphNode u = 0; u < g.node_count(); ++u) {
+            bool touched = !g.arcs(u).empty();
+            for (GraphNode v = 0; v < g.node_count() && !touched; ++v)
+                for (const GraphArc& a : g.arcs(v)) touched = touched || a.to == u;
+            with_arcs += touched ? 1 : 0;
+        }
+        EXPECT_EQ(back.node_count(), with_arcs);
+    }
+}
+
+TEST(GraphWriters, UndirectedEdgesAreWrittenOnce) {
+    std::mt19937 rng(5);
+    for (int round = 0; round < 50; ++round) {
+        const Graph g = random_graph(rng, true, true);
+        std::size_t loops = 0;
+        for (GraphNode u = 0; u < g.node_count(); ++u)
+            for (const GraphArc& a : g.arcs(u)) loops += a.to == u ? 1 : 0;
+        // An undirected self-loop is two arcs u -> u, written as two lines; every other edge as one.
+        const auto json = nlohmann::json::parse(write_graph_json(g));
+        EXPECT_EQ(json["edges"].size(), (g.arc_count() - loops) / 2 + loops);
+        for (const auto& e : json["edges"]) EXPECT_EQ(e.contains("undirected"), e["from"] != e["to"]);
+    }
+}
+
+TEST(GraphWriters, WhatJsonCannotHoldIsRefused) {
+    // A graph built in code may name a node with bytes that are not UTF-8; graph files hold UTF-8 only.
+    GraphBuilder b;
+    (void)b.add_node("\xff\xfe");
+    (void)b.add_node("b");
+    ASSERT_EQ(b.add_edge(0, 1, 1.0), GraphError::None);
+    const Graph latin = b.build();
+    EXPECT_THROW((void)write_graph_json(latin), std::invalid_argument);
+    EXPECT_THROW((void)write_graph_csv(latin), std::invalid_argument);
+    const Graph g = parse_graph_csv("from,to,cost\na,b,1\n", "g.csv");
+    const LoadError e = expect_load_error([&] { save_graph("/nonexistent-dir/g.json", g); });
+    EXPECT_EQ(e.file(), "/nonexistent-dir/g.json");
+    EXPECT_NE(std::string(e.what()).find("cannot write"), std::string::npos);
+}
+
+TEST(GraphCsv, ReadsEveryFiniteCostIncludingSubnormalOnes) {
+    const Graph g = parse_graph_csv("from,to,cost\na,b,5e-324\nb,c,+2.5\nc,d,2.2250738585072014e-308\n", "g.csv");
+    EXPECT_EQ(g.arcs(0)[0].cost, 5e-324);
+    EXPECT_EQ(g.arcs(1)[0].cost, 2.5);
+    EXPECT_EQ(g.arcs(2)[0].cost, 2.2250738585072014e-308);
+    EXPECT_NE(std::string(csv_error("from,to,cost\na,b,1e-400\n").what()).find("g.csv:2:5: cost: number out of range '1e-400'"),
+              std::string::npos);
+    EXPECT_NE(std::string(csv_error("from,to,cost\na,b,1e400\n").what()).find("number out of range"), std::string::npos);
+    EXPECT_NE(std::string(csv_error("from,to,cost\na,b,+-1\n").what()).find("not a number '+-1'"), std::string::npos);
+    EXPECT_NE(std::string(csv_error("from,to,cost\na,b,1e\n").what()).find("not a number '1e'"), std::string::npos);
+}
+
+TEST(GraphWriters, SaveGraphPicksTheFormatByExtension) {
+    const Graph g = parse_graph_json(
+        R"({"nodes": [{"id": "a", "x": 0, "y": 0}, {"id": "b", "x": 3, "y": 4}, {"id": "lonely", "x": 9, "y": 9}],
+            "edges": [{"from": "a", "to": "b", "undirected": true}]})",
+        "g.json");
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "gameplan_graph_writer_test";
+    std::filesystem::create_directories(dir);
+    save_graph(dir / "g.json", g);
+    save_graph(dir / "g.CSV", g);
+    const Graph json = load_graph(dir / "g.json"), csv = load_graph(dir / "g.CSV");
+    EXPECT_EQ(json.node_count(), 3u);
+    EXPECT_TRUE(json.has_positions());
+    EXPECT_DOUBLE_EQ(cost_between(json, "b", "a"), 5.0);
+    EXPECT_EQ(csv.node_count(), 2u);  // "lonely" has no edge
+    EXPECT_FALSE(csv.has_positions());
+    EXPECT_DOUBLE_EQ(cost_between(csv, "a", "b"), 5.0);
+    std::filesystem::remove_all(dir);
 }

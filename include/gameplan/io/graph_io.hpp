@@ -1,7 +1,7 @@
 #pragma once
 /// @file graph_io.hpp
-/// Readers for graph files: JSON (nodes with optional positions, edges) and a CSV edge list that any
-/// spreadsheet can export. docs/formats.md describes both formats in full.
+/// Readers and writers for graph files: JSON (nodes with optional positions, edges) and a CSV edge list
+/// that any spreadsheet can export. docs/formats.md describes both formats in full.
 ///
 /// Overview
 /// --------
@@ -29,6 +29,13 @@
 /// field (`edges[3].cost` in JSON, the column name `cost` in CSV): unknown node ids, duplicate ids,
 /// negative, NaN or infinite costs, mixed positions, malformed text.
 ///
+/// Writers: `write_graph_json` writes every node (with its position when the graph has them) and every
+/// arc; an arc u -> v with an unwritten twin v -> u of the same cost is written once, as an undirected
+/// edge. Loading the text gives the same nodes in the same order, the same positions, and every node the
+/// same arcs (costs to the bit), possibly in another order. The CSV edge list has no positions and no
+/// nodes without arcs (its nodes are the ids its edges name), so it keeps only the arcs: the same arcs
+/// between the same ids.
+///
 /// Thread-safety: all functions are reentrant.
 
 #include <gameplan/path/graph.hpp>
@@ -46,5 +53,15 @@ namespace gameplan::io {
 /// Reads a graph file: CSV when the name ends in `.csv` (any case), JSON otherwise. Throws LoadError
 /// (also for a missing or unreadable file).
 [[nodiscard]] path::Graph load_graph(const std::filesystem::path& file);
+
+/// Graph JSON of `graph`, one node or edge per line (see the overview). Throws std::invalid_argument for a
+/// node id that is not valid UTF-8 (graph files hold UTF-8 only; a graph built in code may hold any bytes).
+[[nodiscard]] std::string write_graph_json(const path::Graph& graph);
+/// A CSV edge list of `graph`'s arcs (header `from,to,cost,undirected`; fields quoted where needed).
+/// Throws std::invalid_argument as write_graph_json does.
+[[nodiscard]] std::string write_graph_csv(const path::Graph& graph);
+/// Writes `graph` to `file`: a CSV edge list when the name ends in `.csv` (any case), JSON otherwise.
+/// Throws LoadError naming the file when it cannot be written.
+void save_graph(const std::filesystem::path& file, const path::Graph& graph);
 
 }  // namespace gameplan::io
