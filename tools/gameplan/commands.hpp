@@ -33,6 +33,9 @@ void add_demo_command(CLI::App& app, int& exit_code);
 void add_crowd_command(CLI::App& app, int& exit_code);
 /// `gameplan graph GRAPH.json|GRAPH.csv --from ID --to ID [--algorithm astar|dijkstra] [--json]` (docs/graphs.md).
 void add_graph_command(CLI::App& app, int& exit_code);
+/// `gameplan waypoints MAP [--waypoint X,Y ...] [--no-corners] [--max-distance D] [--out FILE] [--png FILE]
+/// [--json]`: a map's waypoint graph, written as a graph file (docs/graphs.md).
+void add_waypoints_command(CLI::App& app, int& exit_code);
 /// Designers' tools (docs/designers.md): `convert IN OUT`, `explain DOMAIN`, `lint DOMAIN`, `dot DOMAIN`.
 void add_convert_command(CLI::App& app, int& exit_code);
 void add_explain_command(CLI::App& app, int& exit_code);

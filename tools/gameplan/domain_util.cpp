@@ -60,4 +60,25 @@ path::GridMap read_grid_map(const std::string& path, const io::MapLoadOptions& o
     return io::parse_text_map(text, "<stdin>", options);
 }
 
+// Parses "X,Y" (integers). Throws UsageError naming the option.
+path::GridPoint parse_point(const std::string& text, const char* option, const path::GridMap& map) {
+    const auto comma = text.find(',');
+    const auto bad = [&](const std::string& why) {
+        return UsageError(std::string(option) + ": " + why + " (expected X,Y, got '" + text + "')");
+    };
+    if (comma == std::string::npos) throw bad("missing comma");
+    std::int64_t xy[2] = {0, 0};
+    const std::string_view parts[2] = {std::string_view(text).substr(0, comma), std::string_view(text).substr(comma + 1)};
+    for (int i = 0; i < 2; ++i) {
+        const auto [end, ec] = std::from_chars(parts[i].data(), parts[i].data() + parts[i].size(), xy[i]);
+        if (ec == std::errc::result_out_of_range) throw bad("coordinate out of range");
+        if (ec != std::errc() || end != parts[i].data() + parts[i].size() || parts[i].empty())
+            throw bad("coordinates must be integers");
+    }
+    if (!map.contains(xy[0], xy[1]))
+        throw UsageError(std::string(option) + " " + text + " is outside the map (x in [0, " + std::to_string(map.width() - 1) +
+                         "], y in [0, " + std::to_string(map.height() - 1) + "])");
+    return path::GridPoint{static_cast<std::int32_t>(xy[0]), static_cast<std::int32_t>(xy[1])};
+}
+
 }  // namespace gameplan::cli

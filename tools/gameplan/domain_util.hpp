@@ -31,4 +31,7 @@ io::DomainFile load_domain_reporting_all(const std::string& path);
 /// A grid map file in either format (`io::load_grid_map`), or from standard input for `-` (at most
 /// 256 MiB; MovingAI when the text starts with `type`, else the plain-text grid).
 path::GridMap read_grid_map(const std::string& path, const io::MapLoadOptions& options = {});
+/// Parses a cell "X,Y" (integers) of `map`. Throws UsageError naming `option` for bad text or a cell off
+/// the map.
+path::GridPoint parse_point(const std::string& text, const char* option, const path::GridMap& map);
 }  // namespace gameplan::cli

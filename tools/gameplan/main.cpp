@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
     gameplan::cli::add_demo_command(app, exit_code);
     gameplan::cli::add_crowd_command(app, exit_code);
     gameplan::cli::add_graph_command(app, exit_code);
+    gameplan::cli::add_waypoints_command(app, exit_code);
     gameplan::cli::add_navmesh_command(app, exit_code);
     gameplan::cli::add_convert_command(app, exit_code);
     gameplan::cli::add_explain_command(app, exit_code);
