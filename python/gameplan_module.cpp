@@ -35,6 +35,7 @@
 #include <gameplan/path/smoothing.hpp>
 #include <gameplan/path/subgoal.hpp>
 #include <gameplan/path/theta_star.hpp>
+#include <gameplan/path/waypoints.hpp>
 #include <gameplan/config.hpp>
 
 #include <pybind11/functional.h>
@@ -1785,7 +1786,73 @@ PYBIND11_MODULE(gameplan, m) {
             const path::GraphNode n = g.find(id);
             if (!g.contains(n)) return std::nullopt;
             return n;
-        }, "The index of the node with this id, or None.");
+        }, "The index of the node with this id, or None.")
+        .def("position", [](const path::Graph& g, std::uint32_t node) -> std::optional<std::pair<double, double>> {
+            if (!g.contains(node)) throw py::index_error("no node " + std::to_string(node));
+            if (!g.has_positions()) return std::nullopt;
+            return std::pair{g.position(node).x, g.position(node).y};
+        }, py::arg("node"), "The node's (x, y), or None when the graph has no positions.")
+        .def("arcs", [](const path::Graph& g, std::uint32_t node) {
+            if (!g.contains(node)) throw py::index_error("no node " + std::to_string(node));
+            std::vector<std::pair<std::uint32_t, double>> out;
+            for (const path::GraphArc& a : g.arcs(node)) out.emplace_back(a.to, a.cost);
+            return out;
+        }, py::arg("node"), "The arcs leaving the node: (node index, cost) pairs in the order they were added.")
+        .def("to_json", [](const path::Graph& g) { return io::write_graph_json(g); },
+             "Graph JSON (nodes with positions, edges; undirected twins written once); load_graph reads it back.")
+        .def("to_csv", [](const path::Graph& g) { return io::write_graph_csv(g); },
+             "A CSV edge list (from,to,cost,undirected): the arcs only (no positions, no nodes without arcs).")
+        .def("save", [](const path::Graph& g, const std::string& file) { io::save_graph(file, g); }, py::arg("path"),
+             "Writes the graph: a CSV edge list when the name ends in .csv, JSON otherwise.");
+    m.def("build_waypoint_graph", [](const path::GridMap& map, const std::vector<std::pair<std::int32_t, std::int32_t>>& waypoints,
+                                     bool corners, std::optional<double> max_distance, int movement, const std::string& diagonal,
+                                     std::optional<std::uint64_t> max_pairs, double time_limit, std::uint64_t max_memory) {
+        const path::GridSearchOptions rules = path_options(movement, diagonal, "auto", 1.0);
+        path::WaypointOptions o;
+        o.corners = corners;
+        o.movement = rules.movement;
+        o.diagonal = rules.diagonal;
+        if (max_distance) {
+            if (!(*max_distance > 0)) throw py::value_error("max_distance must be a number > 0 (None: any distance)");
+            o.max_distance = *max_distance;
+        }
+        o.budget = budget_of(max_pairs, time_limit, max_memory);
+        if (map.empty()) throw py::value_error("waypoint graph: the map is empty");
+        if (map.has_terrain_costs())
+            throw py::value_error("waypoint graph: the map has terrain costs (line-of-sight lengths are defined on uniform maps)");
+        std::vector<path::GridPoint> given;
+        for (const auto& c : waypoints) {
+            const path::GridPoint p = point_of(c);
+            if (!map.contains(p.x, p.y))
+                throw py::value_error("waypoints: (" + std::to_string(p.x) + ", " + std::to_string(p.y) + ") is outside the " + shape_text(map) + " map");
+            if (!map.passable(p)) throw py::value_error("waypoints: (" + std::to_string(p.x) + ", " + std::to_string(p.y) + ") is a blocked cell");
+            given.push_back(p);
+        }
+        path::WaypointGraph wg;
+        Status status;
+        {
+            py::gil_scoped_release release;
+            status = path::build_waypoint_graph(map, given, o, wg);
+        }
+        if (status == Status::BudgetExhausted)
+            throw py::value_error("waypoint graph: the build ran out of its " +
+                                  std::string(wg.limit == search::BudgetLimit::Expansions ? "max_pairs"
+                                              : wg.limit == search::BudgetLimit::Time     ? "time_limit"
+                                                                                          : "max_memory") +
+                                  " budget (use max_distance or fewer waypoints)");
+        if (status != Status::Found)
+            throw py::value_error("waypoint graph: more than " + std::to_string(path::kMaxWaypoints) +
+                                  " waypoints (every pair is checked): pass corners=False with your own waypoints");
+        std::vector<std::pair<std::int32_t, std::int32_t>> cells;
+        for (const path::GridPoint p : wg.cells) cells.emplace_back(p.x, p.y);
+        return std::pair{std::make_shared<path::Graph>(std::move(wg.graph)), std::move(cells)};
+    }, py::arg("map"), py::arg("waypoints") = std::vector<std::pair<std::int32_t, std::int32_t>>{}, py::arg("corners") = true,
+       py::arg("max_distance") = py::none(), py::arg("movement") = 8, py::arg("diagonal") = "no-corner-cutting",
+       py::arg("max_pairs") = py::none(), py::arg("time_limit") = 0.0, py::arg("max_memory") = 0,
+       "The map's waypoint graph (docs/graphs.md): the given cells, then (corners=True) every convex obstacle corner, joined "
+       "where the segment between their centres has line of sight and they are at most max_distance apart. Returns "
+       "(Graph, cells): ids 'x,y', positions at the cell centres, cells[n] node n's cell. max_pairs (pairs checked), "
+       "time_limit (s) and max_memory (bytes) bound the build; running out raises ValueError.");
     m.def("load_graph", [](const std::string& p) { return std::make_shared<path::Graph>(io::load_graph(p)); }, py::arg("path"),
           "Loads a graph file: JSON ({\"nodes\": [{\"id\", \"x\", \"y\"}], \"edges\": [{\"from\", \"to\", \"cost\"}]}) or a CSV "
           "edge list (by its extension).");

@@ -11,6 +11,7 @@ import math
 import os
 import random
 import subprocess
+from fractions import Fraction
 
 import pytest
 
@@ -1628,3 +1629,145 @@ def test_smooth_path_pulls_a_legal_path_taut_and_keeps_it_legal():
         assert r.cost <= sum(step_cost(walls, a, b) for a, b in zip(walk, walk[1:])) + 1e-9
     with pytest.raises(ValueError, match="is not a legal move"):
         gameplan.smooth_path(m, [(0, 0), (2, 0)])
+
+
+# ---- waypoint graphs ----
+
+def reference_convex_corners(m):
+    """Free cells with a blocked diagonal neighbour whose two cells beside that diagonal are free."""
+    out = set()
+    for y in range(m.height):
+        for x in range(m.width):
+            if not m.passable(x, y):
+                continue
+            for dx in (-1, 1):
+                for dy in (-1, 1):
+                    nx, ny = x + dx, y + dy
+                    if 0 <= nx < m.width and 0 <= ny < m.height and not m.passable(nx, ny) \
+                            and m.passable(nx, y) and m.passable(x, ny):
+                        out.add((x, y))
+    return out
+
+
+def clip_segment(p, q, lo, hi):
+    """The parameter interval [t0, t1] of the segment p -> q inside the closed box lo..hi (exact with
+    Fractions), or None."""
+    t0, t1 = Fraction(0), Fraction(1)
+    for axis in (0, 1):
+        d = q[axis] - p[axis]
+        if d == 0:
+            if p[axis] < lo[axis] or p[axis] > hi[axis]:
+                return None
+            continue
+        a, b = (lo[axis] - p[axis]) / d, (hi[axis] - p[axis]) / d
+        if a > b:
+            a, b = b, a
+        t0, t1 = max(t0, a), min(t1, b)
+        if t0 > t1:
+            return None
+    return t0, t1
+
+
+def segment_enters_cell(p, q, x, y):
+    """True if the segment passes through the open inside of the unit square of cell (x, y): the middle of
+    the chord it cuts from the closed square lies strictly inside (a chord on the boundary does not)."""
+    chord = clip_segment(p, q, (x, y), (x + 1, y + 1))
+    if chord is None:
+        return False
+    t = (chord[0] + chord[1]) / 2
+    mx, my = p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t
+    return x < mx < x + 1 and y < my < y + 1
+
+
+def segment_clear_of_cell(p, q, x, y, margin=Fraction(1, 100)):
+    """True if the segment stays more than `margin` (in each axis) away from the square of cell (x, y)."""
+    return clip_segment(p, q, (x - margin, y - margin), (x + 1 + margin, y + 1 + margin)) is None
+
+
+def test_waypoint_graph_matches_the_corners_and_the_lines_of_sight():
+    rng = random.Random(12)
+    checked_edges = checked_clear = 0
+    for trial in range(6):
+        m = random_grid(rng, rng.randrange(8, 16), rng.randrange(8, 16), 0.2)
+        given = [free_cell(rng, m) for _ in range(3)]
+        given.append(given[0])  # a repeat is merged
+        max_distance = 6.5 if trial % 3 == 0 else None
+        graph, cells = gameplan.build_waypoint_graph(m, given, max_distance=max_distance)
+        unique_given = list(dict.fromkeys(given))
+        assert cells[:len(unique_given)] == unique_given
+        assert set(cells) == set(unique_given) | reference_convex_corners(m)
+        assert len(cells) == len(set(cells)) == graph.node_count
+        blocked = [(x, y) for y in range(m.height) for x in range(m.width) if not m.passable(x, y)]
+        edges = {}
+        for n, (x, y) in enumerate(cells):
+            assert graph.node_id(n) == f"{x},{y}" and graph.position(n) == (x + 0.5, y + 0.5)
+            for to, cost in graph.arcs(n):
+                edges[(n, to)] = cost
+        for i in range(len(cells)):
+            for j in range(len(cells)):
+                if i == j:
+                    continue
+                a, b = cells[i], cells[j]
+                p = (Fraction(2 * a[0] + 1, 2), Fraction(2 * a[1] + 1, 2))
+                q = (Fraction(2 * b[0] + 1, 2), Fraction(2 * b[1] + 1, 2))
+                length = math.dist(a, b)
+                in_range = max_distance is None or length <= max_distance
+                if (i, j) in edges:
+                    checked_edges += 1
+                    assert (j, i) in edges and in_range
+                    assert edges[(i, j)] == pytest.approx(length, rel=1e-15)
+                    assert not any(segment_enters_cell(p, q, x, y) for x, y in blocked), (a, b)
+                elif in_range and all(segment_clear_of_cell(p, q, x, y) for x, y in blocked):
+                    pytest.fail(f"{a} and {b} see each other with room to spare, but are not joined")
+                else:
+                    checked_clear += 1
+    assert checked_edges > 500 and checked_clear > 500
+
+
+def test_waypoint_graph_files_load_back_with_the_same_arcs(tmp_path):
+    rng = random.Random(13)
+    m = random_grid(rng, 16, 12, 0.2)
+    graph, cells = gameplan.build_waypoint_graph(m, [free_cell(rng, m), free_cell(rng, m)])
+    doc = json.loads(graph.to_json())
+    assert [n["id"] for n in doc["nodes"]] == [f"{x},{y}" for x, y in cells]
+    assert all(e.get("undirected") for e in doc["edges"]) and len(doc["edges"]) * 2 == graph.arc_count
+
+    def arcs_by_id(g):
+        return sorted((g.node_id(n), g.node_id(to), cost) for n in range(g.node_count) for to, cost in g.arcs(n))
+
+    for name in ("w.json", "w.csv", "w.CSV"):
+        graph.save(str(tmp_path / name))
+        back = gameplan.load_graph(str(tmp_path / name))
+        assert arcs_by_id(back) == arcs_by_id(graph)  # costs to the bit
+        assert back.has_positions == name.endswith(".json")
+    back = gameplan.load_graph(str(tmp_path / "w.json"))
+    finder = gameplan.GraphPathfinder()
+    for _ in range(20):
+        s, g = rng.sample([f"{x},{y}" for x, y in cells], 2)
+        a, b = finder.find_path(graph, s, g), finder.find_path(back, s, g)
+        assert a.status == b.status and a.cost == b.cost
+    assert gameplan.graph_from_edges([("a", "b", 1.5)]).to_csv() == "from,to,cost,undirected\na,b,1.5,false\n"
+
+
+def test_waypoint_graph_arguments_and_budgets_are_checked():
+    m = gameplan.GridMap(5, 3)
+    m.set_passable(2, 1, False)
+    graph, cells = gameplan.build_waypoint_graph(m)
+    assert sorted(cells) == [(1, 0), (1, 2), (3, 0), (3, 2)] and graph.arc_count == 8
+    graph, cells = gameplan.build_waypoint_graph(m, [(0, 0), (4, 0)], corners=False)
+    assert cells == [(0, 0), (4, 0)] and graph.arcs(0) == [(1, 4.0)]
+    with pytest.raises(ValueError, match=r"\(2, 1\) is a blocked cell"):
+        gameplan.build_waypoint_graph(m, [(2, 1)])
+    with pytest.raises(ValueError, match=r"\(5, 0\) is outside the 5 x 3 map"):
+        gameplan.build_waypoint_graph(m, [(5, 0)])
+    with pytest.raises(ValueError, match="max_distance must be a number > 0"):
+        gameplan.build_waypoint_graph(m, max_distance=0)
+    # 4 corners, 6 pairs: 6 checks are enough, 5 are not
+    assert gameplan.build_waypoint_graph(m, max_pairs=6)[0].arc_count == 8
+    with pytest.raises(ValueError, match="max_pairs budget"):
+        gameplan.build_waypoint_graph(m, max_pairs=5)
+    with pytest.raises(ValueError, match="max_memory budget"):
+        gameplan.build_waypoint_graph(m, max_memory=100)
+    m.set_cost(0, 0, 3)
+    with pytest.raises(ValueError, match="terrain costs"):
+        gameplan.build_waypoint_graph(m)
