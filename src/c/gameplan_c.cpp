@@ -31,6 +31,7 @@
 #include <gameplan/path/request_queue.hpp>
 #include <gameplan/path/smoothing.hpp>
 #include <gameplan/path/theta_star.hpp>
+#include <gameplan/path/waypoints.hpp>
 
 #include <chrono>
 #include <cmath>
@@ -1856,6 +1857,71 @@ gameplan_error gameplan_graph_find_node(const gameplan_graph* graph, const char*
 
 const char* gameplan_graph_node_id(const gameplan_graph* graph, uint32_t node) {
     return graph && graph->graph.contains(node) ? graph->graph.id(node).c_str() : nullptr;
+}
+
+gameplan_error gameplan_graph_node_position(const gameplan_graph* graph, uint32_t node, gameplan_vec2* out) {
+    return guarded("gameplan_graph_node_position", [&] {
+        require(graph != nullptr && out != nullptr, "graph and out must not be NULL");
+        require(graph->graph.contains(node), "node index out of range");
+        if (!graph->graph.has_positions()) raise(GAMEPLAN_ERROR_NOT_FOUND, "the graph's nodes have no positions");
+        const path::GraphPosition p = graph->graph.position(node);
+        *out = gameplan_vec2{p.x, p.y};
+    });
+}
+
+gameplan_error gameplan_graph_save(const gameplan_graph* graph, const char* file) {
+    return guarded("gameplan_graph_save", [&] {
+        require(graph != nullptr && file != nullptr, "graph and path must not be NULL");
+        io::save_graph(file, graph->graph);
+    });
+}
+
+gameplan_waypoint_options gameplan_waypoint_options_default(void) {
+    return gameplan_waypoint_options{1, 8, GAMEPLAN_DIAGONAL_NO_CORNER_CUTTING, 0.0, 0, 0.0, 0};
+}
+
+gameplan_error gameplan_waypoint_graph_build(const gameplan_map* map, const gameplan_point* given, size_t given_count,
+                                             const gameplan_waypoint_options* options, gameplan_graph** out) {
+    return guarded("gameplan_waypoint_graph_build", [&] {
+        require(map != nullptr && out != nullptr, "map and out must not be NULL");
+        require(given != nullptr || given_count == 0, "given must not be NULL when given_count > 0");
+        const gameplan_waypoint_options o = options ? *options : gameplan_waypoint_options_default();
+        require(o.movement == 4 || o.movement == 8, "movement must be 4 or 8");
+        require(o.diagonal >= GAMEPLAN_DIAGONAL_NEVER && o.diagonal <= GAMEPLAN_DIAGONAL_ALWAYS, "unknown diagonal rule");
+        require(o.max_distance >= 0 && std::isfinite(o.max_distance), "max_distance must be finite and >= 0 (0 = any distance)");
+        const path::GridMap& m = map->map;
+        require(!m.empty(), "the map is empty");
+        require(!m.has_terrain_costs(), "the map has terrain costs (line-of-sight lengths are defined on uniform maps)");
+        std::vector<path::GridPoint> cells;
+        for (size_t i = 0; i < given_count; ++i) {
+            const path::GridPoint p = to_cpp(given[i]);
+            if (!m.contains(p.x, p.y) || !m.passable(p))
+                raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, "given[" + std::to_string(i) + "] (" + std::to_string(p.x) + ", " +
+                                                           std::to_string(p.y) + ") is " +
+                                                           (m.contains(p.x, p.y) ? "a blocked cell" : "outside the map"));
+            cells.push_back(p);
+        }
+        path::WaypointOptions w;
+        w.corners = o.corners != 0;
+        w.movement = o.movement == 4 ? path::Movement::Four : path::Movement::Eight;
+        w.diagonal = static_cast<path::DiagonalRule>(static_cast<int>(o.diagonal));
+        if (o.max_distance > 0) w.max_distance = o.max_distance;
+        w.budget = budget_of(o.max_pairs, o.time_limit_seconds, o.max_memory_bytes);
+        path::WaypointGraph wg;
+        const Status s = path::build_waypoint_graph(m, cells, w, wg);
+        if (s == Status::BudgetExhausted)
+            raise(GAMEPLAN_ERROR_UNSUPPORTED, std::string("the build ran out of its ") +
+                                                  (wg.limit == search::BudgetLimit::Expansions ? "max_pairs"
+                                                   : wg.limit == search::BudgetLimit::Time     ? "time_limit_seconds"
+                                                                                               : "max_memory_bytes") +
+                                                  " budget (use max_distance or fewer waypoints)");
+        if (s != Status::Found)
+            raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, "more than " + std::to_string(path::kMaxWaypoints) +
+                                                       " waypoints (every pair is checked): set corners to 0 and give your own");
+        auto g = std::make_unique<gameplan_graph>();
+        g->graph = std::move(wg.graph);
+        *out = g.release();
+    });
 }
 
 gameplan_graph_options gameplan_graph_options_default(void) { return gameplan_graph_options{0, 1.0, 0, 0.0, 0}; }

@@ -2478,6 +2478,146 @@ static void test_map_with_areas(const char* dir) {
     CHECK(gameplan_map_load_with_areas(source_path(dir, "no/such.map"), 0, 0, &m, &areas) == GAMEPLAN_ERROR_LOAD);
 }
 
+/* Waypoint graphs: a pillar room worked out by hand, corners against a brute-force definition on random
+ * maps, budgets and refusals, and graph files that load back with the same arcs. */
+static int is_free(const char* cells, int w, int h, int x, int y) {
+    return x >= 0 && y >= 0 && x < w && y < h && cells[y * w + x] == '.';
+}
+
+static void test_waypoints(void) {
+    gameplan_map* m = NULL;
+    gameplan_graph* g = NULL;
+    gameplan_graph* back = NULL;
+    gameplan_graph_pathfinder* f = NULL;
+    gameplan_graph_path_result r;
+    gameplan_waypoint_options o = gameplan_waypoint_options_default();
+    gameplan_vec2 at;
+    uint32_t a = 0, b = 0;
+    int trial;
+    const gameplan_point given[2] = {{0, 0}, {4, 0}};
+    const gameplan_point pillar = {2, 1};
+    CHECK(o.corners == 1 && o.movement == 8 && o.diagonal == GAMEPLAN_DIAGONAL_NO_CORNER_CUTTING && o.max_distance == 0.0);
+    CHECK_OK(gameplan_graph_pathfinder_create(&f));
+    /* 5 x 3, a pillar at (2,1): corners (1,0) (3,0) (1,2) (3,2), joined along the sides (2 apart); the two
+     * diagonals pass through the pillar's centre. */
+    CHECK_OK(gameplan_map_create(5, 3, 1, &m));
+    CHECK_OK(gameplan_map_set_passable(m, pillar, 0));
+    CHECK_OK(gameplan_waypoint_graph_build(m, NULL, 0, NULL, &g));
+    CHECK(gameplan_graph_node_count(g) == 4 && gameplan_graph_arc_count(g) == 8);
+    CHECK_OK(gameplan_graph_find_node(g, "1,0", &a));
+    CHECK_OK(gameplan_graph_find_node(g, "3,2", &b));
+    CHECK_OK(gameplan_graph_node_position(g, a, &at));
+    CHECK(at.x == 1.5 && at.y == 0.5);
+    CHECK(gameplan_graph_node_position(g, 99, &at) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+    CHECK_OK(gameplan_graph_find_path(f, g, a, b, NULL, &r));
+    CHECK(r.status == GAMEPLAN_STATUS_FOUND && r.cost == 4.0 && r.node_count == 3);
+    /* The files load back with the same arcs: the same path, positions only in JSON. */
+    CHECK_OK(gameplan_graph_save(g, "c_api_waypoints.json"));
+    CHECK_OK(gameplan_graph_load("c_api_waypoints.json", &back));
+    CHECK(gameplan_graph_arc_count(back) == 8 && gameplan_graph_node_count(back) == 4);
+    CHECK_OK(gameplan_graph_node_position(back, a, &at));
+    CHECK(at.x == 1.5 && at.y == 0.5 && strcmp(gameplan_graph_node_id(back, a), "1,0") == 0);
+    gameplan_graph_destroy(back);
+    back = NULL;
+    CHECK_OK(gameplan_graph_save(g, "c_api_waypoints.csv"));
+    CHECK_OK(gameplan_graph_load("c_api_waypoints.csv", &back));
+    CHECK(gameplan_graph_arc_count(back) == 8);
+    CHECK(gameplan_graph_node_position(back, 0, &at) == GAMEPLAN_ERROR_NOT_FOUND);
+    CHECK_OK(gameplan_graph_find_node(back, "1,0", &a));
+    CHECK_OK(gameplan_graph_find_node(back, "3,2", &b));
+    CHECK_OK(gameplan_graph_find_path(f, back, a, b, NULL, &r));
+    CHECK(r.status == GAMEPLAN_STATUS_FOUND && r.cost == 4.0);
+    gameplan_graph_destroy(back);
+    back = NULL;
+    remove("c_api_waypoints.json");
+    remove("c_api_waypoints.csv");
+    CHECK(gameplan_graph_save(g, "/nonexistent-dir/w.json") == GAMEPLAN_ERROR_LOAD);
+    CHECK(strstr(gameplan_last_error(), "/nonexistent-dir/w.json") != NULL);
+    gameplan_graph_destroy(g);
+    g = NULL;
+    /* Given cells only: the top row's ends see each other along it. */
+    o.corners = 0;
+    CHECK_OK(gameplan_waypoint_graph_build(m, given, 2, &o, &g));
+    CHECK(gameplan_graph_node_count(g) == 2 && gameplan_graph_arc_count(g) == 2);
+    CHECK(strcmp(gameplan_graph_node_id(g, 0), "0,0") == 0 && strcmp(gameplan_graph_node_id(g, 1), "4,0") == 0);
+    gameplan_graph_destroy(g);
+    g = NULL;
+    /* max_distance 1.9 leaves the corners unjoined; 4 corners make 6 pairs: 6 checks do, 5 do not. */
+    o = gameplan_waypoint_options_default();
+    o.max_distance = 1.9;
+    CHECK_OK(gameplan_waypoint_graph_build(m, NULL, 0, &o, &g));
+    CHECK(gameplan_graph_node_count(g) == 4 && gameplan_graph_arc_count(g) == 0);
+    gameplan_graph_destroy(g);
+    g = NULL;
+    o = gameplan_waypoint_options_default();
+    o.max_pairs = 6;
+    CHECK_OK(gameplan_waypoint_graph_build(m, NULL, 0, &o, &g));
+    gameplan_graph_destroy(g);
+    g = NULL;
+    o.max_pairs = 5;
+    CHECK(gameplan_waypoint_graph_build(m, NULL, 0, &o, &g) == GAMEPLAN_ERROR_UNSUPPORTED && g == NULL);
+    CHECK(strstr(gameplan_last_error(), "max_pairs") != NULL);
+    o = gameplan_waypoint_options_default();
+    o.max_memory_bytes = 100;
+    CHECK(gameplan_waypoint_graph_build(m, NULL, 0, &o, &g) == GAMEPLAN_ERROR_UNSUPPORTED && g == NULL);
+    CHECK(strstr(gameplan_last_error(), "max_memory_bytes") != NULL);
+    /* Refusals. */
+    CHECK(gameplan_waypoint_graph_build(m, &pillar, 1, NULL, &g) == GAMEPLAN_ERROR_INVALID_ARGUMENT && g == NULL);
+    CHECK(strstr(gameplan_last_error(), "given[0] (2, 1) is a blocked cell") != NULL);
+    {
+        const gameplan_point off = {5, 0};
+        CHECK(gameplan_waypoint_graph_build(m, &off, 1, NULL, &g) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+        CHECK(strstr(gameplan_last_error(), "outside the map") != NULL);
+    }
+    CHECK(gameplan_waypoint_graph_build(m, NULL, 3, NULL, &g) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+    o = gameplan_waypoint_options_default();
+    o.movement = 6;
+    CHECK(gameplan_waypoint_graph_build(m, NULL, 0, &o, &g) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+    o = gameplan_waypoint_options_default();
+    o.max_distance = -1;
+    CHECK(gameplan_waypoint_graph_build(m, NULL, 0, &o, &g) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+    CHECK_OK(gameplan_map_set_cost(m, given[0], 3));
+    CHECK(gameplan_waypoint_graph_build(m, NULL, 0, NULL, &g) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(gameplan_last_error(), "terrain costs") != NULL);
+    gameplan_map_destroy(m);
+    m = NULL;
+    /* Random maps: the nodes are exactly the convex corners of the definition, each named "x,y". */
+    for (trial = 0; trial < 20; ++trial) {
+        enum { W = 17, H = 13 };
+        char cells[W * H];
+        int x, y, corners = 0;
+        CHECK_OK(gameplan_map_create(W, H, 1, &m));
+        for (y = 0; y < H; ++y)
+            for (x = 0; x < W; ++x) {
+                const gameplan_point c = {x, y};
+                cells[y * W + x] = rnd(5) == 0 ? '@' : '.';
+                if (cells[y * W + x] == '@') CHECK_OK(gameplan_map_set_passable(m, c, 0));
+            }
+        CHECK_OK(gameplan_waypoint_graph_build(m, NULL, 0, NULL, &g));
+        for (y = 0; y < H; ++y)
+            for (x = 0; x < W; ++x) {
+                int dx, dy, corner = 0;
+                char id[32];
+                uint32_t node = 0;
+                if (!is_free(cells, W, H, x, y)) continue;
+                for (dy = -1; dy <= 1; dy += 2)
+                    for (dx = -1; dx <= 1; dx += 2)
+                        if (x + dx >= 0 && y + dy >= 0 && x + dx < W && y + dy < H && !is_free(cells, W, H, x + dx, y + dy) &&
+                            is_free(cells, W, H, x + dx, y) && is_free(cells, W, H, x, y + dy))
+                            corner = 1;
+                snprintf(id, sizeof id, "%d,%d", x, y);
+                CHECK((gameplan_graph_find_node(g, id, &node) == GAMEPLAN_OK) == corner);
+                corners += corner;
+            }
+        CHECK(gameplan_graph_node_count(g) == (size_t)corners);
+        gameplan_graph_destroy(g);
+        g = NULL;
+        gameplan_map_destroy(m);
+        m = NULL;
+    }
+    gameplan_graph_pathfinder_destroy(f);
+}
+
 int main(int argc, char** argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: c_api_test SOURCE_DIR [BENCHMARK_DATA_DIR]\n");
@@ -2508,6 +2648,7 @@ int main(int argc, char** argv) {
     test_queue_costs();
     test_fog();
     test_theta_and_smoothing();
+    test_waypoints();
     test_crowd(argv[1]);
     test_movement(argv[1], GAMEPLAN_RESOLVER_BUILTIN);
     test_movement(argv[1], GAMEPLAN_RESOLVER_CROWD);

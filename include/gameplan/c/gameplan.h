@@ -897,6 +897,36 @@ GAMEPLAN_C_API size_t gameplan_graph_arc_count(const gameplan_graph* graph);
 GAMEPLAN_C_API gameplan_error gameplan_graph_find_node(const gameplan_graph* graph, const char* id, uint32_t* out);
 /** The id of node `node` (owned by the graph), or NULL when out of range. */
 GAMEPLAN_C_API const char* gameplan_graph_node_id(const gameplan_graph* graph, uint32_t node);
+/** The position of node `node` into `out`: INVALID_ARGUMENT when out of range, NOT_FOUND when the graph has
+ *  no positions. */
+GAMEPLAN_C_API gameplan_error gameplan_graph_node_position(const gameplan_graph* graph, uint32_t node, gameplan_vec2* out);
+/** Writes `graph` to `path`: a CSV edge list (from,to,cost,undirected: the arcs only) when the name ends in
+ *  `.csv`, graph JSON (every node with its position, undirected twins written once) otherwise; loading it
+ *  gives the same arcs, costs to the bit. GAMEPLAN_ERROR_LOAD naming the file when it cannot be written,
+ *  INVALID_ARGUMENT for a node id that is not UTF-8. */
+GAMEPLAN_C_API gameplan_error gameplan_graph_save(const gameplan_graph* graph, const char* path);
+
+/** How `gameplan_waypoint_graph_build` places and joins waypoints (C++ path::WaypointOptions). */
+typedef struct gameplan_waypoint_options {
+    int corners;                /**< nonzero (default): a waypoint at every convex obstacle corner too */
+    int movement;               /**< line-of-sight rule: 4 or 8 (default 8) */
+    gameplan_diagonal diagonal; /**< for 8-connected movement (default: no corner cutting) */
+    double max_distance;        /**< join only waypoints at most this many cells apart; 0 = any distance */
+    uint64_t max_pairs;         /**< pairs checked for line of sight; 0 = unlimited */
+    double time_limit_seconds;  /**< 0 = unlimited */
+    uint64_t max_memory_bytes;  /**< what the build holds (estimated as edges are found); 0 = unlimited */
+} gameplan_waypoint_options;
+
+GAMEPLAN_C_API gameplan_waypoint_options gameplan_waypoint_options_default(void);
+/** A map's waypoint graph (docs/graphs.md): the `given` cells (`given_count` may be 0; repeats merged), then
+ *  per options every convex obstacle corner, joined both ways where the segment between their cell centres
+ *  has line of sight and they are at most `max_distance` apart; the cost is the distance. Nodes are named
+ *  "x,y" and placed at the cell centres (x + 0.5, y + 0.5), so A* uses the exact distance heuristic.
+ *  INVALID_ARGUMENT for a given cell off the map or blocked, a map with terrain costs, more than 20,000
+ *  waypoints or bad options; UNSUPPORTED naming the budget when the build would pass one (nothing is
+ *  built). `options` may be NULL. */
+GAMEPLAN_C_API gameplan_error gameplan_waypoint_graph_build(const gameplan_map* map, const gameplan_point* given, size_t given_count,
+                                                            const gameplan_waypoint_options* options, gameplan_graph** out);
 
 typedef struct gameplan_graph_options {
     int dijkstra;              /**< nonzero: no heuristic (default 0: the distance heuristic when every node has
