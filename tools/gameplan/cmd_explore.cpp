@@ -12,7 +12,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <charconv>
 #include <chrono>
 #include <iomanip>
 #include <iostream>
@@ -40,31 +39,12 @@ struct ExploreArgs {
 // thousands of searches. Unless --time-limit says otherwise, it stops after this long.
 constexpr double kDefaultExploreTimeLimitS = 60;
 
-path::GridPoint parse_cell(const std::string& text, const char* option, const path::GridMap& map) {
-    const auto comma = text.find(',');
-    const auto bad = [&](const std::string& why) {
-        return UsageError(std::string(option) + ": " + why + " (expected X,Y, got '" + printable(text, 40) + "')");
-    };
-    if (comma == std::string::npos) throw bad("missing comma");
-    std::int64_t xy[2] = {0, 0};
-    const std::string_view parts[2] = {std::string_view(text).substr(0, comma), std::string_view(text).substr(comma + 1)};
-    for (int i = 0; i < 2; ++i) {
-        const auto [end, ec] = std::from_chars(parts[i].data(), parts[i].data() + parts[i].size(), xy[i]);
-        if (ec != std::errc() || end != parts[i].data() + parts[i].size() || parts[i].empty())
-            throw bad("coordinates must be integers");
-    }
-    if (!map.contains(xy[0], xy[1]))
-        throw UsageError(std::string(option) + " " + text + " is outside the map (x in [0, " + std::to_string(map.width() - 1) +
-                         "], y in [0, " + std::to_string(map.height() - 1) + "])");
-    return path::GridPoint{static_cast<std::int32_t>(xy[0]), static_cast<std::int32_t>(xy[1])};
-}
-
 void run_explore(const ExploreArgs& args, int& exit_code) {
     AreaSetup area;
     const io::MapLoadOptions load = parse_area_args(args.area, area);  // before loading: bad letters fail fast
     const path::GridMap truth = read_grid_map(args.map_file, load);
-    const path::GridPoint from = parse_cell(args.from, "--from", truth);
-    const path::GridPoint to = parse_cell(args.to, "--to", truth);
+    const path::GridPoint from = parse_point(args.from, "--from", truth);
+    const path::GridPoint to = parse_point(args.to, "--to", truth);
     if (!truth.passable(from)) throw UsageError("start " + args.from + " is blocked");
     if (area.use_areas && area.filter.forbidden(area.areas.at(from)))
         throw UsageError("start " + args.from + " is in an avoided area");

@@ -1,5 +1,7 @@
 #include "domain_util.hpp"
 
+#include "cli_support.hpp"
+
 #include <gameplan/goap/explain.hpp>
 #include <gameplan/io/domain_file.hpp>
 #include <gameplan/io/lint.hpp>
@@ -64,7 +66,7 @@ path::GridMap read_grid_map(const std::string& path, const io::MapLoadOptions& o
 path::GridPoint parse_point(const std::string& text, const char* option, const path::GridMap& map) {
     const auto comma = text.find(',');
     const auto bad = [&](const std::string& why) {
-        return UsageError(std::string(option) + ": " + why + " (expected X,Y, got '" + text + "')");
+        return UsageError(std::string(option) + ": " + why + " (expected X,Y, got '" + printable(text, 40) + "')");
     };
     if (comma == std::string::npos) throw bad("missing comma");
     std::int64_t xy[2] = {0, 0};
