@@ -2,6 +2,8 @@
 #include <gameplan/path/smoothing.hpp>
 #include <gameplan/path/waypoints.hpp>
 
+#include "exact_growth.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -92,7 +94,143 @@ Status build_waypoint_graph(const GridMap& map, std::span<const GridPoint> given
         }
     out.graph = b.build();
     out.cells = std::move(cells);
+    out.movement = options.movement;
+    out.diagonal = options.diagonal;
+    out.max_distance = options.max_distance;
     return Status::Found;
+}
+
+// ---- WaypointPathfinder ----------------------------------------------------------------------------
+
+void WaypointPathfinder::reserve(const WaypointGraph& graph) {
+    const std::size_t n = graph.graph.node_count();
+    m_context.reserve(n + 1, n + 1);
+    m_sources.reserve(n);
+    m_source_costs.reserve(n);
+    detail::grow_exactly(m_goal_mark, n);
+    detail::grow_exactly(m_goal_cost, n);
+}
+
+std::size_t WaypointPathfinder::own_bytes() const noexcept {
+    return m_sources.capacity() * sizeof(search::NodeIndex) + m_source_costs.capacity() * sizeof(double) +
+           m_goal_mark.capacity() * sizeof(std::uint32_t) + m_goal_cost.capacity() * sizeof(double);
+}
+
+std::size_t WaypointPathfinder::memory_bytes() const noexcept { return m_context.engine_bytes() + own_bytes(); }
+
+search::BudgetLimit WaypointPathfinder::budget_limit() const noexcept {
+    if (m_status != Status::BudgetExhausted) return search::BudgetLimit::None;
+    return m_limit != search::BudgetLimit::None ? m_limit : m_context.budget_limit();
+}
+
+double WaypointPathfinder::heuristic(search::NodeIndex node) const noexcept {
+    if (node == m_goal_node || m_h_scale == 0.0) return 0.0;
+    const GraphPosition p = m_graph->graph.position(node);
+    return m_h_scale * std::hypot(p.x - (m_goal.x + 0.5), p.y - (m_goal.y + 0.5));
+}
+
+Status WaypointPathfinder::begin(const WaypointGraph& graph, const GridMap& map, GridPoint start, GridPoint goal,
+                                 const GraphSearchOptions& options) {
+    m_graph = &graph;
+    m_start = start;
+    m_goal = goal;
+    m_direct = false;
+    m_limit = search::BudgetLimit::None;
+    m_goal_links = 0;
+    m_sources.clear();
+    m_source_costs.clear();
+    const std::size_t n = graph.graph.node_count();
+    m_goal_node = static_cast<search::NodeIndex>(n);
+    m_h_scale = options.heuristic == GraphHeuristic::Zero ? 0.0 : options.weight;
+    Space space{this};
+    // Ends the query before any search: the engine forgets the previous one (its stamps, its counters).
+    const auto stop = [&](Status status) {
+        search::Budget forget;
+        forget.max_memory_bytes = 0;
+        m_context.begin(space, std::span<const search::NodeIndex>{}, std::span<const double>{}, forget);
+        return m_status = status;
+    };
+    if (graph.cells.size() != n || (n > 0 && !graph.graph.has_positions()) || map.empty() || map.has_terrain_costs() ||
+        !map.passable(start) || !map.passable(goal) || !std::isfinite(options.weight) || options.weight < 1.0)
+        return stop(Status::InvalidQuery);
+    for (const GridPoint c : graph.cells)
+        if (!map.passable(c)) return stop(Status::InvalidQuery);  // the graph was built from another map
+    const auto sees = [&](GridPoint a, GridPoint b, double& d) {
+        d = euclidean_distance(a, b);
+        return d <= graph.max_distance && line_of_sight(map, a, b, graph.movement, graph.diagonal);
+    };
+    double direct = 0.0;
+    if (start == goal || sees(start, goal, direct)) {
+        m_direct = true;
+        (void)stop(Status::Found);
+        return m_status;
+    }
+    // The pathfinder's own arrays, counted against the memory budget before they grow.
+    const std::size_t max_bytes = options.budget.max_memory_bytes;
+    if (max_bytes != SIZE_MAX) {
+        const std::size_t more = detail::growth_bytes(m_sources, n) + detail::growth_bytes(m_source_costs, n) +
+                                 detail::growth_bytes(m_goal_mark, n) + detail::growth_bytes(m_goal_cost, n);
+        if (detail::passes_budget(memory_bytes(), more, max_bytes)) {
+            m_limit = search::BudgetLimit::Memory;
+            return stop(Status::BudgetExhausted);
+        }
+    }
+    m_sources.reserve(n);
+    m_source_costs.reserve(n);
+    detail::grow_exactly(m_goal_mark, n);
+    detail::grow_exactly(m_goal_cost, n);
+    search::advance_generation(m_generation, [&] { std::fill(m_goal_mark.begin(), m_goal_mark.end(), 0u); });
+    // An end that is itself a waypoint is not joined to itself: its other links reach the same places at the
+    // same costs, and the path never lists a cell twice.
+    for (std::size_t u = 0; u < n; ++u) {
+        double d = 0.0;
+        if (!(graph.cells[u] == start) && sees(start, graph.cells[u], d)) {
+            m_sources.push_back(static_cast<search::NodeIndex>(u));
+            m_source_costs.push_back(d);
+        }
+        if (!(graph.cells[u] == goal) && sees(graph.cells[u], goal, d)) {
+            m_goal_mark[u] = m_generation;
+            m_goal_cost[u] = d;
+            ++m_goal_links;
+        }
+    }
+    if (m_sources.empty() || m_goal_links == 0) return stop(Status::NoPath);
+    m_context.begin(space, std::span<const search::NodeIndex>(m_sources), std::span<const double>(m_source_costs), options.budget);
+    m_status = m_context.status() == Status::BudgetExhausted ? Status::BudgetExhausted : Status::InProgress;
+    return m_status;
+}
+
+Status WaypointPathfinder::step(std::uint64_t slice_expansions) {
+    if (m_status != Status::InProgress) return m_status;
+    Space space{this};
+    m_status = m_context.step(space, slice_expansions);
+    return m_status;
+}
+
+Status WaypointPathfinder::finish(GridPath& out) const {
+    out.cells.clear();
+    out.cost = std::numeric_limits<double>::infinity();
+    if (m_status != Status::Found) return m_status;
+    out.cells.push_back(m_start);
+    if (m_direct) {
+        if (!(m_goal == m_start)) out.cells.push_back(m_goal);
+        out.cost = euclidean_distance(m_start, m_goal);
+        return m_status;
+    }
+    // The engine's route: a waypoint the start sees, ..., a waypoint that sees the goal, the goal node.
+    const std::size_t first = out.cells.size();
+    for (search::NodeIndex v = m_context.parent(m_goal_node); v != search::kNoNode; v = m_context.parent(v))
+        out.cells.push_back(m_graph->cells[v]);
+    std::reverse(out.cells.begin() + static_cast<std::ptrdiff_t>(first), out.cells.end());
+    out.cells.push_back(m_goal);
+    out.cost = m_context.g(m_goal_node);
+    return m_status;
+}
+
+Status WaypointPathfinder::find_path(const WaypointGraph& graph, const GridMap& map, GridPoint start, GridPoint goal,
+                                     const GraphSearchOptions& options, GridPath& out) {
+    if (begin(graph, map, start, goal, options) == Status::InProgress) (void)step();
+    return finish(out);
 }
 
 }  // namespace gameplan::path

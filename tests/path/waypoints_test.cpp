@@ -198,3 +198,182 @@ TEST(Waypoints, BudgetStopsTheBuild) {
         EXPECT_EQ(wg.limit, search::BudgetLimit::None);
     }
 }
+
+// ---- WaypointPathfinder: queries from any cell over a built graph ----
+
+namespace {
+
+// The shortest path from `start` to `goal` turning only at the graph's waypoints, by a Dijkstra written
+// here over {start, goal} + the waypoints, joined where line_of_sight holds within max_distance (the
+// rule the tests above check against exact geometry). +infinity when there is none.
+double reference_cost(const GridMap& map, const WaypointGraph& wg, GridPoint start, GridPoint goal) {
+    std::vector<GridPoint> v = {start, goal};
+    for (const GridPoint c : wg.cells) v.push_back(c);
+    const std::size_t n = v.size();
+    std::vector<double> dist(n, std::numeric_limits<double>::infinity());
+    std::vector<bool> done(n, false);
+    dist[0] = 0;
+    for (;;) {
+        std::size_t u = n;
+        for (std::size_t i = 0; i < n; ++i)
+            if (!done[i] && std::isfinite(dist[i]) && (u == n || dist[i] < dist[u])) u = i;
+        if (u == n) return std::numeric_limits<double>::infinity();
+        if (u == 1) return dist[1];
+        done[u] = true;
+        for (std::size_t w = 0; w < n; ++w) {
+            if (done[w]) continue;
+            const double d = std::hypot(double(v[u].x - v[w].x), double(v[u].y - v[w].y));
+            if (d <= wg.max_distance && (v[u] == v[w] || line_of_sight(map, v[u], v[w], wg.movement, wg.diagonal)))
+                dist[w] = std::min(dist[w], dist[u] + d);
+        }
+    }
+}
+
+GridPoint random_free(std::mt19937& rng, const GridMap& map) {
+    for (;;) {
+        const GridPoint p{int(rng() % unsigned(map.width())), int(rng() % unsigned(map.height()))};
+        if (map.passable(p)) return p;
+    }
+}
+
+}  // namespace
+
+TEST(WaypointPathfinder, MatchesAReferenceDijkstraFromAnyCell) {
+    std::mt19937 rng(21);
+    WaypointPathfinder finder;
+    GridPath path;
+    int found = 0, none = 0, direct = 0;
+    for (int round = 0; round < 30; ++round) {
+        const GridMap map = random_map(rng, 10 + int(rng() % 20), 10 + int(rng() % 20), round % 5 == 0 ? 0.35 : 0.2);
+        WaypointOptions options;
+        if (round % 3 == 1) options.max_distance = 5.5;
+        if (round % 4 == 2) options.movement = Movement::Four;
+        WaypointGraph wg;
+        ASSERT_EQ(build_waypoint_graph(map, {}, options, wg), Status::Found);
+        for (int q = 0; q < 12; ++q) {
+            const GridPoint s = q == 0 && !wg.cells.empty() ? wg.cells[0] : random_free(rng, map);
+            const GridPoint g = q == 1 && !wg.cells.empty() ? wg.cells.back() : random_free(rng, map);
+            const double want = reference_cost(map, wg, s, g);
+            GraphSearchOptions o;
+            o.heuristic = q % 2 == 0 ? GraphHeuristic::Auto : GraphHeuristic::Zero;
+            const Status st = finder.find_path(wg, map, s, g, o, path);
+            if (!std::isfinite(want)) {
+                EXPECT_EQ(st, Status::NoPath) << s.x << "," << s.y << " -> " << g.x << "," << g.y;
+                EXPECT_TRUE(path.cells.empty());
+                ++none;
+                continue;
+            }
+            ASSERT_EQ(st, Status::Found) << s.x << "," << s.y << " -> " << g.x << "," << g.y;
+            EXPECT_NEAR(path.cost, want, 1e-9 * (1 + want));
+            // The path: from s to g, through waypoints, each link in sight and in range, lengths adding up.
+            ASSERT_FALSE(path.cells.empty());
+            EXPECT_EQ(path.cells.front(), s);
+            EXPECT_EQ(path.cells.back(), g);
+            double sum = 0;
+            for (std::size_t i = 1; i < path.cells.size(); ++i) {
+                const GridPoint a = path.cells[i - 1], b = path.cells[i];
+                EXPECT_FALSE(a == b);
+                EXPECT_TRUE(line_of_sight(map, a, b, options.movement, options.diagonal));
+                sum += euclidean_distance(a, b);
+                EXPECT_LE(euclidean_distance(a, b), options.max_distance);
+                if (i + 1 < path.cells.size()) {
+                    EXPECT_NE(wg.node_at(b), kNoGraphNode);
+                }
+            }
+            EXPECT_NEAR(sum, path.cost, 1e-9 * (1 + sum));
+            direct += path.cells.size() <= 2 ? 1 : 0;
+            ++found;
+        }
+    }
+    EXPECT_GT(found, 200);
+    EXPECT_GT(none, 5);
+    EXPECT_GT(direct, 10);
+}
+
+TEST(WaypointPathfinder, SlicesBudgetsAndRefusals) {
+    // The pillar room: (0,1) to (4,1) around the pillar through (1,0) and (3,0), or (1,2) and (3,2).
+    GridMap map;
+    ASSERT_EQ(map.reset(5, 3), GridSizeCheck::Ok);
+    map.set_passable({2, 1}, false);
+    WaypointGraph wg;
+    ASSERT_EQ(build_waypoint_graph(map, {}, {}, wg), Status::Found);
+    WaypointPathfinder finder;
+    GridPath path;
+    // (0,1) sees (4,1)? No: the segment runs through the pillar.
+    ASSERT_EQ(finder.find_path(wg, map, {0, 1}, {4, 1}, {}, path), Status::Found);
+    EXPECT_NEAR(path.cost, 2 * std::sqrt(2.0) + 2.0, 1e-12);
+    EXPECT_EQ(path.cells.size(), 4u);
+    EXPECT_EQ(finder.start_links(), 2u);  // (1,0) and (1,2)
+    EXPECT_EQ(finder.goal_links(), 2u);
+    // Ends that are waypoints are not joined to themselves: corner to opposite corner, 2 + 2.
+    ASSERT_EQ(finder.find_path(wg, map, {1, 0}, {3, 2}, {}, path), Status::Found);
+    EXPECT_EQ(path.cost, 4.0);
+    EXPECT_EQ(path.cells.size(), 3u);
+    EXPECT_EQ(finder.start_links(), 2u);  // (3,0) and (1,2), not (1,0) itself
+    EXPECT_EQ(finder.goal_links(), 2u);
+    // Start = goal, and a straight segment: no search.
+    ASSERT_EQ(finder.find_path(wg, map, {0, 0}, {0, 0}, {}, path), Status::Found);
+    EXPECT_EQ(path.cells, (std::vector<GridPoint>{{0, 0}}));
+    EXPECT_EQ(path.cost, 0.0);
+    ASSERT_EQ(finder.find_path(wg, map, {0, 0}, {4, 0}, {}, path), Status::Found);
+    EXPECT_EQ(path.cells, (std::vector<GridPoint>{{0, 0}, {4, 0}}));
+    EXPECT_EQ(path.cost, 4.0);
+    EXPECT_EQ(finder.stats().expanded, 0u);
+    // In slices of one expansion: the same answer.
+    ASSERT_EQ(finder.begin(wg, map, {0, 1}, {4, 1}), Status::InProgress);
+    int slices = 0;
+    while (finder.step(1) == Status::InProgress) ++slices;
+    EXPECT_GT(slices, 0);
+    ASSERT_EQ(finder.finish(path), Status::Found);
+    EXPECT_NEAR(path.cost, 2 * std::sqrt(2.0) + 2.0, 1e-12);
+    // Budgets.
+    GraphSearchOptions o;
+    o.budget.max_expansions = 1;
+    EXPECT_EQ(finder.find_path(wg, map, {0, 1}, {4, 1}, o, path), Status::BudgetExhausted);
+    EXPECT_EQ(finder.budget_limit(), search::BudgetLimit::Expansions);
+    EXPECT_TRUE(path.cells.empty());
+    o = {};
+    o.budget.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+    EXPECT_EQ(finder.find_path(wg, map, {0, 1}, {4, 1}, o, path), Status::BudgetExhausted);
+    EXPECT_EQ(finder.budget_limit(), search::BudgetLimit::Time);
+    WaypointPathfinder fresh;
+    o = {};
+    o.budget.max_memory_bytes = 16;
+    EXPECT_EQ(fresh.find_path(wg, map, {0, 1}, {4, 1}, o, path), Status::BudgetExhausted);
+    EXPECT_EQ(fresh.budget_limit(), search::BudgetLimit::Memory);
+    EXPECT_EQ(fresh.memory_bytes(), 0u);  // nothing was allocated
+    // Refusals: blocked or off-map ends, a weight below 1, a map the graph does not fit, terrain costs.
+    EXPECT_EQ(finder.find_path(wg, map, {2, 1}, {4, 1}, {}, path), Status::InvalidQuery);
+    EXPECT_EQ(finder.find_path(wg, map, {0, 1}, {9, 1}, {}, path), Status::InvalidQuery);
+    o = {};
+    o.weight = 0.5;
+    EXPECT_EQ(finder.find_path(wg, map, {0, 1}, {4, 1}, o, path), Status::InvalidQuery);
+    GridMap other = map;
+    other.set_passable({1, 0}, false);
+    EXPECT_EQ(finder.find_path(wg, other, {0, 1}, {4, 1}, {}, path), Status::InvalidQuery);
+    other = map;
+    other.set_cost({0, 0}, 2);
+    EXPECT_EQ(finder.find_path(wg, other, {0, 1}, {4, 1}, {}, path), Status::InvalidQuery);
+    // A wall cuts the room in two: no path, found without a search.
+    for (int y = 0; y < 3; ++y) map.set_passable({2, y}, false);
+    ASSERT_EQ(build_waypoint_graph(map, {}, {}, wg), Status::Found);
+    EXPECT_EQ(finder.find_path(wg, map, {0, 1}, {4, 1}, {}, path), Status::NoPath);
+}
+
+TEST(WaypointPathfinder, AllocatesNothingPerQueryAfterWarmUp) {
+    std::mt19937 rng(22);
+    const GridMap map = random_map(rng, 40, 30, 0.2);
+    WaypointGraph wg;
+    ASSERT_EQ(build_waypoint_graph(map, {}, {}, wg), Status::Found);
+    WaypointPathfinder finder;
+    finder.reserve(wg);
+    GridPath path;
+    path.cells.reserve(1024);
+    std::vector<std::pair<GridPoint, GridPoint>> queries;
+    for (int i = 0; i < 50; ++i) queries.emplace_back(random_free(rng, map), random_free(rng, map));
+    int found = 0;
+    const test::AllocationScope scope;
+    for (const auto& [s, g] : queries) found += finder.find_path(wg, map, s, g, {}, path) == Status::Found ? 1 : 0;
+    EXPECT_EQ(scope.count(), 0u);
+    EXPECT_GT(found, 30);
+}
