@@ -1804,6 +1804,22 @@ PYBIND11_MODULE(gameplan, m) {
              "A CSV edge list (from,to,cost,undirected): the arcs only (no positions, no nodes without arcs).")
         .def("save", [](const path::Graph& g, const std::string& file) { io::save_graph(file, g); }, py::arg("path"),
              "Writes the graph: a CSV edge list when the name ends in .csv, JSON otherwise.");
+    py::class_<path::WaypointGraph, std::shared_ptr<path::WaypointGraph>>(
+        m, "WaypointGraph", "A map's waypoint graph (build_waypoint_graph): the graph, each node's cell, the rule it was built with.")
+        .def_property_readonly("graph", [](const std::shared_ptr<path::WaypointGraph>& w) {
+            return std::shared_ptr<path::Graph>(w, &w->graph);  // keeps the waypoint graph alive
+        }, "The Graph: ids 'x,y', positions at the cell centres, undirected edges costing their length.")
+        .def_property_readonly("cells", [](const path::WaypointGraph& w) {
+            std::vector<std::pair<std::int32_t, std::int32_t>> cells;
+            for (const path::GridPoint p : w.cells) cells.emplace_back(p.x, p.y);
+            return cells;
+        }, "cells[n] is node n's cell (the given waypoints first).")
+        .def_property_readonly("node_count", [](const path::WaypointGraph& w) { return w.graph.node_count(); })
+        .def("node_at", [](const path::WaypointGraph& w, std::pair<std::int32_t, std::int32_t> cell) -> std::optional<std::uint32_t> {
+            const path::GraphNode n = w.node_at(point_of(cell));
+            if (n == path::kNoGraphNode) return std::nullopt;
+            return n;
+        }, py::arg("cell"), "The node of this cell, or None when it is no waypoint.");
     m.def("build_waypoint_graph", [](const path::GridMap& map, const std::vector<std::pair<std::int32_t, std::int32_t>>& waypoints,
                                      bool corners, std::optional<double> max_distance, int movement, const std::string& diagonal,
                                      std::optional<std::uint64_t> max_pairs, double time_limit, std::uint64_t max_memory) {
@@ -1828,31 +1844,48 @@ PYBIND11_MODULE(gameplan, m) {
             if (!map.passable(p)) throw py::value_error("waypoints: (" + std::to_string(p.x) + ", " + std::to_string(p.y) + ") is a blocked cell");
             given.push_back(p);
         }
-        path::WaypointGraph wg;
+        auto wg = std::make_shared<path::WaypointGraph>();
         Status status;
         {
             py::gil_scoped_release release;
-            status = path::build_waypoint_graph(map, given, o, wg);
+            status = path::build_waypoint_graph(map, given, o, *wg);
         }
         if (status == Status::BudgetExhausted)
             throw py::value_error("waypoint graph: the build ran out of its " +
-                                  std::string(wg.limit == search::BudgetLimit::Expansions ? "max_pairs"
-                                              : wg.limit == search::BudgetLimit::Time     ? "time_limit"
-                                                                                          : "max_memory") +
+                                  std::string(wg->limit == search::BudgetLimit::Expansions ? "max_pairs"
+                                              : wg->limit == search::BudgetLimit::Time     ? "time_limit"
+                                                                                           : "max_memory") +
                                   " budget (use max_distance or fewer waypoints)");
         if (status != Status::Found)
             throw py::value_error("waypoint graph: more than " + std::to_string(path::kMaxWaypoints) +
                                   " waypoints (every pair is checked): pass corners=False with your own waypoints");
-        std::vector<std::pair<std::int32_t, std::int32_t>> cells;
-        for (const path::GridPoint p : wg.cells) cells.emplace_back(p.x, p.y);
-        return std::pair{std::make_shared<path::Graph>(std::move(wg.graph)), std::move(cells)};
+        return wg;
     }, py::arg("map"), py::arg("waypoints") = std::vector<std::pair<std::int32_t, std::int32_t>>{}, py::arg("corners") = true,
        py::arg("max_distance") = py::none(), py::arg("movement") = 8, py::arg("diagonal") = "no-corner-cutting",
        py::arg("max_pairs") = py::none(), py::arg("time_limit") = 0.0, py::arg("max_memory") = 0,
        "The map's waypoint graph (docs/graphs.md): the given cells, then (corners=True) every convex obstacle corner, joined "
-       "where the segment between their centres has line of sight and they are at most max_distance apart. Returns "
-       "(Graph, cells): ids 'x,y', positions at the cell centres, cells[n] node n's cell. max_pairs (pairs checked), "
-       "time_limit (s) and max_memory (bytes) bound the build; running out raises ValueError.");
+       "where the segment between their centres has line of sight and they are at most max_distance apart. Returns a "
+       "WaypointGraph (graph, cells). max_pairs (pairs checked), time_limit (s) and max_memory (bytes) bound the build; "
+       "running out raises ValueError.");
+    py::class_<path::WaypointPathfinder>(m, "WaypointPathfinder",
+                                         "Paths between any two free cells over a WaypointGraph, without rebuilding it (a reusable context).")
+        .def(py::init<>())
+        .def("find_path", [](path::WaypointPathfinder& f, std::shared_ptr<path::WaypointGraph> graph, const path::GridMap& map,
+                             std::pair<std::int32_t, std::int32_t> start, std::pair<std::int32_t, std::int32_t> goal,
+                             const std::string& algorithm, std::optional<std::uint64_t> max_expansions, double time_limit,
+                             std::uint64_t max_memory) {
+            if (algorithm != "astar" && algorithm != "dijkstra") throw py::value_error("algorithm must be 'astar' or 'dijkstra'");
+            path::GraphSearchOptions o;
+            if (algorithm == "dijkstra") o.heuristic = path::GraphHeuristic::Zero;
+            o.budget = budget_of(max_expansions, time_limit, max_memory);
+            return search_released(f, [&](path::GridPath& out) { return f.find_path(*graph, map, point_of(start), point_of(goal), o, out); });
+        }, py::arg("graph").none(false), py::arg("map"), py::arg("start"), py::arg("goal"), py::arg("algorithm") = "astar",
+           py::arg("max_expansions") = py::none(), py::arg("time_limit") = 0.0, py::arg("max_memory") = 0,
+           "PathResult whose cells are the start, the waypoints turned at and the goal, cost the Euclidean length; the ends "
+           "are joined to the waypoints they see by the graph's own rule. `map` is the map the graph was built from "
+           "(status 'invalid_query' for one it does not fit).")
+        .def_property_readonly("start_links", &path::WaypointPathfinder::start_links, "Waypoints the last query's start saw.")
+        .def_property_readonly("goal_links", &path::WaypointPathfinder::goal_links, "Waypoints that saw the last query's goal.");
     m.def("load_graph", [](const std::string& p) { return std::make_shared<path::Graph>(io::load_graph(p)); }, py::arg("path"),
           "Loads a graph file: JSON ({\"nodes\": [{\"id\", \"x\", \"y\"}], \"edges\": [{\"from\", \"to\", \"cost\"}]}) or a CSV "
           "edge list (by its extension).");

@@ -1692,7 +1692,8 @@ def test_waypoint_graph_matches_the_corners_and_the_lines_of_sight():
         given = [free_cell(rng, m) for _ in range(3)]
         given.append(given[0])  # a repeat is merged
         max_distance = 6.5 if trial % 3 == 0 else None
-        graph, cells = gameplan.build_waypoint_graph(m, given, max_distance=max_distance)
+        wg = gameplan.build_waypoint_graph(m, given, max_distance=max_distance)
+        graph, cells = wg.graph, wg.cells
         unique_given = list(dict.fromkeys(given))
         assert cells[:len(unique_given)] == unique_given
         assert set(cells) == set(unique_given) | reference_convex_corners(m)
@@ -1727,7 +1728,9 @@ def test_waypoint_graph_matches_the_corners_and_the_lines_of_sight():
 def test_waypoint_graph_files_load_back_with_the_same_arcs(tmp_path):
     rng = random.Random(13)
     m = random_grid(rng, 16, 12, 0.2)
-    graph, cells = gameplan.build_waypoint_graph(m, [free_cell(rng, m), free_cell(rng, m)])
+    wg = gameplan.build_waypoint_graph(m, [free_cell(rng, m), free_cell(rng, m)])
+    graph, cells = wg.graph, wg.cells
+    del wg  # the graph keeps what it needs alive
     doc = json.loads(graph.to_json())
     assert [n["id"] for n in doc["nodes"]] == [f"{x},{y}" for x, y in cells]
     assert all(e.get("undirected") for e in doc["edges"]) and len(doc["edges"]) * 2 == graph.arc_count
@@ -1752,10 +1755,11 @@ def test_waypoint_graph_files_load_back_with_the_same_arcs(tmp_path):
 def test_waypoint_graph_arguments_and_budgets_are_checked():
     m = gameplan.GridMap(5, 3)
     m.set_passable(2, 1, False)
-    graph, cells = gameplan.build_waypoint_graph(m)
-    assert sorted(cells) == [(1, 0), (1, 2), (3, 0), (3, 2)] and graph.arc_count == 8
-    graph, cells = gameplan.build_waypoint_graph(m, [(0, 0), (4, 0)], corners=False)
-    assert cells == [(0, 0), (4, 0)] and graph.arcs(0) == [(1, 4.0)]
+    wg = gameplan.build_waypoint_graph(m)
+    assert sorted(wg.cells) == [(1, 0), (1, 2), (3, 0), (3, 2)] and wg.graph.arc_count == 8 and wg.node_count == 4
+    assert wg.node_at((1, 0)) is not None and wg.node_at((0, 0)) is None
+    wg = gameplan.build_waypoint_graph(m, [(0, 0), (4, 0)], corners=False)
+    assert wg.cells == [(0, 0), (4, 0)] and wg.graph.arcs(0) == [(1, 4.0)]
     with pytest.raises(ValueError, match=r"\(2, 1\) is a blocked cell"):
         gameplan.build_waypoint_graph(m, [(2, 1)])
     with pytest.raises(ValueError, match=r"\(5, 0\) is outside the 5 x 3 map"):
@@ -1763,7 +1767,7 @@ def test_waypoint_graph_arguments_and_budgets_are_checked():
     with pytest.raises(ValueError, match="max_distance must be a number > 0"):
         gameplan.build_waypoint_graph(m, max_distance=0)
     # 4 corners, 6 pairs: 6 checks are enough, 5 are not
-    assert gameplan.build_waypoint_graph(m, max_pairs=6)[0].arc_count == 8
+    assert gameplan.build_waypoint_graph(m, max_pairs=6).graph.arc_count == 8
     with pytest.raises(ValueError, match="max_pairs budget"):
         gameplan.build_waypoint_graph(m, max_pairs=5)
     with pytest.raises(ValueError, match="max_memory budget"):
@@ -1771,3 +1775,99 @@ def test_waypoint_graph_arguments_and_budgets_are_checked():
     m.set_cost(0, 0, 3)
     with pytest.raises(ValueError, match="terrain costs"):
         gameplan.build_waypoint_graph(m)
+
+
+def reference_waypoint_cost(m, cells, start, goal, max_distance):
+    """Dijkstra over {start, goal} + the waypoints, joined where waypoint_sees and in range; None without a
+    path."""
+    nodes = [start, goal] + [c for c in cells if c not in (start, goal)]
+    dist, heap = {0: 0.0}, [(0.0, 0)]
+    done = set()
+    while heap:
+        d, u = heapq.heappop(heap)
+        if u in done:
+            continue
+        if u == 1:
+            return d
+        done.add(u)
+        for w in range(len(nodes)):
+            if w in done:
+                continue
+            length = math.dist(nodes[u], nodes[w])
+            if max_distance is not None and length > max_distance:
+                continue
+            if not waypoint_sees(m, nodes[u], nodes[w]):
+                continue
+            if d + length < dist.get(w, math.inf):
+                dist[w] = d + length
+                heapq.heappush(heap, (d + length, w))
+    return None
+
+
+def waypoint_sees(m, a, b):
+    """The documented line-of-sight rule (8-connected, no corner cutting), exactly, in Fractions: the
+    segment between the cell centres enters the inside of no blocked cell, and where it passes through a
+    grid vertex, the two cells it only touches there are both free."""
+    p = (Fraction(2 * a[0] + 1, 2), Fraction(2 * a[1] + 1, 2))
+    q = (Fraction(2 * b[0] + 1, 2), Fraction(2 * b[1] + 1, 2))
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    for y in range(min(a[1], b[1]), max(a[1], b[1]) + 1):
+        for x in range(min(a[0], b[0]), max(a[0], b[0]) + 1):
+            if not m.passable(x, y) and segment_enters_cell(p, q, x, y):
+                return False
+    if dx == 0 or dy == 0:
+        return True  # between centres: never through a grid vertex
+    for vy in range(min(a[1], b[1]) + 1, max(a[1], b[1]) + 1):
+        t = (vy - p[1]) / dy
+        vx = p[0] + dx * t
+        if vx.denominator != 1:
+            continue
+        vx = int(vx)
+        touched = ((vx, vy - 1), (vx - 1, vy)) if dx * dy > 0 else ((vx - 1, vy - 1), (vx, vy))
+        if not all(m.passable(*c) for c in touched):
+            return False
+    return True
+
+
+def test_waypoint_pathfinder_matches_a_reference_from_any_cell():
+    rng = random.Random(14)
+    finder = gameplan.WaypointPathfinder()
+    compared = 0
+    for trial in range(40):
+        m = random_grid(rng, rng.randrange(6, 12), rng.randrange(6, 12), 0.15)
+        max_distance = 5.0 if trial % 3 == 0 else None
+        wg = gameplan.build_waypoint_graph(m, max_distance=max_distance)
+        for _ in range(6):
+            s, g = free_cell(rng, m), free_cell(rng, m)
+            want = reference_waypoint_cost(m, wg.cells, s, g, max_distance)
+            r = finder.find_path(wg, m, s, g, algorithm="astar" if compared % 2 else "dijkstra")
+            if want is None:
+                assert r.status == "no_path" and r.cells == []
+            else:
+                assert r.status == "found" and r.cost == pytest.approx(want, rel=1e-12)
+                assert r.cells[0] == s and r.cells[-1] == g
+                assert all(c in set(wg.cells) for c in r.cells[1:-1])
+                assert sum(math.dist(a, b) for a, b in zip(r.cells, r.cells[1:])) == pytest.approx(r.cost, rel=1e-12)
+            compared += 1
+    assert compared == 240
+
+
+def test_waypoint_pathfinder_budgets_and_refusals():
+    m = gameplan.GridMap(5, 3)
+    m.set_passable(2, 1, False)
+    wg = gameplan.build_waypoint_graph(m)
+    finder = gameplan.WaypointPathfinder()
+    r = finder.find_path(wg, m, (0, 1), (4, 1))
+    assert r.status == "found" and r.cost == pytest.approx(2 + 2 * math.sqrt(2)) and len(r.cells) == 4
+    assert finder.start_links == 2 and finder.goal_links == 2
+    assert finder.find_path(wg, m, (0, 0), (4, 0)).cells == [(0, 0), (4, 0)]
+    r = finder.find_path(wg, m, (0, 1), (4, 1), max_expansions=1)
+    assert r.status == "budget_exhausted" and r.limit == "expansions"
+    assert finder.find_path(wg, m, (2, 1), (4, 1)).status == "invalid_query"
+    other = gameplan.GridMap(5, 3)
+    other.set_passable(1, 0, False)
+    assert finder.find_path(wg, other, (0, 1), (4, 1)).status == "invalid_query"
+    with pytest.raises(ValueError, match="algorithm must be"):
+        finder.find_path(wg, m, (0, 1), (4, 1), algorithm="bfs")
+    with pytest.raises(TypeError):
+        finder.find_path(None, m, (0, 1), (4, 1))

@@ -244,8 +244,10 @@ struct gameplan_hpa_pathfinder {
     std::vector<gameplan_point> cells;
 };
 
+// A graph; one made by gameplan_waypoint_graph_build also has its waypoints' cells and line-of-sight rule
+// (for gameplan_waypoint_find_path); other graphs have no cells.
 struct gameplan_graph {
-    gameplan::path::Graph graph;
+    gameplan::path::WaypointGraph wg;
 };
 
 struct gameplan_graph_builder {
@@ -256,6 +258,12 @@ struct gameplan_graph_pathfinder {
     gameplan::path::GraphPathfinder finder;
     gameplan::path::GraphPath path;
     std::vector<double> field;  // gameplan_graph_distance_field's distances before they are copied out
+};
+
+struct gameplan_waypoint_pathfinder {
+    gameplan::path::WaypointPathfinder finder;
+    gameplan::path::GridPath path;
+    std::vector<gameplan_point> cells;
 };
 
 struct gameplan_navmesh {
@@ -1798,7 +1806,7 @@ gameplan_error gameplan_graph_load(const char* path, gameplan_graph** out) {
     return guarded("gameplan_graph_load", [&] {
         require(path != nullptr && out != nullptr, "path and out must not be NULL");
         auto g = std::make_unique<gameplan_graph>();
-        g->graph = io::load_graph(path);
+        g->wg.graph = io::load_graph(path);
         *out = g.release();
     });
 }
@@ -1837,34 +1845,34 @@ gameplan_error gameplan_graph_builder_build(const gameplan_graph_builder* b, gam
     return guarded("gameplan_graph_builder_build", [&] {
         require(b != nullptr && out != nullptr, "builder and out must not be NULL");
         auto g = std::make_unique<gameplan_graph>();
-        g->graph = b->builder.build();
+        g->wg.graph = b->builder.build();
         *out = g.release();
     });
 }
 
 void gameplan_graph_destroy(gameplan_graph* graph) { delete graph; }
-size_t gameplan_graph_node_count(const gameplan_graph* graph) { return graph ? graph->graph.node_count() : 0; }
-size_t gameplan_graph_arc_count(const gameplan_graph* graph) { return graph ? graph->graph.arc_count() : 0; }
+size_t gameplan_graph_node_count(const gameplan_graph* graph) { return graph ? graph->wg.graph.node_count() : 0; }
+size_t gameplan_graph_arc_count(const gameplan_graph* graph) { return graph ? graph->wg.graph.arc_count() : 0; }
 
 gameplan_error gameplan_graph_find_node(const gameplan_graph* graph, const char* id, uint32_t* out) {
     return guarded("gameplan_graph_find_node", [&] {
         require(graph != nullptr && id != nullptr && out != nullptr, "graph, id and out must not be NULL");
-        const path::GraphNode n = graph->graph.find(id);
-        if (!graph->graph.contains(n)) raise(GAMEPLAN_ERROR_NOT_FOUND, "no node with id '" + std::string(id) + "'");
+        const path::GraphNode n = graph->wg.graph.find(id);
+        if (!graph->wg.graph.contains(n)) raise(GAMEPLAN_ERROR_NOT_FOUND, "no node with id '" + std::string(id) + "'");
         *out = n;
     });
 }
 
 const char* gameplan_graph_node_id(const gameplan_graph* graph, uint32_t node) {
-    return graph && graph->graph.contains(node) ? graph->graph.id(node).c_str() : nullptr;
+    return graph && graph->wg.graph.contains(node) ? graph->wg.graph.id(node).c_str() : nullptr;
 }
 
 gameplan_error gameplan_graph_node_position(const gameplan_graph* graph, uint32_t node, gameplan_vec2* out) {
     return guarded("gameplan_graph_node_position", [&] {
         require(graph != nullptr && out != nullptr, "graph and out must not be NULL");
-        require(graph->graph.contains(node), "node index out of range");
-        if (!graph->graph.has_positions()) raise(GAMEPLAN_ERROR_NOT_FOUND, "the graph's nodes have no positions");
-        const path::GraphPosition p = graph->graph.position(node);
+        require(graph->wg.graph.contains(node), "node index out of range");
+        if (!graph->wg.graph.has_positions()) raise(GAMEPLAN_ERROR_NOT_FOUND, "the graph's nodes have no positions");
+        const path::GraphPosition p = graph->wg.graph.position(node);
         *out = gameplan_vec2{p.x, p.y};
     });
 }
@@ -1872,7 +1880,7 @@ gameplan_error gameplan_graph_node_position(const gameplan_graph* graph, uint32_
 gameplan_error gameplan_graph_save(const gameplan_graph* graph, const char* file) {
     return guarded("gameplan_graph_save", [&] {
         require(graph != nullptr && file != nullptr, "graph and path must not be NULL");
-        io::save_graph(file, graph->graph);
+        io::save_graph(file, graph->wg.graph);
     });
 }
 
@@ -1919,7 +1927,7 @@ gameplan_error gameplan_waypoint_graph_build(const gameplan_map* map, const game
             raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, "more than " + std::to_string(path::kMaxWaypoints) +
                                                        " waypoints (every pair is checked): set corners to 0 and give your own");
         auto g = std::make_unique<gameplan_graph>();
-        g->graph = std::move(wg.graph);
+        g->wg = std::move(wg);
         *out = g.release();
     });
 }
@@ -1942,13 +1950,13 @@ std::span<const path::GraphNode> graph_nodes_of(const gameplan_graph* g, const u
     require(g != nullptr, "graph must not be NULL");
     if (count == 0 || nodes == nullptr) raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, std::string(what) + " must hold at least one node");
     for (size_t i = 0; i < count; ++i)
-        if (!g->graph.contains(nodes[i])) raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, std::string(what) + " must be node indices of the graph");
+        if (!g->wg.graph.contains(nodes[i])) raise(GAMEPLAN_ERROR_INVALID_ARGUMENT, std::string(what) + " must be node indices of the graph");
     return {nodes, count};
 }
 
 path::GraphSearchOptions graph_options_of(const gameplan_graph* g, uint32_t start, uint32_t goal, const gameplan_graph_options* options) {
     require(g != nullptr, "graph must not be NULL");
-    require(g->graph.contains(start) && g->graph.contains(goal), "start and goal must be node indices of the graph");
+    require(g->wg.graph.contains(start) && g->wg.graph.contains(goal), "start and goal must be node indices of the graph");
     const gameplan_graph_options o = options ? *options : gameplan_graph_options_default();
     require(std::isfinite(o.weight) && o.weight >= 1.0, "weight must be a finite number >= 1");
     path::GraphSearchOptions out;
@@ -1975,7 +1983,7 @@ gameplan_error gameplan_graph_find_path(gameplan_graph_pathfinder* f, const game
     return guarded("gameplan_graph_find_path", [&] {
         require(f != nullptr && out != nullptr, "pathfinder and out must not be NULL");
         const path::GraphSearchOptions o = graph_options_of(g, start, goal, options);
-        fill_graph_path(*f, f->finder.find_path(g->graph, start, goal, o, f->path), out);
+        fill_graph_path(*f, f->finder.find_path(g->wg.graph, start, goal, o, f->path), out);
     });
 }
 
@@ -1987,7 +1995,7 @@ gameplan_error gameplan_graph_find_nearest(gameplan_graph_pathfinder* f, const g
         const auto from = graph_nodes_of(g, sources, source_count, "sources");
         const auto to = graph_nodes_of(g, goals, goal_count, "goals");
         const path::GraphSearchOptions o = graph_options_of(g, from[0], to[0], options);
-        if (f->finder.begin(g->graph, from, to, o) == Status::InProgress) (void)f->finder.step();
+        if (f->finder.begin(g->wg.graph, from, to, o) == Status::InProgress) (void)f->finder.step();
         fill_graph_path(*f, f->finder.finish(f->path), out);
     });
 }
@@ -1999,7 +2007,7 @@ gameplan_error gameplan_graph_distance_field(gameplan_graph_pathfinder* f, const
         require(f != nullptr && distances != nullptr, "pathfinder and distances must not be NULL");
         const auto from = graph_nodes_of(g, sources, source_count, "sources");
         const gameplan_graph_options o = options ? *options : gameplan_graph_options_default();
-        const Status st = path::distance_field(g->graph, from, f->finder, f->field,
+        const Status st = path::distance_field(g->wg.graph, from, f->finder, f->field,
                                                budget_of(o.max_expansions, o.time_limit_seconds, o.max_memory_bytes));
         std::copy(f->field.begin(), f->field.end(), distances);
         if (status) *status = to_c(st);
@@ -2011,7 +2019,7 @@ gameplan_error gameplan_graph_begin(gameplan_graph_pathfinder* f, const gameplan
     return guarded("gameplan_graph_begin", [&] {
         require(f != nullptr && out != nullptr, "pathfinder and out must not be NULL");
         const path::GraphSearchOptions o = graph_options_of(g, start, goal, options);
-        *out = to_c(f->finder.begin(g->graph, start, goal, o));
+        *out = to_c(f->finder.begin(g->wg.graph, start, goal, o));
     });
 }
 
@@ -2027,6 +2035,74 @@ gameplan_error gameplan_graph_finish(gameplan_graph_pathfinder* f, gameplan_grap
     return guarded("gameplan_graph_finish", [&] {
         require(f != nullptr && out != nullptr, "pathfinder and out must not be NULL");
         fill_graph_path(*f, f->finder.finish(f->path), out);
+    });
+}
+
+gameplan_error gameplan_graph_node_cell(const gameplan_graph* graph, uint32_t node, gameplan_point* out) {
+    return guarded("gameplan_graph_node_cell", [&] {
+        require(graph != nullptr && out != nullptr, "graph and out must not be NULL");
+        require(graph->wg.graph.contains(node), "node index out of range");
+        if (graph->wg.cells.size() != graph->wg.graph.node_count())
+            raise(GAMEPLAN_ERROR_NOT_FOUND, "the graph was not built by gameplan_waypoint_graph_build: its nodes have no cells");
+        const path::GridPoint c = graph->wg.cells[node];
+        *out = gameplan_point{c.x, c.y};
+    });
+}
+
+gameplan_error gameplan_waypoint_pathfinder_create(gameplan_waypoint_pathfinder** out) {
+    return guarded("gameplan_waypoint_pathfinder_create", [&] {
+        require(out != nullptr, "out must not be NULL");
+        *out = new gameplan_waypoint_pathfinder();
+    });
+}
+
+void gameplan_waypoint_pathfinder_destroy(gameplan_waypoint_pathfinder* finder) { delete finder; }
+
+namespace {
+path::GraphSearchOptions waypoint_options_of(const gameplan_graph_options* options) {
+    const gameplan_graph_options o = options ? *options : gameplan_graph_options_default();
+    require(std::isfinite(o.weight) && o.weight >= 1.0, "weight must be a finite number >= 1");
+    path::GraphSearchOptions out;
+    if (o.dijkstra != 0) out.heuristic = path::GraphHeuristic::Zero;
+    out.weight = o.weight;
+    out.budget = budget_of(o.max_expansions, o.time_limit_seconds, o.max_memory_bytes);
+    return out;
+}
+}  // namespace
+
+gameplan_error gameplan_waypoint_find_path(gameplan_waypoint_pathfinder* f, const gameplan_graph* g, const gameplan_map* map,
+                                           gameplan_point start, gameplan_point goal, const gameplan_graph_options* options,
+                                           gameplan_path_result* out) {
+    return guarded("gameplan_waypoint_find_path", [&] {
+        require(f != nullptr && g != nullptr && map != nullptr && out != nullptr, "pathfinder, graph, map and out must not be NULL");
+        const path::GraphSearchOptions o = waypoint_options_of(options);
+        const Status s = f->finder.find_path(g->wg, map->map, to_cpp(start), to_cpp(goal), o, f->path);
+        fill_path(f->path, s, f->finder.stats().expanded, f->finder.budget_limit(), f->cells, out);
+    });
+}
+
+gameplan_error gameplan_waypoint_begin(gameplan_waypoint_pathfinder* f, const gameplan_graph* g, const gameplan_map* map,
+                                       gameplan_point start, gameplan_point goal, const gameplan_graph_options* options,
+                                       gameplan_status* out) {
+    return guarded("gameplan_waypoint_begin", [&] {
+        require(f != nullptr && g != nullptr && map != nullptr && out != nullptr, "pathfinder, graph, map and out must not be NULL");
+        *out = to_c(f->finder.begin(g->wg, map->map, to_cpp(start), to_cpp(goal), waypoint_options_of(options)));
+    });
+}
+
+gameplan_error gameplan_waypoint_step(gameplan_waypoint_pathfinder* f, uint64_t slice, gameplan_status* out) {
+    return guarded("gameplan_waypoint_step", [&] {
+        require(f != nullptr && out != nullptr, "pathfinder and out must not be NULL");
+        require(slice > 0, "the slice must be at least 1 expansion");
+        *out = to_c(f->finder.step(slice));
+    });
+}
+
+gameplan_error gameplan_waypoint_finish(gameplan_waypoint_pathfinder* f, gameplan_path_result* out) {
+    return guarded("gameplan_waypoint_finish", [&] {
+        require(f != nullptr && out != nullptr, "pathfinder and out must not be NULL");
+        const Status s = f->finder.finish(f->path);
+        fill_path(f->path, s, f->finder.stats().expanded, f->finder.budget_limit(), f->cells, out);
     });
 }
 

@@ -193,6 +193,29 @@ int main(int argc, char** argv) {
         gameplan_navmesh_destroy(mesh);
     }
 
+    {  // waypoint queries between any two cells, whole and resumed
+        gameplan_graph* g = nullptr;
+        gameplan_waypoint_pathfinder* f = nullptr;
+        check(gameplan_waypoint_graph_build(map, nullptr, 0, nullptr, &g) == GAMEPLAN_OK, "waypoint graph");
+        check(gameplan_waypoint_pathfinder_create(&f) == GAMEPLAN_OK, "waypoint pathfinder");
+        gameplan_path_result r{};
+        const auto queries = [&](const char* what) {
+            for (const auto& e : ends) {
+                check(gameplan_waypoint_find_path(f, g, map, e[0], e[1], nullptr, &r) == GAMEPLAN_OK && r.status == GAMEPLAN_STATUS_FOUND, what);
+                gameplan_status st = GAMEPLAN_STATUS_IN_PROGRESS;
+                check(gameplan_waypoint_begin(f, g, map, e[1], e[0], nullptr, &st) == GAMEPLAN_OK, what);
+                while (st == GAMEPLAN_STATUS_IN_PROGRESS) check(gameplan_waypoint_step(f, 2, &st) == GAMEPLAN_OK, what);
+                check(gameplan_waypoint_finish(f, &r) == GAMEPLAN_OK && r.status == GAMEPLAN_STATUS_FOUND, what);
+            }
+        };
+        for (int round = 0; round < 2; ++round) queries("warm-up waypoints");
+        const gameplan::test::AllocationScope scope;
+        for (int round = 0; round < 3; ++round) queries("waypoint query");
+        check(scope.count() == 0, "waypoint queries allocate nothing");
+        gameplan_waypoint_pathfinder_destroy(f);
+        gameplan_graph_destroy(g);
+    }
+
     {  // plans over variables (gold in [0, 9]; work: gold += 1)
         gameplan_domain_builder* b = nullptr;
         gameplan_domain* d = nullptr;

@@ -2509,6 +2509,45 @@ static void test_waypoints(void) {
     CHECK_OK(gameplan_graph_node_position(g, a, &at));
     CHECK(at.x == 1.5 && at.y == 0.5);
     CHECK(gameplan_graph_node_position(g, 99, &at) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+    {
+        gameplan_point cell = {-1, -1};
+        CHECK_OK(gameplan_graph_node_cell(g, a, &cell));
+        CHECK(cell.x == 1 && cell.y == 0);
+        CHECK(gameplan_graph_node_cell(g, 99, &cell) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+    }
+    /* From any cell, without rebuilding: (0,1) to (4,1) around the pillar, sqrt 2 + 2 + sqrt 2. */
+    {
+        gameplan_waypoint_pathfinder* wf = NULL;
+        gameplan_path_result pr;
+        gameplan_status st = GAMEPLAN_STATUS_IN_PROGRESS;
+        gameplan_graph_options go = gameplan_graph_options_default();
+        const gameplan_point left = {0, 1}, right = {4, 1}, top_left = {0, 0}, top_right = {4, 0};
+        int slices = 0;
+        CHECK_OK(gameplan_waypoint_pathfinder_create(&wf));
+        CHECK_OK(gameplan_waypoint_find_path(wf, g, m, left, right, NULL, &pr));
+        CHECK(pr.status == GAMEPLAN_STATUS_FOUND && fabs(pr.cost - (2.0 + 2.0 * sqrt(2.0))) < 1e-12 && pr.cell_count == 4);
+        CHECK(pr.cells[0].x == 0 && pr.cells[0].y == 1 && pr.cells[3].x == 4 && pr.cells[3].y == 1);
+        CHECK(pr.cells[1].x == 1 && pr.cells[2].x == 3 && pr.cells[1].y == pr.cells[2].y);
+        CHECK_OK(gameplan_waypoint_find_path(wf, g, m, top_left, top_right, NULL, &pr));
+        CHECK(pr.status == GAMEPLAN_STATUS_FOUND && pr.cost == 4.0 && pr.cell_count == 2 && pr.expanded == 0);
+        CHECK_OK(gameplan_waypoint_begin(wf, g, m, right, left, NULL, &st));
+        while (st == GAMEPLAN_STATUS_IN_PROGRESS) {
+            CHECK_OK(gameplan_waypoint_step(wf, 1, &st));
+            ++slices;
+        }
+        CHECK_OK(gameplan_waypoint_finish(wf, &pr));
+        CHECK(pr.status == GAMEPLAN_STATUS_FOUND && fabs(pr.cost - (2.0 + 2.0 * sqrt(2.0))) < 1e-12 && slices > 1);
+        go.max_expansions = 1;
+        CHECK_OK(gameplan_waypoint_find_path(wf, g, m, left, right, &go, &pr));
+        CHECK(pr.status == GAMEPLAN_STATUS_BUDGET_EXHAUSTED && pr.limit == GAMEPLAN_LIMIT_EXPANSIONS && pr.cell_count == 0);
+        CHECK_OK(gameplan_waypoint_find_path(wf, g, m, pillar, right, NULL, &pr));
+        CHECK(pr.status == GAMEPLAN_STATUS_INVALID_QUERY);
+        go = gameplan_graph_options_default();
+        go.weight = 0.5;
+        CHECK(gameplan_waypoint_find_path(wf, g, m, left, right, &go, &pr) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+        CHECK(gameplan_waypoint_step(wf, 0, &st) == GAMEPLAN_ERROR_INVALID_ARGUMENT);
+        gameplan_waypoint_pathfinder_destroy(wf);
+    }
     CHECK_OK(gameplan_graph_find_path(f, g, a, b, NULL, &r));
     CHECK(r.status == GAMEPLAN_STATUS_FOUND && r.cost == 4.0 && r.node_count == 3);
     /* The files load back with the same arcs: the same path, positions only in JSON. */
@@ -2523,6 +2562,18 @@ static void test_waypoints(void) {
     CHECK_OK(gameplan_graph_load("c_api_waypoints.csv", &back));
     CHECK(gameplan_graph_arc_count(back) == 8);
     CHECK(gameplan_graph_node_position(back, 0, &at) == GAMEPLAN_ERROR_NOT_FOUND);
+    {
+        /* A graph read from a file has no cells: no waypoint queries on it. */
+        gameplan_point cell;
+        gameplan_waypoint_pathfinder* wf = NULL;
+        gameplan_path_result pr;
+        const gameplan_point left = {0, 1}, right = {4, 1};
+        CHECK(gameplan_graph_node_cell(back, 0, &cell) == GAMEPLAN_ERROR_NOT_FOUND);
+        CHECK_OK(gameplan_waypoint_pathfinder_create(&wf));
+        CHECK_OK(gameplan_waypoint_find_path(wf, back, m, left, right, NULL, &pr));
+        CHECK(pr.status == GAMEPLAN_STATUS_INVALID_QUERY);
+        gameplan_waypoint_pathfinder_destroy(wf);
+    }
     CHECK_OK(gameplan_graph_find_node(back, "1,0", &a));
     CHECK_OK(gameplan_graph_find_node(back, "3,2", &b));
     CHECK_OK(gameplan_graph_find_path(f, back, a, b, NULL, &r));
@@ -2610,6 +2661,35 @@ static void test_waypoints(void) {
                 corners += corner;
             }
         CHECK(gameplan_graph_node_count(g) == (size_t)corners);
+        {
+            /* A query from any cell costs what a search of the graph rebuilt with its two cells as given
+             * waypoints costs (the C++ and Python tests compare both with references of their own). */
+            gameplan_waypoint_pathfinder* wf = NULL;
+            int q;
+            CHECK_OK(gameplan_waypoint_pathfinder_create(&wf));
+            for (q = 0; q < 5; ++q) {
+                gameplan_point ends[2];
+                gameplan_path_result pr;
+                gameplan_graph* with_ends = NULL;
+                int k;
+                for (k = 0; k < 2; ++k) {
+                    do {
+                        ends[k].x = (int32_t)rnd(W);
+                        ends[k].y = (int32_t)rnd(H);
+                    } while (!is_free(cells, W, H, ends[k].x, ends[k].y));
+                }
+                CHECK_OK(gameplan_waypoint_find_path(wf, g, m, ends[0], ends[1], NULL, &pr));
+                CHECK_OK(gameplan_waypoint_graph_build(m, ends, 2, NULL, &with_ends));
+                {
+                    gameplan_graph_path_result gr;
+                    CHECK_OK(gameplan_graph_find_path(f, with_ends, 0, ends[0].x == ends[1].x && ends[0].y == ends[1].y ? 0 : 1, NULL, &gr));
+                    CHECK(gr.status == pr.status);
+                    if (gr.status == GAMEPLAN_STATUS_FOUND) CHECK(fabs(gr.cost - pr.cost) < 1e-9);
+                }
+                gameplan_graph_destroy(with_ends);
+            }
+            gameplan_waypoint_pathfinder_destroy(wf);
+        }
         gameplan_graph_destroy(g);
         g = NULL;
         gameplan_map_destroy(m);

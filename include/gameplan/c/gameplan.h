@@ -927,6 +927,10 @@ GAMEPLAN_C_API gameplan_waypoint_options gameplan_waypoint_options_default(void)
  *  built). `options` may be NULL. */
 GAMEPLAN_C_API gameplan_error gameplan_waypoint_graph_build(const gameplan_map* map, const gameplan_point* given, size_t given_count,
                                                             const gameplan_waypoint_options* options, gameplan_graph** out);
+/** The cell of waypoint `node` of a graph made by gameplan_waypoint_graph_build: NOT_FOUND for another graph,
+ *  INVALID_ARGUMENT when out of range. */
+GAMEPLAN_C_API gameplan_error gameplan_graph_node_cell(const gameplan_graph* graph, uint32_t node, gameplan_point* out);
+
 
 typedef struct gameplan_graph_options {
     int dijkstra;              /**< nonzero: no heuristic (default 0: the distance heuristic when every node has
@@ -976,6 +980,30 @@ GAMEPLAN_C_API gameplan_error gameplan_graph_begin(gameplan_graph_pathfinder* fi
 GAMEPLAN_C_API gameplan_error gameplan_graph_step(gameplan_graph_pathfinder* finder, uint64_t slice_expansions,
                                                   gameplan_status* out);
 GAMEPLAN_C_API gameplan_error gameplan_graph_finish(gameplan_graph_pathfinder* finder, gameplan_graph_path_result* out);
+
+/** Paths between any two free cells over a waypoint graph, without building it again (C++
+ *  path::WaypointPathfinder): the start is joined to every waypoint it sees and the goal to every waypoint
+ *  that sees it, by the graph's own rule, then A* (or Dijkstra with `dijkstra`) searches; a start that sees
+ *  the goal gets the straight segment. The result's cells are the start, the waypoints turned at and the
+ *  goal; its cost the Euclidean length. Status INVALID_QUERY for an end off the map or blocked, a graph not
+ *  made by gameplan_waypoint_graph_build or a `map` it does not fit. Allocates nothing per query after
+ *  warm-up; one per thread. */
+typedef struct gameplan_waypoint_pathfinder gameplan_waypoint_pathfinder;
+GAMEPLAN_C_API gameplan_error gameplan_waypoint_pathfinder_create(gameplan_waypoint_pathfinder** out);
+GAMEPLAN_C_API void gameplan_waypoint_pathfinder_destroy(gameplan_waypoint_pathfinder* finder);
+/** One whole query. `options` may be NULL (its dijkstra, weight and budget apply). `out->cells` is owned by
+ *  the pathfinder: valid until its next query or destruction. */
+GAMEPLAN_C_API gameplan_error gameplan_waypoint_find_path(gameplan_waypoint_pathfinder* finder, const gameplan_graph* graph,
+                                                          const gameplan_map* map, gameplan_point start, gameplan_point goal,
+                                                          const gameplan_graph_options* options, gameplan_path_result* out);
+/** The same spread over frames: begin, step until not IN_PROGRESS, finish. Graph and map must not change or
+ *  go in between. */
+GAMEPLAN_C_API gameplan_error gameplan_waypoint_begin(gameplan_waypoint_pathfinder* finder, const gameplan_graph* graph,
+                                                      const gameplan_map* map, gameplan_point start, gameplan_point goal,
+                                                      const gameplan_graph_options* options, gameplan_status* out);
+GAMEPLAN_C_API gameplan_error gameplan_waypoint_step(gameplan_waypoint_pathfinder* finder, uint64_t slice_expansions,
+                                                     gameplan_status* out);
+GAMEPLAN_C_API gameplan_error gameplan_waypoint_finish(gameplan_waypoint_pathfinder* finder, gameplan_path_result* out);
 
 /* ---- navigation meshes: Euclidean-optimal any-angle paths (docs/navmesh.md) ------------------------- */
 
