@@ -1,5 +1,6 @@
 // `gameplan waypoints MAP [--waypoint X,Y ...] [--no-corners] [--max-distance D] [--out FILE] [--png FILE]
-// [--json]`: a map's waypoint (visibility) graph, written as a graph file that `gameplan graph` reads.
+// [--from X,Y --to X,Y] [--json]`: a map's waypoint (visibility) graph, written as a graph file that
+// `gameplan graph` reads, and optionally a path over it between any two cells.
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "domain_util.hpp"
@@ -33,6 +34,7 @@ struct WaypointArgs {
     double max_distance = 0;  // 0 = no limit
     std::string movement = "8";
     std::string diagonal = "no-corner-cutting";
+    std::string from, to;  // a query on the graph ("" = none)
     std::string out;
     std::string png;
     std::uint64_t png_scale = 0;
@@ -59,7 +61,8 @@ io::Image draw_waypoints(const path::GridMap& map, const path::WaypointGraph& wg
             centre(wg.cells[a.to], x1, y1);
             image.line(x0, y0, x1, y1, edge);
         }
-    for (std::size_t n = 0; n < wg.cells.size(); ++n) io::mark_cell(image, wg.cells[n], scale, n < given ? palette.start : palette.path);
+    const io::Rgb corner{230, 140, 30};
+    for (std::size_t n = 0; n < wg.cells.size(); ++n) io::mark_cell(image, wg.cells[n], scale, n < given ? palette.start : corner);
     return image;
 }
 
@@ -73,6 +76,15 @@ void run_waypoints(const WaypointArgs& args, int& exit_code) {
         const path::GridPoint p = parse_point(text, "--waypoint", map);
         if (!map.passable(p)) throw UsageError("--waypoint " + text + " is a blocked cell");
         given.push_back(p);
+    }
+    if (args.from.empty() != args.to.empty()) throw UsageError("--from and --to go together (a query on the graph)");
+    const bool query = !args.from.empty();
+    path::GridPoint from{}, to{};
+    if (query) {
+        from = parse_point(args.from, "--from", map);
+        to = parse_point(args.to, "--to", map);
+        if (!map.passable(from)) throw UsageError("--from " + args.from + " is a blocked cell");
+        if (!map.passable(to)) throw UsageError("--to " + args.to + " is a blocked cell");
     }
     path::WaypointOptions options;
     options.corners = !args.no_corners;
@@ -127,7 +139,30 @@ void run_waypoints(const WaypointArgs& args, int& exit_code) {
         }();
         write_output(args.out, csv ? io::write_graph_csv(wg.graph) : io::write_graph_json(wg.graph));
     }
-    if (found && !args.png.empty()) io::write_png(args.png, draw_waypoints(map, wg, given.size(), scale));
+    // The query: the ends joined to the graph by its own rule, then A*; --time-limit and --max-memory bound
+    // it too (what the build left of the time).
+    path::WaypointPathfinder finder;
+    path::GridPath route;
+    Status query_status = Status::NoPath;
+    double query_micros = 0;
+    if (found && query) {
+        path::GraphSearchOptions o;
+        o.budget.deadline = options.budget.deadline;
+        o.budget.max_memory_bytes = args.limits.max_memory_bytes();
+        const auto q0 = std::chrono::steady_clock::now();
+        query_status = finder.find_path(wg, map, from, to, o, route);
+        query_micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - q0).count();
+    }
+    if (found && !args.png.empty()) {
+        io::Image image = draw_waypoints(map, wg, given.size(), scale);
+        if (query) {
+            const io::MapPalette palette;
+            io::draw_path(image, route.cells, scale, palette.path);
+            io::mark_cell(image, from, scale, palette.start);
+            io::mark_cell(image, to, scale, palette.goal);
+        }
+        io::write_png(args.png, image);
+    }
 
     // Given cells come first (a given cell that is also a corner counts as given).
     const std::size_t edges = wg.graph.arc_count() / 2;
@@ -142,6 +177,20 @@ void run_waypoints(const WaypointArgs& args, int& exit_code) {
         j["build_ms"] = std::round(build_ms * 1000.0) / 1000.0;
         j["memory_bytes"] = wg.graph.memory_bytes();
         j["out"] = found && !args.out.empty() ? nlohmann::ordered_json(args.out) : nlohmann::ordered_json(nullptr);
+        if (found && query) {
+            nlohmann::ordered_json q;
+            q["status"] = to_string(query_status);
+            q["cost"] = query_status == Status::Found ? nlohmann::ordered_json(route.cost) : nlohmann::ordered_json(nullptr);
+            nlohmann::ordered_json cells = nlohmann::ordered_json::array();
+            for (const path::GridPoint c : route.cells) cells.push_back({c.x, c.y});
+            q["path"] = std::move(cells);
+            q["expanded"] = finder.stats().expanded;
+            if (query_status == Status::BudgetExhausted) q["limit"] = std::string(search::to_string(finder.budget_limit()));
+            q["start_links"] = finder.start_links();
+            q["goal_links"] = finder.goal_links();
+            q["micros"] = std::round(query_micros * 10.0) / 10.0;
+            j["query"] = std::move(q);
+        }
         std::cout << j.dump() << '\n';
     } else if (!found) {
         std::cout << "status: budget_exhausted (the build used up its " << budget_text(wg.limit, args.limits, 0, "")
@@ -155,8 +204,21 @@ void run_waypoints(const WaypointArgs& args, int& exit_code) {
                   << "build: " << std::fixed << std::setprecision(3) << build_ms << " ms, " << std::defaultfloat
                   << human_bytes(double(wg.graph.memory_bytes())) << '\n';
         if (!args.out.empty()) std::cout << "written: " << args.out << '\n';
+        if (query) {
+            std::cout << "query: " << to_string(query_status);
+            if (query_status == Status::BudgetExhausted)
+                std::cout << " (the search used up its " << budget_text(finder.budget_limit(), args.limits, 0, "") << ')';
+            std::cout << '\n';
+            if (query_status == Status::Found) {
+                std::cout << "cost: " << std::setprecision(10) << route.cost << std::defaultfloat << "\npath:";
+                for (const path::GridPoint c : route.cells) std::cout << " (" << c.x << ',' << c.y << ')';
+                std::cout << '\n';
+            }
+            std::cout << "expanded: " << finder.stats().expanded << " (the start sees " << finder.start_links()
+                      << " waypoints, " << finder.goal_links() << " see the goal)\n";
+        }
     }
-    exit_code = found ? 0 : 1;
+    exit_code = !found ? 1 : query && query_status != Status::Found ? 1 : 0;
 }
 
 }  // namespace
@@ -175,12 +237,16 @@ void add_waypoints_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--diagonal", args->diagonal, "Line-of-sight rule for 8-connected movement")
         ->check(CLI::IsMember({"never", "no-corner-cutting", "one-obstacle", "always"}))
         ->capture_default_str();
+    cmd->add_option("--from", args->from, "With --to: also find a path from cell X,Y over the graph (ends joined to the waypoints they see)");
+    cmd->add_option("--to", args->to, "The query's goal cell X,Y");
     cmd->add_option("--out", args->out, "Write the graph: FILE.json (ids \"x,y\", positions at cell centres), FILE.csv (edge list), - (JSON to standard output)");
     cmd->add_option("--png", args->png, "Write a picture of the map, the waypoints and their edges (PNG)");
     add_integer_option(cmd, "--png-scale", args->png_scale, 0, 64,
                        "Pixels per cell in the --png picture, at most 8192 x 8192 pixels in all (0 = fit to ~2048 px)");
     add_limit_options(cmd, args->limits, 120.0, "the build");
-    cmd->add_flag("--json", args->json, "Print one JSON object: status, nodes, given, corners, edges, build_ms, memory_bytes, out");
+    cmd->add_flag("--json", args->json,
+                  "Print one JSON object: status, nodes, given, corners, edges, build_ms, memory_bytes, out; with --from/--to "
+                  "also query: status, cost, path, expanded, start_links, goal_links, micros");
     cmd->callback([args, &exit_code] { run_waypoints(*args, exit_code); });
 }
 
