@@ -2058,6 +2058,7 @@ gameplan_error gameplan_waypoint_pathfinder_create(gameplan_waypoint_pathfinder*
 
 void gameplan_waypoint_pathfinder_destroy(gameplan_waypoint_pathfinder* finder) { delete finder; }
 
+extern "C++" {  // C++ helpers inside the extern "C" block: C++ linkage
 namespace {
 path::GraphSearchOptions waypoint_options_of(const gameplan_graph_options* options) {
     const gameplan_graph_options o = options ? *options : gameplan_graph_options_default();
@@ -2069,6 +2070,7 @@ path::GraphSearchOptions waypoint_options_of(const gameplan_graph_options* optio
     return out;
 }
 }  // namespace
+}  // extern "C++"
 
 gameplan_error gameplan_waypoint_find_path(gameplan_waypoint_pathfinder* f, const gameplan_graph* g, const gameplan_map* map,
                                            gameplan_point start, gameplan_point goal, const gameplan_graph_options* options,
