@@ -1954,9 +1954,8 @@ std::span<const path::GraphNode> graph_nodes_of(const gameplan_graph* g, const u
     return {nodes, count};
 }
 
-path::GraphSearchOptions graph_options_of(const gameplan_graph* g, uint32_t start, uint32_t goal, const gameplan_graph_options* options) {
-    require(g != nullptr, "graph must not be NULL");
-    require(g->wg.graph.contains(start) && g->wg.graph.contains(goal), "start and goal must be node indices of the graph");
+// A graph query's options (NULL: the defaults), for graph and waypoint searches.
+path::GraphSearchOptions graph_search_options(const gameplan_graph_options* options) {
     const gameplan_graph_options o = options ? *options : gameplan_graph_options_default();
     require(std::isfinite(o.weight) && o.weight >= 1.0, "weight must be a finite number >= 1");
     path::GraphSearchOptions out;
@@ -1964,6 +1963,12 @@ path::GraphSearchOptions graph_options_of(const gameplan_graph* g, uint32_t star
     out.weight = o.weight;
     out.budget = budget_of(o.max_expansions, o.time_limit_seconds, o.max_memory_bytes);
     return out;
+}
+
+path::GraphSearchOptions graph_options_of(const gameplan_graph* g, uint32_t start, uint32_t goal, const gameplan_graph_options* options) {
+    require(g != nullptr, "graph must not be NULL");
+    require(g->wg.graph.contains(start) && g->wg.graph.contains(goal), "start and goal must be node indices of the graph");
+    return graph_search_options(options);
 }
 
 void fill_graph_path(gameplan_graph_pathfinder& f, Status status, gameplan_graph_path_result* out) {
@@ -2058,26 +2063,13 @@ gameplan_error gameplan_waypoint_pathfinder_create(gameplan_waypoint_pathfinder*
 
 void gameplan_waypoint_pathfinder_destroy(gameplan_waypoint_pathfinder* finder) { delete finder; }
 
-extern "C++" {  // C++ helpers inside the extern "C" block: C++ linkage
-namespace {
-path::GraphSearchOptions waypoint_options_of(const gameplan_graph_options* options) {
-    const gameplan_graph_options o = options ? *options : gameplan_graph_options_default();
-    require(std::isfinite(o.weight) && o.weight >= 1.0, "weight must be a finite number >= 1");
-    path::GraphSearchOptions out;
-    if (o.dijkstra != 0) out.heuristic = path::GraphHeuristic::Zero;
-    out.weight = o.weight;
-    out.budget = budget_of(o.max_expansions, o.time_limit_seconds, o.max_memory_bytes);
-    return out;
-}
-}  // namespace
-}  // extern "C++"
 
 gameplan_error gameplan_waypoint_find_path(gameplan_waypoint_pathfinder* f, const gameplan_graph* g, const gameplan_map* map,
                                            gameplan_point start, gameplan_point goal, const gameplan_graph_options* options,
                                            gameplan_path_result* out) {
     return guarded("gameplan_waypoint_find_path", [&] {
         require(f != nullptr && g != nullptr && map != nullptr && out != nullptr, "pathfinder, graph, map and out must not be NULL");
-        const path::GraphSearchOptions o = waypoint_options_of(options);
+        const path::GraphSearchOptions o = graph_search_options(options);
         const Status s = f->finder.find_path(g->wg, map->map, to_cpp(start), to_cpp(goal), o, f->path);
         fill_path(f->path, s, f->finder.stats().expanded, f->finder.budget_limit(), f->cells, out);
     });
@@ -2088,7 +2080,7 @@ gameplan_error gameplan_waypoint_begin(gameplan_waypoint_pathfinder* f, const ga
                                        gameplan_status* out) {
     return guarded("gameplan_waypoint_begin", [&] {
         require(f != nullptr && g != nullptr && map != nullptr && out != nullptr, "pathfinder, graph, map and out must not be NULL");
-        *out = to_c(f->finder.begin(g->wg, map->map, to_cpp(start), to_cpp(goal), waypoint_options_of(options)));
+        *out = to_c(f->finder.begin(g->wg, map->map, to_cpp(start), to_cpp(goal), graph_search_options(options)));
     });
 }
 
