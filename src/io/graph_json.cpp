@@ -7,6 +7,7 @@
 #include "json_document.hpp"
 #include "json_locator.hpp"
 #include "json_values.hpp"
+#include "number_text.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -334,7 +335,7 @@ private:
         for (const char c : s) ok &= (std::isdigit(static_cast<unsigned char>(c)) != 0) || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E';
         if (ok) {
             const char* first = s.data() + (s[0] == '+' && s.size() > 1 && s[1] != '-' ? 1 : 0);
-            const auto [end, ec] = std::from_chars(first, s.data() + s.size(), v);
+            const auto [end, ec] = detail::parse_double(first, s.data() + s.size(), v);
             if (ec == std::errc::result_out_of_range)
                 fail(line, f.column, "cost", "number out of range '" + printable(s) + "' (a finite number >= 0)");
             ok = ec == std::errc{} && end == s.data() + s.size();

@@ -3,12 +3,12 @@
 #include <gameplan/io/load_error.hpp>
 
 #include "json_locator.hpp"
+#include "number_text.hpp"
 
 #include <nlohmann/json.hpp>
 
-#include <bit>
-#include <charconv>
 #include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <stdexcept>
@@ -19,6 +19,13 @@
 namespace gameplan::io {
 
 namespace {
+
+// A cost's bits, to compare costs exactly (std::bit_cast is missing from some C++20 libraries).
+std::uint64_t bits_of(double v) noexcept {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &v, sizeof bits);
+    return bits;
+}
 
 // One line of the edge list: an arc, or an undirected pair of equal arcs written once.
 struct EdgeLine {
@@ -35,11 +42,11 @@ std::vector<EdgeLine> edge_lines(const path::Graph& graph) {
     using Key = std::tuple<path::GraphNode, path::GraphNode, std::uint64_t>;
     std::map<Key, std::uint32_t> unwritten, paired;
     for (path::GraphNode u = 0; u < graph.node_count(); ++u)
-        for (const path::GraphArc& a : graph.arcs(u)) ++unwritten[Key{u, a.to, std::bit_cast<std::uint64_t>(a.cost)}];
+        for (const path::GraphArc& a : graph.arcs(u)) ++unwritten[Key{u, a.to, bits_of(a.cost)}];
     std::vector<EdgeLine> lines;
     for (path::GraphNode u = 0; u < graph.node_count(); ++u)
         for (const path::GraphArc& a : graph.arcs(u)) {
-            const std::uint64_t bits = std::bit_cast<std::uint64_t>(a.cost);
+            const std::uint64_t bits = bits_of(a.cost);
             if (const auto it = paired.find(Key{u, a.to, bits}); it != paired.end() && it->second > 0) {
                 --it->second;  // written already, as the second half of an undirected edge
                 continue;
@@ -69,13 +76,6 @@ void check_ids(const path::Graph& graph) {
 }
 
 std::string json_text(const nlohmann::json& value) { return value.dump(); }
-
-// Shortest text that reads back as the same double.
-std::string number_text(double v) {
-    char buffer[32];
-    const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, v);
-    return ec == std::errc{} ? std::string(buffer, end) : nlohmann::json(v).dump();
-}
 
 // A CSV field, quoted (RFC 4180) when the reader would otherwise split, trim or skip it.
 std::string csv_field(const std::string& text) {
@@ -126,7 +126,7 @@ std::string write_graph_csv(const path::Graph& graph) {
     check_ids(graph);
     std::string out = "from,to,cost,undirected\n";
     for (const EdgeLine& e : edge_lines(graph)) {
-        out += csv_field(graph.id(e.from)) + ',' + csv_field(graph.id(e.to)) + ',' + number_text(e.cost) + ',' +
+        out += csv_field(graph.id(e.from)) + ',' + csv_field(graph.id(e.to)) + ',' + detail::shortest_text(e.cost) + ',' +
                (e.undirected ? "true" : "false") + '\n';
     }
     return out;

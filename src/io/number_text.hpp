@@ -4,6 +4,7 @@
 // C++20 standard libraries still in use lack them (libc++ before 17, as shipped with emscripten 3.1.6);
 // the fallbacks read the same numbers, and write the same digits (the C locale is assumed).
 #include <cerrno>
+#include <cmath>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -54,7 +55,9 @@ inline std::from_chars_result parse_double(const char* first, const char* last, 
     const double v = std::strtod(s, &end);
     if (end == s) return {first, std::errc::invalid_argument};
     const char* stop = first + (end - s);
-    if (errno == ERANGE) return {stop, std::errc::result_out_of_range};
+    // strtod may report ERANGE for a subnormal result too, which from_chars reads: only overflow and a
+    // result that underflowed to zero are out of range.
+    if (errno == ERANGE && (v == 0.0 || v == HUGE_VAL || v == -HUGE_VAL)) return {stop, std::errc::result_out_of_range};
     value = v;
     return {stop, std::errc()};
 #endif
