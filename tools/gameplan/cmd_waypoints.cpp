@@ -243,7 +243,7 @@ void add_waypoints_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--png", args->png, "Write a picture of the map, the waypoints and their edges (PNG)");
     add_integer_option(cmd, "--png-scale", args->png_scale, 0, 64,
                        "Pixels per cell in the --png picture, at most 8192 x 8192 pixels in all (0 = fit to ~2048 px)");
-    add_limit_options(cmd, args->limits, 120.0, "the build");
+    add_limit_options(cmd, args->limits, 120.0, "the build (and the --from/--to query)");
     cmd->add_flag("--json", args->json,
                   "Print one JSON object: status, nodes, given, corners, edges, build_ms, memory_bytes, out; with --from/--to "
                   "also query: status, cost, path, expanded, start_links, goal_links, micros");
