@@ -25,11 +25,35 @@ void convex_corners(const GridMap& map, std::vector<GridPoint>& out) {
         }
 }
 
-GraphNode WaypointGraph::node_at(GridPoint cell) const {
+namespace {
+// A waypoint's node id: "x,y".
+std::string waypoint_id(GridPoint cell) {
     std::string id = std::to_string(cell.x);
     id += ',';
     id += std::to_string(cell.y);
-    return graph.find(id);
+    return id;
+}
+}  // namespace
+
+GraphNode WaypointGraph::node_at(GridPoint cell) const { return graph.find(waypoint_id(cell)); }
+
+void waypoint_cells(const GridMap& map, std::span<const GridPoint> given, bool corners, std::vector<GridPoint>& out) {
+    out.assign(given.begin(), given.end());
+    if (corners) {
+        std::vector<GridPoint> found;
+        convex_corners(map, found);
+        out.insert(out.end(), found.begin(), found.end());
+    }
+    // Merge duplicates, keeping the first occurrence's place.
+    std::vector<std::uint8_t> seen(map.cell_count(), 0);
+    std::size_t kept = 0;
+    for (const GridPoint p : out) {
+        const std::size_t at = std::size_t(p.y) * std::size_t(map.width()) + std::size_t(p.x);
+        if (seen[at]) continue;
+        seen[at] = 1;
+        out[kept++] = p;
+    }
+    out.resize(kept);
 }
 
 Status build_waypoint_graph(const GridMap& map, std::span<const GridPoint> given, const WaypointOptions& options,
@@ -38,29 +62,15 @@ Status build_waypoint_graph(const GridMap& map, std::span<const GridPoint> given
     if (map.empty() || map.has_terrain_costs() || !(options.max_distance > 0.0)) return Status::InvalidQuery;
     for (const GridPoint p : given)
         if (!map.passable(p)) return Status::InvalidQuery;
-    std::vector<GridPoint> cells(given.begin(), given.end());
-    if (options.corners) {
-        std::vector<GridPoint> corners;
-        convex_corners(map, corners);
-        cells.insert(cells.end(), corners.begin(), corners.end());
-    }
-    // Merge duplicates, keeping the first occurrence's place.
-    std::vector<std::uint8_t> seen(map.cell_count(), 0);
-    std::size_t kept = 0;
-    for (const GridPoint p : cells) {
-        const std::size_t at = std::size_t(p.y) * std::size_t(map.width()) + std::size_t(p.x);
-        if (seen[at]) continue;
-        seen[at] = 1;
-        cells[kept++] = p;
-    }
-    cells.resize(kept);
+    std::vector<GridPoint> cells;
+    waypoint_cells(map, given, options.corners, cells);
     if (cells.size() > kMaxWaypoints) return Status::InvalidQuery;
 
     // What the build holds, estimated as the overview says: per arc, the builder's 16-byte record (twice,
     // for the vector's growth) and the graph's 16-byte arc; per waypoint, the builder's and the graph's id,
     // position and index and its cell (192 bytes, ids of up to 15 characters stored inline); a byte per
     // cell for the table of waypoints seen. A test holds the build to it with a counting allocator.
-    const std::size_t node_bytes = cells.capacity() * 192 + seen.size();
+    const std::size_t node_bytes = cells.capacity() * 192 + map.cell_count();
     const auto held_bytes = [&](std::size_t arcs) { return node_bytes + arcs * 48; };
     const search::Budget& budget = options.budget;
     const bool has_deadline = budget.deadline != std::chrono::steady_clock::time_point::max();
@@ -72,13 +82,7 @@ Status build_waypoint_graph(const GridMap& map, std::span<const GridPoint> given
     if (held_bytes(0) > budget.max_memory_bytes) return stop(search::BudgetLimit::Memory);
 
     GraphBuilder b;
-    std::string id;
-    for (const GridPoint p : cells) {
-        id = std::to_string(p.x);
-        id += ',';
-        id += std::to_string(p.y);
-        (void)b.add_node(id, p.x + 0.5, p.y + 0.5);
-    }
+    for (const GridPoint p : cells) (void)b.add_node(waypoint_id(p), p.x + 0.5, p.y + 0.5);
     std::uint64_t checked = 0, visited = 0;
     for (std::size_t i = 0; i < cells.size(); ++i)
         for (std::size_t j = i + 1; j < cells.size(); ++j) {

@@ -73,20 +73,6 @@ void refuse_terrain_costs(const path::GridMap& map) {
         throw UsageError("algorithm navmesh: the map has terrain costs (any-angle lengths are defined on uniform maps)");
 }
 
-// The largest picture: 8192 x 8192 pixels.
-constexpr std::int64_t kMaxPicturePixels = std::int64_t{8192} * 8192;
-
-std::int32_t navmesh_picture_scale(std::uint64_t requested, const path::GridMap& map) {
-    const std::int32_t scale = requested == 0 ? io::fit_scale(map, 8, 2048) : static_cast<std::int32_t>(requested);
-    const std::int64_t w = std::int64_t{map.width()} * scale, h = std::int64_t{map.height()} * scale;
-    if (w * h > kMaxPicturePixels || w > io::kMaxImageSide || h > io::kMaxImageSide)
-        throw UsageError("--png-scale " + std::to_string(scale) + " makes a " + std::to_string(w) + " x " + std::to_string(h) +
-                         " picture of this " + std::to_string(map.width()) + " x " + std::to_string(map.height()) +
-                         " map; the limit is " + std::to_string(kMaxPicturePixels) +
-                         " pixels (8192 x 8192): use a smaller --png-scale");
-    return scale;
-}
-
 // The map with every polygon tinted (neighbours in different tints) and outlined.
 io::Image draw_mesh(const path::GridMap& map, const path::Navmesh& mesh, std::int32_t scale) {
     const io::MapPalette palette;
@@ -136,7 +122,7 @@ struct NavmeshArgs {
 void run_navmesh(const NavmeshArgs& args, int& exit_code) {
     const path::GridMap map = read_grid_map(args.map_file);
     check_navmesh_memory(args.limits, map);
-    const std::int32_t scale = args.png.empty() ? 0 : navmesh_picture_scale(args.png_scale, map);
+    const std::int32_t scale = args.png.empty() ? 0 : picture_scale(args.png_scale, map);
     path::Navmesh mesh;
     const auto t0 = Clock::now();
     (void)mesh.build(map);
@@ -174,7 +160,7 @@ int run_navmesh_path(const NavmeshPathRequest& request) {
     const path::GridMap& map = *request.map;
     refuse_terrain_costs(map);
     check_navmesh_memory(request.limits, map);
-    const std::int32_t scale = request.png.empty() ? 0 : navmesh_picture_scale(request.png_scale, map);
+    const std::int32_t scale = request.png.empty() ? 0 : picture_scale(request.png_scale, map);
     path::Navmesh mesh;
     const auto b0 = Clock::now();
     (void)mesh.build(map);

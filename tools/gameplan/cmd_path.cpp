@@ -131,21 +131,6 @@ void render(std::ostream& out, const path::GridMap& map, const path::GridPath& r
 
 /// The debugging picture: the map, every cell the search expanded (HPA*: the abstract nodes), the path
 /// and its ends. The legend is io::MapPalette's.
-// The largest --png picture: 8192 x 8192 pixels (192 MiB of RGB while it is drawn).
-constexpr std::int64_t kMaxPicturePixels = std::int64_t{8192} * 8192;
-
-// The picture's scale: --png-scale, or the largest that fits ~2048 px; refuses pictures over
-// kMaxPicturePixels (checked before loading anything else, so nothing big is allocated).
-std::int32_t picture_scale(std::uint64_t requested, const path::GridMap& map) {
-    const std::int32_t scale = requested == 0 ? io::fit_scale(map, 8, 2048) : static_cast<std::int32_t>(requested);
-    const std::int64_t w = std::int64_t{map.width()} * scale, h = std::int64_t{map.height()} * scale;
-    if (w * h > kMaxPicturePixels || w > io::kMaxImageSide || h > io::kMaxImageSide)
-        throw UsageError("--png-scale " + std::to_string(scale) + " makes a " + std::to_string(w) + " x " + std::to_string(h) +
-                         " picture of this " + std::to_string(map.width()) + " x " + std::to_string(map.height()) +
-                         " map; the limit is " + std::to_string(kMaxPicturePixels) + " pixels (8192 x 8192): use a smaller --png-scale");
-    return scale;
-}
-
 void write_search_png(const std::string& file, std::int32_t scale, const path::GridMap& map, const GridRunner& runner,
                       const path::GridPath& result, path::GridPoint from, path::GridPoint to) {
     const io::MapPalette palette;

@@ -42,9 +42,6 @@ struct WaypointArgs {
     bool json = false;
 };
 
-// The largest picture: 8192 x 8192 pixels, as for the other commands' pictures.
-constexpr std::int64_t kMaxPicturePixels = std::int64_t{8192} * 8192;
-
 io::Image draw_waypoints(const path::GridMap& map, const path::WaypointGraph& wg, std::size_t given, std::int32_t scale) {
     const io::MapPalette palette;
     io::Image image = io::render_map(map, scale, palette);
@@ -95,31 +92,20 @@ void run_waypoints(const WaypointArgs& args, int& exit_code) {
     // than kMaxWaypoints (all pairs are checked): say so before it starts.
     std::size_t count = 0, given_count = 0;
     {
-        std::vector<path::GridPoint> corners;
-        if (options.corners) path::convex_corners(map, corners);
-        std::vector<std::uint8_t> seen(map.cell_count(), 0);
-        for (const auto* list : {&given, &corners}) {
-            for (const path::GridPoint p : *list) {
-                std::uint8_t& s = seen[std::size_t(p.y) * std::size_t(map.width()) + std::size_t(p.x)];
-                count += s == 0 ? 1 : 0;
-                s = 1;
-            }
-            if (list == &given) given_count = count;
-        }
-        if (count > path::kMaxWaypoints)
+        std::vector<path::GridPoint> cells;
+        path::waypoint_cells(map, given, false, cells);
+        given_count = cells.size();
+        path::waypoint_cells(map, given, options.corners, cells);
+        count = cells.size();
+        if (count > path::kMaxWaypoints) {
+            std::vector<path::GridPoint> corners;
+            path::convex_corners(map, corners);
             throw UsageError("waypoints: this map gives " + std::to_string(count) + " waypoints (" + std::to_string(corners.size()) +
                              " obstacle corners), more than the " + std::to_string(path::kMaxWaypoints) +
                              " a graph may have (every pair is checked): use --no-corners with --waypoint cells");
+        }
     }
-    const std::int32_t scale = args.png.empty() ? 0 : [&] {
-        const std::int32_t s = args.png_scale == 0 ? io::fit_scale(map, 8, 2048) : static_cast<std::int32_t>(args.png_scale);
-        const std::int64_t w = std::int64_t{map.width()} * s, h = std::int64_t{map.height()} * s;
-        if (w * h > kMaxPicturePixels || w > io::kMaxImageSide || h > io::kMaxImageSide)
-            throw UsageError("--png-scale " + std::to_string(s) + " makes a " + std::to_string(w) + " x " + std::to_string(h) +
-                             " picture of this map; the limit is " + std::to_string(kMaxPicturePixels) +
-                             " pixels (8192 x 8192): use a smaller --png-scale");
-        return s;
-    }();
+    const std::int32_t scale = args.png.empty() ? 0 : picture_scale(args.png_scale, map);
 
     const auto t0 = std::chrono::steady_clock::now();
     options.budget.deadline = args.limits.deadline(t0);

@@ -5,6 +5,7 @@
 #include <gameplan/goap/explain.hpp>
 #include <gameplan/io/domain_file.hpp>
 #include <gameplan/io/lint.hpp>
+#include <gameplan/io/map_image.hpp>
 #include <gameplan/io/movingai.hpp>
 
 #include <charconv>
@@ -81,6 +82,21 @@ path::GridPoint parse_point(const std::string& text, const char* option, const p
         throw UsageError(std::string(option) + " " + text + " is outside the map (x in [0, " + std::to_string(map.width() - 1) +
                          "], y in [0, " + std::to_string(map.height() - 1) + "])");
     return path::GridPoint{static_cast<std::int32_t>(xy[0]), static_cast<std::int32_t>(xy[1])};
+}
+
+// The largest --png picture of any command: 8192 x 8192 pixels (192 MiB of RGB while it is drawn).
+constexpr std::int64_t kMaxPicturePixels = std::int64_t{8192} * 8192;
+
+// The picture's scale: --png-scale, or the largest that fits ~2048 px; refuses pictures over
+// kMaxPicturePixels (checked before loading anything else, so nothing big is allocated).
+std::int32_t picture_scale(std::uint64_t requested, const path::GridMap& map) {
+    const std::int32_t scale = requested == 0 ? io::fit_scale(map, 8, 2048) : static_cast<std::int32_t>(requested);
+    const std::int64_t w = std::int64_t{map.width()} * scale, h = std::int64_t{map.height()} * scale;
+    if (w * h > kMaxPicturePixels || w > io::kMaxImageSide || h > io::kMaxImageSide)
+        throw UsageError("--png-scale " + std::to_string(scale) + " makes a " + std::to_string(w) + " x " + std::to_string(h) +
+                         " picture of this " + std::to_string(map.width()) + " x " + std::to_string(map.height()) +
+                         " map; the limit is " + std::to_string(kMaxPicturePixels) + " pixels (8192 x 8192): use a smaller --png-scale");
+    return scale;
 }
 
 }  // namespace gameplan::cli

@@ -34,4 +34,7 @@ path::GridMap read_grid_map(const std::string& path, const io::MapLoadOptions& o
 /// Parses a cell "X,Y" (integers) of `map`. Throws UsageError naming `option` for bad text or a cell off
 /// the map.
 path::GridPoint parse_point(const std::string& text, const char* option, const path::GridMap& map);
+/// The --png picture's pixels per cell: `requested` (--png-scale), or for 0 the largest that fits about
+/// 2048 px. Throws UsageError for a picture over 8192 x 8192 pixels (checked before anything is drawn).
+std::int32_t picture_scale(std::uint64_t requested, const path::GridMap& map);
 }  // namespace gameplan::cli

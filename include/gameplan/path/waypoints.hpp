@@ -89,6 +89,11 @@ struct WaypointGraph {
 /// order. O(cells).
 void convex_corners(const GridMap& map, std::vector<GridPoint>& out);
 
+/// Fills `out` with the waypoints `build_waypoint_graph` places: the `given` cells in order, then (with
+/// `corners`) every convex obstacle corner, each cell once (its first place kept). Precondition: the given
+/// cells lie on the map. O(cells); for counting waypoints before a build (`kMaxWaypoints`).
+void waypoint_cells(const GridMap& map, std::span<const GridPoint> given, bool corners, std::vector<GridPoint>& out);
+
 /// Builds the waypoint graph of `map` from `given` waypoints plus, per options, the convex corners. Returns
 /// `Found` and fills `out`; `InvalidQuery` or `BudgetExhausted` (see the overview) leave `out` empty but
 /// for `out.limit`.
