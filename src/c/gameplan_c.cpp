@@ -2063,6 +2063,14 @@ gameplan_error gameplan_waypoint_pathfinder_create(gameplan_waypoint_pathfinder*
 
 void gameplan_waypoint_pathfinder_destroy(gameplan_waypoint_pathfinder* finder) { delete finder; }
 
+extern "C++" {  // C++ helpers inside the extern "C" block: C++ linkage
+namespace {
+void fill_waypoint_path(gameplan_waypoint_pathfinder& f, Status status, gameplan_path_result* out) {
+    fill_path(f.path, status, f.finder.stats().expanded, f.finder.budget_limit(), f.cells, out);
+}
+}  // namespace
+}  // extern "C++"
+
 
 gameplan_error gameplan_waypoint_find_path(gameplan_waypoint_pathfinder* f, const gameplan_graph* g, const gameplan_map* map,
                                            gameplan_point start, gameplan_point goal, const gameplan_graph_options* options,
@@ -2070,8 +2078,7 @@ gameplan_error gameplan_waypoint_find_path(gameplan_waypoint_pathfinder* f, cons
     return guarded("gameplan_waypoint_find_path", [&] {
         require(f != nullptr && g != nullptr && map != nullptr && out != nullptr, "pathfinder, graph, map and out must not be NULL");
         const path::GraphSearchOptions o = graph_search_options(options);
-        const Status s = f->finder.find_path(g->wg, map->map, to_cpp(start), to_cpp(goal), o, f->path);
-        fill_path(f->path, s, f->finder.stats().expanded, f->finder.budget_limit(), f->cells, out);
+        fill_waypoint_path(*f, f->finder.find_path(g->wg, map->map, to_cpp(start), to_cpp(goal), o, f->path), out);
     });
 }
 
@@ -2095,8 +2102,7 @@ gameplan_error gameplan_waypoint_step(gameplan_waypoint_pathfinder* f, uint64_t 
 gameplan_error gameplan_waypoint_finish(gameplan_waypoint_pathfinder* f, gameplan_path_result* out) {
     return guarded("gameplan_waypoint_finish", [&] {
         require(f != nullptr && out != nullptr, "pathfinder and out must not be NULL");
-        const Status s = f->finder.finish(f->path);
-        fill_path(f->path, s, f->finder.stats().expanded, f->finder.budget_limit(), f->cells, out);
+        fill_waypoint_path(*f, f->finder.finish(f->path), out);
     });
 }
 

@@ -359,11 +359,15 @@ path::Graph parse_graph_csv(std::string_view text, const std::string& source_nam
     return GraphCsvLoader(text, source_name).load();
 }
 
-path::Graph load_graph(const std::filesystem::path& file) {
+bool is_csv_graph_file(const std::filesystem::path& file) {
     std::string ext = file.extension().string();
     for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return ext == ".csv";
+}
+
+path::Graph load_graph(const std::filesystem::path& file) {
     const std::string text = read_bounded_file(file, kDefaultMaxGraphBytes, "graph file");
-    return ext == ".csv" ? parse_graph_csv(text, file.string()) : parse_graph_json(text, file.string());
+    return is_csv_graph_file(file) ? parse_graph_csv(text, file.string()) : parse_graph_json(text, file.string());
 }
 
 }  // namespace gameplan::io

@@ -133,9 +133,7 @@ std::string write_graph_csv(const path::Graph& graph) {
 }
 
 void save_graph(const std::filesystem::path& file, const path::Graph& graph) {
-    std::string ext = file.extension().string();
-    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    const std::string text = ext == ".csv" ? write_graph_csv(graph) : write_graph_json(graph);
+    const std::string text = is_csv_graph_file(file) ? write_graph_csv(graph) : write_graph_json(graph);
     std::ofstream out(file, std::ios::binary | std::ios::trunc);
     if (!out) throw LoadError(file.string(), 0, 0, "", "cannot write the graph file");
     out.write(text.data(), static_cast<std::streamsize>(text.size()));

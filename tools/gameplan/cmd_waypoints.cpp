@@ -14,7 +14,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <iomanip>
@@ -118,12 +117,7 @@ void run_waypoints(const WaypointArgs& args, int& exit_code) {
     const bool found = status == Status::Found;
 
     if (found && !args.out.empty()) {
-        const bool csv = args.out.size() >= 4 && [&] {
-            std::string ext = args.out.substr(args.out.size() - 4);
-            for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-            return ext == ".csv";
-        }();
-        write_output(args.out, csv ? io::write_graph_csv(wg.graph) : io::write_graph_json(wg.graph));
+        write_output(args.out, io::is_csv_graph_file(args.out) ? io::write_graph_csv(wg.graph) : io::write_graph_json(wg.graph));
     }
     // The query: the ends joined to the graph by its own rule, then A*; --time-limit and --max-memory bound
     // it too (what the build left of the time).

@@ -50,6 +50,8 @@ namespace gameplan::io {
 [[nodiscard]] path::Graph parse_graph_json(std::string_view text, const std::string& source_name);
 /// Parses a CSV edge list. Throws LoadError.
 [[nodiscard]] path::Graph parse_graph_csv(std::string_view text, const std::string& source_name);
+/// True when `file` names a CSV edge list (its extension is `.csv`, any case); graph files are JSON otherwise.
+[[nodiscard]] bool is_csv_graph_file(const std::filesystem::path& file);
 /// Reads a graph file: CSV when the name ends in `.csv` (any case), JSON otherwise. Throws LoadError
 /// (also for a missing or unreadable file).
 [[nodiscard]] path::Graph load_graph(const std::filesystem::path& file);
