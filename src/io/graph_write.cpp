@@ -40,24 +40,23 @@ struct EdgeLine {
 // comes out as it was written). Loading the lines gives every node the same multiset of arcs.
 std::vector<EdgeLine> edge_lines(const path::Graph& graph) {
     using Key = std::tuple<path::GraphNode, path::GraphNode, std::uint64_t>;
-    std::map<Key, std::uint32_t> unwritten, paired;
+    // Arcs of each (from, to, cost) neither written nor taken as a twin yet. An arc whose count is down to
+    // 0 when its turn comes was taken as a twin: written already.
+    std::map<Key, std::uint32_t> unwritten;
     for (path::GraphNode u = 0; u < graph.node_count(); ++u)
         for (const path::GraphArc& a : graph.arcs(u)) ++unwritten[Key{u, a.to, bits_of(a.cost)}];
     std::vector<EdgeLine> lines;
     for (path::GraphNode u = 0; u < graph.node_count(); ++u)
         for (const path::GraphArc& a : graph.arcs(u)) {
             const std::uint64_t bits = bits_of(a.cost);
-            if (const auto it = paired.find(Key{u, a.to, bits}); it != paired.end() && it->second > 0) {
-                --it->second;  // written already, as the second half of an undirected edge
-                continue;
-            }
-            --unwritten[Key{u, a.to, bits}];
+            std::uint32_t& left = unwritten[Key{u, a.to, bits}];
+            if (left == 0) continue;
+            --left;
             bool undirected = false;
             if (a.to != u) {
                 const auto twin = unwritten.find(Key{a.to, u, bits});
                 if (twin != unwritten.end() && twin->second > 0) {
                     --twin->second;
-                    ++paired[Key{a.to, u, bits}];
                     undirected = true;
                 }
             }
