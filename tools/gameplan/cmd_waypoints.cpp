@@ -4,6 +4,7 @@
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "domain_util.hpp"
+#include "results_json.hpp"
 
 #include <gameplan/io/graph_io.hpp>
 #include <gameplan/io/image.hpp>
@@ -144,7 +145,6 @@ void run_waypoints(const WaypointArgs& args, int& exit_code) {
         io::write_png(args.png, image);
     }
 
-    // Given cells come first (a given cell that is also a corner counts as given).
     const std::size_t edges = wg.graph.arc_count() / 2;
     if (args.json) {
         nlohmann::ordered_json j;
@@ -153,7 +153,7 @@ void run_waypoints(const WaypointArgs& args, int& exit_code) {
         j["given"] = given_count;
         j["corners"] = count - given_count;
         j["edges"] = found ? nlohmann::ordered_json(edges) : nlohmann::ordered_json(nullptr);
-        if (!found) j["limit"] = std::string(search::to_string(wg.limit));
+        add_budget_limit(j, status, wg.limit);
         j["build_ms"] = std::round(build_ms * 1000.0) / 1000.0;
         j["memory_bytes"] = wg.graph.memory_bytes();
         j["out"] = found && !args.out.empty() ? nlohmann::ordered_json(args.out) : nlohmann::ordered_json(nullptr);
@@ -165,7 +165,7 @@ void run_waypoints(const WaypointArgs& args, int& exit_code) {
             for (const path::GridPoint c : route.cells) cells.push_back({c.x, c.y});
             q["path"] = std::move(cells);
             q["expanded"] = finder.stats().expanded;
-            if (query_status == Status::BudgetExhausted) q["limit"] = std::string(search::to_string(finder.budget_limit()));
+            add_budget_limit(q, query_status, finder.budget_limit());
             q["start_links"] = finder.start_links();
             q["goal_links"] = finder.goal_links();
             q["micros"] = std::round(query_micros * 10.0) / 10.0;
