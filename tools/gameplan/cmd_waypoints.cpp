@@ -135,7 +135,7 @@ void run_waypoints(const WaypointArgs& args, int& exit_code) {
         query_micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - q0).count();
     }
     if (found && !args.png.empty()) {
-        io::Image image = draw_waypoints(map, wg, given.size(), scale);
+        io::Image image = draw_waypoints(map, wg, given_count, scale);
         if (query) {
             const io::MapPalette palette;
             io::draw_path(image, route.cells, scale, palette.path);
